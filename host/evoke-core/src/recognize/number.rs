@@ -1,0 +1,99 @@
+//! `number`: digits (`30`, `2.5`, `1,000`, `-4`), number words (`forty`, `twenty one`, `a hundred`,
+//! `two and a half`, `half`) and percentages (`30%`, `30 percent`, read as 30, the sign in the span).
+
+use super::scan::{Scan, scan_all};
+use super::words::parse_numeral;
+use super::Hit;
+
+fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
+    let (neg, k) = match s.punct(i) {
+        Some('-' | '\u{2212}') if s.adjacent(i, i + 1) && s.digits(i + 1).is_some() => (true, i + 1),
+        _ => (false, i),
+    };
+    let (v, mut j) = parse_numeral(s, k)?;
+    // 30% / 30 % / 30 percent / 30 per cent
+    if s.is_punct(j, '%') {
+        j += 1;
+    } else if s.is_word(j, "percent") {
+        j += 1;
+    } else if s.is_word(j, "per") && s.is_word(j + 1, "cent") {
+        j += 2;
+    }
+    Some((j, if neg { -v } else { v }))
+}
+
+pub(crate) fn find(s: &Scan) -> Vec<Hit<f64>> {
+    scan_all(s, parse)
+        .into_iter()
+        .map(|f| {
+            let (start, end) = s.span(f.start, f.end);
+            Hit { start, end, value: f.value }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::recognize::{PickKind, PickValue, candidates};
+
+    fn nums(input: &str) -> Vec<(String, f64)> {
+        candidates(input, PickKind::Number)
+            .into_iter()
+            .map(|c| match c.value {
+                PickValue::Number(v) => (c.span.text, v),
+                other => panic!("not a number: {other:?}"),
+            })
+            .collect()
+    }
+
+    fn one(input: &str, text: &str, v: f64) {
+        assert_eq!(nums(input), vec![(text.to_string(), v)], "{input}");
+    }
+
+    #[test]
+    fn digits() {
+        one("set it to 30", "30", 30.0);
+        one("2.5 please", "2.5", 2.5);
+        one("about 1,000 people", "1,000", 1000.0);
+        one("it is -4 outside", "-4", -4.0);
+        one("turn it to 30.", "30", 30.0);
+        assert_eq!(nums("1 and 2"), vec![("1".into(), 1.0), ("2".into(), 2.0)]);
+    }
+
+    #[test]
+    fn words() {
+        one("forty", "forty", 40.0);
+        one("give me twenty one", "twenty one", 21.0);
+        one("twenty-one of them", "twenty-one", 21.0);
+        one("A Hundred times", "A Hundred", 100.0);
+        one("two and a half", "two and a half", 2.5);
+        one("cut it in half", "half", 0.5);
+    }
+
+    #[test]
+    fn percent() {
+        one("set volume to 30 percent", "30 percent", 30.0);
+        one("dim to 30%", "30%", 30.0);
+        one("thirty per cent", "thirty per cent", 30.0);
+    }
+
+    #[test]
+    fn boundaries() {
+        assert!(nums("x86").is_empty());
+        assert!(nums("version 1.2.3").is_empty());
+        assert!(nums("a cat").is_empty());
+        assert!(nums("99999999999999999999999").is_empty());
+        one("café 7", "7", 7.0);
+    }
+
+    #[test]
+    fn hidden_by_typed_spans() {
+        assert!(nums("in 10 minutes").is_empty());
+        assert!(nums("at 5pm").is_empty());
+        assert!(nums("pay €12").is_empty());
+        assert!(nums("ticket AB-1234").is_empty());
+        assert!(nums("on May 4, 2027").is_empty());
+        assert!(nums("say \"10\"").is_empty());
+        one("10 people in 10 minutes", "10", 10.0);
+    }
+}

@@ -1,0 +1,264 @@
+//! The input as the recognizers see it: its characters, quoted regions masked, cut into tokens.
+//!
+//! A token is a run of ASCII digits, a run of other letters and numerals (combining marks included),
+//! or one punctuation character. Whitespace separates tokens and is never part of one. Offsets are
+//! character offsets, so a span found here is a span of the input.
+
+use unicode_normalization::char::is_combining_mark;
+
+/// What a quoted region is replaced with before the typed recognizers run: a punctuation character that
+/// no recognizer reads, so nothing is found inside quotes and nothing bridges across them.
+pub(crate) const MASK: char = '\u{FFFC}';
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TokKind {
+    /// A run of ASCII digits.
+    Digits,
+    /// A run of letters, other numerals and combining marks.
+    Word,
+    /// One character that is neither of the above nor whitespace.
+    Punct,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Tok {
+    pub start: usize,
+    pub end: usize,
+    pub kind: TokKind,
+    /// Lower-cased text (its length may differ from `end - start`; offsets never come from it).
+    pub low: String,
+}
+
+pub(crate) struct Scan {
+    pub chars: Vec<char>,
+    pub toks: Vec<Tok>,
+}
+
+fn is_word_char(c: char) -> bool {
+    (c.is_alphanumeric() && !c.is_ascii_digit()) || is_combining_mark(c)
+}
+
+impl Scan {
+    pub fn new(chars: Vec<char>) -> Scan {
+        let mut toks = Vec::new();
+        let mut i = 0;
+        let n = chars.len();
+        while i < n {
+            let c = chars[i];
+            if c.is_whitespace() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let kind = if c.is_ascii_digit() {
+                while i < n && chars[i].is_ascii_digit() {
+                    i += 1;
+                }
+                TokKind::Digits
+            } else if is_word_char(c) {
+                while i < n && is_word_char(chars[i]) {
+                    i += 1;
+                }
+                TokKind::Word
+            } else {
+                i += 1;
+                TokKind::Punct
+            };
+            let low: String = chars[start..i].iter().flat_map(|c| c.to_lowercase()).collect();
+            toks.push(Tok { start, end: i, kind, low });
+        }
+        Scan { chars, toks }
+    }
+
+    pub fn len(&self) -> usize {
+        self.toks.len()
+    }
+
+    /// The lower-cased word at `i`, if token `i` is a word.
+    pub fn word(&self, i: usize) -> Option<&str> {
+        match self.toks.get(i) {
+            Some(t) if t.kind == TokKind::Word => Some(t.low.as_str()),
+            _ => None,
+        }
+    }
+
+    pub fn is_word(&self, i: usize, w: &str) -> bool {
+        self.word(i) == Some(w)
+    }
+
+    pub fn is_any_word(&self, i: usize, ws: &[&str]) -> bool {
+        self.word(i).is_some_and(|w| ws.contains(&w))
+    }
+
+    pub fn digits(&self, i: usize) -> Option<&str> {
+        match self.toks.get(i) {
+            Some(t) if t.kind == TokKind::Digits => Some(t.low.as_str()),
+            _ => None,
+        }
+    }
+
+    pub fn punct(&self, i: usize) -> Option<char> {
+        match self.toks.get(i) {
+            Some(t) if t.kind == TokKind::Punct => self.chars.get(t.start).copied(),
+            _ => None,
+        }
+    }
+
+    pub fn is_punct(&self, i: usize, c: char) -> bool {
+        self.punct(i) == Some(c)
+    }
+
+    pub fn is_alnum(&self, i: usize) -> bool {
+        self.toks.get(i).is_some_and(|t| t.kind != TokKind::Punct)
+    }
+
+    /// Whether token `j` follows token `i` with nothing between them.
+    pub fn adjacent(&self, i: usize, j: usize) -> bool {
+        match (self.toks.get(i), self.toks.get(j)) {
+            (Some(a), Some(b)) => a.end == b.start,
+            _ => false,
+        }
+    }
+
+    /// Whether a match may begin at token `i`: it is not glued to a letter or digit before it, nor to the
+    /// `.`/`,` of a number (`1.5`, `1,000`).
+    pub fn starts_ok(&self, i: usize) -> bool {
+        if i >= self.len() {
+            return false;
+        }
+        if i == 0 {
+            return true;
+        }
+        if self.adjacent(i - 1, i) {
+            if self.is_alnum(i - 1) {
+                return false;
+            }
+            if i >= 2
+                && matches!(self.punct(i - 1), Some('.' | ','))
+                && self.adjacent(i - 2, i - 1)
+                && self.is_alnum(i - 2)
+                && self.is_alnum(i)
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether a match may end before token `j` (exclusive end): the next token is not glued to it as a
+    /// letter or digit, nor as the `.`/`,` of a number.
+    pub fn ends_ok(&self, j: usize) -> bool {
+        if j == 0 || j > self.len() {
+            return false;
+        }
+        if j == self.len() || !self.adjacent(j - 1, j) {
+            return true;
+        }
+        if self.is_alnum(j) {
+            return false;
+        }
+        if matches!(self.punct(j), Some('.' | ','))
+            && self.is_alnum(j - 1)
+            && self.adjacent(j, j + 1)
+            && self.is_alnum(j + 1)
+        {
+            return false;
+        }
+        true
+    }
+
+    /// Character offsets of tokens `i..j` (j exclusive, j > i).
+    pub fn span(&self, i: usize, j: usize) -> (usize, usize) {
+        (self.toks[i].start, self.toks[j - 1].end)
+    }
+
+    /// The original characters of tokens `i..j`.
+    pub fn text(&self, i: usize, j: usize) -> String {
+        let (s, e) = self.span(i, j);
+        self.chars[s..e].iter().collect()
+    }
+
+    /// Skips an apostrophe-s (`today's`, `hour's`) glued after token `j - 1`; returns the index after it.
+    pub fn possessive_end(&self, j: usize) -> usize {
+        if self.adjacent(j - 1, j)
+            && matches!(self.punct(j), Some('\'' | '’'))
+            && self.adjacent(j, j + 1)
+            && self.is_word(j + 1, "s")
+        {
+            j + 2
+        } else {
+            j
+        }
+    }
+}
+
+/// A match found at tokens `start..end` (end exclusive) with its reading.
+pub(crate) struct Found<T> {
+    pub start: usize,
+    pub end: usize,
+    pub value: T,
+}
+
+/// Runs `parse` at every token where a match may begin, left to right, keeping each longest match and
+/// continuing after it. `parse` returns the exclusive end token and the value; the end must be a
+/// boundary.
+pub(crate) fn scan_all<T>(s: &Scan, mut parse: impl FnMut(&Scan, usize) -> Option<(usize, T)>) -> Vec<Found<T>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        if s.starts_ok(i) {
+            if let Some((j, value)) = parse(s, i) {
+                if j > i && s.ends_ok(j) {
+                    out.push(Found { start: i, end: j, value });
+                    i = j;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(s: &str) -> Scan {
+        Scan::new(s.chars().collect())
+    }
+
+    #[test]
+    fn tokens_and_offsets() {
+        let s = scan("café 10min, x86");
+        let v: Vec<(&str, usize, usize)> = s.toks.iter().map(|t| (t.low.as_str(), t.start, t.end)).collect();
+        assert_eq!(v, vec![("café", 0, 4), ("10", 5, 7), ("min", 7, 10), (",", 10, 11), ("x", 12, 13), ("86", 13, 15)]);
+    }
+
+    #[test]
+    fn boundaries() {
+        let s = scan("1.5 x86 2,000");
+        // tokens: 1 . 5 x 86 2 , 000
+        assert!(s.starts_ok(0));
+        assert!(!s.starts_ok(2));
+        assert!(!s.starts_ok(4));
+        assert!(!s.ends_ok(1));
+        assert!(s.ends_ok(3));
+        assert!(!s.ends_ok(6));
+    }
+
+    #[test]
+    fn combining_marks_stay_in_words() {
+        let s = scan("cafe\u{301} ok");
+        assert_eq!(s.toks.len(), 2);
+        assert_eq!(s.toks[0].end, 5);
+    }
+
+    #[test]
+    fn possessive() {
+        let s = scan("today's news");
+        assert_eq!(s.possessive_end(1), 3);
+        let s = scan("today 's");
+        assert_eq!(s.possessive_end(1), 1);
+    }
+}

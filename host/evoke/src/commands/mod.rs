@@ -1,0 +1,4 @@
+//! One file per command.
+
+pub mod check;
+pub mod conform;
