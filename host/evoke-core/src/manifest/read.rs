@@ -428,9 +428,9 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
         }
         1 => sources.pop().and_then(|(_, s)| s),
         _ => {
-            let (second, _) = &sources[1];
-            sink.error(Problem::SeveralSources, &second.path, &second.key_span,
-                format!("the argument `{name}` has more than one source"),
+            let kinds: Vec<&str> = sources.iter().map(|(e, _)| e.name).collect();
+            sink.error(Problem::SeveralSources, &item.path, &item.key_span,
+                format!("the argument `{name}` has {} sources: {}", kinds.len(), kinds.join(", ")),
                 "keep exactly one of options, vocab, pick or flag");
             None
         }

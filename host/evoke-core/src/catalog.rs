@@ -1,0 +1,38 @@
+//! The reflexes a decision reads: the active ones only, each with its effective manifest and the
+//! vocabularies its arguments name. An inactive reflex is left out of every question (000 §6.1).
+
+use crate::manifest::{Manifest, Source};
+use crate::vocab::Vocabulary;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone)]
+pub struct Reflex {
+    /// The local name the user installed it as.
+    pub name: String,
+    /// The effective manifest: shipped, with the user's overlay merged in.
+    pub manifest: Manifest,
+    /// The vocabularies its arguments name, by vocabulary name.
+    pub vocabs: BTreeMap<String, Vocabulary>,
+}
+
+impl Reflex {
+    /// The vocabulary of an argument, when it takes one.
+    pub fn vocab_of(&self, arg: &str) -> Option<&Vocabulary> {
+        match &self.manifest.arg(arg)?.source {
+            Source::Vocab(name) => self.vocabs.get(name),
+            _ => None,
+        }
+    }
+}
+
+/// The active reflexes, in the order they were installed.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    pub reflexes: Vec<Reflex>,
+}
+
+impl Catalog {
+    pub fn get(&self, name: &str) -> Option<&Reflex> {
+        self.reflexes.iter().find(|r| r.name == name)
+    }
+}

@@ -1,0 +1,218 @@
+//! `duration`, read in seconds: `10 minutes`, `90s`, `1h30m`, `2 hours 15 minutes`, `an hour and a half`,
+//! `half an hour`, `a minute`, `one and a half hours`, `a quarter of an hour`, `3 days`, `2 weeks`.
+//!
+//! Months and years are not durations here: their length in seconds depends on the calendar.
+
+use super::scan::{Scan, scan_all};
+use super::words::{and_a_fraction, parse_numeral, parse_word_number};
+use super::Hit;
+
+pub(crate) const SECOND: u64 = 1;
+pub(crate) const MINUTE: u64 = 60;
+pub(crate) const HOUR: u64 = 3_600;
+pub(crate) const DAY: u64 = 86_400;
+pub(crate) const WEEK: u64 = 604_800;
+
+/// A unit word: its length in seconds, and whether it must be glued to digits (`90s`, `10m`, `2h`).
+pub(crate) fn unit(w: &str) -> Option<(u64, bool)> {
+    Some(match w {
+        "second" | "seconds" | "sec" | "secs" => (SECOND, false),
+        "s" => (SECOND, true),
+        "minute" | "minutes" | "min" | "mins" => (MINUTE, false),
+        "m" => (MINUTE, true),
+        "hour" | "hours" | "hr" | "hrs" => (HOUR, false),
+        "h" => (HOUR, true),
+        "day" | "days" => (DAY, false),
+        "week" | "weeks" | "wk" | "wks" => (WEEK, false),
+        _ => return None,
+    })
+}
+
+fn is_a(s: &Scan, i: usize) -> bool {
+    s.is_any_word(i, &["a", "an"])
+}
+
+fn month_follows(s: &Scan, j: usize) -> bool {
+    s.is_word(j, "of") || s.word(j).is_some_and(|w| super::date::month(w).is_some())
+}
+
+/// A unit word at `j` (spaced or glued) after a numeral that ended at `j`; `digits` says whether the
+/// numeral was written in digits (single-letter units need that, and glue).
+fn unit_at(s: &Scan, j: usize, digits: bool) -> Option<u64> {
+    let (u, glued) = unit(s.word(j)?)?;
+    if glued && !(digits && s.adjacent(j - 1, j)) {
+        return None;
+    }
+    Some(u)
+}
+
+/// One `<quantity> <unit>` piece: (seconds, unit, end).
+fn segment(s: &Scan, i: usize) -> Option<(f64, u64, usize)> {
+    // half an hour, half a minute, half hour
+    if s.is_word(i, "half") {
+        let k = if is_a(s, i + 1) { i + 2 } else { i + 1 };
+        let u = unit_at(s, k, false)?;
+        return Some((0.5 * u as f64, u, k + 1));
+    }
+    // a/one quarter (of an) hour, three quarters of an hour, quarter of an hour
+    {
+        let (n, k) = if s.is_word(i, "quarter") || s.is_word(i, "quarters") {
+            (1.0, i)
+        } else if is_a(s, i) || s.is_word(i, "one") {
+            (1.0, i + 1)
+        } else if s.is_word(i, "three") {
+            (3.0, i + 1)
+        } else {
+            (0.0, i)
+        };
+        if n > 0.0 && s.is_any_word(k, &["quarter", "quarters"]) {
+            let mut m = k + 1;
+            if s.is_word(m, "of") && is_a(s, m + 1) {
+                m += 2;
+            }
+            if s.is_word(m, "hour") {
+                return Some((n * 0.25 * HOUR as f64, HOUR, m + 1));
+            }
+        }
+    }
+    // a half hour
+    if is_a(s, i) && s.is_word(i + 1, "half") {
+        if let Some(u) = unit_at(s, i + 2, false) {
+            return Some((0.5 * u as f64, u, i + 3));
+        }
+    }
+    // an hour (and a half)
+    if is_a(s, i) {
+        if let Some(u) = unit_at(s, i + 1, false) {
+            let mut q = 1.0;
+            let mut j = i + 2;
+            if let Some((f, k)) = and_a_fraction(s, j) {
+                q += f;
+                j = k;
+            }
+            return Some((q * u as f64, u, j));
+        }
+    }
+    // 10 minutes, ten minutes, 1.5 hours, one and a half hours, 90s, 10min
+    let digits = s.digits(i).is_some();
+    let (mut q, j) = if digits { parse_numeral(s, i)? } else { parse_word_number(s, i)? };
+    let u = unit_at(s, j, digits)?;
+    let mut end = j + 1;
+    // "twenty second of May" is a date, not twenty seconds
+    if u == SECOND && s.is_word(j, "second") && month_follows(s, end) {
+        return None;
+    }
+    if q.fract() == 0.0 {
+        if let Some((f, k)) = and_a_fraction(s, end) {
+            q += f;
+            end = k;
+        }
+    }
+    Some((q * u as f64, u, end))
+}
+
+fn parse(s: &Scan, i: usize) -> Option<(usize, u64)> {
+    let (mut total, mut last, mut j) = segment(s, i)?;
+    // 2 hours 15 minutes, 2 hours and 15 minutes, 1h30m, 1 hour, 30 minutes
+    loop {
+        let k = if s.is_word(j, "and") || s.is_punct(j, ',') { j + 1 } else { j };
+        match segment(s, k) {
+            Some((secs, u, end)) if u < last => {
+                total += secs;
+                last = u;
+                j = end;
+            }
+            _ => break,
+        }
+    }
+    let secs = total.round();
+    if !(0.0..1e15).contains(&secs) {
+        return None;
+    }
+    Some((j, secs as u64))
+}
+
+pub(crate) fn find(s: &Scan) -> Vec<Hit<u64>> {
+    scan_all(s, parse)
+        .into_iter()
+        .map(|f| {
+            let (start, end) = s.span(f.start, f.end);
+            Hit { start, end, value: f.value }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::recognize::{PickKind, PickValue, candidates};
+
+    fn durs(input: &str) -> Vec<(String, u64)> {
+        candidates(input, PickKind::Duration)
+            .into_iter()
+            .map(|c| match c.value {
+                PickValue::Duration(v) => (c.span.text, v),
+                other => panic!("not a duration: {other:?}"),
+            })
+            .collect()
+    }
+
+    fn one(input: &str, text: &str, secs: u64) {
+        assert_eq!(durs(input), vec![(text.to_string(), secs)], "{input}");
+    }
+
+    #[test]
+    fn simple() {
+        one("set a timer for 10 minutes", "10 minutes", 600);
+        one("Ten Minutes", "Ten Minutes", 600);
+        one("a minute", "a minute", 60);
+        one("90s", "90s", 90);
+        one("wait 45 sec", "45 sec", 45);
+        one("10min", "10min", 600);
+        one("3 days", "3 days", 259_200);
+        one("2 weeks", "2 weeks", 1_209_600);
+        one("one hour's time", "one hour", 3600);
+    }
+
+    #[test]
+    fn fractions() {
+        one("an hour and a half", "an hour and a half", 5400);
+        one("half an hour", "half an hour", 1800);
+        one("a half hour", "a half hour", 1800);
+        one("one and a half hours", "one and a half hours", 5400);
+        one("1.5 hours", "1.5 hours", 5400);
+        one("2 and a half minutes", "2 and a half minutes", 150);
+        one("two hours and a half", "two hours and a half", 9000);
+        one("a quarter of an hour", "a quarter of an hour", 900);
+        one("three quarters of an hour", "three quarters of an hour", 2700);
+        one("1.5h", "1.5h", 5400);
+    }
+
+    #[test]
+    fn compound() {
+        one("1h30m", "1h30m", 5400);
+        one("1h 30m", "1h 30m", 5400);
+        one("2 hours 15 minutes", "2 hours 15 minutes", 8100);
+        one("2 hours and 15 minutes", "2 hours and 15 minutes", 8100);
+        one("an hour and 15 minutes", "an hour and 15 minutes", 4500);
+        one("1 hour, 30 minutes", "1 hour, 30 minutes", 5400);
+        assert_eq!(durs("5 minutes and 10 minutes").len(), 2);
+    }
+
+    #[test]
+    fn not_durations() {
+        assert!(durs("10 m").is_empty());
+        assert!(durs("ten h").is_empty());
+        assert!(durs("the second one").is_empty());
+        assert!(durs("minutes").is_empty());
+        assert!(durs("twenty second of may").is_empty());
+        assert!(durs("10 months").is_empty());
+        assert!(durs("99999999999999999999 hours").is_empty());
+        assert!(durs("9999999999999 weeks").is_empty());
+    }
+
+    #[test]
+    fn offsets_are_chars() {
+        let c = &crate::recognize::candidates("café in 10 minutes", PickKind::Duration)[0];
+        assert_eq!((c.span.start, c.span.end), (8, 18));
+    }
+}
