@@ -4,13 +4,22 @@
 //! places that touch the world (reading a reflex's files, asking an adapter, running a body) live in
 //! other crates and hand their data in.
 
+pub mod adapter;
+pub mod catalog;
 pub mod conform;
+pub mod decide;
+pub mod decision;
 pub mod diag;
+pub mod gate;
 pub mod identity;
 pub mod lint;
 pub mod manifest;
 pub mod overlay;
+pub mod project;
+pub mod question;
 pub mod recognize;
+pub mod recording;
 pub mod text;
+pub mod validate;
 pub mod vocab;
 mod doc;

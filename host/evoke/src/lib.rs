@@ -1,10 +1,16 @@
 //! evoke: say what you want; evoke turns it into a safe, typed call of a program you installed.
 //!
 //! This crate holds the command line (`cli`, one file per command under `commands/`), the one place that
-//! renders output (`render`), and reading a reflex's files from disk (`load`).
+//! renders output (`render`), the decision's driver (`decide`) and the log.
 
+pub mod atomic;
+pub mod cache;
 pub mod cli;
 pub mod commands;
+pub mod decide;
 pub mod exit;
+pub mod line;
 pub mod load;
+pub mod log;
 pub mod render;
+pub mod session;

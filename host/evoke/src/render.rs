@@ -36,3 +36,93 @@ pub fn err(text: &str) {
 pub fn out(text: &str) {
     let _ = io::stdout().write_all(text.as_bytes());
 }
+
+/// The human reading of a decision (000 §6.4), from its line and the answers behind it: the route, each
+/// argument read with `unstated` among the choices, the fit per reflex, then the outcome and the weakest
+/// judgment. `try` and `why` both print through here, so a logged decision reads exactly as it did.
+pub fn reading(line: &serde_json::Value, answers: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>, candidates: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let span_text = |key: &str| -> Option<String> {
+        candidates.as_array()?.iter().find_map(|c| {
+            let span = c.get("span")?;
+            let this = format!("{}-{}", span.get("start")?, span.get("end")?);
+            (this == key).then(|| format!("\"{}\"", span.get("text").and_then(Value::as_str).unwrap_or_default()))
+        })
+    };
+    let ranked = |question: &str| -> String {
+        let Some(answer) = answers.get(question) else { return String::new() };
+        let mut keys: Vec<(&String, &f64)> = answer.iter().filter(|(_, p)| **p > 0.0).collect();
+        keys.sort_by(|a, b| b.1.total_cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        keys.iter()
+            .map(|(k, p)| format!("{} {:.2}", span_text(k).unwrap_or_else(|| k.to_string()), p))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
+    let judgments: Vec<&Value> = line.get("judgments").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
+    let contenders: Vec<&Value> = line.get("contenders").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
+    let arg_questions: Vec<&str> = judgments
+        .iter()
+        .filter_map(|j| j.get("question").and_then(Value::as_str))
+        .filter(|q| *q != "route")
+        .collect();
+    let fits: Vec<String> = contenders
+        .iter()
+        .filter_map(|c| Some(format!("{} {:.2}", c.get("reflex")?.as_str()?, c.get("fits")?.as_f64()?)))
+        .collect();
+    let label = |question: &str| question.split_once('.').map_or(question, |(_, arg)| arg).to_string();
+    let mut width = arg_questions.iter().map(|q| label(q).chars().count()).max().unwrap_or(0);
+    if !fits.is_empty() {
+        width = width.max("fits".len());
+    }
+
+    let mut out = String::new();
+    if answers.contains_key("route") {
+        out.push_str(&format!("  {}\n", ranked("route")));
+    }
+    for question in &arg_questions {
+        out.push_str(&format!("  {:<width$}  {}\n", label(question), ranked(question)));
+    }
+    if !fits.is_empty() {
+        out.push_str(&format!("  {:<width$}  {}\n", "fits", fits.join(" · ")));
+    }
+    out.push_str(&format!("  {}\n", outcome_line(line)));
+    out
+}
+
+fn outcome_line(line: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
+    let weakest = line.get("weakest").map(|w| {
+        let question = text(w.get("question"));
+        let label = question.split_once('.').map_or(question.as_str(), |(_, arg)| arg).to_string();
+        format!(" · weakest: {label} {:.2}", w.get("p").and_then(Value::as_f64).unwrap_or(0.0))
+    });
+    let weakest = weakest.unwrap_or_default();
+    match line.get("outcome").and_then(Value::as_str).unwrap_or_default() {
+        "run" => format!("run {}{weakest}", text(line.get("call"))),
+        "confirm" => {
+            let because: Vec<String> = line
+                .get("because")
+                .and_then(Value::as_array)
+                .map(|b| b.iter().map(|r| text(r.get("type"))).collect())
+                .unwrap_or_default();
+            format!("confirm {} · because: {}{weakest}", text(line.get("call")), because.join(", "))
+        }
+        "ask" => {
+            let missing: Vec<String> = line
+                .get("missing")
+                .and_then(Value::as_array)
+                .map(|m| m.iter().map(|r| text(r.get("arg"))).collect())
+                .unwrap_or_default();
+            format!("ask {}{weakest}", missing.join(", "))
+        }
+        "abstain" => {
+            let route = line.get("judgments").and_then(Value::as_array).and_then(|j| j.first());
+            match route {
+                Some(r) => format!("abstain · route: {} {:.2}", text(r.get("top")), r.get("p").and_then(Value::as_f64).unwrap_or(0.0)),
+                None => "abstain · nothing is installed".to_string(),
+            }
+        }
+        other => other.to_string(),
+    }
+}

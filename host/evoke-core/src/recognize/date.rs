@@ -1,6 +1,6 @@
 //! `date`, read as one of four readings, resolved to a day only when the body runs (003, Values):
 //!
-//! - `offset`: `today` (0), `tonight` (0), `tomorrow` (1), `yesterday` (-1), `the day after tomorrow` (2),
+//! - `offset`: `today` (0, also `today's`, `todays`), `tonight` (0), `tomorrow` (1), `yesterday` (-1), `the day after tomorrow` (2),
 //!   `in 3 days` (3), `in 2 weeks` (14), `3 days ago` (-3), `a week from today` (7);
 //! - `weekday`: `friday` and `this friday` (`this`), `next friday` (`next`), `last friday` (`last`);
 //! - `day`: `the 14th`, `the fourteenth`, `on 3rd` (the span leaves `on` out), `the 14th of the month`;
@@ -249,11 +249,11 @@ fn count_of_days(s: &Scan, i: usize) -> Option<(i64, usize)> {
 
 fn relative(s: &Scan, i: usize) -> Option<(usize, Reading)> {
     let offset = |days: i64, j: usize| Some((j, Some(DateReading::Offset { days })));
-    let w = s.word(i)?;
+    let w = s.word(i).unwrap_or("");
     match w {
-        "today" | "tonight" => return offset(0, i + 1),
-        "tomorrow" | "tmrw" => return offset(1, i + 1),
-        "yesterday" => return offset(-1, i + 1),
+        "today" | "todays" | "tonight" => return offset(0, i + 1),
+        "tomorrow" | "tomorrows" | "tmrw" => return offset(1, i + 1),
+        "yesterday" | "yesterdays" => return offset(-1, i + 1),
         _ => {}
     }
     let k = if w == "the" { i + 1 } else { i };

@@ -81,8 +81,8 @@ fn segment(s: &Scan, i: usize) -> Option<(f64, u64, usize)> {
             return Some((0.5 * u as f64, u, i + 3));
         }
     }
-    // an hour (and a half)
-    if is_a(s, i) {
+    // an hour (and a half); not "a days"
+    if is_a(s, i) && !s.word(i + 1).is_some_and(|w| w.ends_with('s') && w.len() > 1) {
         if let Some(u) = unit_at(s, i + 1, false) {
             let mut q = 1.0;
             let mut j = i + 2;
@@ -98,9 +98,13 @@ fn segment(s: &Scan, i: usize) -> Option<(f64, u64, usize)> {
     let (mut q, j) = if digits { parse_numeral(s, i)? } else { parse_word_number(s, i)? };
     let u = unit_at(s, j, digits)?;
     let mut end = j + 1;
-    // "twenty second of May" is a date, not twenty seconds
-    if u == SECOND && s.is_word(j, "second") && month_follows(s, end) {
-        return None;
+    // "twenty second of May", "the twenty second" are dates, not twenty seconds: a singular "second"
+    // after tens in words is the ordinal
+    if u == SECOND && s.is_word(j, "second") {
+        let tens_word = !digits && j == i + 1 && s.word(i).and_then(super::words::tens_value).is_some();
+        if tens_word || month_follows(s, end) {
+            return None;
+        }
     }
     if q.fract() == 0.0 {
         if let Some((f, k)) = and_a_fraction(s, end) {
@@ -205,6 +209,9 @@ mod tests {
         assert!(durs("the second one").is_empty());
         assert!(durs("minutes").is_empty());
         assert!(durs("twenty second of may").is_empty());
+        assert!(durs("the twenty second").is_empty());
+        assert!(durs("a days notice").is_empty());
+        assert_eq!(durs("twenty seconds"), vec![("twenty seconds".to_string(), 20)]);
         assert!(durs("10 months").is_empty());
         assert!(durs("99999999999999999999 hours").is_empty());
         assert!(durs("9999999999999 weeks").is_empty());

@@ -2,3 +2,5 @@
 
 pub mod check;
 pub mod conform;
+pub mod try_;
+pub mod why;

@@ -1,0 +1,3 @@
+//! The engines that answer a decision's questions. Each implements [`evoke_core::adapter::Adapter`].
+
+pub mod replay;

@@ -1,0 +1,350 @@
+//! One input read into one outcome: bound the input, find the candidate spans, ask in rounds, read the
+//! answers into judgments, gate them. The adapter call happens between rounds, outside this module: the
+//! [`Decider`] hands out each round's questions and takes back validated answers, so everything here is
+//! pure and a recording replays it byte for byte.
+
+use crate::adapter::Gate;
+use crate::catalog::{Catalog, Reflex};
+use crate::decision::{
+    Args, Because, Choices, Contender, Decision, Judgment, Missing, MissingBecause, Outcome, Prompt, Texts, Value,
+    call_line,
+};
+use crate::gate::{Complete, abstains, confirm_reasons};
+use crate::manifest::{Arg, Effect, Source, fill};
+use crate::question::{self, NONE, Questions, UNSTATED, YES, arg_id, fits_id};
+use crate::recognize::{Candidate, PickValue, Span, recognize};
+use crate::text::{Unclean, check_clean};
+use crate::validate::{Answers, Distribution};
+use serde::Serialize;
+
+/// The longest input a decision reads, in characters (000 §6.3).
+pub const MAX_INPUT_CHARS: usize = 2000;
+
+/// An input refused before any question was asked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Refusal {
+    TooLong { chars: usize, limit: usize },
+    ControlCharacter { at: usize, code: String },
+    BidiControl { at: usize, code: String },
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::TooLong { chars, limit } => write!(f, "the input is {chars} characters; evoke reads at most {limit}"),
+            Refusal::ControlCharacter { at, code } => {
+                write!(f, "the input holds the control character {code} at character {}", at + 1)
+            }
+            Refusal::BidiControl { at, code } => write!(f, "the input holds the bidi control {code} at character {}", at + 1),
+        }
+    }
+}
+
+/// The bounds of 000 §6.3, checked before anything else.
+pub fn bound(input: &str) -> Result<(), Refusal> {
+    let chars = input.chars().count();
+    if chars > MAX_INPUT_CHARS {
+        return Err(Refusal::TooLong { chars, limit: MAX_INPUT_CHARS });
+    }
+    match check_clean(input, false) {
+        Ok(()) => Ok(()),
+        Err(Unclean::Control { at, ch }) => Err(Refusal::ControlCharacter { at, code: format!("U+{:04X}", ch as u32) }),
+        Err(Unclean::Bidi { at, ch }) => Err(Refusal::BidiControl { at, code: format!("U+{:04X}", ch as u32) }),
+    }
+}
+
+enum Stage {
+    Route,
+    Details { winner: String, route: Distribution, questions: Questions },
+    Done(Box<Decision>),
+}
+
+/// A decision in progress.
+pub struct Decider<'c> {
+    catalog: &'c Catalog,
+    gate: Option<Gate>,
+    input: String,
+    candidates: Vec<Candidate>,
+    stage: Stage,
+}
+
+impl<'c> Decider<'c> {
+    /// Bounds the input and finds its candidate spans. `gate` is the adapter's, with the user's moves.
+    pub fn new(catalog: &'c Catalog, gate: Option<Gate>, input: &str) -> Result<Self, Refusal> {
+        bound(input)?;
+        let candidates = recognize(input);
+        let mut decider = Decider { catalog, gate, input: input.to_string(), candidates, stage: Stage::Route };
+        if catalog.reflexes.is_empty() {
+            // Nothing is installed: there is nothing to ask.
+            let decision = decider.abstain(Vec::new(), Vec::new());
+            decider.stage = Stage::Done(Box::new(decision));
+        }
+        Ok(decider)
+    }
+
+    pub fn candidates(&self) -> &[Candidate] {
+        &self.candidates
+    }
+
+    /// The next round's questions, or `None` once decided.
+    pub fn questions(&self) -> Option<Questions> {
+        match &self.stage {
+            Stage::Route => Some(Questions(vec![("route".into(), question::route(self.catalog))])),
+            Stage::Details { questions, .. } => Some(questions.clone()),
+            Stage::Done(_) => None,
+        }
+    }
+
+    pub fn decision(&self) -> Option<&Decision> {
+        match &self.stage {
+            Stage::Done(decision) => Some(decision),
+            _ => None,
+        }
+    }
+
+    /// Takes a round's validated answers; returns the decision once there is one.
+    pub fn feed(&mut self, answers: &Answers) -> Option<&Decision> {
+        let stage = std::mem::replace(&mut self.stage, Stage::Route);
+        self.stage = match stage {
+            Stage::Route => self.after_route(answers),
+            Stage::Details { winner, route, .. } => Stage::Done(Box::new(self.after_details(&winner, route, answers))),
+            done @ Stage::Done(_) => done,
+        };
+        self.decision()
+    }
+
+    fn ranked(&self, route: &Distribution) -> Vec<(String, f64)> {
+        let mut ranked: Vec<(String, f64)> =
+            self.catalog.reflexes.iter().map(|r| (r.name.clone(), route.p(&r.name))).collect();
+        // Descending by p; ties by name, so the ranking does not depend on install order.
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        ranked
+    }
+
+    fn after_route(&mut self, answers: &Answers) -> Stage {
+        let Some(route) = answers.get("route").cloned() else {
+            return Stage::Done(Box::new(self.abstain(Vec::new(), Vec::new())));
+        };
+        let (top, p) = route.top();
+        let route_judgment = Judgment { question: "route".into(), top: top.to_string(), p };
+        let ranked = self.ranked(&route);
+        if abstains(self.gate.as_ref(), top, p, None) {
+            let contenders = ranked.iter().map(|(r, p)| Contender { reflex: r.clone(), route: *p, fits: None }).collect();
+            return Stage::Done(Box::new(self.abstain(vec![route_judgment], contenders)));
+        }
+        let winner = top.to_string();
+        let Some(reflex) = self.catalog.get(&winner) else {
+            return Stage::Done(Box::new(self.abstain(vec![route_judgment], Vec::new())));
+        };
+        let ranked_refs: Vec<(&str, f64)> = ranked.iter().map(|(n, p)| (n.as_str(), *p)).collect();
+        let fits_for = question::fits_asked(&ranked_refs);
+        let questions = question::round_two(self.catalog, reflex, &fits_for, &self.candidates);
+        Stage::Details { winner, route, questions }
+    }
+
+    fn after_details(&self, winner: &str, route: Distribution, answers: &Answers) -> Decision {
+        let reflex = self.catalog.get(winner).expect("the winner is in the catalog");
+        let (top, p) = route.top();
+        let mut judgments = vec![Judgment { question: "route".into(), top: top.to_string(), p }];
+        let contenders: Vec<Contender> = self
+            .ranked(&route)
+            .into_iter()
+            .map(|(name, p)| {
+                let fits = answers.get(&fits_id(&name)).map(|d| d.p(YES));
+                Contender { reflex: name, route: p, fits }
+            })
+            .collect();
+
+        let mut args = Args::default();
+        let mut missing = Vec::new();
+        let mut taken: Vec<Span> = Vec::new();
+        for arg in &reflex.manifest.args {
+            let id = arg_id(winner, &arg.name);
+            let read = match answers.get(&id) {
+                Some(answer) => {
+                    let (top, p) = answer.top();
+                    judgments.push(Judgment { question: id.clone(), top: top.to_string(), p });
+                    self.read_value(reflex, arg, top)
+                }
+                None => Read::Unstated,
+            };
+            match read {
+                Read::Value(value) => {
+                    if let Value::Pick { span, value: picked } = &value {
+                        if let Some(range) = arg.range {
+                            if let Some(n) = comparable(picked).filter(|n| *n < range.0 || *n > range.1) {
+                                missing.push(self.missing(reflex, arg, MissingBecause::OutOfRange { range: [range.0, range.1], value: n }));
+                                continue;
+                            }
+                        }
+                        taken.push(span.clone());
+                    }
+                    args.0.push((arg.name.clone(), value));
+                }
+                Read::Unstated if arg.is_required() => missing.push(self.missing(reflex, arg, MissingBecause::Unstated)),
+                Read::NotOffered if arg.is_required() => missing.push(self.missing(reflex, arg, MissingBecause::NotOffered)),
+                Read::Unstated | Read::NotOffered | Read::Absent => {}
+            }
+        }
+        let fits_yes = answers.get(&fits_id(winner)).map(|d| d.p(YES));
+        if abstains(self.gate.as_ref(), top, p, fits_yes) {
+            return self.abstain(judgments, contenders);
+        }
+        let unconsumed = self.unconsumed(&taken);
+        let weakest = judgments.iter().fold(None::<&Judgment>, |w, j| match w {
+            Some(w) if w.p <= j.p => Some(w),
+            _ => Some(j),
+        });
+        let weakest = weakest.cloned();
+        let confidence = weakest.as_ref().map(|w| w.p);
+        let runner_up = contenders.get(1).cloned();
+        let mut decision = Decision {
+            input: self.input.clone(),
+            outcome: Outcome::Ask,
+            reflex: Some(winner.to_string()),
+            args: Some(args),
+            call: None,
+            effect: None,
+            unconsumed: None,
+            confidence,
+            weakest,
+            judgments,
+            runner_up,
+            contenders,
+            prompt: None,
+            because: None,
+            missing: None,
+        };
+        if !missing.is_empty() {
+            decision.unconsumed = Some(unconsumed);
+            decision.missing = Some(missing);
+            return decision;
+        }
+        let effect = reflex.manifest.effect;
+        let args = decision.args.as_ref().expect("set above");
+        let call = call_line(winner, args);
+        let complete = Complete {
+            effect,
+            confidence: confidence.unwrap_or(0.0),
+            unconsumed: !unconsumed.is_empty(),
+            runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
+        };
+        let because = confirm_reasons(self.gate.as_ref(), &complete);
+        decision.effect = Some(effect);
+        if !unconsumed.is_empty() {
+            decision.unconsumed = Some(unconsumed.clone());
+        }
+        if because.is_empty() {
+            decision.outcome = Outcome::Run;
+        } else {
+            decision.outcome = Outcome::Confirm;
+            let template = fill(&reflex.manifest.confirm, |name| args.get(name).map_or(String::new(), |v| v.shown().to_string()));
+            let reason = because.iter().map(|b| reason(b, effect, complete.confidence, &unconsumed)).collect::<Vec<_>>().join("; ");
+            decision.prompt = Some(Prompt { own: format!("evoke will run: {call}"), reason, template });
+            decision.because = Some(because);
+        }
+        decision.call = Some(call);
+        decision
+    }
+
+    fn read_value(&self, reflex: &Reflex, arg: &Arg, top: &str) -> Read {
+        if top == UNSTATED {
+            return Read::Unstated;
+        }
+        if top == NONE && !matches!(arg.source, Source::Pick(_) | Source::Flag) {
+            return Read::NotOffered;
+        }
+        match &arg.source {
+            Source::Options(_) => Read::Value(Value::Option { key: top.to_string() }),
+            Source::Vocab(_) => {
+                let value = reflex.vocab_of(&arg.name).and_then(|v| v.find(top)).and_then(|w| w.value.clone());
+                Read::Value(Value::Word { word: top.to_string(), value })
+            }
+            Source::Pick(kind) => match self.candidates.iter().find(|c| c.kind == *kind && c.span.key() == top) {
+                Some(c) => Read::Value(Value::Pick { span: c.span.clone(), value: c.value.clone() }),
+                None => Read::Unstated,
+            },
+            Source::Flag if top == YES => Read::Value(Value::Flag),
+            Source::Flag => Read::Absent,
+        }
+    }
+
+    fn missing(&self, reflex: &Reflex, arg: &Arg, because: MissingBecause) -> Missing {
+        let choices = match &arg.source {
+            Source::Options(options) => Choices::Options { options: Texts(options.clone()) },
+            Source::Vocab(_) => {
+                let words = reflex.vocab_of(&arg.name).map(|v| v.words.iter().map(|w| (w.word.clone(), w.what.clone())).collect());
+                Choices::Vocab { words: Texts(words.unwrap_or_default()) }
+            }
+            Source::Pick(kind) => Choices::Pick { kind: kind.as_str(), range: arg.range.map(|(a, b)| [a, b]) },
+            Source::Flag => Choices::Options { options: Texts(vec![("yes".into(), "Yes.".into()), ("no".into(), "No.".into())]) },
+        };
+        Missing { arg: arg.name.clone(), ask: arg.ask.clone(), because, choices }
+    }
+
+    /// Typed spans no argument took, each span once, in input order.
+    fn unconsumed(&self, taken: &[Span]) -> Vec<Span> {
+        let mut spans: Vec<Span> = Vec::new();
+        for c in &self.candidates {
+            let overlaps = taken.iter().any(|t| c.span.start < t.end && t.start < c.span.end);
+            if !overlaps && !spans.iter().any(|s| s.start == c.span.start && s.end == c.span.end) {
+                spans.push(c.span.clone());
+            }
+        }
+        spans.sort_by_key(|s| (s.start, s.end));
+        spans
+    }
+
+    fn abstain(&self, judgments: Vec<Judgment>, contenders: Vec<Contender>) -> Decision {
+        Decision {
+            input: self.input.clone(),
+            outcome: Outcome::Abstain,
+            reflex: None,
+            args: None,
+            call: None,
+            effect: None,
+            unconsumed: None,
+            confidence: None,
+            weakest: None,
+            judgments,
+            runner_up: None,
+            contenders,
+            prompt: None,
+            because: None,
+            missing: None,
+        }
+    }
+}
+
+enum Read {
+    Value(Value),
+    Unstated,
+    NotOffered,
+    /// A flag read as no.
+    Absent,
+}
+
+/// The number a `range` compares: a number as is, a duration in seconds.
+fn comparable(value: &PickValue) -> Option<f64> {
+    match value {
+        PickValue::Number(n) => Some(*n),
+        PickValue::Duration(seconds) => Some(*seconds as f64),
+        _ => None,
+    }
+}
+
+/// One clause of the prompt's reason.
+fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span]) -> String {
+    match because {
+        Because::Destructive => "it is destructive, and a destructive call always asks first".into(),
+        Because::NoGate => "the engine ships no bars, so every call asks first".into(),
+        Because::UnderFloor { bar } => format!("confidence {confidence:.2} is under the {effect} bar {bar:.2}"),
+        Because::UnconsumedSpan => {
+            let spans: Vec<String> = unconsumed.iter().map(|s| format!("\"{}\"", s.text)).collect();
+            format!("no argument took {}", spans.join(", "))
+        }
+        Because::RunnerUp { reflex, route } => format!("{reflex} was nearly as likely ({route:.2})"),
+        Because::TwoThings => "the request may ask for two things".into(),
+    }
+}

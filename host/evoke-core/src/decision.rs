@@ -1,0 +1,201 @@
+//! A decision and its JSON line (003, 004, D1). Field order is the wire's; absent optionals are omitted.
+
+use crate::manifest::Effect;
+use crate::recognize::{PickValue, Span};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Run,
+    Confirm,
+    Ask,
+    Abstain,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Run => "run",
+            Outcome::Confirm => "confirm",
+            Outcome::Ask => "ask",
+            Outcome::Abstain => "abstain",
+        }
+    }
+}
+
+impl Serialize for Effect {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A typed value (003 "Values"): never invented, always a closed choice or an exact span.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Value {
+    Option { key: String },
+    Word {
+        word: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<String>,
+    },
+    Pick { span: Span, value: PickValue },
+    Flag,
+}
+
+impl Value {
+    /// How the value reads in a call and a confirm template: the key, the word, the words typed.
+    pub fn shown(&self) -> &str {
+        match self {
+            Value::Option { key } => key,
+            Value::Word { word, .. } => word,
+            Value::Pick { span, .. } => &span.text,
+            Value::Flag => "true",
+        }
+    }
+}
+
+/// The arguments in the manifest's order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Args(pub Vec<(String, Value)>);
+
+impl Args {
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
+impl Serialize for Args {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judgment {
+    pub question: String,
+    pub top: String,
+    pub p: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Contender {
+    pub reflex: String,
+    pub route: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fits: Option<f64>,
+}
+
+/// What a confirm shows: evoke's own line first, why the call waits, then the reflex's filled question.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Prompt {
+    pub own: String,
+    pub reason: String,
+    pub template: String,
+}
+
+/// Why a complete call stops at confirm, in the order D3 lists them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Because {
+    Destructive,
+    NoGate,
+    UnderFloor { bar: f64 },
+    UnconsumedSpan,
+    RunnerUp { reflex: String, route: f64 },
+    TwoThings,
+}
+
+/// Why a required argument is missing.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum MissingBecause {
+    Unstated,
+    NotOffered,
+    OutOfRange { range: [f64; 2], value: f64 },
+}
+
+/// The closed choices a person answers an ask from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Choices {
+    Vocab { words: Texts },
+    Options { options: Texts },
+    Pick {
+        kind: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        range: Option<[f64; 2]>,
+    },
+}
+
+/// Keys and their texts, in order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Texts(pub Vec<(String, String)>);
+
+impl Serialize for Texts {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, text) in &self.0 {
+            map.serialize_entry(key, text)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Missing {
+    pub arg: String,
+    pub ask: String,
+    pub because: MissingBecause,
+    pub choices: Choices,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Decision {
+    pub input: String,
+    pub outcome: Outcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reflex: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<Args>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unconsumed: Option<Vec<Span>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weakest: Option<Judgment>,
+    pub judgments: Vec<Judgment>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runner_up: Option<Contender>,
+    pub contenders: Vec<Contender>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<Prompt>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub because: Option<Vec<Because>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<Vec<Missing>>,
+}
+
+/// The call on one line: `lights room="den" state="off"`; a flag stands as its bare name.
+pub fn call_line(reflex: &str, args: &Args) -> String {
+    let mut line = reflex.to_string();
+    for (name, value) in &args.0 {
+        line.push(' ');
+        line.push_str(name);
+        if *value != Value::Flag {
+            line.push('=');
+            line.push_str(&serde_json::Value::String(value.shown().to_string()).to_string());
+        }
+    }
+    line
+}

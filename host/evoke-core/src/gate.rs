@@ -1,0 +1,78 @@
+//! The gate (000 §7, D3, D4): when a decision abstains, and why a complete call stops at confirm.
+
+use crate::adapter::Gate;
+use crate::decision::Because;
+use crate::manifest::Effect;
+use crate::question::NONE;
+
+/// Rule 1 of D3: abstain on a `none` top, a route under its bar, or a winner whose fit is under its bar.
+/// Bars apply only where the adapter declares a gate.
+pub fn abstains(gate: Option<&Gate>, route_top: &str, route_p: f64, fits_yes: Option<f64>) -> bool {
+    if route_top == NONE {
+        return true;
+    }
+    let Some(gate) = gate else { return false };
+    if route_p < gate.route {
+        return true;
+    }
+    matches!((gate.fits, fits_yes), (Some(bar), Some(yes)) if yes < bar)
+}
+
+/// What a complete call has to go on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Complete<'a> {
+    pub effect: Effect,
+    pub confidence: f64,
+    pub unconsumed: bool,
+    /// The second reflex and its route p, when there is one.
+    pub runner_up: Option<(&'a str, f64)>,
+}
+
+/// Rule 3 of D3: every reason the call waits for a person, in order. Empty means it runs.
+pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
+    let mut because = Vec::new();
+    if call.effect == Effect::Destructive {
+        because.push(Because::Destructive);
+    }
+    let Some(gate) = gate else {
+        because.push(Because::NoGate);
+        if call.unconsumed {
+            because.push(Because::UnconsumedSpan);
+        }
+        return because;
+    };
+    let floor = match call.effect {
+        Effect::Read => Some(gate.read),
+        Effect::Write => Some(gate.write),
+        Effect::Destructive => None,
+    };
+    if let Some(bar) = floor {
+        if call.confidence < bar {
+            because.push(Because::UnderFloor { bar });
+        }
+    }
+    if call.unconsumed {
+        because.push(Because::UnconsumedSpan);
+    }
+    if let Some((reflex, route)) = call.runner_up {
+        if route >= gate.route {
+            because.push(Because::RunnerUp { reflex: reflex.to_string(), route });
+        }
+    }
+    because
+}
+
+/// A user's moved bars (D4): `read` may never exceed `write`.
+pub fn check_bars(gate: &Gate) -> Result<(), String> {
+    for (name, bar) in [("route", Some(gate.route)), ("fits", gate.fits), ("read", Some(gate.read)), ("write", Some(gate.write))] {
+        if let Some(bar) = bar {
+            if !(0.0..=1.0).contains(&bar) {
+                return Err(format!("the `{name}` bar is {bar}; a bar is a probability, from 0 to 1"));
+            }
+        }
+    }
+    if gate.read > gate.write {
+        return Err(format!("the `read` bar ({}) exceeds the `write` bar ({}); read never exceeds write", gate.read, gate.write));
+    }
+    Ok(())
+}

@@ -1,0 +1,203 @@
+//! `evoke.toml` (D9): which adapter decides, which reflexes are installed under which local names, the
+//! user's moved bars, and each reflex's settings. Reading it is pure; finding it on disk is evoke-files'.
+
+use crate::adapter::Gate;
+use crate::diag::{Problem, Reading};
+use crate::doc::{Entry, KeyPath, Sink, TableReader, number_of};
+use crate::text::{is_name, is_sentinel};
+use std::collections::BTreeMap;
+use toml::de::DeValue;
+
+/// Where an installed reflex comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReflexSource {
+    /// A directory, relative to the project.
+    Path(String),
+    /// A git repository at a version tag.
+    Remote { reference: String, tag: String },
+}
+
+/// The bars a user moved for one adapter; the rest stay the adapter's.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BarMoves {
+    pub route: Option<f64>,
+    pub fits: Option<f64>,
+    pub read: Option<f64>,
+    pub write: Option<f64>,
+}
+
+impl BarMoves {
+    /// The adapter's gate with these moves applied. `read` may never exceed `write` (D4).
+    pub fn apply(&self, gate: Gate) -> Result<Gate, String> {
+        let moved = Gate {
+            route: self.route.unwrap_or(gate.route),
+            fits: self.fits.or(gate.fits),
+            read: self.read.unwrap_or(gate.read),
+            write: self.write.unwrap_or(gate.write),
+        };
+        crate::gate::check_bars(&moved)?;
+        Ok(moved)
+    }
+}
+
+/// A setting's value: plain text, or a secret named by the environment variable that holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Setting {
+    Plain(String),
+    Env(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProjectFile {
+    pub adapter: Option<String>,
+    pub reflexes: Vec<(String, ReflexSource)>,
+    pub bars: BTreeMap<String, BarMoves>,
+    pub config: BTreeMap<String, Vec<(String, Setting)>>,
+    /// Settings of the adapters, as TOML text per adapter name, read by each adapter.
+    pub adapters: BTreeMap<String, toml::Table>,
+}
+
+/// Local names the tool keeps for itself.
+const RESERVED_LOCAL_NAMES: [&str; 3] = ["weave", "route", "fits"];
+
+pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
+    let doc = crate::doc::Doc::new(file, text);
+    let root = match doc.parse() {
+        Ok(root) => root,
+        Err(fault) => return Reading { value: None, diagnostics: vec![fault] },
+    };
+    let mut sink = Sink::new(&doc);
+    let mut top = TableReader::new(root.get_ref(), KeyPath::root(), 0..0);
+    let mut project = ProjectFile::default();
+    if let Some(e) = top.get("adapter") {
+        project.adapter = e.nonempty_text(&mut sink, false);
+    }
+    if let Some(e) = top.get("reflexes") {
+        if let Some(mut table) = e.table(&mut sink) {
+            for item in table.entries() {
+                if let Some(source) = read_reflex(&item, &mut sink) {
+                    project.reflexes.push((item.name.to_string(), source));
+                }
+            }
+        }
+    }
+    if let Some(e) = top.get("bars") {
+        if let Some(mut table) = e.table(&mut sink) {
+            for item in table.entries() {
+                if let Some(moves) = read_bars(&item, &mut sink) {
+                    project.bars.insert(item.name.to_string(), moves);
+                }
+            }
+        }
+    }
+    if let Some(e) = top.get("config") {
+        if let Some(mut table) = e.table(&mut sink) {
+            for item in table.entries() {
+                if let Some(settings) = read_settings(&item, &mut sink) {
+                    project.config.insert(item.name.to_string(), settings);
+                }
+            }
+        }
+    }
+    if let Some(e) = top.get("adapters") {
+        if let Some(mut table) = e.table(&mut sink) {
+            for item in table.entries() {
+                if item.table(&mut sink).is_some() {
+                    let start = item.value.span().start.min(text.len());
+                    let end = item.value.span().end.min(text.len());
+                    let settings = text[start..end].parse::<toml::Table>().unwrap_or_default();
+                    project.adapters.insert(item.name.to_string(), settings);
+                }
+            }
+        }
+    }
+    top.finish(&mut sink);
+    let failed = sink.has_errors();
+    Reading { value: (!failed).then_some(project), diagnostics: sink.finish() }
+}
+
+fn read_reflex(item: &Entry, sink: &mut Sink) -> Option<ReflexSource> {
+    if !is_name(item.name) || is_sentinel(item.name) || RESERVED_LOCAL_NAMES.contains(&item.name) {
+        sink.error(Problem::BadName, &item.path, &item.key_span,
+            format!("\"{}\" cannot be a reflex's local name", crate::diag::printable(item.name)),
+            "name it [a-z][a-z0-9_]*, other than none, unstated, route, fits and weave");
+        return None;
+    }
+    match item.value.get_ref() {
+        DeValue::String(_) => item.nonempty_text(sink, false).map(ReflexSource::Path),
+        DeValue::Table(_) => {
+            let mut fields = item.table(sink)?;
+            let reference = fields.get("ref").and_then(|e| e.nonempty_text(sink, false));
+            let tag = fields.get("tag").and_then(|e| e.nonempty_text(sink, false));
+            if reference.is_none() && !sink.has_errors() {
+                fields.missing(sink, "ref", "name the repository: { ref = \"https://host/owner/repo\", tag = \"v1.0.0\" }");
+            }
+            if tag.is_none() && !sink.has_errors() {
+                fields.missing(sink, "tag", "name the version tag: tag = \"v1.0.0\"");
+            }
+            fields.finish(sink);
+            Some(ReflexSource::Remote { reference: reference?, tag: tag? })
+        }
+        _ => {
+            item.wrong_type(sink, "a path or { ref, tag }", "write `name = \"reflexes/name\"` or `name = { ref = \"…\", tag = \"v1.0.0\" }`");
+            None
+        }
+    }
+}
+
+fn read_bars(item: &Entry, sink: &mut Sink) -> Option<BarMoves> {
+    let mut table = item.table(sink)?;
+    let mut moves = BarMoves::default();
+    let mut ok = true;
+    for (name, slot) in [("route", &mut moves.route), ("fits", &mut moves.fits), ("read", &mut moves.read), ("write", &mut moves.write)] {
+        if let Some(e) = table.get(name) {
+            match number_of(e.value.get_ref()).filter(|n| (0.0..=1.0).contains(n)) {
+                Some(n) => *slot = Some(n),
+                None => {
+                    sink.error(Problem::WrongType, &e.path, &e.key_span, format!("`{}` must be a probability", e.path),
+                        "write a number from 0 to 1");
+                    ok = false;
+                }
+            }
+        }
+    }
+    if let (Some(read), Some(write)) = (moves.read, moves.write) {
+        if read > write {
+            let read_line = table.get("read").map(|e| (e.path.clone(), e.key_span.clone()));
+            if let Some((path, span)) = read_line {
+                sink.error(Problem::BadRange, &path, &span,
+                    format!("the `read` bar ({read}) exceeds the `write` bar ({write}); read never exceeds write"),
+                    "lower `read` to at most `write`");
+            }
+            ok = false;
+        }
+    }
+    table.finish(sink);
+    ok.then_some(moves)
+}
+
+fn read_settings(item: &Entry, sink: &mut Sink) -> Option<Vec<(String, Setting)>> {
+    let mut table = item.table(sink)?;
+    let mut settings = Vec::new();
+    let mut ok = true;
+    for setting in table.entries() {
+        let value = match setting.value.get_ref() {
+            DeValue::String(_) => setting.text(sink, false).map(Setting::Plain),
+            DeValue::Table(_) => setting.table(sink).and_then(|mut t| {
+                let var = t.get("env").and_then(|e| e.nonempty_text(sink, false));
+                t.finish(sink);
+                var.map(Setting::Env)
+            }),
+            _ => {
+                setting.wrong_type(sink, "a string, or { env = \"VAR\" } for a secret",
+                    "write `key = \"value\"`; a secret is named by its variable: `token = { env = \"HUE_TOKEN\" }`");
+                None
+            }
+        };
+        match value {
+            Some(value) => settings.push((setting.name.to_string(), value)),
+            None => ok = false,
+        }
+    }
+    ok.then_some(settings)
+}

@@ -1,0 +1,267 @@
+//! A project (D9): the nearest directory at or above the working directory holding `evoke.toml`, or the
+//! one `-C DIR` names, or else the home project. Loading reads every installed reflex with its overlay
+//! and vocabularies, and says of each whether it is active and, if not, why and what fixes it.
+
+use crate::places::Places;
+use evoke_core::catalog::{Catalog, Reflex};
+use evoke_core::diag::Diagnostic;
+use evoke_core::manifest::{Manifest, Source, read_manifest};
+use evoke_core::overlay::read_overlay;
+use evoke_core::project::{ProjectFile, ReflexSource, Setting, read_project_file};
+use evoke_core::vocab::read_vocab;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub const PROJECT_FILE: &str = "evoke.toml";
+
+/// Where a project lives and whether it is the home project (which is trusted by definition).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub root: PathBuf,
+    pub home: bool,
+}
+
+/// Finds the project: `chosen` (from `-C`) when given, else the nearest `evoke.toml` at or above `cwd`,
+/// else the home project in the config place.
+pub fn locate(cwd: &Path, chosen: Option<&Path>, places: &Places) -> Result<Location, String> {
+    if let Some(dir) = chosen {
+        let root = if dir.is_absolute() { dir.to_path_buf() } else { cwd.join(dir) };
+        if !root.join(PROJECT_FILE).is_file() {
+            return Err(format!("{} holds no {PROJECT_FILE}", root.display()));
+        }
+        return Ok(Location { home: same_dir(&root, &places.config), root });
+    }
+    for dir in cwd.ancestors() {
+        if dir.join(PROJECT_FILE).is_file() {
+            return Ok(Location { home: same_dir(dir, &places.config), root: dir.to_path_buf() });
+        }
+    }
+    Ok(Location { root: places.config.clone(), home: true })
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Why an installed reflex takes no part in decisions, and the command or edit that fixes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inactive {
+    pub why: String,
+    pub fix: String,
+    /// The diagnostics behind it, when a file refused.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Installed {
+    pub name: String,
+    pub source: ReflexSource,
+    pub dir: PathBuf,
+    /// The effective manifest, when the manifest and its overlay read.
+    pub manifest: Option<Manifest>,
+    pub status: Result<Reflex, Inactive>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Project {
+    pub location: Location,
+    pub file: ProjectFile,
+    /// Warnings about `evoke.toml`.
+    pub diagnostics: Vec<Diagnostic>,
+    pub installed: Vec<Installed>,
+}
+
+impl Project {
+    /// The active reflexes, in the order `evoke.toml` lists them.
+    pub fn catalog(&self) -> Catalog {
+        Catalog { reflexes: self.installed.iter().filter_map(|i| i.status.as_ref().ok().cloned()).collect() }
+    }
+
+    pub fn installed(&self, name: &str) -> Option<&Installed> {
+        self.installed.iter().find(|i| i.name == name)
+    }
+
+    /// The settings `evoke.toml` gives one reflex.
+    pub fn settings(&self, reflex: &str) -> &[(String, Setting)] {
+        self.file.config.get(reflex).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// `evoke.toml` could not be read: every diagnostic, for the command to show.
+#[derive(Debug, Clone)]
+pub struct LoadError {
+    pub message: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub fn load(location: Location) -> Result<Project, LoadError> {
+    let path = location.root.join(PROJECT_FILE);
+    let (file, diagnostics) = match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let reading = read_project_file(&path.display().to_string(), &text);
+            match reading.value {
+                Some(file) => (file, reading.diagnostics),
+                None => {
+                    return Err(LoadError {
+                        message: format!("{} is refused", path.display()),
+                        diagnostics: reading.diagnostics,
+                    });
+                }
+            }
+        }
+        // The home project may have no file yet: it is simply empty.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && location.home => (ProjectFile::default(), Vec::new()),
+        Err(e) => {
+            return Err(LoadError { message: format!("cannot read {}: {e}", path.display()), diagnostics: Vec::new() });
+        }
+    };
+    let installed = file.reflexes.iter().map(|(name, source)| install(&location.root, &file, name, source)).collect();
+    Ok(Project { location, file, diagnostics, installed })
+}
+
+fn inactive(why: String, fix: String) -> Inactive {
+    Inactive { why, fix, diagnostics: Vec::new() }
+}
+
+fn install(root: &Path, file: &ProjectFile, name: &str, source: &ReflexSource) -> Installed {
+    let dir = match source {
+        ReflexSource::Path(path) => root.join(path),
+        ReflexSource::Remote { .. } => PathBuf::new(),
+    };
+    let mut installed = Installed {
+        name: name.to_string(),
+        source: source.clone(),
+        dir: dir.clone(),
+        manifest: None,
+        status: Err(inactive(String::new(), String::new())),
+    };
+    if let ReflexSource::Remote { reference, tag } = source {
+        installed.status = Err(inactive(
+            format!("{reference}@{tag} is not in the store"),
+            format!("evoke add {name} {reference}@{tag}"),
+        ));
+        return installed;
+    }
+    let manifest = match read_reflex_dir(&dir) {
+        Ok(manifest) => manifest,
+        Err(inactive) => {
+            installed.status = Err(inactive);
+            return installed;
+        }
+    };
+    let manifest = match merge_overlay(root, name, manifest) {
+        Ok(manifest) => manifest,
+        Err(inactive) => {
+            installed.status = Err(inactive);
+            return installed;
+        }
+    };
+    installed.manifest = Some(manifest.clone());
+    installed.status = activate(root, file, name, manifest);
+    installed
+}
+
+/// Reads `DIR/reflex.toml`; a refusal makes the reflex inactive with the first error as the reason.
+pub fn read_reflex_dir(dir: &Path) -> Result<Manifest, Inactive> {
+    let path = dir.join("reflex.toml");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| inactive(format!("cannot read {}: {e}", path.display()), format!("check the path in {PROJECT_FILE}")))?;
+    let exists = |relative: &str| dir.join(relative).is_file();
+    let reading = read_manifest(&path.display().to_string(), &text, &exists);
+    match reading.value {
+        Some(manifest) => Ok(manifest),
+        None => {
+            let first = reading.first_error().map(|d| d.message.clone()).unwrap_or_default();
+            Err(Inactive {
+                why: format!("its manifest is refused: {first}"),
+                fix: format!("evoke check {}", dir.display()),
+                diagnostics: reading.diagnostics,
+            })
+        }
+    }
+}
+
+fn merge_overlay(root: &Path, name: &str, manifest: Manifest) -> Result<Manifest, Inactive> {
+    let path = root.join("overlays").join(format!("{name}.toml"));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(manifest),
+        // An overlay that fails to read makes its reflex inactive, never silently looser (000 §9.1).
+        Err(e) => return Err(inactive(format!("cannot read {}: {e}", path.display()), format!("fix or remove {}", path.display()))),
+    };
+    let reading = read_overlay(&path.display().to_string(), &text, &manifest);
+    match reading.value {
+        Some(merged) => Ok(merged),
+        None => {
+            let first = reading.first_error();
+            let why = first.map(|d| format!("its overlay is refused: {}", d.message)).unwrap_or_default();
+            let fix = first
+                .and_then(|d| d.fix.clone().map(|fix| format!("{}:{}: {fix}", d.file, d.place.line)))
+                .unwrap_or_else(|| format!("fix {}", path.display()));
+            Err(Inactive { why, fix, diagnostics: reading.diagnostics })
+        }
+    }
+}
+
+/// A reflex is active when every vocabulary its arguments name reads and every setting it needs is set.
+fn activate(root: &Path, file: &ProjectFile, name: &str, manifest: Manifest) -> Result<Reflex, Inactive> {
+    let mut vocabs = BTreeMap::new();
+    for arg in &manifest.args {
+        let Source::Vocab(vocab) = &arg.source else { continue };
+        if vocabs.contains_key(vocab) {
+            continue;
+        }
+        let path = root.join("vocab").join(format!("{vocab}.toml"));
+        let text = std::fs::read_to_string(&path).map_err(|_| {
+            inactive(
+                format!("it needs your words for `{}`: vocab/{vocab}.toml is missing", arg.name),
+                format!("write vocab/{vocab}.toml, one word a line: den = \"The TV room downstairs.\""),
+            )
+        })?;
+        let reading = read_vocab(vocab, &path.display().to_string(), &text);
+        match reading.value {
+            Some(words) if !words.words.is_empty() => {
+                vocabs.insert(vocab.clone(), words);
+            }
+            Some(_) => {
+                return Err(inactive(format!("vocab/{vocab}.toml holds no words"), format!("add a word to vocab/{vocab}.toml")));
+            }
+            None => {
+                let first = reading.first_error().map(|d| d.message.clone()).unwrap_or_default();
+                return Err(Inactive {
+                    why: format!("vocab/{vocab}.toml is refused: {first}"),
+                    fix: format!("fix vocab/{vocab}.toml"),
+                    diagnostics: reading.diagnostics,
+                });
+            }
+        }
+    }
+    let settings = file.config.get(name).map_or(&[][..], Vec::as_slice);
+    for key in &manifest.config {
+        match settings.iter().find(|(k, _)| *k == key.name) {
+            None if key.secret => {
+                return Err(inactive(
+                    format!("it needs the secret `{}` ({})", key.name, key.about),
+                    format!("evoke config {name} {} --env VAR", key.name),
+                ));
+            }
+            None => {
+                return Err(inactive(
+                    format!("it needs the setting `{}` ({})", key.name, key.about),
+                    format!("evoke config {name} {}=VALUE", key.name),
+                ));
+            }
+            Some((_, Setting::Plain(_))) if key.secret => {
+                return Err(inactive(
+                    format!("`{}` is a secret, and a secret is never written in a file", key.name),
+                    format!("evoke config {name} {} --env VAR", key.name),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(Reflex { name: name.to_string(), manifest, vocabs })
+}

@@ -1,0 +1,42 @@
+//! The answer cache: an adapter's validated answers, keyed by its id, the plan digest, the input's
+//! identity and the questions asked, so that a repeated decision makes no call (its `trace` is empty).
+
+use evoke_core::adapter::Raw;
+use evoke_core::identity::identity;
+use evoke_core::question::Questions;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+pub struct AnswerCache {
+    dir: PathBuf,
+}
+
+impl AnswerCache {
+    pub fn new(cache_place: &Path) -> Self {
+        AnswerCache { dir: cache_place.join("answers") }
+    }
+
+    pub fn key(adapter: &str, plan: &str, input: &str, questions: &Questions) -> String {
+        let mut hasher = Sha256::new();
+        for part in [adapter, plan, &identity(input)] {
+            hasher.update(part.as_bytes());
+            hasher.update([0]);
+        }
+        for id in questions.ids() {
+            hasher.update(id.as_bytes());
+            hasher.update([0]);
+        }
+        hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    pub fn get(&self, key: &str) -> Option<Raw> {
+        let text = std::fs::read_to_string(self.dir.join(format!("{key}.json"))).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// Best effort: a cache that cannot be written only costs a later call.
+    pub fn put(&self, key: &str, raw: &Raw) {
+        let Ok(text) = serde_json::to_string(raw) else { return };
+        let _ = crate::atomic::write(&self.dir.join(format!("{key}.json")), text.as_bytes());
+    }
+}

@@ -1,0 +1,43 @@
+//! `evoke why [N]`: explain a decision from the log alone; N counts back from 1, the last.
+
+use crate::exit::Exit;
+use crate::{log, render};
+use evoke_files::places::Places;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+pub fn run(back: usize, json: bool) -> Exit {
+    let places = match Places::from_env() {
+        Ok(places) => places,
+        Err(e) => {
+            render::err(&format!("error: {e}\n"));
+            return Exit::Failed;
+        }
+    };
+    let entry = match log::entry(&places.log(), back) {
+        Ok(entry) => entry,
+        Err(e) => {
+            render::err(&format!("error: {e}\n"));
+            return Exit::Usage;
+        }
+    };
+    if json {
+        render::out(&format!("{entry}\n"));
+        return Exit::Done;
+    }
+    let input = entry.get("input").and_then(Value::as_str).unwrap_or_default();
+    render::out(&format!("{}\n", serde_json::Value::String(input.to_string())));
+    if let Some(error) = entry.get("error").and_then(Value::as_str) {
+        render::out(&format!("  {error}\n"));
+        return Exit::Done;
+    }
+    let mut answers: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+    for round in entry.get("answers").and_then(Value::as_array).into_iter().flatten() {
+        if let Some(raw) = round.get("raw").and_then(|r| serde_json::from_value::<BTreeMap<String, BTreeMap<String, f64>>>(r.clone()).ok()) {
+            answers.extend(raw);
+        }
+    }
+    let candidates = entry.get("candidates").cloned().unwrap_or(Value::Array(Vec::new()));
+    render::out(&render::reading(&entry, &answers, &candidates));
+    Exit::Done
+}

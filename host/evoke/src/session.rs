@@ -1,0 +1,106 @@
+//! What every deciding command sets up once: the places, the project and its catalog, the adapter with
+//! its gate and the user's moved bars, and the plan digest checked against the adapter.
+
+use crate::cache::AnswerCache;
+use evoke_adapters::replay::Replay;
+use evoke_core::adapter::{Adapter, Gate};
+use evoke_core::catalog::Catalog;
+use evoke_core::diag::Diagnostic;
+use evoke_core::question::{check_limits, plan_digest};
+use evoke_core::recording::read_recording;
+use evoke_files::places::Places;
+use evoke_files::project::{self, Project};
+use std::path::{Path, PathBuf};
+
+pub struct Session {
+    pub places: Places,
+    pub project: Project,
+    pub catalog: Catalog,
+    pub adapter: Box<dyn Adapter>,
+    pub adapter_name: String,
+    pub gate: Option<Gate>,
+    pub plan: String,
+    pub cache: AnswerCache,
+}
+
+/// Why a session could not be set up: a message, the diagnostics behind it, and the fix.
+#[derive(Debug)]
+pub struct SetupError {
+    pub message: String,
+    pub diagnostics: Vec<Diagnostic>,
+    pub fix: Option<String>,
+}
+
+impl SetupError {
+    fn new(message: impl Into<String>, fix: Option<String>) -> Self {
+        SetupError { message: message.into(), diagnostics: Vec::new(), fix }
+    }
+}
+
+pub struct Options<'a> {
+    pub project_dir: Option<&'a Path>,
+    pub recording: Option<&'a Path>,
+    pub tag: Option<&'a str>,
+}
+
+impl Session {
+    pub fn open(options: &Options) -> Result<Session, SetupError> {
+        let places = Places::from_env().map_err(|e| SetupError::new(e, None))?;
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let location = project::locate(&cwd, options.project_dir, &places)
+            .map_err(|e| SetupError::new(e, Some("name a directory holding evoke.toml: evoke -C DIR …".into())))?;
+        let project = project::load(location)
+            .map_err(|e| SetupError { message: e.message, diagnostics: e.diagnostics, fix: None })?;
+        let mut catalog = project.catalog();
+        if let Some(tag) = options.tag {
+            catalog.reflexes.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
+        }
+        let (adapter_name, adapter) = choose_adapter(&project, options.recording)?;
+        let plan = plan_digest(&catalog);
+        if let Some(recorded) = adapter.plan() {
+            if recorded != plan {
+                return Err(SetupError::new(
+                    format!("the recording was made for another set of reflexes (plan {recorded}; this project's is {plan})"),
+                    Some("record the answers again against this project, or remove `plan` from the recording".into()),
+                ));
+            }
+        }
+        if let Err(over) = check_limits(&catalog, &adapter.limits()) {
+            return Err(SetupError::new(
+                format!("the question {} has {} {}, over the adapter's limit of {}", over.question, over.count, over.what, over.limit),
+                Some("install fewer reflexes or options, or choose an adapter with higher limits".into()),
+            ));
+        }
+        let gate = match (adapter.gate(), project.file.bars.get(&adapter_name)) {
+            (Some(gate), Some(moves)) => Some(moves.apply(gate).map_err(|e| {
+                SetupError::new(format!("[bars.{adapter_name}] in evoke.toml: {e}"), Some("move the bars so that read ≤ write".into()))
+            })?),
+            (gate, _) => gate,
+        };
+        let cache = AnswerCache::new(&places.cache);
+        Ok(Session { places, project, catalog, adapter, adapter_name, gate, plan, cache })
+    }
+}
+
+/// The adapter: a recording named on the command line, else the project's choice among the built-ins.
+/// A project can choose among built-in names only, never define one (D11).
+fn choose_adapter(project: &Project, recording: Option<&Path>) -> Result<(String, Box<dyn Adapter>), SetupError> {
+    if let Some(path) = recording {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| SetupError::new(format!("cannot read the recording {}: {e}", path.display()), None))?;
+        let reading = read_recording(&path.display().to_string(), &text);
+        return match reading.value {
+            Some(recording) => Ok(("replay".into(), Box::new(Replay::new(recording)))),
+            None => Err(SetupError {
+                message: format!("the recording {} is refused", path.display()),
+                diagnostics: reading.diagnostics,
+                fix: None,
+            }),
+        };
+    }
+    let name = project.file.adapter.clone().unwrap_or_else(|| "local".into());
+    Err(SetupError::new(
+        format!("the adapter `{name}` is not built into this evoke"),
+        Some("answer from a recording: evoke try --recording FILE …".into()),
+    ))
+}
