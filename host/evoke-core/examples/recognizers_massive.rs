@@ -19,6 +19,8 @@
 //! `recognize` over every input. With `--show`, it also lists each miss and each span found where no gold
 //! span is (tune on `train.jsonl`, not on `dev.jsonl`).
 
+#![allow(clippy::collapsible_if)] // `if let` chains need Rust 1.88; the workspace declares 1.85
+
 use evoke_core::recognize::{CivilDate, PickKind, recognize, recognize_at};
 use serde_json::Value;
 use std::time::Instant;
@@ -150,7 +152,8 @@ fn main() {
             recognize_at(utt, today).into_iter().filter(|c| c.kind == kind).map(|c| (c.span.start, c.span.end)).collect()
         }
     };
-    let rows: Vec<(&str, PickKind, Box<dyn Fn(&str) -> Vec<(usize, usize)>>)> = vec![
+    type Finder = Box<dyn Fn(&str) -> Vec<(usize, usize)>>;
+    let rows: Vec<(&str, PickKind, Finder)> = vec![
         ("date", PickKind::Date, Box::new(spans_at(PickKind::Date))),
         (
             "date (no reference)",

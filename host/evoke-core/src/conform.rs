@@ -8,10 +8,21 @@ use crate::lint::lint;
 use crate::manifest::{Manifest, read_manifest};
 use crate::overlay::read_overlay;
 use crate::vocab::read_vocab;
-use serde_json::{Value, json};
+use crate::adapter::{Gate, Raw};
+use crate::catalog::{Catalog, Reflex};
+use crate::decide::Decider;
+use crate::decision::Outcome;
+use crate::gate::{Complete, abstains, confirm_reasons};
+use crate::manifest::Effect;
+use crate::question::{Question, Questions};
+use crate::recognize::{PickKind, candidates};
+use crate::validate::validate;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
 /// The functions a vector folder may name.
-pub const FUNCTIONS: [&str; 5] = ["identity", "manifest", "lint", "overlay", "vocab"];
+pub const FUNCTIONS: [&str; 10] =
+    ["identity", "manifest", "lint", "overlay", "vocab", "recognize", "questions", "validate", "gate", "decide"];
 
 /// Runs `function` on a case's `input`. An input of the wrong shape is an error, not a fault.
 pub fn call(function: &str, input: &Value) -> Result<Value, String> {
@@ -42,6 +53,11 @@ pub fn call(function: &str, input: &Value) -> Result<Value, String> {
                 None => Ok(fault_json(reading.first_error())),
             }
         }
+        "recognize" => recognize_case(input),
+        "questions" => questions_case(input),
+        "validate" => validate_case(input),
+        "gate" => gate_case(input),
+        "decide" => decide_case(input),
         other => Err(format!("no core function is named \"{other}\"")),
     }
 }
@@ -108,4 +124,188 @@ pub fn same(expected: &Value, actual: &Value, unordered: bool) -> bool {
 /// Folders whose expected output is a set.
 pub fn is_unordered(function: &str) -> bool {
     function == "lint"
+}
+
+fn recognize_case(input: &Value) -> Result<Value, String> {
+    let text = as_str(input, Some("text"))?;
+    let kind: PickKind = as_str(input, Some("kind"))?.parse().map_err(|_| "unknown pick kind".to_string())?;
+    let found: Vec<Value> =
+        candidates(text, kind).into_iter().map(|c| json!({ "span": c.span, "value": c.value })).collect();
+    Ok(Value::Array(found))
+}
+
+/// Builds the catalog a case describes: `reflexes` maps a local name to its `manifest`, `files`, optional
+/// `overlay`, and `vocab` (vocabulary name → TOML), in install order.
+fn catalog_of(input: &Value) -> Result<Catalog, String> {
+    let reflexes = input.get("reflexes").and_then(Value::as_object).ok_or("the input has no \"reflexes\" object")?;
+    let mut catalog = Catalog::default();
+    for (name, spec) in reflexes {
+        let shipped = manifest_of(spec)?.value.ok_or_else(|| format!("the manifest of {name} does not read"))?;
+        let manifest = match spec.get("overlay").and_then(Value::as_str) {
+            Some(overlay) => read_overlay("overlay.toml", overlay, &shipped)
+                .value
+                .ok_or_else(|| format!("the overlay of {name} does not read"))?,
+            None => shipped,
+        };
+        let mut vocabs = BTreeMap::new();
+        if let Some(map) = spec.get("vocab").and_then(Value::as_object) {
+            for (vocab, text) in map {
+                let text = text.as_str().ok_or("a vocabulary must be TOML text")?;
+                let words = read_vocab(vocab, "vocab.toml", text).value.ok_or_else(|| format!("the vocabulary {vocab} does not read"))?;
+                vocabs.insert(vocab.clone(), words);
+            }
+        }
+        catalog.reflexes.push(Reflex { name: name.clone(), manifest, vocabs });
+    }
+    Ok(catalog)
+}
+
+/// A question's structure as vectors pin it: its type, the keys offered in order, and the sentinel.
+fn question_shape(question: &Question) -> Value {
+    match question {
+        Question::Choice { options, otherwise, .. } => {
+            let mut shape = json!({ "type": "choice", "keys": options.keys().collect::<Vec<_>>() });
+            if let Some(otherwise) = otherwise {
+                shape["otherwise"] = json!(otherwise);
+            }
+            shape
+        }
+        Question::Yesno { .. } => json!({ "type": "yesno" }),
+    }
+}
+
+fn questions_shape(questions: &Questions) -> Value {
+    Value::Object(questions.0.iter().map(|(id, q)| (id.clone(), question_shape(q))).collect())
+}
+
+fn raw_of(value: &Value) -> Result<Raw, String> {
+    let map = value.as_object().ok_or("answers must be an object of questions")?;
+    let mut raw = Raw::new();
+    for (question, keys) in map {
+        let keys = keys.as_object().ok_or_else(|| format!("the answer to {question} must be an object"))?;
+        let mut distribution = BTreeMap::new();
+        for (key, p) in keys {
+            // JSON has no NaN or infinity: a case writes them as strings.
+            let p = match p {
+                Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
+                Value::String(s) => s.parse::<f64>().unwrap_or(f64::NAN),
+                _ => f64::NAN,
+            };
+            distribution.insert(key.clone(), p);
+        }
+        raw.insert(question.clone(), distribution);
+    }
+    Ok(raw)
+}
+
+fn gate_of(input: &Value) -> Result<Option<Gate>, String> {
+    match input.get("gate") {
+        None | Some(Value::Null) => Ok(None),
+        Some(gate) => serde_json::from_value(gate.clone()).map(Some).map_err(|e| format!("\"gate\": {e}")),
+    }
+}
+
+/// Round 1 for the input; with `route` answered, round 2 as well (the gate aside).
+fn questions_case(input: &Value) -> Result<Value, String> {
+    let catalog = catalog_of(input)?;
+    let text = as_str(input, Some("input"))?;
+    let mut decider = Decider::new(&catalog, None, text).map_err(|e| e.to_string())?;
+    let mut out = Map::new();
+    let Some(first) = decider.questions() else { return Ok(json!({ "rounds": [] })) };
+    let mut rounds = vec![questions_shape(&first)];
+    if let Some(route) = input.get("route") {
+        let raw = raw_of(&json!({ "route": route }))?;
+        let answers = validate(&first, &raw).map_err(|f| f.to_string())?;
+        if decider.feed(&answers).is_none() {
+            if let Some(second) = decider.questions() {
+                rounds.push(questions_shape(&second));
+            }
+        }
+    }
+    out.insert("rounds".into(), Value::Array(rounds));
+    Ok(Value::Object(out))
+}
+
+fn validate_case(input: &Value) -> Result<Value, String> {
+    let shapes = input.get("questions").and_then(Value::as_object).ok_or("the input has no \"questions\" object")?;
+    let mut questions = Vec::new();
+    for (id, shape) in shapes {
+        let question = match shape.get("type").and_then(Value::as_str) {
+            Some("yesno") => Question::Yesno {
+                ask: String::new(),
+                yes: crate::question::Text::Plain(String::new()),
+                no: crate::question::Text::Plain(String::new()),
+            },
+            Some("choice") => {
+                let keys: Vec<String> = serde_json::from_value(shape.get("keys").cloned().unwrap_or_default())
+                    .map_err(|e| format!("{id}: keys: {e}"))?;
+                Question::Choice {
+                    ask: String::new(),
+                    options: crate::question::Options(keys.into_iter().map(|k| (k, crate::question::Text::Plain(String::new()))).collect()),
+                    otherwise: shape.get("otherwise").and_then(Value::as_str).map(str::to_string),
+                }
+            }
+            _ => return Err(format!("{id}: a question's type is \"choice\" or \"yesno\"")),
+        };
+        questions.push((id.clone(), question));
+    }
+    let raw = raw_of(input.get("raw").ok_or("the input has no \"raw\"")?)?;
+    match validate(&Questions(questions), &raw) {
+        Ok(answers) => {
+            let answers: Map<String, Value> = answers
+                .into_iter()
+                .map(|(id, d)| (id, Value::Object(d.0.into_iter().map(|(k, p)| (k, json!(p))).collect())))
+                .collect();
+            Ok(json!({ "answers": answers }))
+        }
+        Err(fault) => Ok(json!({ "fault": fault })),
+    }
+}
+
+fn gate_case(input: &Value) -> Result<Value, String> {
+    let gate = gate_of(input)?;
+    let route = input.get("route").ok_or("the input has no \"route\"")?;
+    let top = as_str(route, Some("top"))?;
+    let p = route.get("p").and_then(Value::as_f64).ok_or("route.p must be a number")?;
+    let fits = input.get("fits").and_then(Value::as_f64);
+    if abstains(gate.as_ref(), top, p, fits) {
+        return Ok(json!({ "outcome": Outcome::Abstain }));
+    }
+    let effect = Effect::parse(as_str(input, Some("effect"))?).ok_or("effect is read, write or destructive")?;
+    let confidence = input.get("confidence").and_then(Value::as_f64).ok_or("confidence must be a number")?;
+    let runner_up = match input.get("runner_up") {
+        Some(r) if !r.is_null() => Some((as_str(r, Some("reflex"))?, r.get("route").and_then(Value::as_f64).ok_or("runner_up.route")?)),
+        _ => None,
+    };
+    let unconsumed = input.get("unconsumed").and_then(Value::as_bool).unwrap_or(false);
+    let because = confirm_reasons(gate.as_ref(), &Complete { effect, confidence, unconsumed, runner_up });
+    if because.is_empty() {
+        Ok(json!({ "outcome": Outcome::Run }))
+    } else {
+        Ok(json!({ "outcome": Outcome::Confirm, "because": because }))
+    }
+}
+
+/// A whole decision: each round's questions answered from `answers` (a question it lacks goes
+/// unanswered), the line without `trace`, or the fault that ended it.
+fn decide_case(input: &Value) -> Result<Value, String> {
+    let catalog = catalog_of(input)?;
+    let gate = gate_of(input)?;
+    let text = as_str(input, Some("input"))?;
+    let recorded = raw_of(input.get("answers").unwrap_or(&json!({})))?;
+    let mut decider = match Decider::new(&catalog, gate, text) {
+        Ok(decider) => decider,
+        Err(refusal) => return Ok(json!({ "fault": refusal })),
+    };
+    while let Some(questions) = decider.questions() {
+        let raw: Raw = questions.ids().filter_map(|id| recorded.get(id).map(|a| (id.to_string(), a.clone()))).collect();
+        match validate(&questions, &raw) {
+            Ok(answers) => {
+                decider.feed(&answers);
+            }
+            Err(fault) => return Ok(json!({ "fault": fault })),
+        }
+    }
+    let decision = decider.decision().ok_or("the decision did not finish")?;
+    serde_json::to_value(decision).map_err(|e| e.to_string())
 }

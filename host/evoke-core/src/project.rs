@@ -71,6 +71,12 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
     let mut project = ProjectFile::default();
     if let Some(e) = top.get("adapter") {
         project.adapter = e.nonempty_text(&mut sink, false);
+        // A recording carries its own gate, so a cloned project must never be able to bring one (D11).
+        if project.adapter.as_deref() == Some("replay") {
+            sink.error(Problem::BadName, &e.path, &e.key_span,
+                "`replay` is chosen on the command line only, never by a project".into(),
+                "remove the line, or name a built-in engine such as \"local\"; replay with `--recording FILE`");
+        }
     }
     if let Some(e) = top.get("reflexes") {
         if let Some(mut table) = e.table(&mut sink) {
@@ -184,7 +190,13 @@ fn read_settings(item: &Entry, sink: &mut Sink) -> Option<Vec<(String, Setting)>
         let value = match setting.value.get_ref() {
             DeValue::String(_) => setting.text(sink, false).map(Setting::Plain),
             DeValue::Table(_) => setting.table(sink).and_then(|mut t| {
-                let var = t.get("env").and_then(|e| e.nonempty_text(sink, false));
+                let var = match t.get("env") {
+                    Some(e) => e.nonempty_text(sink, false),
+                    None => {
+                        t.missing(sink, "env", "a secret is named by the environment variable holding it: { env = \"VAR\" }");
+                        None
+                    }
+                };
                 t.finish(sink);
                 var.map(Setting::Env)
             }),

@@ -161,7 +161,7 @@ type Reading = Option<DateReading>;
 /// 2027-05-04
 fn iso(s: &Scan, i: usize) -> Option<(usize, Reading)> {
     let y = s.digits(i).filter(|d| d.len() == 4)?;
-    if !(s.is_punct(i + 1, '-') && s.is_punct(i + 3, '-')) || !(i..i + 4).all(|k| s.adjacent(k, k + 1)) {
+    if !(s.is_punct(i + 1, '-') && s.is_punct(i + 3, '-') && (i..i + 4).all(|k| s.adjacent(k, k + 1))) {
         return None;
     }
     let m = s.digits(i + 2).filter(|d| d.len() <= 2)?;

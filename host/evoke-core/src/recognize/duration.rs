@@ -98,6 +98,10 @@ fn segment(s: &Scan, i: usize) -> Option<(f64, u64, usize)> {
     let (mut q, j) = if digits { parse_numeral(s, i)? } else { parse_word_number(s, i)? };
     let u = unit_at(s, j, digits)?;
     let mut end = j + 1;
+    // "the 90s" is a decade
+    if digits && s.is_word(j, "s") && i > 0 && s.is_word(i - 1, "the") {
+        return None;
+    }
     // "twenty second of May", "the twenty second" are dates, not twenty seconds: a singular "second"
     // after tens in words is the ordinal
     if u == SECOND && s.is_word(j, "second") {
@@ -211,6 +215,7 @@ mod tests {
         assert!(durs("twenty second of may").is_empty());
         assert!(durs("the twenty second").is_empty());
         assert!(durs("a days notice").is_empty());
+        assert!(durs("the 90s were fun").is_empty());
         assert_eq!(durs("twenty seconds"), vec![("twenty seconds".to_string(), 20)]);
         assert!(durs("10 months").is_empty());
         assert!(durs("99999999999999999999 hours").is_empty());

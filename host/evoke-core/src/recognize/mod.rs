@@ -29,6 +29,9 @@
 //! - **A bare weekday** is `{ "which": "this" }`.
 //! - **`$`** is USD, **`¥`** is JPY, **`pounds`** is GBP.
 
+// `if let … && …` chains need Rust 1.88; the workspace declares 1.85.
+#![allow(clippy::collapsible_if)]
+
 mod amount;
 mod code;
 mod date;
@@ -262,7 +265,7 @@ fn read(input: &str, today: Option<CivilDate>) -> Vec<Candidate> {
     for h in texts {
         push(PickKind::Text, h.start, h.end, PickValue::Text(h.value));
     }
-    out.sort_by(|a, b| (a.span.start, a.span.end, a.kind).cmp(&(b.span.start, b.span.end, b.kind)));
+    out.sort_by_key(|c| (c.span.start, c.span.end, c.kind));
     out
 }
 

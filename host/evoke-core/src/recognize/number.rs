@@ -12,9 +12,7 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
     };
     let (v, mut j) = parse_numeral(s, k)?;
     // 30% / 30 % / 30 percent / 30 per cent
-    if s.is_punct(j, '%') {
-        j += 1;
-    } else if s.is_word(j, "percent") {
+    if s.is_punct(j, '%') || s.is_word(j, "percent") {
         j += 1;
     } else if s.is_word(j, "per") && s.is_word(j + 1, "cent") {
         j += 2;

@@ -266,7 +266,7 @@ fn past_to(s: &Scan, i: usize) -> Option<(usize, String)> {
 const PREPOSITIONS: &[&str] = &["at", "until", "till", "til", "around", "before", "after"];
 const FOLLOWERS: &[&str] = &[
     "today", "tomorrow", "tonight", "tmrw", "on", "this", "next", "then", "please", "for", "with",
-    "at", "every", "sharp", "if", "so", "instead", "monday", "tuesday", "wednesday",
+    "at", "every", "sharp", "about", "if", "so", "instead", "monday", "tuesday", "wednesday",
     "thursday", "friday", "saturday", "sunday",
 ];
 

@@ -158,7 +158,7 @@ pub(crate) fn parse_int_words(s: &Scan, i: usize) -> Option<(u64, usize)> {
         }
     }
     total = total.checked_add(cur)?;
-    if s.is_word(j, "dozen") && total >= 1 && total < 1000 {
+    if s.is_word(j, "dozen") && (1..1000).contains(&total) {
         return Some((total * 12, j + 1));
     }
     Some((total, j))
