@@ -144,3 +144,112 @@ async fn ask(request: &Request<'_>, input: &str, questions: &Questions, trace: &
     }
     Ok(raw)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evoke_core::adapter::{AdapterError, AnswerFuture};
+    use evoke_core::catalog::Reflex;
+    use evoke_core::manifest::read_manifest;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    const TIMER: &str = r#"
+reflex = 1
+description = "Start a countdown timer."
+effect = "write"
+confirm = "Start a timer for {duration}?"
+run = "timer.mjs"
+[args.duration]
+ask = "For how long?"
+pick = "duration"
+"#;
+
+    fn catalog() -> Catalog {
+        let manifest = read_manifest("reflex.toml", TIMER, &|_: &str| true).value.unwrap();
+        Catalog { reflexes: vec![Reflex { name: "timer".into(), manifest, vocabs: Default::default() }] }
+    }
+
+    /// Answers every question with certainty on its first key, and counts its calls.
+    struct Sure {
+        calls: AtomicUsize,
+    }
+
+    impl Adapter for Sure {
+        fn id(&self) -> &str {
+            "sure-1"
+        }
+        fn gate(&self) -> Option<Gate> {
+            Some(Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 })
+        }
+        fn answer<'a>(&'a self, _: &'a State, questions: &'a Questions, _: &'a Cancel) -> AnswerFuture<'a> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            let raw = questions
+                .0
+                .iter()
+                .map(|(id, q)| (id.clone(), [(q.keys()[0].to_string(), 1.0)].into_iter().collect()))
+                .collect();
+            Box::pin(std::future::ready(Ok(raw)))
+        }
+    }
+
+    /// Never answers, and ignores its signal: it must be raced against the deadline anyway.
+    struct Silent;
+
+    impl Adapter for Silent {
+        fn id(&self) -> &str {
+            "silent"
+        }
+        fn gate(&self) -> Option<Gate> {
+            None
+        }
+        fn answer<'a>(&'a self, _: &'a State, _: &'a Questions, _: &'a Cancel) -> AnswerFuture<'a> {
+            Box::pin(std::future::pending::<Result<Raw, AdapterError>>())
+        }
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap()
+    }
+
+    #[test]
+    fn the_deadline_stops_an_adapter_that_never_answers() {
+        let catalog = catalog();
+        let request = Request {
+            catalog: &catalog,
+            adapter: &Silent,
+            gate: None,
+            plan: "p",
+            cache: None,
+            deadline: Instant::now() + Duration::from_millis(50),
+        };
+        let started = Instant::now();
+        let failed = runtime().block_on(decide(&request, "set a timer for 10 minutes")).unwrap_err();
+        assert_eq!(failed.failure, Failure::Deadline { seconds: 30 });
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_cached_answer_makes_no_call_and_no_trace() {
+        let catalog = catalog();
+        let dir = tempfile::tempdir().unwrap();
+        let cache = AnswerCache::new(dir.path());
+        let adapter = Sure { calls: AtomicUsize::new(0) };
+        let request = Request {
+            catalog: &catalog,
+            adapter: &adapter,
+            gate: adapter.gate(),
+            plan: "p",
+            cache: Some(&cache),
+            deadline: Instant::now() + DEADLINE,
+        };
+        let rt = runtime();
+        let first = rt.block_on(decide(&request, "set a timer for 10 minutes")).unwrap();
+        assert_eq!(first.trace.len(), 2, "route, then fits and the argument");
+        assert_eq!(adapter.calls.load(Ordering::SeqCst), 2);
+        let second = rt.block_on(decide(&request, "Set a timer for 10 minutes!")).unwrap();
+        assert!(second.trace.is_empty(), "the same input under identity is answered from the cache");
+        assert_eq!(adapter.calls.load(Ordering::SeqCst), 2);
+        assert_eq!(first.decision.outcome, second.decision.outcome);
+        assert_eq!(second.decision.call.as_deref(), Some("timer duration=\"10 minutes\""));
+    }
+}

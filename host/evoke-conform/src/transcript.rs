@@ -1,0 +1,130 @@
+//! Transcripts: a folder holding a project, a recording and `transcript`, the terminal word for word.
+//!
+//! In `transcript`, a line `$ evoke …` is a command (split as a POSIX shell would, never run by one; the
+//! word `evoke` stands for the implementation); the lines after it are what it prints on stdout, a line
+//! starting `! ` is a line of stderr, and `? N` is its exit code. `#` starts a comment. A line that is a
+//! JSON object on both sides is compared as JSON (key order aside, numbers by value).
+
+use crate::Report;
+use evoke_core::conform::same;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+#[derive(Debug, Default, Clone)]
+pub struct Step {
+    pub command: Vec<String>,
+    pub stdout: Vec<String>,
+    pub stderr: Vec<String>,
+    pub exit: Option<i32>,
+    pub line: usize,
+}
+
+pub fn parse(text: &str) -> Result<Vec<Step>, String> {
+    let mut steps: Vec<Step> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if let Some(command) = line.strip_prefix("$ ") {
+            let words = shlex::split(command).ok_or_else(|| format!("line {}: the command does not split", n + 1))?;
+            if words.first().map(String::as_str) != Some("evoke") {
+                return Err(format!("line {}: a command starts with `evoke`", n + 1));
+            }
+            steps.push(Step { command: words[1..].to_vec(), line: n + 1, ..Step::default() });
+            continue;
+        }
+        if line.starts_with('#') && steps.last().is_none_or(|s| s.exit.is_some()) {
+            continue;
+        }
+        let Some(step) = steps.last_mut() else {
+            if line.trim().is_empty() {
+                continue;
+            }
+            return Err(format!("line {}: output before any command", n + 1));
+        };
+        if let Some(code) = line.strip_prefix("? ") {
+            step.exit = Some(code.trim().parse().map_err(|_| format!("line {}: `? N` takes a number", n + 1))?);
+        } else if step.exit.is_some() {
+            if !line.trim().is_empty() {
+                return Err(format!("line {}: output after the exit code; start a command with `$ `", n + 1));
+            }
+        } else if let Some(err) = line.strip_prefix("! ") {
+            step.stderr.push(err.to_string());
+        } else if line == "!" {
+            step.stderr.push(String::new());
+        } else {
+            step.stdout.push(line.to_string());
+        }
+    }
+    Ok(steps)
+}
+
+pub fn run(implementation: &Path, root: &Path) -> Report {
+    let mut report = Report::default();
+    let Ok(entries) = std::fs::read_dir(root) else { return report };
+    let mut flows: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("transcript").is_file()).collect();
+    flows.sort();
+    for flow in flows {
+        let name = flow.file_name().unwrap_or_default().to_string_lossy().to_string();
+        match flow_report(implementation, &flow) {
+            Ok(flow_report) => {
+                for failure in flow_report.failures.iter() {
+                    report.failures.push(format!("{name}/{failure}"));
+                }
+                report.passed += flow_report.passed;
+            }
+            Err(e) => report.failures.push(format!("{name}: {e}")),
+        }
+    }
+    report
+}
+
+fn flow_report(implementation: &Path, flow: &Path) -> Result<Report, String> {
+    let text = std::fs::read_to_string(flow.join("transcript")).map_err(|e| e.to_string())?;
+    let steps = parse(&text)?;
+    let home = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let mut report = Report::default();
+    for step in steps {
+        let output = Command::new(implementation)
+            .args(&step.command)
+            .current_dir(flow)
+            .env("EVOKE_HOME", home.path())
+            .env("NO_COLOR", "1")
+            .env_remove("EVOKE_NODE")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot start {}: {e}", implementation.display()))?;
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let mut problems = Vec::new();
+        compare("stdout", &step.stdout, &stdout, &mut problems);
+        compare("stderr", &step.stderr, &stderr, &mut problems);
+        if let Some(exit) = step.exit {
+            if output.status.code() != Some(exit) {
+                problems.push(format!("exit {:?}, expected {exit}", output.status.code()));
+            }
+        }
+        if problems.is_empty() {
+            report.passed += 1;
+        } else {
+            report.failures.push(format!("transcript:{} `evoke {}`\n    {}", step.line, step.command.join(" "), problems.join("\n    ")));
+        }
+    }
+    Ok(report)
+}
+
+fn compare(stream: &str, expected: &[String], actual: &str, problems: &mut Vec<String>) {
+    let actual: Vec<&str> = actual.lines().collect();
+    if actual.len() != expected.len() {
+        problems.push(format!("{stream}: {} lines, expected {}:\n      {}", actual.len(), expected.len(), actual.join("\n      ")));
+        return;
+    }
+    for (want, got) in expected.iter().zip(actual) {
+        let as_json = |s: &str| serde_json::from_str::<Value>(s).ok().filter(Value::is_object);
+        let equal = match (as_json(want), as_json(got)) {
+            (Some(w), Some(g)) => same(&w, &g, false),
+            _ => want == got,
+        };
+        if !equal {
+            problems.push(format!("{stream}:\n      expected {want}\n      actual   {got}"));
+        }
+    }
+}
