@@ -3,7 +3,9 @@
 
 use crate::manifest::{Manifest, Source};
 use crate::vocab::Vocabulary;
+use crate::question::Questions;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 #[derive(Debug, Clone)]
 pub struct Reflex {
@@ -28,10 +30,31 @@ impl Reflex {
 /// The active reflexes, in the order they were installed.
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
-    pub reflexes: Vec<Reflex>,
+    reflexes: Vec<Reflex>,
+    /// Round 1 is the same for every input, so it is built once.
+    route: OnceLock<Questions>,
 }
 
 impl Catalog {
+    pub fn new(reflexes: Vec<Reflex>) -> Self {
+        Catalog { reflexes, route: OnceLock::new() }
+    }
+
+    pub fn reflexes(&self) -> &[Reflex] {
+        &self.reflexes
+    }
+
+    /// Round 1: the `route` question over these reflexes.
+    pub fn route_round(&self) -> &Questions {
+        self.route.get_or_init(|| Questions(vec![("route".into(), crate::question::route(self))]))
+    }
+
+    /// Keeps the reflexes `keep` accepts; the route is built anew for the rest.
+    pub fn retain(&mut self, keep: impl FnMut(&Reflex) -> bool) {
+        self.reflexes.retain(keep);
+        self.route = OnceLock::new();
+    }
+
     pub fn get(&self, name: &str) -> Option<&Reflex> {
         self.reflexes.iter().find(|r| r.name == name)
     }

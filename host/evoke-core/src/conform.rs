@@ -138,7 +138,7 @@ fn recognize_case(input: &Value) -> Result<Value, String> {
 /// `overlay`, and `vocab` (vocabulary name → TOML), in install order.
 fn catalog_of(input: &Value) -> Result<Catalog, String> {
     let reflexes = input.get("reflexes").and_then(Value::as_object).ok_or("the input has no \"reflexes\" object")?;
-    let mut catalog = Catalog::default();
+    let mut reflexes_read = Vec::new();
     for (name, spec) in reflexes {
         let shipped = manifest_of(spec)?.value.ok_or_else(|| format!("the manifest of {name} does not read"))?;
         let manifest = match spec.get("overlay").and_then(Value::as_str) {
@@ -155,9 +155,9 @@ fn catalog_of(input: &Value) -> Result<Catalog, String> {
                 vocabs.insert(vocab.clone(), words);
             }
         }
-        catalog.reflexes.push(Reflex { name: name.clone(), manifest, vocabs });
+        reflexes_read.push(Reflex { name: name.clone(), manifest, vocabs });
     }
-    Ok(catalog)
+    Ok(Catalog::new(reflexes_read))
 }
 
 /// A question's structure as vectors pin it: its type, the keys offered in order, and the sentinel.

@@ -75,7 +75,7 @@ impl<'c> Decider<'c> {
         bound(input)?;
         let candidates = recognize(input);
         let mut decider = Decider { catalog, gate, input: input.to_string(), candidates, stage: Stage::Route };
-        if catalog.reflexes.is_empty() {
+        if catalog.reflexes().is_empty() {
             // Nothing is installed: there is nothing to ask.
             let decision = decider.abstain(Vec::new(), Vec::new());
             decider.stage = Stage::Done(Box::new(decision));
@@ -88,10 +88,10 @@ impl<'c> Decider<'c> {
     }
 
     /// The next round's questions, or `None` once decided.
-    pub fn questions(&self) -> Option<Questions> {
+    pub fn questions(&self) -> Option<&Questions> {
         match &self.stage {
-            Stage::Route => Some(Questions(vec![("route".into(), question::route(self.catalog))])),
-            Stage::Details { questions, .. } => Some(questions.clone()),
+            Stage::Route => Some(self.catalog.route_round()),
+            Stage::Details { questions, .. } => Some(questions),
             Stage::Done(_) => None,
         }
     }
@@ -114,9 +114,16 @@ impl<'c> Decider<'c> {
         self.decision()
     }
 
-    fn ranked(&self, route: &Distribution) -> Vec<(String, f64)> {
-        let mut ranked: Vec<(String, f64)> =
-            self.catalog.reflexes.iter().map(|r| (r.name.clone(), route.p(&r.name))).collect();
+    fn ranked(&self, route: &Distribution) -> Vec<(&'c str, f64)> {
+        let catalog: &'c Catalog = self.catalog;
+        // The route's keys are the reflexes in install order, then `none` (D2): read them side by side
+        // rather than looking each name up.
+        let mut ranked: Vec<(&'c str, f64)> = catalog
+            .reflexes()
+            .iter()
+            .zip(&route.0)
+            .map(|(r, (key, p))| (r.name.as_str(), if *key == r.name { *p } else { route.p(&r.name) }))
+            .collect();
         // Descending by p; ties by name, so the ranking does not depend on install order.
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         ranked
@@ -130,15 +137,14 @@ impl<'c> Decider<'c> {
         let route_judgment = Judgment { question: "route".into(), top: top.to_string(), p };
         let ranked = self.ranked(&route);
         if abstains(self.gate.as_ref(), top, p, None) {
-            let contenders = ranked.iter().map(|(r, p)| Contender { reflex: r.clone(), route: *p, fits: None }).collect();
+            let contenders = ranked.iter().map(|(r, p)| Contender { reflex: r.to_string(), route: *p, fits: None }).collect();
             return Stage::Done(Box::new(self.abstain(vec![route_judgment], contenders)));
         }
         let winner = top.to_string();
         let Some(reflex) = self.catalog.get(&winner) else {
             return Stage::Done(Box::new(self.abstain(vec![route_judgment], Vec::new())));
         };
-        let ranked_refs: Vec<(&str, f64)> = ranked.iter().map(|(n, p)| (n.as_str(), *p)).collect();
-        let fits_for = question::fits_asked(&ranked_refs);
+        let fits_for = question::fits_asked(&ranked);
         let questions = question::round_two(self.catalog, reflex, &fits_for, &self.candidates);
         Stage::Details { winner, route, questions }
     }
@@ -151,8 +157,8 @@ impl<'c> Decider<'c> {
             .ranked(&route)
             .into_iter()
             .map(|(name, p)| {
-                let fits = answers.get(&fits_id(&name)).map(|d| d.p(YES));
-                Contender { reflex: name, route: p, fits }
+                let fits = answers.get(&fits_id(name)).map(|d| d.p(YES));
+                Contender { reflex: name.to_string(), route: p, fits }
             })
             .collect();
 

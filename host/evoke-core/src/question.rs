@@ -123,7 +123,7 @@ const NOT_OFFERED_TEXT: &str = "The request states a value that is not among the
 /// Round 1: which reflex, or none of them.
 pub fn route(catalog: &Catalog) -> Question {
     let mut options: Vec<(String, Text)> = catalog
-        .reflexes
+        .reflexes()
         .iter()
         .map(|r| {
             let examples = r.manifest.examples.iter().map(|e| e.utterance.clone()).collect();
@@ -206,7 +206,7 @@ pub fn round_two(catalog: &Catalog, winner: &Reflex, fits_for: &[&str], candidat
 /// Every question template the active manifests can produce, a pick's candidates left open.
 pub fn templates(catalog: &Catalog) -> Questions {
     let mut all = vec![("route".to_string(), route(catalog))];
-    for reflex in &catalog.reflexes {
+    for reflex in catalog.reflexes() {
         all.push((fits_id(&reflex.name), fits(reflex)));
         for arg in &reflex.manifest.args {
             let template = match &arg.source {
@@ -302,8 +302,8 @@ pub fn check_limits(catalog: &Catalog, limits: &Limits) -> Result<(), OverLimit>
         if count > limit {
             return Err(OverLimit { question: "route".into(), what: "tokens", count, limit });
         }
-        for reflex in &catalog.reflexes {
-            let names: Vec<&str> = catalog.reflexes.iter().take(3).map(|r| r.name.as_str()).collect();
+        for reflex in catalog.reflexes() {
+            let names: Vec<&str> = catalog.reflexes().iter().take(3).map(|r| r.name.as_str()).collect();
             let round = round_two(catalog, reflex, &names, &[]);
             let count = estimate_tokens(&round);
             if count > limit {

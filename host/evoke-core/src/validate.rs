@@ -87,10 +87,14 @@ pub fn validate(questions: &Questions, raw: &Raw) -> Result<Answers, AnswerFault
             return Err(AnswerFault::Unanswered { question: id.clone() });
         };
         let offered = question.keys();
+        // Every key given must be offered: count the offered keys found, and look for the stranger only
+        // when the counts differ.
+        let found = offered.iter().filter(|k| given.contains_key(**k)).count();
+        if found != given.len() {
+            let stranger = given.keys().find(|k| !offered.contains(&k.as_str())).cloned().unwrap_or_default();
+            return Err(AnswerFault::NotOffered { question: id.clone(), key: stranger });
+        }
         for (key, p) in given {
-            if !offered.contains(&key.as_str()) {
-                return Err(AnswerFault::NotOffered { question: id.clone(), key: key.clone() });
-            }
             if !(0.0..=1.0).contains(p) {
                 return Err(AnswerFault::NotProbability { question: id.clone(), key: key.clone(), value: p.to_string() });
             }

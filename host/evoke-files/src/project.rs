@@ -77,7 +77,7 @@ pub struct Project {
 impl Project {
     /// The active reflexes, in the order `evoke.toml` lists them.
     pub fn catalog(&self) -> Catalog {
-        Catalog { reflexes: self.installed.iter().filter_map(|i| i.status.as_ref().ok().cloned()).collect() }
+        Catalog::new(self.installed.iter().filter_map(|i| i.status.as_ref().ok().cloned()).collect())
     }
 
     pub fn installed(&self, name: &str) -> Option<&Installed> {

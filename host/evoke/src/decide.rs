@@ -90,17 +90,18 @@ pub async fn decide(request: &Request<'_>, input: &str) -> Result<Decided, Faile
     };
     let mut answers = Answers::new();
     while let Some(questions) = decider.questions() {
-        let raw = match ask(request, input, &questions, &mut trace).await {
+        let raw = match ask(request, input, questions, &mut trace).await {
             Ok(raw) => raw,
             Err(failure) => return Err(fail(failure, trace, rounds)),
         };
-        rounds.push(Round { questions: questions.ids().map(str::to_string).collect(), raw: raw.clone() });
-        let validated = match validate(&questions, &raw) {
+        let validated = validate(questions, &raw);
+        rounds.push(Round { questions: questions.ids().map(str::to_string).collect(), raw });
+        let validated = match validated {
             Ok(validated) => validated,
             Err(fault) => return Err(fail(Failure::Answer { fault }, trace, rounds)),
         };
-        answers.extend(validated.clone());
         decider.feed(&validated);
+        answers.extend(validated);
     }
     let candidates = decider.candidates().to_vec();
     let decision = decider.decision().cloned().expect("a decider without questions has decided");
@@ -166,7 +167,7 @@ pick = "duration"
 
     fn catalog() -> Catalog {
         let manifest = read_manifest("reflex.toml", TIMER, &|_: &str| true).value.unwrap();
-        Catalog { reflexes: vec![Reflex { name: "timer".into(), manifest, vocabs: Default::default() }] }
+        Catalog::new(vec![Reflex { name: "timer".into(), manifest, vocabs: Default::default() }])
     }
 
     /// Answers every question with certainty on its first key, and counts its calls.

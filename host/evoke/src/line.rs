@@ -21,6 +21,7 @@ pub struct RefusedLine<'a> {
     pub trace: &'a [TraceEntry],
 }
 
-pub fn to_value<T: Serialize>(line: &T) -> serde_json::Value {
-    serde_json::to_value(line).unwrap_or(serde_json::Value::Null)
+/// The line as one JSON text, without whitespace.
+pub fn to_line<T: Serialize>(line: &T) -> String {
+    serde_json::to_string(line).unwrap_or_else(|e| format!("{{\"error\":\"the line could not be written: {e}\"}}"))
 }

@@ -3,23 +3,45 @@
 
 use crate::decide::Round;
 use evoke_core::recognize::Candidate;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
 
-/// Appends one entry: the line's fields, then `answers` and `candidates`.
-pub fn append(path: &Path, line: &Value, rounds: &[Round], candidates: &[Candidate]) -> std::io::Result<()> {
-    let mut entry: Map<String, Value> = line.as_object().cloned().unwrap_or_default();
-    entry.insert("answers".into(), serde_json::to_value(rounds)?);
-    entry.insert("candidates".into(), serde_json::to_value(candidates)?);
-    let mut text = serde_json::to_string(&Value::Object(entry))?;
-    text.push('\n');
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+/// The log, opened once for a session and appended to line by line.
+pub struct Log {
+    file: Option<std::fs::File>,
+    path: std::path::PathBuf,
+}
+
+impl Log {
+    /// Opens the log for appending, creating its place. A log that cannot be opened is reported on the
+    /// first append, so a decision is never lost silently.
+    pub fn open(path: &Path) -> Log {
+        let file = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::OpenOptions::new().create(true).append(true).open(path))
+            .ok();
+        Log { file, path: path.to_path_buf() }
     }
-    // One write of one whole line in append mode: concurrent evokes interleave lines, never bytes of one.
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
-    file.write_all(text.as_bytes())
+
+    /// Appends one entry: the line's fields, then `answers` and `candidates`. `line` is the line's JSON
+    /// object as printed, so the log holds exactly what was shown.
+    pub fn append(&mut self, line: &str, rounds: &[Round], candidates: &[Candidate]) -> std::io::Result<()> {
+        let Some(file) = self.file.as_mut() else {
+            return Err(std::io::Error::other(format!("cannot open {}", self.path.display())));
+        };
+        let body = line.trim_end().strip_suffix('}').ok_or_else(|| std::io::Error::other("a line is a JSON object"))?;
+        let mut text = String::with_capacity(line.len() + 256);
+        text.push_str(body);
+        text.push_str(if body.ends_with('{') { "\"answers\":" } else { ",\"answers\":" });
+        text.push_str(&serde_json::to_string(rounds)?);
+        text.push_str(",\"candidates\":");
+        text.push_str(&serde_json::to_string(candidates)?);
+        text.push_str("}\n");
+        // One write of one whole line in append mode: concurrent evokes interleave lines, never bytes.
+        file.write_all(text.as_bytes())
+    }
 }
 
 /// The `back`-th entry from the end (1 is the last decision).

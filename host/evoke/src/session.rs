@@ -53,7 +53,7 @@ impl Session {
             .map_err(|e| SetupError { message: e.message, diagnostics: e.diagnostics, fix: None })?;
         let mut catalog = project.catalog();
         if let Some(tag) = options.tag {
-            catalog.reflexes.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
+            catalog.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
         }
         let (adapter_name, adapter) = choose_adapter(&project, options.recording)?;
         let plan = plan_digest(&catalog);

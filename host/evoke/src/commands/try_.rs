@@ -3,14 +3,16 @@
 
 use crate::decide::{DEADLINE, Failed, Request, decide};
 use crate::exit::Exit;
-use crate::line::{Line, RefusedLine, to_value};
+use crate::line::{Line, RefusedLine, to_line};
 use crate::session::Session;
-use crate::{log, render};
+use crate::log::Log;
+use crate::render;
 use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal};
 use std::time::Instant;
 
 pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
+    let mut log = Log::open(&session.places.log());
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
         Ok(runtime) => runtime,
         Err(e) => {
@@ -19,7 +21,7 @@ pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
         }
     };
     match sentence {
-        Some(sentence) => runtime.block_on(one(session, &sentence, json)),
+        Some(sentence) => runtime.block_on(one(session, &mut log, &sentence, json)),
         None if !std::io::stdin().is_terminal() => {
             let mut worst = Exit::Done;
             for line in std::io::stdin().lock().lines() {
@@ -27,7 +29,7 @@ pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
                 if line.trim().is_empty() {
                     continue;
                 }
-                let exit = runtime.block_on(one(session, &line, json));
+                let exit = runtime.block_on(one(session, &mut log, &line, json));
                 if exit == Exit::Refused {
                     worst = Exit::Refused;
                 }
@@ -41,7 +43,7 @@ pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
     }
 }
 
-async fn one(session: &Session, input: &str, json: bool) -> Exit {
+async fn one(session: &Session, log: &mut Log, input: &str, json: bool) -> Exit {
     let request = Request {
         catalog: &session.catalog,
         adapter: session.adapter.as_ref(),
@@ -52,23 +54,24 @@ async fn one(session: &Session, input: &str, json: bool) -> Exit {
     };
     match decide(&request, input).await {
         Ok(decided) => {
-            let line = to_value(&Line { decision: &decided.decision, trace: &decided.trace });
-            let candidates = serde_json::to_value(&decided.candidates).unwrap_or_default();
-            if let Err(e) = log::append(&session.places.log(), &line, &decided.rounds, &decided.candidates) {
+            let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace });
+            if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
                 render::err(&format!("warning: the decision was not logged: {e}\n"));
             }
             if json {
                 render::out(&format!("{line}\n"));
             } else {
+                let value: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+                let candidates = serde_json::to_value(&decided.candidates).unwrap_or_default();
                 let answers: BTreeMap<String, BTreeMap<String, f64>> =
                     decided.rounds.iter().flat_map(|r| r.raw.clone()).collect();
-                render::out(&render::reading(&line, &answers, &candidates));
+                render::out(&render::reading(&value, &answers, &candidates));
             }
             Exit::Done
         }
         Err(Failed { failure, trace, rounds }) => {
-            let line = to_value(&RefusedLine { input, error: failure.to_string(), fault: &failure, trace: &trace });
-            let _ = log::append(&session.places.log(), &line, &rounds, &[]);
+            let line = to_line(&RefusedLine { input, error: failure.to_string(), fault: &failure, trace: &trace });
+            let _ = log.append(&line, &rounds, &[]);
             if json {
                 render::out(&format!("{line}\n"));
             } else {

@@ -1,0 +1,182 @@
+//! Decisions per second on a 50-reflex project answered by `replay`:
+//! - in process, the whole decision (bounds, recognizers, questions, validation, gate) beside the
+//!   adapter's own share (the recording's look-up), over 10,000 inputs;
+//! - through the binary in filter mode, 10,000 lines on stdin, `--json`, logging included;
+//! - the whole-process time of one `evoke try --json`, beside `node -e 0` on the same machine.
+//!
+//! Run: `cargo bench -p evoke --bench decide`
+
+use evoke::decide::{DEADLINE, Request, decide};
+use evoke_adapters::replay::Replay;
+use evoke_core::adapter::{Adapter, State};
+use evoke_core::question::{Questions, plan_digest};
+use evoke_core::recording::read_recording;
+use evoke_files::project::{Location, load};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const REFLEXES: usize = 50;
+const DISTINCT: usize = 100;
+const INPUTS: usize = 10_000;
+
+fn write_project(dir: &Path) {
+    let mut toml = String::from("[reflexes]\n");
+    for i in 0..REFLEXES {
+        let reflex = dir.join(format!("r{i}"));
+        std::fs::create_dir_all(&reflex).unwrap();
+        std::fs::write(reflex.join("body.mjs"), "export default () => 'ok';\n").unwrap();
+        std::fs::write(
+            reflex.join("reflex.toml"),
+            format!(
+                "reflex = 1\ndescription = \"Do the {w} thing to a device.\"\nnot_for = [\"the {v} thing\"]\neffect = \"write\"\n\
+                 confirm = \"Do {{mode}} for {{minutes}}?\"\nrun = \"body.mjs\"\n\
+                 [args.mode]\nask = \"Which mode?\"\noptions.fast = \"Quickly.\"\noptions.slow = \"Slowly.\"\n\
+                 [args.minutes]\nask = \"For how long?\"\npick = \"duration\"\n\
+                 [examples]\n\"do the {w} thing fast for 5 minutes\" = {{ mode = \"fast\", minutes = \"5 minutes\" }}\n",
+                w = word(i + 100),
+                v = word((i + 1) % REFLEXES + 100)
+            ),
+        )
+        .unwrap();
+        writeln!(toml, "r{i} = \"r{i}\"").unwrap();
+    }
+    std::fs::write(dir.join("evoke.toml"), toml).unwrap();
+
+    let mut recording = String::from("id = \"replay\"\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n");
+    for n in 0..DISTINCT {
+        let winner = n % REFLEXES;
+        let input = sentence(n);
+        let minutes = input.find("10 minutes").map(|byte| input[..byte].chars().count()).unwrap();
+        let mut route = format!("r{winner} = 0.9, none = 0.04");
+        let share = 0.06 / (REFLEXES - 1) as f64;
+        for other in (0..REFLEXES).filter(|o| *o != winner) {
+            write!(route, ", r{other} = {share:.6}").unwrap();
+        }
+        writeln!(recording, "[answers.\"{input}\"]\nroute = {{ {route} }}").unwrap();
+        let mut ranked: Vec<usize> = (0..REFLEXES).filter(|o| *o != winner).collect();
+        ranked.sort_by_key(|o| format!("r{o}"));
+        for fit in std::iter::once(winner).chain(ranked.into_iter().take(1)) {
+            writeln!(recording, "\"fits.r{fit}\" = {{ yes = 0.9 }}").unwrap();
+        }
+        writeln!(recording, "\"r{winner}.mode\" = {{ fast = 0.95, unstated = 0.05 }}").unwrap();
+        writeln!(recording, "\"r{winner}.minutes\" = {{ \"{minutes}-{}\" = 0.97, unstated = 0.03 }}", minutes + 10).unwrap();
+    }
+    std::fs::write(dir.join("recording.toml"), recording).unwrap();
+}
+
+/// A word of letters only for each number, so that no input holds a stray number or code.
+fn word(mut n: usize) -> String {
+    let mut word = String::new();
+    loop {
+        word.push((b'a' + (n % 26) as u8) as char);
+        n /= 26;
+        if n == 0 {
+            break word;
+        }
+    }
+}
+
+fn sentence(n: usize) -> String {
+    format!("please do the {} thing fast for 10 minutes and say {}", word(n % REFLEXES + 100), word(n + 1000))
+}
+
+fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    write_project(dir.path());
+    let project = load(Location { root: dir.path().to_path_buf(), home: false }).unwrap();
+    let catalog = project.catalog();
+    assert_eq!(catalog.reflexes().len(), REFLEXES);
+    let text = std::fs::read_to_string(dir.path().join("recording.toml")).unwrap();
+    let replay = Replay::new(read_recording("recording.toml", &text).value.unwrap());
+    let plan = plan_digest(&catalog);
+    let inputs: Vec<String> = (0..INPUTS).map(|i| sentence(i % DISTINCT)).collect();
+
+    // In process: every decision whole, then the adapter's share alone.
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    let request = Request { catalog: &catalog, adapter: &replay, gate: replay.gate(), plan: &plan, cache: None, deadline: Instant::now() + DEADLINE * 1000 };
+    let mut outcomes = std::collections::BTreeMap::new();
+    let started = Instant::now();
+    for input in &inputs {
+        let decided = runtime.block_on(decide(&request, input)).expect("every benchmark input decides");
+        *outcomes.entry(decided.decision.outcome.as_str()).or_insert(0) += 1;
+    }
+    let whole = started.elapsed();
+    let route_only = Questions(vec![("route".into(), evoke_core::question::route(&catalog))]);
+    let started = Instant::now();
+    for input in &inputs {
+        let state = State { request: input.clone() };
+        std::hint::black_box(replay.answer_now(&state, &route_only).unwrap());
+        std::hint::black_box(replay.answer_now(&state, &route_only).unwrap());
+    }
+    let adapter = started.elapsed();
+    let started = Instant::now();
+    for input in &inputs {
+        std::hint::black_box(evoke_core::recognize::recognize(input));
+    }
+    let recognizers = started.elapsed();
+    let per = |d: Duration| d.as_secs_f64() * 1e6 / INPUTS as f64;
+    println!("in process, {REFLEXES} reflexes, {INPUTS} inputs: {:.0} decisions/s, {:.1} µs each ({:.1} µs beside the adapter's {:.1} µs); recognizers {:.1} µs; outcomes {outcomes:?}",
+        INPUTS as f64 / whole.as_secs_f64(), per(whole), per(whole.saturating_sub(adapter)), per(adapter), per(recognizers));
+
+    // Through the binary, in filter mode.
+    let evoke = env!("CARGO_BIN_EXE_evoke");
+    let home = tempfile::tempdir().unwrap();
+    let mut stdin = String::new();
+    for input in &inputs {
+        stdin.push_str(input);
+        stdin.push('\n');
+    }
+    let started = Instant::now();
+    let mut child = Command::new(evoke)
+        .args(["-C", &dir.path().display().to_string(), "try", "--json", "--recording", "recording.toml"])
+        .current_dir(dir.path())
+        .env("EVOKE_HOME", home.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || pipe.write_all(stdin.as_bytes()));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let elapsed = started.elapsed();
+    let lines = output.stdout.iter().filter(|b| **b == b'\n').count();
+    assert_eq!(lines, INPUTS, "one line per input");
+    println!("filter mode (binary, --json, logged): {:.0} decisions/s, {:.1} µs each over {INPUTS} lines",
+        INPUTS as f64 / elapsed.as_secs_f64(), elapsed.as_secs_f64() * 1e6 / INPUTS as f64);
+
+    // One whole process, beside node starting and doing nothing.
+    let median = |mut times: Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2]
+    };
+    let mut ours = Vec::new();
+    let mut node = Vec::new();
+    for _ in 0..21 {
+        let started = Instant::now();
+        let status = Command::new(evoke)
+            .args(["-C", &dir.path().display().to_string(), "try", "--json", "--recording", "recording.toml", &sentence(3)])
+            .current_dir(dir.path())
+            .env("EVOKE_HOME", home.path())
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        ours.push(started.elapsed());
+        let started = Instant::now();
+        if Command::new("node").args(["-e", "0"]).status().is_ok_and(|s| s.success()) {
+            node.push(started.elapsed());
+        }
+    }
+    let ours = median(ours);
+    if node.is_empty() {
+        println!("one `evoke try --json`: {:.1} ms (node not found)", ours.as_secs_f64() * 1e3);
+    } else {
+        let node = median(node);
+        println!("one `evoke try --json`: {:.1} ms; `node -e 0`: {:.1} ms; ratio {:.2} (medians of 21)",
+            ours.as_secs_f64() * 1e3, node.as_secs_f64() * 1e3, ours.as_secs_f64() / node.as_secs_f64());
+    }
+}
