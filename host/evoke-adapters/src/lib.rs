@@ -1,3 +1,4 @@
 //! The engines that answer a decision's questions. Each implements [`evoke_core::adapter::Adapter`].
 
+pub mod local;
 pub mod replay;

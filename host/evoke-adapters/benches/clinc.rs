@@ -1,0 +1,515 @@
+//! The `local` benchmark on public data (docs/adapters.md).
+//!
+//! CLINC150: one reflex per intent, its description made from the intent's name and its first ten
+//! distinct `train` sentences as examples. Every `val` and `oos_val` sentence is decided through the
+//! decision path (evoke-core's `Decider`, the answers validated as the command validates them), and the
+//! figures printed: in-scope top-1 accuracy, the outcome mix, wrong runs per thousand at the shipped gate,
+//! the out-of-scope abstain rate, the Brier score and decisions per second. MASSIVE `dev` measures
+//! argument reading. Nothing here is tuned on `val`: `tune` reads the `train` sentences that were not
+//! made examples, with `oos_train`.
+//!
+//! ```text
+//! cargo bench -p evoke-adapters --bench clinc                 # the report
+//! cargo bench -p evoke-adapters --bench clinc -- tune         # the search behind calibration.rs
+//! cargo bench -p evoke-adapters --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
+//! ```
+//!
+//! The data folder is `../shared/data` from the workspace, or `EVOKE_DATA`.
+
+use evoke_adapters::local::route::RouteModel;
+use evoke_adapters::local::{ArgParams, GATE, Local, Params, Settings};
+use evoke_core::adapter::{Gate, State};
+use evoke_core::catalog::{Catalog, Reflex};
+use evoke_core::decide::Decider;
+use evoke_core::decision::Outcome;
+use evoke_core::manifest::read_manifest;
+use evoke_core::question::{NONE, Options, Question, Questions, Text, UNSTATED};
+use evoke_core::validate::validate;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+const EXAMPLES: usize = 10;
+
+struct Item {
+    text: String,
+    intent: String,
+}
+
+fn data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("EVOKE_DATA") {
+        return PathBuf::from(dir);
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for up in here.ancestors() {
+        let candidate = up.join("shared/data");
+        if candidate.is_dir() {
+            return candidate;
+        }
+        let beside = up.join("../shared/data");
+        if beside.join("clinc150").is_dir() {
+            return beside;
+        }
+    }
+    PathBuf::from("../shared/data")
+}
+
+fn read_jsonl(path: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).expect("a JSON line")).collect()
+}
+
+fn clinc(name: &str) -> Vec<Item> {
+    read_jsonl(&data_dir().join("clinc150").join(name))
+        .into_iter()
+        .map(|v| Item { text: v["text"].as_str().unwrap().to_string(), intent: v["intent"].as_str().unwrap().to_string() })
+        .collect()
+}
+
+/// `change_accent` → "Change accent."
+fn describe(intent: &str) -> String {
+    let words = intent.replace('_', " ");
+    let mut chars = words.chars();
+    let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
+    format!("{first}{}.", chars.as_str())
+}
+
+fn toml_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+/// The reflex.toml of one intent.
+fn manifest_text(intent: &str, examples: &[&str]) -> String {
+    let mut t = format!(
+        "reflex = 1\ndescription = {}\neffect = \"write\"\nconfirm = \"Do it?\"\nrun = \"body.mjs\"\n\n[examples]\n",
+        toml_string(&describe(intent))
+    );
+    for e in examples {
+        t.push_str(&format!("{} = {{}}\n", toml_string(e)));
+    }
+    t
+}
+
+/// The intents in order, each with its examples (the first ten distinct train sentences), and the train
+/// sentences held out.
+fn split_train(train: &[Item]) -> (Vec<(String, Vec<String>)>, Vec<&Item>) {
+    let mut intents: Vec<(String, Vec<String>)> = Vec::new();
+    let mut held = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for item in train {
+        let i = match intents.iter().position(|(n, _)| *n == item.intent) {
+            Some(i) => i,
+            None => {
+                intents.push((item.intent.clone(), Vec::new()));
+                intents.len() - 1
+            }
+        };
+        let key = evoke_core::identity::identity(&item.text);
+        if intents[i].1.len() < EXAMPLES && seen.insert(key) {
+            intents[i].1.push(item.text.clone());
+        } else {
+            held.push(item);
+        }
+    }
+    (intents, held)
+}
+
+fn catalog(intents: &[(String, Vec<String>)]) -> Catalog {
+    let reflexes = intents
+        .iter()
+        .map(|(intent, examples)| {
+            let refs: Vec<&str> = examples.iter().map(String::as_str).collect();
+            let text = manifest_text(intent, &refs);
+            let reading = read_manifest("reflex.toml", &text, &|_: &str| true);
+            let manifest = reading.value.unwrap_or_else(|| panic!("{intent}: {:?}", reading.diagnostics));
+            Reflex { name: intent.clone(), manifest, vocabs: Default::default() }
+        })
+        .collect();
+    Catalog::new(reflexes)
+}
+
+/// One decision through the decision path, in process.
+struct Decided {
+    outcome: Outcome,
+    reflex: Option<String>,
+    route: Vec<(String, f64)>,
+}
+
+fn decide(catalog: &Catalog, local: &Local, gate: Gate, input: &str) -> Decided {
+    let mut decider = Decider::new(catalog, Some(gate), input).expect("the input is in bounds");
+    let mut route = Vec::new();
+    while let Some(questions) = decider.questions() {
+        let questions = questions.clone();
+        let raw = local.answer_now(&State { request: input.to_string() }, &questions).expect("local answers");
+        let answers = validate(&questions, &raw).expect("local's answers validate");
+        if let Some(d) = answers.get("route") {
+            route = d.0.clone();
+        }
+        decider.feed(&answers);
+    }
+    let decision = decider.decision().expect("decided");
+    Decided { outcome: decision.outcome, reflex: decision.reflex.clone(), route }
+}
+
+fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Run => "run",
+        Outcome::Confirm => "confirm",
+        Outcome::Ask => "ask",
+        Outcome::Abstain => "abstain",
+    }
+}
+
+fn top(d: &[(String, f64)]) -> (&str, f64) {
+    d.iter().fold(("", -1.0), |b, (k, p)| if *p > b.1 { (k.as_str(), *p) } else { b })
+}
+
+#[derive(Default)]
+struct Tally {
+    n: usize,
+    top1: usize,
+    outcomes: BTreeMap<&'static str, usize>,
+    right_acted: usize,
+    wrong_runs: usize,
+    brier_multi: f64,
+    /// (p, correct) per decision's route top.
+    tops: Vec<(f64, bool)>,
+}
+
+fn report(name: &str, t: &Tally) {
+    let n = t.n.max(1) as f64;
+    println!("{name}: {} inputs", t.n);
+    println!("  top-1 route accuracy      {:.1}%", 100.0 * t.top1 as f64 / n);
+    let mix: Vec<String> = ["run", "confirm", "ask", "abstain"]
+        .iter()
+        .map(|o| format!("{o} {:.1}%", 100.0 * *t.outcomes.get(o).unwrap_or(&0) as f64 / n))
+        .collect();
+    println!("  outcomes                  {}", mix.join(" · "));
+    println!("  right reflex acted on     {:.1}%", 100.0 * t.right_acted as f64 / n);
+    println!("  wrong runs                {} ({:.2} per thousand)", t.wrong_runs, 1000.0 * t.wrong_runs as f64 / n);
+    println!("  Brier (route, all keys)   {:.4}", t.brier_multi / n);
+    let (b, rel, res, unc) = brier_parts(&t.tops);
+    println!("  Brier (route top)         {b:.4} = reliability {rel:.4} − resolution {res:.4} + uncertainty {unc:.4}");
+}
+
+/// The Brier score of (p, correct) pairs and its decomposition over ten bins.
+fn brier_parts(tops: &[(f64, bool)]) -> (f64, f64, f64, f64) {
+    let n = tops.len().max(1) as f64;
+    let brier = tops.iter().map(|(p, c)| (p - if *c { 1.0 } else { 0.0 }).powi(2)).sum::<f64>() / n;
+    let base = tops.iter().filter(|(_, c)| *c).count() as f64 / n;
+    let mut bins = vec![(0usize, 0.0f64, 0usize); 10];
+    for (p, c) in tops {
+        let i = ((p * 10.0) as usize).min(9);
+        bins[i].0 += 1;
+        bins[i].1 += p;
+        bins[i].2 += usize::from(*c);
+    }
+    let (mut rel, mut res) = (0.0, 0.0);
+    for (count, sum, right) in &bins {
+        if *count == 0 {
+            continue;
+        }
+        let k = *count as f64;
+        let mean = sum / k;
+        let freq = *right as f64 / k;
+        rel += k * (mean - freq).powi(2);
+        res += k * (freq - base).powi(2);
+    }
+    (brier, rel / n, res / n, base * (1.0 - base))
+}
+
+fn reliability(tops: &[(f64, bool)]) {
+    println!("  reliability of the route's top p (bin: calls, claimed, right):");
+    let mut bins = vec![(0usize, 0.0f64, 0usize); 10];
+    for (p, c) in tops {
+        let i = ((p * 10.0) as usize).min(9);
+        bins[i].0 += 1;
+        bins[i].1 += p;
+        bins[i].2 += usize::from(*c);
+    }
+    for (i, (count, sum, right)) in bins.iter().enumerate() {
+        if *count > 0 {
+            println!(
+                "    {:.1}–{:.1}  {count:5}  {:.3}  {:.3}",
+                i as f64 / 10.0,
+                (i + 1) as f64 / 10.0,
+                sum / *count as f64,
+                *right as f64 / *count as f64
+            );
+        }
+    }
+}
+
+fn run_report(local: &Local, gate: Gate) {
+    let train = clinc("train.jsonl");
+    let (intents, _) = split_train(&train);
+    let catalog = catalog(&intents);
+    let val = clinc("val.jsonl");
+    let oos = clinc("oos_val.jsonl");
+    println!("local {} · gate route {} · read {} · write {} · {} reflexes, at most {EXAMPLES} examples each", 
+        evoke_core::adapter::Adapter::id(local), gate.route, gate.read, gate.write, catalog.reflexes().len());
+    // Warm the route model once, as the command's first decision does.
+    decide(&catalog, local, gate, "warm up");
+    let started = Instant::now();
+    let mut scope = Tally::default();
+    let mut out = Tally::default();
+    for item in val.iter().chain(&oos) {
+        let d = decide(&catalog, local, gate, &item.text);
+        let gold = if item.intent == "oos" { NONE } else { item.intent.as_str() };
+        let t = if item.intent == "oos" { &mut out } else { &mut scope };
+        t.n += 1;
+        let (top_key, top_p) = top(&d.route);
+        if top_key == gold {
+            t.top1 += 1;
+        }
+        t.tops.push((top_p, top_key == gold));
+        t.brier_multi += d.route.iter().map(|(k, p)| (p - if k == gold { 1.0 } else { 0.0 }).powi(2)).sum::<f64>();
+        *t.outcomes.entry(outcome_name(d.outcome)).or_default() += 1;
+        let acted = d.outcome != Outcome::Abstain;
+        if acted && d.reflex.as_deref() == Some(gold) {
+            t.right_acted += 1;
+        }
+        if d.outcome == Outcome::Run && d.reflex.as_deref() != Some(gold) {
+            t.wrong_runs += 1;
+        }
+    }
+    let elapsed = started.elapsed();
+    let total = scope.n + out.n;
+    report("val (in scope)", &scope);
+    report("oos_val (out of scope)", &out);
+    let abstained = *out.outcomes.get("abstain").unwrap_or(&0);
+    println!("all {total} inputs");
+    println!(
+        "  wrong runs per thousand   {:.2} (goal ≤ 5)",
+        1000.0 * (scope.wrong_runs + out.wrong_runs) as f64 / total as f64
+    );
+    println!("  right reflex acted on     {:.1}% of in-scope (goal ≥ 80%)", 100.0 * scope.right_acted as f64 / scope.n as f64);
+    println!("  out of scope abstained    {:.1}% (goal ≥ 60%)", 100.0 * abstained as f64 / out.n as f64);
+    let mut all = scope.tops.clone();
+    all.extend(&out.tops);
+    let (b, ..) = brier_parts(&all);
+    println!("  Brier (route top)         {b:.4}");
+    reliability(&all);
+    println!(
+        "  speed                     {:.0} decisions/s, {:.3} ms per decision",
+        total as f64 / elapsed.as_secs_f64(),
+        elapsed.as_secs_f64() * 1000.0 / total as f64
+    );
+    massive(local);
+}
+
+/// Route quality of some parameters on a labelled set: (accuracy, mean NLL, tops).
+fn route_eval(model: &RouteModel, items: &[&Item]) -> (f64, f64, Vec<(f64, bool, String)>) {
+    let mut right = 0;
+    let mut nll = 0.0;
+    let mut tops = Vec::new();
+    for item in items {
+        let d = model.distribution(&item.text);
+        let gold = if item.intent == "oos" { NONE } else { item.intent.as_str() };
+        let (k, p) = top(&d);
+        if k == gold {
+            right += 1;
+        }
+        let pg = d.iter().find(|(key, _)| key == gold).map_or(1e-9, |(_, p)| *p).max(1e-9);
+        nll -= pg.ln();
+        tops.push((p, k == gold, k.to_string()));
+    }
+    let n = items.len().max(1) as f64;
+    (right as f64 / n, nll / n, tops)
+}
+
+/// Searches the route's constants on the held-out train sentences and oos_train; then the gate.
+fn tune() {
+    let train = clinc("train.jsonl");
+    let oos_train = clinc("oos_train.jsonl");
+    let (intents, held) = split_train(&train);
+    let catalog = catalog(&intents);
+    let route = catalog.route_round().get("route").unwrap().clone();
+    // Every fifth held-out sentence keeps the search quick; all of oos_train.
+    let scope: Vec<&Item> = held.iter().step_by(5).copied().collect();
+    let oos: Vec<&Item> = oos_train.iter().collect();
+    let base = Params::default();
+    let mut best: Option<(f64, Params)> = None;
+    let shapes = [
+        (0.3, 0.5, (3, 5)),
+        (0.3, 0.0, (3, 5)),
+        (0.3, 0.5, (3, 4)),
+        (0.5, 0.5, (3, 5)),
+        (0.15, 0.5, (3, 5)),
+        (0.3, 0.5, (0, 0)),
+        (0.3, 1.0, (2, 4)),
+    ];
+    for (stop, pairs, grams) in shapes {
+        for words_share in [0.3, 0.5, 0.7] {
+            for (nearest, k) in [(1.0, 1), (0.5, 3), (0.3, 3), (0.5, 2)] {
+                for description in [0.0, 0.2] {
+                    let mut p = base;
+                    p.shape.stop = stop;
+                    p.shape.pairs = pairs;
+                    p.shape.grams = grams;
+                    p.words_share = words_share;
+                    p.nearest = nearest;
+                    p.k = k;
+                    p.description = description;
+                    let model = RouteModel::build(&route, p).unwrap();
+                    let (acc, ..) = route_eval(&model, &scope);
+                    println!("acc {acc:.4}  stop {stop} pairs {pairs} grams {grams:?} words {words_share} nearest {nearest} k {k} desc {description}");
+                    if best.is_none_or(|(b, _)| acc > b) {
+                        best = Some((acc, p));
+                    }
+                }
+            }
+        }
+    }
+    let (acc, mut p) = best.unwrap();
+    println!("best accuracy {acc:.4}: {p:?}");
+    // The softmax's two constants: the least NLL over in-scope and out-of-scope, the out-of-scope
+    // weighted to val's share (100 in 3,100).
+    let mut best_fit: Option<(f64, f32, f32)> = None;
+    for beta in [6.0, 8.0, 10.0, 12.0, 15.0, 18.0, 22.0, 27.0, 33.0] {
+        for threshold in [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6] {
+            p.beta = beta;
+            p.threshold = threshold;
+            let model = RouteModel::build(&route, p).unwrap();
+            let (_, nll_in, _) = route_eval(&model, &scope);
+            let (_, nll_out, _) = route_eval(&model, &oos);
+            let nll = nll_in * 30.0 / 31.0 + nll_out / 31.0;
+            if best_fit.is_none_or(|(b, ..)| nll < b) {
+                best_fit = Some((nll, beta, threshold));
+            }
+        }
+    }
+    let (nll, beta, threshold) = best_fit.unwrap();
+    p.beta = beta;
+    p.threshold = threshold;
+    println!("softmax: beta {beta} threshold {threshold} (NLL {nll:.4})");
+    println!("chosen: {p:?}");
+    // The gate: for each route bar and write bar, the figures on the held-out set at val's mix.
+    let model = RouteModel::build(&route, p).unwrap();
+    let (_, _, tops_in) = route_eval(&model, &scope);
+    let (_, _, tops_out) = route_eval(&model, &oos);
+    println!("route  write   wrong‰  acted%  oos-abstained%");
+    for route_bar in [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6] {
+        for write in [0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97] {
+            if write < route_bar {
+                continue;
+            }
+            let n_in = tops_in.len() as f64;
+            let n_out = tops_out.len() as f64;
+            let wrong_in = tops_in.iter().filter(|(p, c, _)| !c && *p >= write).count() as f64 / n_in;
+            let wrong_out = tops_out.iter().filter(|(p, _, k)| k != NONE && *p >= write).count() as f64 / n_out;
+            let acted = tops_in.iter().filter(|(p, c, _)| *c && *p >= route_bar).count() as f64 / n_in;
+            let abstained = tops_out.iter().filter(|(p, _, k)| k == NONE || *p < route_bar).count() as f64 / n_out;
+            let wrong = 1000.0 * (wrong_in * 3000.0 + wrong_out * 100.0) / 3100.0;
+            println!("{route_bar:5} {write:6} {wrong:8.2} {:7.1} {:7.1}", 100.0 * acted, 100.0 * abstained);
+        }
+    }
+}
+
+/// Argument reading on MASSIVE dev: each slot type with its train values as a vocabulary; each dev
+/// utterance asked which value it states (or unstated when it states none of that type).
+fn massive(local: &Local) {
+    let dir = data_dir().join("massive-en-us");
+    let train = read_jsonl(&dir.join("train.jsonl"));
+    let dev = read_jsonl(&dir.join("dev.jsonl"));
+    let slots = |annot: &str| -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut rest = annot;
+        while let Some(a) = rest.find('[') {
+            let Some(b) = rest[a..].find(']') else { break };
+            let inner = &rest[a + 1..a + b];
+            if let Some((slot, value)) = inner.split_once(" : ") {
+                out.push((slot.trim().to_string(), value.trim().to_string()));
+            }
+            rest = &rest[a + b + 1..];
+        }
+        out
+    };
+    // The vocabulary slot types: a closed set of words a user could list.
+    let types = ["house_place", "device_type", "media_type", "color_type", "player_setting", "music_genre", "transport_type", "food_type"];
+    let mut vocab: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
+    for v in &train {
+        for (slot, value) in slots(v["annot_utt"].as_str().unwrap()) {
+            if let Some(t) = types.iter().find(|t| **t == slot) {
+                *vocab.entry(t).or_default().entry(value.to_lowercase()).or_default() += 1;
+            }
+        }
+    }
+    println!("MASSIVE dev, vocabulary slots (each type's 24 commonest train values as the words):");
+    let mut all_tops: Vec<(f64, bool)> = Vec::new();
+    for t in types {
+        let mut words: Vec<(String, usize)> = vocab.get(t).map(|m| m.iter().map(|(k, v)| (k.clone(), *v)).collect()).unwrap_or_default();
+        words.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        words.truncate(24);
+        let mut options: Vec<(String, Text)> = words.iter().map(|(w, _)| (w.clone(), Text::Plain(String::new()))).collect();
+        options.push((NONE.into(), Text::Plain("The request states a value that is not among these.".into())));
+        options.push((UNSTATED.into(), Text::Plain("The request does not say.".into())));
+        let question = Question::Choice { ask: format!("Which {}?", t.replace('_', " ")), options: Options(options), otherwise: Some(UNSTATED.into()) };
+        let questions = Questions(vec![("r.slot".into(), question)]);
+        let (mut n, mut right, mut stated, mut stated_right) = (0, 0, 0, 0);
+        for v in &dev {
+            let utt = v["utt"].as_str().unwrap();
+            let found: Vec<String> = slots(v["annot_utt"].as_str().unwrap()).into_iter().filter(|(s, _)| s == t).map(|(_, v)| v.to_lowercase()).collect();
+            // Only utterances of the scenarios where the type occurs: the reflex that takes it.
+            let scenario_has = found.len() == 1 || (found.is_empty() && utt.len() % 7 == 0);
+            if !scenario_has {
+                continue;
+            }
+            let gold = match found.first() {
+                None => UNSTATED.to_string(),
+                Some(value) if words.iter().any(|(w, _)| w == value) => value.clone(),
+                Some(_) => NONE.to_string(),
+            };
+            let raw = local.answer_now(&State { request: utt.to_string() }, &questions).unwrap();
+            let d: Vec<(String, f64)> = raw["r.slot"].iter().map(|(k, p)| (k.clone(), *p)).collect();
+            let (k, p) = top(&d);
+            n += 1;
+            let ok = k == gold;
+            right += usize::from(ok);
+            all_tops.push((p, ok));
+            if gold != UNSTATED && gold != NONE {
+                stated += 1;
+                stated_right += usize::from(ok);
+            }
+        }
+        println!("  {t:15} {n:4} asked · right {:5.1}% · a listed value stated: {stated:3}, read {:5.1}%",
+            100.0 * right as f64 / n.max(1) as f64, 100.0 * stated_right as f64 / stated.max(1) as f64);
+    }
+    let (b, rel, res, unc) = brier_parts(&all_tops);
+    println!("  Brier (top) {b:.4} = reliability {rel:.4} − resolution {res:.4} + uncertainty {unc:.4}");
+    reliability(&all_tops);
+}
+
+/// Writes the CLINC project: one reflex directory per intent and an evoke.toml, for `evoke try --json`.
+fn write_project(dir: &Path) {
+    let train = clinc("train.jsonl");
+    let (intents, _) = split_train(&train);
+    let mut toml = String::from("adapter = \"local\"\n\n[reflexes]\n");
+    for (intent, examples) in &intents {
+        let rdir = dir.join("reflexes").join(intent);
+        std::fs::create_dir_all(&rdir).unwrap();
+        let refs: Vec<&str> = examples.iter().map(String::as_str).collect();
+        std::fs::write(rdir.join("reflex.toml"), manifest_text(intent, &refs)).unwrap();
+        std::fs::write(rdir.join("body.mjs"), "export default () => \"done\";\n").unwrap();
+        toml.push_str(&format!("{intent} = \"reflexes/{intent}\"\n"));
+    }
+    std::fs::write(dir.join("evoke.toml"), toml).unwrap();
+    let mut inputs = String::new();
+    for item in clinc("val.jsonl").iter().chain(&clinc("oos_val.jsonl")) {
+        inputs.push_str(&format!("{}\t{}\n", item.intent, item.text));
+    }
+    std::fs::write(dir.join("val.tsv"), inputs).unwrap();
+    println!("wrote {} ({} reflexes) and val.tsv", dir.display(), intents.len());
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    match args.first().map(String::as_str) {
+        Some("tune") => tune(),
+        Some("project") => write_project(Path::new(args.get(1).map_or("target/clinc-project", String::as_str))),
+        _ => {
+            let local = Local::with_params(Settings::default(), Params::default(), ArgParams::default(), GATE);
+            run_report(&local, GATE);
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! An argument's question: which option, which of the user's words, which span, or unstated. `local`
+//! reads the keys and their texts as they are offered: an option key or a vocabulary word said in the
+//! request (or a word the lexicon holds for it, or a name quoted in a word's meaning: `also 'the snug'`)
+//! is strong evidence; the words of a meaning weaker; a pick's span is weighed by how its neighbourhood
+//! answers the argument's `ask`.
+
+use super::calibration::ArgParams;
+use super::lexicon;
+use super::words::{Word, is_stop, words};
+use evoke_core::question::{NO, NONE, Question, Text, UNSTATED, YES};
+
+/// What `local` reads an argument question with.
+pub struct Reading<'a> {
+    pub request: &'a [Word],
+    pub params: &'a ArgParams,
+    pub synonyms: &'a [(String, Vec<String>)],
+}
+
+/// A key's evidence in [0, 1]: how surely the request says it.
+fn phrase_at(request: &[Word], phrase: &[Word]) -> Option<usize> {
+    if phrase.is_empty() || phrase.len() > request.len() {
+        return None;
+    }
+    (0..=request.len() - phrase.len()).find(|&i| phrase.iter().zip(&request[i..]).all(|(p, r)| p.stem == r.stem))
+}
+
+/// Names quoted inside a text: `'the snug'`, `"the study"`.
+fn quoted(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (open, close) in [('\'', '\''), ('"', '"'), ('‘', '’'), ('“', '”')] {
+        let mut rest = text;
+        while let Some(a) = rest.find(open) {
+            // An apostrophe inside a word (`it's`) opens nothing.
+            let before = rest[..a].chars().next_back();
+            let after = &rest[a + open.len_utf8()..];
+            if open == '\'' && before.is_some_and(char::is_alphanumeric) {
+                rest = after;
+                continue;
+            }
+            let Some(b) = after.find(close) else { break };
+            let inside = &after[..b];
+            if !inside.trim().is_empty() && inside.chars().count() <= 40 {
+                out.push(inside.trim().to_string());
+            }
+            rest = &after[b + close.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// The evidence that the request states the value `key`, whose text is `meaning`.
+fn value_evidence(reading: &Reading, key: &str, meaning: &str) -> f32 {
+    let request = reading.request;
+    let key_words = words(key);
+    let mut best: f32 = 0.0;
+    if phrase_at(request, &key_words).is_some() {
+        best = 1.0;
+    }
+    for alias in quoted(meaning) {
+        if phrase_at(request, &words(&alias)).is_some() {
+            best = best.max(1.0);
+        }
+    }
+    // A one-word key said through a word the lexicon holds for it.
+    if best < 1.0 && key_words.len() == 1 {
+        let k = &key_words[0].stem;
+        if request.iter().any(|r| r.stem != *k && lexicon::same(&r.stem, k, reading.synonyms)) {
+            best = best.max(reading.params.synonym);
+        }
+    }
+    // A key of several words, partly said.
+    if best < 1.0 && key_words.len() > 1 {
+        let content: Vec<&Word> = key_words.iter().filter(|w| !is_stop(w)).collect();
+        if !content.is_empty() {
+            let found = content.iter().filter(|k| request.iter().any(|r| r.stem == k.stem)).count();
+            best = best.max(reading.params.partial * found as f32 / content.len() as f32);
+        }
+    }
+    // The meaning's own words: weak evidence, by the share of its content words said.
+    let meaning_words: Vec<Word> = words(meaning).into_iter().filter(|w| !is_stop(w)).collect();
+    if !meaning_words.is_empty() {
+        let found = meaning_words.iter().filter(|m| request.iter().any(|r| !is_stop(r) && r.stem == m.stem)).count();
+        let share = found as f32 / meaning_words.len() as f32;
+        best = best.max(reading.params.meaning * share.sqrt() * if found > 0 { 1.0 } else { 0.0 });
+    }
+    best
+}
+
+/// A pick candidate's key: `<start>-<end>`.
+fn span_of(key: &str) -> Option<(usize, usize)> {
+    let (a, b) = key.split_once('-')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// The evidence for a candidate span: every candidate stands, and the words near it that answer the
+/// argument's `ask` lift it.
+fn span_evidence(reading: &Reading, ask: &[Word], start: usize, end: usize) -> f32 {
+    let near: Vec<&Word> = reading
+        .request
+        .iter()
+        .filter(|w| w.end + 24 >= start && w.start <= end + 24 && !is_stop(w))
+        .collect();
+    let asked = ask.iter().filter(|a| !is_stop(a)).filter(|a| near.iter().any(|n| n.stem == a.stem)).count();
+    let content = ask.iter().filter(|a| !is_stop(a)).count().max(1);
+    reading.params.span + reading.params.span_context * (asked as f32 / content as f32)
+}
+
+/// The softmax of evidences against the sentinels' fixed levels.
+fn softmax(keys: &[(String, Option<f32>)], params: &ArgParams) -> Vec<(String, f64)> {
+    let a = f64::from(params.sharpness);
+    let logit = |key: &str, e: Option<f32>| -> f64 {
+        match (key, e) {
+            (_, Some(e)) => a * f64::from(e),
+            (UNSTATED, None) => a * f64::from(params.unstated),
+            (NONE, None) => a * f64::from(params.unstated - params.none_gap),
+            _ => f64::NEG_INFINITY,
+        }
+    };
+    let logits: Vec<f64> = keys.iter().map(|(k, e)| logit(k, *e)).collect();
+    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = logits.iter().map(|z| (z - max).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    keys.iter().zip(weights).map(|((k, _), w)| (k.clone(), w / total)).collect()
+}
+
+/// Answers an argument's choice: option keys, vocabulary words or pick spans, with the sentinels.
+pub fn answer_choice(reading: &Reading, question: &Question) -> Vec<(String, f64)> {
+    let Question::Choice { ask, options, otherwise } = question else { return Vec::new() };
+    let ask_words = words(ask);
+    let otherwise = otherwise.as_deref().unwrap_or(UNSTATED);
+    let flag = options.contains(YES) && options.contains(NO) && options.0.len() <= 3;
+    let mut keys: Vec<(String, Option<f32>)> = Vec::new();
+    for (key, text) in &options.0 {
+        let sentinel = key == otherwise || (key == NONE && otherwise == UNSTATED);
+        if sentinel {
+            keys.push((key.clone(), None));
+            continue;
+        }
+        let meaning = match text {
+            Text::Plain(t) => t.as_str(),
+            Text::Rich { what, .. } => what.as_str(),
+        };
+        let evidence = if flag {
+            flag_evidence(reading, &ask_words, key)
+        } else if let Some((start, end)) = span_of(key) {
+            span_evidence(reading, &ask_words, start, end)
+        } else {
+            value_evidence(reading, key, meaning)
+        };
+        keys.push((key.clone(), Some(evidence)));
+    }
+    softmax(&keys, reading.params)
+}
+
+/// A flag's `yes` is said when the words of its `ask` are; `no` when they are, negated.
+fn flag_evidence(reading: &Reading, ask: &[Word], key: &str) -> f32 {
+    let content: Vec<&Word> = ask.iter().filter(|a| !is_stop(a)).collect();
+    if content.is_empty() {
+        return 0.0;
+    }
+    let found: Vec<usize> = reading
+        .request
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| content.iter().any(|c| c.stem == r.stem))
+        .map(|(i, _)| i)
+        .collect();
+    let share = found.len().min(content.len()) as f32 / content.len() as f32;
+    let negated = found.iter().any(|&i| {
+        reading.request[i.saturating_sub(3)..i].iter().any(|w| matches!(w.lower.as_str(), "not" | "no" | "dont" | "never" | "without"))
+    });
+    let said = reading.params.flag * share.sqrt();
+    match (key, negated) {
+        (YES, false) | (NO, true) => said,
+        _ => 0.0,
+    }
+}
+
+/// Answers a yes/no that is not a fit: how much nearer the request is to `yes` than to `no`.
+pub fn answer_yesno(reading: &Reading, question: &Question) -> f64 {
+    let Question::Yesno { yes, no, .. } = question else { return 0.5 };
+    let text = |t: &Text| match t {
+        Text::Plain(s) => s.clone(),
+        Text::Rich { what, .. } => what.clone(),
+    };
+    let overlap = |t: &str| {
+        let ws: Vec<Word> = words(t).into_iter().filter(|w| !is_stop(w)).collect();
+        if ws.is_empty() {
+            return 0.0;
+        }
+        ws.iter().filter(|w| reading.request.iter().any(|r| r.stem == w.stem)).count() as f64 / ws.len() as f64
+    };
+    let d = overlap(&text(yes)) - overlap(&text(no));
+    1.0 / (1.0 + (-4.0 * d).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evoke_core::question::Options;
+
+    fn params() -> ArgParams {
+        ArgParams::default()
+    }
+
+    fn ask(request: &str, question: &Question) -> Vec<(String, f64)> {
+        let ws = words(request);
+        let params = params();
+        answer_choice(&Reading { request: &ws, params: &params, synonyms: &[] }, question)
+    }
+
+    fn top(d: &[(String, f64)]) -> (&str, f64) {
+        d.iter().fold(("", -1.0), |b, (k, p)| if *p > b.1 { (k.as_str(), *p) } else { b })
+    }
+
+    fn choice(options: &[(&str, &str)], none: bool) -> Question {
+        let mut o: Vec<(String, Text)> = options.iter().map(|(k, t)| (k.to_string(), Text::Plain(t.to_string()))).collect();
+        if none {
+            o.push((NONE.into(), Text::Plain("The request states a value that is not among these.".into())));
+        }
+        o.push((UNSTATED.into(), Text::Plain("The request does not say.".into())));
+        Question::Choice { ask: "What should the lights do?".into(), options: Options(o), otherwise: Some(UNSTATED.into()) }
+    }
+
+    #[test]
+    fn an_option_key_said_wins() {
+        let q = choice(&[("on", "Switch on."), ("off", "Switch off."), ("dim", "Lower the brightness without switching off.")], true);
+        assert_eq!(top(&ask("turn on the kitchen lights", &q)).0, "on");
+        assert_eq!(top(&ask("kill the lights", &q)).0, "off");
+        assert_eq!(top(&ask("make it darker in here", &q)).0, "dim");
+        assert_eq!(top(&ask("lights in the den", &q)).0, UNSTATED);
+    }
+
+    #[test]
+    fn a_vocabulary_word_or_its_quoted_name_wins() {
+        let q = choice(&[("den", "The TV room downstairs; also 'the snug'."), ("office", "The upstairs study."), ("kitchen", "")], true);
+        assert_eq!(top(&ask("turn on the kitchen lights", &q)).0, "kitchen");
+        assert_eq!(top(&ask("lights off in the snug", &q)).0, "den");
+        assert_eq!(top(&ask("turn on the lights", &q)).0, UNSTATED);
+    }
+
+    #[test]
+    fn quoted_names_are_found() {
+        assert_eq!(quoted("The TV room downstairs; also 'the snug'."), ["the snug"]);
+        assert!(quoted("It's the study").is_empty());
+    }
+}

@@ -1,0 +1,169 @@
+//! The route: which reflex a request asks for, or none. Each reflex stands as its description, its
+//! examples and its `not_for` entries, all as the route question's option texts carry them. A request is
+//! compared with every text; a reflex scores by its nearest examples and its description, less what its
+//! `not_for` entries claim; the scores become a distribution through a softmax against a fixed score
+//! for `none`, whose two constants were fitted on held-out data (see `calibration.rs`).
+
+use super::calibration::Params;
+use super::space::Spaces;
+use super::words::{Word, words};
+use evoke_core::question::{Question, Text};
+
+/// What one text of the route question is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Description,
+    Example,
+    NotFor,
+}
+
+/// One reflex of the route question.
+#[derive(Debug, Clone)]
+pub struct RouteOption {
+    pub key: String,
+    pub description: String,
+    pub not_for: Vec<String>,
+}
+
+/// A route question made ready to answer: its texts in one space.
+#[derive(Debug, Clone)]
+pub struct RouteModel {
+    pub params: Params,
+    pub options: Vec<RouteOption>,
+    /// The sentinel's key and its place among the options offered.
+    pub otherwise: Option<String>,
+    /// Every key offered, in order.
+    pub keys: Vec<String>,
+    spaces: Spaces,
+    /// Per text: the option it belongs to and what it is.
+    docs: Vec<(usize, Kind)>,
+}
+
+/// Whether a key is the sentinel `none` of this question.
+fn is_sentinel(key: &str, otherwise: Option<&str>) -> bool {
+    Some(key) == otherwise
+}
+
+impl RouteModel {
+    /// Reads a choice question whose options are reflexes. `None` for a yes/no.
+    pub fn build(question: &Question, params: Params) -> Option<RouteModel> {
+        let Question::Choice { options, otherwise, .. } = question else { return None };
+        let mut texts: Vec<&str> = Vec::new();
+        let mut docs = Vec::new();
+        let mut model_options = Vec::new();
+        let mut keys = Vec::new();
+        for (key, text) in &options.0 {
+            keys.push(key.clone());
+            if is_sentinel(key, otherwise.as_deref()) {
+                continue;
+            }
+            let i = model_options.len();
+            match text {
+                Text::Plain(what) => {
+                    texts.push(what);
+                    docs.push((i, Kind::Description));
+                    model_options.push(RouteOption { key: key.clone(), description: what.clone(), not_for: Vec::new() });
+                }
+                Text::Rich { what, not_for, examples } => {
+                    texts.push(what);
+                    docs.push((i, Kind::Description));
+                    for e in examples {
+                        texts.push(e);
+                        docs.push((i, Kind::Example));
+                    }
+                    for n in not_for {
+                        texts.push(n);
+                        docs.push((i, Kind::NotFor));
+                    }
+                    model_options.push(RouteOption { key: key.clone(), description: what.clone(), not_for: not_for.clone() });
+                }
+            }
+        }
+        let spaces = Spaces::build(&texts, params.shape);
+        Some(RouteModel { params, options: model_options, otherwise: otherwise.clone(), keys, spaces, docs })
+    }
+
+    /// Each reflex's score for the request, in option order.
+    pub fn scores(&self, request: &[Word]) -> Vec<f32> {
+        let p = &self.params;
+        let sims = self.spaces.sims(request, p.words_share);
+        let n = self.options.len();
+        let mut best: Vec<[f32; 3]> = vec![[0.0; 3]; n];
+        let mut description = vec![0.0f32; n];
+        let mut not_for = vec![0.0f32; n];
+        for (sim, (i, kind)) in sims.iter().zip(&self.docs) {
+            match kind {
+                Kind::Description => {
+                    description[*i] = *sim;
+                    insert(&mut best[*i], *sim * p.description_as_example);
+                }
+                Kind::Example => insert(&mut best[*i], *sim),
+                Kind::NotFor => not_for[*i] = not_for[*i].max(*sim),
+            }
+        }
+        (0..n)
+            .map(|i| {
+                let [a, b, c] = best[i];
+                let mean = match p.k {
+                    1 => a,
+                    2 => (a + b) / 2.0,
+                    _ => (a + b + c) / 3.0,
+                };
+                let nearest = p.nearest * a + (1.0 - p.nearest) * mean;
+                let penalty = (not_for[i] - a).max(0.0);
+                nearest + p.description * description[i] - p.not_for * penalty
+            })
+            .collect()
+    }
+
+    /// The distribution over every key offered, in the order offered.
+    pub fn distribution(&self, request: &str) -> Vec<(String, f64)> {
+        let ws = words(request);
+        let scores = self.scores(&ws);
+        self.distribution_from(&scores)
+    }
+
+    /// The softmax of the scores against the fixed score of `none`.
+    pub fn distribution_from(&self, scores: &[f32]) -> Vec<(String, f64)> {
+        let p = &self.params;
+        let beta = f64::from(p.beta);
+        let none = beta * f64::from(p.threshold);
+        let max = scores.iter().map(|s| beta * f64::from(*s)).fold(none, f64::max);
+        let mut weights: Vec<f64> = scores.iter().map(|s| (beta * f64::from(*s) - max).exp()).collect();
+        let none_weight = if self.otherwise.is_some() { (none - max).exp() } else { 0.0 };
+        let total: f64 = weights.iter().sum::<f64>() + none_weight;
+        for w in &mut weights {
+            *w /= total;
+        }
+        let mut out = Vec::with_capacity(self.keys.len());
+        let mut next = 0;
+        for key in &self.keys {
+            if is_sentinel(key, self.otherwise.as_deref()) {
+                out.push((key.clone(), none_weight / total));
+            } else {
+                out.push((key.clone(), weights[next]));
+                next += 1;
+            }
+        }
+        out
+    }
+
+    /// The option whose key and description these are, when this question offers it.
+    pub fn find(&self, key: &str, description: &str) -> Option<usize> {
+        self.options.iter().position(|o| o.key == key && o.description == description)
+    }
+}
+
+/// Keeps the three highest values, highest first.
+fn insert(best: &mut [f32; 3], x: f32) {
+    if x > best[0] {
+        best[2] = best[1];
+        best[1] = best[0];
+        best[0] = x;
+    } else if x > best[1] {
+        best[2] = best[1];
+        best[1] = x;
+    } else if x > best[2] {
+        best[2] = x;
+    }
+}

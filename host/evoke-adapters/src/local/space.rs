@@ -1,0 +1,190 @@
+//! A vector space over a set of texts: weighted word, word-pair and letter-run features, each weighted by
+//! how rare it is among the texts (its IDF), compared by cosine. Built once per distinct set of texts;
+//! a query touches only the texts that share a feature with it, through an inverted index.
+
+use super::words::{Word, is_stop, words};
+use std::collections::HashMap;
+
+/// How features are drawn from a text, and how much each kind weighs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shape {
+    /// The weight of a stop word's features, against 1 for any other word.
+    pub stop: f32,
+    /// The weight of a pair of neighbouring words, against 1 for a word.
+    pub pairs: f32,
+    /// Letter runs of these lengths inside each word (with its edges marked); `0` leaves them out.
+    pub grams: (usize, usize),
+}
+
+/// One text's features, as `(feature, weight)`, the feature a 64-bit hash.
+pub type Features = Vec<(u64, f32)>;
+
+fn fnv(channel: u8, parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325 ^ u64::from(channel);
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            h ^= 0x1f;
+            h = h.wrapping_mul(0x100000001b3);
+        }
+        for b in part.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x100000001b3);
+        }
+    }
+    h
+}
+
+/// The word features of a text (words and pairs of neighbouring words).
+pub fn word_features(ws: &[Word], shape: &Shape) -> Features {
+    let mut out: HashMap<u64, f32> = HashMap::new();
+    for (i, w) in ws.iter().enumerate() {
+        let weight = if is_stop(w) { shape.stop } else { 1.0 };
+        *out.entry(fnv(b'w', &[&w.stem])).or_default() += weight;
+        if shape.pairs > 0.0 {
+            if let Some(next) = ws.get(i + 1) {
+                let pair_weight = if is_stop(w) && is_stop(next) { shape.stop } else { 1.0 };
+                *out.entry(fnv(b'p', &[&w.stem, &next.stem])).or_default() += shape.pairs * pair_weight;
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The letter-run features of a text: runs inside each word, the word's edges marked.
+pub fn gram_features(ws: &[Word], shape: &Shape) -> Features {
+    let (lo, hi) = shape.grams;
+    let mut out: HashMap<u64, f32> = HashMap::new();
+    if lo == 0 {
+        return Vec::new();
+    }
+    let mut buf: Vec<char> = Vec::with_capacity(32);
+    let mut s = String::with_capacity(16);
+    for w in ws {
+        let weight = if is_stop(w) { shape.stop } else { 1.0 };
+        buf.clear();
+        buf.push('<');
+        buf.extend(w.lower.chars());
+        buf.push('>');
+        for n in lo..=hi {
+            if buf.len() < n {
+                break;
+            }
+            for start in 0..=buf.len() - n {
+                s.clear();
+                s.extend(&buf[start..start + n]);
+                *out.entry(fnv(b'c', &[&s])).or_default() += weight;
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// A space over some texts: the IDF of each feature and an inverted index of the texts' vectors.
+#[derive(Debug, Clone, Default)]
+pub struct Space {
+    idf: HashMap<u64, f32>,
+    /// The IDF of a feature no text holds.
+    unseen: f32,
+    /// Per feature, the texts holding it and the feature's weight in each normalized vector.
+    postings: HashMap<u64, Vec<(u32, f32)>>,
+    count: usize,
+}
+
+/// Log-scaled term weight.
+fn tf(x: f32) -> f32 {
+    if x <= 1.0 { x.max(0.0) } else { 1.0 + x.ln() }
+}
+
+impl Space {
+    /// A space over `docs`, each given by its features.
+    pub fn build(docs: &[Features]) -> Space {
+        let n = docs.len() as f32;
+        let mut df: HashMap<u64, u32> = HashMap::new();
+        for doc in docs {
+            for (f, _) in doc {
+                *df.entry(*f).or_default() += 1;
+            }
+        }
+        let idf: HashMap<u64, f32> = df.iter().map(|(f, d)| (*f, ((n + 1.0) / (*d as f32 + 1.0)).ln() + 1.0)).collect();
+        let unseen = (n + 1.0).ln() + 1.0;
+        let mut postings: HashMap<u64, Vec<(u32, f32)>> = HashMap::new();
+        for (i, doc) in docs.iter().enumerate() {
+            let weighted: Vec<(u64, f32)> = doc.iter().map(|(f, x)| (*f, tf(*x) * idf[f])).collect();
+            let norm = weighted.iter().map(|(_, w)| w * w).sum::<f32>().sqrt();
+            if norm == 0.0 {
+                continue;
+            }
+            for (f, w) in weighted {
+                postings.entry(f).or_default().push((i as u32, w / norm));
+            }
+        }
+        Space { idf, unseen, postings, count: docs.len() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The cosine of `query` with every text, added into `sims` times `scale`.
+    pub fn add_cosines(&self, query: &Features, scale: f32, sims: &mut [f32]) {
+        let weighted: Vec<(u64, f32)> =
+            query.iter().map(|(f, x)| (*f, tf(*x) * self.idf.get(f).copied().unwrap_or(self.unseen))).collect();
+        let norm = weighted.iter().map(|(_, w)| w * w).sum::<f32>().sqrt();
+        if norm == 0.0 {
+            return;
+        }
+        for (f, w) in weighted {
+            if let Some(list) = self.postings.get(&f) {
+                let q = scale * w / norm;
+                for (doc, dw) in list {
+                    sims[*doc as usize] += q * dw;
+                }
+            }
+        }
+    }
+}
+
+/// Both spaces over the same texts: words (with pairs) and letter runs.
+#[derive(Debug, Clone, Default)]
+pub struct Spaces {
+    pub shape: Option<Shape>,
+    words: Space,
+    grams: Space,
+}
+
+/// How much of a text's similarity comes from words, against letter runs.
+pub const WORDS_SHARE: f32 = 0.5;
+
+impl Spaces {
+    pub fn build(texts: &[&str], shape: Shape) -> Spaces {
+        let ws: Vec<Vec<Word>> = texts.iter().map(|t| words(t)).collect();
+        let word_docs: Vec<Features> = ws.iter().map(|w| word_features(w, &shape)).collect();
+        let gram_docs: Vec<Features> = ws.iter().map(|w| gram_features(w, &shape)).collect();
+        Spaces { shape: Some(shape), words: Space::build(&word_docs), grams: Space::build(&gram_docs) }
+    }
+
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The similarity of the query's words to every text, in [0, 1].
+    pub fn sims(&self, query: &[Word], words_share: f32) -> Vec<f32> {
+        let mut sims = vec![0.0; self.len()];
+        let Some(shape) = self.shape else { return sims };
+        if shape.grams.0 == 0 {
+            self.words.add_cosines(&word_features(query, &shape), 1.0, &mut sims);
+        } else {
+            self.words.add_cosines(&word_features(query, &shape), words_share, &mut sims);
+            self.grams.add_cosines(&gram_features(query, &shape), 1.0 - words_share, &mut sims);
+        }
+        sims
+    }
+}
