@@ -21,8 +21,10 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
 /// The functions a vector folder may name.
-pub const FUNCTIONS: [&str; 10] =
-    ["identity", "manifest", "lint", "overlay", "vocab", "recognize", "questions", "validate", "gate", "decide"];
+pub const FUNCTIONS: [&str; 13] = [
+    "identity", "manifest", "lint", "overlay", "vocab", "recognize", "questions", "validate", "gate", "decide", "refs", "h1",
+    "versions",
+];
 
 /// Runs `function` on a case's `input`. An input of the wrong shape is an error, not a fault.
 pub fn call(function: &str, input: &Value) -> Result<Value, String> {
@@ -58,6 +60,9 @@ pub fn call(function: &str, input: &Value) -> Result<Value, String> {
         "validate" => validate_case(input),
         "gate" => gate_case(input),
         "decide" => decide_case(input),
+        "refs" => crate::refs::vector_case(input),
+        "h1" => crate::h1::vector_case(input),
+        "versions" => crate::contract::vector_case(input),
         other => Err(format!("no core function is named \"{other}\"")),
     }
 }
@@ -123,7 +128,7 @@ pub fn same(expected: &Value, actual: &Value, unordered: bool) -> bool {
 
 /// Folders whose expected output is a set.
 pub fn is_unordered(function: &str) -> bool {
-    function == "lint"
+    function == "lint" || function == "versions"
 }
 
 fn recognize_case(input: &Value) -> Result<Value, String> {
