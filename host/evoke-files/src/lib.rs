@@ -1,5 +1,11 @@
 //! Places on disk (D9): where a project is, where evoke keeps its data, cache and log, and loading a
-//! project's reflexes with their overlays and vocabularies into the core's catalog.
+//! project's reflexes with their overlays and vocabularies into the core's catalog; the lock, the store,
+//! trust and fetching (000 §9.3–9.4, §10).
 
+pub mod atomic;
+pub mod fetch;
+pub mod lock;
 pub mod places;
 pub mod project;
+pub mod store;
+pub mod trust;

@@ -2,7 +2,9 @@
 //! one `-C DIR` names, or else the home project. Loading reads every installed reflex with its overlay
 //! and vocabularies, and says of each whether it is active and, if not, why and what fixes it.
 
+use crate::lock::{Lock, Locked};
 use crate::places::Places;
+use crate::store::Store;
 use evoke_core::catalog::{Catalog, Reflex};
 use evoke_core::diag::Diagnostic;
 use evoke_core::manifest::{Manifest, Source, read_manifest};
@@ -60,9 +62,12 @@ pub struct Installed {
     pub name: String,
     pub source: ReflexSource,
     pub dir: PathBuf,
-    /// The effective manifest, when the manifest and its overlay read.
+    /// The effective manifest, when the manifest and its overlay read. For a remote reflex its effect is
+    /// never looser than the one the lock holds (effect only tightens, 000 §7.2).
     pub manifest: Option<Manifest>,
     pub status: Result<Reflex, Inactive>,
+    /// The lock's entry for a remote reflex.
+    pub locked: Option<Locked>,
 }
 
 #[derive(Debug, Clone)]
@@ -72,6 +77,8 @@ pub struct Project {
     /// Warnings about `evoke.toml`.
     pub diagnostics: Vec<Diagnostic>,
     pub installed: Vec<Installed>,
+    /// `evoke.lock`, empty when there is none.
+    pub lock: Lock,
 }
 
 impl Project {
@@ -97,7 +104,15 @@ pub struct LoadError {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Loads the project with the store in the places the environment names.
 pub fn load(location: Location) -> Result<Project, LoadError> {
+    let places = Places::from_env().map_err(|message| LoadError { message, diagnostics: Vec::new() })?;
+    load_in(location, &places)
+}
+
+/// Loads the project: `evoke.toml`, `evoke.lock`, and every installed reflex, a remote one from the
+/// store re-hashed against the lock.
+pub fn load_in(location: Location, places: &Places) -> Result<Project, LoadError> {
     let path = location.root.join(PROJECT_FILE);
     let (file, diagnostics) = match std::fs::read_to_string(&path) {
         Ok(text) => {
@@ -118,33 +133,47 @@ pub fn load(location: Location) -> Result<Project, LoadError> {
             return Err(LoadError { message: format!("cannot read {}: {e}", path.display()), diagnostics: Vec::new() });
         }
     };
-    let installed = file.reflexes.iter().map(|(name, source)| install(&location.root, &file, name, source)).collect();
-    Ok(Project { location, file, diagnostics, installed })
+    let lock = Lock::load(&location.root).map_err(|message| LoadError {
+        message: format!("{message}; evoke update writes it anew"),
+        diagnostics: Vec::new(),
+    })?;
+    let store = Store::new(&places.data);
+    let installed = file
+        .reflexes
+        .iter()
+        .map(|(name, source)| install(&location.root, &file, &lock, &store, name, source))
+        .collect();
+    Ok(Project { location, file, diagnostics, installed, lock })
 }
 
 fn inactive(why: String, fix: String) -> Inactive {
     Inactive { why, fix, diagnostics: Vec::new() }
 }
 
-fn install(root: &Path, file: &ProjectFile, name: &str, source: &ReflexSource) -> Installed {
-    let dir = match source {
-        ReflexSource::Path(path) => root.join(path),
-        ReflexSource::Remote { .. } => PathBuf::new(),
-    };
+fn install(root: &Path, file: &ProjectFile, lock: &Lock, store: &Store, name: &str, source: &ReflexSource) -> Installed {
     let mut installed = Installed {
         name: name.to_string(),
         source: source.clone(),
-        dir: dir.clone(),
+        dir: PathBuf::new(),
         manifest: None,
         status: Err(inactive(String::new(), String::new())),
+        locked: None,
     };
-    if let ReflexSource::Remote { reference, tag } = source {
-        installed.status = Err(inactive(
-            format!("{reference}@{tag} is not in the store"),
-            format!("evoke add {name} {reference}@{tag}"),
-        ));
-        return installed;
-    }
+    let dir = match source {
+        ReflexSource::Path(path) => root.join(path),
+        ReflexSource::Remote { reference, tag } => match from_store(lock, store, name, reference, tag) {
+            Ok((dir, locked)) => {
+                installed.locked = Some(locked);
+                dir
+            }
+            Err(inactive) => {
+                installed.locked = lock.reflexes.get(name).cloned();
+                installed.status = Err(inactive);
+                return installed;
+            }
+        },
+    };
+    installed.dir = dir.clone();
     let manifest = match read_reflex_dir(&dir) {
         Ok(manifest) => manifest,
         Err(inactive) => {
@@ -152,16 +181,52 @@ fn install(root: &Path, file: &ProjectFile, name: &str, source: &ReflexSource) -
             return installed;
         }
     };
-    let manifest = match merge_overlay(root, name, manifest) {
+    let mut manifest = match merge_overlay(root, name, manifest) {
         Ok(manifest) => manifest,
         Err(inactive) => {
             installed.status = Err(inactive);
             return installed;
         }
     };
+    // The lock holds the effect the user consented to: upstream loosens it only through `--accept`.
+    if let Some(locked) = &installed.locked {
+        manifest.effect = manifest.effect.max(locked.effect);
+    }
     installed.manifest = Some(manifest.clone());
     installed.status = activate(root, file, name, manifest);
     installed
+}
+
+/// A remote reflex's directory in the store, when the lock holds it at a tag `evoke.toml` accepts and
+/// the store's copy still hashes to the lock's h1 (re-hashed at every start, 000 §9.3).
+fn from_store(lock: &Lock, store: &Store, name: &str, reference: &str, tag: &str) -> Result<(PathBuf, Locked), Inactive> {
+    let update = || "evoke update".to_string();
+    let Some(locked) = lock.reflexes.get(name) else {
+        return Err(inactive(format!("{reference}@{tag} is not installed yet (evoke.lock has no entry)"), update()));
+    };
+    if locked.reference != reference {
+        return Err(inactive(format!("evoke.toml names {reference}, the lock {}", locked.reference), update()));
+    }
+    if !tag_accepts(tag, &locked.tag) {
+        return Err(inactive(format!("evoke.toml asks for {tag}, the lock holds {}", locked.tag), update()));
+    }
+    match store.verify(&locked.h1) {
+        Ok(dir) => Ok((dir, locked.clone())),
+        Err(miss) => Err(inactive(format!("{reference}@{}: {miss}", locked.tag), update())),
+    }
+}
+
+/// Whether the lock's tag satisfies the tag `evoke.toml` asks for: the same tag, or a later release of
+/// the same major version (what `evoke update` takes).
+pub fn tag_accepts(asked: &str, locked: &str) -> bool {
+    use evoke_core::refs::parse_version_tag;
+    if asked == locked {
+        return true;
+    }
+    match (parse_version_tag(asked), parse_version_tag(locked)) {
+        (Ok(a), Ok(l)) => a.major == l.major && !l.is_prerelease() && l.precedence(&a).is_ge(),
+        _ => false,
+    }
 }
 
 /// Reads `DIR/reflex.toml`; a refusal makes the reflex inactive with the first error as the reason.

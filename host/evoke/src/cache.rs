@@ -37,6 +37,6 @@ impl AnswerCache {
     /// Best effort: a cache that cannot be written only costs a later call.
     pub fn put(&self, key: &str, raw: &Raw) {
         let Ok(text) = serde_json::to_string(raw) else { return };
-        let _ = crate::atomic::write(&self.dir.join(format!("{key}.json")), text.as_bytes());
+        let _ = evoke_files::atomic::write(&self.dir.join(format!("{key}.json")), text.as_bytes());
     }
 }

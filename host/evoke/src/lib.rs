@@ -3,7 +3,6 @@
 //! This crate holds the command line (`cli`, one file per command under `commands/`), the one place that
 //! renders output (`render`), the decision's driver (`decide`) and the log.
 
-pub mod atomic;
 pub mod cache;
 pub mod cli;
 pub mod commands;

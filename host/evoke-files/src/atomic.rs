@@ -3,12 +3,20 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `bytes` to `path` atomically: the temporary file is unique to this process and this call.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
     std::fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let temporary = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&temporary)?;
         file.write_all(bytes)?;

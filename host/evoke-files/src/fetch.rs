@@ -1,0 +1,314 @@
+//! Fetching (000 §10.2, D6) with gix: bare and shallow (depth 1), one tag at a time, read from the object
+//! database without a checkout, once per repository and tag. Symlinks and submodules refuse the reflex
+//! directory. No hook runs: gix runs none on fetch, and nothing is checked out.
+//!
+//! The scratch repository is opened isolated from the user's and the system's git configuration, so no
+//! `url.*.insteadOf`, credential helper or `core.sshCommand` can change where a ref leads.
+
+use evoke_core::refs::{Ref, Version, newest_release, parse_version_tag};
+use gix::bstr::ByteSlice;
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Why a fetch gave nothing to install.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FetchError {
+    /// The repository could not be reached or read.
+    Remote(String),
+    /// The repository has no version tag at all: it cannot be installed.
+    NoVersionTag,
+    /// The tag asked for is not in the repository.
+    NoSuchTag(String),
+    /// The reflex directory (`//subdir`) is not in the tree at the tag.
+    NoDirectory(String),
+    /// A symlink, a submodule or another entry that is not a regular file.
+    NotRegular { path: String, kind: &'static str },
+}
+
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FetchError::Remote(why) => f.write_str(why),
+            FetchError::NoVersionTag => f.write_str("the repository has no version tag (v1.0.0, …); it cannot be installed until its author tags a release"),
+            FetchError::NoSuchTag(tag) => write!(f, "the repository has no tag {tag}"),
+            FetchError::NoDirectory(dir) => write!(f, "there is no directory {dir} in the repository at that tag"),
+            FetchError::NotRegular { path, kind } => {
+                write!(f, "{path} is a {kind}; symlinks and submodules are refused, so this reflex cannot be installed")
+            }
+        }
+    }
+}
+
+/// A reflex directory read at a tag.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    /// The commit the tag names, in hex.
+    pub commit: String,
+    /// Every regular file of the reflex directory, `/`-separated paths relative to it.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+type Redirect = dyn Fn(&str) -> Option<String> + Send + Sync;
+
+/// Fetches refs for one command. A repository and tag are fetched once, however many reflexes they hold.
+pub struct Fetcher {
+    scratch: PathBuf,
+    redirect: Option<Box<Redirect>>,
+    progress: bool,
+    repos: HashMap<(String, String), (PathBuf, String)>,
+    counter: usize,
+}
+
+impl Fetcher {
+    /// `scratch` is a directory for the bare repositories, removed when the fetcher is dropped.
+    pub fn new(scratch: &Path) -> Fetcher {
+        Fetcher {
+            scratch: scratch.join(format!("fetch-{}", std::process::id())),
+            redirect: None,
+            progress: std::io::stderr().is_terminal(),
+            repos: HashMap::new(),
+            counter: 0,
+        }
+    }
+
+    /// Library use only, never reachable from the command line (D6): maps a ref's repository to the URL
+    /// actually fetched, so a test can serve a well-formed ref from a repository on loopback.
+    pub fn with_redirect(mut self, redirect: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> Fetcher {
+        self.redirect = Some(Box::new(redirect));
+        self
+    }
+
+    fn url(&self, repository: &str) -> String {
+        self.redirect.as_ref().and_then(|r| r(repository)).unwrap_or_else(|| repository.to_string())
+    }
+
+    /// The repository's version tags with the commit each names, without fetching any object.
+    pub fn tags(&self, reference: &Ref) -> Result<Vec<(String, String)>, FetchError> {
+        install_crypto();
+        let dir = self.scratch.join("ls-remote");
+        let repo = scratch_repo(&dir)?;
+        let url = self.url(&reference.repository);
+        let shown = reference.repository.clone();
+        let result = with_progress(self.progress, &format!("reading the tags of {shown}"), || {
+            let remote = repo
+                .remote_at_without_url_rewrite(url.as_str())
+                .map_err(remote_error(&shown))?
+                .with_fetch_tags(gix::remote::fetch::Tags::None)
+                .with_refspecs(Some("refs/tags/v*:refs/tags/v*"), gix::remote::Direction::Fetch)
+                .map_err(remote_error(&shown))?;
+            let connection = remote.connect(gix::remote::Direction::Fetch).map_err(remote_error(&shown))?;
+            let (map, _) = connection
+                .ref_map(gix::progress::Discard, gix::remote::ref_map::Options::default())
+                .map_err(remote_error(&shown))?;
+            let mut tags = Vec::new();
+            for r in &map.remote_refs {
+                let (name, commit) = match r {
+                    gix::protocol::handshake::Ref::Peeled { full_ref_name, object, .. } => (full_ref_name, object),
+                    gix::protocol::handshake::Ref::Direct { full_ref_name, object } => (full_ref_name, object),
+                    _ => continue,
+                };
+                let Some(tag) = name.to_str().ok().and_then(|n| n.strip_prefix("refs/tags/")) else { continue };
+                if parse_version_tag(tag).is_ok() {
+                    tags.push((tag.to_string(), commit.to_hex().to_string()));
+                }
+            }
+            Ok(tags)
+        });
+        crate::store::remove_tree(&dir);
+        result
+    }
+
+    /// The newest release tag of the repository, with its commit.
+    pub fn newest(&self, reference: &Ref) -> Result<(Version, String), FetchError> {
+        let tags = self.tags(reference)?;
+        let newest = newest_release(tags.iter().map(|(t, _)| t.as_str())).ok_or(FetchError::NoVersionTag)?;
+        let commit = tags.iter().find(|(t, _)| *t == newest.tag()).map(|(_, c)| c.clone()).unwrap_or_default();
+        Ok((newest, commit))
+    }
+
+    /// Fetches the tag (once per repository and tag) and reads the reflex directory at it.
+    pub fn fetch(&mut self, reference: &Ref, tag: &str) -> Result<Fetched, FetchError> {
+        let key = (reference.repository.clone(), tag.to_string());
+        if !self.repos.contains_key(&key) {
+            let fetched = self.fetch_tag(reference, tag)?;
+            self.repos.insert(key.clone(), fetched);
+        }
+        let (dir, commit) = &self.repos[&key];
+        let repo = gix::open_opts(dir, gix::open::Options::isolated()).map_err(remote_error(&reference.repository))?;
+        let files = read_directory(&repo, commit, reference.subdir.as_deref())?;
+        Ok(Fetched { commit: commit.clone(), files })
+    }
+
+    fn fetch_tag(&mut self, reference: &Ref, tag: &str) -> Result<(PathBuf, String), FetchError> {
+        install_crypto();
+        self.counter += 1;
+        let dir = self.scratch.join(format!("repo-{}", self.counter));
+        let repo = scratch_repo(&dir)?;
+        let url = self.url(&reference.repository);
+        let shown = reference.repository.clone();
+        let spec = format!("+refs/tags/{tag}:refs/tags/{tag}");
+        let commit = with_progress(self.progress, &format!("fetching {shown}@{tag}"), || {
+            let remote = repo
+                .remote_at_without_url_rewrite(url.as_str())
+                .map_err(remote_error(&shown))?
+                .with_fetch_tags(gix::remote::fetch::Tags::None)
+                .with_refspecs(Some(spec.as_str()), gix::remote::Direction::Fetch)
+                .map_err(remote_error(&shown))?;
+            let connection = remote.connect(gix::remote::Direction::Fetch).map_err(remote_error(&shown))?;
+            let prepare = connection
+                .prepare_fetch(gix::progress::Discard, gix::remote::ref_map::Options::default())
+                .map_err(remote_error(&shown))?;
+            if !prepare.ref_map().remote_refs.iter().any(|r| ref_name(r) == format!("refs/tags/{tag}")) {
+                return Err(FetchError::NoSuchTag(tag.to_string()));
+            }
+            let depth = std::num::NonZeroU32::new(1).expect("one is not zero");
+            let interrupt = AtomicBool::new(false);
+            prepare
+                .with_shallow(gix::remote::fetch::Shallow::DepthAtRemote(depth))
+                .receive(gix::progress::Discard, &interrupt)
+                .map_err(remote_error(&shown))?;
+            let mut reference = repo
+                .find_reference(format!("refs/tags/{tag}").as_str())
+                .map_err(|_| FetchError::NoSuchTag(tag.to_string()))?;
+            let commit = reference.peel_to_commit().map_err(remote_error(&shown))?;
+            Ok(commit.id.to_hex().to_string())
+        })?;
+        Ok((dir, commit))
+    }
+}
+
+impl Drop for Fetcher {
+    fn drop(&mut self) {
+        crate::store::remove_tree(&self.scratch);
+    }
+}
+
+fn ref_name(r: &gix::protocol::handshake::Ref) -> String {
+    use gix::protocol::handshake::Ref;
+    match r {
+        Ref::Peeled { full_ref_name, .. }
+        | Ref::Direct { full_ref_name, .. }
+        | Ref::Symbolic { full_ref_name, .. }
+        | Ref::Unborn { full_ref_name, .. } => full_ref_name.to_str_lossy().into_owned(),
+    }
+}
+
+fn remote_error<E: std::fmt::Display>(repository: &str) -> impl Fn(E) -> FetchError + '_ {
+    move |e| FetchError::Remote(format!("cannot fetch from {repository}: {e}"))
+}
+
+/// A bare repository for one fetch, isolated from every configuration but its own.
+fn scratch_repo(dir: &Path) -> Result<gix::Repository, FetchError> {
+    crate::store::remove_tree(dir);
+    std::fs::create_dir_all(dir).map_err(|e| FetchError::Remote(format!("cannot create {}: {e}", dir.display())))?;
+    let repo = gix::ThreadSafeRepository::init_opts(
+        dir,
+        gix::create::Kind::Bare,
+        gix::create::Options::default(),
+        gix::open::Options::isolated(),
+    )
+    .map_err(|e| FetchError::Remote(format!("cannot create a scratch repository: {e}")))?;
+    Ok(repo.to_thread_local())
+}
+
+/// TLS for https refs: rustls with the ring provider, installed once for the process.
+fn install_crypto() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// Reads every regular file under `subdir` of the commit's tree; anything else refuses the directory.
+fn read_directory(repo: &gix::Repository, commit: &str, subdir: Option<&str>) -> Result<Vec<(String, Vec<u8>)>, FetchError> {
+    let error = |e: gix::Error| FetchError::Remote(format!("cannot read the fetched tree: {e}"));
+    let id = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| FetchError::Remote(e.to_string()))?;
+    let tree = repo.find_commit(id).map_err(error)?.tree().map_err(error)?;
+    let root = match subdir {
+        None => tree.id,
+        Some(subdir) => {
+            let mut at = tree.id;
+            for segment in subdir.split('/') {
+                let tree = repo.find_tree(at).map_err(error)?;
+                let decoded = tree.decode().map_err(error)?;
+                let entry = decoded
+                    .entries
+                    .iter()
+                    .find(|e| e.filename == segment.as_bytes())
+                    .ok_or_else(|| FetchError::NoDirectory(subdir.to_string()))?;
+                if entry.mode.is_link() {
+                    return Err(FetchError::NotRegular { path: subdir.to_string(), kind: "symlink" });
+                }
+                if entry.mode.is_commit() {
+                    return Err(FetchError::NotRegular { path: subdir.to_string(), kind: "submodule" });
+                }
+                if !entry.mode.is_tree() {
+                    return Err(FetchError::NoDirectory(subdir.to_string()));
+                }
+                at = entry.oid.to_owned();
+            }
+            at
+        }
+    };
+    let mut files = Vec::new();
+    walk_tree(repo, root, "", &mut files)?;
+    Ok(files)
+}
+
+fn walk_tree(repo: &gix::Repository, id: gix::ObjectId, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), FetchError> {
+    let error = |e: gix::Error| FetchError::Remote(format!("cannot read the fetched tree: {e}"));
+    let tree = repo.find_tree(id).map_err(error)?;
+    let decoded = tree.decode().map_err(error)?;
+    for entry in &decoded.entries {
+        let name = entry
+            .filename
+            .to_str()
+            .map_err(|_| FetchError::Remote(format!("{prefix}: a file name that is not UTF-8")))?;
+        let path = if prefix.is_empty() { name.to_string() } else { format!("{prefix}/{name}") };
+        let oid = entry.oid.to_owned();
+        if entry.mode.is_link() {
+            return Err(FetchError::NotRegular { path, kind: "symlink" });
+        } else if entry.mode.is_commit() {
+            return Err(FetchError::NotRegular { path, kind: "submodule" });
+        } else if entry.mode.is_tree() {
+            walk_tree(repo, oid, &path, out)?;
+        } else if entry.mode.is_blob() {
+            let blob = repo.find_blob(oid).map_err(error)?;
+            out.push((path, blob.data.clone()));
+        } else {
+            return Err(FetchError::NotRegular { path, kind: "special entry" });
+        }
+    }
+    Ok(())
+}
+
+/// Runs `work`, showing on a terminal a line that counts the seconds once it has taken more than one.
+fn with_progress<T>(terminal: bool, what: &str, work: impl FnOnce() -> T) -> T {
+    if !terminal {
+        return work();
+    }
+    let done = Arc::new(AtomicBool::new(false));
+    let shown = Arc::new(AtomicBool::new(false));
+    let ticker = {
+        let (done, shown, what) = (done.clone(), shown.clone(), what.to_string());
+        std::thread::spawn(move || {
+            let start = Instant::now();
+            while !done.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(100));
+                let elapsed = start.elapsed();
+                if elapsed >= Duration::from_secs(1) && !done.load(Ordering::SeqCst) {
+                    eprint!("\r\x1b[K{what} … {}s", elapsed.as_secs());
+                    shown.store(true, Ordering::SeqCst);
+                }
+            }
+        })
+    };
+    let result = work();
+    done.store(true, Ordering::SeqCst);
+    let _ = ticker.join();
+    if shown.load(Ordering::SeqCst) {
+        eprint!("\r\x1b[K");
+    }
+    result
+}

@@ -1,0 +1,208 @@
+//! Trust (000 §9.4): a project other than the home one must be trusted before evoke decides in it.
+//! Trust binds to the content of the four owned paths, `evoke.toml`, `evoke.lock`, `overlays/` and
+//! `vocab/`; evoke's own writes renew it; any other change stops the next run until `evoke trust`.
+//!
+//! `DATA/trust.toml` holds, per project directory (canonical path), the h1 (D7) of the owned files and
+//! each file's SHA-256, so that a refusal can name what changed.
+
+use crate::places::Places;
+use crate::project::{Location, PROJECT_FILE};
+use evoke_core::h1::{Entry, h1, hex};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub const TRUST_FILE: &str = "trust.toml";
+
+/// The owned content of a project as it is now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The h1 of every owned file.
+    pub digest: String,
+    /// Each owned file's path (relative, `/`-separated) and the hex SHA-256 of its content.
+    pub files: BTreeMap<String, String>,
+}
+
+/// Why a project may not decide.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Untrusted {
+    pub root: PathBuf,
+    /// Files added, changed or removed since the project was trusted; empty when it never was.
+    pub changed: Vec<String>,
+    pub never: bool,
+}
+
+impl Untrusted {
+    /// The refusal, ending with the command that gives what is needed.
+    pub fn message(&self) -> String {
+        if self.never {
+            format!("{} is not a project you trusted; read its evoke.toml, then run: evoke trust", self.root.display())
+        } else {
+            format!(
+                "{} changed since you trusted it ({}); read the change, then run: evoke trust",
+                self.root.display(),
+                self.changed.join(", ")
+            )
+        }
+    }
+}
+
+impl std::fmt::Display for Untrusted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+/// Reads the owned files of the project at `root`: `evoke.toml`, `evoke.lock`, and every file under
+/// `overlays/` and `vocab/` (read through symlinks, since that is what evoke reads).
+pub fn snapshot(root: &Path) -> Result<Snapshot, String> {
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for name in [PROJECT_FILE, crate::lock::LOCK_FILE] {
+        match std::fs::read(root.join(name)) {
+            Ok(bytes) => files.push((name.to_string(), bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("cannot read {}: {e}", root.join(name).display())),
+        }
+    }
+    for dir in ["overlays", "vocab"] {
+        collect(&root.join(dir), dir, &mut files, 0)?;
+    }
+    let entries: Vec<Entry> = files.iter().map(|(p, b)| Entry::File { path: p, bytes: b }).collect();
+    let digest = h1(&entries).map_err(|e| e.to_string())?;
+    let files = files.iter().map(|(p, b)| (p.clone(), hex(&Sha256::digest(b)))).collect();
+    Ok(Snapshot { digest, files })
+}
+
+fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>, depth: usize) -> Result<(), String> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.kind() == std::io::ErrorKind::NotADirectory => return Ok(()),
+        Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
+    };
+    if depth > 16 {
+        return Err(format!("{} is nested too deep", dir.display()));
+    }
+    for entry in entries {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let relative = format!("{prefix}/{name}");
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, &relative, out, depth + 1)?;
+        } else {
+            match std::fs::read(&path) {
+                Ok(bytes) => out.push((relative, bytes)),
+                // A dangling symlink: its target's name is what binds.
+                Err(_) => {
+                    let target = std::fs::read_link(&path).map(|t| t.to_string_lossy().into_owned()).unwrap_or_default();
+                    out.push((relative, format!("unreadable -> {target}").into_bytes()));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn key(root: &Path) -> String {
+    root.canonicalize().unwrap_or_else(|_| root.to_path_buf()).display().to_string()
+}
+
+fn trust_path(places: &Places) -> PathBuf {
+    places.data.join(TRUST_FILE)
+}
+
+/// The recorded trust of every project.
+fn load(places: &Places) -> Result<BTreeMap<String, Snapshot>, String> {
+    let path = trust_path(places);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
+    let mut out = BTreeMap::new();
+    if let Some(projects) = table.get("projects").and_then(|p| p.as_table()) {
+        for (root, entry) in projects {
+            let Some(entry) = entry.as_table() else { continue };
+            let digest = entry.get("digest").and_then(|d| d.as_str()).unwrap_or_default().to_string();
+            let files = entry
+                .get("files")
+                .and_then(|f| f.as_table())
+                .map(|f| f.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string()))).collect())
+                .unwrap_or_default();
+            out.insert(root.clone(), Snapshot { digest, files });
+        }
+    }
+    Ok(out)
+}
+
+fn save(places: &Places, all: &BTreeMap<String, Snapshot>) -> std::io::Result<()> {
+    let mut projects = toml::Table::new();
+    for (root, snapshot) in all {
+        let mut entry = toml::Table::new();
+        entry.insert("digest".into(), toml::Value::String(snapshot.digest.clone()));
+        let files: toml::Table = snapshot.files.iter().map(|(k, v)| (k.clone(), toml::Value::String(v.clone()))).collect();
+        entry.insert("files".into(), toml::Value::Table(files));
+        projects.insert(root.clone(), toml::Value::Table(entry));
+    }
+    let mut table = toml::Table::new();
+    table.insert("projects".into(), toml::Value::Table(projects));
+    let text = format!("# The projects you trusted, bound to the content of their owned files. Written by evoke.\n{table}");
+    crate::atomic::write(&trust_path(places), text.as_bytes())
+}
+
+/// Whether the project may decide: the home project always; another only while its owned files are
+/// exactly what was trusted.
+pub fn check(places: &Places, location: &Location) -> Result<(), Untrusted> {
+    if location.home {
+        return Ok(());
+    }
+    let now = snapshot(&location.root).map_err(|_| Untrusted { root: location.root.clone(), changed: Vec::new(), never: true })?;
+    let all = load(places).unwrap_or_default();
+    match all.get(&key(&location.root)) {
+        Some(trusted) if trusted.digest == now.digest => Ok(()),
+        Some(trusted) => {
+            let mut changed: Vec<String> = Vec::new();
+            for (path, hash) in &now.files {
+                if trusted.files.get(path) != Some(hash) {
+                    changed.push(path.clone());
+                }
+            }
+            for path in trusted.files.keys() {
+                if !now.files.contains_key(path) {
+                    changed.push(format!("{path} (removed)"));
+                }
+            }
+            if changed.is_empty() {
+                changed.push("its owned files".into());
+            }
+            Err(Untrusted { root: location.root.clone(), changed, never: false })
+        }
+        None => Err(Untrusted { root: location.root.clone(), changed: Vec::new(), never: true }),
+    }
+}
+
+/// Records the project's owned files as they are now: what `evoke trust` does once it has shown them.
+pub fn record(places: &Places, location: &Location) -> Result<Snapshot, String> {
+    let now = snapshot(&location.root)?;
+    if location.home {
+        return Ok(now);
+    }
+    let mut all = load(places)?;
+    all.insert(key(&location.root), now.clone());
+    save(places, &all).map_err(|e| format!("cannot write {}: {e}", trust_path(places).display()))?;
+    Ok(now)
+}
+
+/// Writes owned files of the project atomically, renewing its trust when it was trusted before the
+/// write: evoke's own writes never stop the next run, and never launder a change made by another hand.
+pub fn write_owned(places: &Places, location: &Location, files: &[(&Path, &[u8])]) -> Result<(), String> {
+    let trusted_before = check(places, location).is_ok();
+    for (path, bytes) in files {
+        crate::atomic::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if trusted_before {
+        record(places, location)?;
+    }
+    Ok(())
+}
