@@ -198,60 +198,7 @@ impl<'c> Decider<'c> {
             return self.abstain(judgments, contenders);
         }
         let unconsumed = self.unconsumed(&taken);
-        let weakest = judgments.iter().fold(None::<&Judgment>, |w, j| match w {
-            Some(w) if w.p <= j.p => Some(w),
-            _ => Some(j),
-        });
-        let weakest = weakest.cloned();
-        let confidence = weakest.as_ref().map(|w| w.p);
-        let runner_up = contenders.get(1).cloned();
-        let mut decision = Decision {
-            input: self.input.clone(),
-            outcome: Outcome::Ask,
-            reflex: Some(winner.to_string()),
-            args: Some(args),
-            call: None,
-            effect: None,
-            unconsumed: None,
-            confidence,
-            weakest,
-            judgments,
-            runner_up,
-            contenders,
-            prompt: None,
-            because: None,
-            missing: None,
-        };
-        if !missing.is_empty() {
-            decision.unconsumed = Some(unconsumed);
-            decision.missing = Some(missing);
-            return decision;
-        }
-        let effect = reflex.manifest.effect;
-        let args = decision.args.as_ref().expect("set above");
-        let call = call_line(winner, args);
-        let complete = Complete {
-            effect,
-            confidence: confidence.unwrap_or(0.0),
-            unconsumed: !unconsumed.is_empty(),
-            runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
-        };
-        let because = confirm_reasons(self.gate.as_ref(), &complete);
-        decision.effect = Some(effect);
-        if !unconsumed.is_empty() {
-            decision.unconsumed = Some(unconsumed.clone());
-        }
-        if because.is_empty() {
-            decision.outcome = Outcome::Run;
-        } else {
-            decision.outcome = Outcome::Confirm;
-            let template = fill(&reflex.manifest.confirm, |name| args.get(name).map_or(String::new(), |v| v.shown().to_string()));
-            let reason = because.iter().map(|b| reason(b, effect, complete.confidence, &unconsumed)).collect::<Vec<_>>().join("; ");
-            decision.prompt = Some(Prompt { own: format!("evoke will run: {call}"), reason, template });
-            decision.because = Some(because);
-        }
-        decision.call = Some(call);
-        decision
+        settle(Reading { input: &self.input, reflex, gate: self.gate.as_ref(), args, judgments, contenders, missing, unconsumed })
     }
 
     fn read_value(&self, reflex: &Reflex, arg: &Arg, top: &str) -> Read {
@@ -321,6 +268,124 @@ impl<'c> Decider<'c> {
             missing: None,
         }
     }
+}
+
+/// Decides again once a person answered an ask: each answer fills its missing argument, as certain as
+/// a person's word, and the call goes through the same gate. Spans of the answered picks' kind no
+/// longer count as unconsumed: the person has said what they meant.
+pub fn answered(catalog: &Catalog, gate: Option<&Gate>, candidates: &[Candidate], decision: &Decision, answers: &[(String, Value)]) -> Decision {
+    let Some(reflex) = decision.reflex.as_deref().and_then(|name| catalog.get(name)) else {
+        return decision.clone();
+    };
+    let mut args = Args::default();
+    let mut judgments = decision.judgments.clone();
+    let mut missing = decision.missing.clone().unwrap_or_default();
+    let mut unconsumed = decision.unconsumed.clone().unwrap_or_default();
+    for arg in &reflex.manifest.args {
+        if let Some((_, value)) = answers.iter().find(|(name, _)| *name == arg.name) {
+            args.0.push((arg.name.clone(), value.clone()));
+            missing.retain(|m| m.arg != arg.name);
+            let question = arg_id(&reflex.name, &arg.name);
+            let top = match value {
+                Value::Pick { span, .. } => span.key(),
+                other => other.shown().to_string(),
+            };
+            judgments.retain(|j| j.question != question);
+            judgments.push(Judgment { question, top, p: 1.0 });
+            if let Source::Pick(kind) = &arg.source {
+                let spans: Vec<&Span> = candidates.iter().filter(|c| c.kind == *kind).map(|c| &c.span).collect();
+                unconsumed.retain(|u| !spans.contains(&u));
+            }
+        } else if let Some(value) = decision.args.as_ref().and_then(|a| a.get(&arg.name)) {
+            args.0.push((arg.name.clone(), value.clone()));
+        }
+    }
+    let order = |question: &str| {
+        if question == "route" { 0 } else { 1 + reflex.manifest.args.iter().position(|a| arg_id(&reflex.name, &a.name) == question).unwrap_or(usize::MAX - 1) }
+    };
+    judgments.sort_by_key(|j| order(&j.question));
+    settle(Reading {
+        input: &decision.input,
+        reflex,
+        gate,
+        args,
+        judgments,
+        contenders: decision.contenders.clone(),
+        missing,
+        unconsumed,
+    })
+}
+
+
+/// What a reading of the answers came to, before the gate's last rules.
+struct Reading<'a> {
+    input: &'a str,
+    reflex: &'a Reflex,
+    gate: Option<&'a Gate>,
+    args: Args,
+    judgments: Vec<Judgment>,
+    contenders: Vec<Contender>,
+    missing: Vec<Missing>,
+    unconsumed: Vec<Span>,
+}
+
+/// Rules 2 to 4 of D3: ask for what is missing, else confirm for every reason that holds, else run.
+fn settle(reading: Reading) -> Decision {
+    let Reading { input, reflex, gate, args, judgments, contenders, missing, unconsumed } = reading;
+    let weakest = judgments.iter().fold(None::<&Judgment>, |w, j| match w {
+        Some(w) if w.p <= j.p => Some(w),
+        _ => Some(j),
+    });
+    let weakest = weakest.cloned();
+    let confidence = weakest.as_ref().map(|w| w.p);
+    let runner_up = contenders.get(1).cloned();
+    let mut decision = Decision {
+        input: input.to_string(),
+        outcome: Outcome::Ask,
+        reflex: Some(reflex.name.clone()),
+        args: Some(args),
+        call: None,
+        effect: None,
+        unconsumed: None,
+        confidence,
+        weakest,
+        judgments,
+        runner_up,
+        contenders,
+        prompt: None,
+        because: None,
+        missing: None,
+    };
+    if !missing.is_empty() {
+        decision.unconsumed = Some(unconsumed);
+        decision.missing = Some(missing);
+        return decision;
+    }
+    let effect = reflex.manifest.effect;
+    let args = decision.args.as_ref().expect("set above");
+    let call = call_line(&reflex.name, args);
+    let complete = Complete {
+        effect,
+        confidence: confidence.unwrap_or(0.0),
+        unconsumed: !unconsumed.is_empty(),
+        runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
+    };
+    let because = confirm_reasons(gate, &complete);
+    decision.effect = Some(effect);
+    if !unconsumed.is_empty() {
+        decision.unconsumed = Some(unconsumed.clone());
+    }
+    if because.is_empty() {
+        decision.outcome = Outcome::Run;
+    } else {
+        decision.outcome = Outcome::Confirm;
+        let template = fill(&reflex.manifest.confirm, |name| args.get(name).map_or(String::new(), |v| v.shown().to_string()));
+        let reason = because.iter().map(|b| reason(b, effect, complete.confidence, &unconsumed)).collect::<Vec<_>>().join("; ");
+        decision.prompt = Some(Prompt { own: format!("evoke will run: {call}"), reason, template });
+        decision.because = Some(because);
+    }
+    decision.call = Some(call);
+    decision
 }
 
 enum Read {

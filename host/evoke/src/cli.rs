@@ -9,17 +9,35 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "evoke", version, about = "Say what you want; evoke turns it into a safe, typed call of a program you installed.")]
+#[command(
+    name = "evoke",
+    version,
+    about = "Say what you want; evoke turns it into a safe, typed call of a program you installed.",
+    after_help = "Say it in quotes: evoke \"turn on the kitchen lights\". With no sentence and stdin not a terminal, \
+                  evoke decides one line at a time."
+)]
 struct Cli {
     /// Work in the project at DIR instead of the one found from the working directory.
     #[arg(short = 'C', global = true, value_name = "DIR")]
     project: Option<PathBuf>,
+    /// Print each decision's JSON line.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Answer from a recording instead of an engine.
+    #[arg(long, global = true, value_name = "FILE")]
+    recording: Option<PathBuf>,
+    /// Only reflexes with this tag take part.
+    #[arg(long, global = true, value_name = "TAG")]
+    tag: Option<String>,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// What you want, in one sentence (any words that are not a command).
+    #[command(external_subcommand)]
+    Say(Vec<String>),
     /// Read a reflex directory: print refusals and lint findings (exit 0 when it reads, 2 when refused).
     Check {
         /// The reflex directory (default: the current one).
@@ -27,26 +45,21 @@ enum Command {
     },
     /// Show every judgment of a decision without running anything.
     Try {
-        /// Print the decision's JSON line instead of the reading.
-        #[arg(long)]
-        json: bool,
-        /// Answer from a recording instead of an engine.
-        #[arg(long, value_name = "FILE")]
-        recording: Option<PathBuf>,
-        /// Only reflexes with this tag take part.
-        #[arg(long, value_name = "TAG")]
-        tag: Option<String>,
         /// The sentence; with none and stdin not a terminal, one decision per input line.
         sentence: Vec<String>,
+    },
+    /// Call a reflex by name, with its values: evoke run lights room=den state=off.
+    Run {
+        /// The reflex's local name.
+        name: String,
+        /// Its values, as key=value, and flags by name.
+        values: Vec<String>,
     },
     /// Explain a logged decision: the last, or N back from it.
     Why {
         /// How far back: 1 is the last decision.
         #[arg(default_value_t = 1)]
         n: usize,
-        /// Print the logged entry as JSON.
-        #[arg(long)]
-        json: bool,
     },
     /// Run one core function on a conformance case's input (JSON on stdin), printing its output.
     #[command(hide = true)]
@@ -65,13 +78,35 @@ pub fn main() -> ExitCode {
             return code.into();
         }
     };
+    let options = session::Options { project_dir: cli.project.as_deref(), recording: cli.recording.as_deref(), tag: cli.tag.as_deref() };
+    let json = cli.json;
+    let say = |sentence: Option<String>| {
+        let say = commands::say::Options { json, project_flag: cli.project.as_deref() };
+        match Session::open(&options) {
+            Ok(session) => commands::say::run(&session, sentence, &say),
+            Err(e) => setup_failed(e),
+        }
+    };
     let exit = match cli.command {
+        None => say(None),
+        Some(Command::Say(words)) => say(Some(words.join(" "))),
+        Some(command) => other(command, &options, json),
+    };
+    exit.into()
+}
+
+fn other(command: Command, options: &session::Options, json: bool) -> Exit {
+    match command {
+        Command::Say(_) => unreachable!("handled by main"),
         Command::Check { path } => commands::check::run(path.as_deref()),
         Command::Conform { function } => commands::conform::run(&function),
-        Command::Why { n, json } => commands::why::run(n, json),
-        Command::Try { json, recording, tag, sentence } => {
-            let options = session::Options { project_dir: cli.project.as_deref(), recording: recording.as_deref(), tag: tag.as_deref() };
-            match Session::open(&options) {
+        Command::Why { n } => commands::why::run(n, json),
+        Command::Run { name, values } => match Session::open(options) {
+            Ok(session) => commands::run::run(&session, &name, &values, json),
+            Err(e) => setup_failed(e),
+        },
+        Command::Try { sentence } => {
+            match Session::open(options) {
                 Ok(session) => {
                     let sentence = (!sentence.is_empty()).then(|| sentence.join(" "));
                     commands::try_::run(&session, sentence, json)
@@ -79,8 +114,7 @@ pub fn main() -> ExitCode {
                 Err(e) => setup_failed(e),
             }
         }
-    };
-    exit.into()
+    }
 }
 
 fn setup_failed(e: SetupError) -> Exit {

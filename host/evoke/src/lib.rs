@@ -3,6 +3,7 @@
 //! This crate holds the command line (`cli`, one file per command under `commands/`), the one place that
 //! renders output (`render`), the decision's driver (`decide`) and the log.
 
+pub mod body;
 pub mod cache;
 pub mod cli;
 pub mod commands;
@@ -11,5 +12,6 @@ pub mod exit;
 pub mod line;
 pub mod load;
 pub mod log;
+pub mod prompt;
 pub mod render;
 pub mod session;

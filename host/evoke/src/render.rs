@@ -126,3 +126,63 @@ fn outcome_line(line: &serde_json::Value) -> String {
         other => other.to_string(),
     }
 }
+
+/// The question of a missing value and its closed choices, numbered.
+pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
+    use evoke_core::decision::Choices;
+    let listed = |texts: &[(String, String)]| {
+        let width = texts.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+        texts.iter().enumerate().map(|(i, (k, t))| format!("  {:>2}  {k:<width$}  {t}\n", i + 1)).collect::<String>()
+    };
+    match &missing.choices {
+        Choices::Vocab { words } => format!("{}\n{}", missing.ask, listed(&words.0)),
+        Choices::Options { options } => format!("{}\n{}", missing.ask, listed(&options.0)),
+        Choices::Pick { kind, range: Some([low, high]) } => format!("{} (a {kind}, from {low} to {high})\n", missing.ask),
+        Choices::Pick { kind, range: None } => format!("{} (a {kind})\n", missing.ask),
+    }
+}
+
+/// The literal command that makes a call by name: `evoke run lights room=den state=off`. A missing
+/// value stands as its choices, `room=<den|office>`.
+pub fn literal_call(project: Option<&std::path::Path>, line: &serde_json::Value, missing: &[evoke_core::decision::Missing]) -> String {
+    use evoke_core::decision::Choices;
+    let quote = |s: &str| shlex::try_quote(s).map(|q| q.to_string()).unwrap_or_else(|_| format!("'{s}'"));
+    let mut command = String::from("evoke");
+    if let Some(dir) = project {
+        command.push_str(&format!(" -C {}", quote(&dir.display().to_string())));
+    }
+    let reflex = line.get("reflex").and_then(serde_json::Value::as_str).unwrap_or_default();
+    command.push_str(&format!(" run {reflex}"));
+    if let Some(args) = line.get("args").and_then(serde_json::Value::as_object) {
+        for (name, value) in args {
+            let shown = match value.get("type").and_then(serde_json::Value::as_str) {
+                Some("option") => value.get("key").and_then(serde_json::Value::as_str).unwrap_or_default().to_string(),
+                Some("word") => value.get("word").and_then(serde_json::Value::as_str).unwrap_or_default().to_string(),
+                Some("pick") => value.pointer("/span/text").and_then(serde_json::Value::as_str).unwrap_or_default().to_string(),
+                _ => {
+                    command.push_str(&format!(" {name}"));
+                    continue;
+                }
+            };
+            command.push_str(&format!(" {name}={}", quote(&shown)));
+        }
+    }
+    for m in missing {
+        let choices = match &m.choices {
+            Choices::Vocab { words } => words.0.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join("|"),
+            Choices::Options { options } => options.0.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join("|"),
+            Choices::Pick { kind, .. } => (*kind).to_string(),
+        };
+        command.push_str(&format!(" {}=<{choices}>", m.arg));
+    }
+    command
+}
+
+/// A body's failure for a person: the message, then its frames.
+pub fn failure(failure: &evoke_bodies::Failure) -> String {
+    let mut out = format!("error: {}\n", failure.message);
+    for frame in &failure.frames {
+        out.push_str(&format!("    {frame}\n"));
+    }
+    out
+}

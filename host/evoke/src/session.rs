@@ -55,7 +55,7 @@ impl Session {
         if let Some(tag) = options.tag {
             catalog.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
         }
-        let (adapter_name, adapter) = choose_adapter(&project, options.recording)?;
+        let (adapter_name, adapter) = choose_adapter(&project, options.recording, &places.data)?;
         let plan = plan_digest(&catalog);
         if let Some(recorded) = adapter.plan() {
             if recorded != plan {
@@ -84,7 +84,7 @@ impl Session {
 
 /// The adapter: a recording named on the command line, else the project's choice among the built-ins.
 /// A project can choose among built-in names only, never define one (D11).
-fn choose_adapter(project: &Project, recording: Option<&Path>) -> Result<(String, Box<dyn Adapter>), SetupError> {
+fn choose_adapter(project: &Project, recording: Option<&Path>, data: &Path) -> Result<(String, Box<dyn Adapter>), SetupError> {
     if let Some(path) = recording {
         let text = std::fs::read_to_string(path)
             .map_err(|e| SetupError::new(format!("cannot read the recording {}: {e}", path.display()), None))?;
@@ -99,8 +99,15 @@ fn choose_adapter(project: &Project, recording: Option<&Path>) -> Result<(String
         };
     }
     let name = project.file.adapter.clone().unwrap_or_else(|| "local".into());
-    Err(SetupError::new(
-        format!("the adapter `{name}` is not built into this evoke"),
-        Some("answer from a recording: evoke try --recording FILE …".into()),
-    ))
+    match evoke_adapters::builtin::open(&name, project.file.adapters.get(&name), data) {
+        Ok(adapter) => Ok((name, adapter)),
+        Err(evoke_adapters::builtin::OpenError::Refused { message }) => Err(SetupError::new(
+            format!("the adapter `{name}` is refused: {message}"),
+            Some(format!("fix [adapters.{name}] in evoke.toml")),
+        )),
+        Err(evoke_adapters::builtin::OpenError::Unknown { .. }) => Err(SetupError::new(
+            format!("the adapter `{name}` is not built into this evoke"),
+            Some("name a built-in (\"local\", \"openai\") or one you installed (evoke adapter list)".into()),
+        )),
+    }
 }

@@ -2,5 +2,7 @@
 
 pub mod check;
 pub mod conform;
+pub mod run;
+pub mod say;
 pub mod try_;
 pub mod why;

@@ -54,7 +54,7 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool) -> Exit 
     };
     match decide(&request, input).await {
         Ok(decided) => {
-            let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace });
+            let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None });
             if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
                 render::err(&format!("warning: the decision was not logged: {e}\n"));
             }

@@ -1,0 +1,123 @@
+//! Argv bodies (000 §4.4, §8.2): the program run directly, never through a shell, each placeholder a
+//! whole element. Its stdout is the result's text; a non-zero exit is failure, with the last lines of its
+//! stderr as the error.
+
+use crate::call::{Call, Contained, Failure, Output, Ran};
+use crate::process::{Ending, scrub, wait_bounded};
+use std::future::Future;
+use std::path::PathBuf;
+use std::process::Stdio;
+use tokio::io::AsyncReadExt;
+
+/// How many of stderr's last lines a failure carries.
+const ERROR_LINES: usize = 3;
+
+pub fn contained() -> Contained {
+    Contained::None { why: "an argv runs with your rights; evoke scrubs its environment and nothing more".into() }
+}
+
+/// The argv with every placeholder filled: `values` gives each argument's element, `None` for an
+/// unstated optional argument, whose element is dropped. A value that would start with `-` is refused
+/// before anything runs, so it can never become an option of the program.
+pub fn fill(argv: &[String], values: impl Fn(&str) -> Option<String>) -> Result<Vec<String>, String> {
+    let mut filled = Vec::with_capacity(argv.len());
+    for (i, element) in argv.iter().enumerate() {
+        let name = element.strip_prefix('{').and_then(|e| e.strip_suffix('}'));
+        match (i, name) {
+            (0, _) | (_, None) => filled.push(element.clone()),
+            (_, Some(name)) => match values(name) {
+                Some(value) if value.starts_with('-') => {
+                    return Err(format!("the value \"{value}\" of `{name}` starts with `-`, so the program could read it as an option; nothing ran"));
+                }
+                Some(value) => filled.push(value),
+                None => {}
+            },
+        }
+    }
+    Ok(filled)
+}
+
+/// The program: a name on `PATH`, or an absolute path; never relative to wherever evoke runs.
+pub fn program(name: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(name);
+    if path.is_absolute() {
+        return Ok(path);
+    }
+    if name.contains('/') {
+        return Err(format!("the program \"{name}\" is a relative path; write a name on PATH or an absolute path"));
+    }
+    which::which(name).map_err(|_| format!("the program \"{name}\" is not on PATH"))
+}
+
+pub async fn run(call: &Call, argv: &[String], cancel: impl Future<Output = ()>) -> Ran {
+    let failed = |message: String| Ran { result: Err(Failure { message, frames: Vec::new() }), contained: contained(), cancelled: false };
+    let Some((first, rest)) = argv.split_first() else {
+        return failed("the argv is empty".into());
+    };
+    let program = match program(first) {
+        Ok(program) => program,
+        Err(e) => return failed(e),
+    };
+    let mut command = tokio::process::Command::new(program);
+    command.args(rest).current_dir(&call.dir);
+    scrub(&mut command);
+    command.process_group(0).kill_on_drop(true);
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => return failed(format!("cannot start {first}: {e}")),
+    };
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    let read_out = tokio::spawn(async move {
+        let mut bytes = Vec::new();
+        if let Some(out) = stdout.as_mut() {
+            let _ = out.read_to_end(&mut bytes).await;
+        }
+        bytes
+    });
+    let read_err = tokio::spawn(async move {
+        let mut bytes = Vec::new();
+        if let Some(err) = stderr.as_mut() {
+            let _ = err.read_to_end(&mut bytes).await;
+        }
+        bytes
+    });
+    let ending = wait_bounded(&mut child, call.deadline, cancel).await;
+    let grace = std::time::Duration::from_millis(200);
+    let out = tokio::time::timeout(grace, read_out).await.ok().and_then(Result::ok).unwrap_or_default();
+    let err = tokio::time::timeout(grace, read_err).await.ok().and_then(Result::ok).unwrap_or_default();
+    match ending {
+        Ending::Deadline => failed("the body passed the 30-second deadline and was stopped".into()),
+        Ending::Cancelled => Ran { result: Err(Failure { message: "cancelled".into(), frames: Vec::new() }), contained: contained(), cancelled: true },
+        Ending::Exited(status) if status.success() => {
+            let text = String::from_utf8_lossy(&out).trim_end_matches('\n').to_string();
+            Ran { result: Ok(Output { text, data: None }), contained: contained(), cancelled: false }
+        }
+        Ending::Exited(status) => {
+            let err = String::from_utf8_lossy(&err);
+            let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+            let tail = lines[lines.len().saturating_sub(ERROR_LINES)..].join("\n");
+            let message = if tail.is_empty() { format!("{first} failed ({status})") } else { tail };
+            failed(message)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fill;
+
+    #[test]
+    fn placeholders_fill_whole_elements_and_drop_unstated_ones() {
+        let argv: Vec<String> = ["hue", "set", "{room}", "--level", "{level}", "{colour}"].iter().map(|s| s.to_string()).collect();
+        let filled = fill(&argv, |name| match name {
+            "room" => Some("den".into()),
+            "level" => Some("40".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(filled, ["hue", "set", "den", "--level", "40"]);
+        assert!(fill(&argv, |_| Some("-rf".into())).unwrap_err().contains("starts with `-`"));
+    }
+}

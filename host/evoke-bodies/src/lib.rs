@@ -1,0 +1,14 @@
+//! Running a body (000 §8, D10): the second of the two places evoke touches the world.
+//!
+//! A [`Call`] is everything a body receives, already resolved: the values as the body sees them, the
+//! sentence, the settings with secrets read for this run only, and the decision's deadline. Each way of
+//! running gives back a [`Ran`]: the result or the failure, and how far this machine held the body to
+//! its declaration (`contained`).
+
+pub mod argv;
+pub mod call;
+pub mod node;
+pub mod process;
+pub mod values;
+
+pub use call::{Call, Contained, Failure, Output, Ran};

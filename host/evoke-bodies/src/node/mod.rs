@@ -1,0 +1,231 @@
+//! File bodies (000 §8.1, D10): a `.mts` or `.mjs` module run by Node.js through the runner evoke
+//! carries, under Node's permission model where it holds.
+
+mod strip;
+
+pub use strip::strip_types;
+
+use crate::call::{Call, Contained, Failure, Output, Ran};
+use crate::process::{Ending, scrub, wait_bounded};
+use sha2::{Digest, Sha256};
+use std::future::Future;
+use std::io::{BufRead, Write};
+use std::os::fd::{AsFd, AsRawFd};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+const RUNNER: &str = include_str!("runner.mjs");
+
+/// The Node.js that runs file bodies: `EVOKE_NODE`, else `node` on `PATH`.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub program: PathBuf,
+    major: u32,
+}
+
+impl Node {
+    /// Finds Node and learns its major version, remembered in the cache by the binary's path, size and
+    /// modification time so that a run does not pay for a second Node start.
+    pub fn find(cache: &Path) -> Result<Node, String> {
+        let program = match std::env::var_os("EVOKE_NODE").filter(|v| !v.is_empty()) {
+            Some(path) => PathBuf::from(path),
+            None => which::which("node").map_err(|_| {
+                "file bodies need Node.js: install it, or point EVOKE_NODE at a node binary".to_string()
+            })?,
+        };
+        let meta = std::fs::metadata(&program).map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+        let modified = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+        let key = hex(&Sha256::digest(format!("{}\0{}\0{modified}", program.display(), meta.len()).as_bytes()));
+        let remembered = cache.join("node").join(format!("{key}.version"));
+        let major = match std::fs::read_to_string(&remembered).ok().and_then(|s| s.trim().parse().ok()) {
+            Some(major) => major,
+            None => {
+                let out = std::process::Command::new(&program)
+                    .arg("--version")
+                    .output()
+                    .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+                let text = String::from_utf8_lossy(&out.stdout);
+                let major: u32 = text.trim().trim_start_matches('v').split('.').next().and_then(|m| m.parse().ok())
+                    .ok_or_else(|| format!("{} --version said {text:?}", program.display()))?;
+                let _ = std::fs::create_dir_all(remembered.parent().unwrap_or(cache));
+                let _ = std::fs::write(&remembered, major.to_string());
+                major
+            }
+        };
+        Ok(Node { program, major })
+    }
+
+    /// The permission model's switch: experimental before Node 22, stable after.
+    fn permission_flags(&self) -> Vec<&'static str> {
+        match self.major {
+            0..=19 => Vec::new(),
+            20 | 21 => vec!["--experimental-permission", "--disable-warning=ExperimentalWarning", "--disable-warning=SecurityWarning"],
+            _ => vec!["--permission", "--disable-warning=SecurityWarning"],
+        }
+    }
+
+    fn held(&self) -> bool {
+        self.major >= 20
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Writes `bytes` to `cache/<dir>/<sha256>.<ext>` once, and returns the path.
+fn cached(cache: &Path, dir: &str, ext: &str, bytes: &[u8], make: impl FnOnce() -> Result<Vec<u8>, String>) -> Result<PathBuf, String> {
+    let path = cache.join(dir).join(format!("{}.{ext}", hex(&Sha256::digest(bytes))));
+    if !path.is_file() {
+        let content = make()?;
+        let folder = path.parent().unwrap_or(cache);
+        std::fs::create_dir_all(folder).map_err(|e| format!("cannot write {}: {e}", folder.display()))?;
+        let temporary = folder.join(format!(".{}.tmp", std::process::id()));
+        std::fs::write(&temporary, content).and_then(|()| std::fs::rename(&temporary, &path))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(path)
+}
+
+fn failed(message: String, contained: Contained) -> Ran {
+    Ran { result: Err(Failure { message, frames: Vec::new() }), contained, cancelled: false }
+}
+
+/// Runs the file body `relative` (inside `call.dir`), stopping at the deadline or when `cancel` resolves.
+pub async fn run(call: &Call, relative: &str, node: &Node, cache: &Path, cancel: impl Future<Output = ()>) -> Ran {
+    let contained = if node.held() {
+        Contained::Partial {
+            why: "Node's permission model holds file reads and writes to the reflex directory and its grants; network and child processes are not held".into(),
+        }
+    } else {
+        Contained::None { why: format!("Node {} has no permission model; the body runs with your rights", node.major) }
+    };
+    let source = call.dir.join(relative);
+    let shown = Path::new(relative).file_name().map_or(relative.to_string(), |n| n.to_string_lossy().to_string());
+    let module = if relative.ends_with(".mts") {
+        let text = match std::fs::read_to_string(&source) {
+            Ok(text) => text,
+            Err(e) => return failed(format!("cannot read {}: {e}", source.display()), contained),
+        };
+        match cached(cache, "stripped", "mjs", text.as_bytes(), || strip_types(&shown, &text).map(String::into_bytes)) {
+            Ok(path) => path,
+            Err(e) => return failed(e, contained),
+        }
+    } else {
+        source.clone()
+    };
+    let runner = match cached(cache, "runner", "mjs", RUNNER.as_bytes(), || Ok(RUNNER.as_bytes().to_vec())) {
+        Ok(path) => path,
+        Err(e) => return failed(e, contained),
+    };
+
+    let mut command = tokio::process::Command::new(&node.program);
+    command.args(node.permission_flags());
+    if node.held() {
+        command.arg(format!("--allow-fs-read={}/*", call.dir.display()));
+        command.arg(format!("--allow-fs-read={}", runner.display()));
+        command.arg(format!("--allow-fs-read={}", module.display()));
+        for (path, access) in &call.grants.files {
+            let granted = if Path::new(path).is_absolute() { PathBuf::from(path) } else { call.dir.join(path) };
+            command.arg(format!("--allow-fs-read={}/*", granted.display()));
+            if *access == evoke_core::manifest::Access::Write {
+                command.arg(format!("--allow-fs-write={}/*", granted.display()));
+            }
+        }
+        command.args(["--allow-child-process", "--allow-worker"]);
+    }
+    command.arg(&runner).arg(&module).arg(&shown);
+    command.current_dir(&call.dir);
+    scrub(&mut command);
+    command.process_group(0);
+    command.kill_on_drop(true);
+    command.stdin(Stdio::piped());
+    // The body's own stdout is evoke's stderr.
+    match std::io::stderr().as_fd().try_clone_to_owned() {
+        Ok(fd) => command.stdout(Stdio::from(fd)),
+        Err(_) => command.stdout(Stdio::null()),
+    };
+    command.stderr(Stdio::inherit());
+    let (reader, writer) = match std::io::pipe() {
+        Ok(pair) => pair,
+        Err(e) => return failed(format!("cannot open the result channel: {e}"), contained),
+    };
+    let fd = writer.as_raw_fd();
+    // SAFETY: between fork and exec only async-signal-safe calls: dup2 and fcntl on our own descriptor.
+    unsafe {
+        command.pre_exec(move || {
+            if fd == 3 {
+                let flags = libc::fcntl(3, libc::F_GETFD);
+                if flags < 0 || libc::fcntl(3, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            } else if libc::dup2(fd, 3) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => return failed(format!("cannot start {}: {e}", node.program.display()), contained),
+    };
+    drop(writer);
+
+    // The result is one line on its channel; a grandchild holding the channel open must not hold us.
+    let (sender, mut receiver) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(reader).read_line(&mut line);
+        let _ = sender.send(line);
+    });
+    if let Some(mut stdin) = child.stdin.take() {
+        let message = serde_json::json!({
+            "args": serde_json::Value::Object(call.args.iter().cloned().collect()),
+            "input": call.input,
+            "config": serde_json::Value::Object(call.config.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect()),
+        });
+        let _ = std::thread::spawn(move || {
+            // A closed pipe means the body left early; its ending says why.
+            let _ = stdin.as_mut_fd_write().write_all(message.to_string().as_bytes());
+        });
+    }
+    let ending = wait_bounded(&mut child, call.deadline, cancel).await;
+    let line = match tokio::time::timeout(std::time::Duration::from_millis(200), &mut receiver).await {
+        Ok(Ok(line)) => line,
+        _ => String::new(),
+    };
+    match ending {
+        Ending::Deadline => failed("the body passed the 30-second deadline and was stopped".into(), contained),
+        Ending::Cancelled => Ran { result: Err(Failure { message: "cancelled".into(), frames: Vec::new() }), contained, cancelled: true },
+        Ending::Exited(status) => Ran { result: read_report(&line, status), contained, cancelled: false },
+    }
+}
+
+fn read_report(line: &str, status: std::process::ExitStatus) -> Result<Output, Failure> {
+    let report: serde_json::Value = match serde_json::from_str(line.trim()) {
+        Ok(report) => report,
+        Err(_) => {
+            return Err(Failure { message: format!("the body ended without a result ({status})"), frames: Vec::new() });
+        }
+    };
+    if let Some(ok) = report.get("ok") {
+        let text = ok.get("text").and_then(|t| t.as_str()).unwrap_or_default().to_string();
+        return Ok(Output { text, data: ok.get("data").cloned() });
+    }
+    let error = report.get("error").cloned().unwrap_or_default();
+    let message = error.get("message").and_then(|m| m.as_str()).unwrap_or("the body failed").to_string();
+    let frames = error.get("frames").and_then(|f| f.as_array()).map(|f| f.iter().filter_map(|l| l.as_str().map(str::to_string)).collect()).unwrap_or_default();
+    Err(Failure { message, frames })
+}
+
+/// A `ChildStdin` written from a plain thread.
+trait BlockingWrite {
+    fn as_mut_fd_write(&mut self) -> std::fs::File;
+}
+
+impl BlockingWrite for tokio::process::ChildStdin {
+    fn as_mut_fd_write(&mut self) -> std::fs::File {
+        let fd = self.as_fd().try_clone_to_owned().expect("a child's stdin can be duplicated");
+        std::fs::File::from(fd)
+    }
+}

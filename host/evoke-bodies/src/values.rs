@@ -1,0 +1,113 @@
+//! What a body receives for each argument (000 §8.1): an option's key, a word's value or the word, a
+//! pick's value, `true` for a flag. A date is resolved to a day here, when the body runs, and only here.
+
+use evoke_core::decision::Value;
+use evoke_core::recognize::{DateReading, PickValue};
+use jiff::ToSpan;
+use jiff::civil::{Date, Weekday};
+use serde_json::json;
+
+/// The body's value of one argument, as JSON.
+pub fn body_value(value: &Value, today: Date) -> serde_json::Value {
+    match value {
+        Value::Option { key } => json!(key),
+        Value::Word { word, value } => json!(value.as_deref().unwrap_or(word)),
+        Value::Flag => json!(true),
+        Value::Pick { value, .. } => match value {
+            PickValue::Number(n) => number(*n),
+            PickValue::Duration(seconds) => json!(seconds),
+            PickValue::Date(reading) => resolve(reading, today).map_or(serde_json::Value::Null, |d| json!(d.to_string())),
+            PickValue::Time(text) | PickValue::Code(text) | PickValue::Text(text) => json!(text),
+            PickValue::Amount { amount, currency } => json!({ "amount": amount, "currency": currency }),
+        },
+    }
+}
+
+/// The value as one argv element: numbers and seconds as digits, a date as `YYYY-MM-DD`, an amount in
+/// its minor units followed by its currency (`1200 EUR`), text as is.
+pub fn argv_text(value: &Value, today: Date) -> String {
+    match body_value(value, today) {
+        serde_json::Value::String(s) => s,
+        serde_json::Value::Object(amount) => format!(
+            "{} {}",
+            amount.get("amount").map(ToString::to_string).unwrap_or_default(),
+            amount.get("currency").and_then(|c| c.as_str()).unwrap_or_default()
+        ),
+        other => other.to_string(),
+    }
+}
+
+fn number(n: f64) -> serde_json::Value {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 { json!(n as i64) } else { json!(n) }
+}
+
+/// The day a date reading names, counted from `today`. `this <weekday>` is the next such day on or after
+/// today; `next <weekday>` the first one after today that is not today; `last <weekday>` the most recent
+/// one before today; the 14th is the next 14th on or after today.
+pub fn resolve(reading: &DateReading, today: Date) -> Option<Date> {
+    match reading {
+        DateReading::Offset { days } => today.checked_add((*days).days()).ok(),
+        DateReading::Calendar { year, month, day } => Date::new(i16::try_from(*year).ok()?, i8::try_from(*month).ok()?, i8::try_from(*day).ok()?).ok(),
+        DateReading::Day { day } => {
+            let day = i8::try_from(*day).ok()?;
+            let mut month = today.first_of_month();
+            for _ in 0..24 {
+                if let Ok(candidate) = Date::new(month.year(), month.month(), day) {
+                    if candidate >= today {
+                        return Some(candidate);
+                    }
+                }
+                month = month.checked_add(1.month()).ok()?;
+            }
+            None
+        }
+        DateReading::Weekday { weekday, which } => {
+            let wanted = weekday_named(weekday)?;
+            let ahead = (wanted.to_monday_zero_offset() - today.weekday().to_monday_zero_offset()).rem_euclid(7) as i64;
+            let days = match which.as_str() {
+                "next" if ahead == 0 => 7,
+                "last" => if ahead == 0 { -7 } else { ahead - 7 },
+                _ => ahead,
+            };
+            today.checked_add(days.days()).ok()
+        }
+    }
+}
+
+fn weekday_named(name: &str) -> Option<Weekday> {
+    Some(match name {
+        "monday" => Weekday::Monday,
+        "tuesday" => Weekday::Tuesday,
+        "wednesday" => Weekday::Wednesday,
+        "thursday" => Weekday::Thursday,
+        "friday" => Weekday::Friday,
+        "saturday" => Weekday::Saturday,
+        "sunday" => Weekday::Sunday,
+        _ => return None,
+    })
+}
+
+/// Today in the user's time zone.
+pub fn today() -> Date {
+    jiff::ZonedDateTime::now().date()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::date;
+
+    #[test]
+    fn dates_resolve_from_today() {
+        let monday = date(2026, 11, 30);
+        let weekday = |w: &str, which: &str| DateReading::Weekday { weekday: w.into(), which: which.into() };
+        assert_eq!(resolve(&DateReading::Offset { days: 1 }, monday), Some(date(2026, 12, 1)));
+        assert_eq!(resolve(&weekday("friday", "this"), monday), Some(date(2026, 12, 4)));
+        assert_eq!(resolve(&weekday("monday", "next"), monday), Some(date(2026, 12, 7)));
+        assert_eq!(resolve(&weekday("monday", "this"), monday), Some(monday));
+        assert_eq!(resolve(&weekday("friday", "last"), monday), Some(date(2026, 11, 27)));
+        assert_eq!(resolve(&DateReading::Day { day: 14 }, monday), Some(date(2026, 12, 14)));
+        assert_eq!(resolve(&DateReading::Day { day: 31 }, date(2027, 2, 1)), Some(date(2027, 3, 31)));
+        assert_eq!(resolve(&DateReading::Calendar { year: 2027, month: 5, day: 4 }, monday), Some(date(2027, 5, 4)));
+    }
+}

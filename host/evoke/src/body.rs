@@ -1,0 +1,93 @@
+//! From a decided call to a body's run: the values as the body receives them, the settings with secrets
+//! read for this run only, the grants filled, and the way of running the manifest's `run` names.
+
+use evoke_bodies::node::Node;
+use evoke_bodies::values::{argv_text, body_value, today};
+use evoke_bodies::{Call, Contained, Failure, Ran, argv};
+use evoke_core::catalog::Reflex;
+use evoke_core::decision::Args;
+use evoke_core::manifest::{Grants, Run, fill};
+use evoke_core::project::Setting;
+use evoke_files::project::Project;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Everything needed to run one reflex's body.
+pub struct Prepared {
+    pub call: Call,
+    pub run: Run,
+}
+
+/// Resolves the settings (a secret from its environment variable, now and only for this run), fills the
+/// grants' `{key}`s, and turns the arguments into what the body receives.
+pub fn prepare(project: &Project, reflex: &Reflex, dir: &Path, args: &Args, input: &str, deadline: Instant) -> Result<Prepared, String> {
+    let mut config = Vec::new();
+    for key in &reflex.manifest.config {
+        let setting = project.settings(&reflex.name).iter().find(|(k, _)| *k == key.name).map(|(_, s)| s);
+        let value = match setting {
+            Some(Setting::Plain(value)) => value.clone(),
+            Some(Setting::Env(var)) => std::env::var(var).map_err(|_| {
+                format!("`{}` of {} is read from ${var}, which is not set; export it and try again", key.name, reflex.name)
+            })?,
+            None => return Err(format!("{} needs the setting `{}`: evoke config {} {}=VALUE", reflex.name, key.name, reflex.name, key.name)),
+        };
+        config.push((key.name.clone(), value));
+    }
+    let setting = |name: &str| config.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default();
+    let grants = Grants {
+        files: reflex.manifest.grants.files.iter().map(|(path, access)| (fill(path, setting), *access)).collect(),
+        net: reflex.manifest.grants.net.iter().map(|pair| fill(pair, setting)).collect(),
+    };
+    let today = today();
+    let values = args.0.iter().map(|(name, value)| (name.clone(), body_value(value, today))).collect();
+    let run = match &reflex.manifest.run {
+        Run::Argv(template) => Run::Argv(argv::fill(template, |name| args.get(name).map(|v| argv_text(v, today)))?),
+        file => file.clone(),
+    };
+    Ok(Prepared { call: Call { dir: dir.to_path_buf(), args: values, input: input.to_string(), config, grants, deadline }, run })
+}
+
+/// Runs the prepared body the way its `run` names.
+pub async fn run(prepared: &Prepared, cache: &Path, cancel: impl Future<Output = ()>) -> Ran {
+    match &prepared.run {
+        Run::Argv(argv) => argv::run(&prepared.call, argv, cancel).await,
+        Run::File(path) if path.ends_with(".wasm") => components(&prepared.call, &prepared.call.dir.join(path), cache, cancel).await,
+        Run::File(path) => match Node::find(cache) {
+            Ok(node) => evoke_bodies::node::run(&prepared.call, path, &node, cache, cancel).await,
+            Err(message) => Ran {
+                result: Err(Failure { message, frames: Vec::new() }),
+                contained: Contained::None { why: "the body did not start".into() },
+                cancelled: false,
+            },
+        },
+    }
+}
+
+async fn components(_call: &Call, wasm: &Path, _cache: &Path, _cancel: impl Future<Output = ()>) -> Ran {
+    Ran {
+        result: Err(Failure { message: format!("{}: component bodies cannot run in this build", wasm.display()), frames: Vec::new() }),
+        contained: Contained::None { why: "the body did not start".into() },
+        cancelled: false,
+    }
+}
+
+/// Resolves when the person presses Ctrl-C or evoke is sent SIGTERM: the body's group is then stopped.
+pub async fn interrupted() {
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(term) => term,
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+/// The reflex's directory, as the project installed it.
+pub fn dir_of(project: &Project, reflex: &str) -> Option<PathBuf> {
+    project.installed(reflex).map(|i| i.dir.clone())
+}

@@ -1,0 +1,204 @@
+//! `evoke SENTENCE…`: decide, then act. A run runs; a confirm asks y/N at a terminal; an ask asks for the
+//! missing value from its closed choices and decides again; without a terminal, a confirm or an ask ends
+//! with the literal command that gives the answer (exit 3), and an abstain exits 4 (D5).
+
+use crate::body::{self, interrupted};
+use crate::decide::{DEADLINE, Decided, Failed, Request, decide};
+use crate::exit::Exit;
+use crate::line::{Line, RanFields, RefusedLine, to_line};
+use crate::log::Log;
+use crate::session::Session;
+use crate::{prompt, render};
+use evoke_core::decide::answered;
+use evoke_core::decision::{Decision, Outcome, Value};
+use std::io::{BufRead, IsTerminal};
+use std::path::Path;
+use std::time::Instant;
+
+pub struct Options<'a> {
+    pub json: bool,
+    pub project_flag: Option<&'a Path>,
+}
+
+pub fn run(session: &Session, sentence: Option<String>, options: &Options) -> Exit {
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            render::err(&format!("error: cannot start: {e}\n"));
+            return Exit::Failed;
+        }
+    };
+    let mut log = Log::open(&session.places.log());
+    match sentence {
+        Some(sentence) => runtime.block_on(one(session, &mut log, &sentence, options)),
+        None if !std::io::stdin().is_terminal() => {
+            // The filter: one decision per line, and the worst exit of them all (D5's order).
+            let mut worst = Exit::Done;
+            for line in std::io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let exit = runtime.block_on(one(session, &mut log, &line, options));
+                worst = worse(worst, exit);
+            }
+            worst
+        }
+        None => {
+            render::err("error: say what you want: evoke \"turn on the kitchen lights\"\n");
+            Exit::Usage
+        }
+    }
+}
+
+/// D5's order, worst first: 6, 1, 3, 5, 4, 0.
+pub fn worse(a: Exit, b: Exit) -> Exit {
+    let rank = |e: Exit| match e {
+        Exit::Refused => 0,
+        Exit::Failed => 1,
+        Exit::NeedsPerson => 2,
+        Exit::Declined => 3,
+        Exit::Abstain => 4,
+        Exit::Done => 5,
+        Exit::Usage => 0,
+    };
+    if rank(b) < rank(a) { b } else { a }
+}
+
+async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_>) -> Exit {
+    let started = Instant::now();
+    let request = Request {
+        catalog: &session.catalog,
+        adapter: session.adapter.as_ref(),
+        gate: session.gate,
+        plan: &session.plan,
+        cache: Some(&session.cache),
+        deadline: started + DEADLINE,
+    };
+    let decided = match decide(&request, input).await {
+        Ok(decided) => decided,
+        Err(Failed { failure, trace, rounds }) => {
+            let line = to_line(&RefusedLine { input, error: failure.to_string(), fault: &failure, trace: &trace });
+            let _ = log.append(&line, &rounds, &[]);
+            if options.json {
+                render::out(&format!("{line}\n"));
+            } else {
+                render::err(&format!("error: {failure}\n"));
+            }
+            return Exit::Refused;
+        }
+    };
+    act(session, log, decided, started, options).await
+}
+
+async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instant, options: &Options<'_>) -> Exit {
+    let mut decision = decided.decision.clone();
+    // A prompt waiting for a person never counts against the deadline (000 §6.3).
+    let mut waited = std::time::Duration::ZERO;
+    let present = prompt::person_present();
+    loop {
+        match decision.outcome {
+            Outcome::Abstain => {
+                finish(log, &decided, &decision, None, options);
+                if !options.json {
+                    render::err("evoke: nothing installed does that\n");
+                }
+                return Exit::Abstain;
+            }
+            Outcome::Ask if present => {
+                let asked = Instant::now();
+                let mut answers: Vec<(String, Value)> = Vec::new();
+                for missing in decision.missing.clone().unwrap_or_default() {
+                    let Some(mut value) = prompt::ask(&missing) else {
+                        finish(log, &decided, &decision, None, options);
+                        render::err("evoke: the question was left unanswered; nothing ran\n");
+                        return Exit::Declined;
+                    };
+                    if let Value::Word { word, value: delivered } = &mut value {
+                        let reflex = decision.reflex.as_deref().and_then(|r| session.catalog.get(r));
+                        *delivered = reflex.and_then(|r| r.vocab_of(&missing.arg)).and_then(|v| v.find(word)).and_then(|w| w.value.clone());
+                    }
+                    answers.push((missing.arg.clone(), value));
+                }
+                waited += asked.elapsed();
+                decision = answered(&session.catalog, session.gate.as_ref(), &decided.candidates, &decision, &answers);
+            }
+            Outcome::Ask | Outcome::Confirm if !present => {
+                finish(log, &decided, &decision, None, options);
+                if !options.json {
+                    let line = serde_json::to_value(&decision).unwrap_or_default();
+                    let command = render::literal_call(options.project_flag, &line, decision.missing.as_deref().unwrap_or_default());
+                    let said = match (&decision.prompt, &decision.missing) {
+                        (Some(prompt), _) => format!("evoke: {} ({})", prompt.template, prompt.reason),
+                        (None, Some(missing)) => {
+                            let asks: Vec<String> = missing.iter().map(|m| m.ask.clone()).collect();
+                            format!("evoke: {} needs an answer: {}", decision.reflex.as_deref().unwrap_or_default(), asks.join(" "))
+                        }
+                        _ => "evoke: a person must answer first".to_string(),
+                    };
+                    render::err(&format!("{said}\nto answer, run: {command}\n"));
+                }
+                return Exit::NeedsPerson;
+            }
+            Outcome::Confirm => {
+                let Some(prompt) = decision.prompt.clone() else { return Exit::Failed };
+                // evoke's own line first, so the reflex's words can never pass for evoke's.
+                render::err(&format!("{} — {}\n", prompt.own, prompt.reason));
+                let asked = Instant::now();
+                let yes = prompt::confirm(&prompt.template);
+                waited += asked.elapsed();
+                if !yes {
+                    finish(log, &decided, &decision, None, options);
+                    render::err("evoke: declined; nothing ran\n");
+                    return Exit::Declined;
+                }
+                return execute(session, log, &decided, &decision, started + DEADLINE + waited, options).await;
+            }
+            Outcome::Run => return execute(session, log, &decided, &decision, started + DEADLINE + waited, options).await,
+            Outcome::Ask => unreachable!("an ask with a person present is handled above"),
+        }
+    }
+}
+
+async fn execute(session: &Session, log: &mut Log, decided: &Decided, decision: &Decision, deadline: Instant, options: &Options<'_>) -> Exit {
+    let reflex_name = decision.reflex.as_deref().unwrap_or_default();
+    let (Some(reflex), Some(dir)) = (session.catalog.get(reflex_name), body::dir_of(&session.project, reflex_name)) else {
+        render::err(&format!("error: {reflex_name} is not installed here\n"));
+        return Exit::Failed;
+    };
+    let args = decision.args.clone().unwrap_or_default();
+    let prepared = match body::prepare(&session.project, reflex, &dir, &args, &decision.input, deadline) {
+        Ok(prepared) => prepared,
+        Err(message) => {
+            render::err(&format!("error: {message}\n"));
+            return Exit::Failed;
+        }
+    };
+    let ran = body::run(&prepared, &session.places.cache, interrupted()).await;
+    finish(log, decided, decision, Some(&ran), options);
+    match &ran.result {
+        Ok(output) => {
+            if !options.json {
+                render::out(&format!("{}\n", output.text));
+            }
+            Exit::Done
+        }
+        Err(failure) => {
+            if !options.json {
+                render::err(&render::failure(failure));
+            }
+            Exit::Failed
+        }
+    }
+}
+
+/// Logs the decision as it ended and, under `--json`, prints its line.
+fn finish(log: &mut Log, decided: &Decided, decision: &Decision, ran: Option<&evoke_bodies::Ran>, options: &Options) {
+    let line = to_line(&Line { decision, trace: &decided.trace, ran: ran.map(RanFields::of) });
+    if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
+        render::err(&format!("warning: the decision was not logged: {e}\n"));
+    }
+    if options.json {
+        render::out(&format!("{line}\n"));
+    }
+}

@@ -1,0 +1,81 @@
+//! Asking a person at a terminal: a yes/no before a call, and a closed choice for a missing value. The
+//! prompts go to stderr, so stdout carries only results; nothing is accepted that is not a closed choice.
+
+use crate::render;
+use evoke_core::decision::{Choices, Missing, Value};
+use evoke_core::identity::identity;
+use evoke_core::recognize::{PickKind, PickValue, candidates};
+use std::io::{BufRead, IsTerminal};
+
+/// Whether a person can answer: stdin and stderr are both a terminal.
+pub fn person_present() -> bool {
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+fn read_line() -> Option<String> {
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line.trim().to_string()),
+    }
+}
+
+/// `[y/N]`: only a yes runs.
+pub fn confirm(question: &str) -> bool {
+    render::err(&format!("{question} [y/N] "));
+    matches!(read_line().as_deref().map(str::to_lowercase).as_deref(), Some("y" | "yes"))
+}
+
+/// How many times a person may give an answer that is not among the choices.
+const TRIES: usize = 3;
+
+/// Asks for one missing value. `None` when the person left it unanswered.
+pub fn ask(missing: &Missing) -> Option<Value> {
+    render::err(&render::ask_choices(missing));
+    for _ in 0..TRIES {
+        render::err("> ");
+        let answer = read_line().filter(|a| !a.is_empty())?;
+        match accept(missing, &answer) {
+            Ok(value) => return Some(value),
+            Err(why) => render::err(&format!("{why}\n")),
+        }
+    }
+    None
+}
+
+/// A typed answer, accepted only as one of the closed choices: a listed key or its number, or a span the
+/// recognizers read of the argument's kind (and within its range).
+pub fn accept(missing: &Missing, answer: &str) -> Result<Value, String> {
+    let listed = |texts: &[(String, String)]| -> Option<String> {
+        if let Ok(n) = answer.parse::<usize>() {
+            if let Some((key, _)) = n.checked_sub(1).and_then(|i| texts.get(i)) {
+                return Some(key.clone());
+            }
+        }
+        let wanted = identity(answer);
+        texts.iter().find(|(key, _)| identity(key) == wanted).map(|(key, _)| key.clone())
+    };
+    match &missing.choices {
+        Choices::Vocab { words } => listed(&words.0)
+            .map(|word| Value::Word { word, value: None })
+            .ok_or_else(|| format!("\"{answer}\" is not one of your words; answer with one of the list")),
+        Choices::Options { options } => listed(&options.0)
+            .map(|key| Value::Option { key })
+            .ok_or_else(|| format!("\"{answer}\" is not one of the choices; answer with one of the list")),
+        Choices::Pick { kind, range } => {
+            let kind: PickKind = kind.parse().map_err(|_| "an unknown kind".to_string())?;
+            let found = candidates(answer, kind).into_iter().next().ok_or_else(|| format!("\"{answer}\" does not read as a {}", kind.as_str()))?;
+            let comparable = match &found.value {
+                PickValue::Number(n) => Some(*n),
+                PickValue::Duration(s) => Some(*s as f64),
+                _ => None,
+            };
+            if let (Some([low, high]), Some(n)) = (range, comparable) {
+                if n < *low || n > *high {
+                    return Err(format!("{} is outside {low}–{high}", found.span.text));
+                }
+            }
+            Ok(Value::Pick { span: found.span, value: found.value })
+        }
+    }
+}
