@@ -1,4 +1,5 @@
 //! The engines that answer a decision's questions. Each implements [`evoke_core::adapter::Adapter`].
 
+pub mod builtin;
 pub mod local;
 pub mod replay;

@@ -110,6 +110,7 @@ fn softmax(keys: &[(String, Option<f32>)], params: &ArgParams) -> Vec<(String, f
     let a = f64::from(params.sharpness);
     let logit = |key: &str, e: Option<f32>| -> f64 {
         match (key, e) {
+            (_, Some(e)) if e <= 0.0 => -a * f64::from(params.unsaid),
             (_, Some(e)) => a * f64::from(e),
             (UNSTATED, None) => a * f64::from(params.unstated),
             (NONE, None) => a * f64::from(params.unstated - params.none_gap),

@@ -16,30 +16,43 @@ pub struct Params {
     /// The weight of the nearest example, against the mean of the `k` nearest.
     pub nearest: f32,
     pub k: usize,
+    /// The weight of the reflex's texts taken together, against its nearest texts.
+    pub class: f32,
+    /// The share of whole words in the reflexes' texts taken together.
+    pub class_words: f32,
     /// The weight of the description's own similarity, on top.
     pub description: f32,
     /// How far the description also stands as an example (times its similarity).
     pub description_as_example: f32,
     /// How much a `not_for` entry nearer than every example takes off.
     pub not_for: f32,
-    /// The softmax's sharpness.
+    /// The softmax's sharpness, sharing what the best reflex leaves among the others.
     pub beta: f32,
-    /// The score `none` stands at.
+    /// The score `none` stands at: `none_bias` moves it.
     pub threshold: f32,
+    /// The logistic that reads the best reflex's probability of being right: `(a, b, c)` over its score
+    /// `s1` and its lead over the second, `σ(a·s1 + b·(s1 − s2) + c)`.
+    pub calibration: (f32, f32, f32),
+    /// The share of what the best reflex leaves that goes to `none`.
+    pub none_share: f32,
 }
 
 impl Default for Params {
     fn default() -> Self {
         Params {
-            shape: Shape { stop: 0.3, pairs: 0.5, grams: (3, 5) },
-            words_share: 0.5,
-            nearest: 0.5,
-            k: 3,
-            description: 0.2,
+            shape: Shape { stop: 1.0, pairs: 0.5, grams: (3, 4) },
+            words_share: 0.7,
+            nearest: 1.0,
+            k: 1,
+            class: 0.8,
+            class_words: 0.7,
+            description: 0.1,
             description_as_example: 1.0,
             not_for: 1.0,
-            beta: 12.0,
-            threshold: 0.35,
+            beta: 40.0,
+            threshold: 0.0,
+            calibration: (2.995, 18.736, -1.602),
+            none_share: 0.1,
         }
     }
 }
@@ -52,6 +65,8 @@ pub struct ArgParams {
     pub unstated: f32,
     /// How far below `unstated` the sentinel `none` stands.
     pub none_gap: f32,
+    /// How far under nothing a key nothing in the request says stands.
+    pub unsaid: f32,
     /// Evidence of a word the lexicon holds for a key.
     pub synonym: f32,
     /// Evidence of a key of several words, all its content words said (scaled by the share said).
@@ -68,11 +83,12 @@ pub struct ArgParams {
 impl Default for ArgParams {
     fn default() -> Self {
         ArgParams {
-            sharpness: 6.0,
+            sharpness: 5.0,
             unstated: 0.45,
-            none_gap: 0.35,
+            none_gap: 0.6,
+            unsaid: 0.7,
             synonym: 0.8,
-            partial: 0.7,
+            partial: 0.35,
             meaning: 0.5,
             span: 0.8,
             span_context: 0.3,
@@ -82,7 +98,7 @@ impl Default for ArgParams {
 }
 
 /// The gate `local` ships.
-pub const GATE: Gate = Gate { route: 0.5, fits: None, read: 0.8, write: 0.9 };
+pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.96, write: 0.98 };
 
 /// A version of these constants, part of the id.
 pub const VERSION: &str = "1";

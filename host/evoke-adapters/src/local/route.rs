@@ -35,6 +35,9 @@ pub struct RouteModel {
     /// Every key offered, in order.
     pub keys: Vec<String>,
     spaces: Spaces,
+    /// One text per reflex: its description and examples together, weighed by how few reflexes share a
+    /// feature.
+    classes: Spaces,
     /// Per text: the option it belongs to and what it is.
     docs: Vec<(usize, Kind)>,
 }
@@ -51,6 +54,7 @@ impl RouteModel {
         let mut texts: Vec<&str> = Vec::new();
         let mut docs = Vec::new();
         let mut model_options = Vec::new();
+        let mut joined: Vec<String> = Vec::new();
         let mut keys = Vec::new();
         for (key, text) in &options.0 {
             keys.push(key.clone());
@@ -63,6 +67,7 @@ impl RouteModel {
                     texts.push(what);
                     docs.push((i, Kind::Description));
                     model_options.push(RouteOption { key: key.clone(), description: what.clone(), not_for: Vec::new() });
+                    joined.push(what.clone());
                 }
                 Text::Rich { what, not_for, examples } => {
                     texts.push(what);
@@ -76,17 +81,26 @@ impl RouteModel {
                         docs.push((i, Kind::NotFor));
                     }
                     model_options.push(RouteOption { key: key.clone(), description: what.clone(), not_for: not_for.clone() });
+                    joined.push(std::iter::once(what).chain(examples).cloned().collect::<Vec<_>>().join(" \n "));
                 }
             }
         }
         let spaces = Spaces::build(&texts, params.shape);
-        Some(RouteModel { params, options: model_options, otherwise: otherwise.clone(), keys, spaces, docs })
+        let joined: Vec<&str> = joined.iter().map(String::as_str).collect();
+        let classes = if params.class > 0.0 { Spaces::build(&joined, params.shape) } else { Spaces::default() };
+        Some(RouteModel { params, options: model_options, otherwise: otherwise.clone(), keys, spaces, classes, docs })
+    }
+
+    /// Each reflex's score for a request, in option order.
+    pub fn scores_of(&self, request: &str) -> Vec<f32> {
+        self.scores(&words(request))
     }
 
     /// Each reflex's score for the request, in option order.
     pub fn scores(&self, request: &[Word]) -> Vec<f32> {
         let p = &self.params;
         let sims = self.spaces.sims(request, p.words_share);
+        let class = if p.class > 0.0 { self.classes.sims(request, p.class_words) } else { Vec::new() };
         let n = self.options.len();
         let mut best: Vec<[f32; 3]> = vec![[0.0; 3]; n];
         let mut description = vec![0.0f32; n];
@@ -111,7 +125,8 @@ impl RouteModel {
                 };
                 let nearest = p.nearest * a + (1.0 - p.nearest) * mean;
                 let penalty = (not_for[i] - a).max(0.0);
-                nearest + p.description * description[i] - p.not_for * penalty
+                let class = class.get(i).copied().unwrap_or(0.0);
+                (1.0 - p.class) * nearest + p.class * class + p.description * description[i] - p.not_for * penalty
             })
             .collect()
     }
@@ -123,25 +138,52 @@ impl RouteModel {
         self.distribution_from(&scores)
     }
 
-    /// The softmax of the scores against the fixed score of `none`.
+    /// The distribution from the scores: the best reflex gets the probability that it is right, read
+    /// from its score and its lead over the second (a logistic fitted on held-out data); the rest is
+    /// shared between `none` and the other reflexes, by a softmax of their scores.
     pub fn distribution_from(&self, scores: &[f32]) -> Vec<(String, f64)> {
         let p = &self.params;
         let beta = f64::from(p.beta);
-        let none = beta * f64::from(p.threshold);
-        let max = scores.iter().map(|s| beta * f64::from(*s)).fold(none, f64::max);
-        let mut weights: Vec<f64> = scores.iter().map(|s| (beta * f64::from(*s) - max).exp()).collect();
-        let none_weight = if self.otherwise.is_some() { (none - max).exp() } else { 0.0 };
-        let total: f64 = weights.iter().sum::<f64>() + none_weight;
-        for w in &mut weights {
-            *w /= total;
+        let mut first = (usize::MAX, f64::NEG_INFINITY);
+        let mut second = 0.0f64;
+        for (i, s) in scores.iter().enumerate() {
+            let s = f64::from(*s);
+            if s > first.1 {
+                second = first.1.max(0.0);
+                first = (i, s);
+            } else if s > second {
+                second = s;
+            }
+        }
+        let mut probs = vec![0.0f64; scores.len()];
+        let none;
+        if first.0 == usize::MAX {
+            none = 1.0;
+        } else {
+            let (a, b, c) = p.calibration;
+            let z = f64::from(a) * (first.1 - f64::from(p.threshold)) + f64::from(b) * (first.1 - second) + f64::from(c);
+            let top = 1.0 / (1.0 + (-z).exp());
+            let max = first.1 * beta;
+            let weights: Vec<f64> = scores.iter().map(|s| (beta * f64::from(*s) - max).exp()).collect();
+            let rest: f64 = weights.iter().sum::<f64>() - 1.0;
+            let share = if self.otherwise.is_some() { f64::from(p.none_share) } else { 0.0 };
+            let others = if rest > 0.0 { (1.0 - top) * (1.0 - share) } else { 0.0 };
+            for (i, w) in weights.iter().enumerate() {
+                probs[i] = if i == first.0 { top } else { others * w / rest };
+            }
+            none = if self.otherwise.is_some() { 1.0 - top - others } else { 0.0 };
+            if self.otherwise.is_none() {
+                // Without a sentinel, the best reflex takes what `none` would have.
+                probs[first.0] += 1.0 - top - others;
+            }
         }
         let mut out = Vec::with_capacity(self.keys.len());
         let mut next = 0;
         for key in &self.keys {
             if is_sentinel(key, self.otherwise.as_deref()) {
-                out.push((key.clone(), none_weight / total));
+                out.push((key.clone(), none));
             } else {
-                out.push((key.clone(), weights[next]));
+                out.push((key.clone(), probs[next]));
                 next += 1;
             }
         }
@@ -165,5 +207,31 @@ fn insert(best: &mut [f32; 3], x: f32) {
         best[1] = x;
     } else if x > best[2] {
         best[2] = x;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evoke_core::question::Options;
+
+    #[test]
+    fn joined_texts_score() {
+        let q = Question::Choice {
+            ask: String::new(),
+            options: Options(vec![
+                ("translate".into(), Text::Rich { what: "Translate.".into(), not_for: vec![], examples: vec!["how do i say hotel in finnish".into(), "translate this to french".into()] }),
+                ("timer".into(), Text::Rich { what: "Timer.".into(), not_for: vec![], examples: vec!["set a timer for ten minutes".into(), "start a countdown".into()] }),
+                ("none".into(), Text::Plain("".into())),
+            ]),
+            otherwise: Some("none".into()),
+        };
+        let mut p = Params::default();
+        p.class = 1.0;
+        p.description = 0.0;
+        let m = RouteModel::build(&q, p).unwrap();
+        let s = m.scores(&words("how do i say goodbye in french"));
+        eprintln!("{s:?}");
+        assert!(s[0] > s[1]);
     }
 }

@@ -1,0 +1,32 @@
+//! The adapters a project may name (D11): built-in names only, each with its settings from the project's
+//! `[adapters.NAME]` table. A project never defines an adapter, and `replay` is chosen on the command line
+//! only.
+
+use evoke_core::adapter::Adapter;
+use std::path::Path;
+
+/// The names built into this evoke.
+pub const NAMES: [&str; 1] = ["local"];
+
+/// Why a named adapter could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpenError {
+    /// No built-in and no installed component has this name.
+    Unknown { name: String },
+    /// Its settings or its file are refused.
+    Refused { message: String },
+}
+
+/// The adapter called `name`, set up from `settings` (the project's `[adapters.NAME]`). `data` is the
+/// data place, where component adapters the user installed live (never a project's directory).
+pub fn open(name: &str, settings: Option<&toml::Table>, data: &Path) -> Result<Box<dyn Adapter>, OpenError> {
+    let refused = |message: String| OpenError::Refused { message };
+    match name {
+        "local" => Ok(Box::new(crate::local::Local::from_table(settings).map_err(refused)?)),
+
+        other => {
+            let _ = data;
+            Err(OpenError::Unknown { name: other.to_string() })
+        }
+    }
+}
