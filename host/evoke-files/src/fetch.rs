@@ -52,6 +52,8 @@ pub struct Fetched {
     pub files: Vec<(String, Vec<u8>)>,
 }
 
+static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 type Redirect = dyn Fn(&str) -> Option<String> + Send + Sync;
 
 /// Fetches refs for one command. A repository and tag are fetched once, however many reflexes they hold.
@@ -67,7 +69,7 @@ impl Fetcher {
     /// `scratch` is a directory for the bare repositories, removed when the fetcher is dropped.
     pub fn new(scratch: &Path) -> Fetcher {
         Fetcher {
-            scratch: scratch.join(format!("fetch-{}", std::process::id())),
+            scratch: scratch.join(format!("fetch-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))),
             redirect: None,
             progress: std::io::stderr().is_terminal(),
             repos: HashMap::new(),

@@ -4,8 +4,10 @@
 
 pub mod atomic;
 pub mod fetch;
+pub mod install;
 pub mod lock;
 pub mod places;
 pub mod project;
 pub mod store;
+pub mod theft;
 pub mod trust;

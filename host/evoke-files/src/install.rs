@@ -1,0 +1,459 @@
+//! Installing and updating (000 §10.2–10.4): `evoke add` puts a reflex in `evoke.toml` (and, for a
+//! remote one, in the store and the lock with the effect the user consented to); `evoke update` brings
+//! the lock in line with `evoke.toml` and upstream's newer releases of the same major version. Neither
+//! prompts; update never blocks and never rewrites a user's file: it reports.
+
+use crate::fetch::{FetchError, Fetcher};
+use crate::lock::{LOCK_FILE, Lock, Locked, LockedAdapter};
+use crate::places::Places;
+use crate::project::{Location, PROJECT_FILE, Project, load_in, read_reflex_dir};
+use crate::store::Store;
+use crate::trust;
+use evoke_core::contract::{Level, diff};
+use evoke_core::lint::{Finding, lint};
+use evoke_core::manifest::{Effect, Manifest, Source};
+use evoke_core::overlay::read_overlay;
+use evoke_core::project::ReflexSource;
+use evoke_core::refs::{Ref, RefFault, Version, parse_ref, parse_ref_and_tag, parse_version_tag};
+use evoke_core::text::{is_name, is_sentinel};
+use std::path::{Path, PathBuf};
+
+/// What `evoke add` was given: a directory, or a ref with its tag.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Given {
+    Local(PathBuf),
+    Remote(Ref, Option<Version>),
+}
+
+/// A ref is anything with `://` or of the form `user@host:…`; anything else is a directory. A ref
+/// outside the grammar is refused, never taken for a path.
+pub fn classify(text: &str) -> Result<Given, RefFault> {
+    let scp_like = text.split_once('@').is_some_and(|(user, rest)| !user.contains('/') && rest.contains(':'));
+    if text.contains("://") || scp_like {
+        let (reference, tag) = parse_ref_and_tag(text)?;
+        Ok(Given::Remote(reference, tag))
+    } else {
+        Ok(Given::Local(PathBuf::from(text)))
+    }
+}
+
+/// Why an add did nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddError {
+    pub message: String,
+    pub fix: Option<String>,
+    /// The manifest's refusals, when it did not read.
+    pub diagnostics: Vec<evoke_core::diag::Diagnostic>,
+}
+
+impl AddError {
+    fn new(message: impl Into<String>, fix: Option<&str>) -> AddError {
+        AddError { message: message.into(), fix: fix.map(str::to_string), diagnostics: Vec::new() }
+    }
+}
+
+/// What an add did.
+#[derive(Debug, Clone)]
+pub struct Added {
+    pub name: String,
+    /// `reflexes/lights`, or `REF@TAG`.
+    pub source: String,
+    /// The shipped manifest (no overlay yet).
+    pub manifest: Manifest,
+    pub findings: Vec<Finding>,
+    pub locked: Option<Locked>,
+    pub dir: PathBuf,
+}
+
+const RESERVED_LOCAL_NAMES: [&str; 3] = ["weave", "route", "fits"];
+
+/// `evoke add NAME SOURCE [--tag TAG]`, in the project at `location`. `cwd` resolves a local path.
+pub fn add(
+    places: &Places,
+    location: &Location,
+    fetcher: &mut Fetcher,
+    cwd: &Path,
+    name: &str,
+    source: &str,
+    tag: Option<&str>,
+) -> Result<Added, AddError> {
+    if !is_name(name) || is_sentinel(name) || RESERVED_LOCAL_NAMES.contains(&name) {
+        return Err(AddError::new(
+            format!("\"{name}\" cannot be a reflex's local name"),
+            Some("name it [a-z][a-z0-9_]*, other than none, unstated, route, fits and weave"),
+        ));
+    }
+    let project = load_in(location.clone(), places).map_err(|e| AddError {
+        message: e.message,
+        fix: None,
+        diagnostics: e.diagnostics,
+    })?;
+    if let Some(existing) = project.installed(name) {
+        return Err(AddError::new(
+            format!("`{name}` is already installed ({})", describe(&existing.source)),
+            Some("choose another name, or remove its line from evoke.toml first"),
+        ));
+    }
+    let given = classify(source).map_err(|f| AddError::new(format!("{source} is refused: {f}"), None))?;
+    let given = match (given, tag) {
+        (Given::Remote(r, None), Some(tag)) => {
+            let version = parse_version_tag(tag).map_err(|f| AddError::new(format!("--tag {tag} is refused: {f}"), None))?;
+            Given::Remote(r, Some(version))
+        }
+        (Given::Remote(_, Some(_)), Some(_)) => {
+            return Err(AddError::new("the tag is given twice", Some("give it once: REF@TAG or --tag TAG")));
+        }
+        (Given::Local(_), Some(_)) => {
+            return Err(AddError::new("a local reflex has no tag", Some("drop --tag, or give a ref")));
+        }
+        (given, None) => given,
+    };
+
+    let mut lock = project.lock.clone();
+    let (entry, dir, locked, shown) = match given {
+        Given::Local(path) => {
+            let absolute = if path.is_absolute() { path.clone() } else { cwd.join(&path) };
+            let relative = relative_to(&absolute, &location.root);
+            let text = relative.display().to_string();
+            (toml_edit::value(text.clone()), absolute, None, text)
+        }
+        Given::Remote(reference, version) => {
+            let (tag, _) = match version {
+                Some(v) => (v.tag(), None),
+                None => {
+                    let (v, commit) = fetcher.newest(&reference).map_err(fetch_error)?;
+                    (v.tag(), Some(commit))
+                }
+            };
+            let fetched = fetcher.fetch(&reference, &tag).map_err(fetch_error)?;
+            let store = Store::new(&places.data);
+            let (h1, dir) = store.put(&fetched.files).map_err(|e| AddError::new(e, None))?;
+            let manifest = read_reflex_dir(&dir).map_err(|i| AddError {
+                message: format!("{}@{tag}: {}", reference, i.why),
+                fix: None,
+                diagnostics: i.diagnostics,
+            })?;
+            let locked = Locked { reference: reference.text(), tag: tag.clone(), commit: fetched.commit, h1, effect: manifest.effect };
+            let mut inline = toml_edit::InlineTable::new();
+            inline.insert("ref", reference.text().into());
+            inline.insert("tag", tag.clone().into());
+            (toml_edit::value(inline), dir, Some(locked), format!("{}@{tag}", reference.text()))
+        }
+    };
+    let manifest = read_reflex_dir(&dir).map_err(|i| AddError {
+        message: i.why,
+        fix: Some(i.fix),
+        diagnostics: i.diagnostics,
+    })?;
+    let findings = lint(&manifest);
+
+    // evoke.toml keeps the user's layout; only the new line is added.
+    let project_path = location.root.join(PROJECT_FILE);
+    let text = std::fs::read_to_string(&project_path).unwrap_or_default();
+    let mut doc: toml_edit::DocumentMut =
+        text.parse().map_err(|e| AddError::new(format!("{} cannot be edited: {e}", project_path.display()), None))?;
+    if !doc.contains_key("reflexes") {
+        doc["reflexes"] = toml_edit::table();
+    }
+    let Some(table) = doc["reflexes"].as_table_like_mut() else {
+        return Err(AddError::new(format!("{}: `reflexes` is not a table", project_path.display()), None));
+    };
+    table.insert(name, entry);
+    let mut writes: Vec<(PathBuf, Vec<u8>)> = vec![(project_path, doc.to_string().into_bytes())];
+    if let Some(locked) = &locked {
+        lock.reflexes.insert(name.to_string(), locked.clone());
+        writes.push((location.root.join(LOCK_FILE), lock.to_text().into_bytes()));
+    }
+    let writes: Vec<(&Path, &[u8])> = writes.iter().map(|(p, b)| (p.as_path(), b.as_slice())).collect();
+    trust::write_owned(places, location, &writes).map_err(|e| AddError::new(e, None))?;
+    Ok(Added { name: name.to_string(), source: shown, manifest, findings, locked, dir })
+}
+
+fn fetch_error(e: FetchError) -> AddError {
+    AddError::new(e.to_string(), None)
+}
+
+fn describe(source: &ReflexSource) -> String {
+    match source {
+        ReflexSource::Path(path) => path.clone(),
+        ReflexSource::Remote { reference, tag } => format!("{reference}@{tag}"),
+    }
+}
+
+/// `path` relative to `root` when it is inside it; else as given.
+fn relative_to(path: &Path, root: &Path) -> PathBuf {
+    let clean = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let (path_c, root_c) = (clean(path), clean(root));
+    match path_c.strip_prefix(&root_c) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.to_path_buf(),
+        _ => path_c,
+    }
+}
+
+/// One line of an update's report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A reflex moved to a new tag (or was fetched for the first time): `from` is `None` then.
+    Taken { name: String, from: Option<String>, to: String, level: Option<Level> },
+    /// Nothing to do.
+    Unchanged { name: String, tag: String },
+    /// A `was` rename upstream that the user's overlay follows at merge time; the file is left as is.
+    Rewritten { name: String, file: String, from: String, to: String },
+    /// The user's overlay no longer fits the new version: the reflex is inactive until it is fixed.
+    Stale { name: String, file: String, line: usize, message: String, fix: String },
+    /// An overlay or a vocabulary that no installed reflex uses.
+    Orphaned { file: String, why: String },
+    /// Upstream loosened the effect; the user keeps the one they consented to until `--accept`.
+    Loosened { name: String, consented: Effect, upstream: Effect },
+    /// `--accept` took upstream's looser effect.
+    Accepted { name: String, from: Effect, to: Effect },
+    /// Upstream tightened the effect: taken at once.
+    Tightened { name: String, from: Effect, to: Effect },
+    /// A newer major release exists; it is never taken on its own.
+    Major { name: String, tag: String },
+    /// A published tag that now names another commit: refused, the lock is kept.
+    Moved { name: String, tag: String, locked: String, now: String },
+    /// Could not be fetched or read; the lock is kept.
+    Failed { name: String, why: String },
+    /// A lock entry for a reflex `evoke.toml` no longer lists.
+    Dropped { name: String },
+}
+
+/// What `evoke update` did, line by line, and whether anything failed.
+#[derive(Debug, Clone, Default)]
+pub struct Updated {
+    pub events: Vec<Event>,
+    pub failed: bool,
+}
+
+/// `evoke update [--accept]`.
+pub fn update(
+    places: &Places,
+    location: &Location,
+    fetcher: &mut Fetcher,
+    accept: bool,
+    adapter: Option<LockedAdapter>,
+) -> Result<Updated, String> {
+    let project = load_in(location.clone(), places).map_err(|e| e.message)?;
+    let store = Store::new(&places.data);
+    let old_lock = project.lock.clone();
+    let mut lock = Lock { adapter: adapter.or(old_lock.adapter.clone()), ..Lock::default() };
+    let mut report = Updated::default();
+    let mut manifests: Vec<(String, Manifest)> = Vec::new();
+
+    for (name, source) in &project.file.reflexes {
+        let ReflexSource::Remote { reference, tag } = source else {
+            if let Some(m) = project.installed(name).and_then(|i| i.manifest.clone()) {
+                manifests.push((name.clone(), m));
+            }
+            continue;
+        };
+        let locked = old_lock.reflexes.get(name).filter(|l| l.reference == *reference).cloned();
+        match update_one(&project, &store, fetcher, name, reference, tag, locked.as_ref(), accept, &mut report) {
+            Some((entry, manifest)) => {
+                lock.reflexes.insert(name.clone(), entry);
+                manifests.push((name.clone(), manifest));
+            }
+            None => {
+                report.failed = true;
+                if let Some(l) = locked {
+                    lock.reflexes.insert(name.clone(), l);
+                }
+            }
+        }
+    }
+    for name in old_lock.reflexes.keys() {
+        let listed = project.file.reflexes.iter().any(|(n, s)| n == name && matches!(s, ReflexSource::Remote { .. }));
+        if !listed {
+            report.events.push(Event::Dropped { name: name.clone() });
+        }
+    }
+    orphans(&location.root, &project, &manifests, &mut report);
+    if lock != old_lock {
+        let path = location.root.join(LOCK_FILE);
+        trust::write_owned(places, location, &[(path.as_path(), lock.to_text().as_bytes())])?;
+    }
+    Ok(report)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn update_one(
+    project: &Project,
+    store: &Store,
+    fetcher: &mut Fetcher,
+    name: &str,
+    reference: &str,
+    asked: &str,
+    locked: Option<&Locked>,
+    accept: bool,
+    report: &mut Updated,
+) -> Option<(Locked, Manifest)> {
+    let fail = |report: &mut Updated, why: String| {
+        report.events.push(Event::Failed { name: name.to_string(), why });
+        None
+    };
+    let parsed = match parse_ref(reference) {
+        Ok(r) => r,
+        Err(f) => return fail(report, format!("{reference} is refused: {f}")),
+    };
+    let asked_version = match parse_version_tag(asked) {
+        Ok(v) => v,
+        Err(f) => return fail(report, format!("the tag {asked} is refused: {f}")),
+    };
+    let tags = match fetcher.tags(&parsed) {
+        Ok(tags) => tags,
+        Err(e) => return fail(report, e.to_string()),
+    };
+    if tags.is_empty() {
+        return fail(report, FetchError::NoVersionTag.to_string());
+    }
+    // A published tag never changes (000 §10.2).
+    if let Some(l) = locked {
+        if let Some((_, now)) = tags.iter().find(|(t, _)| *t == l.tag) {
+            if *now != l.commit {
+                report.events.push(Event::Moved { name: name.into(), tag: l.tag.clone(), locked: l.commit.clone(), now: now.clone() });
+                return None;
+            }
+        }
+    }
+    // The newest release of the asked major, at or after the asked tag; a pre-release only when asked.
+    let mut target: Option<Version> = None;
+    for (t, _) in &tags {
+        let Ok(v) = parse_version_tag(t) else { continue };
+        let fits = if asked_version.is_prerelease() {
+            v == asked_version
+        } else {
+            v.major == asked_version.major && !v.is_prerelease() && v.precedence(&asked_version).is_ge()
+        };
+        if fits && target.as_ref().is_none_or(|b| v.precedence(b).is_gt()) {
+            target = Some(v);
+        }
+    }
+    let Some(target) = target else {
+        return fail(report, format!("the repository has no tag {asked} (nor a later release of v{})", asked_version.major));
+    };
+    let newest_major = tags
+        .iter()
+        .filter_map(|(t, _)| parse_version_tag(t).ok())
+        .filter(|v| !v.is_prerelease() && v.major > asked_version.major)
+        .max_by(|a, b| a.precedence(b));
+    if let Some(v) = newest_major {
+        report.events.push(Event::Major { name: name.into(), tag: v.tag() });
+    }
+    let target_tag = target.tag();
+    let old_manifest = locked.and_then(|l| store.verify(&l.h1).ok()).and_then(|dir| read_reflex_dir(&dir).ok());
+    if let (Some(l), Some(m)) = (locked, &old_manifest) {
+        if l.tag == target_tag {
+            let mut entry = l.clone();
+            if entry.effect > m.effect && accept {
+                report.events.push(Event::Accepted { name: name.into(), from: entry.effect, to: m.effect });
+                entry.effect = m.effect;
+            } else if entry.effect > m.effect {
+                report.events.push(Event::Loosened { name: name.into(), consented: entry.effect, upstream: m.effect });
+            }
+            report.events.push(Event::Unchanged { name: name.into(), tag: l.tag.clone() });
+            return Some((entry, m.clone()));
+        }
+    }
+    let fetched = match fetcher.fetch(&parsed, &target_tag) {
+        Ok(f) => f,
+        Err(e) => return fail(report, e.to_string()),
+    };
+    if let Some(l) = locked {
+        if l.tag == target_tag && l.commit != fetched.commit {
+            report.events.push(Event::Moved { name: name.into(), tag: l.tag.clone(), locked: l.commit.clone(), now: fetched.commit });
+            return None;
+        }
+    }
+    let (h1, dir) = match store.put(&fetched.files) {
+        Ok(placed) => placed,
+        Err(e) => return fail(report, e),
+    };
+    let manifest = match read_reflex_dir(&dir) {
+        Ok(m) => m,
+        Err(i) => return fail(report, format!("{reference}@{target_tag}: {}", i.why)),
+    };
+    let level = old_manifest.as_ref().and_then(|old| diff(old, &manifest).ok()).map(|d| d.next);
+    report.events.push(Event::Taken { name: name.into(), from: locked.map(|l| l.tag.clone()), to: target_tag.clone(), level });
+
+    // The effect: tightening is taken at once; loosening waits for --accept.
+    let consented = locked.map_or(manifest.effect, |l| l.effect);
+    let effect = if manifest.effect < consented {
+        if accept {
+            report.events.push(Event::Accepted { name: name.into(), from: consented, to: manifest.effect });
+            manifest.effect
+        } else {
+            report.events.push(Event::Loosened { name: name.into(), consented, upstream: manifest.effect });
+            consented
+        }
+    } else {
+        if manifest.effect > consented {
+            report.events.push(Event::Tightened { name: name.into(), from: consented, to: manifest.effect });
+        }
+        manifest.effect
+    };
+
+    // The user's overlay: renames it follows, and what no longer fits.
+    let overlay_path = project.location.root.join("overlays").join(format!("{name}.toml"));
+    if let Ok(text) = std::fs::read_to_string(&overlay_path) {
+        let file = format!("overlays/{name}.toml");
+        if let Some(old) = &old_manifest {
+            for arg in &manifest.args {
+                for former in &arg.was {
+                    let was_live_before = old.args.iter().any(|a| a.name == *former);
+                    if was_live_before && mentions(&text, former) {
+                        report.events.push(Event::Rewritten { name: name.into(), file: file.clone(), from: former.clone(), to: arg.name.clone() });
+                    }
+                }
+            }
+        }
+        let reading = read_overlay(&file, &text, &manifest);
+        for d in reading.diagnostics.iter().filter(|d| d.is_error()) {
+            report.events.push(Event::Stale {
+                name: name.into(),
+                file: file.clone(),
+                line: d.place.line,
+                message: d.message.clone(),
+                fix: d.fix.clone().unwrap_or_else(|| "remove the line".into()),
+            });
+        }
+    }
+    let entry = Locked { reference: parsed.text(), tag: target_tag, commit: fetched.commit, h1, effect };
+    Some((entry, manifest))
+}
+
+/// Whether an overlay's text names `arg` as an argument: `[args.arg]`, `args.arg.…`, or `arg =` in a record.
+fn mentions(text: &str, arg: &str) -> bool {
+    text.contains(&format!("args.{arg}]"))
+        || text.contains(&format!("args.{arg}."))
+        || text.contains(&format!("{{ {arg} ="))
+        || text.contains(&format!(", {arg} ="))
+        || text.contains(&format!("{{{arg} ="))
+}
+
+fn orphans(root: &Path, project: &Project, manifests: &[(String, Manifest)], report: &mut Updated) {
+    let names = |dir: &str| -> Vec<String> {
+        let mut out: Vec<String> = std::fs::read_dir(root.join(dir))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".toml")).map(str::to_string))
+            .collect();
+        out.sort();
+        out
+    };
+    for overlay in names("overlays") {
+        if !project.file.reflexes.iter().any(|(n, _)| *n == overlay) {
+            report.events.push(Event::Orphaned {
+                file: format!("overlays/{overlay}.toml"),
+                why: format!("no reflex is installed as `{overlay}`"),
+            });
+        }
+    }
+    for vocab in names("vocab") {
+        let used = manifests.iter().any(|(_, m)| m.args.iter().any(|a| a.source == Source::Vocab(vocab.clone())));
+        if !used {
+            report.events.push(Event::Orphaned { file: format!("vocab/{vocab}.toml"), why: "no installed reflex names it".into() });
+        }
+    }
+}
