@@ -7,6 +7,7 @@
 
 pub mod argv;
 pub mod call;
+pub mod component;
 pub mod node;
 pub mod process;
 pub mod values;

@@ -1,0 +1,86 @@
+//! A call's grants, turned into the only world a component sees: a `WasiCtx` built from nothing.
+//!
+//! Everything not added here is absent: no argument, no stdin, no directory but the granted ones, no
+//! network but the granted pairs, and five environment variables (000 §8.2).
+
+use super::net::NetGrants;
+use crate::call::Call;
+use evoke_core::manifest::Access;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::sockets::SocketAddrUse;
+use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder};
+
+/// The environment a body sees: these, with the values evoke has, and nothing else.
+pub const ENVIRONMENT: [&str; 5] = ["PATH", "HOME", "TMPDIR", "LANG", "TERM"];
+
+/// Where a body's stdout and stderr go.
+#[derive(Clone)]
+pub(crate) enum Stdio {
+    /// Both to evoke's stderr, so that a stray line never reaches the result.
+    Stderr,
+    /// Both into one buffer (tests, embedders that show a body's output themselves).
+    Capture(MemoryOutputPipe),
+}
+
+/// Where a granted path lies on this machine: an absolute path as written, a relative one in the
+/// reflex's directory.
+pub(crate) fn host_path(dir: &Path, granted: &str) -> PathBuf {
+    let path = Path::new(granted);
+    if path.is_absolute() { path.to_path_buf() } else { dir.join(path) }
+}
+
+/// The context of one run of `call`. A granted directory appears to the body under the path the grant
+/// names, so the path a body reads from its config is the one it opens.
+pub(crate) fn wasi_ctx(call: &Call, net: &Arc<NetGrants>, stdio: &Stdio) -> Result<WasiCtx, String> {
+    let mut b = WasiCtxBuilder::new();
+
+    for key in ENVIRONMENT {
+        if let Some(value) = std::env::var_os(key).and_then(|v| v.into_string().ok()) {
+            b.env(key, value);
+        }
+    }
+
+    match stdio {
+        Stdio::Stderr => {
+            b.stdout(std::io::stderr()).stderr(std::io::stderr());
+        }
+        Stdio::Capture(pipe) => {
+            b.stdout(pipe.clone()).stderr(pipe.clone());
+        }
+    }
+
+    for (granted, access) in &call.grants.files {
+        if granted.contains('{') {
+            return Err(format!("refused: the file grant \"{granted}\" still holds a placeholder"));
+        }
+        let perms = match access {
+            Access::Read => FsPerms::ReadOnly,
+            Access::Write => FsPerms::ReadWrite,
+        };
+        let on_disk = host_path(&call.dir, granted);
+        b.preopened_dir(&on_disk, granted, perms).map_err(|e| {
+            format!("refused: the granted directory {} cannot be opened: {e}", on_disk.display())
+        })?;
+    }
+
+    // Sockets: TCP only, and only to the granted pairs; the implicit bind a connect makes (any address,
+    // port 0) is let through, a listen or an accept never is. UDP is off.
+    let gate = net.clone();
+    b.allow_tcp(!net.is_empty())
+        .allow_udp(false)
+        .allow_ip_name_lookup(!net.is_empty())
+        .socket_addr_check(move |addr, use_| {
+            let gate = gate.clone();
+            Box::pin(async move {
+                match use_ {
+                    SocketAddrUse::TcpConnect => gate.allows_connect(addr).await,
+                    SocketAddrUse::TcpBind => addr.ip().is_unspecified() && addr.port() == 0,
+                    _ => false,
+                }
+            })
+        });
+
+    Ok(b.build())
+}

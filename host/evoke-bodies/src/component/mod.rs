@@ -1,0 +1,157 @@
+//! Component bodies (D10): a `run = "NAME.wasm"` body is a WASI 0.2 component of the `evoke:reflex`
+//! world, run by wasmtime under the grants of its manifest, so `contained` is `{ "type": "full" }`.
+//!
+//! What a component sees is built from nothing for each run ([`grants`]): the directories of the
+//! `files` grant, preopened read-only or read-write; TCP connections and name lookups for the
+//! `host:port` pairs of the `net` grant, and `wasi:http` requests to them ([`http`]); five environment
+//! variables ([`ENVIRONMENT`]); no stdin; stdout and stderr to evoke's stderr. It stops at the call's
+//! deadline (epoch interruption, one ticker thread) and at its memory ceiling ([`DEFAULT_MEMORY`]).
+//!
+//! One [`ComponentHost`] holds the engine, the linker and the cache of compiled components
+//! (`<cache_dir>/components/`); make one per process and run every component body through it.
+
+mod cache;
+mod engine;
+mod grants;
+mod http;
+mod limits;
+mod linker;
+mod net;
+mod run;
+mod state;
+mod values;
+mod world;
+
+pub use cache::Source;
+pub use grants::ENVIRONMENT;
+pub use limits::DEFAULT_MEMORY;
+
+use crate::call::{Call, Contained, Failure, Ran};
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use wasmtime::Engine;
+use wasmtime::component::Linker;
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+
+/// The versions of the `evoke:reflex` world this host runs (`wit/reflex/v1`, …).
+pub fn known_worlds() -> Vec<String> {
+    world::KNOWN.iter().map(|v| format!("evoke:reflex@{v}")).collect()
+}
+
+/// Runs component bodies: one engine, one linker, one cache of compiled components.
+#[derive(Clone)]
+pub struct ComponentHost {
+    inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    engine: Engine,
+    linker: Linker<state::State>,
+    cache: cache::Cache,
+    kinds: values::ManifestKinds,
+    stdio: grants::Stdio,
+    memory: usize,
+    _ticker: engine::Ticker,
+}
+
+/// How a [`ComponentHost`] runs its bodies.
+#[derive(Clone)]
+pub struct Options {
+    /// The ceiling on each of a body's linear memories, in bytes; [`DEFAULT_MEMORY`] unless set.
+    pub memory_limit: usize,
+    /// Where a body's stdout and stderr go: evoke's stderr (`None`), or a buffer.
+    pub capture: Option<Captured>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { memory_limit: DEFAULT_MEMORY, capture: None }
+    }
+}
+
+/// A buffer that keeps what bodies print, for tests and for embedders that show it themselves.
+#[derive(Clone)]
+pub struct Captured(MemoryOutputPipe);
+
+impl Captured {
+    /// Keeps up to `capacity` bytes; a body printing more traps.
+    pub fn new(capacity: usize) -> Captured {
+        Captured(MemoryOutputPipe::new(capacity))
+    }
+
+    /// Everything printed so far, as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.contents()).into_owned()
+    }
+}
+
+impl ComponentHost {
+    /// A host whose compiled components are kept under `cache_dir/components/`.
+    pub fn new(cache_dir: &Path) -> Result<ComponentHost, String> {
+        ComponentHost::with_options(cache_dir, Options::default())
+    }
+
+    pub fn with_options(cache_dir: &Path, options: Options) -> Result<ComponentHost, String> {
+        let engine = engine::new_engine()?;
+        let linker = linker::new_linker(&engine)?;
+        let cache = cache::Cache::new(cache_dir, &engine)?;
+        let _ticker = engine::Ticker::start(&engine)?;
+        let stdio = match options.capture {
+            Some(Captured(pipe)) => grants::Stdio::Capture(pipe),
+            None => grants::Stdio::Stderr,
+        };
+        let inner = Inner {
+            engine,
+            linker,
+            cache,
+            kinds: values::ManifestKinds::default(),
+            stdio,
+            memory: options.memory_limit,
+            _ticker,
+        };
+        Ok(ComponentHost { inner: Arc::new(inner) })
+    }
+
+    /// Runs the component `wasm` for `call`, under `call.grants`, until `call.deadline`.
+    ///
+    /// Whatever happens, the body ran held to its grants: `contained` is [`Contained::Full`]. A refusal
+    /// (a file that is not a component, a world this host does not know, a grant that cannot be
+    /// opened), a trap, the deadline and the memory ceiling are failures whose message says which.
+    /// Dropping the future stops the body at its next tick.
+    ///
+    /// [`Contained::Full`]: crate::Contained::Full
+    pub async fn run(&self, call: &Call, wasm: &Path) -> Ran {
+        run::run(&self.inner, call, wasm).await.0
+    }
+
+    /// As [`run`](Self::run), until `cancel` resolves first (the person's Ctrl-C, a SIGTERM): then the body
+    /// is dropped at once, its store and everything it opened with it, and the result says `cancelled`.
+    pub async fn run_until(&self, call: &Call, wasm: &Path, cancel: impl Future<Output = ()>) -> Ran {
+        tokio::select! {
+            ran = self.run(call, wasm) => ran,
+            () = cancel => Ran {
+                result: Err(Failure { message: "cancelled: the body was stopped".into(), frames: Vec::new() }),
+                contained: Contained::Full,
+                cancelled: true,
+            },
+        }
+    }
+
+    /// As [`run`](Self::run), also saying where the compiled component came from (`None` when it could
+    /// not be loaded).
+    pub async fn run_traced(&self, call: &Call, wasm: &Path) -> (Ran, Option<Source>) {
+        run::run(&self.inner, call, wasm).await
+    }
+
+    /// Compiles `wasm` into the cache and this host's memory without running it (at install, or to warm
+    /// up). Blocks while compiling.
+    pub fn preload(&self, wasm: &Path) -> Result<Source, String> {
+        run::preload(&self.inner, wasm)
+    }
+
+    /// The directory compiled components of this engine are kept in.
+    pub fn cache_dir(&self) -> PathBuf {
+        self.inner.cache.dir().to_path_buf()
+    }
+}

@@ -1,0 +1,160 @@
+//! One run of one component: load it, build its store from the call's grants, call `run` under the
+//! deadline and the memory ceiling, and say what happened.
+
+use super::Inner;
+use super::cache::{self, Ready, Source};
+use super::grants;
+use super::http::HttpGate;
+use super::limits::{Limits, MemoryLimit, mib};
+use super::net::NetGrants;
+use super::state::State;
+use super::values;
+use super::world::v1::evoke::reflex::types as wit;
+use crate::call::{Call, Contained, Failure, Output, Ran};
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+use wasmtime::component::ResourceTable;
+use wasmtime::{Store, Trap, UpdateDeadline};
+use wasmtime_wasi_http::WasiHttpCtx;
+
+/// The error the epoch callback stops a body with once its deadline has passed.
+#[derive(Debug)]
+struct DeadlinePassed;
+
+impl fmt::Display for DeadlinePassed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the deadline passed")
+    }
+}
+
+impl std::error::Error for DeadlinePassed {}
+
+const STOPPED_AT_DEADLINE: &str =
+    "stopped at the deadline: the body was still running when the decision's time ran out";
+
+fn failure(message: impl Into<String>) -> Failure {
+    Failure { message: message.into(), frames: Vec::new() }
+}
+
+pub(crate) async fn run(inner: &Arc<Inner>, call: &Call, wasm: &Path) -> (Ran, Option<Source>) {
+    let mut source = None;
+    let result = attempt(inner, call, wasm, &mut source).await;
+    (Ran { result, contained: Contained::Full, cancelled: false }, source)
+}
+
+async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Option<Source>) -> Result<Output, Failure> {
+    let deadline = call.deadline;
+    if Instant::now() >= deadline {
+        return Err(failure("stopped at the deadline: no time was left to run the body"));
+    }
+    let (ready, from) = load(inner, wasm, deadline).await?;
+    *source = Some(from);
+
+    let args = values::convert(&call.args, &inner.kinds.of(&call.dir)).map_err(failure)?;
+    let net = Arc::new(NetGrants::parse(&call.grants.net).map_err(failure)?);
+    let wasi = grants::wasi_ctx(call, &net, &inner.stdio).map_err(failure)?;
+    let state = State {
+        table: ResourceTable::new(),
+        wasi,
+        http: WasiHttpCtx::new(),
+        hooks: HttpGate { net: net.clone() },
+        limits: Limits::new(inner.memory),
+        net,
+    };
+    let mut store = Store::new(&inner.engine, state);
+    store.limiter(|s| &mut s.limits);
+    // Every tick the body yields to the executor, so it can be dropped (a Ctrl-C) and the timeout below
+    // can fire; past the deadline it stops.
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(move |_| {
+        if Instant::now() >= deadline {
+            Err(wasmtime::Error::new(DeadlinePassed))
+        } else {
+            Ok(UpdateDeadline::Yield(1))
+        }
+    });
+
+    let ctx = wit::Context { input: call.input.clone(), config: call.config.clone() };
+    let outcome = {
+        let call_run = async {
+            match &*ready {
+                Ready::V1(pre) => {
+                    let body = pre.instantiate_async(&mut store).await?;
+                    body.call_run(&mut store, &args, &ctx).await
+                }
+            }
+        };
+        // A body waiting on the host (a socket, a timer) runs no code the epoch could stop.
+        tokio::time::timeout_at(deadline.into(), call_run).await
+    };
+
+    match outcome {
+        Err(_elapsed) => Err(failure(STOPPED_AT_DEADLINE)),
+        Ok(Err(error)) => Err(stopped(&error, store.data().limits.hit.is_some(), inner.memory)),
+        Ok(Ok(Err(message))) => Err(failure(message)),
+        Ok(Ok(Ok(out))) => {
+            let data = match out.data {
+                None => None,
+                Some(text) => Some(serde_json::from_str(&text).map_err(|e| {
+                    failure(format!("the body returned data that is not JSON: {e}"))
+                })?),
+            };
+            Ok(Output { text: out.text, data })
+        }
+    }
+}
+
+/// Why a call that did not return was stopped: the deadline, the memory ceiling, or a trap.
+fn stopped(error: &wasmtime::Error, memory_hit: bool, memory: usize) -> Failure {
+    if error.chain().any(|e| e.is::<DeadlinePassed>()) {
+        return failure(STOPPED_AT_DEADLINE);
+    }
+    if memory_hit || error.chain().any(|e| e.is::<MemoryLimit>()) {
+        return failure(format!(
+            "stopped at the memory limit: the body asked for more than its {} of memory",
+            mib(memory)
+        ));
+    }
+    match error.downcast_ref::<Trap>() {
+        Some(trap) => failure(format!("the body trapped: {trap}")),
+        None => failure(format!("the body failed: {}", error.root_cause())),
+    }
+}
+
+/// The component ready to instantiate, from memory, the disk cache, or a compile that the deadline bounds.
+async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc<Ready>, Source), Failure> {
+    let bytes = std::fs::read(wasm)
+        .map_err(|e| failure(format!("refused: the component {} cannot be read: {e}", wasm.display())))?;
+    let key = cache::key_of(&bytes);
+    if let Some(ready) = inner.cache.in_memory(&key) {
+        return Ok((ready, Source::Memory));
+    }
+    if let Some(ready) = inner.cache.on_disk(&inner.engine, &inner.linker, &key) {
+        return ready.map(|r| (r, Source::Disk)).map_err(failure);
+    }
+    let compiling = inner.clone();
+    let job = tokio::task::spawn_blocking(move || compiling.cache.compile(&compiling.engine, &compiling.linker, &key, &bytes));
+    match tokio::time::timeout_at(deadline.into(), job).await {
+        Err(_elapsed) => Err(failure(
+            "stopped at the deadline: the component was still being compiled when the decision's time ran out \
+             (the compile goes on, and the next run uses it)",
+        )),
+        Ok(Err(join)) => Err(failure(format!("the component could not be compiled: {join}"))),
+        Ok(Ok(ready)) => ready.map(|r| (r, Source::Compiled)).map_err(failure),
+    }
+}
+
+/// Loads `wasm` into `inner`'s memory (compiling and caching it when needed) without running it.
+pub(crate) fn preload(inner: &Inner, wasm: &Path) -> Result<Source, String> {
+    let bytes = std::fs::read(wasm).map_err(|e| format!("refused: the component {} cannot be read: {e}", wasm.display()))?;
+    let key = cache::key_of(&bytes);
+    if inner.cache.in_memory(&key).is_some() {
+        return Ok(Source::Memory);
+    }
+    if let Some(ready) = inner.cache.on_disk(&inner.engine, &inner.linker, &key) {
+        return ready.map(|_| Source::Disk);
+    }
+    inner.cache.compile(&inner.engine, &inner.linker, &key, &bytes).map(|_| Source::Compiled)
+}
