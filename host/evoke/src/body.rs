@@ -19,18 +19,46 @@ pub struct Prepared {
     pub run: Run,
 }
 
+/// Why a body could not be prepared: refused (a value that would start with `-`: exit 6) or failed
+/// (a setting missing: exit 1).
+#[derive(Debug)]
+pub enum NotPrepared {
+    Refused(String),
+    Failed(String),
+}
+
+impl NotPrepared {
+    pub fn exit(&self) -> crate::exit::Exit {
+        match self {
+            NotPrepared::Refused(_) => crate::exit::Exit::Refused,
+            NotPrepared::Failed(_) => crate::exit::Exit::Failed,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            NotPrepared::Refused(m) | NotPrepared::Failed(m) => m,
+        }
+    }
+}
+
 /// Resolves the settings (a secret from its environment variable, now and only for this run), fills the
 /// grants' `{key}`s, and turns the arguments into what the body receives.
-pub fn prepare(project: &Project, reflex: &Reflex, dir: &Path, args: &Args, input: &str, deadline: Instant) -> Result<Prepared, String> {
+pub fn prepare(project: &Project, reflex: &Reflex, dir: &Path, args: &Args, input: &str, deadline: Instant) -> Result<Prepared, NotPrepared> {
     let mut config = Vec::new();
     for key in &reflex.manifest.config {
         let setting = project.settings(&reflex.name).iter().find(|(k, _)| *k == key.name).map(|(_, s)| s);
         let value = match setting {
             Some(Setting::Plain(value)) => value.clone(),
             Some(Setting::Env(var)) => std::env::var(var).map_err(|_| {
-                format!("`{}` of {} is read from ${var}, which is not set; export it and try again", key.name, reflex.name)
+                NotPrepared::Failed(format!("`{}` of {} is read from ${var}, which is not set; export it and try again", key.name, reflex.name))
             })?,
-            None => return Err(format!("{} needs the setting `{}`: evoke config {} {}=VALUE", reflex.name, key.name, reflex.name, key.name)),
+            None => {
+                return Err(NotPrepared::Failed(format!(
+                    "{} needs the setting `{}`: evoke config {} {}=VALUE",
+                    reflex.name, key.name, reflex.name, key.name
+                )));
+            }
         };
         config.push((key.name.clone(), value));
     }
@@ -42,7 +70,7 @@ pub fn prepare(project: &Project, reflex: &Reflex, dir: &Path, args: &Args, inpu
     let today = today();
     let values = args.0.iter().map(|(name, value)| (name.clone(), body_value(value, today))).collect();
     let run = match &reflex.manifest.run {
-        Run::Argv(template) => Run::Argv(argv::fill(template, |name| args.get(name).map(|v| argv_text(v, today)))?),
+        Run::Argv(template) => Run::Argv(argv::fill(template, |name| args.get(name).map(|v| argv_text(v, today))).map_err(NotPrepared::Refused)?),
         file => file.clone(),
     };
     Ok(Prepared { call: Call { dir: dir.to_path_buf(), args: values, input: input.to_string(), config, grants, deadline }, run })

@@ -125,5 +125,5 @@ fn setup_failed(e: SetupError) -> Exit {
     if let Some(fix) = e.fix {
         render::err(&format!("  = fix: {fix}\n"));
     }
-    Exit::Usage
+    if e.needs_person { Exit::NeedsPerson } else { Exit::Usage }
 }

@@ -29,11 +29,13 @@ pub struct SetupError {
     pub message: String,
     pub diagnostics: Vec<Diagnostic>,
     pub fix: Option<String>,
+    /// A person must act (an untrusted project): exit 3 rather than 2.
+    pub needs_person: bool,
 }
 
 impl SetupError {
     fn new(message: impl Into<String>, fix: Option<String>) -> Self {
-        SetupError { message: message.into(), diagnostics: Vec::new(), fix }
+        SetupError { message: message.into(), diagnostics: Vec::new(), fix, needs_person: false }
     }
 }
 
@@ -49,8 +51,15 @@ impl Session {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         let location = project::locate(&cwd, options.project_dir, &places)
             .map_err(|e| SetupError::new(e, Some("name a directory holding evoke.toml: evoke -C DIR …".into())))?;
+        // A project other than the home one decides only while its owned files are what was trusted (000 §9.4).
+        evoke_files::trust::check(&places, &location).map_err(|u| SetupError {
+            message: u.message(),
+            diagnostics: Vec::new(),
+            fix: Some("evoke trust".into()),
+            needs_person: true,
+        })?;
         let project = project::load(location)
-            .map_err(|e| SetupError { message: e.message, diagnostics: e.diagnostics, fix: None })?;
+            .map_err(|e| SetupError { message: e.message, diagnostics: e.diagnostics, fix: None, needs_person: false })?;
         let mut catalog = project.catalog();
         if let Some(tag) = options.tag {
             catalog.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
@@ -95,6 +104,7 @@ fn choose_adapter(project: &Project, recording: Option<&Path>, data: &Path) -> R
                 message: format!("the recording {} is refused", path.display()),
                 diagnostics: reading.diagnostics,
                 fix: None,
+                needs_person: false,
             }),
         };
     }

@@ -11,7 +11,7 @@ use crate::{prompt, render};
 use evoke_core::catalog::Reflex;
 use evoke_core::decision::{Args, Because, Outcome, Prompt, Value, call_line};
 use evoke_core::manifest::{Effect, Source, fill};
-use evoke_core::recognize::{PickValue, candidates};
+use evoke_core::recognize::{PickKind, PickValue, Span, candidates};
 use std::time::Instant;
 
 pub fn run(session: &Session, name: &str, pairs: &[String], json: bool) -> Exit {
@@ -79,9 +79,9 @@ pub fn run(session: &Session, name: &str, pairs: &[String], json: bool) -> Exit 
     let deadline = Instant::now() + DEADLINE + waited;
     let prepared = match body::prepare(&session.project, reflex, &dir, &args, "", deadline) {
         Ok(prepared) => prepared,
-        Err(message) => {
-            render::err(&format!("error: {message}\n"));
-            return Exit::Failed;
+        Err(not) => {
+            render::err(&format!("error: {}\n", not.message()));
+            return not.exit();
         }
     };
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
@@ -147,6 +147,11 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, String> {
                     return Err(format!("\"{text}\" is not a word of vocab/{vocab}.toml; choose one of: {}", words.join(", ")));
                 }
             },
+            // Named, a text is the value as given: there is no sentence for quotes to mark it out of.
+            (Source::Pick(PickKind::Text), Some(text)) => Some(Value::Pick {
+                span: Span { start: 0, end: text.chars().count(), text: text.to_string() },
+                value: PickValue::Text(text.to_string()),
+            }),
             (Source::Pick(kind), Some(text)) => {
                 let found = candidates(text, *kind).into_iter().find(|c| c.span.text == text.trim());
                 let Some(found) = found else {

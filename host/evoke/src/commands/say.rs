@@ -169,9 +169,9 @@ async fn execute(session: &Session, log: &mut Log, decided: &Decided, decision: 
     let args = decision.args.clone().unwrap_or_default();
     let prepared = match body::prepare(&session.project, reflex, &dir, &args, &decision.input, deadline) {
         Ok(prepared) => prepared,
-        Err(message) => {
-            render::err(&format!("error: {message}\n"));
-            return Exit::Failed;
+        Err(not) => {
+            render::err(&format!("error: {}\n", not.message()));
+            return not.exit();
         }
     };
     let ran = body::run(&prepared, &session.places.cache, interrupted()).await;

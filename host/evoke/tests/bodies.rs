@@ -1,0 +1,114 @@
+//! Real bodies trying to break the run: stray stdout, a look at the environment, a throw with frames, an
+//! argv fed a value that would be an option, and a sleeper that ignores SIGTERM and keeps a child of its
+//! own past the deadline.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn project() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bodies")
+}
+
+fn evoke(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(args)
+        .current_dir(project())
+        .env("EVOKE_HOME", home)
+        .env("EVOKE_TEST_TOKEN", "s3cret")
+        .env("SOME_OTHER_SECRET", "must not leak")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("evoke runs")
+}
+
+fn line(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("not one JSON line ({e}): {}", String::from_utf8_lossy(&output.stdout)))
+}
+
+#[test]
+fn stray_stdout_never_touches_the_result() {
+    let home = tempfile::tempdir().unwrap();
+    let out = evoke(home.path(), &["--json", "run", "stdout"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = line(&out);
+    assert_eq!(line["result"]["text"], "the result");
+    assert_eq!(line["result"]["data"]["intact"], true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("a stray line on stdout") && stderr.contains("written straight to fd 1"), "{stderr}");
+
+    let plain = evoke(home.path(), &["run", "stdout"]);
+    assert_eq!(String::from_utf8_lossy(&plain.stdout), "the result\n");
+}
+
+#[test]
+fn only_the_five_variables_are_visible_and_secrets_come_through_config() {
+    let home = tempfile::tempdir().unwrap();
+    let out = evoke(home.path(), &["--json", "run", "env"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = line(&out);
+    let names: Vec<String> = serde_json::from_value(line["result"]["data"]["names"].clone()).unwrap();
+    let kept = ["HOME", "LANG", "PATH", "TERM", "TMPDIR"];
+    assert!(names.iter().all(|n| kept.contains(&n.as_str())), "visible: {names:?}");
+    assert!(names.contains(&"PATH".to_string()));
+    assert_eq!(line["result"]["data"]["token"], "s3cret");
+    assert_eq!(line["contained"]["type"], "partial");
+}
+
+#[test]
+fn a_throw_is_a_failure_with_frames_naming_the_reflex_file() {
+    let home = tempfile::tempdir().unwrap();
+    let out = evoke(home.path(), &["--json", "run", "throws"]);
+    assert_eq!(out.status.code(), Some(1));
+    let line = line(&out);
+    assert_eq!(line["error"], "it went wrong");
+    let frames: Vec<String> = serde_json::from_value(line["frames"].clone()).unwrap();
+    // V8 places the frame at `new Error`; the stripped module keeps every column of the typed source.
+    let source = std::fs::read_to_string(project().join("r/throws/throws.mts")).unwrap();
+    let column = source.lines().next().unwrap().find("new Error").unwrap() + 1;
+    assert_eq!(frames.first().cloned(), Some(format!("at Module.body (throws.mts:1:{column})")), "{frames:?}");
+}
+
+#[test]
+fn an_argv_takes_whole_elements_and_refuses_a_leading_dash() {
+    let home = tempfile::tempdir().unwrap();
+    let out = evoke(home.path(), &["run", "words", "first=a;b $HOME", "third=end"]);
+    assert_eq!(out.status.code(), Some(0));
+    // The unstated optional argument's element is dropped; nothing is expanded by a shell.
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "a;b $HOME|end|\n");
+    let refused = evoke(home.path(), &["run", "words", "first=-n", "third=end"]);
+    assert_eq!(refused.status.code(), Some(6));
+    assert!(refused.stdout.is_empty());
+}
+
+fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // A zombie has ended; only its parent has yet to read its status.
+        Ok(stat) => !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'),
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn a_sleeper_is_stopped_at_the_deadline_with_its_whole_group() {
+    let home = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = evoke(home.path(), &["--json", "run", "sleeper"]);
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(took < Duration::from_millis(31_500), "the run took {took:?}");
+    assert!(took >= Duration::from_secs(30), "the run ended early: {took:?}");
+    let line = line(&out);
+    assert!(line["error"].as_str().unwrap_or_default().contains("deadline"), "{line}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let pids: Vec<i32> = stderr
+        .split_whitespace()
+        .filter_map(|w| w.strip_prefix("pid=").or_else(|| w.strip_prefix("child=")))
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert_eq!(pids.len(), 2, "the sleeper says its pids: {stderr}");
+    std::thread::sleep(Duration::from_millis(200));
+    for pid in pids {
+        assert!(!alive(pid), "process {pid} of the body's group survived");
+    }
+}
