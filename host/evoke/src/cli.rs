@@ -55,6 +55,16 @@ enum Command {
         /// Its values, as key=value, and flags by name.
         values: Vec<String>,
     },
+    /// Set a reflex's setting in evoke.toml: key=value, or for a secret, key --env VAR.
+    Config {
+        /// The reflex's local name.
+        name: String,
+        /// key=value, or key with --env.
+        setting: String,
+        /// Read the setting from this environment variable at each run (the only way to give a secret).
+        #[arg(long, value_name = "VAR")]
+        env: Option<String>,
+    },
     /// Explain a logged decision: the last, or N back from it.
     Why {
         /// How far back: 1 is the last decision.
@@ -101,6 +111,7 @@ fn other(command: Command, options: &session::Options, json: bool) -> Exit {
         Command::Check { path } => commands::check::run(path.as_deref()),
         Command::Conform { function } => commands::conform::run(&function),
         Command::Why { n } => commands::why::run(n, json),
+        Command::Config { name, setting, env } => commands::config::run(options.project_dir, &name, &setting, env.as_deref()),
         Command::Run { name, values } => match Session::open(options) {
             Ok(session) => commands::run::run(&session, &name, &values, json),
             Err(e) => setup_failed(e),

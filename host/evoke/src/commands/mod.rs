@@ -1,6 +1,7 @@
 //! One file per command.
 
 pub mod check;
+pub mod config;
 pub mod conform;
 pub mod run;
 pub mod say;
