@@ -16,7 +16,7 @@ use std::process::ExitCode;
     after_help = "Say it in quotes: evoke \"turn on the kitchen lights\". With no sentence and stdin not a terminal, \
                   evoke decides one line at a time."
 )]
-struct Cli {
+pub struct Cli {
     /// Work in the project at DIR instead of the one found from the working directory.
     #[arg(short = 'C', global = true, value_name = "DIR")]
     project: Option<PathBuf>,
@@ -65,6 +65,17 @@ enum Command {
         #[arg(long, value_name = "VAR")]
         env: Option<String>,
     },
+    /// Decide every reflex's held-out [tests] and say which pass (exit 1 on any failure).
+    Test {
+        /// Only this reflex's tests.
+        name: Option<String>,
+    },
+    /// Print shell completions for bash, zsh, fish, elvish or powershell.
+    Completions {
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff).
+    Man,
     /// Explain a logged decision: the last, or N back from it.
     Why {
         /// How far back: 1 is the last decision.
@@ -111,6 +122,12 @@ fn other(command: Command, options: &session::Options, json: bool) -> Exit {
         Command::Check { path } => commands::check::run(path.as_deref()),
         Command::Conform { function } => commands::conform::run(&function),
         Command::Why { n } => commands::why::run(n, json),
+        Command::Completions { shell } => commands::completions::completions(shell),
+        Command::Man => commands::completions::man(),
+        Command::Test { name } => match Session::open(options) {
+            Ok(session) => commands::test::run(&session, name.as_deref()),
+            Err(e) => setup_failed(e),
+        },
         Command::Config { name, setting, env } => commands::config::run(options.project_dir, &name, &setting, env.as_deref()),
         Command::Run { name, values } => match Session::open(options) {
             Ok(session) => commands::run::run(&session, &name, &values, json),

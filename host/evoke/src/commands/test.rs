@@ -1,0 +1,78 @@
+//! `evoke test [NAME]`: every reflex's held-out `[tests]` decided through the adapter. A record passes
+//! when the decision acts on that reflex with every value it asserts, or, for `false`, when it does not
+//! act on that reflex at all.
+
+use crate::decide::{DEADLINE, Request, decide};
+use crate::exit::Exit;
+use crate::render;
+use crate::session::Session;
+use evoke_core::decision::{Decision, Outcome, Value};
+use evoke_core::identity::identity;
+use evoke_core::manifest::{Asserted, Record};
+use std::time::Instant;
+
+pub fn run(session: &Session, name: Option<&str>) -> Exit {
+    let reflexes: Vec<_> = session.catalog.reflexes().iter().filter(|r| name.is_none_or(|n| r.name == n)).collect();
+    if let Some(name) = name {
+        if reflexes.is_empty() {
+            render::err(&format!("error: no active reflex is installed as `{name}`\n"));
+            return Exit::Usage;
+        }
+    }
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            render::err(&format!("error: cannot start: {e}\n"));
+            return Exit::Failed;
+        }
+    };
+    let (mut passed, mut failed) = (0, 0);
+    for reflex in reflexes {
+        for record in &reflex.manifest.tests {
+            let request = Request {
+                catalog: &session.catalog,
+                adapter: session.adapter.as_ref(),
+                gate: session.gate,
+                plan: &session.plan,
+                cache: Some(&session.cache),
+                deadline: Instant::now() + DEADLINE,
+            };
+            let (ok, got) = match runtime.block_on(decide(&request, &record.utterance)) {
+                Ok(decided) => (passes(&reflex.name, record, &decided.decision), summary(&decided.decision)),
+                Err(failed) => (false, failed.failure.to_string()),
+            };
+            let mark = if ok { "pass" } else { "FAIL" };
+            let wanted = if record.asserts.is_none() { format!(" (must not be {})", reflex.name) } else { String::new() };
+            render::out(&format!("{mark}  {}  {:?}  → {got}{wanted}\n", reflex.name, record.utterance));
+            if ok { passed += 1 } else { failed += 1 }
+        }
+    }
+    render::out(&format!("{passed} passed, {failed} failed\n"));
+    if failed == 0 { Exit::Done } else { Exit::Failed }
+}
+
+fn summary(decision: &Decision) -> String {
+    match (&decision.call, &decision.reflex) {
+        (Some(call), _) => format!("{} {call}", decision.outcome.as_str()),
+        (None, Some(reflex)) => format!("{} {reflex}", decision.outcome.as_str()),
+        (None, None) => decision.outcome.as_str().to_string(),
+    }
+}
+
+/// Whether a decision meets what the record asserts (000 §5.1: an argument a record does not name is not
+/// asserted).
+pub fn passes(reflex: &str, record: &Record, decision: &Decision) -> bool {
+    let acted = decision.outcome != Outcome::Abstain && decision.reflex.as_deref() == Some(reflex);
+    let Some(asserts) = &record.asserts else { return !acted };
+    if !acted {
+        return false;
+    }
+    let args = decision.args.clone().unwrap_or_default();
+    asserts.iter().all(|(arg, asserted)| match (asserted, args.get(arg)) {
+        (Asserted::Flag(expected), value) => (value == Some(&Value::Flag)) == *expected,
+        (Asserted::Text(text), Some(Value::Option { key })) => key == text,
+        (Asserted::Text(text), Some(Value::Word { word, .. })) => identity(word) == identity(text),
+        (Asserted::Text(text), Some(Value::Pick { span, .. })) => identity(&span.text) == identity(text),
+        (Asserted::Text(_), _) => false,
+    })
+}

@@ -1,0 +1,83 @@
+//! `evoke trust`: show the files a project's trust binds to (000 §9.4), each with its hash, then record
+//! them. The home project is always trusted.
+
+use crate::exit::Exit;
+use crate::render;
+use evoke_files::places::Places;
+use evoke_files::project::{self, Location};
+use evoke_files::trust;
+use std::path::{Path, PathBuf};
+
+pub fn run(project_dir: Option<&Path>) -> Exit {
+    let (places, location) = match locate(project_dir) {
+        Ok(found) => found,
+        Err(exit) => return exit,
+    };
+    let shown = shown_path(&location.root);
+    if location.home {
+        render::out(&format!("{shown} is your home project, which is always trusted\n"));
+        return Exit::Done;
+    }
+    let snapshot = match trust::snapshot(&location.root) {
+        Ok(snapshot) => snapshot,
+        Err(e) => {
+            render::err(&format!("error: {e}\n"));
+            return Exit::Failed;
+        }
+    };
+    let before = trust::check(&places, &location);
+    match &before {
+        Ok(()) => render::out(&format!("{shown} is trusted as it is; recording it again, bound to:\n")),
+        Err(u) if !u.never => {
+            render::out(&format!("{shown} changed since you trusted it ({}); trusting it now, bound to:\n", u.changed.join(", ")))
+        }
+        Err(_) => render::out(&format!("trusting {shown}, bound to the content of:\n")),
+    }
+    let width = snapshot.files.keys().map(|k| k.chars().count()).max().unwrap_or(0);
+    for (path, hash) in &snapshot.files {
+        render::out(&format!("  {path:<width$}  sha256:{hash}\n"));
+    }
+    match trust::record(&places, &location) {
+        Ok(recorded) => {
+            render::out(&format!("trusted: {}\n", recorded.digest));
+            Exit::Done
+        }
+        Err(e) => {
+            render::err(&format!("error: {e}\n"));
+            Exit::Failed
+        }
+    }
+}
+
+/// The places and the project, as every command of this family finds them.
+pub fn locate(project_dir: Option<&Path>) -> Result<(Places, Location), Exit> {
+    let places = Places::from_env().map_err(|e| {
+        render::err(&format!("error: {e}\n"));
+        Exit::Failed
+    })?;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let location = project::locate(&cwd, project_dir, &places).map_err(|e| {
+        render::err(&format!("error: {e}\n  = fix: name a directory holding evoke.toml: evoke -C DIR …\n"));
+        Exit::Usage
+    })?;
+    Ok((places, location))
+}
+
+/// A project's directory as a person reads it: relative to the working directory when inside it.
+pub fn shown_path(root: &Path) -> String {
+    let cwd = std::env::current_dir().ok().and_then(|c| c.canonicalize().ok());
+    let root_c = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    match cwd.as_deref().and_then(|c| root_c.strip_prefix(c).ok()) {
+        Some(rel) if rel.as_os_str().is_empty() => ".".into(),
+        Some(rel) => rel.display().to_string(),
+        None => root_c.display().to_string(),
+    }
+}
+
+/// Refuses an untrusted project with the line that ends in the command that fixes it (exit 3).
+pub fn require(places: &Places, location: &Location) -> Result<(), Exit> {
+    trust::check(places, location).map_err(|u| {
+        render::err(&format!("error: {}\n  = fix: evoke trust\n", u.message()));
+        Exit::NeedsPerson
+    })
+}
