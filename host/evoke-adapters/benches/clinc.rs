@@ -335,6 +335,8 @@ fn tune() {
     let grid: Vec<(f32, (usize, usize), f32, f32, usize, f32, f32)> = vec![
         // stop, grams, words_share, nearest, k, class, description
         (1.0, (3, 4), 0.7, 1.0, 1, 0.8, 0.1),
+        (0.3, (3, 4), 0.7, 1.0, 1, 0.8, 0.1),
+        (0.5, (3, 4), 0.7, 1.0, 1, 0.8, 0.1),
     ];
     for (stop, grams, words_share, nearest, k, class, description) in grid {
         let mut p = base;

@@ -6,7 +6,7 @@ use evoke_core::adapter::Adapter;
 use std::path::Path;
 
 /// The names built into this evoke.
-pub const NAMES: [&str; 1] = ["local"];
+pub const NAMES: [&str; 2] = ["local", "openai"];
 
 /// Why a named adapter could not be opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +23,7 @@ pub fn open(name: &str, settings: Option<&toml::Table>, data: &Path) -> Result<B
     let refused = |message: String| OpenError::Refused { message };
     match name {
         "local" => Ok(Box::new(crate::local::Local::from_table(settings).map_err(refused)?)),
+        "openai" => Ok(Box::new(crate::openai::OpenAi::from_table(settings).map_err(refused)?)),
 
         other => {
             let _ = data;

@@ -2,4 +2,5 @@
 
 pub mod builtin;
 pub mod local;
+pub mod openai;
 pub mod replay;

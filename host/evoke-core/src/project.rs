@@ -109,9 +109,15 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
         if let Some(mut table) = e.table(&mut sink) {
             for item in table.entries() {
                 if item.table(&mut sink).is_some() {
-                    let start = item.value.span().start.min(text.len());
-                    let end = item.value.span().end.min(text.len());
-                    let settings = text[start..end].parse::<toml::Table>().unwrap_or_default();
+                    // The settings as plain TOML values, read from the whole file: a value's span does not
+                    // hold a table given by a `[adapters.NAME]` header.
+                    let whole = text.parse::<toml::Table>().unwrap_or_default();
+                    let settings = whole
+                        .get("adapters")
+                        .and_then(|a| a.get(item.name))
+                        .and_then(toml::Value::as_table)
+                        .cloned()
+                        .unwrap_or_default();
                     project.adapters.insert(item.name.to_string(), settings);
                 }
             }

@@ -1,0 +1,181 @@
+//! `openai`: any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, llama.cpp, vLLM). Each
+//! question is one completion of one token: the options are labelled so that each is one token, and the
+//! distribution is read from the first token's `top_logprobs`, renormalized over the labels offered.
+//! The questions of a round are asked side by side.
+//!
+//! ```toml
+//! adapter = "openai"
+//!
+//! [adapters.openai]
+//! url     = "http://localhost:11434/v1"   # the endpoint's base; /chat/completions is added
+//! model   = "llama3.1:8b"
+//! key_env = "OPENAI_API_KEY"              # the variable holding the key, when the endpoint wants one
+//! gate    = { route = 0.6, read = 0.8, write = 0.9 }   # your calibration: `evoke calibrate`
+//! ```
+//!
+//! Without a `gate`, every complete call confirms (000 §7.2). The id covers the endpoint, the model, the
+//! prompt rendering and the gate.
+
+mod http;
+pub mod prompt;
+pub mod wire;
+
+use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
+use evoke_core::question::{Question, Questions, YES};
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+
+/// The most labels a question may offer: one token each.
+pub const MAX_OPTIONS: usize = 52;
+/// How many ranked tokens are asked for (the most the OpenAI API gives).
+const TOP: usize = 20;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub url: String,
+    pub model: String,
+    pub key_env: Option<String>,
+    pub gate: Option<Gate>,
+}
+
+impl Settings {
+    pub fn read(table: Option<&toml::Table>) -> Result<Settings, String> {
+        let Some(table) = table else {
+            return Err("it needs [adapters.openai] with at least `model`: model = \"gpt-4o-mini\"".into());
+        };
+        let mut url = "https://api.openai.com/v1".to_string();
+        let mut model = None;
+        let mut key_env = None;
+        let mut gate = None;
+        for (key, value) in table {
+            let text = || value.as_str().map(str::to_string).ok_or_else(|| format!("`{key}` must be a string"));
+            match key.as_str() {
+                "url" => url = text()?,
+                "model" => model = Some(text()?),
+                "key_env" => key_env = Some(text()?),
+                "gate" => {
+                    let g: Gate = value.clone().try_into().map_err(|e| format!("`gate` must be {{ route, fits?, read, write }}: {e}"))?;
+                    for (name, bar) in [("route", Some(g.route)), ("fits", g.fits), ("read", Some(g.read)), ("write", Some(g.write))] {
+                        if bar.is_some_and(|b| !(0.0..=1.0).contains(&b)) {
+                            return Err(format!("gate.{name} must be a probability"));
+                        }
+                    }
+                    if g.read > g.write {
+                        return Err("gate.read may never exceed gate.write".into());
+                    }
+                    gate = Some(g);
+                }
+                other => return Err(format!("there is no setting `{other}`; it takes url, model, key_env and gate")),
+            }
+        }
+        let model = model.ok_or("it needs `model`: model = \"gpt-4o-mini\"")?;
+        if !(url.starts_with("https://") || url.starts_with("http://")) {
+            return Err(format!("`url` must be an http(s) address, not {url:?}"));
+        }
+        if let Some(var) = &key_env {
+            if var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(format!("`key_env` names an environment variable, not {var:?}"));
+            }
+        }
+        Ok(Settings { url: url.trim_end_matches('/').to_string(), model, key_env, gate })
+    }
+}
+
+pub struct OpenAi {
+    settings: Settings,
+    id: String,
+}
+
+impl OpenAi {
+    pub fn new(settings: Settings) -> OpenAi {
+        let mut hasher = Sha256::new();
+        hasher.update(format!("{}\n{}\n{}\n{:?}", settings.url, settings.model, prompt::VERSION, settings.gate));
+        let digest: String = hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect();
+        let id = format!("openai {} prompt/{} {digest}", settings.model, prompt::VERSION);
+        OpenAi { settings, id }
+    }
+
+    pub fn from_table(table: Option<&toml::Table>) -> Result<OpenAi, String> {
+        Ok(OpenAi::new(Settings::read(table)?))
+    }
+
+    fn key(&self) -> Result<Option<String>, AdapterError> {
+        match &self.settings.key_env {
+            None => Ok(None),
+            Some(var) => match std::env::var(var) {
+                Ok(key) if !key.is_empty() => Ok(Some(key)),
+                _ => Err(AdapterError::new(format!("the key is read from ${var}, which is not set"))),
+            },
+        }
+    }
+
+    /// Every question asked side by side, each read into its answer.
+    fn answer_blocking(&self, request: &str, questions: &Questions, cancel: &Cancel) -> Result<Raw, AdapterError> {
+        let key = self.key()?;
+        let url = format!("{}/chat/completions", self.settings.url);
+        let client = http::client().map_err(AdapterError::new)?;
+        let results: Vec<Result<(String, Vec<(String, f64)>), String>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = questions
+                .0
+                .iter()
+                .map(|(id, question)| {
+                    let (user, keys) = prompt::render(request, question);
+                    let labels: Vec<String> = (0..keys.len()).map(|i| (prompt::LABELS[i] as char).to_string()).collect();
+                    let body = wire::body(&self.settings.model, prompt::SYSTEM, &user, TOP);
+                    let (client, url, key) = (&client, &url, key.as_deref());
+                    scope.spawn(move || {
+                        if cancel.is_cancelled() {
+                            return Err("cancelled".to_string());
+                        }
+                        let text = http::post(client, url, key, &body).map_err(|e| format!("{id}: {e}"))?;
+                        let probs = wire::read(&text, &labels).map_err(|e| format!("{id}: {e}"))?;
+                        Ok((id.clone(), keys.into_iter().zip(probs).collect()))
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a request thread failed".into()))).collect()
+        });
+        let mut raw = Raw::new();
+        for result in results {
+            let (id, distribution) = result.map_err(AdapterError::new)?;
+            let question = questions.get(&id).expect("asked");
+            let answer = match question {
+                Question::Yesno { .. } => {
+                    [(YES.to_string(), distribution.iter().find(|(k, _)| k == YES).map_or(0.0, |(_, p)| *p))].into_iter().collect()
+                }
+                Question::Choice { .. } => distribution.into_iter().collect(),
+            };
+            raw.insert(id, answer);
+        }
+        Ok(raw)
+    }
+}
+
+impl Adapter for OpenAi {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn limits(&self) -> Limits {
+        Limits { options: Some(MAX_OPTIONS), tokens: None }
+    }
+
+    fn gate(&self) -> Option<Gate> {
+        self.settings.gate
+    }
+
+    fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, cancel: &'a Cancel) -> AnswerFuture<'a> {
+        // The HTTP client blocks, so a round runs on a thread of its own; the host's deadline races the
+        // future, and the thread's requests time out by themselves.
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let this = Arc::new((self.settings.clone(), self.id.clone()));
+        let request = state.request.clone();
+        let questions = questions.clone();
+        let cancel = cancel.clone();
+        std::thread::spawn(move || {
+            let adapter = OpenAi { settings: this.0.clone(), id: this.1.clone() };
+            let _ = tx.send(adapter.answer_blocking(&request, &questions, &cancel));
+        });
+        Box::pin(async move { rx.await.unwrap_or_else(|_| Err(AdapterError::new("the request thread ended without an answer"))) })
+    }
+}

@@ -1,0 +1,312 @@
+//! The adapters through the command line: `local` deciding the example project offline, `openai` against
+//! a fake OpenAI-compatible server on loopback (real-shaped answers and malformed ones), and the
+//! malformed-answer faults of 000 §6.2 failing closed with exit 6 for every adapter kind.
+
+use evoke::decide::{DEADLINE, Failure, Request, decide};
+use evoke_adapters::local::Local;
+use evoke_core::adapter::{Adapter, AnswerFuture, Cancel, Gate, Raw, State};
+use evoke_core::question::Questions;
+use evoke_core::validate::AnswerFault;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// Runs evoke; a command naming a project with `-C` trusts it first (000 §9.4).
+fn evoke(home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    if args.first() == Some(&"-C") {
+        let places = evoke_files::places::Places::under(home);
+        let location = evoke_files::project::Location { root: PathBuf::from(args[1]), home: false };
+        evoke_files::trust::record(&places, &location).unwrap();
+    }
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_evoke"));
+    cmd.args(args).env("EVOKE_HOME", home).env_remove("OPENAI_API_KEY");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn local_decides_the_example_project_offline() {
+    let home = tempfile::tempdir().unwrap();
+    let project = repo().join("examples/home");
+    let (code, out, err) =
+        evoke(home.path(), &["-C", project.to_str().unwrap(), "try", "--json", "turn on the kitchen lights"], &[]);
+    assert_eq!(code, 0, "{err}");
+    let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(line["reflex"], "lights", "{out}");
+    assert_eq!(line["args"]["state"]["key"], "on", "{out}");
+    assert_eq!(line["args"]["room"]["word"], "kitchen", "{out}");
+    assert!(["run", "confirm"].contains(&line["outcome"].as_str().unwrap()), "{out}");
+
+    let (code, out, _) = evoke(home.path(), &["-C", project.to_str().unwrap(), "try", "--json", "set a timer for 10 minutes"], &[]);
+    assert_eq!(code, 0);
+    let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(line["call"], "timer duration=\"10 minutes\"", "{out}");
+}
+
+#[test]
+fn local_settings_are_read_and_refused_when_wrong() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let reflexes = repo().join("reflexes");
+    let toml = format!(
+        "adapter = \"local\"\n[reflexes]\nvolume = {:?}\n[adapters.local]\nloudness = 3\n",
+        reflexes.join("volume").to_str().unwrap()
+    );
+    std::fs::write(dir.path().join("evoke.toml"), toml).unwrap();
+    let (code, _, err) = evoke(home.path(), &["-C", dir.path().to_str().unwrap(), "try", "volume to 40"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("loudness"), "{err}");
+}
+
+/// A fake OpenAI-compatible endpoint on loopback. `mode` chooses the answer; it stops after `limit`
+/// connections or when dropped.
+struct Fake {
+    port: u16,
+    mode: Arc<Mutex<String>>,
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+fn logprobs(tops: &[(&str, &str)]) -> String {
+    let list: Vec<String> = tops.iter().map(|(t, lp)| format!(r#"{{"token":"{t}","logprob":{lp},"bytes":[65]}}"#)).collect();
+    format!(
+        r#"{{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"fake","choices":[{{"index":0,"message":{{"role":"assistant","content":"{}"}},"logprobs":{{"content":[{{"token":"{}","logprob":{},"bytes":[65],"top_logprobs":[{}]}}]}},"finish_reason":"length"}}],"usage":{{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}}}"#,
+        tops[0].0,
+        tops[0].0,
+        tops[0].1,
+        list.join(",")
+    )
+}
+
+impl Fake {
+    fn start() -> Fake {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mode = Arc::new(Mutex::new("good".to_string()));
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let (m, s) = (mode.clone(), seen.clone());
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            for stream in listener.incoming().take(200) {
+                if started.elapsed() > Duration::from_secs(120) {
+                    break;
+                }
+                let Ok(mut stream) = stream else { continue };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut head = String::new();
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap_or(0);
+                    }
+                    head.push_str(&line);
+                }
+                let mut body = vec![0; length];
+                let _ = reader.read_exact(&mut body);
+                let body = String::from_utf8_lossy(&body).to_string();
+                s.lock().unwrap().push(format!("{head}\n{body}"));
+                let mode = m.lock().unwrap().clone();
+                let fits = body.contains("Does this do what the request asks?");
+                let (status, text) = match mode.as_str() {
+                    "good" => ("200 OK", logprobs(&[("A", "-0.05"), ("B", "-3.2"), ("C", "-4.1"), ("Z", "-6.0")])),
+                    "not_offered" => ("200 OK", logprobs(&[("Q", "-0.05"), ("R", "-3.2")])),
+                    "nan" => ("200 OK", logprobs(&[("A", "\"NaN\""), ("B", "-3.2")])),
+                    "sum" => ("200 OK", logprobs(&[("A", "-0.3567"), ("B", "-0.3567")])),
+                    "missing" if fits => ("500 Internal Server Error", r#"{"error":{"message":"overloaded"}}"#.to_string()),
+                    "missing" => ("200 OK", logprobs(&[("A", "-0.05"), ("B", "-3.2")])),
+                    "empty" => ("200 OK", r#"{"id":"x","choices":[]}"#.to_string()),
+                    _ => ("200 OK", "<html>not json</html>".to_string()),
+                };
+                let reply = format!(
+                    "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
+                    text.len()
+                );
+                let _ = stream.write_all(reply.as_bytes());
+            }
+        });
+        Fake { port, mode, seen }
+    }
+
+    fn set(&self, mode: &str) {
+        *self.mode.lock().unwrap() = mode.to_string();
+    }
+}
+
+fn openai_project(port: u16, gate: bool) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let reflexes = repo().join("reflexes");
+    let gate = if gate { "gate = { route = 0.5, read = 0.6, write = 0.8 }\n" } else { "" };
+    let toml = format!(
+        "adapter = \"openai\"\n[reflexes]\ntimer = {:?}\nvolume = {:?}\n\n[adapters.openai]\nurl = \"http://127.0.0.1:{port}/v1\"\nmodel = \"fake-1\"\nkey_env = \"EVOKE_TEST_KEY\"\n{gate}",
+        reflexes.join("timer").to_str().unwrap(),
+        reflexes.join("volume").to_str().unwrap(),
+    );
+    std::fs::write(dir.path().join("evoke.toml"), toml).unwrap();
+    dir
+}
+
+#[test]
+fn openai_reads_top_logprobs_from_a_compatible_endpoint() {
+    let fake = Fake::start();
+    let home = tempfile::tempdir().unwrap();
+    let project = openai_project(fake.port, true);
+    let p = project.path().to_str().unwrap();
+    let key = [("EVOKE_TEST_KEY", "sk-test")];
+    let (code, out, err) = evoke(home.path(), &["-C", p, "try", "--json", "set a timer for 10 minutes"], &key);
+    assert_eq!(code, 0, "{out}{err}");
+    let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    // A is the first option: `timer` on the route, the candidate span on the duration.
+    assert_eq!(line["reflex"], "timer", "{out}");
+    assert_eq!(line["call"], "timer duration=\"10 minutes\"", "{out}");
+    assert_eq!(line["trace"].as_array().unwrap().len(), 2, "route, then the fits and the argument: {out}");
+    let route_p = line["judgments"][0]["p"].as_f64().unwrap();
+    let expected = (-0.05f64).exp() / ((-0.05f64).exp() + (-3.2f64).exp() + (-4.1f64).exp());
+    assert!((route_p - expected).abs() < 1e-9, "renormalized over the labels offered: {route_p} vs {expected}");
+    let seen = fake.seen.lock().unwrap().clone();
+    assert!(seen.iter().all(|r| r.contains("authorization: Bearer sk-test") || r.contains("Authorization: Bearer sk-test")), "{seen:?}");
+    assert!(seen.iter().all(|r| r.contains("\"top_logprobs\":20") && r.contains("\"max_tokens\":1")), "{seen:?}");
+    assert!(seen.iter().all(|r| r.starts_with("POST /v1/chat/completions")), "{seen:?}");
+
+    // Without the key's variable, nothing is asked: a fault, exit 6.
+    let (code, _, err) = evoke(home.path(), &["-C", p, "try", "volume to 40"], &[]);
+    assert_eq!(code, 6, "{err}");
+    assert!(err.contains("EVOKE_TEST_KEY"), "{err}");
+}
+
+#[test]
+fn malformed_openai_answers_fail_closed() {
+    let fake = Fake::start();
+    let home = tempfile::tempdir().unwrap();
+    let project = openai_project(fake.port, true);
+    let p = project.path().to_str().unwrap();
+    let key = [("EVOKE_TEST_KEY", "sk-test")];
+    for (i, mode) in ["not_offered", "nan", "sum", "missing", "empty", "garbage"].iter().enumerate() {
+        fake.set(mode);
+        // A fresh sentence each time, so no answer comes from the cache.
+        let sentence = format!("set a timer for {} minutes", 11 + i);
+        let (code, out, err) = evoke(home.path(), &["-C", p, "try", "--json", &sentence], &key);
+        assert_eq!(code, 6, "{mode}: {out}{err}");
+        let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert!(line["error"].as_str().unwrap().starts_with("refused:"), "{mode}: {out}");
+        assert!(line.get("outcome").is_none(), "{mode}: nothing decided: {out}");
+    }
+}
+
+#[test]
+fn a_refused_openai_setting_is_a_usage_error() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let toml = "adapter = \"openai\"\n[adapters.openai]\nurl = \"ftp://example\"\nmodel = \"m\"\n";
+    std::fs::write(dir.path().join("evoke.toml"), toml).unwrap();
+    let (code, _, err) = evoke(home.path(), &["-C", dir.path().to_str().unwrap(), "try", "volume to 40"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("url"), "{err}");
+}
+
+/// Wraps an adapter and spoils its answers one way.
+struct Spoiled<A> {
+    inner: A,
+    how: &'static str,
+}
+
+impl<A: Adapter> Adapter for Spoiled<A> {
+    fn id(&self) -> &str {
+        self.inner.id()
+    }
+    fn gate(&self) -> Option<Gate> {
+        self.inner.gate()
+    }
+    fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, cancel: &'a Cancel) -> AnswerFuture<'a> {
+        let how = self.how;
+        let inner = self.inner.answer(state, questions, cancel);
+        Box::pin(async move {
+            let mut raw: Raw = inner.await?;
+            let (id, answer) = raw.iter_mut().next().expect("a question");
+            let id = id.clone();
+            match how {
+                "not_offered" => {
+                    answer.insert("kitchen".into(), 0.0);
+                }
+                "nan" => {
+                    let key = answer.keys().next().unwrap().clone();
+                    answer.insert(key, f64::NAN);
+                }
+                "sum" => {
+                    // The least likely key gains 0.4: the answer sums to 1.4.
+                    let key = answer.iter().min_by(|a, b| a.1.total_cmp(b.1)).unwrap().0.clone();
+                    let p = answer[&key];
+                    answer.insert(key, p + 0.4);
+                }
+                _ => {
+                    raw.remove(&id);
+                }
+            }
+            Ok(raw)
+        })
+    }
+}
+
+#[test]
+fn malformed_answers_fail_closed_for_local_and_every_kind() {
+    let project = evoke_files::project::load(evoke_files::project::Location { root: repo().join("examples/home"), home: false }).unwrap();
+    let catalog = project.catalog();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    for how in ["not_offered", "nan", "sum", "missing"] {
+        let adapter = Spoiled { inner: Local::default(), how };
+        let request = Request {
+            catalog: &catalog,
+            adapter: &adapter,
+            gate: adapter.gate(),
+            plan: "p",
+            cache: None,
+            deadline: Instant::now() + DEADLINE,
+        };
+        let failed = runtime.block_on(decide(&request, "turn on the kitchen lights")).unwrap_err();
+        let Failure::Answer { fault } = &failed.failure else { panic!("{how}: {:?}", failed.failure) };
+        let expected = match how {
+            "not_offered" => matches!(fault, AnswerFault::NotOffered { .. }),
+            "nan" => matches!(fault, AnswerFault::NotProbability { .. }),
+            "sum" => matches!(fault, AnswerFault::NotDistribution { .. }),
+            _ => matches!(fault, AnswerFault::Unanswered { .. }),
+        };
+        assert!(expected, "{how}: {fault:?}");
+        assert_eq!(evoke::exit::Exit::Refused as i32, 6);
+    }
+}
+
+#[test]
+fn malformed_recorded_answers_exit_6() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let reflexes = repo().join("reflexes");
+    std::fs::write(dir.path().join("evoke.toml"), format!("[reflexes]\nvolume = {:?}\n", reflexes.join("volume").to_str().unwrap())).unwrap();
+    let cases = [
+        ("not_offered", "route = { volume = 0.9, none = 0.05, timer = 0.05 }"),
+        ("nan", "route = { volume = nan, none = 0.1 }"),
+        ("sum", "route = { volume = 0.9, none = 0.5 }"),
+        ("missing", "\"fits.volume\" = { yes = 0.9 }"),
+    ];
+    for (how, answers) in cases {
+        let recording = dir.path().join(format!("{how}.toml"));
+        std::fs::write(&recording, format!("id = \"replay\"\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n\n[answers.\"volume to 40\"]\n{answers}\n")).unwrap();
+        let (code, out, err) = evoke(
+            home.path(),
+            &["-C", dir.path().to_str().unwrap(), "try", "--json", "--recording", recording.to_str().unwrap(), "volume to 40"],
+            &[],
+        );
+        assert_eq!(code, 6, "{how}: {out}{err}");
+    }
+}
