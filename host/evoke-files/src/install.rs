@@ -76,6 +76,7 @@ pub fn add(
     name: &str,
     source: &str,
     tag: Option<&str>,
+    adapter: Option<LockedAdapter>,
 ) -> Result<Added, AddError> {
     if !is_name(name) || is_sentinel(name) || RESERVED_LOCAL_NAMES.contains(&name) {
         return Err(AddError::new(
@@ -161,6 +162,7 @@ pub fn add(
     table.insert(name, entry);
     let mut writes: Vec<(PathBuf, Vec<u8>)> = vec![(project_path, doc.to_string().into_bytes())];
     if let Some(locked) = &locked {
+        lock.adapter = adapter.or(lock.adapter);
         lock.reflexes.insert(name.to_string(), locked.clone());
         writes.push((location.root.join(LOCK_FILE), lock.to_text().into_bytes()));
     }

@@ -11,3 +11,4 @@ pub mod project;
 pub mod store;
 pub mod theft;
 pub mod trust;
+pub mod versions;

@@ -139,7 +139,7 @@ fn a_tag_moved_after_locking_is_refused_and_the_lock_kept() {
     let places = Places::under(&world.root.join("home"));
     let location = project(&world.root.join("proj"), "[reflexes]\n");
     let cwd = location.root.clone();
-    let added = evoke_files::install::add(&places, &location, &mut world.fetcher(), &cwd, "moving", "https://example.test/moving@v1.0.0", None)
+    let added = evoke_files::install::add(&places, &location, &mut world.fetcher(), &cwd, "moving", "https://example.test/moving@v1.0.0", None, None)
         .unwrap();
     let locked = added.locked.unwrap();
     let lock_before = std::fs::read_to_string(location.root.join("evoke.lock")).unwrap();

@@ -70,6 +70,23 @@ enum Command {
         /// Only this reflex's tests.
         name: Option<String>,
     },
+    /// Install a reflex: evoke add NAME REF[@TAG] (or --tag TAG), or evoke add NAME PATH for a local one.
+    Add {
+        /// Its local name.
+        name: String,
+        /// A ref (https://host/path, ssh://host/path or user@host:path, then //subdir) or a directory.
+        source: String,
+    },
+    /// Bring the lock in line with evoke.toml and upstream's newer releases of the same major version.
+    Update {
+        /// Take an effect loosened upstream.
+        #[arg(long)]
+        accept: bool,
+    },
+    /// Every installed reflex: summary, effect, source, and why it is inactive with the fix.
+    List,
+    /// Trust this project as its owned files are now (evoke.toml, evoke.lock, overlays/, vocab/).
+    Trust,
     /// Print shell completions for bash, zsh, fish, elvish or powershell.
     Completions {
         shell: clap_complete::Shell,
@@ -124,6 +141,10 @@ fn other(command: Command, options: &session::Options, json: bool) -> Exit {
         Command::Why { n } => commands::why::run(n, json),
         Command::Completions { shell } => commands::completions::completions(shell),
         Command::Man => commands::completions::man(),
+        Command::Add { name, source } => commands::add::run(options, &name, &source),
+        Command::Update { accept } => commands::update::run(options, accept),
+        Command::List => commands::list::run(options.project_dir),
+        Command::Trust => commands::trust::run(options.project_dir),
         Command::Test { name } => match Session::open(options) {
             Ok(session) => commands::test::run(&session, name.as_deref()),
             Err(e) => setup_failed(e),

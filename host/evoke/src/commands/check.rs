@@ -34,5 +34,44 @@ pub fn run(path: Option<&Path>) -> Exit {
         findings.len(),
         if findings.len() == 1 { "" } else { "s" },
     ));
-    Exit::Done
+    versions(dir, &manifest)
+}
+
+/// In a git working copy: the contract diff against the newest version tag and the next version (D8).
+fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Exit {
+    use evoke_files::versions::{Against, against_newest_tag};
+    match against_newest_tag(dir, manifest) {
+        Ok(None) => Exit::Done,
+        Ok(Some(Against::FirstRelease { suggested })) => {
+            render::out(&format!("no version tag yet: the first release is {suggested}\n"));
+            Exit::Done
+        }
+        Ok(Some(Against::NewSince { newest, next })) => {
+            render::out(&format!("new since {newest}: minor · next version {next}\n"));
+            Exit::Done
+        }
+        Ok(Some(Against::Diff { newest, diff, next })) => {
+            match next {
+                Some(next) => render::out(&format!("since {newest}: {} · next version {next}\n", diff.next)),
+                None => render::out(&format!("since {newest}: no change · no new version\n")),
+            }
+            let width = diff.changes.iter().map(|c| c.change.len()).max().unwrap_or(0);
+            for c in &diff.changes {
+                render::out(&format!("  {:<5}  {:<width$}  {}\n", c.level.as_str(), c.change, c.key));
+            }
+            Exit::Done
+        }
+        Ok(Some(Against::Refused { newest, fault })) => {
+            let fix = match &fault {
+                evoke_core::contract::WasFault::WasReturned { name, .. } => format!("give the argument another name than `{name}`"),
+                evoke_core::contract::WasFault::WasDropped { key, name } => format!("put `{name}` back in {key}"),
+            };
+            render::err(&format!("error: refused against {newest}: {fault}\n  = fix: {fix}\n"));
+            Exit::Usage
+        }
+        Err(e) => {
+            render::err(&format!("error: {e}\n"));
+            Exit::Failed
+        }
+    }
 }

@@ -1,11 +1,15 @@
 //! One file per command.
 
+pub mod add;
 pub mod check;
 pub mod completions;
 pub mod config;
 pub mod conform;
+pub mod list;
 pub mod run;
 pub mod say;
 pub mod test;
+pub mod trust;
 pub mod try_;
+pub mod update;
 pub mod why;

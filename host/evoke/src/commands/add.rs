@@ -1,0 +1,119 @@
+//! `evoke add NAME REF[@TAG]` (or `--tag TAG`), and `evoke add NAME PATH` for a local reflex: install it,
+//! lint it, then the theft test (000 §10.4): the installed reflexes' examples routed over the new set,
+//! naming every phrase the newcomer would take, with its one-line fix. Lint and theft report; they
+//! never refuse. The lock records the effect the user consented to.
+
+use crate::commands::trust::{locate, require};
+use crate::exit::Exit;
+use crate::render;
+use crate::session::{self, Session};
+use evoke_core::adapter::Cancel;
+use evoke_core::catalog::Reflex;
+use evoke_files::fetch::Fetcher;
+use evoke_files::install::{self, Added};
+use evoke_files::lock::LockedAdapter;
+use evoke_files::places::Places;
+use evoke_files::project::Location;
+use evoke_files::theft::{Theft, theft_test};
+use std::path::{Path, PathBuf};
+
+pub fn run(options: &session::Options, name: &str, source: &str) -> Exit {
+    let (places, location) = match locate(options.project_dir) {
+        Ok(found) => found,
+        Err(exit) => return exit,
+    };
+    let mut fetcher = Fetcher::new(&places.cache);
+    run_with(options, &places, &location, &mut fetcher, name, source)
+}
+
+/// The command with its fetcher given, so a test can serve refs from loopback.
+pub fn run_with(
+    options: &session::Options,
+    places: &Places,
+    location: &Location,
+    fetcher: &mut Fetcher,
+    name: &str,
+    source: &str,
+) -> Exit {
+    if let Err(exit) = require(places, location) {
+        return exit;
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let session = Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None });
+    let adapter = session.as_ref().ok().map(|s| LockedAdapter { name: s.adapter_name.clone(), id: s.adapter.id().to_string() });
+    let added = match install::add(places, location, fetcher, &cwd, name, source, options.tag, adapter) {
+        Ok(added) => added,
+        Err(e) => {
+            for d in &e.diagnostics {
+                render::err(&render::diagnostic(d));
+            }
+            render::err(&format!("error: {}\n", e.message));
+            if let Some(fix) = e.fix {
+                render::err(&format!("  = fix: {fix}\n"));
+            }
+            return Exit::Usage;
+        }
+    };
+    report(&added, &location.root);
+    // The theft test asks the project's engine, as it now stands with the newcomer installed.
+    match Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None }) {
+        Ok(session) => theft(&session, &added),
+        Err(e) => render::err(&format!("note: no theft test: {}\n", e.message)),
+    }
+    Exit::Done
+}
+
+fn report(added: &Added, root: &Path) {
+    let mut line = format!("added {}: {} · {}", added.name, added.source, added.manifest.effect);
+    if let Some(locked) = &added.locked {
+        line.push_str(&format!(" · commit {} · {}", &locked.commit[..locked.commit.len().min(12)], locked.h1));
+    }
+    render::out(&format!("{line}\n"));
+    let file = added.dir.join("reflex.toml");
+    let shown = file.strip_prefix(root).unwrap_or(&file).display().to_string();
+    for finding in &added.findings {
+        render::err(&render::lint_finding(&shown, finding));
+    }
+}
+
+fn theft(session: &Session, added: &Added) {
+    if let Some(installed) = session.project.installed(&added.name) {
+        if let Err(inactive) = &installed.status {
+            render::out(&format!("{} is inactive: {}\n  = fix: {}\n", added.name, inactive.why, inactive.fix));
+        }
+    }
+    let others: Vec<Reflex> = session.catalog.reflexes().iter().filter(|r| r.name != added.name).cloned().collect();
+    if others.iter().all(|r| r.manifest.examples.is_empty()) {
+        return;
+    }
+    let newcomer = session.catalog.get(&added.name).cloned().unwrap_or_else(|| Reflex {
+        name: added.name.clone(),
+        manifest: added.manifest.clone(),
+        vocabs: Default::default(),
+    });
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            render::err(&format!("note: no theft test: {e}\n"));
+            return;
+        }
+    };
+    let mut ask = |state: &evoke_core::adapter::State, questions: &evoke_core::question::Questions| {
+        let cancel = Cancel::new();
+        runtime.block_on(session.adapter.answer(state, questions, &cancel)).map_err(|e| e.to_string())
+    };
+    match theft_test(&others, &newcomer, &mut ask) {
+        Ok(thefts) if thefts.is_empty() => {
+            render::out(&format!("theft test: no example of the installed reflexes goes to {}\n", added.name));
+        }
+        Ok(thefts) => {
+            for Theft { phrase, owner, newcomer_p, owner_p, fix } in thefts {
+                render::out(&format!(
+                    "theft: \"{phrase}\" (an example of {owner}) would go to {} ({newcomer_p:.2}; {owner} {owner_p:.2})\n  = fix: {fix}\n",
+                    added.name
+                ));
+            }
+        }
+        Err(skipped) => render::err(&format!("note: the theft test stopped: {}\n", skipped.0)),
+    }
+}
