@@ -35,14 +35,11 @@ pub struct Untrusted {
 impl Untrusted {
     /// The refusal, ending with the command that gives what is needed.
     pub fn message(&self) -> String {
+        let shown = shown(&self.root);
         if self.never {
-            format!("{} is not a project you trusted; read its evoke.toml, then run: evoke trust", self.root.display())
+            format!("the project in {shown} is not trusted yet; read its files, then run: evoke trust")
         } else {
-            format!(
-                "{} changed since you trusted it ({}); read the change, then run: evoke trust",
-                self.root.display(),
-                self.changed.join(", ")
-            )
+            format!("the project in {shown} changed since you trusted it ({}); read the change, then run: evoke trust", self.changed.join(", "))
         }
     }
 }
@@ -50,6 +47,17 @@ impl Untrusted {
 impl std::fmt::Display for Untrusted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message())
+    }
+}
+
+/// A directory as a person reads it: relative to the working directory when inside it.
+pub fn shown(root: &Path) -> String {
+    let cwd = std::env::current_dir().ok().and_then(|c| c.canonicalize().ok());
+    let root_c = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    match cwd.as_deref().and_then(|c| root_c.strip_prefix(c).ok()) {
+        Some(rel) if rel.as_os_str().is_empty() => ".".into(),
+        Some(rel) => rel.display().to_string(),
+        None => root_c.display().to_string(),
     }
 }
 

@@ -65,13 +65,7 @@ pub fn locate(project_dir: Option<&Path>) -> Result<(Places, Location), Exit> {
 
 /// A project's directory as a person reads it: relative to the working directory when inside it.
 pub fn shown_path(root: &Path) -> String {
-    let cwd = std::env::current_dir().ok().and_then(|c| c.canonicalize().ok());
-    let root_c = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    match cwd.as_deref().and_then(|c| root_c.strip_prefix(c).ok()) {
-        Some(rel) if rel.as_os_str().is_empty() => ".".into(),
-        Some(rel) => rel.display().to_string(),
-        None => root_c.display().to_string(),
-    }
+    trust::shown(root)
 }
 
 /// Refuses an untrusted project with the line that ends in the command that fixes it (exit 3).
