@@ -70,6 +70,12 @@ enum Command {
         /// Only this reflex's tests.
         name: Option<String>,
     },
+    /// Decide every record and test of the installed reflexes and score the adapter's confidence.
+    Calibrate {
+        /// Decide each case N times and report how far the answers move.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        repeat: usize,
+    },
     /// Install a reflex: evoke add NAME REF[@TAG] (or --tag TAG), or evoke add NAME PATH for a local one.
     Add {
         /// Its local name.
@@ -145,6 +151,10 @@ fn other(command: Command, options: &session::Options, json: bool) -> Exit {
         Command::Update { accept } => commands::update::run(options, accept),
         Command::List => commands::list::run(options.project_dir),
         Command::Trust => commands::trust::run(options.project_dir),
+        Command::Calibrate { repeat } => match Session::open(options) {
+            Ok(session) => commands::calibrate::run(&session, json, repeat),
+            Err(e) => setup_failed(e),
+        },
         Command::Test { name } => match Session::open(options) {
             Ok(session) => commands::test::run(&session, name.as_deref()),
             Err(e) => setup_failed(e),

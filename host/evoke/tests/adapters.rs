@@ -121,7 +121,7 @@ impl Fake {
                 let mode = m.lock().unwrap().clone();
                 let fits = body.contains("Does this do what the request asks?");
                 let (status, text) = match mode.as_str() {
-                    "good" => ("200 OK", logprobs(&[("A", "-0.05"), ("B", "-3.2"), ("C", "-4.1"), ("Z", "-6.0")])),
+                    "good" => ("200 OK", logprobs(&[("A", "-0.1"), ("B", "-3.2"), ("C", "-4.1"), ("Z", "-6.0")])),
                     "not_offered" => ("200 OK", logprobs(&[("Q", "-0.05"), ("R", "-3.2")])),
                     "nan" => ("200 OK", logprobs(&[("A", "\"NaN\""), ("B", "-3.2")])),
                     "sum" => ("200 OK", logprobs(&[("A", "-0.3567"), ("B", "-0.3567")])),
@@ -173,7 +173,7 @@ fn openai_reads_top_logprobs_from_a_compatible_endpoint() {
     assert_eq!(line["call"], "timer duration=\"10 minutes\"", "{out}");
     assert_eq!(line["trace"].as_array().unwrap().len(), 2, "route, then the fits and the argument: {out}");
     let route_p = line["judgments"][0]["p"].as_f64().unwrap();
-    let expected = (-0.05f64).exp() / ((-0.05f64).exp() + (-3.2f64).exp() + (-4.1f64).exp());
+    let expected = (-0.1f64).exp() / ((-0.1f64).exp() + (-3.2f64).exp() + (-4.1f64).exp());
     assert!((route_p - expected).abs() < 1e-9, "renormalized over the labels offered: {route_p} vs {expected}");
     let seen = fake.seen.lock().unwrap().clone();
     assert!(seen.iter().all(|r| r.contains("authorization: Bearer sk-test") || r.contains("Authorization: Bearer sk-test")), "{seen:?}");
@@ -309,4 +309,30 @@ fn malformed_recorded_answers_exit_6() {
         );
         assert_eq!(code, 6, "{how}: {out}{err}");
     }
+}
+
+#[test]
+fn calibrate_scores_every_record_and_test() {
+    let home = tempfile::tempdir().unwrap();
+    let project = repo().join("examples/home");
+    let p = project.to_str().unwrap();
+    let (code, out, err) = evoke(home.path(), &["-C", p, "calibrate", "--json", "--repeat", "2"], &[]);
+    assert_eq!(code, 0, "{err}");
+    let r: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(r["adapter"]["name"], "local");
+    assert_eq!(r["reflexes"], 3);
+    assert_eq!(r["repeats"], 2);
+    let o = &r["outcomes"];
+    let total: u64 = ["run", "confirm", "ask", "abstain"].iter().map(|k| o[k].as_u64().unwrap()).sum();
+    assert_eq!(total, r["records"].as_u64().unwrap());
+    assert!(r["bins"].as_array().unwrap().iter().all(|b| b["calls"].as_u64().unwrap() > 0));
+    assert!(r["bars"]["write"]["bar"].as_f64().is_some(), "{out}");
+    assert!(r["questions"].as_array().unwrap().iter().any(|q| q["kind"] == "route"));
+    // local is deterministic: nothing moves between repeats.
+    assert_eq!(r["variance"]["flips"], 0);
+    assert_eq!(r["variance"]["verdict_flips"], 0);
+    assert!(r["log"]["decisions"].is_u64());
+    let (code, out, _) = evoke(home.path(), &["-C", p, "calibrate"], &[]);
+    assert_eq!(code, 0);
+    assert!(out.contains("calls by confidence"), "{out}");
 }

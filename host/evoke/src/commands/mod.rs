@@ -1,6 +1,7 @@
 //! One file per command.
 
 pub mod add;
+pub mod calibrate;
 pub mod check;
 pub mod completions;
 pub mod config;
