@@ -1,9 +1,15 @@
 //! Transcripts: a folder holding a project, a recording and `transcript`, the terminal word for word.
 //!
 //! In `transcript`, a line `$ evoke …` is a command (split as a POSIX shell would, never run by one; the
-//! word `evoke` stands for the implementation); the lines after it are what it prints on stdout, a line
-//! starting `! ` is a line of stderr, and `? N` is its exit code. `#` starts a comment. A line that is a
-//! JSON object on both sides is compared as JSON (key order aside, numbers by value).
+//! word `evoke` stands for the implementation) run with no terminal; the lines after it are what it
+//! prints on stdout, a line starting `! ` is a line of stderr, and `? N` is its exit code. `#` starts a
+//! comment. A line that is a JSON object on both sides is compared as JSON (key order aside, numbers by
+//! value).
+//!
+//! A line `% evoke …` runs the command in a pseudo-terminal, as a person would: the lines after it are
+//! the terminal as it reads, both streams together, and a line ending in `<answer>` is a prompt the
+//! person answers: the runner waits for the text before it, then types `answer` and Enter (the terminal
+//! echoes it, so the line reads with the answer in place).
 
 use crate::Report;
 use evoke_core::conform::same;
@@ -14,6 +20,7 @@ use std::process::{Command, Stdio};
 #[derive(Debug, Default, Clone)]
 pub struct Step {
     pub command: Vec<String>,
+    pub terminal: bool,
     pub stdout: Vec<String>,
     pub stderr: Vec<String>,
     pub exit: Option<i32>,
@@ -23,12 +30,13 @@ pub struct Step {
 pub fn parse(text: &str) -> Result<Vec<Step>, String> {
     let mut steps: Vec<Step> = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        if let Some(command) = line.strip_prefix("$ ") {
+        let command = line.strip_prefix("$ ").map(|c| (c, false)).or_else(|| line.strip_prefix("% ").map(|c| (c, true)));
+        if let Some((command, terminal)) = command {
             let words = shlex::split(command).ok_or_else(|| format!("line {}: the command does not split", n + 1))?;
             if words.first().map(String::as_str) != Some("evoke") {
                 return Err(format!("line {}: a command starts with `evoke`", n + 1));
             }
-            steps.push(Step { command: words[1..].to_vec(), line: n + 1, ..Step::default() });
+            steps.push(Step { command: words[1..].to_vec(), terminal, line: n + 1, ..Step::default() });
             continue;
         }
         if line.starts_with('#') && steps.last().is_none_or(|s| s.exit.is_some()) {
@@ -46,6 +54,8 @@ pub fn parse(text: &str) -> Result<Vec<Step>, String> {
             if !line.trim().is_empty() {
                 return Err(format!("line {}: output after the exit code; start a command with `$ `", n + 1));
             }
+        } else if step.terminal {
+            step.stdout.push(line.to_string());
         } else if let Some(err) = line.strip_prefix("! ") {
             step.stderr.push(err.to_string());
         } else if line == "!" {
@@ -83,6 +93,13 @@ fn flow_report(implementation: &Path, flow: &Path) -> Result<Report, String> {
     let home = tempfile::tempdir().map_err(|e| e.to_string())?;
     let mut report = Report::default();
     for step in steps {
+        if step.terminal {
+            match terminal(implementation, flow, home.path(), &step) {
+                Ok(()) => report.passed += 1,
+                Err(problem) => report.failures.push(format!("transcript:{} `evoke {}`\n    {problem}", step.line, step.command.join(" "))),
+            }
+            continue;
+        }
         let output = Command::new(implementation)
             .args(&step.command)
             .current_dir(flow)
@@ -127,4 +144,50 @@ fn compare(stream: &str, expected: &[String], actual: &str, problems: &mut Vec<S
             problems.push(format!("{stream}:\n      expected {want}\n      actual   {got}"));
         }
     }
+}
+
+/// How long a terminal step may take: a body may run to its 30-second deadline.
+const TERMINAL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(45);
+
+/// Runs one step in a pseudo-terminal, answering its prompts, and compares the whole screen's text.
+fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step) -> Result<(), String> {
+    use expectrl::{Eof, Session};
+    let mut command = Command::new(implementation);
+    command.args(&step.command).current_dir(flow).env("EVOKE_HOME", home).env("NO_COLOR", "1").env("TERM", "dumb");
+    let mut session = Session::spawn(command).map_err(|e| format!("cannot start a terminal: {e}"))?;
+    session.set_expect_timeout(Some(TERMINAL_TIMEOUT));
+    let mut seen = Vec::new();
+    let mut expected = Vec::new();
+    for line in &step.stdout {
+        let answer = line.strip_suffix('>').and_then(|l| l.rsplit_once('<'));
+        match answer {
+            Some((prompt, typed)) => {
+                let found = session.expect(prompt).map_err(|e| format!("waited for {prompt:?}: {e}; the terminal showed:\n{}", String::from_utf8_lossy(&seen)))?;
+                seen.extend_from_slice(found.before());
+                seen.extend_from_slice(found.get(0).unwrap_or_default());
+                session.send_line(typed).map_err(|e| e.to_string())?;
+                expected.push(format!("{prompt}{typed}"));
+            }
+            None => expected.push(line.clone()),
+        }
+    }
+    let rest = session.expect(Eof).map_err(|e| format!("the command did not end: {e}"))?;
+    seen.extend_from_slice(rest.before());
+    let status = session.wait().map_err(|e| e.to_string())?;
+    let code = match status {
+        expectrl::WaitStatus::Exited(_, code) => Some(code),
+        _ => None,
+    };
+    let screen = String::from_utf8_lossy(&seen).replace("\r\n", "\n").replace('\r', "");
+    let shown: Vec<&str> = screen.lines().collect();
+    let mut problems = Vec::new();
+    if shown != expected.iter().map(String::as_str).collect::<Vec<_>>() {
+        problems.push(format!("the terminal showed:\n      {}\n    expected:\n      {}", shown.join("\n      "), expected.join("\n      ")));
+    }
+    if let Some(exit) = step.exit {
+        if code != Some(exit) {
+            problems.push(format!("exit {code:?}, expected {exit}"));
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n    ")) }
 }

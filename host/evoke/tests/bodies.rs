@@ -22,13 +22,21 @@ fn evoke(home: &Path, args: &[&str]) -> Output {
         .expect("evoke runs")
 }
 
+/// A fresh EVOKE_HOME in which the fixture project is trusted.
+fn trusted_home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let out = evoke(home.path(), &["trust"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    home
+}
+
 fn line(output: &Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("not one JSON line ({e}): {}", String::from_utf8_lossy(&output.stdout)))
 }
 
 #[test]
 fn stray_stdout_never_touches_the_result() {
-    let home = tempfile::tempdir().unwrap();
+    let home = trusted_home();
     let out = evoke(home.path(), &["--json", "run", "stdout"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let line = line(&out);
@@ -43,7 +51,7 @@ fn stray_stdout_never_touches_the_result() {
 
 #[test]
 fn only_the_five_variables_are_visible_and_secrets_come_through_config() {
-    let home = tempfile::tempdir().unwrap();
+    let home = trusted_home();
     let out = evoke(home.path(), &["--json", "run", "env"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let line = line(&out);
@@ -57,7 +65,7 @@ fn only_the_five_variables_are_visible_and_secrets_come_through_config() {
 
 #[test]
 fn a_throw_is_a_failure_with_frames_naming_the_reflex_file() {
-    let home = tempfile::tempdir().unwrap();
+    let home = trusted_home();
     let out = evoke(home.path(), &["--json", "run", "throws"]);
     assert_eq!(out.status.code(), Some(1));
     let line = line(&out);
@@ -71,7 +79,7 @@ fn a_throw_is_a_failure_with_frames_naming_the_reflex_file() {
 
 #[test]
 fn an_argv_takes_whole_elements_and_refuses_a_leading_dash() {
-    let home = tempfile::tempdir().unwrap();
+    let home = trusted_home();
     let out = evoke(home.path(), &["run", "words", "first=a;b $HOME", "third=end"]);
     assert_eq!(out.status.code(), Some(0));
     // The unstated optional argument's element is dropped; nothing is expanded by a shell.
@@ -91,7 +99,7 @@ fn alive(pid: i32) -> bool {
 
 #[test]
 fn a_sleeper_is_stopped_at_the_deadline_with_its_whole_group() {
-    let home = tempfile::tempdir().unwrap();
+    let home = trusted_home();
     let started = Instant::now();
     let out = evoke(home.path(), &["--json", "run", "sleeper"]);
     let took = started.elapsed();
