@@ -84,6 +84,7 @@ fn theft(session: &Session, added: &Added) {
     }
     let others: Vec<Reflex> = session.catalog.reflexes().iter().filter(|r| r.name != added.name).cloned().collect();
     if others.iter().all(|r| r.manifest.examples.is_empty()) {
+        render::out("theft test: no other active reflex has an example to test\n");
         return;
     }
     let newcomer = session.catalog.get(&added.name).cloned().unwrap_or_else(|| Reflex {

@@ -1,0 +1,268 @@
+//! Files and distribution, end to end, against repositories served on loopback by `git http-backend`:
+//! add → lock → decide; an effect loosened upstream kept until `--accept`; a symlink repository refused;
+//! a changed `vocab/` stopping the next decision until `evoke trust`; a store copy changed by hand
+//! reading as a miss that names `evoke update`; and `evoke add` of a local reflex running the theft test.
+//! The fetching goes through the library (D6: loopback is never reachable from the command line); every
+//! decision goes through the `evoke` binary.
+
+#[path = "../../evoke-files/tests/support/git_server.rs"]
+mod git_server;
+
+use evoke_core::manifest::Effect;
+use evoke_files::fetch::Fetcher;
+use evoke_files::install::{self, Event};
+use evoke_files::lock::Lock;
+use evoke_files::places::Places;
+use evoke_files::project::{Location, load_in};
+use evoke_files::trust;
+use git_server::{GitServer, Upstream, manifest};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct World {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    server: GitServer,
+    home: PathBuf,
+    places: Places,
+    project: Location,
+}
+
+const RECORDING: &str = r#"id = "replay"
+
+[gate]
+route = 0.5
+fits  = 0.3
+read  = 0.6
+write = 0.8
+
+[answers."turn the lights on"]
+route          = { lights = 0.95, none = 0.05 }
+"fits.lights"  = { yes = 0.9 }
+"lights.state" = { on = 0.9, off = 0.05, unstated = 0.05 }
+"#;
+
+impl World {
+    fn new() -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join("served")).unwrap();
+        let server = GitServer::start(&root.join("served"));
+        let home = root.join("home");
+        let places = Places::under(&home);
+        let project_root = root.join("proj");
+        std::fs::create_dir_all(&project_root).unwrap();
+        std::fs::write(project_root.join("evoke.toml"), "# my project\n[reflexes]\n").unwrap();
+        std::fs::write(root.join("recording.toml"), RECORDING).unwrap();
+        let project = Location { root: project_root, home: false };
+        trust::record(&places, &project).unwrap();
+        World { _dir: dir, root, server, home, places, project }
+    }
+
+    fn upstream(&self, name: &str) -> Upstream {
+        Upstream::new(&self.root.join("served"), &self.root, name)
+    }
+
+    fn fetcher(&self) -> Fetcher {
+        let base = format!("http://127.0.0.1:{}", self.server.port);
+        Fetcher::new(&self.places.cache).with_redirect(move |repository| {
+            repository.strip_prefix("https://example.test/").map(|name| format!("{base}/{name}.git"))
+        })
+    }
+
+    fn add(&self, name: &str, source: &str) -> Result<install::Added, install::AddError> {
+        install::add(&self.places, &self.project, &mut self.fetcher(), &self.project.root, name, source, None, None)
+    }
+
+    fn evoke(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_evoke"))
+            .arg("-C")
+            .arg(&self.project.root)
+            .args(args)
+            .current_dir(&self.root)
+            .env("EVOKE_HOME", &self.home)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    }
+
+    fn try_json(&self) -> (i32, serde_json::Value, String) {
+        let out = self.evoke(&["try", "--json", "--recording", "recording.toml", "turn the lights on"]);
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let line = serde_json::from_str(stdout.lines().next().unwrap_or("null")).unwrap_or(serde_json::Value::Null);
+        (out.status.code().unwrap_or(-1), line, String::from_utf8_lossy(&out.stderr).to_string())
+    }
+}
+
+fn lights(effect: &str) -> String {
+    manifest("Turn the lights on or off.", effect, "turn on the kitchen lights")
+}
+
+#[test]
+fn add_then_lock_then_decide() {
+    let world = World::new();
+    let up = world.upstream("lights");
+    up.commit(&[("reflex.toml", &lights("write"))], "lights");
+    up.tag("v1.0.0", false);
+
+    let added = world.add("lights", "https://example.test/lights@v1.0.0").unwrap();
+    let locked = added.locked.clone().unwrap();
+    let lock = Lock::load(&world.project.root).unwrap();
+    assert_eq!(lock.reflexes["lights"], locked);
+    assert_eq!(locked.reference, "https://example.test/lights");
+    assert_eq!(locked.tag, "v1.0.0");
+    assert_eq!(locked.effect, Effect::Write);
+    assert_eq!(locked.commit, git_server::git(&up.work, &["rev-parse", "v1.0.0^{commit}"]));
+    let toml = std::fs::read_to_string(world.project.root.join("evoke.toml")).unwrap();
+    assert!(toml.starts_with("# my project\n"), "the user's layout is kept: {toml}");
+    assert!(toml.contains(r#"lights = { ref = "https://example.test/lights", tag = "v1.0.0" }"#), "{toml}");
+    // evoke's own writes renew trust.
+    trust::check(&world.places, &world.project).unwrap();
+
+    let (code, line, stderr) = world.try_json();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(line["reflex"], "lights", "{line}");
+    assert_eq!(line["outcome"], "run", "{line}");
+    assert_eq!(line["effect"], "write");
+}
+
+#[test]
+fn an_effect_loosened_upstream_is_kept_until_accept() {
+    let world = World::new();
+    let up = world.upstream("lights");
+    up.commit(&[("reflex.toml", &lights("destructive"))], "v1");
+    up.tag("v1.0.0", false);
+    world.add("lights", "https://example.test/lights@v1.0.0").unwrap();
+
+    up.commit(&[("reflex.toml", &lights("write"))], "loosen");
+    up.tag("v1.1.0", false);
+    let report = install::update(&world.places, &world.project, &mut world.fetcher(), false, None).unwrap();
+    assert!(!report.failed, "{:?}", report.events);
+    assert!(report.events.iter().any(|e| matches!(e, Event::Taken { to, .. } if to == "v1.1.0")), "{:?}", report.events);
+    assert!(
+        report.events.iter().any(|e| matches!(e, Event::Loosened { consented: Effect::Destructive, upstream: Effect::Write, .. })),
+        "{:?}",
+        report.events
+    );
+    let lock = Lock::load(&world.project.root).unwrap();
+    assert_eq!(lock.reflexes["lights"].tag, "v1.1.0");
+    assert_eq!(lock.reflexes["lights"].effect, Effect::Destructive);
+    let project = load_in(world.project.clone(), &world.places).unwrap();
+    assert_eq!(project.installed("lights").unwrap().manifest.as_ref().unwrap().effect, Effect::Destructive);
+    let (code, line, stderr) = world.try_json();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(line["effect"], "destructive", "{line}");
+    assert_eq!(line["outcome"], "confirm", "a destructive call always confirms: {line}");
+
+    let report = install::update(&world.places, &world.project, &mut world.fetcher(), true, None).unwrap();
+    assert!(
+        report.events.iter().any(|e| matches!(e, Event::Accepted { from: Effect::Destructive, to: Effect::Write, .. })),
+        "{:?}",
+        report.events
+    );
+    assert_eq!(Lock::load(&world.project.root).unwrap().reflexes["lights"].effect, Effect::Write);
+    let (_, line, _) = world.try_json();
+    assert_eq!(line["effect"], "write", "{line}");
+    assert_eq!(line["outcome"], "run", "{line}");
+}
+
+#[test]
+fn a_symlink_repository_is_refused() {
+    let world = World::new();
+    let up = world.upstream("linked");
+    std::os::unix::fs::symlink("/etc/passwd", up.work.join("notes.txt")).unwrap();
+    up.commit(&[("reflex.toml", &lights("read"))], "linked");
+    up.tag("v1.0.0", false);
+    let before = std::fs::read_to_string(world.project.root.join("evoke.toml")).unwrap();
+    let err = world.add("linked", "https://example.test/linked@v1.0.0").unwrap_err();
+    assert!(err.message.contains("notes.txt is a symlink"), "{}", err.message);
+    assert_eq!(std::fs::read_to_string(world.project.root.join("evoke.toml")).unwrap(), before);
+    assert!(!world.project.root.join("evoke.lock").exists());
+}
+
+#[test]
+fn a_changed_vocab_stops_the_next_decision_until_trusted() {
+    let world = World::new();
+    let up = world.upstream("lights");
+    up.commit(&[("reflex.toml", &lights("write"))], "lights");
+    up.tag("v1.0.0", false);
+    world.add("lights", "https://example.test/lights@v1.0.0").unwrap();
+    assert_eq!(world.try_json().0, 0);
+
+    std::fs::create_dir_all(world.project.root.join("vocab")).unwrap();
+    std::fs::write(world.project.root.join("vocab/rooms.toml"), "den = \"The TV room.\"\n").unwrap();
+    let (code, _, stderr) = world.try_json();
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("vocab/rooms.toml"), "names what changed: {stderr}");
+    assert!(stderr.trim_end().ends_with("evoke trust"), "ends with the command: {stderr}");
+
+    let out = world.evoke(&["trust"]);
+    assert_eq!(out.status.code(), Some(0));
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("vocab/rooms.toml  sha256:"), "shows the files and their hashes: {shown}");
+    assert!(shown.contains("evoke.lock"), "{shown}");
+    assert_eq!(world.try_json().0, 0);
+}
+
+#[test]
+fn a_store_copy_changed_by_hand_is_a_miss_naming_evoke_update() {
+    let world = World::new();
+    let up = world.upstream("lights");
+    up.commit(&[("reflex.toml", &lights("write"))], "lights");
+    up.tag("v1.0.0", false);
+    let added = world.add("lights", "https://example.test/lights@v1.0.0").unwrap();
+    let file = added.dir.join("reflex.toml");
+    let mut perms = std::fs::metadata(&file).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&file, perms).unwrap();
+    std::fs::write(&file, lights("read")).unwrap();
+
+    let out = world.evoke(&["list"]);
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(listed.contains("inactive"), "{listed}");
+    assert!(listed.contains("its copy in the store was changed"), "{listed}");
+    assert!(listed.contains("= fix: evoke update"), "{listed}");
+    let (code, line, _) = world.try_json();
+    assert_eq!(code, 0);
+    assert_eq!(line["outcome"], "abstain", "the changed copy takes no part: {line}");
+
+    let report = install::update(&world.places, &world.project, &mut world.fetcher(), false, None).unwrap();
+    assert!(report.events.iter().any(|e| matches!(e, Event::Taken { from: Some(f), to, .. } if f == to)), "{:?}", report.events);
+    assert_eq!(world.try_json().1["outcome"], "run");
+}
+
+#[test]
+fn add_of_a_local_reflex_lints_and_names_what_it_would_steal() {
+    let world = World::new();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../reflexes/lights");
+    std::fs::create_dir_all(world.project.root.join("vocab")).unwrap();
+    std::fs::write(world.project.root.join("vocab/rooms.toml"), "kitchen = \"The kitchen.\"\noffice = \"The study.\"\n").unwrap();
+    trust::record(&world.places, &world.project).unwrap();
+    let out = world.evoke(&["add", "lights", repo.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let path = world.project.root.join("evoke.toml");
+    let mut toml = std::fs::read_to_string(&path).unwrap();
+    toml.push_str("\n[config.lights]\nbridge = \"10.0.0.2\"\ntoken = { env = \"HUE_TOKEN\" }\n");
+    std::fs::write(&path, toml).unwrap();
+    trust::record(&world.places, &world.project).unwrap();
+
+    // A newcomer whose wording is the lights' own example.
+    let lamp = world.project.root.join("lamp");
+    std::fs::create_dir_all(&lamp).unwrap();
+    std::fs::write(
+        lamp.join("reflex.toml"),
+        "reflex = 1\ndescription = \"Turn on the kitchen lights.\"\neffect = \"write\"\nconfirm = \"Lamp?\"\nrun = [\"true\"]\n\n[examples]\n\"turn on the kitchen lights\" = {}\n\"switch on the kitchen lights\" = {}\n",
+    )
+    .unwrap();
+    let out = world.evoke(&["add", "lamp", "proj/lamp"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "lint and theft never refuse: {stderr}");
+    assert!(stdout.contains("added lamp: lamp · write"), "{stdout}");
+    assert!(stdout.contains("theft: \"turn on the kitchen lights\" (an example of lights) would go to lamp"), "{stdout}\n{stderr}");
+    assert!(stdout.contains("= fix: in overlays/lamp.toml: not_for = [\"turn on the kitchen lights\"]"), "{stdout}");
+    let toml = std::fs::read_to_string(world.project.root.join("evoke.toml")).unwrap();
+    assert!(toml.contains("lamp = \"lamp\""), "{toml}");
+    assert!(!world.project.root.join("evoke.lock").exists(), "local reflexes are never locked");
+}
