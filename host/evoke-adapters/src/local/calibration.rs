@@ -30,9 +30,10 @@ pub struct Params {
     pub beta: f32,
     /// The score `none` stands at: `none_bias` moves it.
     pub threshold: f32,
-    /// The logistic that reads the best reflex's probability of being right: `(a, b, c)` over its score
-    /// `s1` and its lead over the second, `σ(a·s1 + b·(s1 − s2) + c)`.
-    pub calibration: (f32, f32, f32),
+    /// The logistic that reads the best reflex's probability of being right: `(a, b, c, d)` over its
+    /// score `s1`, its lead over the second and the number of reflexes `n`,
+    /// `σ(a·s1 + b·(s1 − s2) + c + d·ln n)`.
+    pub calibration: (f32, f32, f32, f32),
     /// The share of what the best reflex leaves that goes to `none`.
     pub none_share: f32,
 }
@@ -51,7 +52,7 @@ impl Default for Params {
             not_for: 1.0,
             beta: 40.0,
             threshold: 0.0,
-            calibration: (2.995, 18.736, -1.602),
+            calibration: (3.160, 18.183, -1.615, 0.0),
             none_share: 0.1,
         }
     }

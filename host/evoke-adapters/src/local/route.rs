@@ -160,8 +160,9 @@ impl RouteModel {
         if first.0 == usize::MAX {
             none = 1.0;
         } else {
-            let (a, b, c) = p.calibration;
-            let z = f64::from(a) * (first.1 - f64::from(p.threshold)) + f64::from(b) * (first.1 - second) + f64::from(c);
+            let (a, b, c, d) = p.calibration;
+            let n = (scores.len() as f64).ln();
+            let z = f64::from(a) * (first.1 - f64::from(p.threshold)) + f64::from(b) * (first.1 - second) + f64::from(c) + f64::from(d) * n;
             let top = 1.0 / (1.0 + (-z).exp());
             let max = first.1 * beta;
             let weights: Vec<f64> = scores.iter().map(|s| (beta * f64::from(*s) - max).exp()).collect();
