@@ -156,6 +156,8 @@ fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step) -> Res
     command.args(&step.command).current_dir(flow).env("EVOKE_HOME", home).env("NO_COLOR", "1").env("TERM", "dumb");
     let mut session = Session::spawn(command).map_err(|e| format!("cannot start a terminal: {e}"))?;
     session.set_expect_timeout(Some(TERMINAL_TIMEOUT));
+    // A person's terminal echoes what they type.
+    session.set_echo(true, None).map_err(|e| format!("cannot turn the terminal's echo on: {e}"))?;
     let mut seen = Vec::new();
     let mut expected = Vec::new();
     for line in &step.stdout {
@@ -173,6 +175,8 @@ fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step) -> Res
     }
     let rest = session.expect(Eof).map_err(|e| format!("the command did not end: {e}"))?;
     seen.extend_from_slice(rest.before());
+    // What the end of file matched is the rest of the screen.
+    seen.extend_from_slice(rest.get(0).unwrap_or_default());
     let status = session.wait().map_err(|e| e.to_string())?;
     let code = match status {
         expectrl::WaitStatus::Exited(_, code) => Some(code),
