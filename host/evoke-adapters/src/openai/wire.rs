@@ -71,7 +71,7 @@ mod tests {
     #[test]
     fn reads_and_renormalizes_over_the_labels_offered() {
         let text = r#"{"choices":[{"logprobs":{"content":[{"token":"A","logprob":-0.1,"top_logprobs":[
-            {"token":"A","logprob":-0.2},{"token":"B","logprob":-2.0},{"token":"Z","logprob":-3.0},{"token":" A","logprob":-4.0}]}]}}]}"#;
+            {"token":"A","logprob":-0.25},{"token":"B","logprob":-2.0},{"token":"Z","logprob":-3.0},{"token":" A","logprob":-4.0}]}]}}]}"#;
         let d = read(text, &labels(3)).unwrap();
         assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         assert!(d[0] > 0.8 && d[2] == 0.0);
