@@ -38,6 +38,9 @@ pub(crate) type Key = [u8; 32];
 pub(crate) struct Cache {
     dir: PathBuf,
     loaded: Mutex<HashMap<Key, Arc<Ready>>>,
+    /// One compile at a time (each is parallel already), so that runs of one component started together
+    /// compile it once.
+    compiling: Mutex<()>,
 }
 
 /// Feeds a `Hash` into SHA-256, so the engine's digest is the same from one process to the next.
@@ -73,7 +76,7 @@ impl Cache {
         let dir = cache_dir.join("components").join(engine_key);
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("the component cache {} cannot be created: {e}", dir.display()))?;
-        Ok(Cache { dir, loaded: Mutex::default() })
+        Ok(Cache { dir, loaded: Mutex::default(), compiling: Mutex::default() })
     }
 
     pub(crate) fn dir(&self) -> &Path {
@@ -105,6 +108,13 @@ impl Cache {
     /// Compiles `bytes` and writes the result to the cache. A cache that cannot be written only costs
     /// the next run a compile.
     pub(crate) fn compile(&self, engine: &Engine, linker: &Linker<State>, key: &Key, bytes: &[u8]) -> Result<Arc<Ready>, String> {
+        let _one = self.compiling.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(ready) = self.in_memory(key) {
+            return Ok(ready);
+        }
+        if let Some(ready) = self.on_disk(engine, linker, key) {
+            return ready;
+        }
         let component =
             Component::new(engine, bytes).map_err(|e| format!("refused: the file is not a component this evoke can run: {e}"))?;
         let ready = self.ready(engine, linker, key, &component)?;

@@ -1,0 +1,151 @@
+//! Every grant a component does not have, tried by a real component (`tests/probe`), and refused with
+//! the reason: files outside the grant, writes under a read-only grant, TCP and HTTP to pairs not
+//! granted, name lookups, the deadline, the memory ceiling, and a stray stdout.
+
+mod support;
+
+use evoke_bodies::component::{Captured, ComponentHost, ENVIRONMENT, Options};
+use evoke_core::manifest::{Access, Grants};
+use std::time::{Duration, Instant};
+use support::*;
+
+#[tokio::test]
+async fn reading_outside_the_grant_is_refused() {
+    let Some((dir, wasm)) = probe() else { return };
+    let granted = scratch("read-granted");
+    let outside = scratch("read-outside");
+    std::fs::write(granted.join("mine.txt"), "mine").unwrap();
+    std::fs::write(outside.join("secret.txt"), "the hidden words").unwrap();
+    let grants = files(&[(&granted, Access::Read)]);
+
+    let inside = ok(host().run(&probe_call(&dir, "read", &granted.join("mine.txt").display().to_string(), grants.clone()), &wasm).await);
+    assert_eq!(inside.text, "mine");
+
+    let mut reasons = Vec::new();
+    for target in [outside.join("secret.txt"), granted.join("../").join(outside.file_name().unwrap()).join("secret.txt")] {
+        let target = target.display().to_string();
+        let f = failed(host().run(&probe_call(&dir, "read", &target, grants.clone()), &wasm).await);
+        assert!(f.message.starts_with(&format!("read {target}: ")), "{}", f.message);
+        assert!(!f.message.contains("the hidden words"), "{}", f.message);
+        reasons.push(f.message);
+    }
+    // Outside every granted directory there is nothing: the path is not there for the body. A `..` out
+    // of a granted directory is refused.
+    assert!(reasons[0].contains("No such file or directory"), "{}", reasons[0]);
+    assert!(reasons[1].contains("Operation not permitted"), "{}", reasons[1]);
+}
+
+#[tokio::test]
+async fn writing_under_a_read_only_grant_is_refused() {
+    let Some((dir, wasm)) = probe() else { return };
+    let granted = scratch("write-ro");
+    let target = granted.join("new.txt").display().to_string();
+
+    let f = failed(host().run(&probe_call(&dir, "write", &target, files(&[(&granted, Access::Read)])), &wasm).await);
+    assert!(f.message.starts_with(&format!("write {target}: Operation not permitted")), "{}", f.message);
+    assert!(!granted.join("new.txt").exists());
+
+    let wrote = ok(host().run(&probe_call(&dir, "write", &target, files(&[(&granted, Access::Write)])), &wasm).await);
+    assert_eq!(wrote.text, format!("wrote {target}"));
+    assert_eq!(std::fs::read_to_string(granted.join("new.txt")).unwrap(), "written by a body\n");
+}
+
+#[tokio::test]
+async fn tcp_to_a_pair_not_granted_is_refused() {
+    let Some((dir, wasm)) = probe() else { return };
+    let granted = silent_listener();
+    let other = silent_listener();
+    let g = granted.local_addr().unwrap();
+    let o = other.local_addr().unwrap();
+    let grants = net(&[g.to_string()]);
+
+    // Another port of a granted address, and any address at all without a net grant.
+    for grants in [grants.clone(), Grants::default()] {
+        let f = failed(host().run(&probe_call(&dir, "tcp", &o.to_string(), grants), &wasm).await);
+        assert!(f.message.starts_with(&format!("tcp {o}: Permission denied")), "{}", f.message);
+        assert!(other.accept().is_err(), "a connection reached the port not granted");
+    }
+
+    let out = ok(host().run(&probe_call(&dir, "tcp", &g.to_string(), grants), &wasm).await);
+    assert_eq!(out.text, format!("connected to {g}"));
+}
+
+#[tokio::test]
+async fn http_to_a_pair_not_granted_is_refused() {
+    let Some((dir, wasm)) = probe() else { return };
+    let granted = serve("127.0.0.1:0", 1, |path| format!(r#"{{"path":"{path}"}}"#));
+    let other = silent_listener();
+    let o = other.local_addr().unwrap();
+    let grants = net(&[granted.to_string()]);
+
+    let url = format!("http://{o}/steal");
+    let f = failed(host().run(&probe_call(&dir, "http", &url, grants.clone()), &wasm).await);
+    assert_eq!(f.message, format!("http {url}: the request failed: HttpRequestDenied"));
+    assert!(other.accept().is_err(), "a connection reached the port not granted");
+
+    let url = format!("http://{granted}/ok");
+    let out = ok(host().run(&probe_call(&dir, "http", &url, grants), &wasm).await);
+    assert_eq!(out.text, r#"200 {"path":"/ok"}"#);
+}
+
+#[tokio::test]
+async fn names_not_granted_are_not_looked_up() {
+    let Some((dir, wasm)) = probe() else { return };
+    let grants = net(&["localhost:8080".into()]);
+    let f = failed(host().run(&probe_call(&dir, "lookup", "example.com", grants.clone()), &wasm).await);
+    assert!(f.message.starts_with("lookup example.com: Permission denied"), "{}", f.message);
+    let out = ok(host().run(&probe_call(&dir, "lookup", "localhost", grants), &wasm).await);
+    assert!(out.text.contains("127.0.0.1") || out.text.contains("::1"), "{}", out.text);
+}
+
+#[tokio::test]
+async fn a_loop_is_stopped_at_the_deadline() {
+    let Some((dir, wasm)) = probe() else { return };
+    let mut c = probe_call(&dir, "spin", "", Grants::default());
+    let started = Instant::now();
+    c.deadline = started + Duration::from_millis(500);
+    let f = failed(host().run(&c, &wasm).await);
+    assert_eq!(f.message, "stopped at the deadline: the body was still running when the decision's time ran out");
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(3), "stopped after {took:?}");
+}
+
+#[tokio::test]
+async fn endless_allocation_is_stopped_at_the_memory_limit() {
+    let Some((dir, wasm)) = probe() else { return };
+    let f = failed(host().run(&probe_call(&dir, "hoard", "", Grants::default()), &wasm).await);
+    assert_eq!(f.message, "stopped at the memory limit: the body asked for more than its 256 MiB of memory");
+}
+
+#[tokio::test]
+async fn printing_to_stdout_leaves_the_result_intact() {
+    let Some((dir, wasm)) = probe() else { return };
+    let captured = Captured::new(1 << 16);
+    let options = Options { capture: Some(captured.clone()), ..Options::default() };
+    let host = ComponentHost::with_options(&cache_dir(), options).unwrap();
+    let out = ok(host.run(&probe_call(&dir, "print", "", Grants::default()), &wasm).await);
+    assert_eq!(out.text, "the result");
+    assert_eq!(out.data, Some(serde_json::json!({"clean": true})));
+    assert_eq!(captured.text(), "a stray line on stdout\na line on stderr\n");
+}
+
+#[tokio::test]
+async fn the_environment_is_the_scrubbed_five() {
+    let Some((dir, wasm)) = probe() else { return };
+    let out = ok(host().run(&probe_call(&dir, "env", "", Grants::default()), &wasm).await);
+    for name in out.text.split_whitespace() {
+        assert!(ENVIRONMENT.contains(&name), "{name} reached the body");
+    }
+}
+
+#[tokio::test]
+async fn failures_say_what_happened() {
+    let Some((dir, wasm)) = probe() else { return };
+    let run = |action: &'static str| {
+        let (dir, wasm) = (dir.clone(), wasm.clone());
+        async move { failed(host().run(&probe_call(&dir, action, "", Grants::default()), &wasm).await).message }
+    };
+    assert_eq!(run("fail").await, "the body says no");
+    assert_eq!(run("panic").await, "the body trapped: wasm trap: wasm `unreachable` instruction executed");
+    assert!(run("data").await.starts_with("the body returned data that is not JSON: "));
+}

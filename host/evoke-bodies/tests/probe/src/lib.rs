@@ -1,0 +1,69 @@
+//! A body that does, on request, one thing a grant may deny, and says what came of it. The denial tests
+//! run it with `action` (what to try) and `target` (a path, an address, a URL or a name).
+
+use evoke_sdk::{Args, Context, Output};
+use std::hint::black_box;
+use std::io::Write;
+use std::net::{TcpStream, ToSocketAddrs};
+
+fn run(args: Args, _ctx: Context) -> Result<Output, String> {
+    let action = args.option("action")?;
+    let target = args.text("target").unwrap_or("");
+    match action {
+        "read" => std::fs::read_to_string(target).map(Output::text).map_err(|e| format!("read {target}: {e}")),
+        "write" => std::fs::write(target, "written by a body\n")
+            .map(|()| Output::text(format!("wrote {target}")))
+            .map_err(|e| format!("write {target}: {e}")),
+        "list" => {
+            let mut names: Vec<String> = std::fs::read_dir(target)
+                .map_err(|e| format!("list {target}: {e}"))?
+                .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+                .collect();
+            names.sort();
+            Ok(Output::text(names.join("\n")))
+        }
+        "tcp" => {
+            let mut stream = TcpStream::connect(target).map_err(|e| format!("tcp {target}: {e}"))?;
+            stream.write_all(b"hello\n").map_err(|e| format!("tcp {target}: {e}"))?;
+            Ok(Output::text(format!("connected to {target}")))
+        }
+        "http" => {
+            let reply = evoke_sdk::http::get(target).map_err(|e| format!("http {target}: {e}"))?;
+            Ok(Output::text(format!("{} {}", reply.status, reply.text())))
+        }
+        "lookup" => {
+            let addrs = (target, 80).to_socket_addrs().map_err(|e| format!("lookup {target}: {e}"))?;
+            Ok(Output::text(addrs.map(|a| a.ip().to_string()).collect::<Vec<_>>().join(" ")))
+        }
+        "env" => {
+            let mut vars: Vec<String> = std::env::vars().map(|(k, _)| k).collect();
+            vars.sort();
+            Ok(Output::text(vars.join(" ")))
+        }
+        "spin" => {
+            let mut n: u64 = 0;
+            loop {
+                n = black_box(n.wrapping_add(1));
+            }
+        }
+        "hoard" => {
+            let mut kept: Vec<Vec<u8>> = Vec::new();
+            loop {
+                let mut block = vec![0u8; 1 << 20];
+                block[4095] = 1;
+                kept.push(black_box(block));
+            }
+        }
+        "print" => {
+            println!("a stray line on stdout");
+            eprintln!("a line on stderr");
+            Ok(Output::text("the result").with_data_json(r#"{"clean":true}"#))
+        }
+        "fail" => Err("the body says no".into()),
+        "panic" => panic!("the body panicked"),
+        "data" => Ok(Output::text("bad").with_data_json("{not json")),
+        other => Err(format!("unknown action {other}")),
+    }
+}
+
+evoke_sdk::export!(run);
