@@ -214,3 +214,51 @@ pub fn write_owned(places: &Places, location: &Location, files: &[(&Path, &[u8])
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (tempfile::TempDir, Places, Location) {
+        let dir = tempfile::tempdir().unwrap();
+        let places = Places::under(&dir.path().join("home"));
+        let root = dir.path().join("proj");
+        std::fs::create_dir_all(root.join("overlays")).unwrap();
+        std::fs::write(root.join(PROJECT_FILE), "[reflexes]\n").unwrap();
+        (dir, places, Location { root, home: false })
+    }
+
+    #[test]
+    fn binds_to_the_owned_files_and_names_what_changed() {
+        let (_dir, places, location) = setup();
+        assert!(check(&places, &location).unwrap_err().never);
+        record(&places, &location).unwrap();
+        check(&places, &location).unwrap();
+        // A file outside the four owned paths does not count.
+        std::fs::write(location.root.join("notes.txt"), "x").unwrap();
+        check(&places, &location).unwrap();
+        std::fs::write(location.root.join("overlays/lights.toml"), "description = \"x\"\n").unwrap();
+        let refused = check(&places, &location).unwrap_err();
+        assert_eq!(refused.changed, ["overlays/lights.toml"]);
+        assert!(refused.message().ends_with("evoke trust"));
+    }
+
+    #[test]
+    fn evokes_own_writes_renew_trust_but_never_launder_another_change() {
+        let (_dir, places, location) = setup();
+        record(&places, &location).unwrap();
+        let lock = location.root.join(crate::lock::LOCK_FILE);
+        write_owned(&places, &location, &[(&lock, b"version = 1\n")]).unwrap();
+        check(&places, &location).unwrap();
+        std::fs::write(location.root.join(PROJECT_FILE), "[reflexes]\nx = \"elsewhere\"\n").unwrap();
+        write_owned(&places, &location, &[(&lock, b"version = 1\n\n")]).unwrap();
+        assert!(check(&places, &location).is_err(), "the hand edit of evoke.toml still stops the run");
+    }
+
+    #[test]
+    fn the_home_project_is_trusted() {
+        let (_dir, places, mut location) = setup();
+        location.home = true;
+        check(&places, &location).unwrap();
+    }
+}

@@ -266,3 +266,35 @@ fn add_of_a_local_reflex_lints_and_names_what_it_would_steal() {
     assert!(toml.contains("lamp = \"lamp\""), "{toml}");
     assert!(!world.project.root.join("evoke.lock").exists(), "local reflexes are never locked");
 }
+
+#[test]
+fn check_in_a_working_copy_diffs_the_contract_against_the_newest_tag() {
+    let world = World::new();
+    let up = world.upstream("author");
+    let evoke_check = |dir: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_evoke")).arg("check").arg(dir).env("EVOKE_HOME", &world.home).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let dir = up.work.join("lights");
+    up.commit(&[("lights/reflex.toml", &lights("write"))], "first");
+    let (code, stdout, _) = evoke_check(&dir);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("no version tag yet: the first release is v1.0.0"), "{stdout}");
+
+    up.tag("v1.0.0", false);
+    up.tag("v1.1.0-rc.1", false);
+    let with_dim = lights("write").replace("options.off = \"Switch off.\"", "options.off = \"Switch off.\"\noptions.dim = \"Dim.\"");
+    std::fs::write(dir.join("reflex.toml"), &with_dim).unwrap();
+    let (code, stdout, _) = evoke_check(&dir);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("since v1.0.0: minor · next version v1.1.0"), "{stdout}");
+    assert!(stdout.contains("option_added  args.state.options.dim"), "{stdout}");
+
+    // A was violation is refused outright.
+    up.commit(&[("lights/reflex.toml", &lights("write").replace("[args.state]", "[args.state]\nwas = [\"power\"]"))], "was");
+    up.tag("v1.1.0", false);
+    std::fs::write(dir.join("reflex.toml"), lights("write")).unwrap();
+    let (code, _, stderr) = evoke_check(&dir);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("`power` was dropped from args.state.was"), "{stderr}");
+}
