@@ -68,6 +68,7 @@ pub struct Added {
 const RESERVED_LOCAL_NAMES: [&str; 3] = ["weave", "route", "fits"];
 
 /// `evoke add NAME SOURCE [--tag TAG]`, in the project at `location`. `cwd` resolves a local path.
+#[allow(clippy::too_many_arguments)]
 pub fn add(
     places: &Places,
     location: &Location,
@@ -310,14 +311,12 @@ fn update_one(
         return fail(report, FetchError::NoVersionTag.to_string());
     }
     // A published tag never changes (000 §10.2).
-    if let Some(l) = locked {
-        if let Some((_, now)) = tags.iter().find(|(t, _)| *t == l.tag) {
-            if *now != l.commit {
+    if let Some(l) = locked
+        && let Some((_, now)) = tags.iter().find(|(t, _)| *t == l.tag)
+            && *now != l.commit {
                 report.events.push(Event::Moved { name: name.into(), tag: l.tag.clone(), locked: l.commit.clone(), now: now.clone() });
                 return None;
             }
-        }
-    }
     // The newest release of the asked major, at or after the asked tag; a pre-release only when asked.
     let mut target: Option<Version> = None;
     for (t, _) in &tags {
@@ -344,8 +343,8 @@ fn update_one(
     }
     let target_tag = target.tag();
     let old_manifest = locked.and_then(|l| store.verify(&l.h1).ok()).and_then(|dir| read_reflex_dir(&dir).ok());
-    if let (Some(l), Some(m)) = (locked, &old_manifest) {
-        if l.tag == target_tag {
+    if let (Some(l), Some(m)) = (locked, &old_manifest)
+        && l.tag == target_tag {
             let mut entry = l.clone();
             if entry.effect > m.effect && accept {
                 report.events.push(Event::Accepted { name: name.into(), from: entry.effect, to: m.effect });
@@ -356,17 +355,15 @@ fn update_one(
             report.events.push(Event::Unchanged { name: name.into(), tag: l.tag.clone() });
             return Some((entry, m.clone()));
         }
-    }
     let fetched = match fetcher.fetch(&parsed, &target_tag) {
         Ok(f) => f,
         Err(e) => return fail(report, e.to_string()),
     };
-    if let Some(l) = locked {
-        if l.tag == target_tag && l.commit != fetched.commit {
+    if let Some(l) = locked
+        && l.tag == target_tag && l.commit != fetched.commit {
             report.events.push(Event::Moved { name: name.into(), tag: l.tag.clone(), locked: l.commit.clone(), now: fetched.commit });
             return None;
         }
-    }
     let (h1, dir) = match store.put(&fetched.files) {
         Ok(placed) => placed,
         Err(e) => return fail(report, e),

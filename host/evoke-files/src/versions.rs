@@ -33,11 +33,10 @@ pub fn against_newest_tag(dir: &Path, manifest: &Manifest) -> Result<Option<Agai
     let mut tags = Vec::new();
     let references = repo.references().map_err(|e| format!("cannot read the repository's tags: {e}"))?;
     for reference in references.prefixed("refs/tags/").map_err(|e| format!("cannot read the repository's tags: {e}"))?.flatten() {
-        if let Ok(name) = reference.name().as_bstr().to_str() {
-            if let Some(tag) = name.strip_prefix("refs/tags/") {
+        if let Ok(name) = reference.name().as_bstr().to_str()
+            && let Some(tag) = name.strip_prefix("refs/tags/") {
                 tags.push(tag.to_string());
             }
-        }
     }
     let Some(newest) = newest_release(tags.iter().map(String::as_str)) else {
         return Ok(Some(Against::FirstRelease { suggested: next_version(None, Level::Major).expect("a first version") }));
