@@ -8,21 +8,12 @@ use crate::call::Call;
 use evoke_core::manifest::Access;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use super::stdio::{Stdio, Tail};
 use wasmtime_wasi::sockets::SocketAddrUse;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder};
 
 /// The environment a body sees: these, with the values evoke has, and nothing else.
 pub const ENVIRONMENT: [&str; 5] = ["PATH", "HOME", "TMPDIR", "LANG", "TERM"];
-
-/// Where a body's stdout and stderr go.
-#[derive(Clone)]
-pub(crate) enum Stdio {
-    /// Both to evoke's stderr, so that a stray line never reaches the result.
-    Stderr,
-    /// Both into one buffer (tests, embedders that show a body's output themselves).
-    Capture(MemoryOutputPipe),
-}
 
 /// Where a granted path lies on this machine: an absolute path as written, a relative one in the
 /// reflex's directory.
@@ -33,7 +24,7 @@ pub(crate) fn host_path(dir: &Path, granted: &str) -> PathBuf {
 
 /// The context of one run of `call`. A granted directory appears to the body under the path the grant
 /// names, so the path a body reads from its config is the one it opens.
-pub(crate) fn wasi_ctx(call: &Call, net: &Arc<NetGrants>, stdio: &Stdio) -> Result<WasiCtx, String> {
+pub(crate) fn wasi_ctx(call: &Call, net: &Arc<NetGrants>, stdio: &Stdio, tail: &Tail) -> Result<WasiCtx, String> {
     let mut b = WasiCtxBuilder::new();
 
     for key in ENVIRONMENT {
@@ -42,14 +33,9 @@ pub(crate) fn wasi_ctx(call: &Call, net: &Arc<NetGrants>, stdio: &Stdio) -> Resu
         }
     }
 
-    match stdio {
-        Stdio::Stderr => {
-            b.stdout(std::io::stderr()).stderr(std::io::stderr());
-        }
-        Stdio::Capture(pipe) => {
-            b.stdout(pipe.clone()).stderr(pipe.clone());
-        }
-    }
+    // Both to evoke's stderr (or the capture), so that a stray line never reaches the result.
+    let (stdout, stderr) = stdio.streams(tail);
+    b.stdout(stdout).stderr(stderr);
 
     for (granted, access) in &call.grants.files {
         if granted.contains('{') {

@@ -19,6 +19,7 @@ mod linker;
 mod net;
 mod run;
 mod state;
+mod stdio;
 mod values;
 mod world;
 
@@ -50,7 +51,7 @@ pub(crate) struct Inner {
     linker: Linker<state::State>,
     cache: cache::Cache,
     kinds: values::ManifestKinds,
-    stdio: grants::Stdio,
+    stdio: stdio::Stdio,
     memory: usize,
     _ticker: engine::Ticker,
 }
@@ -98,8 +99,8 @@ impl ComponentHost {
         let cache = cache::Cache::new(cache_dir, &engine)?;
         let _ticker = engine::Ticker::start(&engine)?;
         let stdio = match options.capture {
-            Some(Captured(pipe)) => grants::Stdio::Capture(pipe),
-            None => grants::Stdio::Stderr,
+            Some(Captured(pipe)) => stdio::Stdio::Capture(pipe),
+            None => stdio::Stdio::Stderr,
         };
         let inner = Inner {
             engine,

@@ -8,6 +8,7 @@ use super::http::HttpGate;
 use super::limits::{Limits, MemoryLimit, mib};
 use super::net::NetGrants;
 use super::state::State;
+use super::stdio::Tail;
 use super::values;
 use super::world::v1::evoke::reflex::types as wit;
 use crate::call::{Call, Contained, Failure, Output, Ran};
@@ -54,7 +55,8 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
 
     let args = values::convert(&call.args, &inner.kinds.of(&call.dir)).map_err(failure)?;
     let net = Arc::new(NetGrants::parse(&call.grants.net).map_err(failure)?);
-    let wasi = grants::wasi_ctx(call, &net, &inner.stdio).map_err(failure)?;
+    let tail = Tail::default();
+    let wasi = grants::wasi_ctx(call, &net, &inner.stdio, &tail).map_err(failure)?;
     let state = State {
         table: ResourceTable::new(),
         wasi,
@@ -92,7 +94,7 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
 
     match outcome {
         Err(_elapsed) => Err(failure(STOPPED_AT_DEADLINE)),
-        Ok(Err(error)) => Err(stopped(&error, store.data().limits.hit.is_some(), inner.memory)),
+        Ok(Err(error)) => Err(stopped(&error, store.data().limits.hit.is_some(), inner.memory, &tail)),
         Ok(Ok(Err(message))) => Err(failure(message)),
         Ok(Ok(Ok(out))) => {
             let data = match out.data {
@@ -107,7 +109,7 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
 }
 
 /// Why a call that did not return was stopped: the deadline, the memory ceiling, or a trap.
-fn stopped(error: &wasmtime::Error, memory_hit: bool, memory: usize) -> Failure {
+fn stopped(error: &wasmtime::Error, memory_hit: bool, memory: usize, tail: &Tail) -> Failure {
     if error.chain().any(|e| e.is::<DeadlinePassed>()) {
         return failure(STOPPED_AT_DEADLINE);
     }
@@ -117,9 +119,10 @@ fn stopped(error: &wasmtime::Error, memory_hit: bool, memory: usize) -> Failure 
             mib(memory)
         ));
     }
+    let said = tail.last_words().map(|w| format!("; its stderr ended: {w}")).unwrap_or_default();
     match error.downcast_ref::<Trap>() {
-        Some(trap) => failure(format!("the body trapped: {trap}")),
-        None => failure(format!("the body failed: {}", error.root_cause())),
+        Some(trap) => failure(format!("the body trapped: {trap}{said}")),
+        None => failure(format!("the body failed: {}{said}", error.root_cause())),
     }
 }
 
