@@ -21,18 +21,25 @@ async fn reading_outside_the_grant_is_refused() {
     let inside = ok(host().run(&probe_call(&dir, "read", &granted.join("mine.txt").display().to_string(), grants.clone()), &wasm).await);
     assert_eq!(inside.text, "mine");
 
+    std::os::unix::fs::symlink(outside.join("secret.txt"), granted.join("link.txt")).unwrap();
+
     let mut reasons = Vec::new();
-    for target in [outside.join("secret.txt"), granted.join("../").join(outside.file_name().unwrap()).join("secret.txt")] {
+    for target in [
+        outside.join("secret.txt"),
+        granted.join("../").join(outside.file_name().unwrap()).join("secret.txt"),
+        granted.join("link.txt"),
+    ] {
         let target = target.display().to_string();
         let f = failed(host().run(&probe_call(&dir, "read", &target, grants.clone()), &wasm).await);
         assert!(f.message.starts_with(&format!("read {target}: ")), "{}", f.message);
         assert!(!f.message.contains("the hidden words"), "{}", f.message);
         reasons.push(f.message);
     }
-    // Outside every granted directory there is nothing: the path is not there for the body. A `..` out
-    // of a granted directory is refused.
+    // Outside every granted directory there is nothing: the path is not there for the body. A `..` or a
+    // symlink out of a granted directory is refused.
     assert!(reasons[0].contains("No such file or directory"), "{}", reasons[0]);
     assert!(reasons[1].contains("Operation not permitted"), "{}", reasons[1]);
+    assert!(reasons[2].contains("Operation not permitted"), "{}", reasons[2]);
 }
 
 #[tokio::test]
