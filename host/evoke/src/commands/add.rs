@@ -77,10 +77,8 @@ fn report(added: &Added, root: &Path) {
 }
 
 fn theft(session: &Session, added: &Added) {
-    if let Some(installed) = session.project.installed(&added.name) {
-        if let Err(inactive) = &installed.status {
-            render::out(&format!("{} is inactive: {}\n  = fix: {}\n", added.name, inactive.why, inactive.fix));
-        }
+    if let Some(Err(inactive)) = session.project.installed(&added.name).map(|i| &i.status) {
+        render::out(&format!("{} is inactive: {}\n  = fix: {}\n", added.name, inactive.why, inactive.fix));
     }
     let others: Vec<Reflex> = session.catalog.reflexes().iter().filter(|r| r.name != added.name).cloned().collect();
     if others.iter().all(|r| r.manifest.examples.is_empty()) {
