@@ -62,6 +62,8 @@ pub struct Fetcher {
     redirect: Option<Box<Redirect>>,
     progress: bool,
     repos: HashMap<(String, String), (PathBuf, String)>,
+    /// The tags listed per repository, once per command.
+    listed: std::cell::RefCell<HashMap<String, Vec<(String, String)>>>,
     counter: usize,
 }
 
@@ -73,6 +75,7 @@ impl Fetcher {
             redirect: None,
             progress: std::io::stderr().is_terminal(),
             repos: HashMap::new(),
+            listed: Default::default(),
             counter: 0,
         }
     }
@@ -90,6 +93,15 @@ impl Fetcher {
 
     /// The repository's version tags with the commit each names, without fetching any object.
     pub fn tags(&self, reference: &Ref) -> Result<Vec<(String, String)>, FetchError> {
+        if let Some(tags) = self.listed.borrow().get(&reference.repository) {
+            return Ok(tags.clone());
+        }
+        let tags = self.list_tags(reference)?;
+        self.listed.borrow_mut().insert(reference.repository.clone(), tags.clone());
+        Ok(tags)
+    }
+
+    fn list_tags(&self, reference: &Ref) -> Result<Vec<(String, String)>, FetchError> {
         install_crypto();
         let dir = self.scratch.join("ls-remote");
         let repo = scratch_repo(&dir)?;
