@@ -157,6 +157,13 @@ impl Fetcher {
         Ok(Fetched { commit: commit.clone(), files })
     }
 
+    /// The scratch bare repository a repository and tag were fetched into, while this fetcher lives:
+    /// for tests that check what a fetch brought (one commit, no checkout).
+    #[doc(hidden)]
+    pub fn fetched_repository(&self, repository: &str, tag: &str) -> Option<&Path> {
+        self.repos.get(&(repository.to_string(), tag.to_string())).map(|(dir, _)| dir.as_path())
+    }
+
     fn fetch_tag(&mut self, reference: &Ref, tag: &str) -> Result<(PathBuf, String), FetchError> {
         install_crypto();
         self.counter += 1;

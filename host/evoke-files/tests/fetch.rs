@@ -65,6 +65,14 @@ fn lists_version_tags_and_fetches_one_shallow() {
     assert_eq!(paths, ["reflex.toml"], "the tree at v1.0.0, without what came later");
     let expected = git(&up.work, &["rev-parse", "v1.0.0^{commit}"]);
     assert_eq!(fetched.commit, expected);
+
+    // Bare and shallow: one commit of history, the one tag, no work tree.
+    fetcher.fetch(&reference, "v1.1.0").unwrap();
+    let scratch = fetcher.fetched_repository(&reference.repository, "v1.1.0").unwrap();
+    assert_eq!(git(scratch, &["rev-list", "--count", "refs/tags/v1.1.0"]), "1");
+    assert_eq!(git(scratch, &["rev-parse", "--is-bare-repository"]), "true");
+    assert!(scratch.join("shallow").is_file());
+    assert_eq!(git(scratch, &["tag", "--list"]), "v1.1.0", "no other tag was fetched");
 }
 
 #[test]
