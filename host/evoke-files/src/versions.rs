@@ -91,3 +91,53 @@ fn collect(repo: &gix::Repository, id: gix::ObjectId, prefix: &str, out: &mut Ve
     }
     Ok(())
 }
+
+/// The reflex directories under `dir` (directories holding `reflex.toml`, hidden ones, `target` and
+/// `node_modules` skipped), when `dir` is inside a git working copy: one tag covers the whole
+/// repository, so `evoke check` at its root checks them all.
+pub fn reflex_dirs(dir: &Path) -> Option<Vec<std::path::PathBuf>> {
+    let repo = gix::discover(dir).ok()?;
+    repo.workdir()?;
+    let mut found = Vec::new();
+    walk(dir, &mut found, 0);
+    found.sort();
+    Some(found)
+}
+
+fn walk(dir: &Path, found: &mut Vec<std::path::PathBuf>, depth: usize) {
+    if depth > 12 {
+        return;
+    }
+    if dir.join("reflex.toml").is_file() {
+        found.push(dir.to_path_buf());
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || name == "target" || name == "node_modules" {
+            continue;
+        }
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            walk(&entry.path(), found, depth + 1);
+        }
+    }
+}
+
+/// The next version of the repository from every reflex's result: the highest level among them.
+pub fn repository_next(results: &[Against]) -> Option<(Version, Level, Option<Version>)> {
+    let mut newest = None;
+    let mut level = Level::None;
+    for r in results {
+        let (n, l) = match r {
+            Against::FirstRelease { .. } | Against::Refused { .. } => return None,
+            Against::NewSince { newest, .. } => (newest, Level::Minor),
+            Against::Diff { newest, diff, .. } => (newest, diff.next),
+        };
+        newest = Some(n.clone());
+        level = level.max(l);
+    }
+    let newest = newest?;
+    let next = next_version(Some(&newest), level);
+    Some((newest, level, next))
+}

@@ -298,3 +298,19 @@ fn check_in_a_working_copy_diffs_the_contract_against_the_newest_tag() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("`power` was dropped from args.state.was"), "{stderr}");
 }
+
+#[test]
+fn check_at_a_repository_root_gives_the_repository_next_version() {
+    let world = World::new();
+    let up = world.upstream("pair");
+    up.commit(&[("lights/reflex.toml", &lights("write")), ("timer/reflex.toml", &lights("read"))], "first");
+    up.tag("v2.3.4", false);
+    std::fs::write(up.work.join("lights/reflex.toml"), lights("write").replace("Turn the lights", "Switch the lights")).unwrap();
+    std::fs::write(up.work.join("timer/reflex.toml"), lights("write")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke")).arg("check").arg(&up.work).env("EVOKE_HOME", &world.home).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("since v2.3.4: patch · next version v2.3.5"), "{stdout}");
+    assert!(stdout.contains("since v2.3.4: minor · next version v2.4.0"), "{stdout}");
+    assert!(stdout.contains("the repository, 2 reflexes: next version v2.4.0 (since v2.3.4)"), "{stdout}");
+}

@@ -1,4 +1,6 @@
-//! `evoke check [PATH]`: read a reflex directory, print its refusals and lint findings.
+//! `evoke check [PATH]`: read a reflex directory, print its refusals and lint findings; in a git working
+//! copy, the contract diff against the newest version tag and the next version. At a directory holding
+//! no `reflex.toml` inside a working copy, every reflex under it, and the repository's next version.
 
 use crate::exit::Exit;
 use crate::{load, render};
@@ -7,11 +9,43 @@ use std::path::Path;
 
 pub fn run(path: Option<&Path>) -> Exit {
     let dir = path.unwrap_or(Path::new("."));
+    if !dir.join("reflex.toml").exists() {
+        if let Some(dirs) = evoke_files::versions::reflex_dirs(dir).filter(|d| !d.is_empty()) {
+            return whole_repository(&dirs);
+        }
+    }
+    one(dir).0
+}
+
+/// One tag covers the whole repository: each reflex, then the highest level among them.
+fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
+    let mut exit = Exit::Done;
+    let mut results = Vec::new();
+    for dir in dirs {
+        let (e, against) = one(dir);
+        if e != Exit::Done && exit == Exit::Done {
+            exit = e;
+        }
+        results.extend(against);
+    }
+    if exit == Exit::Done && results.len() == dirs.len() {
+        match evoke_files::versions::repository_next(&results) {
+            Some((newest, _, Some(next))) => {
+                render::out(&format!("the repository, {} reflex{}: next version {next} (since {newest})\n", dirs.len(), if dirs.len() == 1 { "" } else { "es" }))
+            }
+            Some((newest, _, None)) => render::out(&format!("the repository: no change since {newest}\n")),
+            None => {}
+        }
+    }
+    exit
+}
+
+fn one(dir: &Path) -> (Exit, Option<evoke_files::versions::Against>) {
     let (file, reading) = match load::reflex(dir) {
         Ok(read) => read,
         Err(message) => {
             render::err(&format!("error: {message}\n  = fix: run `evoke check` in a reflex directory, or name one: `evoke check reflexes/lights`\n"));
-            return Exit::Usage;
+            return (Exit::Usage, None);
         }
     };
     for d in &reading.diagnostics {
@@ -20,7 +54,7 @@ pub fn run(path: Option<&Path>) -> Exit {
     let Some(manifest) = reading.value else {
         let errors = reading.diagnostics.iter().filter(|d| d.is_error()).count();
         render::err(&format!("{file}: refused ({errors} error{})\n", if errors == 1 { "" } else { "s" }));
-        return Exit::Usage;
+        return (Exit::Usage, None);
     };
     let findings = lint(&manifest);
     for f in &findings {
@@ -38,19 +72,26 @@ pub fn run(path: Option<&Path>) -> Exit {
 }
 
 /// In a git working copy: the contract diff against the newest version tag and the next version (D8).
-fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Exit {
+fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> (Exit, Option<evoke_files::versions::Against>) {
     use evoke_files::versions::{Against, against_newest_tag};
-    match against_newest_tag(dir, manifest) {
-        Ok(None) => Exit::Done,
-        Ok(Some(Against::FirstRelease { suggested })) => {
+    let against = match against_newest_tag(dir, manifest) {
+        Ok(against) => against,
+        Err(e) => {
+            render::err(&format!("error: {e}\n"));
+            return (Exit::Failed, None);
+        }
+    };
+    let exit = match &against {
+        None => Exit::Done,
+        Some(Against::FirstRelease { suggested }) => {
             render::out(&format!("no version tag yet: the first release is {suggested}\n"));
             Exit::Done
         }
-        Ok(Some(Against::NewSince { newest, next })) => {
+        Some(Against::NewSince { newest, next }) => {
             render::out(&format!("new since {newest}: minor · next version {next}\n"));
             Exit::Done
         }
-        Ok(Some(Against::Diff { newest, diff, next })) => {
+        Some(Against::Diff { newest, diff, next }) => {
             match next {
                 Some(next) => render::out(&format!("since {newest}: {} · next version {next}\n", diff.next)),
                 None => render::out(&format!("since {newest}: no change · no new version\n")),
@@ -61,7 +102,7 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Exit {
             }
             Exit::Done
         }
-        Ok(Some(Against::Refused { newest, fault })) => {
+        Some(Against::Refused { newest, fault }) => {
             let fix = match &fault {
                 evoke_core::contract::WasFault::WasReturned { name, .. } => format!("give the argument another name than `{name}`"),
                 evoke_core::contract::WasFault::WasDropped { key, name } => format!("put `{name}` back in {key}"),
@@ -69,9 +110,6 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Exit {
             render::err(&format!("error: refused against {newest}: {fault}\n  = fix: {fix}\n"));
             Exit::Usage
         }
-        Err(e) => {
-            render::err(&format!("error: {e}\n"));
-            Exit::Failed
-        }
-    }
+    };
+    (exit, against)
 }
