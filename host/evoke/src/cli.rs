@@ -2,7 +2,7 @@
 
 use crate::commands;
 use crate::render;
-use crate::session::{self, Session, SetupError};
+use crate::session::{self, Session, SetupError, Workspace};
 use crate::exit::Exit;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -160,7 +160,7 @@ fn other(command: Command, options: &session::Options, json: bool) -> Exit {
             Err(e) => setup_failed(e),
         },
         Command::Config { name, setting, env } => commands::config::run(options.project_dir, &name, &setting, env.as_deref()),
-        Command::Run { name, values } => match Session::open(options) {
+        Command::Run { name, values } => match Workspace::open(options) {
             Ok(session) => commands::run::run(&session, &name, &values, json),
             Err(e) => setup_failed(e),
         },

@@ -12,6 +12,38 @@ use evoke_files::places::Places;
 use evoke_files::project::{self, Project};
 use std::path::{Path, PathBuf};
 
+/// A trusted project, loaded: what every command that reads or runs reflexes needs.
+pub struct Workspace {
+    pub places: Places,
+    pub project: Project,
+    pub catalog: Catalog,
+}
+
+impl Workspace {
+    /// Finds the project, refuses it unless trusted, and loads its reflexes.
+    pub fn open(options: &Options) -> Result<Workspace, SetupError> {
+        let places = Places::from_env().map_err(|e| SetupError::new(e, None))?;
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let location = project::locate(&cwd, options.project_dir, &places)
+            .map_err(|e| SetupError::new(e, Some("name a directory holding evoke.toml: evoke -C DIR …".into())))?;
+        // A project other than the home one decides only while its owned files are what was trusted (000 §9.4).
+        evoke_files::trust::check(&places, &location).map_err(|u| SetupError {
+            message: u.message(),
+            diagnostics: Vec::new(),
+            fix: Some("evoke trust".into()),
+            needs_person: true,
+        })?;
+        let project = project::load(location)
+            .map_err(|e| SetupError { message: e.message, diagnostics: e.diagnostics, fix: None, needs_person: false })?;
+        let mut catalog = project.catalog();
+        if let Some(tag) = options.tag {
+            catalog.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
+        }
+        Ok(Workspace { places, project, catalog })
+    }
+}
+
+/// A workspace with the engine that decides in it.
 pub struct Session {
     pub places: Places,
     pub project: Project,
@@ -47,23 +79,7 @@ pub struct Options<'a> {
 
 impl Session {
     pub fn open(options: &Options) -> Result<Session, SetupError> {
-        let places = Places::from_env().map_err(|e| SetupError::new(e, None))?;
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        let location = project::locate(&cwd, options.project_dir, &places)
-            .map_err(|e| SetupError::new(e, Some("name a directory holding evoke.toml: evoke -C DIR …".into())))?;
-        // A project other than the home one decides only while its owned files are what was trusted (000 §9.4).
-        evoke_files::trust::check(&places, &location).map_err(|u| SetupError {
-            message: u.message(),
-            diagnostics: Vec::new(),
-            fix: Some("evoke trust".into()),
-            needs_person: true,
-        })?;
-        let project = project::load(location)
-            .map_err(|e| SetupError { message: e.message, diagnostics: e.diagnostics, fix: None, needs_person: false })?;
-        let mut catalog = project.catalog();
-        if let Some(tag) = options.tag {
-            catalog.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
-        }
+        let Workspace { places, project, catalog } = Workspace::open(options)?;
         let (adapter_name, adapter) = choose_adapter(&project, options.recording, &places.data)?;
         let plan = plan_digest(&catalog);
         if let Some(recorded) = adapter.plan() {

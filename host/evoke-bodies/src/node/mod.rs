@@ -10,7 +10,7 @@ use crate::process::{Ending, scrub, wait_bounded};
 use sha2::{Digest, Sha256};
 use std::future::Future;
 use std::io::{BufRead, Write};
-use std::os::fd::{AsFd, AsRawFd};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
@@ -139,56 +139,40 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cache: &Path, cancel:
     scrub(&mut command);
     command.process_group(0);
     command.kill_on_drop(true);
-    command.stdin(Stdio::piped());
     // The body's own stdout is evoke's stderr.
     match std::io::stderr().as_fd().try_clone_to_owned() {
         Ok(fd) => command.stdout(Stdio::from(fd)),
         Err(_) => command.stdout(Stdio::null()),
     };
     command.stderr(Stdio::inherit());
-    let (reader, writer) = match std::io::pipe() {
+    // One channel both ways on fd 0: the call goes in, then the result comes back. No descriptor has to be
+    // placed by hand between fork and exec, so the spawn stays a plain posix_spawn.
+    let (ours, theirs) = match std::os::unix::net::UnixStream::pair() {
         Ok(pair) => pair,
-        Err(e) => return failed(format!("cannot open the result channel: {e}"), contained),
+        Err(e) => return failed(format!("cannot open the body's channel: {e}"), contained),
     };
-    let fd = writer.as_raw_fd();
-    // SAFETY: between fork and exec only async-signal-safe calls: dup2 and fcntl on our own descriptor.
-    unsafe {
-        command.pre_exec(move || {
-            if fd == 3 {
-                let flags = libc::fcntl(3, libc::F_GETFD);
-                if flags < 0 || libc::fcntl(3, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-            } else if libc::dup2(fd, 3) < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    command.stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs)));
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => return failed(format!("cannot start {}: {e}", node.program.display()), contained),
     };
-    drop(writer);
-
-    // The result is one line on its channel; a grandchild holding the channel open must not hold us.
+    let message = serde_json::json!({
+        "args": serde_json::Value::Object(call.args.iter().cloned().collect()),
+        "input": call.input,
+        "config": serde_json::Value::Object(call.config.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect()),
+    });
+    // The result is one line; a grandchild holding the channel open must not hold us, so it is read on a
+    // thread of its own and given up on shortly after the body's process ends.
     let (sender, mut receiver) = tokio::sync::oneshot::channel();
     std::thread::spawn(move || {
+        let mut ours = ours;
+        let sent = ours.write_all(message.to_string().as_bytes()).and_then(|()| ours.shutdown(std::net::Shutdown::Write));
         let mut line = String::new();
-        let _ = std::io::BufReader::new(reader).read_line(&mut line);
+        if sent.is_ok() {
+            let _ = std::io::BufReader::new(ours).read_line(&mut line);
+        }
         let _ = sender.send(line);
     });
-    if let Some(mut stdin) = child.stdin.take() {
-        let message = serde_json::json!({
-            "args": serde_json::Value::Object(call.args.iter().cloned().collect()),
-            "input": call.input,
-            "config": serde_json::Value::Object(call.config.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect()),
-        });
-        let _ = std::thread::spawn(move || {
-            // A closed pipe means the body left early; its ending says why.
-            let _ = stdin.as_mut_fd_write().write_all(message.to_string().as_bytes());
-        });
-    }
     let ending = wait_bounded(&mut child, call.deadline, cancel).await;
     let line = match tokio::time::timeout(std::time::Duration::from_millis(200), &mut receiver).await {
         Ok(Ok(line)) => line,
@@ -216,16 +200,4 @@ fn read_report(line: &str, status: std::process::ExitStatus) -> Result<Output, F
     let message = error.get("message").and_then(|m| m.as_str()).unwrap_or("the body failed").to_string();
     let frames = error.get("frames").and_then(|f| f.as_array()).map(|f| f.iter().filter_map(|l| l.as_str().map(str::to_string)).collect()).unwrap_or_default();
     Err(Failure { message, frames })
-}
-
-/// A `ChildStdin` written from a plain thread.
-trait BlockingWrite {
-    fn as_mut_fd_write(&mut self) -> std::fs::File;
-}
-
-impl BlockingWrite for tokio::process::ChildStdin {
-    fn as_mut_fd_write(&mut self) -> std::fs::File {
-        let fd = self.as_fd().try_clone_to_owned().expect("a child's stdin can be duplicated");
-        std::fs::File::from(fd)
-    }
 }

@@ -1,6 +1,7 @@
 // The runner evoke carries: imports a file body, calls its default export with (args, { input, config,
-// signal }), and reports the result on fd 3, a channel of its own, as one line of JSON. The body's own
-// stdout is evoke's stderr, so a stray line never corrupts a result.
+// signal }), and reports the result as one line of JSON on a channel of its own: fd 0 is a socket to
+// evoke, read to its end for the call, then written with the result. The body's own stdout is evoke's
+// stderr, so a stray line never corrupts a result.
 import { readFileSync, writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -12,7 +13,7 @@ let reported = false;
 function report(message) {
   if (reported) return;
   reported = true;
-  writeSync(3, JSON.stringify(message) + "\n");
+  writeSync(0, JSON.stringify(message) + "\n");
 }
 
 // The frames of the body's own file, from the first, named as the reflex names the file.

@@ -6,7 +6,7 @@ use crate::decide::DEADLINE;
 use crate::exit::Exit;
 use crate::line::{NamedLine, RanFields, to_line};
 use crate::log::Log;
-use crate::session::Session;
+use crate::session::Workspace;
 use crate::{prompt, render};
 use evoke_core::catalog::Reflex;
 use evoke_core::decision::{Args, Because, Outcome, Prompt, Value, call_line};
@@ -14,7 +14,7 @@ use evoke_core::manifest::{Effect, Source, fill};
 use evoke_core::recognize::{PickKind, PickValue, Span, candidates};
 use std::time::Instant;
 
-pub fn run(session: &Session, name: &str, pairs: &[String], json: bool) -> Exit {
+pub fn run(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Exit {
     let Some(reflex) = session.catalog.get(name) else {
         let why = match session.project.installed(name).map(|i| &i.status) {
             Some(Err(inactive)) => format!("{name} is inactive: {}\n  = fix: {}", inactive.why, inactive.fix),
