@@ -51,7 +51,8 @@ pub fn reading(line: &serde_json::Value, answers: &std::collections::BTreeMap<St
     };
     let ranked = |question: &str| -> String {
         let Some(answer) = answers.get(question) else { return String::new() };
-        let mut keys: Vec<(&String, &f64)> = answer.iter().filter(|(_, p)| **p > 0.0).collect();
+        // Keys that would print as 0.00 say nothing a reader can use.
+        let mut keys: Vec<(&String, &f64)> = answer.iter().filter(|(_, p)| **p >= 0.005).collect();
         keys.sort_by(|a, b| b.1.total_cmp(a.1).then_with(|| a.0.cmp(b.0)));
         keys.iter()
             .map(|(k, p)| format!("{} {:.2}", span_text(k).unwrap_or_else(|| k.to_string()), p))
