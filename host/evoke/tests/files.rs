@@ -314,3 +314,34 @@ fn check_at_a_repository_root_gives_the_repository_next_version() {
     assert!(stdout.contains("since v2.3.4: minor · next version v2.4.0"), "{stdout}");
     assert!(stdout.contains("the repository, 2 reflexes: next version v2.4.0 (since v2.3.4)"), "{stdout}");
 }
+
+#[test]
+fn update_reports_renames_followed_stale_overlays_and_orphans_without_touching_them() {
+    let world = World::new();
+    let up = world.upstream("lights");
+    up.commit(&[("reflex.toml", &lights("write"))], "v1");
+    up.tag("v1.0.0", false);
+    world.add("lights", "https://example.test/lights@v1.0.0").unwrap();
+    let overlays = world.project.root.join("overlays");
+    std::fs::create_dir_all(&overlays).unwrap();
+    let overlay = "[args.state]\nask = \"Lights on or off?\"\noptions.off = \"Kill them.\"\n";
+    std::fs::write(overlays.join("lights.toml"), overlay).unwrap();
+    std::fs::write(overlays.join("gone.toml"), "description = \"x\"\n").unwrap();
+    trust::record(&world.places, &world.project).unwrap();
+
+    // Upstream renames `state` to `power` (with was) and drops the `off` option the overlay rewords.
+    let next = lights("write")
+        .replace("[args.state]", "[args.power]\nwas = [\"state\"]")
+        .replace("{state}", "{power}")
+        .replace("{ state = \"on\" }", "{ power = \"on\" }")
+        .replace("options.off = \"Switch off.\"\n", "");
+    up.commit(&[("reflex.toml", &next)], "v1.1");
+    up.tag("v1.1.0", false);
+    let report = install::update(&world.places, &world.project, &mut world.fetcher(), false, None).unwrap();
+    let has = |f: &dyn Fn(&Event) -> bool| report.events.iter().any(f);
+    assert!(has(&|e| matches!(e, Event::Rewritten { from, to, .. } if from == "state" && to == "power")), "{:?}", report.events);
+    assert!(has(&|e| matches!(e, Event::Stale { file, line: 3, .. } if file == "overlays/lights.toml")), "{:?}", report.events);
+    assert!(has(&|e| matches!(e, Event::Orphaned { file, .. } if file == "overlays/gone.toml")), "{:?}", report.events);
+    assert_eq!(std::fs::read_to_string(overlays.join("lights.toml")).unwrap(), overlay, "never rewrites a user's file");
+    trust::check(&world.places, &world.project).unwrap();
+}
