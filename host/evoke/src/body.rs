@@ -92,11 +92,15 @@ pub async fn run(prepared: &Prepared, cache: &Path, cancel: impl Future<Output =
     }
 }
 
-async fn components(_call: &Call, wasm: &Path, _cache: &Path, _cancel: impl Future<Output = ()>) -> Ran {
-    Ran {
-        result: Err(Failure { message: format!("{}: component bodies cannot run in this build", wasm.display()), frames: Vec::new() }),
-        contained: Contained::None { why: "the body did not start".into() },
-        cancelled: false,
+/// A component runs under wasmtime, held to its grants; compiled components are cached by content.
+async fn components(call: &Call, wasm: &Path, cache: &Path, cancel: impl Future<Output = ()>) -> Ran {
+    match evoke_bodies::component::ComponentHost::new(cache) {
+        Ok(host) => host.run_until(call, wasm, cancel).await,
+        Err(message) => Ran {
+            result: Err(Failure { message, frames: Vec::new() }),
+            contained: Contained::None { why: "the body did not start".into() },
+            cancelled: false,
+        },
     }
 }
 
