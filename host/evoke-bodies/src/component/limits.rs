@@ -44,7 +44,7 @@ impl std::error::Error for MemoryLimit {}
 
 /// `256 MiB`.
 pub(crate) fn mib(bytes: usize) -> String {
-    if bytes % (1 << 20) == 0 { format!("{} MiB", bytes >> 20) } else { format!("{bytes} bytes") }
+    if bytes.is_multiple_of(1 << 20) { format!("{} MiB", bytes >> 20) } else { format!("{bytes} bytes") }
 }
 
 impl ResourceLimiter for Limits {

@@ -27,10 +27,13 @@ pub(crate) enum Kind {
 
 type Kinds = Arc<HashMap<String, Kind>>;
 
+/// A manifest's modification time and length, and the kinds read from it.
+type Stamped = (Option<SystemTime>, u64, Kinds);
+
 /// The kinds of each reflex directory's arguments, read once per version of its manifest.
 #[derive(Default)]
 pub(crate) struct ManifestKinds {
-    read: Mutex<HashMap<PathBuf, (Option<SystemTime>, u64, Kinds)>>,
+    read: Mutex<HashMap<PathBuf, Stamped>>,
 }
 
 impl ManifestKinds {

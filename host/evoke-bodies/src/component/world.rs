@@ -54,7 +54,7 @@ pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<World, 
             }
         }
         [v] if *v == v1::VERSION => Ok(World::V1),
-        [v] if v.is_empty() => Err(format!(
+        [""] => Err(format!(
             "refused: this component was built for an unversioned evoke:reflex world; this evoke runs {known}"
         )),
         [v] => Err(format!(
