@@ -90,7 +90,7 @@ pub fn request(
     let fields = Fields::new();
     for (name, value) in headers {
         fields
-            .append(name, &value.as_bytes().to_vec())
+            .append(name, value.as_bytes())
             .map_err(|e| HttpError::Broken(format!("header {name}: {e:?}")))?;
     }
     let request = OutgoingRequest::new(fields);
