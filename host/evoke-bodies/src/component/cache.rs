@@ -94,15 +94,47 @@ impl Cache {
 
     /// The component compiled by an earlier run, if its file is there and maps.
     pub(crate) fn on_disk(&self, engine: &Engine, linker: &Linker<State>, key: &Key) -> Option<Result<Arc<Ready>, String>> {
+        let component = self.map(engine, key)?;
+        Some(self.ready(engine, linker, key, &component))
+    }
+
+    /// The compiled file of `key`, mapped, if it is there and maps.
+    fn map(&self, engine: &Engine, key: &Key) -> Option<Component> {
         let file = self.file(key);
         if !file.is_file() {
             return None;
         }
-        // SAFETY: the file was written by `compile` below for this engine's compatibility hash, whole
-        // and renamed into place, and is never modified afterwards. Whoever can write the user's cache
+        // SAFETY: the file was written by `keep` below for this engine's compatibility hash, whole and
+        // renamed into place, and is never modified afterwards. Whoever can write the user's cache
         // directory can already run code as the user.
-        let component = unsafe { Component::deserialize_file(engine, &file) }.ok()?;
-        Some(self.ready(engine, linker, key, &component))
+        unsafe { Component::deserialize_file(engine, &file) }.ok()
+    }
+
+    /// Writes `component` to the cache. A cache that cannot be written only costs the next run a compile.
+    fn keep(&self, key: &Key, component: &Component) {
+        if let Ok(compiled) = component.serialize() {
+            let file = self.file(key);
+            let tmp = file.with_extension(format!("tmp{}-{:x}", std::process::id(), key[0]));
+            if std::fs::write(&tmp, compiled).is_ok() && std::fs::rename(&tmp, &file).is_err() {
+                let _ = std::fs::remove_file(&tmp);
+            }
+        }
+    }
+
+    /// `bytes` compiled, from the disk cache or compiled now and kept, with no world checked: for a
+    /// component that is not a body (an adapter), whose caller checks its own world.
+    pub(crate) fn component(&self, engine: &Engine, key: &Key, bytes: &[u8]) -> Result<(Component, Source), String> {
+        if let Some(component) = self.map(engine, key) {
+            return Ok((component, Source::Disk));
+        }
+        let _one = self.compiling.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(component) = self.map(engine, key) {
+            return Ok((component, Source::Disk));
+        }
+        let component =
+            Component::new(engine, bytes).map_err(|e| format!("refused: the file is not a component this evoke can run: {e}"))?;
+        self.keep(key, &component);
+        Ok((component, Source::Compiled))
     }
 
     /// Compiles `bytes` and writes the result to the cache. A cache that cannot be written only costs
@@ -118,13 +150,7 @@ impl Cache {
         let component =
             Component::new(engine, bytes).map_err(|e| format!("refused: the file is not a component this evoke can run: {e}"))?;
         let ready = self.ready(engine, linker, key, &component)?;
-        if let Ok(compiled) = component.serialize() {
-            let file = self.file(key);
-            let tmp = file.with_extension(format!("tmp{}-{:x}", std::process::id(), key[0]));
-            if std::fs::write(&tmp, compiled).is_ok() && std::fs::rename(&tmp, &file).is_err() {
-                let _ = std::fs::remove_file(&tmp);
-            }
-        }
+        self.keep(key, &component);
         Ok(ready)
     }
 

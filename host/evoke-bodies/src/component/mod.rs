@@ -18,6 +18,7 @@ mod limits;
 mod linker;
 mod net;
 mod run;
+mod sandbox;
 mod state;
 mod stdio;
 mod values;
@@ -26,6 +27,8 @@ mod world;
 pub use cache::Source;
 pub use grants::ENVIRONMENT;
 pub use limits::DEFAULT_MEMORY;
+pub use sandbox::Sandbox;
+pub use state::State;
 
 use crate::call::{Call, Contained, Failure, Ran};
 use std::future::Future;
