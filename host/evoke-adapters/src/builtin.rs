@@ -17,17 +17,19 @@ pub enum OpenError {
     Refused { message: String },
 }
 
-/// The adapter called `name`, set up from `settings` (the project's `[adapters.NAME]`). `data` is the
-/// data place, where component adapters the user installed live (never a project's directory).
-pub fn open(name: &str, settings: Option<&toml::Table>, data: &Path) -> Result<Box<dyn Adapter>, OpenError> {
+/// The adapter called `name`, set up from `settings` (the project's `[adapters.NAME]`): a built-in, else
+/// a component adapter the user installed in `data`, the data place (never a project's directory), its
+/// compiled form cached under `cache`.
+pub fn open(name: &str, settings: Option<&toml::Table>, data: &Path, cache: &Path) -> Result<Box<dyn Adapter>, OpenError> {
     let refused = |message: String| OpenError::Refused { message };
     match name {
         "local" => Ok(Box::new(crate::local::Local::from_table(settings).map_err(refused)?)),
         "openai" => Ok(Box::new(crate::openai::OpenAi::from_table(settings).map_err(refused)?)),
 
-        other => {
-            let _ = data;
-            Err(OpenError::Unknown { name: other.to_string() })
-        }
+        other => match crate::component::open(other, settings, data, cache) {
+            Ok(Some(adapter)) => Ok(Box::new(adapter)),
+            Ok(None) => Err(OpenError::Unknown { name: other.to_string() }),
+            Err(message) => Err(refused(message)),
+        },
     }
 }

@@ -1,6 +1,7 @@
 //! The engines that answer a decision's questions. Each implements [`evoke_core::adapter::Adapter`].
 
 pub mod builtin;
+pub mod component;
 pub mod local;
 pub mod openai;
 pub mod replay;

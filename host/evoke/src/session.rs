@@ -80,7 +80,7 @@ pub struct Options<'a> {
 impl Session {
     pub fn open(options: &Options) -> Result<Session, SetupError> {
         let Workspace { places, project, catalog } = Workspace::open(options)?;
-        let (adapter_name, adapter) = choose_adapter(&project, options.recording, &places.data)?;
+        let (adapter_name, adapter) = choose_adapter(&project, options.recording, &places.data, &places.cache)?;
         let plan = plan_digest(&catalog);
         if let Some(recorded) = adapter.plan() {
             if recorded != plan {
@@ -107,9 +107,10 @@ impl Session {
     }
 }
 
-/// The adapter: a recording named on the command line, else the project's choice among the built-ins.
-/// A project can choose among built-in names only, never define one (D11).
-fn choose_adapter(project: &Project, recording: Option<&Path>, data: &Path) -> Result<(String, Box<dyn Adapter>), SetupError> {
+/// The adapter: a recording named on the command line, else the project's choice among the built-ins,
+/// then the component adapters the user installed in the data place. A project names one, never brings
+/// one (D11).
+fn choose_adapter(project: &Project, recording: Option<&Path>, data: &Path, cache: &Path) -> Result<(String, Box<dyn Adapter>), SetupError> {
     if let Some(path) = recording {
         let text = std::fs::read_to_string(path)
             .map_err(|e| SetupError::new(format!("cannot read the recording {}: {e}", path.display()), None))?;
@@ -125,15 +126,21 @@ fn choose_adapter(project: &Project, recording: Option<&Path>, data: &Path) -> R
         };
     }
     let name = project.file.adapter.clone().unwrap_or_else(|| "local".into());
-    match evoke_adapters::builtin::open(&name, project.file.adapters.get(&name), data) {
+    match evoke_adapters::builtin::open(&name, project.file.adapters.get(&name), data, cache) {
         Ok(adapter) => Ok((name, adapter)),
         Err(evoke_adapters::builtin::OpenError::Refused { message }) => Err(SetupError::new(
             format!("the adapter `{name}` is refused: {message}"),
-            Some(format!("fix [adapters.{name}] in evoke.toml")),
+            Some(if evoke_adapters::builtin::NAMES.contains(&name.as_str()) {
+                format!("fix [adapters.{name}] in evoke.toml")
+            } else {
+                format!("fix [adapters.{name}] in evoke.toml, or add the adapter again: evoke adapter add {name} FILE --allow-host HOST")
+            }),
         )),
         Err(evoke_adapters::builtin::OpenError::Unknown { .. }) => Err(SetupError::new(
-            format!("the adapter `{name}` is not built into this evoke"),
-            Some("name a built-in (\"local\", \"openai\") or one you installed (evoke adapter list)".into()),
+            format!("the adapter `{name}` is neither built into evoke nor installed (in {})", evoke_adapters::component::installed::root(data).display()),
+            Some(format!(
+                "install it: evoke adapter add {name} FILE --allow-host HOST; or name a built-in (\"local\", \"openai\") or an installed one (evoke adapter list)"
+            )),
         )),
     }
 }
