@@ -83,6 +83,11 @@ enum Command {
         /// A ref (https://host/path, ssh://host/path or user@host:path, then //subdir) or a directory.
         source: String,
     },
+    /// Component adapters, installed in your data directory: add NAME FILE --allow-host HOST, list, remove NAME.
+    Adapter {
+        #[command(subcommand)]
+        action: commands::adapter::Action,
+    },
     /// Bring the lock in line with evoke.toml and upstream's newer releases of the same major version.
     Update {
         /// Take an effect loosened upstream.
@@ -148,6 +153,7 @@ fn other(command: Command, options: &session::Options, json: bool) -> Exit {
         Command::Completions { shell } => commands::completions::completions(shell),
         Command::Man => commands::completions::man(),
         Command::Add { name, source } => commands::add::run(options, &name, &source),
+        Command::Adapter { action } => commands::adapter::run(action, json),
         Command::Update { accept } => commands::update::run(options, accept),
         Command::List => commands::list::run(options.project_dir),
         Command::Trust => commands::trust::run(options.project_dir),

@@ -1,5 +1,6 @@
 //! One file per command.
 
+pub mod adapter;
 pub mod add;
 pub mod calibrate;
 pub mod check;

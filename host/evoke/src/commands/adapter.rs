@@ -1,0 +1,178 @@
+//! `evoke adapter add|list|remove`: component adapters, installed by the user into the data place only
+//! (`<data>/adapters/NAME/`), never from a project (D11). A project then names one with `adapter = "NAME"`.
+
+use crate::exit::Exit;
+use crate::render;
+use clap::Subcommand;
+use evoke_adapters::component::ComponentAdapter;
+use evoke_adapters::component::installed::{self, Installed};
+use evoke_core::adapter::Adapter;
+use evoke_files::places::Places;
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand)]
+pub enum Action {
+    /// Install a component of the evoke:adapter world under NAME, with the hosts it may reach by HTTP.
+    Add {
+        /// The name a project's evoke.toml gives it: adapter = "NAME".
+        name: String,
+        /// The component (.wasm).
+        file: PathBuf,
+        /// A host its wasi:http requests may go to: a name or an address, with :PORT unless it is 443.
+        /// Repeat for several; with none, it reaches nothing.
+        #[arg(long = "allow-host", value_name = "HOST")]
+        allow_host: Vec<String>,
+    },
+    /// Every installed component adapter: its name, its id and the hosts it may reach.
+    List,
+    /// Uninstall the component adapter NAME.
+    Remove {
+        name: String,
+    },
+}
+
+pub fn run(action: Action, json: bool) -> Exit {
+    let places = match Places::from_env() {
+        Ok(places) => places,
+        Err(e) => {
+            render::err(&format!("error: {e}\n"));
+            return Exit::Failed;
+        }
+    };
+    match action {
+        Action::Add { name, file, allow_host } => add(&places, &name, &file, &allow_host),
+        Action::List => list(&places, json),
+        Action::Remove { name } => remove(&places, &name),
+    }
+}
+
+fn usage(message: &str, fix: &str) -> Exit {
+    render::err(&format!("error: {message}\n  = fix: {fix}\n"));
+    Exit::Usage
+}
+
+fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> Exit {
+    if let Err(e) = installed::check_name(name) {
+        return usage(&e, "choose another name");
+    }
+    let mut allowed = Vec::new();
+    for host in hosts {
+        match installed::host_pair(host) {
+            Ok(pair) if !allowed.contains(&pair) => allowed.push(pair),
+            Ok(_) => {}
+            Err(e) => return usage(&e, "--allow-host api.example.com, or --allow-host 127.0.0.1:8080"),
+        }
+    }
+    let bytes = match std::fs::read(file) {
+        Ok(bytes) => bytes,
+        Err(e) => return usage(&format!("{} cannot be read: {e}", file.display()), "name a component file (.wasm)"),
+    };
+    // Load it as a decision would, before anything is written: a file that is not an adapter, or whose
+    // `describe` fails, is refused, and the compile is cached for the first decision.
+    let adapter = match ComponentAdapter::from_bytes(name, &bytes, &allowed, &places.cache) {
+        Ok(adapter) => adapter,
+        Err(e) => return usage(&format!("{} is refused: {e}", file.display()), "build a component of the evoke:adapter@1.0.0 world (docs/adapters.md)"),
+    };
+    let before = installed::read(&places.data, name).ok().flatten();
+    let record = Installed {
+        name: name.to_string(),
+        dir: installed::dir(&places.data, name),
+        sha256: installed::sha256(&bytes),
+        allow_hosts: allowed,
+        id: adapter.description().id.clone(),
+    };
+    let written = evoke_files::atomic::write(&record.wasm(), &bytes)
+        .and_then(|()| evoke_files::atomic::write(&record.dir.join(installed::RECORD), record.record().as_bytes()));
+    if let Err(e) = written {
+        render::err(&format!("error: {} cannot be written: {e}\n", record.dir.display()));
+        return Exit::Failed;
+    }
+    let verb = if before.is_some() { "replaced" } else { "added" };
+    render::out(&format!("{verb} adapter {name}: {}\n", adapter.description().id));
+    render::out(&format!("  id        {}\n", adapter.id()));
+    let gate = match adapter.gate() {
+        Some(g) => {
+            let fits = g.fits.map(|f| format!(" · fits {f}")).unwrap_or_default();
+            format!("route {}{fits} · read {} · write {}", g.route, g.read, g.write)
+        }
+        None => "none: every complete call confirms".into(),
+    };
+    render::out(&format!("  gate      {gate}\n"));
+    render::out(&format!("  may reach {}\n", reach(&record.allow_hosts)));
+    if let Some(before) = before.filter(|b| b.allow_hosts != record.allow_hosts) {
+        render::out(&format!("  (it could reach {} before)\n", reach(&before.allow_hosts)));
+    }
+    render::out(&format!("name it in a project's evoke.toml: adapter = \"{name}\"\n"));
+    Exit::Done
+}
+
+fn reach(hosts: &[String]) -> String {
+    if hosts.is_empty() { "no host".into() } else { hosts.join(", ") }
+}
+
+fn list(places: &Places, json: bool) -> Exit {
+    let found = match installed::list(&places.data) {
+        Ok(found) => found,
+        Err(e) => {
+            render::err(&format!("error: {e}\n"));
+            return Exit::Failed;
+        }
+    };
+    if json {
+        let installed: Vec<serde_json::Value> = found
+            .iter()
+            .map(|i| {
+                serde_json::json!({
+                    "name": i.name, "id": i.id, "sha256": i.sha256, "allow_hosts": i.allow_hosts,
+                    "file": i.wasm().display().to_string(),
+                })
+            })
+            .collect();
+        let line = serde_json::json!({ "builtin": evoke_adapters::builtin::NAMES, "installed": installed });
+        render::out(&format!("{line}\n"));
+        return Exit::Done;
+    }
+    if found.is_empty() {
+        render::out("no component adapter is installed; add one with: evoke adapter add NAME FILE --allow-host HOST\n");
+    }
+    let width = found.iter().map(|i| i.name.chars().count()).max().unwrap_or(0);
+    let ids = found.iter().map(|i| i.id.chars().count()).max().unwrap_or(0);
+    for i in &found {
+        render::out(&format!("{:<width$}  {:<ids$}  sha256:{}  may reach {}\n", i.name, i.id, &i.sha256[..12], reach(&i.allow_hosts)));
+    }
+    render::out(&format!("built in: {}\n", evoke_adapters::builtin::NAMES.join(", ")));
+    Exit::Done
+}
+
+fn remove(places: &Places, name: &str) -> Exit {
+    if installed::RESERVED.contains(&name) {
+        return usage(&format!("`{name}` is built into evoke and cannot be removed"), "evoke adapter list");
+    }
+    match installed::read(&places.data, name) {
+        Ok(Some(found)) => match std::fs::remove_dir_all(&found.dir) {
+            Ok(()) => {
+                render::out(&format!("removed adapter {name}\n"));
+                Exit::Done
+            }
+            Err(e) => {
+                render::err(&format!("error: {} cannot be removed: {e}\n", found.dir.display()));
+                Exit::Failed
+            }
+        },
+        Ok(None) => usage(&format!("no adapter is installed as `{name}`"), "evoke adapter list"),
+        Err(e) => {
+            // A record that does not read is still the user's to remove.
+            let dir = installed::dir(&places.data, name);
+            match std::fs::remove_dir_all(&dir) {
+                Ok(()) => {
+                    render::out(&format!("removed adapter {name}\n"));
+                    Exit::Done
+                }
+                Err(_) => {
+                    render::err(&format!("error: {e}\n"));
+                    Exit::Failed
+                }
+            }
+        }
+    }
+}
