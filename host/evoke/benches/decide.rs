@@ -18,6 +18,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+// The allocator the evoke binary runs with, so the in-process figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const REFLEXES: usize = 50;
 const DISTINCT: usize = 100;
 const INPUTS: usize = 10_000;
@@ -86,6 +90,15 @@ fn sentence(n: usize) -> String {
 fn main() {
     let dir = tempfile::tempdir().unwrap();
     write_project(dir.path());
+    // `cargo bench … -- --write DIR` leaves the project and its inputs in DIR, to profile by hand.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--write") {
+        let target = Path::new(&args[at + 1]);
+        write_project(target);
+        let inputs: String = (0..INPUTS).map(|i| sentence(i % DISTINCT) + "\n").collect();
+        std::fs::write(target.join("inputs.txt"), inputs).unwrap();
+        return;
+    }
     let project = load(Location { root: dir.path().to_path_buf(), home: false }).unwrap();
     let catalog = project.catalog();
     assert_eq!(catalog.reflexes().len(), REFLEXES);
@@ -124,6 +137,8 @@ fn main() {
     // Through the binary, in filter mode.
     let evoke = env!("CARGO_BIN_EXE_evoke");
     let home = tempfile::tempdir().unwrap();
+    let trusted = Command::new(evoke).arg("trust").current_dir(dir.path()).env("EVOKE_HOME", home.path()).output().unwrap();
+    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
     let mut stdin = String::new();
     for input in &inputs {
         stdin.push_str(input);
