@@ -1,5 +1,6 @@
-//! The adapters a project may name (D11): built-in names only, each with its settings from the project's
-//! `[adapters.NAME]` table. A project never defines an adapter, and `replay` is chosen on the command line
+//! The adapters a project may name (D11): the built-ins, each with its settings from the project's
+//! `[adapters.NAME]` table, then the component adapters the user installed in the data place
+//! ([`crate::component`]). A project never defines an adapter, and `replay` is chosen on the command line
 //! only.
 
 use evoke_core::adapter::Adapter;
