@@ -6,7 +6,8 @@
 
 use super::calibration::Params;
 use super::space::Spaces;
-use super::words::{Word, words};
+use super::words::{Word, is_stop, words};
+use std::collections::HashSet;
 use evoke_core::question::{Question, Text};
 
 /// What one text of the route question is.
@@ -40,6 +41,16 @@ pub struct RouteModel {
     classes: Spaces,
     /// Per text: the option it belongs to and what it is.
     docs: Vec<(usize, Kind)>,
+    /// Per reflex: the stems of the content words its description and examples say.
+    grounds: Vec<HashSet<String>>,
+}
+
+/// How likely a reflex can be at most when the request shares no content word with anything it says:
+/// letter runs alone then carry the score, and in a small catalog they rank reflexes by chance.
+pub const UNGROUNDED_CAP: f64 = 0.15;
+
+fn content_stems(text: &str) -> impl Iterator<Item = String> {
+    words(text).into_iter().filter(|w| !is_stop(w)).map(|w| w.stem)
 }
 
 /// Whether a key is the sentinel `none` of this question.
@@ -56,6 +67,7 @@ impl RouteModel {
         let mut model_options = Vec::new();
         let mut joined: Vec<String> = Vec::new();
         let mut keys = Vec::new();
+        let mut grounds: Vec<HashSet<String>> = Vec::new();
         for (key, text) in &options.0 {
             keys.push(key.clone());
             if is_sentinel(key, otherwise.as_deref()) {
@@ -68,6 +80,7 @@ impl RouteModel {
                     docs.push((i, Kind::Description));
                     model_options.push(RouteOption { key: key.clone(), description: what.clone(), not_for: Vec::new() });
                     joined.push(what.clone());
+                    grounds.push(content_stems(what).collect());
                 }
                 Text::Rich { what, not_for, examples } => {
                     texts.push(what);
@@ -81,6 +94,7 @@ impl RouteModel {
                         docs.push((i, Kind::NotFor));
                     }
                     model_options.push(RouteOption { key: key.clone(), description: what.clone(), not_for: not_for.clone() });
+                    grounds.push(std::iter::once(what).chain(examples).flat_map(|t| content_stems(t)).collect());
                     joined.push(std::iter::once(what).chain(examples).cloned().collect::<Vec<_>>().join(" \n "));
                 }
             }
@@ -88,7 +102,7 @@ impl RouteModel {
         let spaces = Spaces::build(&texts, params.shape);
         let joined: Vec<&str> = joined.iter().map(String::as_str).collect();
         let classes = if params.class > 0.0 { Spaces::build(&joined, params.shape) } else { Spaces::default() };
-        Some(RouteModel { params, options: model_options, otherwise: otherwise.clone(), keys, spaces, classes, docs })
+        Some(RouteModel { params, options: model_options, otherwise: otherwise.clone(), keys, spaces, classes, docs, grounds })
     }
 
     /// Each reflex's score for a request, in option order.
@@ -135,7 +149,32 @@ impl RouteModel {
     pub fn distribution(&self, request: &str) -> Vec<(String, f64)> {
         let ws = words(request);
         let scores = self.scores(&ws);
-        self.distribution_from(&scores)
+        let mut distribution = self.distribution_from(&scores);
+        self.ground(&ws, &mut distribution);
+        distribution
+    }
+
+    /// Caps a reflex that shares no content word with the request at [`UNGROUNDED_CAP`], giving the rest
+    /// to `none`: what the request says must be something the reflex says too before it can be chosen.
+    fn ground(&self, request: &[Word], distribution: &mut [(String, f64)]) {
+        let Some(otherwise) = self.otherwise.as_deref() else { return };
+        let said: HashSet<&str> = request.iter().filter(|w| !is_stop(w)).map(|w| w.stem.as_str()).collect();
+        let mut freed = 0.0;
+        let mut option = 0;
+        for (key, p) in distribution.iter_mut() {
+            if key == otherwise {
+                continue;
+            }
+            let grounded = self.grounds.get(option).is_some_and(|g| said.iter().any(|s| g.contains(*s)));
+            if !grounded && *p > UNGROUNDED_CAP {
+                freed += *p - UNGROUNDED_CAP;
+                *p = UNGROUNDED_CAP;
+            }
+            option += 1;
+        }
+        if let Some((_, none)) = distribution.iter_mut().find(|(k, _)| k == otherwise) {
+            *none += freed;
+        }
     }
 
     /// The distribution from the scores: the best reflex gets the probability that it is right, read
