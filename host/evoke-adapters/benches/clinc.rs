@@ -62,7 +62,10 @@ fn read_jsonl(path: &Path) -> Vec<serde_json::Value> {
 fn clinc(name: &str) -> Vec<Item> {
     read_jsonl(&data_dir().join("clinc150").join(name))
         .into_iter()
-        .map(|v| Item { text: v["text"].as_str().unwrap().to_string(), intent: v["intent"].as_str().unwrap().to_string() })
+        .map(|v| Item {
+            text: v["text"].as_str().unwrap().to_string(),
+            intent: v["intent"].as_str().unwrap().to_string(),
+        })
         .collect()
 }
 
@@ -246,8 +249,14 @@ fn run_report(local: &Local, gate: Gate) {
     let catalog = catalog(&intents);
     let val = clinc("val.jsonl");
     let oos = clinc("oos_val.jsonl");
-    println!("local {} · gate route {} · read {} · write {} · {} reflexes, at most {EXAMPLES} examples each", 
-        evoke_core::adapter::Adapter::id(local), gate.route, gate.read, gate.write, catalog.reflexes().len());
+    println!(
+        "local {} · gate route {} · read {} · write {} · {} reflexes, at most {EXAMPLES} examples each",
+        evoke_core::adapter::Adapter::id(local),
+        gate.route,
+        gate.read,
+        gate.write,
+        catalog.reflexes().len()
+    );
     // Warm the route model once, as the command's first decision does.
     decide(&catalog, local, gate, "warm up");
     let started = Instant::now();
@@ -283,7 +292,10 @@ fn run_report(local: &Local, gate: Gate) {
         "  wrong runs per thousand   {:.2} (goal ≤ 5)",
         1000.0 * (scope.wrong_runs + out.wrong_runs) as f64 / total as f64
     );
-    println!("  right reflex acted on     {:.1}% of in-scope (goal ≥ 80%)", 100.0 * scope.right_acted as f64 / scope.n as f64);
+    println!(
+        "  right reflex acted on     {:.1}% of in-scope (goal ≥ 80%)",
+        100.0 * scope.right_acted as f64 / scope.n as f64
+    );
     println!("  out of scope abstained    {:.1}% (goal ≥ 60%)", 100.0 * abstained as f64 / out.n as f64);
     let mut all = scope.tops.clone();
     all.extend(&out.tops);
@@ -363,7 +375,9 @@ fn tune() {
         p.description = description;
         let model = RouteModel::build(&route, p).unwrap();
         let (acc, ..) = route_eval(&model, &scope);
-        println!("acc {acc:.4}  stop {stop} grams {grams:?} words {words_share} nearest {nearest} k {k} class {class} desc {description}");
+        println!(
+            "acc {acc:.4}  stop {stop} grams {grams:?} words {words_share} nearest {nearest} k {k} class {class} desc {description}"
+        );
         if best.is_none_or(|(b, _)| acc > b) {
             best = Some((acc, p));
         }
@@ -389,8 +403,11 @@ fn tune() {
     // Mixing drawn catalogs of 3 to 30 reflexes into the fit (`-- tune mixed`) was measured: it calibrates
     // small catalogs better but runs 15.4 wrong per thousand at write 0.98 on the whole one, against 2.9
     // for the whole one alone; local ships the fit on the whole catalog.
-    let sizes: &[(usize, usize)] =
-        if std::env::args().any(|a| a == "mixed") { &[(3, 40), (5, 30), (10, 20), (30, 8), (150, 1)] } else { &[(150, 1)] };
+    let sizes: &[(usize, usize)] = if std::env::args().any(|a| a == "mixed") {
+        &[(3, 40), (5, 30), (10, 20), (30, 8), (150, 1)]
+    } else {
+        &[(150, 1)]
+    };
     let mixed = sizes.len() > 1;
     for &(size, draws) in sizes {
         for _ in 0..draws {
@@ -405,16 +422,25 @@ fn tune() {
             let question = sub_route(&intents, &chosen);
             let model = RouteModel::build(&question, p).unwrap();
             let names: Vec<&str> = chosen.iter().map(|i| intents[*i].0.as_str()).collect();
-            let mut inside: Vec<&Item> = names.iter().flat_map(|n| by_intent[n].iter().step_by(if size == 150 { 5 } else { 30 }).copied()).collect();
+            let mut inside: Vec<&Item> = names
+                .iter()
+                .flat_map(|n| by_intent[n].iter().step_by(if size == 150 { 5 } else { 30 }).copied())
+                .collect();
             let mut outside: Vec<&Item> = if size == 150 {
                 oos.clone()
             } else {
                 let others: Vec<&Item> = held.iter().filter(|i| !names.contains(&i.intent.as_str())).copied().collect();
                 (0..inside.len().max(10)).map(|_| others[(next() as usize) % others.len()]).collect()
             };
-            let w_out = if size == 150 { inside.len() as f64 / 30.0 / outside.len() as f64 } else { inside.len() as f64 / 4.0 / outside.len() as f64 };
+            let w_out = if size == 150 {
+                inside.len() as f64 / 30.0 / outside.len() as f64
+            } else {
+                inside.len() as f64 / 4.0 / outside.len() as f64
+            };
             let w_in = 150.0 / (inside.len() as f64 * 5.0 / 1.0).max(1.0);
-            for (item, w, oos_item) in inside.drain(..).map(|i| (i, w_in, false)).chain(outside.drain(..).map(|i| (i, w_out * w_in, true))) {
+            for (item, w, oos_item) in
+                inside.drain(..).map(|i| (i, w_in, false)).chain(outside.drain(..).map(|i| (i, w_out * w_in, true)))
+            {
                 let scores = model.scores_of(&item.text);
                 let mut order: Vec<usize> = (0..scores.len()).collect();
                 order.sort_by(|a, b| scores[*b].total_cmp(&scores[*a]));
@@ -507,7 +533,16 @@ fn massive(local: &Local) {
         out
     };
     // The vocabulary slot types: a closed set of words a user could list.
-    let types = ["house_place", "device_type", "media_type", "color_type", "player_setting", "music_genre", "transport_type", "food_type"];
+    let types = [
+        "house_place",
+        "device_type",
+        "media_type",
+        "color_type",
+        "player_setting",
+        "music_genre",
+        "transport_type",
+        "food_type",
+    ];
     let mut vocab: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
     for v in &train {
         for (slot, value) in slots(v["annot_utt"].as_str().unwrap()) {
@@ -519,18 +554,28 @@ fn massive(local: &Local) {
     println!("MASSIVE dev, vocabulary slots (each type's 24 commonest train values as the words):");
     let mut all_tops: Vec<(f64, bool)> = Vec::new();
     for t in types {
-        let mut words: Vec<(String, usize)> = vocab.get(t).map(|m| m.iter().map(|(k, v)| (k.clone(), *v)).collect()).unwrap_or_default();
+        let mut words: Vec<(String, usize)> =
+            vocab.get(t).map(|m| m.iter().map(|(k, v)| (k.clone(), *v)).collect()).unwrap_or_default();
         words.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         words.truncate(24);
-        let mut options: Vec<(String, Text)> = words.iter().map(|(w, _)| (w.clone(), Text::Plain(String::new()))).collect();
+        let mut options: Vec<(String, Text)> =
+            words.iter().map(|(w, _)| (w.clone(), Text::Plain(String::new()))).collect();
         options.push((NONE.into(), Text::Plain("The request states a value that is not among these.".into())));
         options.push((UNSTATED.into(), Text::Plain("The request does not say.".into())));
-        let question = Question::Choice { ask: format!("Which {}?", t.replace('_', " ")), options: Options(options), otherwise: Some(UNSTATED.into()) };
+        let question = Question::Choice {
+            ask: format!("Which {}?", t.replace('_', " ")),
+            options: Options(options),
+            otherwise: Some(UNSTATED.into()),
+        };
         let questions = Questions(vec![("r.slot".into(), question)]);
         let (mut n, mut right, mut stated, mut stated_right) = (0, 0, 0, 0);
         for v in &dev {
             let utt = v["utt"].as_str().unwrap();
-            let found: Vec<String> = slots(v["annot_utt"].as_str().unwrap()).into_iter().filter(|(s, _)| s == t).map(|(_, v)| v.to_lowercase()).collect();
+            let found: Vec<String> = slots(v["annot_utt"].as_str().unwrap())
+                .into_iter()
+                .filter(|(s, _)| s == t)
+                .map(|(_, v)| v.to_lowercase())
+                .collect();
             // Only utterances of the scenarios where the type occurs: the reflex that takes it.
             let scenario_has = found.len() == 1 || (found.is_empty() && utt.len() % 7 == 0);
             if !scenario_has {
@@ -553,8 +598,11 @@ fn massive(local: &Local) {
                 stated_right += usize::from(ok);
             }
         }
-        println!("  {t:15} {n:4} asked · right {:5.1}% · a listed value stated: {stated:3}, read {:5.1}%",
-            100.0 * right as f64 / n.max(1) as f64, 100.0 * stated_right as f64 / stated.max(1) as f64);
+        println!(
+            "  {t:15} {n:4} asked · right {:5.1}% · a listed value stated: {stated:3}, read {:5.1}%",
+            100.0 * right as f64 / n.max(1) as f64,
+            100.0 * stated_right as f64 / stated.max(1) as f64
+        );
     }
     let (b, rel, res, unc) = brier_parts(&all_tops);
     println!("  Brier (top) {b:.4} = reliability {rel:.4} − resolution {res:.4} + uncertainty {unc:.4}");

@@ -21,7 +21,12 @@ pub enum OpenError {
 /// The adapter called `name`, set up from `settings` (the project's `[adapters.NAME]`): a built-in, else
 /// a component adapter the user installed in `data`, the data place (never a project's directory), its
 /// compiled form cached under `cache`.
-pub fn open(name: &str, settings: Option<&toml::Table>, data: &Path, cache: &Path) -> Result<Box<dyn Adapter>, OpenError> {
+pub fn open(
+    name: &str,
+    settings: Option<&toml::Table>,
+    data: &Path,
+    cache: &Path,
+) -> Result<Box<dyn Adapter>, OpenError> {
     let refused = |message: String| OpenError::Refused { message };
     match name {
         "local" => Ok(Box::new(crate::local::Local::from_table(settings).map_err(refused)?)),

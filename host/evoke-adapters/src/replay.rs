@@ -18,10 +18,7 @@ impl Replay {
     /// out, so validation finds it unanswered and the decision fails closed.
     pub fn answer_now(&self, state: &State, questions: &Questions) -> Result<Raw, AdapterError> {
         let Some(recorded) = self.recording.answers_for(&state.request) else {
-            return Err(AdapterError::new(format!(
-                "the recording holds no answers for \"{}\"",
-                state.request
-            )));
+            return Err(AdapterError::new(format!("the recording holds no answers for \"{}\"", state.request)));
         };
         Ok(questions.ids().filter_map(|id| recorded.get(id).map(|a| (id.to_string(), a.clone()))).collect())
     }

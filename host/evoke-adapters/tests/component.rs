@@ -137,7 +137,9 @@ fn an_adapter_that_spins_is_stopped_by_its_signal_and_by_the_deadline() {
     // The deadline: the host drops the future without raising anything; the next call finds the
     // adapter's one worker free again.
     for _ in 0..3 {
-        let timed = rt.block_on(async { tokio::time::timeout(Duration::from_millis(100), adapter.answer(&state, &questions, &Cancel::new())).await });
+        let timed = rt.block_on(async {
+            tokio::time::timeout(Duration::from_millis(100), adapter.answer(&state, &questions, &Cancel::new())).await
+        });
         assert!(timed.is_err());
     }
     let started = Instant::now();
@@ -161,7 +163,8 @@ fn serve(body: &'static str) -> (u16, Arc<AtomicUsize>) {
             while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
                 line.clear();
             }
-            let _ = write!(stream, "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len());
+            let _ =
+                write!(stream, "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len());
         }
     });
     (port, seen)
@@ -198,7 +201,8 @@ fn what_is_not_an_adapter_is_refused_with_the_reason() {
         assert!(refused.contains("reflex's body, not an adapter"), "{refused}");
     }
     if let Some(bytes) = built("keywords") {
-        let refused = ComponentAdapter::from_bytes("keywords", &bytes, &["https://example.com".into()], &cache).err().unwrap();
+        let refused =
+            ComponentAdapter::from_bytes("keywords", &bytes, &["https://example.com".into()], &cache).err().unwrap();
         assert!(refused.contains("not a host:port pair"), "{refused}");
     }
 }

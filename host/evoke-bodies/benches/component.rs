@@ -61,11 +61,8 @@ fn main() {
         return;
     }
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let args = vec![
-        ("quantity".to_string(), json!(10)),
-        ("from".to_string(), json!("km")),
-        ("to".to_string(), json!("mi")),
-    ];
+    let args =
+        vec![("quantity".to_string(), json!(10)), ("from".to_string(), json!("km")), ("to".to_string(), json!("mi"))];
     let size = std::fs::metadata(&wasm).unwrap().len();
     println!("reflexes/convert/convert.wasm, {size} bytes; wasmtime 48, Cranelift");
 
@@ -125,7 +122,8 @@ fn main() {
 
     // Beside it: a trivial file body under Node.
     let body_dir = scratch("node");
-    std::fs::write(body_dir.join("body.mjs"), "export default (args) => `10 km is ${args.quantity * 0.621} mi`;\n").unwrap();
+    std::fs::write(body_dir.join("body.mjs"), "export default (args) => `10 km is ${args.quantity * 0.621} mi`;\n")
+        .unwrap();
     let node_cache = scratch("node-cache");
     match Node::find(&node_cache) {
         Err(why) => println!("{:<44} skipped: {why}", "file body under node"),

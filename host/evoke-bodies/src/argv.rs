@@ -27,7 +27,9 @@ pub fn fill(argv: &[String], values: impl Fn(&str) -> Option<String>) -> Result<
             (0, _) | (_, None) => filled.push(element.clone()),
             (_, Some(name)) => match values(name) {
                 Some(value) if value.starts_with('-') => {
-                    return Err(format!("the value \"{value}\" of `{name}` starts with `-`, so the program could read it as an option; nothing ran"));
+                    return Err(format!(
+                        "the value \"{value}\" of `{name}` starts with `-`, so the program could read it as an option; nothing ran"
+                    ));
                 }
                 Some(value) => filled.push(value),
                 None => {}
@@ -50,7 +52,11 @@ pub fn program(name: &str) -> Result<PathBuf, String> {
 }
 
 pub async fn run(call: &Call, argv: &[String], cancel: impl Future<Output = ()>) -> Ran {
-    let failed = |message: String| Ran { result: Err(Failure { message, frames: Vec::new() }), contained: contained(), cancelled: false };
+    let failed = |message: String| Ran {
+        result: Err(Failure { message, frames: Vec::new() }),
+        contained: contained(),
+        cancelled: false,
+    };
     let Some((first, rest)) = argv.split_first() else {
         return failed("the argv is empty".into());
     };
@@ -89,7 +95,11 @@ pub async fn run(call: &Call, argv: &[String], cancel: impl Future<Output = ()>)
     let err = tokio::time::timeout(grace, read_err).await.ok().and_then(Result::ok).unwrap_or_default();
     match ending {
         Ending::Deadline => failed("the body passed the 30-second deadline and was stopped".into()),
-        Ending::Cancelled => Ran { result: Err(Failure { message: "cancelled".into(), frames: Vec::new() }), contained: contained(), cancelled: true },
+        Ending::Cancelled => Ran {
+            result: Err(Failure { message: "cancelled".into(), frames: Vec::new() }),
+            contained: contained(),
+            cancelled: true,
+        },
         Ending::Exited(status) if status.success() => {
             let text = String::from_utf8_lossy(&out).trim_end_matches('\n').to_string();
             Ran { result: Ok(Output { text, data: None }), contained: contained(), cancelled: false }
@@ -110,7 +120,8 @@ mod tests {
 
     #[test]
     fn placeholders_fill_whole_elements_and_drop_unstated_ones() {
-        let argv: Vec<String> = ["hue", "set", "{room}", "--level", "{level}", "{colour}"].iter().map(|s| s.to_string()).collect();
+        let argv: Vec<String> =
+            ["hue", "set", "{room}", "--level", "{level}", "{colour}"].iter().map(|s| s.to_string()).collect();
         let filled = fill(&argv, |name| match name {
             "room" => Some("den".into()),
             "level" => Some("40".into()),

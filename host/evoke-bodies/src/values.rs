@@ -16,7 +16,9 @@ pub fn body_value(value: &Value, today: Date) -> serde_json::Value {
         Value::Pick { value, .. } => match value {
             PickValue::Number(n) => number(*n),
             PickValue::Duration(seconds) => json!(seconds),
-            PickValue::Date(reading) => resolve(reading, today).map_or(serde_json::Value::Null, |d| json!(d.to_string())),
+            PickValue::Date(reading) => {
+                resolve(reading, today).map_or(serde_json::Value::Null, |d| json!(d.to_string()))
+            }
             PickValue::Time(text) | PickValue::Code(text) | PickValue::Text(text) => json!(text),
             PickValue::Amount { amount, currency } => json!({ "amount": amount, "currency": currency }),
         },
@@ -47,7 +49,9 @@ fn number(n: f64) -> serde_json::Value {
 pub fn resolve(reading: &DateReading, today: Date) -> Option<Date> {
     match reading {
         DateReading::Offset { days } => today.checked_add((*days).days()).ok(),
-        DateReading::Calendar { year, month, day } => Date::new(i16::try_from(*year).ok()?, i8::try_from(*month).ok()?, i8::try_from(*day).ok()?).ok(),
+        DateReading::Calendar { year, month, day } => {
+            Date::new(i16::try_from(*year).ok()?, i8::try_from(*month).ok()?, i8::try_from(*day).ok()?).ok()
+        }
         DateReading::Day { day } => {
             let day = i8::try_from(*day).ok()?;
             let mut month = today.first_of_month();
@@ -66,7 +70,13 @@ pub fn resolve(reading: &DateReading, today: Date) -> Option<Date> {
             let ahead = (wanted.to_monday_zero_offset() - today.weekday().to_monday_zero_offset()).rem_euclid(7) as i64;
             let days = match which.as_str() {
                 "next" if ahead == 0 => 7,
-                "last" => if ahead == 0 { -7 } else { ahead - 7 },
+                "last" => {
+                    if ahead == 0 {
+                        -7
+                    } else {
+                        ahead - 7
+                    }
+                }
                 _ => ahead,
             };
             today.checked_add(days.days()).ok()

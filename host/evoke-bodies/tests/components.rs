@@ -3,8 +3,8 @@
 
 mod support;
 
-use evoke_bodies::component::{ComponentHost, Source, known_worlds};
 use evoke_bodies::Call;
+use evoke_bodies::component::{ComponentHost, Source, known_worlds};
 use evoke_core::manifest::{Grants, read_manifest};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -58,7 +58,8 @@ async fn notes_reads_only_the_granted_folder() {
     assert_eq!(out.text, "2 notes: groceries, ideas");
     assert_eq!(out.data, Some(json!(["groceries", "ideas"])));
 
-    let out = ok(host().run(&with_config(call(&dir, &[("name", json!("groceries"))], grants.clone()), &config), &wasm).await);
+    let out =
+        ok(host().run(&with_config(call(&dir, &[("name", json!("groceries"))], grants.clone()), &config), &wasm).await);
     assert_eq!(out.text, "bread\nmilk");
 
     // The same body, pointed at a folder it was not granted, finds nothing there.
@@ -83,7 +84,10 @@ async fn weather_calls_the_granted_station_on_loopback() {
     let grants = grants_of(&dir, &config);
     assert_eq!(grants.net, vec![format!("{station}:8080")]);
 
-    let c = with_config(call(&dir, &[("place", json!("group 7")), ("day", json!({"type": "offset", "days": 1}))], grants.clone()), &config);
+    let c = with_config(
+        call(&dir, &[("place", json!("group 7")), ("day", json!({"type": "offset", "days": 1}))], grants.clone()),
+        &config,
+    );
     let out = ok(host().run(&c, &wasm).await);
     assert!(out.text.starts_with("group 7, "), "{}", out.text);
     assert!(out.text.ends_with(": light rain, 9° to 18°"), "{}", out.text);
@@ -109,7 +113,18 @@ async fn a_python_body_runs() {
     let out = ok(host().run(&call(&dir, &args, Grants::default()), &wasm).await);
     assert_eq!(out.text, "a 20% tip on €42.00 is €9.00; €51.00 in all");
 
-    let f = failed(host().run(&call(&dir, &[("bill", json!({"amount": 100, "currency": "USD"})), ("percent", json!(120))], Grants::default()), &wasm).await);
+    let f = failed(
+        host()
+            .run(
+                &call(
+                    &dir,
+                    &[("bill", json!({"amount": 100, "currency": "USD"})), ("percent", json!(120))],
+                    Grants::default(),
+                ),
+                &wasm,
+            )
+            .await,
+    );
     assert_eq!(f.message, "a tip of 120 percent is out of range");
 }
 

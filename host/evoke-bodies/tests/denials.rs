@@ -18,7 +18,9 @@ async fn reading_outside_the_grant_is_refused() {
     std::fs::write(outside.join("secret.txt"), "the hidden words").unwrap();
     let grants = files(&[(&granted, Access::Read)]);
 
-    let inside = ok(host().run(&probe_call(&dir, "read", &granted.join("mine.txt").display().to_string(), grants.clone()), &wasm).await);
+    let inside = ok(host()
+        .run(&probe_call(&dir, "read", &granted.join("mine.txt").display().to_string(), grants.clone()), &wasm)
+        .await);
     assert_eq!(inside.text, "mine");
 
     std::os::unix::fs::symlink(outside.join("secret.txt"), granted.join("link.txt")).unwrap();
@@ -154,7 +156,11 @@ async fn failures_say_what_happened() {
     };
     assert_eq!(run("fail").await, "the body says no");
     let panicked = run("panic").await;
-    assert!(panicked.starts_with("the body trapped: wasm trap: wasm `unreachable` instruction executed; its stderr ended: "), "{panicked}");
+    assert!(
+        panicked
+            .starts_with("the body trapped: wasm trap: wasm `unreachable` instruction executed; its stderr ended: "),
+        "{panicked}"
+    );
     assert!(panicked.ends_with(" | the body panicked"), "{panicked}");
     assert!(run("data").await.starts_with("the body returned data that is not JSON: "));
 }

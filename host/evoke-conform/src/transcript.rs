@@ -30,7 +30,8 @@ pub struct Step {
 pub fn parse(text: &str) -> Result<Vec<Step>, String> {
     let mut steps: Vec<Step> = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let command = line.strip_prefix("$ ").map(|c| (c, false)).or_else(|| line.strip_prefix("% ").map(|c| (c, true)));
+        let command =
+            line.strip_prefix("$ ").map(|c| (c, false)).or_else(|| line.strip_prefix("% ").map(|c| (c, true)));
         if let Some((command, terminal)) = command {
             let words = shlex::split(command).ok_or_else(|| format!("line {}: the command does not split", n + 1))?;
             if words.first().map(String::as_str) != Some("evoke") {
@@ -70,7 +71,8 @@ pub fn parse(text: &str) -> Result<Vec<Step>, String> {
 pub fn run(implementation: &Path, root: &Path) -> Report {
     let mut report = Report::default();
     let Ok(entries) = std::fs::read_dir(root) else { return report };
-    let mut flows: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("transcript").is_file()).collect();
+    let mut flows: Vec<PathBuf> =
+        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("transcript").is_file()).collect();
     flows.sort();
     for flow in flows {
         let name = flow.file_name().unwrap_or_default().to_string_lossy().to_string();
@@ -96,7 +98,11 @@ fn flow_report(implementation: &Path, flow: &Path) -> Result<Report, String> {
         if step.terminal {
             match terminal(implementation, flow, home.path(), &step) {
                 Ok(()) => report.passed += 1,
-                Err(problem) => report.failures.push(format!("transcript:{} `evoke {}`\n    {problem}", step.line, step.command.join(" "))),
+                Err(problem) => report.failures.push(format!(
+                    "transcript:{} `evoke {}`\n    {problem}",
+                    step.line,
+                    step.command.join(" ")
+                )),
             }
             continue;
         }
@@ -122,7 +128,12 @@ fn flow_report(implementation: &Path, flow: &Path) -> Result<Report, String> {
         if problems.is_empty() {
             report.passed += 1;
         } else {
-            report.failures.push(format!("transcript:{} `evoke {}`\n    {}", step.line, step.command.join(" "), problems.join("\n    ")));
+            report.failures.push(format!(
+                "transcript:{} `evoke {}`\n    {}",
+                step.line,
+                step.command.join(" "),
+                problems.join("\n    ")
+            ));
         }
     }
     Ok(report)
@@ -131,7 +142,12 @@ fn flow_report(implementation: &Path, flow: &Path) -> Result<Report, String> {
 fn compare(stream: &str, expected: &[String], actual: &str, problems: &mut Vec<String>) {
     let actual: Vec<&str> = actual.lines().collect();
     if actual.len() != expected.len() {
-        problems.push(format!("{stream}: {} lines, expected {}:\n      {}", actual.len(), expected.len(), actual.join("\n      ")));
+        problems.push(format!(
+            "{stream}: {} lines, expected {}:\n      {}",
+            actual.len(),
+            expected.len(),
+            actual.join("\n      ")
+        ));
         return;
     }
     for (want, got) in expected.iter().zip(actual) {
@@ -164,7 +180,9 @@ fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step) -> Res
         let answer = line.strip_suffix('>').and_then(|l| l.rsplit_once('<'));
         match answer {
             Some((prompt, typed)) => {
-                let found = session.expect(prompt).map_err(|e| format!("waited for {prompt:?}: {e}; the terminal showed:\n{}", String::from_utf8_lossy(&seen)))?;
+                let found = session.expect(prompt).map_err(|e| {
+                    format!("waited for {prompt:?}: {e}; the terminal showed:\n{}", String::from_utf8_lossy(&seen))
+                })?;
                 seen.extend_from_slice(found.before());
                 seen.extend_from_slice(found.get(0).unwrap_or_default());
                 session.send_line(typed).map_err(|e| e.to_string())?;
@@ -186,7 +204,11 @@ fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step) -> Res
     let shown: Vec<&str> = screen.lines().collect();
     let mut problems = Vec::new();
     if shown != expected.iter().map(String::as_str).collect::<Vec<_>>() {
-        problems.push(format!("the terminal showed:\n      {}\n    expected:\n      {}", shown.join("\n      "), expected.join("\n      ")));
+        problems.push(format!(
+            "the terminal showed:\n      {}\n    expected:\n      {}",
+            shown.join("\n      "),
+            expected.join("\n      ")
+        ));
     }
     if let Some(exit) = step.exit {
         if code != Some(exit) {

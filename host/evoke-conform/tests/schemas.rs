@@ -88,8 +88,7 @@ fn refuses_at(validator: &Validator, instance: &Value, key: &str) -> bool {
     let key = segments(key);
     validator.iter_errors(instance).any(|error| {
         let pointer = error.instance_path().to_string();
-        let place: Vec<String> =
-            pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect();
+        let place: Vec<String> = pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect();
         let n = place.len().min(key.len());
         place[..n] == key[..n]
     })
@@ -113,14 +112,18 @@ fn inexpressible(folder: &str, fault: &Value, case: &Value, file: &Value) -> Opt
     match kind {
         // The directory, other files, and the identity of utterances are out of a schema's sight.
         "run_missing" => Some("needs the reflex directory's listing"),
-        "duplicate_utterance" => Some("needs identity normalization (NFC, case, whitespace, final . ! ? …); TOML refuses exact duplicates itself"),
+        "duplicate_utterance" => Some(
+            "needs identity normalization (NFC, case, whitespace, final . ! ? …); TOML refuses exact duplicates itself",
+        ),
         "duplicate_word" => Some("needs identity normalization; TOML refuses exact duplicates itself"),
         // Cross-references between two keys of one file.
         "unknown_placeholder" => Some("a placeholder must name a key of [args]: a cross-reference"),
         "placeholder_not_required" => Some("needs the named argument's optional/flag: a cross-reference"),
         "argv_flag" => Some("needs the named argument's source: a cross-reference"),
         "unknown_argument" => Some("a record's key must be a key of [args] or a `was` name: a cross-reference"),
-        "bad_value" => Some("a record's value depends on its argument's source, options and utterance: a cross-reference"),
+        "bad_value" => {
+            Some("a record's value depends on its argument's source, options and utterance: a cross-reference")
+        }
         "vocab_asserted" => Some("needs the asserted argument's source: a cross-reference"),
         "was_conflict" => Some("a `was` name must not be another argument's name or `was`: a cross-reference"),
         // Only `min <= max` is out of reach; a range that is not two numbers is the schema's.
@@ -141,10 +144,9 @@ fn inexpressible(folder: &str, fault: &Value, case: &Value, file: &Value) -> Opt
             let segments: Vec<&str> = key.split('.').collect();
             match segments.as_slice() {
                 ["args", name] if is_name(name) => Some("a new argument: needs the shipped manifest's argument names"),
-                ["args", name, "options"] => shipped["args"]
-                    .get(*name)
-                    .filter(|arg| arg.get("options").is_none())
-                    .map(|_| "`options` on an argument whose shipped source is not options: needs the shipped manifest"),
+                ["args", name, "options"] => shipped["args"].get(*name).filter(|arg| arg.get("options").is_none()).map(
+                    |_| "`options` on an argument whose shipped source is not options: needs the shipped manifest",
+                ),
                 _ => None,
             }
         }
@@ -182,7 +184,8 @@ impl Tally {
                 let verdict = if valid { "passes" } else { "fails anyway" };
                 self.inexpressible.push(format!("{name}: {kind} ({reason}); the schema {verdict}"));
             } else if valid {
-                self.disagreements.push(format!("{name}: refused with `{kind}` at `{}`, but the schema accepts it", fault["key"]));
+                self.disagreements
+                    .push(format!("{name}: refused with `{kind}` at `{}`, but the schema accepts it", fault["key"]));
             } else if !refuses_at(schema, file, fault["key"].as_str().unwrap_or("")) {
                 self.disagreements.push(format!(
                     "{name}: refused with `{kind}` at `{}`, but the schema refuses it elsewhere: {}",
@@ -194,14 +197,16 @@ impl Tally {
             }
             return;
         }
-        let warned = expected["warnings"]
-            .as_array()
-            .is_some_and(|w| w.iter().any(|w| w["type"] == "unknown_key"));
+        let warned = expected["warnings"].as_array().is_some_and(|w| w.iter().any(|w| w["type"] == "unknown_key"));
         match (warned, valid) {
             (false, true) => self.passed_clean += 1,
             (true, false) => self.strict_on_warning += 1,
-            (false, false) => self.disagreements.push(format!("{name}: accepted, but the schema refuses it: {}", why(schema, file))),
-            (true, true) => self.disagreements.push(format!("{name}: accepted with an unknown_key warning, but the strict schema accepts it")),
+            (false, false) => {
+                self.disagreements.push(format!("{name}: accepted, but the schema refuses it: {}", why(schema, file)))
+            }
+            (true, true) => self
+                .disagreements
+                .push(format!("{name}: accepted with an unknown_key warning, but the strict schema accepts it")),
         }
     }
 
@@ -227,14 +232,17 @@ impl Tally {
 fn cases(folder: &str) -> Vec<(String, Value)> {
     let dir = root().join("vectors").join(folder);
     let Ok(entries) = fs::read_dir(&dir) else { return Vec::new() };
-    let mut files: Vec<PathBuf> =
-        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
     files.sort();
     files
         .into_iter()
         .map(|path| {
             let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let case: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON: {e}", path.display()));
+            let case: Value =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON: {e}", path.display()));
             (format!("{folder}/{}", path.file_name().unwrap().to_string_lossy()), case)
         })
         .collect()
@@ -284,7 +292,8 @@ fn schemas_are_valid_strict_and_described() {
         if let Err(e) = jsonschema::draft202012::new(&schema) {
             problems.push(format!("{name}: does not compile: {e}"));
         }
-        let plain = jsonschema::draft202012::options().with_pattern_options(jsonschema::PatternOptions::regex()).build(&schema);
+        let plain =
+            jsonschema::draft202012::options().with_pattern_options(jsonschema::PatternOptions::regex()).build(&schema);
         if let Err(e) = plain {
             problems.push(format!("{name}: does not compile on the regex engine: {e}"));
         }
@@ -402,7 +411,12 @@ fn schema_agrees_with_the_parser_beyond_the_vectors() {
     let head = "reflex = 1\ndescription = \"Do a thing.\"\nconfirm = \"Do it?\"\n";
     let body = "run = \"body.wasm\"\n";
     let cases: Vec<(&str, String)> = vec![
-        ("grants accepted", format!("{head}{body}[grants]\nfiles = {{ \"{{notes}}\" = \"read\", \"/tmp/out\" = \"write\" }}\nnet = [\"api.example.com:443\"]\n")),
+        (
+            "grants accepted",
+            format!(
+                "{head}{body}[grants]\nfiles = {{ \"{{notes}}\" = \"read\", \"/tmp/out\" = \"write\" }}\nnet = [\"api.example.com:443\"]\n"
+            ),
+        ),
         ("grant of a bad access", format!("{head}{body}[grants]\nfiles = {{ \"/tmp\" = \"execute\" }}\n")),
         ("grant without a port", format!("{head}{body}[grants]\nnet = [\"api.example.com\"]\n")),
         ("grant of port 0", format!("{head}{body}[grants]\nnet = [\"api.example.com:0\"]\n")),
@@ -424,7 +438,10 @@ fn schema_agrees_with_the_parser_beyond_the_vectors() {
         ("not_for empty entry", format!("{head}{body}not_for = [\"\"]\n")),
         ("tags bad", format!("{head}{body}tags = [\"Home\"]\n")),
         ("description whitespace", format!("reflex = 1\ndescription = \" \\n \"\nconfirm = \"Do it?\"\n{body}")),
-        ("description carriage return", format!("reflex = 1\ndescription = \"a\\r\\nb\"\nconfirm = \"Do it?\"\n{body}")),
+        (
+            "description carriage return",
+            format!("reflex = 1\ndescription = \"a\\r\\nb\"\nconfirm = \"Do it?\"\n{body}"),
+        ),
         ("description NEL", format!("reflex = 1\ndescription = \"a\\u0085b\"\nconfirm = \"Do it?\"\n{body}")),
         ("description DEL", format!("reflex = 1\ndescription = \"a\\u007Fb\"\nconfirm = \"Do it?\"\n{body}")),
         ("description non-BMP", format!("reflex = 1\ndescription = \"lights 💡 on\"\nconfirm = \"Do it?\"\n{body}")),
@@ -433,23 +450,56 @@ fn schema_agrees_with_the_parser_beyond_the_vectors() {
         ("reflex a string", format!("reflex = \"1\"\ndescription = \"x\"\nconfirm = \"Do it?\"\n{body}")),
         ("vocab arg bad name", format!("{head}{body}[args.room]\nask = \"Which?\"\nvocab = \"Rooms\"\n")),
         ("was bad name", format!("{head}{body}[args.room]\nask = \"Which?\"\nvocab = \"rooms\"\nwas = [\"Room\"]\n")),
-        ("was accepted", format!("{head}{body}[args.room]\nask = \"Which?\"\nvocab = \"rooms\"\nwas = [\"place\", \"spot\"]\n")),
-        ("optional false on flag", format!("{head}{body}[args.loud]\nask = \"Loud?\"\nflag = true\noptional = false\n")),
-        ("range on duration", format!("{head}{body}[args.d]\nask = \"How long?\"\npick = \"duration\"\nrange = [1.5, 60]\n")),
-        ("range of strings", format!("{head}{body}[args.d]\nask = \"How long?\"\npick = \"duration\"\nrange = [\"1\", \"60\"]\n")),
-        ("range three numbers", format!("{head}{body}[args.d]\nask = \"How long?\"\npick = \"number\"\nrange = [1, 2, 3]\n")),
+        (
+            "was accepted",
+            format!("{head}{body}[args.room]\nask = \"Which?\"\nvocab = \"rooms\"\nwas = [\"place\", \"spot\"]\n"),
+        ),
+        (
+            "optional false on flag",
+            format!("{head}{body}[args.loud]\nask = \"Loud?\"\nflag = true\noptional = false\n"),
+        ),
+        (
+            "range on duration",
+            format!("{head}{body}[args.d]\nask = \"How long?\"\npick = \"duration\"\nrange = [1.5, 60]\n"),
+        ),
+        (
+            "range of strings",
+            format!("{head}{body}[args.d]\nask = \"How long?\"\npick = \"duration\"\nrange = [\"1\", \"60\"]\n"),
+        ),
+        (
+            "range three numbers",
+            format!("{head}{body}[args.d]\nask = \"How long?\"\npick = \"number\"\nrange = [1, 2, 3]\n"),
+        ),
         ("range on vocab", format!("{head}{body}[args.d]\nask = \"Where?\"\nvocab = \"rooms\"\nrange = [1, 2]\n")),
-        ("option key with spaces", format!("{head}{body}[args.s]\nask = \"Which?\"\noptions.\"very dim\" = \"Barely on.\"\n")),
+        (
+            "option key with spaces",
+            format!("{head}{body}[args.s]\nask = \"Which?\"\noptions.\"very dim\" = \"Barely on.\"\n"),
+        ),
         ("option key blank", format!("{head}{body}[args.s]\nask = \"Which?\"\noptions.\" \" = \"Blank.\"\n")),
         ("option meaning empty", format!("{head}{body}[args.s]\nask = \"Which?\"\noptions.on = \"\"\n")),
         ("argument eval", format!("{head}{body}[args.eval]\nask = \"Which?\"\npick = \"text\"\n")),
         ("argument not a table", format!("{head}{body}[args]\nroom = \"rooms\"\n")),
         ("record true", format!("{head}{body}[examples]\n\"do it\" = true\n")),
         ("record blank utterance", format!("{head}{body}[examples]\n\" \" = false\n")),
-        ("record value a number", format!("{head}{body}[args.n]\nask = \"How many?\"\npick = \"number\"\n[examples]\n\"do it 3 times\" = {{ n = 3 }}\n")),
-        ("record flag asserted", format!("{head}{body}[args.loud]\nask = \"Loud?\"\nflag = true\n[examples]\n\"do it loudly\" = {{ loud = true }}\n\"do it\" = {{ loud = false }}\n")),
+        (
+            "record value a number",
+            format!(
+                "{head}{body}[args.n]\nask = \"How many?\"\npick = \"number\"\n[examples]\n\"do it 3 times\" = {{ n = 3 }}\n"
+            ),
+        ),
+        (
+            "record flag asserted",
+            format!(
+                "{head}{body}[args.loud]\nask = \"Loud?\"\nflag = true\n[examples]\n\"do it loudly\" = {{ loud = true }}\n\"do it\" = {{ loud = false }}\n"
+            ),
+        ),
         ("examples an array", format!("{head}{body}examples = [\"do it\"]\n")),
-        ("record asserts an option as a boolean", format!("{head}{body}[args.s]\nask = \"Which?\"\noptions.on = \"On.\"\n[examples]\n\"switch it on\" = {{ s = true }}\n")),
+        (
+            "record asserts an option as a boolean",
+            format!(
+                "{head}{body}[args.s]\nask = \"Which?\"\noptions.on = \"On.\"\n[examples]\n\"switch it on\" = {{ s = true }}\n"
+            ),
+        ),
         ("reflex a float", format!("reflex = 1.0\ndescription = \"x\"\nconfirm = \"Do it?\"\n{body}")),
     ];
     let mut tally = Tally::default();

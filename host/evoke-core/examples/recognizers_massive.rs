@@ -57,10 +57,7 @@ fn parse_annot(annot: &str) -> (String, Vec<(String, usize, usize, String)>) {
 
 fn is_duration_text(v: &str) -> bool {
     v.split(|c: char| !c.is_alphanumeric()).any(|w| {
-        matches!(
-            w,
-            "second" | "seconds" | "minute" | "minutes" | "hour" | "hours" | "day" | "days" | "week" | "weeks"
-        )
+        matches!(w, "second" | "seconds" | "minute" | "minutes" | "hour" | "hours" | "day" | "days" | "week" | "weeks")
     })
 }
 
@@ -94,8 +91,7 @@ fn ratio(a: usize, b: usize) -> String {
 fn tally(cases: &[Case], kind: PickKind, found_of: &dyn Fn(&str) -> Vec<(usize, usize)>) -> Tally {
     let mut t = Tally::default();
     for case in cases {
-        let gold: Vec<(usize, usize)> =
-            case.gold.iter().filter(|g| g.0 == kind).map(|g| (g.1, g.2)).collect();
+        let gold: Vec<(usize, usize)> = case.gold.iter().filter(|g| g.0 == kind).map(|g| (g.1, g.2)).collect();
         let found = found_of(&case.utt);
         t.gold += gold.len();
         t.found += found.len();
@@ -137,11 +133,15 @@ fn main() {
         cases.push(Case { utt: text, gold });
     }
     let today = CivilDate { year: 2026, month: 1, day: 1 };
-    println!("{} inputs from {path}{}", cases.len(), if mismatched > 0 {
-        format!(" ({mismatched} whose annotation does not spell the utterance)")
-    } else {
-        String::new()
-    });
+    println!(
+        "{} inputs from {path}{}",
+        cases.len(),
+        if mismatched > 0 {
+            format!(" ({mismatched} whose annotation does not spell the utterance)")
+        } else {
+            String::new()
+        }
+    );
     println!();
     println!(
         "{:<20} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9}",
@@ -149,7 +149,11 @@ fn main() {
     );
     let spans_at = |kind: PickKind| {
         move |utt: &str| -> Vec<(usize, usize)> {
-            recognize_at(utt, today).into_iter().filter(|c| c.kind == kind).map(|c| (c.span.start, c.span.end)).collect()
+            recognize_at(utt, today)
+                .into_iter()
+                .filter(|c| c.kind == kind)
+                .map(|c| (c.span.start, c.span.end))
+                .collect()
         }
     };
     type Finder = Box<dyn Fn(&str) -> Vec<(usize, usize)>>;
@@ -159,7 +163,11 @@ fn main() {
             "date (no reference)",
             PickKind::Date,
             Box::new(|utt: &str| {
-                recognize(utt).into_iter().filter(|c| c.kind == PickKind::Date).map(|c| (c.span.start, c.span.end)).collect()
+                recognize(utt)
+                    .into_iter()
+                    .filter(|c| c.kind == PickKind::Date)
+                    .map(|c| (c.span.start, c.span.end))
+                    .collect()
             }),
         ),
         ("time", PickKind::Time, Box::new(spans_at(PickKind::Time))),
@@ -186,8 +194,7 @@ fn main() {
             for case in &cases {
                 let chars: Vec<char> = case.utt.chars().collect();
                 let text = |(s, e): (usize, usize)| chars[s..e].iter().collect::<String>();
-                let gold: Vec<(usize, usize)> =
-                    case.gold.iter().filter(|g| g.0 == *kind).map(|g| (g.1, g.2)).collect();
+                let gold: Vec<(usize, usize)> = case.gold.iter().filter(|g| g.0 == *kind).map(|g| (g.1, g.2)).collect();
                 let found = found_of(&case.utt);
                 for g in gold.iter().filter(|g| !found.contains(g)) {
                     let near: Vec<String> = found.iter().filter(|f| overlaps(**f, *g)).map(|f| text(*f)).collect();

@@ -2,8 +2,8 @@
 //! vocabularies its arguments name. An inactive reflex is left out of every question (000 §6.1).
 
 use crate::manifest::{Manifest, Source};
-use crate::vocab::Vocabulary;
 use crate::question::Questions;
+use crate::vocab::Vocabulary;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

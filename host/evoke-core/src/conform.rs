@@ -2,27 +2,38 @@
 //! JSON, its output as JSON (vectors/README.md). The vector walker and `evoke conform` both go through here,
 //! so there is one reading of the protocol.
 
-use crate::diag::{Diagnostic, Reading};
-use crate::identity::identity;
-use crate::lint::lint;
-use crate::manifest::{Manifest, read_manifest};
-use crate::overlay::read_overlay;
-use crate::vocab::read_vocab;
 use crate::adapter::{Gate, Raw};
 use crate::catalog::{Catalog, Reflex};
 use crate::decide::Decider;
 use crate::decision::Outcome;
+use crate::diag::{Diagnostic, Reading};
 use crate::gate::{Complete, abstains, confirm_reasons};
+use crate::identity::identity;
+use crate::lint::lint;
 use crate::manifest::Effect;
+use crate::manifest::{Manifest, read_manifest};
+use crate::overlay::read_overlay;
 use crate::question::{Question, Questions};
 use crate::recognize::{PickKind, candidates};
 use crate::validate::validate;
+use crate::vocab::read_vocab;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
 /// The functions a vector folder may name.
 pub const FUNCTIONS: [&str; 13] = [
-    "identity", "manifest", "lint", "overlay", "vocab", "recognize", "questions", "validate", "gate", "decide", "refs", "h1",
+    "identity",
+    "manifest",
+    "lint",
+    "overlay",
+    "vocab",
+    "recognize",
+    "questions",
+    "validate",
+    "gate",
+    "decide",
+    "refs",
+    "h1",
     "versions",
 ];
 
@@ -156,7 +167,9 @@ fn catalog_of(input: &Value) -> Result<Catalog, String> {
         if let Some(map) = spec.get("vocab").and_then(Value::as_object) {
             for (vocab, text) in map {
                 let text = text.as_str().ok_or("a vocabulary must be TOML text")?;
-                let words = read_vocab(vocab, "vocab.toml", text).value.ok_or_else(|| format!("the vocabulary {vocab} does not read"))?;
+                let words = read_vocab(vocab, "vocab.toml", text)
+                    .value
+                    .ok_or_else(|| format!("the vocabulary {vocab} does not read"))?;
                 vocabs.insert(vocab.clone(), words);
             }
         }
@@ -246,7 +259,9 @@ fn validate_case(input: &Value) -> Result<Value, String> {
                     .map_err(|e| format!("{id}: keys: {e}"))?;
                 Question::Choice {
                     ask: String::new(),
-                    options: crate::question::Options(keys.into_iter().map(|k| (k, crate::question::Text::Plain(String::new()))).collect()),
+                    options: crate::question::Options(
+                        keys.into_iter().map(|k| (k, crate::question::Text::Plain(String::new()))).collect(),
+                    ),
                     otherwise: shape.get("otherwise").and_then(Value::as_str).map(str::to_string),
                 }
             }
@@ -279,7 +294,9 @@ fn gate_case(input: &Value) -> Result<Value, String> {
     let effect = Effect::parse(as_str(input, Some("effect"))?).ok_or("effect is read, write or destructive")?;
     let confidence = input.get("confidence").and_then(Value::as_f64).ok_or("confidence must be a number")?;
     let runner_up = match input.get("runner_up") {
-        Some(r) if !r.is_null() => Some((as_str(r, Some("reflex"))?, r.get("route").and_then(Value::as_f64).ok_or("runner_up.route")?)),
+        Some(r) if !r.is_null() => {
+            Some((as_str(r, Some("reflex"))?, r.get("route").and_then(Value::as_f64).ok_or("runner_up.route")?))
+        }
         _ => None,
     };
     let unconsumed = input.get("unconsumed").and_then(Value::as_bool).unwrap_or(false);

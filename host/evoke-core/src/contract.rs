@@ -122,7 +122,9 @@ pub fn diff(old: &Manifest, new: &Manifest) -> Result<Diff, WasFault> {
     for c in &new.config {
         match old.config.iter().find(|o| o.name == c.name) {
             None => push(Level::Major, "config_added", format!("config.{}", key(&c.name))),
-            Some(o) if o.secret != c.secret => push(Level::Major, "config_changed", format!("config.{}.secret", key(&c.name))),
+            Some(o) if o.secret != c.secret => {
+                push(Level::Major, "config_changed", format!("config.{}.secret", key(&c.name)))
+            }
             Some(o) if o.about != c.about => push(Level::Patch, "wording", format!("config.{}.about", key(&c.name))),
             Some(_) => {}
         }
@@ -176,7 +178,8 @@ pub fn diff(old: &Manifest, new: &Manifest) -> Result<Diff, WasFault> {
         .iter()
         .filter_map(|a| matching(new, &a.name).filter(|n| n.name != a.name).map(|n| (a.name.as_str(), n.name.as_str())))
         .collect();
-    let renamed = |name: &str| renames.iter().find(|(o, _)| *o == name).map_or(name.to_string(), |(_, n)| n.to_string());
+    let renamed =
+        |name: &str| renames.iter().find(|(o, _)| *o == name).map_or(name.to_string(), |(_, n)| n.to_string());
     let mut old_confirm = old.confirm.clone();
     for (o, n) in &renames {
         old_confirm = old_confirm.replace(&format!("{{{o}}}"), &format!("{{{n}}}"));
@@ -199,7 +202,8 @@ pub fn diff(old: &Manifest, new: &Manifest) -> Result<Diff, WasFault> {
     if records(&old.tests) != new.tests {
         push(Level::Patch, "wording", "tests".into());
     }
-    let old_order: Vec<&str> = old.args.iter().filter_map(|a| matching(new, &a.name).map(|n| n.name.as_str())).collect();
+    let old_order: Vec<&str> =
+        old.args.iter().filter_map(|a| matching(new, &a.name).map(|n| n.name.as_str())).collect();
     let new_order: Vec<&str> = new.args.iter().map(|a| a.name.as_str()).filter(|n| old_order.contains(n)).collect();
     if old_order != new_order {
         push(Level::Patch, "wording", "args".into());
@@ -211,7 +215,11 @@ pub fn diff(old: &Manifest, new: &Manifest) -> Result<Diff, WasFault> {
 
 /// The argument of `manifest` that `name` is now: the same name, or one whose `was` lists it.
 fn matching<'a>(manifest: &'a Manifest, name: &str) -> Option<&'a Arg> {
-    manifest.args.iter().find(|a| a.name == name).or_else(|| manifest.args.iter().find(|a| a.was.iter().any(|w| w == name)))
+    manifest
+        .args
+        .iter()
+        .find(|a| a.name == name)
+        .or_else(|| manifest.args.iter().find(|a| a.was.iter().any(|w| w == name)))
 }
 
 fn arg_changes(old: &Arg, new: &Arg, at: &str, push: &mut impl FnMut(Level, &'static str, String)) {
@@ -232,7 +240,11 @@ fn arg_changes(old: &Arg, new: &Arg, at: &str, push: &mut impl FnMut(Level, &'st
                     push(Level::Minor, "option_added", format!("{at}.options.{}", key(k)));
                 }
             }
-            let old_keys: Vec<&str> = old_options.iter().map(|(k, _)| k.as_str()).filter(|k| new.source.option_keys().any(|n| n == *k)).collect();
+            let old_keys: Vec<&str> = old_options
+                .iter()
+                .map(|(k, _)| k.as_str())
+                .filter(|k| new.source.option_keys().any(|n| n == *k))
+                .collect();
             let new_keys: Vec<&str> = new.source.option_keys().filter(|k| old_keys.contains(k)).collect();
             if old_keys != new_keys {
                 push(Level::Patch, "wording", format!("{at}.options"));
@@ -269,7 +281,10 @@ fn check_was(old: &Manifest, new: &Manifest) -> Result<(), WasFault> {
         if let Some(new_arg) = matching(new, &old_arg.name) {
             for retired in &old_arg.was {
                 if !new_arg.was.contains(retired) {
-                    return Err(WasFault::WasDropped { key: format!("args.{}.was", new_arg.name), name: retired.clone() });
+                    return Err(WasFault::WasDropped {
+                        key: format!("args.{}.was", new_arg.name),
+                        name: retired.clone(),
+                    });
                 }
             }
         }
@@ -299,8 +314,10 @@ pub fn effect_needs_accept(consented: Effect, upstream: Effect) -> bool {
 /// With no release tag, `next` is `"first"` and `old` is not read.
 pub fn vector_case(input: &serde_json::Value) -> Result<serde_json::Value, String> {
     use serde_json::json;
-    let tags: Vec<String> = serde_json::from_value(input.get("tags").cloned().unwrap_or(json!([]))).map_err(|e| format!("tags: {e}"))?;
-    let files: Vec<String> = serde_json::from_value(input.get("files").cloned().unwrap_or(json!([]))).map_err(|e| format!("files: {e}"))?;
+    let tags: Vec<String> =
+        serde_json::from_value(input.get("tags").cloned().unwrap_or(json!([]))).map_err(|e| format!("tags: {e}"))?;
+    let files: Vec<String> =
+        serde_json::from_value(input.get("files").cloned().unwrap_or(json!([]))).map_err(|e| format!("files: {e}"))?;
     let exists = |path: &str| files.iter().any(|f| f.trim_start_matches("./") == path);
     let read = |key: &str| -> Result<crate::diag::Reading<Manifest>, String> {
         let text = input.get(key).and_then(|t| t.as_str()).ok_or_else(|| format!("the input has no \"{key}\""))?;
@@ -311,7 +328,9 @@ pub fn vector_case(input: &serde_json::Value) -> Result<serde_json::Value, Strin
         return Ok(json!({ "fault": new.first_error().map(|d| d.fault()) }));
     };
     let Some(newest) = crate::refs::newest_release(tags.iter().map(String::as_str)) else {
-        return Ok(json!({ "next": "first", "version": next_version(None, Level::Major).map(|v| v.tag()), "changes": [] }));
+        return Ok(
+            json!({ "next": "first", "version": next_version(None, Level::Major).map(|v| v.tag()), "changes": [] }),
+        );
     };
     let old = read("old")?.value.ok_or("the manifest at the newest tag does not read")?;
     Ok(match diff(&old, &new) {

@@ -32,11 +32,15 @@ pub enum Refusal {
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refusal::TooLong { chars, limit } => write!(f, "the input is {chars} characters; evoke reads at most {limit}"),
+            Refusal::TooLong { chars, limit } => {
+                write!(f, "the input is {chars} characters; evoke reads at most {limit}")
+            }
             Refusal::ControlCharacter { at, code } => {
                 write!(f, "the input holds the control character {code} at character {}", at + 1)
             }
-            Refusal::BidiControl { at, code } => write!(f, "the input holds the bidi control {code} at character {}", at + 1),
+            Refusal::BidiControl { at, code } => {
+                write!(f, "the input holds the bidi control {code} at character {}", at + 1)
+            }
         }
     }
 }
@@ -137,7 +141,8 @@ impl<'c> Decider<'c> {
         let route_judgment = Judgment { question: "route".into(), top: top.to_string(), p };
         let ranked = self.ranked(&route);
         if abstains(self.gate.as_ref(), top, p, None) {
-            let contenders = ranked.iter().map(|(r, p)| Contender { reflex: r.to_string(), route: *p, fits: None }).collect();
+            let contenders =
+                ranked.iter().map(|(r, p)| Contender { reflex: r.to_string(), route: *p, fits: None }).collect();
             return Stage::Done(Box::new(self.abstain(vec![route_judgment], contenders)));
         }
         let winner = top.to_string();
@@ -180,7 +185,11 @@ impl<'c> Decider<'c> {
                     if let Value::Pick { span, value: picked } = &value {
                         if let Some(range) = arg.range {
                             if let Some(n) = comparable(picked).filter(|n| *n < range.0 || *n > range.1) {
-                                missing.push(self.missing(reflex, arg, MissingBecause::OutOfRange { range: [range.0, range.1], value: n }));
+                                missing.push(self.missing(
+                                    reflex,
+                                    arg,
+                                    MissingBecause::OutOfRange { range: [range.0, range.1], value: n },
+                                ));
                                 continue;
                             }
                         }
@@ -188,8 +197,12 @@ impl<'c> Decider<'c> {
                     }
                     args.0.push((arg.name.clone(), value));
                 }
-                Read::Unstated if arg.is_required() => missing.push(self.missing(reflex, arg, MissingBecause::Unstated)),
-                Read::NotOffered if arg.is_required() => missing.push(self.missing(reflex, arg, MissingBecause::NotOffered)),
+                Read::Unstated if arg.is_required() => {
+                    missing.push(self.missing(reflex, arg, MissingBecause::Unstated))
+                }
+                Read::NotOffered if arg.is_required() => {
+                    missing.push(self.missing(reflex, arg, MissingBecause::NotOffered))
+                }
                 Read::Unstated | Read::NotOffered | Read::Absent => {}
             }
         }
@@ -198,7 +211,16 @@ impl<'c> Decider<'c> {
             return self.abstain(judgments, contenders);
         }
         let unconsumed = self.unconsumed(&taken);
-        settle(Reading { input: &self.input, reflex, gate: self.gate.as_ref(), args, judgments, contenders, missing, unconsumed })
+        settle(Reading {
+            input: &self.input,
+            reflex,
+            gate: self.gate.as_ref(),
+            args,
+            judgments,
+            contenders,
+            missing,
+            unconsumed,
+        })
     }
 
     fn read_value(&self, reflex: &Reflex, arg: &Arg, top: &str) -> Read {
@@ -227,11 +249,15 @@ impl<'c> Decider<'c> {
         let choices = match &arg.source {
             Source::Options(options) => Choices::Options { options: Texts(options.clone()) },
             Source::Vocab(_) => {
-                let words = reflex.vocab_of(&arg.name).map(|v| v.words.iter().map(|w| (w.word.clone(), w.what.clone())).collect());
+                let words = reflex
+                    .vocab_of(&arg.name)
+                    .map(|v| v.words.iter().map(|w| (w.word.clone(), w.what.clone())).collect());
                 Choices::Vocab { words: Texts(words.unwrap_or_default()) }
             }
             Source::Pick(kind) => Choices::Pick { kind: kind.as_str(), range: arg.range.map(|(a, b)| [a, b]) },
-            Source::Flag => Choices::Options { options: Texts(vec![("yes".into(), "Yes.".into()), ("no".into(), "No.".into())]) },
+            Source::Flag => {
+                Choices::Options { options: Texts(vec![("yes".into(), "Yes.".into()), ("no".into(), "No.".into())]) }
+            }
         };
         Missing { arg: arg.name.clone(), ask: arg.ask.clone(), because, choices }
     }
@@ -273,7 +299,13 @@ impl<'c> Decider<'c> {
 /// Decides again once a person answered an ask: each answer fills its missing argument, as certain as
 /// a person's word, and the call goes through the same gate. Spans of the answered picks' kind no
 /// longer count as unconsumed: the person has said what they meant.
-pub fn answered(catalog: &Catalog, gate: Option<&Gate>, candidates: &[Candidate], decision: &Decision, answers: &[(String, Value)]) -> Decision {
+pub fn answered(
+    catalog: &Catalog,
+    gate: Option<&Gate>,
+    candidates: &[Candidate],
+    decision: &Decision,
+    answers: &[(String, Value)],
+) -> Decision {
     let Some(reflex) = decision.reflex.as_deref().and_then(|name| catalog.get(name)) else {
         return decision.clone();
     };
@@ -301,7 +333,16 @@ pub fn answered(catalog: &Catalog, gate: Option<&Gate>, candidates: &[Candidate]
         }
     }
     let order = |question: &str| {
-        if question == "route" { 0 } else { 1 + reflex.manifest.args.iter().position(|a| arg_id(&reflex.name, &a.name) == question).unwrap_or(usize::MAX - 1) }
+        if question == "route" {
+            0
+        } else {
+            1 + reflex
+                .manifest
+                .args
+                .iter()
+                .position(|a| arg_id(&reflex.name, &a.name) == question)
+                .unwrap_or(usize::MAX - 1)
+        }
     };
     judgments.sort_by_key(|j| order(&j.question));
     settle(Reading {
@@ -315,7 +356,6 @@ pub fn answered(catalog: &Catalog, gate: Option<&Gate>, candidates: &[Candidate]
         unconsumed,
     })
 }
-
 
 /// What a reading of the answers came to, before the gate's last rules.
 struct Reading<'a> {
@@ -379,8 +419,10 @@ fn settle(reading: Reading) -> Decision {
         decision.outcome = Outcome::Run;
     } else {
         decision.outcome = Outcome::Confirm;
-        let template = fill(&reflex.manifest.confirm, |name| args.get(name).map_or(String::new(), |v| v.shown().to_string()));
-        let reason = because.iter().map(|b| reason(b, effect, complete.confidence, &unconsumed)).collect::<Vec<_>>().join("; ");
+        let template =
+            fill(&reflex.manifest.confirm, |name| args.get(name).map_or(String::new(), |v| v.shown().to_string()));
+        let reason =
+            because.iter().map(|b| reason(b, effect, complete.confidence, &unconsumed)).collect::<Vec<_>>().join("; ");
         decision.prompt = Some(Prompt { own: format!("evoke will run: {call}"), reason, template });
         decision.because = Some(because);
     }

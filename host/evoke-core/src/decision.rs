@@ -2,8 +2,8 @@
 
 use crate::manifest::Effect;
 use crate::recognize::{PickValue, Span};
-use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -35,13 +35,18 @@ impl Serialize for Effect {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Value {
-    Option { key: String },
+    Option {
+        key: String,
+    },
     Word {
         word: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         value: Option<String>,
     },
-    Pick { span: Span, value: PickValue },
+    Pick {
+        span: Span,
+        value: PickValue,
+    },
     Flag,
 }
 
@@ -125,8 +130,12 @@ pub enum MissingBecause {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Choices {
-    Vocab { words: Texts },
-    Options { options: Texts },
+    Vocab {
+        words: Texts,
+    },
+    Options {
+        options: Texts,
+    },
     Pick {
         kind: &'static str,
         #[serde(skip_serializing_if = "Option::is_none")]

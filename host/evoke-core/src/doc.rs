@@ -72,8 +72,8 @@ impl fmt::Display for KeyPath {
             if i > 0 {
                 f.write_str(".")?;
             }
-            let bare = !segment.is_empty()
-                && segment.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            let bare =
+                !segment.is_empty() && segment.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
             if bare {
                 f.write_str(segment)?;
             } else {
@@ -104,7 +104,15 @@ impl<'d, 'a> Sink<'d, 'a> {
         self.push(Severity::Warning, problem, key, span, message, fix);
     }
 
-    fn push(&mut self, severity: Severity, problem: Problem, key: &KeyPath, span: &Range<usize>, message: String, fix: &str) {
+    fn push(
+        &mut self,
+        severity: Severity,
+        problem: Problem,
+        key: &KeyPath,
+        span: &Range<usize>,
+        message: String,
+        fix: &str,
+    ) {
         self.diagnostics.push(Diagnostic {
             severity,
             problem,
@@ -127,7 +135,14 @@ impl<'d, 'a> Sink<'d, 'a> {
     }
 
     /// Refuses text that breaks the rules of 000 §3.2, naming the character and where it is.
-    pub fn check_clean(&mut self, text: &str, allow_line_feed: bool, key: &KeyPath, span: &Range<usize>, what: &str) -> bool {
+    pub fn check_clean(
+        &mut self,
+        text: &str,
+        allow_line_feed: bool,
+        key: &KeyPath,
+        span: &Range<usize>,
+        what: &str,
+    ) -> bool {
         match check_clean(text, allow_line_feed) {
             Ok(()) => true,
             Err(Unclean::Control { at, ch }) => {
@@ -136,14 +151,27 @@ impl<'d, 'a> Sink<'d, 'a> {
                 } else {
                     "remove the control character; write the text plainly"
                 };
-                self.error(Problem::ControlCharacter, key, span,
-                    format!("{what} holds the control character U+{:04X} at character {}", ch as u32, at + 1), fix);
+                self.error(
+                    Problem::ControlCharacter,
+                    key,
+                    span,
+                    format!("{what} holds the control character U+{:04X} at character {}", ch as u32, at + 1),
+                    fix,
+                );
                 false
             }
             Err(Unclean::Bidi { at, ch }) => {
-                self.error(Problem::BidiControl, key, span,
-                    format!("{what} holds the bidi control U+{:04X} at character {}, which could repaint a terminal", ch as u32, at + 1),
-                    "remove the bidi control character");
+                self.error(
+                    Problem::BidiControl,
+                    key,
+                    span,
+                    format!(
+                        "{what} holds the bidi control U+{:04X} at character {}, which could repaint a terminal",
+                        ch as u32,
+                        at + 1
+                    ),
+                    "remove the bidi control character",
+                );
                 false
             }
         }
@@ -172,8 +200,13 @@ pub(crate) fn kind_of(value: &DeValue<'_>) -> &'static str {
 
 impl<'t, 'i> Entry<'t, 'i> {
     pub fn wrong_type(&self, sink: &mut Sink, expected: &str, fix: &str) {
-        sink.error(Problem::WrongType, &self.path, &self.key_span,
-            format!("`{}` must be {expected}, not {}", self.path, kind_of(self.value.get_ref())), fix);
+        sink.error(
+            Problem::WrongType,
+            &self.path,
+            &self.key_span,
+            format!("`{}` must be {expected}, not {}", self.path, kind_of(self.value.get_ref())),
+            fix,
+        );
     }
 
     pub fn string(&self, sink: &mut Sink, fix: &str) -> Option<&'t str> {
@@ -197,8 +230,13 @@ impl<'t, 'i> Entry<'t, 'i> {
     pub fn nonempty_text(&self, sink: &mut Sink, allow_line_feed: bool) -> Option<String> {
         let s = self.text(sink, allow_line_feed)?;
         if s.trim().is_empty() {
-            sink.error(Problem::Empty, &self.path, &self.key_span, format!("`{}` is empty", self.path),
-                "write the text this key needs");
+            sink.error(
+                Problem::Empty,
+                &self.path,
+                &self.key_span,
+                format!("`{}` is empty", self.path),
+                "write the text this key needs",
+            );
             return None;
         }
         Some(s)
@@ -230,9 +268,13 @@ impl<'t, 'i> Entry<'t, 'i> {
                     out.push(s.to_string());
                 }
                 other => {
-                    sink.error(Problem::WrongType, &self.path, &self.key_span,
+                    sink.error(
+                        Problem::WrongType,
+                        &self.path,
+                        &self.key_span,
                         format!("every entry of `{}` must be a string, not {}", self.path, kind_of(other)),
-                        "quote each entry");
+                        "quote each entry",
+                    );
                     ok = false;
                 }
             }
@@ -318,8 +360,13 @@ impl<'t, 'i> TableReader<'t, 'i> {
             let name: &str = k.get_ref().as_ref();
             if !self.taken.contains(&name) {
                 let path = self.path.child(name);
-                sink.warn(Problem::UnknownKey, &path, &k.span(), format!("`{path}` is not a key evoke knows; it is ignored"),
-                    "check its spelling against the manifest reference, or remove it");
+                sink.warn(
+                    Problem::UnknownKey,
+                    &path,
+                    &k.span(),
+                    format!("`{path}` is not a key evoke knows; it is ignored"),
+                    "check its spelling against the manifest reference, or remove it",
+                );
             }
         }
     }

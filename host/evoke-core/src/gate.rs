@@ -64,7 +64,9 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
 
 /// A user's moved bars (D4): `read` may never exceed `write`.
 pub fn check_bars(gate: &Gate) -> Result<(), String> {
-    for (name, bar) in [("route", Some(gate.route)), ("fits", gate.fits), ("read", Some(gate.read)), ("write", Some(gate.write))] {
+    for (name, bar) in
+        [("route", Some(gate.route)), ("fits", gate.fits), ("read", Some(gate.read)), ("write", Some(gate.write))]
+    {
         if let Some(bar) = bar {
             if !(0.0..=1.0).contains(&bar) {
                 return Err(format!("the `{name}` bar is {bar}; a bar is a probability, from 0 to 1"));
@@ -72,7 +74,10 @@ pub fn check_bars(gate: &Gate) -> Result<(), String> {
         }
     }
     if gate.read > gate.write {
-        return Err(format!("the `read` bar ({}) exceeds the `write` bar ({}); read never exceeds write", gate.read, gate.write));
+        return Err(format!(
+            "the `read` bar ({}) exceeds the `write` bar ({}); read never exceeds write",
+            gate.read, gate.write
+        ));
     }
     Ok(())
 }

@@ -11,9 +11,15 @@ use std::fmt;
 /// One entry of a directory, as the reader found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry<'a> {
-    File { path: &'a str, bytes: &'a [u8] },
+    File {
+        path: &'a str,
+        bytes: &'a [u8],
+    },
     /// A symlink, a submodule, a device: anything that is not a regular file.
-    Other { path: &'a str, kind: &'a str },
+    Other {
+        path: &'a str,
+        kind: &'a str,
+    },
 }
 
 /// Why a directory has no h1.
@@ -54,7 +60,9 @@ pub fn h1(entries: &[Entry]) -> Result<String, H1Fault> {
                 }
                 files.push((path, bytes));
             }
-            Entry::Other { path, kind } => return Err(H1Fault::NotRegular { path: path.to_string(), kind: kind.to_string() }),
+            Entry::Other { path, kind } => {
+                return Err(H1Fault::NotRegular { path: path.to_string(), kind: kind.to_string() });
+            }
         }
     }
     files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
@@ -152,9 +160,15 @@ mod tests {
 
     #[test]
     fn base64_rfc4648_vectors() {
-        for (plain, encoded) in
-            [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")]
-        {
+        for (plain, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
             assert_eq!(base64(plain.as_bytes()), encoded);
         }
     }

@@ -69,36 +69,54 @@ pub fn lint(manifest: &Manifest) -> Vec<Finding> {
     let description = root.child("description");
     let summary = manifest.description.lines().next().unwrap_or("").chars().count();
     if summary > SUMMARY_MAX {
-        limit(LintKind::SummaryTooLong, &description,
-            format!("the summary (the description's first line) is {summary} characters; keep it to {SUMMARY_MAX}"));
+        limit(
+            LintKind::SummaryTooLong,
+            &description,
+            format!("the summary (the description's first line) is {summary} characters; keep it to {SUMMARY_MAX}"),
+        );
     }
     let length = manifest.description.chars().count();
     if length > DESCRIPTION_MAX {
-        limit(LintKind::DescriptionTooLong, &description,
-            format!("the description is {length} characters; keep it to {DESCRIPTION_MAX}"));
+        limit(
+            LintKind::DescriptionTooLong,
+            &description,
+            format!("the description is {length} characters; keep it to {DESCRIPTION_MAX}"),
+        );
     }
     if manifest.not_for.len() > NOT_FOR_MAX {
-        limit(LintKind::TooManyNotFor, &root.child("not_for"),
-            format!("{} not_for entries; keep at most {NOT_FOR_MAX}, the nearest neighbours", manifest.not_for.len()));
+        limit(
+            LintKind::TooManyNotFor,
+            &root.child("not_for"),
+            format!("{} not_for entries; keep at most {NOT_FOR_MAX}, the nearest neighbours", manifest.not_for.len()),
+        );
     }
     for arg in &manifest.args {
         if let Source::Options(options) = &arg.source {
             if options.len() > OPTIONS_MAX {
-                limit(LintKind::TooManyOptions, &root.child("args").child(&arg.name).child("options"),
-                    format!("{} options; offer at most {OPTIONS_MAX} on one argument", options.len()));
+                limit(
+                    LintKind::TooManyOptions,
+                    &root.child("args").child(&arg.name).child("options"),
+                    format!("{} options; offer at most {OPTIONS_MAX} on one argument", options.len()),
+                );
             }
         }
     }
     for (table, records) in [("examples", &manifest.examples), ("tests", &manifest.tests)] {
         if records.len() > RECORDS_MAX {
-            limit(LintKind::TooManyRecords, &root.child(table),
-                format!("{} records in [{table}]; keep at most {RECORDS_MAX}", records.len()));
+            limit(
+                LintKind::TooManyRecords,
+                &root.child(table),
+                format!("{} records in [{table}]; keep at most {RECORDS_MAX}", records.len()),
+            );
         }
         for record in records {
             let count = record.utterance.chars().count();
             if count > UTTERANCE_MAX {
-                limit(LintKind::UtteranceTooLong, &root.child(table).child(&record.utterance),
-                    format!("an utterance of {count} characters; keep each under {UTTERANCE_MAX}"));
+                limit(
+                    LintKind::UtteranceTooLong,
+                    &root.child(table).child(&record.utterance),
+                    format!("an utterance of {count} characters; keep each under {UTTERANCE_MAX}"),
+                );
             }
         }
     }

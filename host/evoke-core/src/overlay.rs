@@ -5,8 +5,8 @@
 use crate::diag::{Problem, Reading};
 use crate::doc::{Doc, Entry, KeyPath, Sink, TableReader};
 use crate::identity::identity;
-use crate::manifest::records::{Author, Seen, read_records};
 use crate::manifest::read::{read_confirm, read_description, read_effect, read_tags};
+use crate::manifest::records::{Author, Seen, read_records};
 use crate::manifest::{Manifest, Record, Source};
 
 /// Top-level keys that are contract: the body, the settings it needs, what it may reach.
@@ -49,9 +49,17 @@ pub fn read_overlay(file: &str, text: &str, shipped: &Manifest) -> Reading<Manif
     if let Some(e) = top.get("effect") {
         if let Some(effect) = read_effect(&e, &mut sink) {
             if effect < shipped.effect {
-                sink.error(Problem::EffectLoosened, &e.path, &e.key_span,
+                sink.error(
+                    Problem::EffectLoosened,
+                    &e.path,
+                    &e.key_span,
                     format!("the effect may only tighten: the reflex is {}, the overlay says {effect}", shipped.effect),
-                    &format!("remove line {}, or write an effect at least as strict as \"{}\"", line_of(&sink, &e), shipped.effect));
+                    &format!(
+                        "remove line {}, or write an effect at least as strict as \"{}\"",
+                        line_of(&sink, &e),
+                        shipped.effect
+                    ),
+                );
             } else {
                 merged.effect = effect;
             }
@@ -86,9 +94,13 @@ fn line_of(sink: &Sink, entry: &Entry) -> usize {
 
 fn contract(entry: &Entry, sink: &mut Sink, what: &str) {
     let line = line_of(sink, entry);
-    sink.error(Problem::ContractKey, &entry.path, &entry.key_span,
+    sink.error(
+        Problem::ContractKey,
+        &entry.path,
+        &entry.key_span,
         format!("{what}: an overlay may change wording only, so this reflex is inactive"),
-        &format!("remove line {line}; changing the contract is a new version of the reflex"));
+        &format!("remove line {line}; changing the contract is a new version of the reflex"),
+    );
 }
 
 fn merge_args(entry: &Entry, shipped: &Manifest, merged: &mut Manifest, sink: &mut Sink) {
@@ -128,9 +140,16 @@ fn merge_options(entry: &Entry, index: usize, merged: &mut Manifest, sink: &mut 
         let Some(slot) = options.iter_mut().find(|(key, _)| key == option.name) else {
             let keys: Vec<&str> = options.iter().map(|(k, _)| k.as_str()).collect();
             let line = line_of(sink, &option);
-            sink.error(Problem::UnknownOption, &option.path, &option.key_span,
-                format!("`{arg_name}` offers no option \"{}\"; an overlay may reword an option, never add one", option.name),
-                &format!("remove line {line}, or reword one of: {}", keys.join(", ")));
+            sink.error(
+                Problem::UnknownOption,
+                &option.path,
+                &option.key_span,
+                format!(
+                    "`{arg_name}` offers no option \"{}\"; an overlay may reword an option, never add one",
+                    option.name
+                ),
+                &format!("remove line {line}, or reword one of: {}", keys.join(", ")),
+            );
             continue;
         };
         if let Some(meaning) = option.text(sink, false) {

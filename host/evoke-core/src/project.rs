@@ -73,9 +73,13 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
         project.adapter = e.nonempty_text(&mut sink, false);
         // A recording carries its own gate, so a cloned project must never be able to bring one (D11).
         if project.adapter.as_deref() == Some("replay") {
-            sink.error(Problem::BadName, &e.path, &e.key_span,
+            sink.error(
+                Problem::BadName,
+                &e.path,
+                &e.key_span,
                 "`replay` is chosen on the command line only, never by a project".into(),
-                "remove the line, or name a built-in engine such as \"local\"; replay with `--recording FILE`");
+                "remove the line, or name a built-in engine such as \"local\"; replay with `--recording FILE`",
+            );
         }
     }
     if let Some(e) = top.get("reflexes") {
@@ -130,9 +134,13 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
 
 fn read_reflex(item: &Entry, sink: &mut Sink) -> Option<ReflexSource> {
     if !is_name(item.name) || is_sentinel(item.name) || RESERVED_LOCAL_NAMES.contains(&item.name) {
-        sink.error(Problem::BadName, &item.path, &item.key_span,
+        sink.error(
+            Problem::BadName,
+            &item.path,
+            &item.key_span,
             format!("\"{}\" cannot be a reflex's local name", crate::diag::printable(item.name)),
-            "name it [a-z][a-z0-9_]*, other than none, unstated, route, fits and weave");
+            "name it [a-z][a-z0-9_]*, other than none, unstated, route, fits and weave",
+        );
         return None;
     }
     match item.value.get_ref() {
@@ -142,7 +150,11 @@ fn read_reflex(item: &Entry, sink: &mut Sink) -> Option<ReflexSource> {
             let reference = fields.get("ref").and_then(|e| e.nonempty_text(sink, false));
             let tag = fields.get("tag").and_then(|e| e.nonempty_text(sink, false));
             if reference.is_none() && !sink.has_errors() {
-                fields.missing(sink, "ref", "name the repository: { ref = \"https://host/owner/repo\", tag = \"v1.0.0\" }");
+                fields.missing(
+                    sink,
+                    "ref",
+                    "name the repository: { ref = \"https://host/owner/repo\", tag = \"v1.0.0\" }",
+                );
             }
             if tag.is_none() && !sink.has_errors() {
                 fields.missing(sink, "tag", "name the version tag: tag = \"v1.0.0\"");
@@ -151,7 +163,11 @@ fn read_reflex(item: &Entry, sink: &mut Sink) -> Option<ReflexSource> {
             Some(ReflexSource::Remote { reference: reference?, tag: tag? })
         }
         _ => {
-            item.wrong_type(sink, "a path or { ref, tag }", "write `name = \"reflexes/name\"` or `name = { ref = \"…\", tag = \"v1.0.0\" }`");
+            item.wrong_type(
+                sink,
+                "a path or { ref, tag }",
+                "write `name = \"reflexes/name\"` or `name = { ref = \"…\", tag = \"v1.0.0\" }`",
+            );
             None
         }
     }
@@ -161,13 +177,20 @@ fn read_bars(item: &Entry, sink: &mut Sink) -> Option<BarMoves> {
     let mut table = item.table(sink)?;
     let mut moves = BarMoves::default();
     let mut ok = true;
-    for (name, slot) in [("route", &mut moves.route), ("fits", &mut moves.fits), ("read", &mut moves.read), ("write", &mut moves.write)] {
+    for (name, slot) in
+        [("route", &mut moves.route), ("fits", &mut moves.fits), ("read", &mut moves.read), ("write", &mut moves.write)]
+    {
         if let Some(e) = table.get(name) {
             match number_of(e.value.get_ref()).filter(|n| (0.0..=1.0).contains(n)) {
                 Some(n) => *slot = Some(n),
                 None => {
-                    sink.error(Problem::WrongType, &e.path, &e.key_span, format!("`{}` must be a probability", e.path),
-                        "write a number from 0 to 1");
+                    sink.error(
+                        Problem::WrongType,
+                        &e.path,
+                        &e.key_span,
+                        format!("`{}` must be a probability", e.path),
+                        "write a number from 0 to 1",
+                    );
                     ok = false;
                 }
             }
@@ -177,9 +200,13 @@ fn read_bars(item: &Entry, sink: &mut Sink) -> Option<BarMoves> {
         if read > write {
             let read_line = table.get("read").map(|e| (e.path.clone(), e.key_span.clone()));
             if let Some((path, span)) = read_line {
-                sink.error(Problem::BadRange, &path, &span,
+                sink.error(
+                    Problem::BadRange,
+                    &path,
+                    &span,
                     format!("the `read` bar ({read}) exceeds the `write` bar ({write}); read never exceeds write"),
-                    "lower `read` to at most `write`");
+                    "lower `read` to at most `write`",
+                );
             }
             ok = false;
         }
@@ -199,7 +226,11 @@ fn read_settings(item: &Entry, sink: &mut Sink) -> Option<Vec<(String, Setting)>
                 let var = match t.get("env") {
                     Some(e) => e.nonempty_text(sink, false),
                     None => {
-                        t.missing(sink, "env", "a secret is named by the environment variable holding it: { env = \"VAR\" }");
+                        t.missing(
+                            sink,
+                            "env",
+                            "a secret is named by the environment variable holding it: { env = \"VAR\" }",
+                        );
                         None
                     }
                 };
@@ -207,8 +238,11 @@ fn read_settings(item: &Entry, sink: &mut Sink) -> Option<Vec<(String, Setting)>
                 var.map(Setting::Env)
             }),
             _ => {
-                setting.wrong_type(sink, "a string, or { env = \"VAR\" } for a secret",
-                    "write `key = \"value\"`; a secret is named by its variable: `token = { env = \"HUE_TOKEN\" }`");
+                setting.wrong_type(
+                    sink,
+                    "a string, or { env = \"VAR\" } for a secret",
+                    "write `key = \"value\"`; a secret is named by its variable: `token = { env = \"HUE_TOKEN\" }`",
+                );
                 None
             }
         };

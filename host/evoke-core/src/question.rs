@@ -127,7 +127,8 @@ pub fn route(catalog: &Catalog) -> Question {
         .iter()
         .map(|r| {
             let examples = r.manifest.examples.iter().map(|e| e.utterance.clone()).collect();
-            let text = Text::Rich { what: r.manifest.description.clone(), not_for: r.manifest.not_for.clone(), examples };
+            let text =
+                Text::Rich { what: r.manifest.description.clone(), not_for: r.manifest.not_for.clone(), examples };
             (r.name.clone(), text)
         })
         .collect();

@@ -49,8 +49,13 @@ pub fn read_recording(file: &str, text: &str) -> Reading<Recording> {
                 if let Some(raw) = read_raw(&utterance, &mut sink) {
                     let id = identity(utterance.name);
                     if answers.insert(id, raw).is_some() {
-                        sink.error(Problem::DuplicateUtterance, &utterance.path, &utterance.key_span,
-                            format!("\"{}\" is recorded twice under identity", utterance.name), "keep one of the two");
+                        sink.error(
+                            Problem::DuplicateUtterance,
+                            &utterance.path,
+                            &utterance.key_span,
+                            format!("\"{}\" is recorded twice under identity", utterance.name),
+                            "keep one of the two",
+                        );
                     }
                 }
             }
@@ -59,13 +64,9 @@ pub fn read_recording(file: &str, text: &str) -> Reading<Recording> {
     top.finish(&mut sink);
     let failed = sink.has_errors();
     let value = match (failed, id) {
-        (false, Some(id)) => Some(Recording {
-            id,
-            gate: gate.flatten(),
-            limits: limits.flatten().unwrap_or_default(),
-            plan,
-            answers,
-        }),
+        (false, Some(id)) => {
+            Some(Recording { id, gate: gate.flatten(), limits: limits.flatten().unwrap_or_default(), plan, answers })
+        }
         _ => None,
     };
     Reading { value, diagnostics: sink.finish() }
@@ -98,8 +99,13 @@ fn read_gate(entry: &Entry, sink: &mut Sink) -> Option<Gate> {
         let e = table.get(name)?;
         let n = number_of(e.value.get_ref());
         if n.is_none_or(|n| !(0.0..=1.0).contains(&n)) {
-            sink.error(Problem::WrongType, &e.path, &e.key_span, format!("`{}` must be a probability", e.path),
-                "write a number from 0 to 1");
+            sink.error(
+                Problem::WrongType,
+                &e.path,
+                &e.key_span,
+                format!("`{}` must be a probability", e.path),
+                "write a number from 0 to 1",
+            );
             return None;
         }
         n
@@ -116,8 +122,13 @@ fn read_gate(entry: &Entry, sink: &mut Sink) -> Option<Gate> {
     table.finish(sink);
     let gate = Gate { route: route?, fits, read: read?, write: write? };
     if gate.read > gate.write {
-        sink.error(Problem::BadRange, &entry.path, &entry.key_span, "the `read` bar exceeds the `write` bar".into(),
-            "read never exceeds write: lower `read` or raise `write`");
+        sink.error(
+            Problem::BadRange,
+            &entry.path,
+            &entry.key_span,
+            "the `read` bar exceeds the `write` bar".into(),
+            "read never exceeds write: lower `read` or raise `write`",
+        );
         return None;
     }
     Some(gate)

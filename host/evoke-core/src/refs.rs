@@ -78,15 +78,23 @@ pub enum RefFault {
 impl RefFault {
     pub fn message(&self) -> &'static str {
         match self {
-            RefFault::Scheme => "a ref is https://host/path, ssh://[user@]host/path or user@host:path; nothing else is fetched",
-            RefFault::ForbiddenCharacter => "a ref holds no query, fragment, percent-escape, whitespace or control character",
+            RefFault::Scheme => {
+                "a ref is https://host/path, ssh://[user@]host/path or user@host:path; nothing else is fetched"
+            }
+            RefFault::ForbiddenCharacter => {
+                "a ref holds no query, fragment, percent-escape, whitespace or control character"
+            }
             RefFault::Credentials => "a ref carries no password, and an https ref no user",
             RefFault::BadHost => "the host must be a DNS name: lower-case labels of a-z, 0-9 and -, separated by dots",
             RefFault::IpHost => "the host must be a name, not an IP address",
             RefFault::BadPort => "the port must be a number from 1 to 65535",
             RefFault::BadUser => "the user must be letters, digits, '.', '_' or '-', not starting with '-'",
-            RefFault::BadPath => "the path must be segments of A-Z, a-z, 0-9, '.', '_' and '-', none of them '.' or '..'",
-            RefFault::BadSubdir => "the directory after // must be segments of A-Z, a-z, 0-9, '.', '_' and '-', none of them '.' or '..'",
+            RefFault::BadPath => {
+                "the path must be segments of A-Z, a-z, 0-9, '.', '_' and '-', none of them '.' or '..'"
+            }
+            RefFault::BadSubdir => {
+                "the directory after // must be segments of A-Z, a-z, 0-9, '.', '_' and '-', none of them '.' or '..'"
+            }
             RefFault::BadTag => "a version tag is v and a semantic version: v1.2.0",
         }
     }
@@ -140,7 +148,12 @@ pub fn parse_ref(text: &str) -> Result<Ref, RefFault> {
         };
         let host = host_and_port(host_part)?;
         let (repo_path, subdir) = path_and_subdir(path)?;
-        return Ok(Ref { repository: format!("ssh://{authority}/{repo_path}"), transport: Transport::Ssh, host, subdir });
+        return Ok(Ref {
+            repository: format!("ssh://{authority}/{repo_path}"),
+            transport: Transport::Ssh,
+            host,
+            subdir,
+        });
     }
     if text.contains("://") {
         return Err(RefFault::Scheme);
@@ -151,7 +164,12 @@ pub fn parse_ref(text: &str) -> Result<Ref, RefFault> {
     check_user(user)?;
     check_host(host)?;
     let (repo_path, subdir) = path_and_subdir(path)?;
-    Ok(Ref { repository: format!("{user}@{host}:{repo_path}"), transport: Transport::Ssh, host: host.to_string(), subdir })
+    Ok(Ref {
+        repository: format!("{user}@{host}:{repo_path}"),
+        transport: Transport::Ssh,
+        host: host.to_string(),
+        subdir,
+    })
 }
 
 fn check_user(user: &str) -> Result<(), RefFault> {
@@ -229,7 +247,10 @@ fn path_and_subdir(path: &str) -> Result<(&str, Option<String>), RefFault> {
 fn segments_ok(path: &str) -> bool {
     !path.is_empty()
         && path.split('/').all(|s| {
-            !s.is_empty() && s != "." && s != ".." && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+            !s.is_empty()
+                && s != "."
+                && s != ".."
+                && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
         })
 }
 

@@ -96,7 +96,11 @@ pub fn validate(questions: &Questions, raw: &Raw) -> Result<Answers, AnswerFault
         }
         for (key, p) in given {
             if !(0.0..=1.0).contains(p) {
-                return Err(AnswerFault::NotProbability { question: id.clone(), key: key.clone(), value: p.to_string() });
+                return Err(AnswerFault::NotProbability {
+                    question: id.clone(),
+                    key: key.clone(),
+                    value: p.to_string(),
+                });
             }
         }
         let distribution = match question {

@@ -58,8 +58,13 @@ pub fn read_vocab(name: &str, file: &str, text: &str) -> Reading<Vocabulary> {
     let doc = Doc::new(file, text);
     let mut sink = Sink::new(&doc);
     if !is_name(name) {
-        sink.error(Problem::BadName, &KeyPath::root(), &(0..0), format!("\"{name}\" is not a vocabulary name"),
-            "name the file [a-z][a-z0-9_]*.toml, like vocab/rooms.toml");
+        sink.error(
+            Problem::BadName,
+            &KeyPath::root(),
+            &(0..0),
+            format!("\"{name}\" is not a vocabulary name"),
+            "name the file [a-z][a-z0-9_]*.toml, like vocab/rooms.toml",
+        );
         return Reading { value: None, diagnostics: sink.finish() };
     }
     let root = match doc.parse() {
@@ -79,19 +84,34 @@ pub fn read_vocab(name: &str, file: &str, text: &str) -> Reading<Vocabulary> {
             continue;
         }
         if word.trim() != word {
-            sink.error(Problem::Untrimmed, &entry.path, &entry.key_span,
-                format!("the word \"{word}\" has spaces at its ends"), &format!("write it as \"{}\"", word.trim()));
+            sink.error(
+                Problem::Untrimmed,
+                &entry.path,
+                &entry.key_span,
+                format!("the word \"{word}\" has spaces at its ends"),
+                &format!("write it as \"{}\"", word.trim()),
+            );
             continue;
         }
         if is_sentinel(word) {
-            sink.error(Problem::ReservedKey, &entry.path, &entry.key_span,
-                format!("\"{word}\" is reserved: the classifier answers with it"), "choose another word");
+            sink.error(
+                Problem::ReservedKey,
+                &entry.path,
+                &entry.key_span,
+                format!("\"{word}\" is reserved: the classifier answers with it"),
+                "choose another word",
+            );
             continue;
         }
         let id = identity(word);
         if let Some(first) = seen.get(&id) {
-            sink.error(Problem::DuplicateWord, &entry.path, &entry.key_span,
-                format!("\"{word}\" is the same word as \"{first}\""), "keep one of the two");
+            sink.error(
+                Problem::DuplicateWord,
+                &entry.path,
+                &entry.key_span,
+                format!("\"{word}\" is the same word as \"{first}\""),
+                "keep one of the two",
+            );
             continue;
         }
         seen.insert(id, word.to_string());
@@ -110,8 +130,11 @@ pub fn read_vocab(name: &str, file: &str, text: &str) -> Reading<Vocabulary> {
                 Some((what?, value?))
             }),
             _ => {
-                entry.wrong_type(&mut sink, "a meaning or a table",
-                    "write `word = \"meaning\"` or `word = { what = \"meaning\", value = \"…\" }`");
+                entry.wrong_type(
+                    &mut sink,
+                    "a meaning or a table",
+                    "write `word = \"meaning\"` or `word = { what = \"meaning\", value = \"…\" }`",
+                );
                 None
             }
         };

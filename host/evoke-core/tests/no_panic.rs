@@ -20,9 +20,8 @@ impl Rng {
     }
 }
 
-const PIECES: [&str; 16] = [
-    "\u{202E}", "\t", "\"", "{", "}", "[", "]", "=", "\n", "..", "none", "é", "\u{0}", "[args.x]\n", "'''", "0x7f",
-];
+const PIECES: [&str; 16] =
+    ["\u{202E}", "\t", "\"", "{", "}", "[", "]", "=", "\n", "..", "none", "é", "\u{0}", "[args.x]\n", "'''", "0x7f"];
 
 fn mutate(text: &str, rng: &mut Rng) -> String {
     let mut chars: Vec<char> = text.chars().collect();

@@ -33,7 +33,9 @@ impl std::fmt::Display for FetchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             FetchError::Remote(why) => f.write_str(why),
-            FetchError::NoVersionTag => f.write_str("the repository has no version tag (v1.0.0, …); it cannot be installed until its author tags a release"),
+            FetchError::NoVersionTag => f.write_str(
+                "the repository has no version tag (v1.0.0, …); it cannot be installed until its author tags a release",
+            ),
             FetchError::NoSuchTag(tag) => write!(f, "the repository has no tag {tag}"),
             FetchError::NoDirectory(dir) => write!(f, "there is no directory {dir} in the repository at that tag"),
             FetchError::NotRegular { path, kind } => {
@@ -242,7 +244,11 @@ fn install_crypto() {
 }
 
 /// Reads every regular file under `subdir` of the commit's tree; anything else refuses the directory.
-fn read_directory(repo: &gix::Repository, commit: &str, subdir: Option<&str>) -> Result<Vec<(String, Vec<u8>)>, FetchError> {
+fn read_directory(
+    repo: &gix::Repository,
+    commit: &str,
+    subdir: Option<&str>,
+) -> Result<Vec<(String, Vec<u8>)>, FetchError> {
     let error = |e: gix::Error| FetchError::Remote(format!("cannot read the fetched tree: {e}"));
     let id = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| FetchError::Remote(e.to_string()))?;
     let tree = repo.find_commit(id).map_err(error)?.tree().map_err(error)?;
@@ -277,7 +283,12 @@ fn read_directory(repo: &gix::Repository, commit: &str, subdir: Option<&str>) ->
     Ok(files)
 }
 
-fn walk_tree(repo: &gix::Repository, id: gix::ObjectId, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), FetchError> {
+fn walk_tree(
+    repo: &gix::Repository,
+    id: gix::ObjectId,
+    prefix: &str,
+    out: &mut Vec<(String, Vec<u8>)>,
+) -> Result<(), FetchError> {
     let error = |e: gix::Error| FetchError::Remote(format!("cannot read the fetched tree: {e}"));
     let tree = repo.find_tree(id).map_err(error)?;
     let decoded = tree.decode().map_err(error)?;

@@ -99,7 +99,8 @@ pub fn add(
     let given = classify(source).map_err(|f| AddError::new(format!("{source} is refused: {f}"), None))?;
     let given = match (given, tag) {
         (Given::Remote(r, None), Some(tag)) => {
-            let version = parse_version_tag(tag).map_err(|f| AddError::new(format!("--tag {tag} is refused: {f}"), None))?;
+            let version =
+                parse_version_tag(tag).map_err(|f| AddError::new(format!("--tag {tag} is refused: {f}"), None))?;
             Given::Remote(r, Some(version))
         }
         (Given::Remote(_, Some(_)), Some(_)) => {
@@ -135,18 +136,21 @@ pub fn add(
                 fix: None,
                 diagnostics: i.diagnostics,
             })?;
-            let locked = Locked { reference: reference.text(), tag: tag.clone(), commit: fetched.commit, h1, effect: manifest.effect };
+            let locked = Locked {
+                reference: reference.text(),
+                tag: tag.clone(),
+                commit: fetched.commit,
+                h1,
+                effect: manifest.effect,
+            };
             let mut inline = toml_edit::InlineTable::new();
             inline.insert("ref", reference.text().into());
             inline.insert("tag", tag.clone().into());
             (toml_edit::value(inline), dir, Some(locked), format!("{}@{tag}", reference.text()))
         }
     };
-    let manifest = read_reflex_dir(&dir).map_err(|i| AddError {
-        message: i.why,
-        fix: Some(i.fix),
-        diagnostics: i.diagnostics,
-    })?;
+    let manifest =
+        read_reflex_dir(&dir).map_err(|i| AddError { message: i.why, fix: Some(i.fix), diagnostics: i.diagnostics })?;
     let findings = lint(&manifest);
 
     // evoke.toml keeps the user's layout; only the new line is added.
@@ -313,10 +317,16 @@ fn update_one(
     // A published tag never changes (000 §10.2).
     if let Some(l) = locked
         && let Some((_, now)) = tags.iter().find(|(t, _)| *t == l.tag)
-            && *now != l.commit {
-                report.events.push(Event::Moved { name: name.into(), tag: l.tag.clone(), locked: l.commit.clone(), now: now.clone() });
-                return None;
-            }
+        && *now != l.commit
+    {
+        report.events.push(Event::Moved {
+            name: name.into(),
+            tag: l.tag.clone(),
+            locked: l.commit.clone(),
+            now: now.clone(),
+        });
+        return None;
+    }
     // The newest release of the asked major, at or after the asked tag; a pre-release only when asked.
     let mut target: Option<Version> = None;
     for (t, _) in &tags {
@@ -331,7 +341,10 @@ fn update_one(
         }
     }
     let Some(target) = target else {
-        return fail(report, format!("the repository has no tag {asked} (nor a later release of v{})", asked_version.major));
+        return fail(
+            report,
+            format!("the repository has no tag {asked} (nor a later release of v{})", asked_version.major),
+        );
     };
     let newest_major = tags
         .iter()
@@ -344,26 +357,34 @@ fn update_one(
     let target_tag = target.tag();
     let old_manifest = locked.and_then(|l| store.verify(&l.h1).ok()).and_then(|dir| read_reflex_dir(&dir).ok());
     if let (Some(l), Some(m)) = (locked, &old_manifest)
-        && l.tag == target_tag {
-            let mut entry = l.clone();
-            if entry.effect > m.effect && accept {
-                report.events.push(Event::Accepted { name: name.into(), from: entry.effect, to: m.effect });
-                entry.effect = m.effect;
-            } else if entry.effect > m.effect {
-                report.events.push(Event::Loosened { name: name.into(), consented: entry.effect, upstream: m.effect });
-            }
-            report.events.push(Event::Unchanged { name: name.into(), tag: l.tag.clone() });
-            return Some((entry, m.clone()));
+        && l.tag == target_tag
+    {
+        let mut entry = l.clone();
+        if entry.effect > m.effect && accept {
+            report.events.push(Event::Accepted { name: name.into(), from: entry.effect, to: m.effect });
+            entry.effect = m.effect;
+        } else if entry.effect > m.effect {
+            report.events.push(Event::Loosened { name: name.into(), consented: entry.effect, upstream: m.effect });
         }
+        report.events.push(Event::Unchanged { name: name.into(), tag: l.tag.clone() });
+        return Some((entry, m.clone()));
+    }
     let fetched = match fetcher.fetch(&parsed, &target_tag) {
         Ok(f) => f,
         Err(e) => return fail(report, e.to_string()),
     };
     if let Some(l) = locked
-        && l.tag == target_tag && l.commit != fetched.commit {
-            report.events.push(Event::Moved { name: name.into(), tag: l.tag.clone(), locked: l.commit.clone(), now: fetched.commit });
-            return None;
-        }
+        && l.tag == target_tag
+        && l.commit != fetched.commit
+    {
+        report.events.push(Event::Moved {
+            name: name.into(),
+            tag: l.tag.clone(),
+            locked: l.commit.clone(),
+            now: fetched.commit,
+        });
+        return None;
+    }
     let (h1, dir) = match store.put(&fetched.files) {
         Ok(placed) => placed,
         Err(e) => return fail(report, e),
@@ -373,7 +394,12 @@ fn update_one(
         Err(i) => return fail(report, format!("{reference}@{target_tag}: {}", i.why)),
     };
     let level = old_manifest.as_ref().and_then(|old| diff(old, &manifest).ok()).map(|d| d.next);
-    report.events.push(Event::Taken { name: name.into(), from: locked.map(|l| l.tag.clone()), to: target_tag.clone(), level });
+    report.events.push(Event::Taken {
+        name: name.into(),
+        from: locked.map(|l| l.tag.clone()),
+        to: target_tag.clone(),
+        level,
+    });
 
     // The effect: tightening is taken at once; loosening waits for --accept.
     let consented = locked.map_or(manifest.effect, |l| l.effect);
@@ -401,7 +427,12 @@ fn update_one(
                 for former in &arg.was {
                     let was_live_before = old.args.iter().any(|a| a.name == *former);
                     if was_live_before && mentions(&text, former) {
-                        report.events.push(Event::Rewritten { name: name.into(), file: file.clone(), from: former.clone(), to: arg.name.clone() });
+                        report.events.push(Event::Rewritten {
+                            name: name.into(),
+                            file: file.clone(),
+                            from: former.clone(),
+                            to: arg.name.clone(),
+                        });
                     }
                 }
             }
@@ -452,7 +483,10 @@ fn orphans(root: &Path, project: &Project, manifests: &[(String, Manifest)], rep
     for vocab in names("vocab") {
         let used = manifests.iter().any(|(_, m)| m.args.iter().any(|a| a.source == Source::Vocab(vocab.clone())));
         if !used {
-            report.events.push(Event::Orphaned { file: format!("vocab/{vocab}.toml"), why: "no installed reflex names it".into() });
+            report.events.push(Event::Orphaned {
+                file: format!("vocab/{vocab}.toml"),
+                why: "no installed reflex names it".into(),
+            });
         }
     }
 }

@@ -60,7 +60,10 @@ impl Lock {
                 }
                 "adapter" => {
                     let t = value.as_table().ok_or("[adapter] must be a table")?;
-                    lock.adapter = Some(LockedAdapter { name: string(t, "name", "[adapter]")?, id: string(t, "id", "[adapter]")? });
+                    lock.adapter = Some(LockedAdapter {
+                        name: string(t, "name", "[adapter]")?,
+                        id: string(t, "id", "[adapter]")?,
+                    });
                 }
                 "reflexes" => {
                     let reflexes = value.as_table().ok_or("[reflexes] must be a table")?;
@@ -68,7 +71,8 @@ impl Lock {
                         let at = format!("[reflexes.{name}]");
                         let t = entry.as_table().ok_or_else(|| format!("{at} must be a table"))?;
                         let effect = string(t, "effect", &at)?;
-                        let effect = Effect::parse(&effect).ok_or_else(|| format!("{at}: `effect` is read, write or destructive"))?;
+                        let effect = Effect::parse(&effect)
+                            .ok_or_else(|| format!("{at}: `effect` is read, write or destructive"))?;
                         lock.reflexes.insert(
                             name.clone(),
                             Locked {
@@ -115,7 +119,8 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        let mut lock = Lock { adapter: Some(LockedAdapter { name: "local".into(), id: "local/1".into() }), ..Lock::default() };
+        let mut lock =
+            Lock { adapter: Some(LockedAdapter { name: "local".into(), id: "local/1".into() }), ..Lock::default() };
         lock.reflexes.insert(
             "lights".into(),
             Locked {

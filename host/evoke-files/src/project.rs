@@ -150,7 +150,14 @@ fn inactive(why: String, fix: String) -> Inactive {
     Inactive { why, fix, diagnostics: Vec::new() }
 }
 
-fn install(root: &Path, file: &ProjectFile, lock: &Lock, store: &Store, name: &str, source: &ReflexSource) -> Installed {
+fn install(
+    root: &Path,
+    file: &ProjectFile,
+    lock: &Lock,
+    store: &Store,
+    name: &str,
+    source: &ReflexSource,
+) -> Installed {
     let mut installed = Installed {
         name: name.to_string(),
         source: source.clone(),
@@ -199,7 +206,13 @@ fn install(root: &Path, file: &ProjectFile, lock: &Lock, store: &Store, name: &s
 
 /// A remote reflex's directory in the store, when the lock holds it at a tag `evoke.toml` accepts and
 /// the store's copy still hashes to the lock's h1 (re-hashed at every start, 000 §9.3).
-fn from_store(lock: &Lock, store: &Store, name: &str, reference: &str, tag: &str) -> Result<(PathBuf, Locked), Inactive> {
+fn from_store(
+    lock: &Lock,
+    store: &Store,
+    name: &str,
+    reference: &str,
+    tag: &str,
+) -> Result<(PathBuf, Locked), Inactive> {
     let update = || "evoke update".to_string();
     let Some(locked) = lock.reflexes.get(name) else {
         return Err(inactive(format!("{reference}@{tag} is not installed yet (evoke.lock has no entry)"), update()));
@@ -232,8 +245,9 @@ pub fn tag_accepts(asked: &str, locked: &str) -> bool {
 /// Reads `DIR/reflex.toml`; a refusal makes the reflex inactive with the first error as the reason.
 pub fn read_reflex_dir(dir: &Path) -> Result<Manifest, Inactive> {
     let path = dir.join("reflex.toml");
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| inactive(format!("cannot read {}: {e}", path.display()), format!("check the path in {PROJECT_FILE}")))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        inactive(format!("cannot read {}: {e}", path.display()), format!("check the path in {PROJECT_FILE}"))
+    })?;
     let exists = |relative: &str| dir.join(relative).is_file();
     let reading = read_manifest(&path.display().to_string(), &text, &exists);
     match reading.value {
@@ -255,7 +269,12 @@ fn merge_overlay(root: &Path, name: &str, manifest: Manifest) -> Result<Manifest
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(manifest),
         // An overlay that fails to read makes its reflex inactive, never silently looser (000 §9.1).
-        Err(e) => return Err(inactive(format!("cannot read {}: {e}", path.display()), format!("fix or remove {}", path.display()))),
+        Err(e) => {
+            return Err(inactive(
+                format!("cannot read {}: {e}", path.display()),
+                format!("fix or remove {}", path.display()),
+            ));
+        }
     };
     let reading = read_overlay(&path.display().to_string(), &text, &manifest);
     match reading.value {
@@ -292,7 +311,10 @@ fn activate(root: &Path, file: &ProjectFile, name: &str, manifest: Manifest) -> 
                 vocabs.insert(vocab.clone(), words);
             }
             Some(_) => {
-                return Err(inactive(format!("vocab/{vocab}.toml holds no words"), format!("add a word to vocab/{vocab}.toml")));
+                return Err(inactive(
+                    format!("vocab/{vocab}.toml holds no words"),
+                    format!("add a word to vocab/{vocab}.toml"),
+                ));
             }
             None => {
                 let first = reading.first_error().map(|d| d.message.clone()).unwrap_or_default();

@@ -50,7 +50,8 @@ pub fn theft_test(
                 let owner_p = route.0.iter().find(|(k, _)| *k == owner.name).map_or(0.0, |(_, p)| *p);
                 let mut not_for = newcomer.manifest.not_for.clone();
                 not_for.push(record.utterance.clone());
-                let list = not_for.iter().map(|n| toml::Value::String(n.clone()).to_string()).collect::<Vec<_>>().join(", ");
+                let list =
+                    not_for.iter().map(|n| toml::Value::String(n.clone()).to_string()).collect::<Vec<_>>().join(", ");
                 thefts.push(Theft {
                     phrase: record.utterance.clone(),
                     owner: owner.name.clone(),

@@ -39,7 +39,10 @@ impl Untrusted {
         if self.never {
             format!("the project in {shown} is not trusted yet; read its files, then run: evoke trust")
         } else {
-            format!("the project in {shown} changed since you trusted it ({}); read the change, then run: evoke trust", self.changed.join(", "))
+            format!(
+                "the project in {shown} changed since you trusted it ({}); read the change, then run: evoke trust",
+                self.changed.join(", ")
+            )
         }
     }
 }
@@ -84,7 +87,9 @@ pub fn snapshot(root: &Path) -> Result<Snapshot, String> {
 fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>, depth: usize) -> Result<(), String> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.kind() == std::io::ErrorKind::NotADirectory => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.kind() == std::io::ErrorKind::NotADirectory => {
+            return Ok(());
+        }
         Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
     };
     if depth > 16 {
@@ -102,7 +107,8 @@ fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>, depth: us
                 Ok(bytes) => out.push((relative, bytes)),
                 // A dangling symlink: its target's name is what binds.
                 Err(_) => {
-                    let target = std::fs::read_link(&path).map(|t| t.to_string_lossy().into_owned()).unwrap_or_default();
+                    let target =
+                        std::fs::read_link(&path).map(|t| t.to_string_lossy().into_owned()).unwrap_or_default();
                     out.push((relative, format!("unreadable -> {target}").into_bytes()));
                 }
             }
@@ -127,7 +133,8 @@ fn load(places: &Places) -> Result<BTreeMap<String, Snapshot>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
+    let table: toml::Table =
+        text.parse().map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
     let mut out = BTreeMap::new();
     if let Some(projects) = table.get("projects").and_then(|p| p.as_table()) {
         for (root, entry) in projects {
@@ -149,13 +156,15 @@ fn save(places: &Places, all: &BTreeMap<String, Snapshot>) -> std::io::Result<()
     for (root, snapshot) in all {
         let mut entry = toml::Table::new();
         entry.insert("digest".into(), toml::Value::String(snapshot.digest.clone()));
-        let files: toml::Table = snapshot.files.iter().map(|(k, v)| (k.clone(), toml::Value::String(v.clone()))).collect();
+        let files: toml::Table =
+            snapshot.files.iter().map(|(k, v)| (k.clone(), toml::Value::String(v.clone()))).collect();
         entry.insert("files".into(), toml::Value::Table(files));
         projects.insert(root.clone(), toml::Value::Table(entry));
     }
     let mut table = toml::Table::new();
     table.insert("projects".into(), toml::Value::Table(projects));
-    let text = format!("# The projects you trusted, bound to the content of their owned files. Written by evoke.\n{table}");
+    let text =
+        format!("# The projects you trusted, bound to the content of their owned files. Written by evoke.\n{table}");
     crate::atomic::write(&trust_path(places), text.as_bytes())
 }
 
@@ -165,7 +174,11 @@ pub fn check(places: &Places, location: &Location) -> Result<(), Untrusted> {
     if location.home {
         return Ok(());
     }
-    let now = snapshot(&location.root).map_err(|_| Untrusted { root: location.root.clone(), changed: Vec::new(), never: true })?;
+    let now = snapshot(&location.root).map_err(|_| Untrusted {
+        root: location.root.clone(),
+        changed: Vec::new(),
+        never: true,
+    })?;
     let all = load(places).unwrap_or_default();
     match all.get(&key(&location.root)) {
         Some(trusted) if trusted.digest == now.digest => Ok(()),

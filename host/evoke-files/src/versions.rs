@@ -32,14 +32,19 @@ pub fn against_newest_tag(dir: &Path, manifest: &Manifest) -> Result<Option<Agai
     let error = |e: gix::Error| format!("cannot read the repository: {e}");
     let mut tags = Vec::new();
     let references = repo.references().map_err(|e| format!("cannot read the repository's tags: {e}"))?;
-    for reference in references.prefixed("refs/tags/").map_err(|e| format!("cannot read the repository's tags: {e}"))?.flatten() {
+    for reference in
+        references.prefixed("refs/tags/").map_err(|e| format!("cannot read the repository's tags: {e}"))?.flatten()
+    {
         if let Ok(name) = reference.name().as_bstr().to_str()
-            && let Some(tag) = name.strip_prefix("refs/tags/") {
-                tags.push(tag.to_string());
-            }
+            && let Some(tag) = name.strip_prefix("refs/tags/")
+        {
+            tags.push(tag.to_string());
+        }
     }
     let Some(newest) = newest_release(tags.iter().map(String::as_str)) else {
-        return Ok(Some(Against::FirstRelease { suggested: next_version(None, Level::Major).expect("a first version") }));
+        return Ok(Some(Against::FirstRelease {
+            suggested: next_version(None, Level::Major).expect("a first version"),
+        }));
     };
     let mut reference = repo.find_reference(format!("refs/tags/{}", newest.tag()).as_str()).map_err(error)?;
     let tree = reference.peel_to_commit().map_err(error)?.tree().map_err(error)?;
@@ -59,7 +64,10 @@ pub fn against_newest_tag(dir: &Path, manifest: &Manifest) -> Result<Option<Agai
     let exists = |path: &str| files.iter().any(|(p, _)| p == path.trim_start_matches("./"));
     let shown = format!("reflex.toml at {}", newest.tag());
     let Some(old) = read_manifest(&shown, &text, &exists).value else {
-        return Err(format!("the manifest at {} does not read; every tagged manifest must stay readable", newest.tag()));
+        return Err(format!(
+            "the manifest at {} does not read; every tagged manifest must stay readable",
+            newest.tag()
+        ));
     };
     Ok(Some(match diff(&old, manifest) {
         Ok(diff) => {
@@ -75,7 +83,12 @@ fn new_since(newest: Version) -> Against {
     Against::NewSince { newest, next }
 }
 
-fn collect(repo: &gix::Repository, id: gix::ObjectId, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
+fn collect(
+    repo: &gix::Repository,
+    id: gix::ObjectId,
+    prefix: &str,
+    out: &mut Vec<(String, Vec<u8>)>,
+) -> Result<(), String> {
     let error = |e: gix::Error| format!("cannot read the repository: {e}");
     let tree = repo.find_tree(id).map_err(error)?;
     let decoded = tree.decode().map_err(error)?;
@@ -85,7 +98,11 @@ fn collect(repo: &gix::Repository, id: gix::ObjectId, prefix: &str, out: &mut Ve
         if entry.mode.is_tree() {
             collect(repo, entry.oid.to_owned(), &path, out)?;
         } else if entry.mode.is_blob() {
-            let data = if path == "reflex.toml" { repo.find_blob(entry.oid.to_owned()).map_err(error)?.data.clone() } else { Vec::new() };
+            let data = if path == "reflex.toml" {
+                repo.find_blob(entry.oid.to_owned()).map_err(error)?.data.clone()
+            } else {
+                Vec::new()
+            };
             out.push((path, data));
         }
     }

@@ -48,7 +48,11 @@ fn a_killed_writer_leaves_the_old_file_or_the_new_one() {
     }
     assert_eq!(torn, 0, "a kill left a torn file");
     // The kills landed while writing: temporary files of killed writers stayed behind.
-    let left = std::fs::read_dir(dir.path()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).count();
+    let left = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .count();
     assert!(left > 0, "no kill landed mid-write; the test proved nothing");
     // Temporary files of killed writers may stay behind; the file itself is whole.
     let read = std::fs::read(&target).unwrap();

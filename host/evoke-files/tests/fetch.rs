@@ -11,8 +11,8 @@ use evoke_files::lock::Lock;
 use evoke_files::places::Places;
 use evoke_files::project::Location;
 use evoke_files::store::{Store, hash_dir};
-use support::git_server::{GitServer, Upstream, git, manifest};
 use std::path::Path;
+use support::git_server::{GitServer, Upstream, git, manifest};
 
 struct World {
     _dir: tempfile::TempDir,
@@ -147,8 +147,17 @@ fn a_tag_moved_after_locking_is_refused_and_the_lock_kept() {
     let places = Places::under(&world.root.join("home"));
     let location = project(&world.root.join("proj"), "[reflexes]\n");
     let cwd = location.root.clone();
-    let added = evoke_files::install::add(&places, &location, &mut world.fetcher(), &cwd, "moving", "https://example.test/moving@v1.0.0", None, None)
-        .unwrap();
+    let added = evoke_files::install::add(
+        &places,
+        &location,
+        &mut world.fetcher(),
+        &cwd,
+        "moving",
+        "https://example.test/moving@v1.0.0",
+        None,
+        None,
+    )
+    .unwrap();
     let locked = added.locked.unwrap();
     let lock_before = std::fs::read_to_string(location.root.join("evoke.lock")).unwrap();
 
@@ -157,7 +166,10 @@ fn a_tag_moved_after_locking_is_refused_and_the_lock_kept() {
     let report = update(&places, &location, &mut world.fetcher(), false, None).unwrap();
     assert!(report.failed);
     assert!(
-        report.events.iter().any(|e| matches!(e, Event::Moved { tag, locked: l, .. } if tag == "v1.0.0" && *l == locked.commit)),
+        report
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Moved { tag, locked: l, .. } if tag == "v1.0.0" && *l == locked.commit)),
         "{:?}",
         report.events
     );

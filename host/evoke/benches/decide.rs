@@ -66,7 +66,8 @@ fn write_project(dir: &Path) {
             writeln!(recording, "\"fits.r{fit}\" = {{ yes = 0.9 }}").unwrap();
         }
         writeln!(recording, "\"r{winner}.mode\" = {{ fast = 0.95, unstated = 0.05 }}").unwrap();
-        writeln!(recording, "\"r{winner}.minutes\" = {{ \"{minutes}-{}\" = 0.97, unstated = 0.03 }}", minutes + 10).unwrap();
+        writeln!(recording, "\"r{winner}.minutes\" = {{ \"{minutes}-{}\" = 0.97, unstated = 0.03 }}", minutes + 10)
+            .unwrap();
     }
     std::fs::write(dir.join("recording.toml"), recording).unwrap();
 }
@@ -109,7 +110,14 @@ fn main() {
 
     // In process: every decision whole, then the adapter's share alone.
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
-    let request = Request { catalog: &catalog, adapter: &replay, gate: replay.gate(), plan: &plan, cache: None, deadline: Instant::now() + DEADLINE * 1000 };
+    let request = Request {
+        catalog: &catalog,
+        adapter: &replay,
+        gate: replay.gate(),
+        plan: &plan,
+        cache: None,
+        deadline: Instant::now() + DEADLINE * 1000,
+    };
     let mut outcomes = std::collections::BTreeMap::new();
     let started = Instant::now();
     for input in &inputs {
@@ -131,13 +139,20 @@ fn main() {
     }
     let recognizers = started.elapsed();
     let per = |d: Duration| d.as_secs_f64() * 1e6 / INPUTS as f64;
-    println!("in process, {REFLEXES} reflexes, {INPUTS} inputs: {:.0} decisions/s, {:.1} µs each ({:.1} µs beside the adapter's {:.1} µs); recognizers {:.1} µs; outcomes {outcomes:?}",
-        INPUTS as f64 / whole.as_secs_f64(), per(whole), per(whole.saturating_sub(adapter)), per(adapter), per(recognizers));
+    println!(
+        "in process, {REFLEXES} reflexes, {INPUTS} inputs: {:.0} decisions/s, {:.1} µs each ({:.1} µs beside the adapter's {:.1} µs); recognizers {:.1} µs; outcomes {outcomes:?}",
+        INPUTS as f64 / whole.as_secs_f64(),
+        per(whole),
+        per(whole.saturating_sub(adapter)),
+        per(adapter),
+        per(recognizers)
+    );
 
     // Through the binary, in filter mode.
     let evoke = env!("CARGO_BIN_EXE_evoke");
     let home = tempfile::tempdir().unwrap();
-    let trusted = Command::new(evoke).arg("trust").current_dir(dir.path()).env("EVOKE_HOME", home.path()).output().unwrap();
+    let trusted =
+        Command::new(evoke).arg("trust").current_dir(dir.path()).env("EVOKE_HOME", home.path()).output().unwrap();
     assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
     let mut stdin = String::new();
     for input in &inputs {
@@ -160,8 +175,11 @@ fn main() {
     let elapsed = started.elapsed();
     let lines = output.stdout.iter().filter(|b| **b == b'\n').count();
     assert_eq!(lines, INPUTS, "one line per input");
-    println!("filter mode (binary, --json, logged): {:.0} decisions/s, {:.1} µs each over {INPUTS} lines",
-        INPUTS as f64 / elapsed.as_secs_f64(), elapsed.as_secs_f64() * 1e6 / INPUTS as f64);
+    println!(
+        "filter mode (binary, --json, logged): {:.0} decisions/s, {:.1} µs each over {INPUTS} lines",
+        INPUTS as f64 / elapsed.as_secs_f64(),
+        elapsed.as_secs_f64() * 1e6 / INPUTS as f64
+    );
 
     // One whole process, beside node starting and doing nothing.
     let median = |mut times: Vec<Duration>| {
@@ -173,7 +191,15 @@ fn main() {
     for _ in 0..21 {
         let started = Instant::now();
         let status = Command::new(evoke)
-            .args(["-C", &dir.path().display().to_string(), "try", "--json", "--recording", "recording.toml", &sentence(3)])
+            .args([
+                "-C",
+                &dir.path().display().to_string(),
+                "try",
+                "--json",
+                "--recording",
+                "recording.toml",
+                &sentence(3),
+            ])
             .current_dir(dir.path())
             .env("EVOKE_HOME", home.path())
             .stdout(Stdio::null())
@@ -191,7 +217,11 @@ fn main() {
         println!("one `evoke try --json`: {:.1} ms (node not found)", ours.as_secs_f64() * 1e3);
     } else {
         let node = median(node);
-        println!("one `evoke try --json`: {:.1} ms; `node -e 0`: {:.1} ms; ratio {:.2} (medians of 21)",
-            ours.as_secs_f64() * 1e3, node.as_secs_f64() * 1e3, ours.as_secs_f64() / node.as_secs_f64());
+        println!(
+            "one `evoke try --json`: {:.1} ms; `node -e 0`: {:.1} ms; ratio {:.2} (medians of 21)",
+            ours.as_secs_f64() * 1e3,
+            node.as_secs_f64() * 1e3,
+            ours.as_secs_f64() / node.as_secs_f64()
+        );
     }
 }

@@ -85,14 +85,20 @@ fn main() {
     let empty = project(&places, &root.join("none"), "adapter = \"local\"\n[reflexes]\n");
     let full = project(&places, &root.join("twenty"), "adapter = \"local\"\n[reflexes]\n");
     let base = format!("http://127.0.0.1:{}", server.port);
-    let mut fetcher = Fetcher::new(&places.cache)
-        .with_redirect(move |repository| repository.strip_prefix("https://example.test/").map(|n| format!("{base}/{n}.git")));
+    let mut fetcher = Fetcher::new(&places.cache).with_redirect(move |repository| {
+        repository.strip_prefix("https://example.test/").map(|n| format!("{base}/{n}.git"))
+    });
     for i in 0..REFLEXES {
         let source = format!("https://example.test/lamps//lamp{i}@v1.0.0");
-        evoke_files::install::add(&places, &full, &mut fetcher, &full.root, &format!("lamp{i}"), &source, None, None).unwrap();
+        evoke_files::install::add(&places, &full, &mut fetcher, &full.root, &format!("lamp{i}"), &source, None, None)
+            .unwrap();
     }
     let loaded = load_in(full.clone(), &places).unwrap();
-    assert_eq!(loaded.installed.iter().filter(|i| i.status.is_ok()).count(), REFLEXES, "every fetched reflex is active");
+    assert_eq!(
+        loaded.installed.iter().filter(|i| i.status.is_ok()).count(),
+        REFLEXES,
+        "every fetched reflex is active"
+    );
 
     // Warm the caches both ways before timing.
     time(&home, &empty.root);

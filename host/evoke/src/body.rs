@@ -44,14 +44,24 @@ impl NotPrepared {
 
 /// Resolves the settings (a secret from its environment variable, now and only for this run), fills the
 /// grants' `{key}`s, and turns the arguments into what the body receives.
-pub fn prepare(project: &Project, reflex: &Reflex, dir: &Path, args: &Args, input: &str, deadline: Instant) -> Result<Prepared, NotPrepared> {
+pub fn prepare(
+    project: &Project,
+    reflex: &Reflex,
+    dir: &Path,
+    args: &Args,
+    input: &str,
+    deadline: Instant,
+) -> Result<Prepared, NotPrepared> {
     let mut config = Vec::new();
     for key in &reflex.manifest.config {
         let setting = project.settings(&reflex.name).iter().find(|(k, _)| *k == key.name).map(|(_, s)| s);
         let value = match setting {
             Some(Setting::Plain(value)) => value.clone(),
             Some(Setting::Env(var)) => std::env::var(var).map_err(|_| {
-                NotPrepared::Failed(format!("`{}` of {} is read from ${var}, which is not set; export it and try again", key.name, reflex.name))
+                NotPrepared::Failed(format!(
+                    "`{}` of {} is read from ${var}, which is not set; export it and try again",
+                    key.name, reflex.name
+                ))
             })?,
             None => {
                 return Err(NotPrepared::Failed(format!(
@@ -70,17 +80,24 @@ pub fn prepare(project: &Project, reflex: &Reflex, dir: &Path, args: &Args, inpu
     let today = today();
     let values = args.0.iter().map(|(name, value)| (name.clone(), body_value(value, today))).collect();
     let run = match &reflex.manifest.run {
-        Run::Argv(template) => Run::Argv(argv::fill(template, |name| args.get(name).map(|v| argv_text(v, today))).map_err(NotPrepared::Refused)?),
+        Run::Argv(template) => Run::Argv(
+            argv::fill(template, |name| args.get(name).map(|v| argv_text(v, today))).map_err(NotPrepared::Refused)?,
+        ),
         file => file.clone(),
     };
-    Ok(Prepared { call: Call { dir: dir.to_path_buf(), args: values, input: input.to_string(), config, grants, deadline }, run })
+    Ok(Prepared {
+        call: Call { dir: dir.to_path_buf(), args: values, input: input.to_string(), config, grants, deadline },
+        run,
+    })
 }
 
 /// Runs the prepared body the way its `run` names.
 pub async fn run(prepared: &Prepared, cache: &Path, cancel: impl Future<Output = ()>) -> Ran {
     match &prepared.run {
         Run::Argv(argv) => argv::run(&prepared.call, argv, cancel).await,
-        Run::File(path) if path.ends_with(".wasm") => components(&prepared.call, &prepared.call.dir.join(path), cache, cancel).await,
+        Run::File(path) if path.ends_with(".wasm") => {
+            components(&prepared.call, &prepared.call.dir.join(path), cache, cancel).await
+        }
         Run::File(path) => match Node::find(cache) {
             Ok(node) => evoke_bodies::node::run(&prepared.call, path, &node, cache, cancel).await,
             Err(message) => Ran {

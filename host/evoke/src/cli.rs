@@ -1,9 +1,9 @@
 //! The command line: clap's definition and the dispatch to `commands/`.
 
 use crate::commands;
+use crate::exit::Exit;
 use crate::render;
 use crate::session::{self, Session, SetupError, Workspace};
-use crate::exit::Exit;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -99,9 +99,7 @@ enum Command {
     /// Trust this project as its owned files are now (evoke.toml, evoke.lock, overlays/, vocab/).
     Trust,
     /// Print shell completions for bash, zsh, fish, elvish or powershell.
-    Completions {
-        shell: clap_complete::Shell,
-    },
+    Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff).
     Man,
     /// Explain a logged decision: the last, or N back from it.
@@ -127,7 +125,11 @@ pub fn main() -> ExitCode {
             return code.into();
         }
     };
-    let options = session::Options { project_dir: cli.project.as_deref(), recording: cli.recording.as_deref(), tag: cli.tag.as_deref() };
+    let options = session::Options {
+        project_dir: cli.project.as_deref(),
+        recording: cli.recording.as_deref(),
+        tag: cli.tag.as_deref(),
+    };
     let json = cli.json;
     let say = |sentence: Option<String>| {
         let say = commands::say::Options { json, project_flag: cli.project.as_deref() };
@@ -165,20 +167,20 @@ fn other(command: Command, options: &session::Options, json: bool) -> Exit {
             Ok(session) => commands::test::run(&session, name.as_deref()),
             Err(e) => setup_failed(e),
         },
-        Command::Config { name, setting, env } => commands::config::run(options.project_dir, &name, &setting, env.as_deref()),
+        Command::Config { name, setting, env } => {
+            commands::config::run(options.project_dir, &name, &setting, env.as_deref())
+        }
         Command::Run { name, values } => match Workspace::open(options) {
             Ok(session) => commands::run::run(&session, &name, &values, json),
             Err(e) => setup_failed(e),
         },
-        Command::Try { sentence } => {
-            match Session::open(options) {
-                Ok(session) => {
-                    let sentence = (!sentence.is_empty()).then(|| sentence.join(" "));
-                    commands::try_::run(&session, sentence, json)
-                }
-                Err(e) => setup_failed(e),
+        Command::Try { sentence } => match Session::open(options) {
+            Ok(session) => {
+                let sentence = (!sentence.is_empty()).then(|| sentence.join(" "));
+                commands::try_::run(&session, sentence, json)
             }
-        }
+            Err(e) => setup_failed(e),
+        },
     }
 }
 

@@ -109,9 +109,17 @@ pub async fn decide(request: &Request<'_>, input: &str) -> Result<Decided, Faile
 }
 
 /// One round: from the cache when it holds the answer, else one adapter call raced against the deadline.
-async fn ask(request: &Request<'_>, input: &str, questions: &Questions, trace: &mut Vec<TraceEntry>) -> Result<Raw, Failure> {
+async fn ask(
+    request: &Request<'_>,
+    input: &str,
+    questions: &Questions,
+    trace: &mut Vec<TraceEntry>,
+) -> Result<Raw, Failure> {
     let adapter = request.adapter;
-    let key = request.cache.filter(|_| adapter.cacheable()).map(|c| (c, AnswerCache::key(adapter.id(), request.plan, input, questions)));
+    let key = request
+        .cache
+        .filter(|_| adapter.cacheable())
+        .map(|c| (c, AnswerCache::key(adapter.id(), request.plan, input, questions)));
     if let Some((cache, key)) = &key {
         if let Some(raw) = cache.get(key) {
             return Ok(raw);

@@ -33,7 +33,11 @@ impl<'a> RanFields<'a> {
     pub fn of(ran: &'a Ran) -> Self {
         let (result, error, frames) = match &ran.result {
             Ok(output) => (Some(output), None, None),
-            Err(failure) => (None, Some(failure.message.as_str()), (!failure.frames.is_empty()).then_some(failure.frames.as_slice())),
+            Err(failure) => (
+                None,
+                Some(failure.message.as_str()),
+                (!failure.frames.is_empty()).then_some(failure.frames.as_slice()),
+            ),
         };
         RanFields { result, contained: &ran.contained, error, frames, cancelled: ran.cancelled }
     }

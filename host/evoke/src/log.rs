@@ -46,10 +46,15 @@ impl Log {
 
 /// The `back`-th entry from the end (1 is the last decision).
 pub fn entry(path: &Path, back: usize) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|_| format!("no decision is logged yet ({} is missing)", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|_| format!("no decision is logged yet ({} is missing)", path.display()))?;
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     if back == 0 || back > lines.len() {
-        return Err(format!("the log holds {} decision{}; `evoke why N` counts back from 1, the last", lines.len(), if lines.len() == 1 { "" } else { "s" }));
+        return Err(format!(
+            "the log holds {} decision{}; `evoke why N` counts back from 1, the last",
+            lines.len(),
+            if lines.len() == 1 { "" } else { "s" }
+        ));
     }
     let line = lines[lines.len() - back];
     serde_json::from_str(line).map_err(|e| format!("{}: entry {} from the end is not JSON: {e}", path.display(), back))

@@ -64,7 +64,10 @@ pub fn accept(missing: &Missing, answer: &str) -> Result<Value, String> {
             .ok_or_else(|| format!("\"{answer}\" is not one of the choices; answer with one of the list")),
         Choices::Pick { kind, range } => {
             let kind: PickKind = kind.parse().map_err(|_| "an unknown kind".to_string())?;
-            let found = candidates(answer, kind).into_iter().next().ok_or_else(|| format!("\"{answer}\" does not read as a {}", kind.as_str()))?;
+            let found = candidates(answer, kind)
+                .into_iter()
+                .next()
+                .ok_or_else(|| format!("\"{answer}\" does not read as a {}", kind.as_str()))?;
             let comparable = match &found.value {
                 PickValue::Number(n) => Some(*n),
                 PickValue::Duration(s) => Some(*s as f64),

@@ -40,7 +40,11 @@ pub fn out(text: &str) {
 /// The human reading of a decision (000 §6.4), from its line and the answers behind it: the route, each
 /// argument read with `unstated` among the choices, the fit per reflex, then the outcome and the weakest
 /// judgment. `try` and `why` both print through here, so a logged decision reads exactly as it did.
-pub fn reading(line: &serde_json::Value, answers: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>, candidates: &serde_json::Value) -> String {
+pub fn reading(
+    line: &serde_json::Value,
+    answers: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>,
+    candidates: &serde_json::Value,
+) -> String {
     use serde_json::Value;
     let span_text = |key: &str| -> Option<String> {
         candidates.as_array()?.iter().find_map(|c| {
@@ -59,13 +63,12 @@ pub fn reading(line: &serde_json::Value, answers: &std::collections::BTreeMap<St
             .collect::<Vec<_>>()
             .join(" · ")
     };
-    let judgments: Vec<&Value> = line.get("judgments").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
-    let contenders: Vec<&Value> = line.get("contenders").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
-    let arg_questions: Vec<&str> = judgments
-        .iter()
-        .filter_map(|j| j.get("question").and_then(Value::as_str))
-        .filter(|q| *q != "route")
-        .collect();
+    let judgments: Vec<&Value> =
+        line.get("judgments").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
+    let contenders: Vec<&Value> =
+        line.get("contenders").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
+    let arg_questions: Vec<&str> =
+        judgments.iter().filter_map(|j| j.get("question").and_then(Value::as_str)).filter(|q| *q != "route").collect();
     let fits: Vec<String> = contenders
         .iter()
         .filter_map(|c| Some(format!("{} {:.2}", c.get("reflex")?.as_str()?, c.get("fits")?.as_f64()?)))
@@ -120,7 +123,11 @@ fn outcome_line(line: &serde_json::Value) -> String {
         "abstain" => {
             let route = line.get("judgments").and_then(Value::as_array).and_then(|j| j.first());
             match route {
-                Some(r) => format!("abstain · route: {} {:.2}", text(r.get("top")), r.get("p").and_then(Value::as_f64).unwrap_or(0.0)),
+                Some(r) => format!(
+                    "abstain · route: {} {:.2}",
+                    text(r.get("top")),
+                    r.get("p").and_then(Value::as_f64).unwrap_or(0.0)
+                ),
                 None => "abstain · nothing is installed".to_string(),
             }
         }
@@ -138,14 +145,20 @@ pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
     match &missing.choices {
         Choices::Vocab { words } => format!("{}\n{}", missing.ask, listed(&words.0)),
         Choices::Options { options } => format!("{}\n{}", missing.ask, listed(&options.0)),
-        Choices::Pick { kind, range: Some([low, high]) } => format!("{} (a {kind}, from {low} to {high})\n", missing.ask),
+        Choices::Pick { kind, range: Some([low, high]) } => {
+            format!("{} (a {kind}, from {low} to {high})\n", missing.ask)
+        }
         Choices::Pick { kind, range: None } => format!("{} (a {kind})\n", missing.ask),
     }
 }
 
 /// The literal command that makes a call by name: `evoke run lights room=den state=off`. A missing
 /// value stands as its choices, `room=<den|office>`.
-pub fn literal_call(project: Option<&std::path::Path>, line: &serde_json::Value, missing: &[evoke_core::decision::Missing]) -> String {
+pub fn literal_call(
+    project: Option<&std::path::Path>,
+    line: &serde_json::Value,
+    missing: &[evoke_core::decision::Missing],
+) -> String {
     use evoke_core::decision::Choices;
     let quote = |s: &str| shlex::try_quote(s).map(|q| q.to_string()).unwrap_or_else(|_| format!("'{s}'"));
     let mut command = String::from("evoke");
@@ -159,7 +172,9 @@ pub fn literal_call(project: Option<&std::path::Path>, line: &serde_json::Value,
             let shown = match value.get("type").and_then(serde_json::Value::as_str) {
                 Some("option") => value.get("key").and_then(serde_json::Value::as_str).unwrap_or_default().to_string(),
                 Some("word") => value.get("word").and_then(serde_json::Value::as_str).unwrap_or_default().to_string(),
-                Some("pick") => value.pointer("/span/text").and_then(serde_json::Value::as_str).unwrap_or_default().to_string(),
+                Some("pick") => {
+                    value.pointer("/span/text").and_then(serde_json::Value::as_str).unwrap_or_default().to_string()
+                }
                 _ => {
                     command.push_str(&format!(" {name}"));
                     continue;

@@ -33,8 +33,12 @@ impl Workspace {
             fix: Some("evoke trust".into()),
             needs_person: true,
         })?;
-        let project = project::load(location)
-            .map_err(|e| SetupError { message: e.message, diagnostics: e.diagnostics, fix: None, needs_person: false })?;
+        let project = project::load(location).map_err(|e| SetupError {
+            message: e.message,
+            diagnostics: e.diagnostics,
+            fix: None,
+            needs_person: false,
+        })?;
         let mut catalog = project.catalog();
         if let Some(tag) = options.tag {
             catalog.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
@@ -85,20 +89,28 @@ impl Session {
         if let Some(recorded) = adapter.plan() {
             if recorded != plan {
                 return Err(SetupError::new(
-                    format!("the recording was made for another set of reflexes (plan {recorded}; this project's is {plan})"),
+                    format!(
+                        "the recording was made for another set of reflexes (plan {recorded}; this project's is {plan})"
+                    ),
                     Some("record the answers again against this project, or remove `plan` from the recording".into()),
                 ));
             }
         }
         if let Err(over) = check_limits(&catalog, &adapter.limits()) {
             return Err(SetupError::new(
-                format!("the question {} has {} {}, over the adapter's limit of {}", over.question, over.count, over.what, over.limit),
+                format!(
+                    "the question {} has {} {}, over the adapter's limit of {}",
+                    over.question, over.count, over.what, over.limit
+                ),
                 Some("install fewer reflexes or options, or choose an adapter with higher limits".into()),
             ));
         }
         let gate = match (adapter.gate(), project.file.bars.get(&adapter_name)) {
             (Some(gate), Some(moves)) => Some(moves.apply(gate).map_err(|e| {
-                SetupError::new(format!("[bars.{adapter_name}] in evoke.toml: {e}"), Some("move the bars so that read ≤ write".into()))
+                SetupError::new(
+                    format!("[bars.{adapter_name}] in evoke.toml: {e}"),
+                    Some("move the bars so that read ≤ write".into()),
+                )
             })?),
             (gate, _) => gate,
         };
@@ -110,7 +122,12 @@ impl Session {
 /// The adapter: a recording named on the command line, else the project's choice among the built-ins,
 /// then the component adapters the user installed in the data place. A project names one, never brings
 /// one (D11).
-fn choose_adapter(project: &Project, recording: Option<&Path>, data: &Path, cache: &Path) -> Result<(String, Box<dyn Adapter>), SetupError> {
+fn choose_adapter(
+    project: &Project,
+    recording: Option<&Path>,
+    data: &Path,
+    cache: &Path,
+) -> Result<(String, Box<dyn Adapter>), SetupError> {
     if let Some(path) = recording {
         let text = std::fs::read_to_string(path)
             .map_err(|e| SetupError::new(format!("cannot read the recording {}: {e}", path.display()), None))?;
@@ -133,11 +150,16 @@ fn choose_adapter(project: &Project, recording: Option<&Path>, data: &Path, cach
             Some(if evoke_adapters::builtin::NAMES.contains(&name.as_str()) {
                 format!("fix [adapters.{name}] in evoke.toml")
             } else {
-                format!("fix [adapters.{name}] in evoke.toml, or add the adapter again: evoke adapter add {name} FILE --allow-host HOST")
+                format!(
+                    "fix [adapters.{name}] in evoke.toml, or add the adapter again: evoke adapter add {name} FILE --allow-host HOST"
+                )
             }),
         )),
         Err(evoke_adapters::builtin::OpenError::Unknown { .. }) => Err(SetupError::new(
-            format!("the adapter `{name}` is neither built into evoke nor installed (in {})", evoke_adapters::component::installed::root(data).display()),
+            format!(
+                "the adapter `{name}` is neither built into evoke nor installed (in {})",
+                evoke_adapters::component::installed::root(data).display()
+            ),
             Some(format!(
                 "install it: evoke adapter add {name} FILE --allow-host HOST; or name a built-in (\"local\", \"openai\") or an installed one (evoke adapter list)"
             )),

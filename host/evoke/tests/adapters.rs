@@ -31,7 +31,11 @@ fn evoke(home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, Stri
         cmd.env(k, v);
     }
     let out = cmd.output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -47,7 +51,8 @@ fn local_decides_the_example_project_offline() {
     assert_eq!(line["args"]["room"]["word"], "kitchen", "{out}");
     assert!(["run", "confirm"].contains(&line["outcome"].as_str().unwrap()), "{out}");
 
-    let (code, out, _) = evoke(home.path(), &["-C", project.to_str().unwrap(), "try", "--json", "set a timer for 10 minutes"], &[]);
+    let (code, out, _) =
+        evoke(home.path(), &["-C", project.to_str().unwrap(), "try", "--json", "set a timer for 10 minutes"], &[]);
     assert_eq!(code, 0);
     let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(line["call"], "timer duration=\"10 minutes\"", "{out}");
@@ -77,7 +82,8 @@ struct Fake {
 }
 
 fn logprobs(tops: &[(&str, &str)]) -> String {
-    let list: Vec<String> = tops.iter().map(|(t, lp)| format!(r#"{{"token":"{t}","logprob":{lp},"bytes":[65]}}"#)).collect();
+    let list: Vec<String> =
+        tops.iter().map(|(t, lp)| format!(r#"{{"token":"{t}","logprob":{lp},"bytes":[65]}}"#)).collect();
     format!(
         r#"{{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"fake","choices":[{{"index":0,"message":{{"role":"assistant","content":"{}"}},"logprobs":{{"content":[{{"token":"{}","logprob":{},"bytes":[65],"top_logprobs":[{}]}}]}},"finish_reason":"length"}}],"usage":{{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}}}"#,
         tops[0].0,
@@ -125,7 +131,9 @@ impl Fake {
                     "not_offered" => ("200 OK", logprobs(&[("Q", "-0.05"), ("R", "-3.2")])),
                     "nan" => ("200 OK", logprobs(&[("A", "\"NaN\""), ("B", "-3.2")])),
                     "sum" => ("200 OK", logprobs(&[("A", "-0.3567"), ("B", "-0.3567")])),
-                    "missing" if fits => ("500 Internal Server Error", r#"{"error":{"message":"overloaded"}}"#.to_string()),
+                    "missing" if fits => {
+                        ("500 Internal Server Error", r#"{"error":{"message":"overloaded"}}"#.to_string())
+                    }
                     "missing" => ("200 OK", logprobs(&[("A", "-0.05"), ("B", "-3.2")])),
                     "empty" => ("200 OK", r#"{"id":"x","choices":[]}"#.to_string()),
                     _ => ("200 OK", "<html>not json</html>".to_string()),
@@ -176,7 +184,10 @@ fn openai_reads_top_logprobs_from_a_compatible_endpoint() {
     let expected = (-0.1f64).exp() / ((-0.1f64).exp() + (-3.2f64).exp() + (-4.1f64).exp());
     assert!((route_p - expected).abs() < 1e-9, "renormalized over the labels offered: {route_p} vs {expected}");
     let seen = fake.seen.lock().unwrap().clone();
-    assert!(seen.iter().all(|r| r.contains("authorization: Bearer sk-test") || r.contains("Authorization: Bearer sk-test")), "{seen:?}");
+    assert!(
+        seen.iter().all(|r| r.contains("authorization: Bearer sk-test") || r.contains("Authorization: Bearer sk-test")),
+        "{seen:?}"
+    );
     assert!(seen.iter().all(|r| r.contains("\"top_logprobs\":20") && r.contains("\"max_tokens\":1")), "{seen:?}");
     assert!(seen.iter().all(|r| r.starts_with("POST /v1/chat/completions")), "{seen:?}");
 
@@ -261,7 +272,9 @@ impl<A: Adapter> Adapter for Spoiled<A> {
 
 #[test]
 fn malformed_answers_fail_closed_for_local_and_every_kind() {
-    let project = evoke_files::project::load(evoke_files::project::Location { root: repo().join("examples/home"), home: false }).unwrap();
+    let project =
+        evoke_files::project::load(evoke_files::project::Location { root: repo().join("examples/home"), home: false })
+            .unwrap();
     let catalog = project.catalog();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
     for how in ["not_offered", "nan", "sum", "missing"] {
@@ -292,7 +305,11 @@ fn malformed_recorded_answers_exit_6() {
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let reflexes = repo().join("reflexes");
-    std::fs::write(dir.path().join("evoke.toml"), format!("[reflexes]\nvolume = {:?}\n", reflexes.join("volume").to_str().unwrap())).unwrap();
+    std::fs::write(
+        dir.path().join("evoke.toml"),
+        format!("[reflexes]\nvolume = {:?}\n", reflexes.join("volume").to_str().unwrap()),
+    )
+    .unwrap();
     let cases = [
         ("not_offered", "route = { volume = 0.9, none = 0.05, timer = 0.05 }"),
         ("nan", "route = { volume = nan, none = 0.1 }"),
@@ -304,7 +321,15 @@ fn malformed_recorded_answers_exit_6() {
         std::fs::write(&recording, format!("id = \"replay\"\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n\n[answers.\"volume to 40\"]\n{answers}\n")).unwrap();
         let (code, out, err) = evoke(
             home.path(),
-            &["-C", dir.path().to_str().unwrap(), "try", "--json", "--recording", recording.to_str().unwrap(), "volume to 40"],
+            &[
+                "-C",
+                dir.path().to_str().unwrap(),
+                "try",
+                "--json",
+                "--recording",
+                recording.to_str().unwrap(),
+                "volume to 40",
+            ],
             &[],
         );
         assert_eq!(code, 6, "{how}: {out}{err}");

@@ -31,7 +31,8 @@ fn trusted_home() -> tempfile::TempDir {
 }
 
 fn line(output: &Output) -> serde_json::Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("not one JSON line ({e}): {}", String::from_utf8_lossy(&output.stdout)))
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not one JSON line ({e}): {}", String::from_utf8_lossy(&output.stdout)))
 }
 
 #[test]

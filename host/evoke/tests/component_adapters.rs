@@ -38,8 +38,17 @@ fn evoke(home: &Path, args: &[&str]) -> (i32, String, String) {
         let location = evoke_files::project::Location { root: PathBuf::from(args[1]), home: false };
         evoke_files::trust::record(&places, &location).unwrap();
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_evoke")).args(args).env("EVOKE_HOME", home).env("NO_COLOR", "1").output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(args)
+        .env("EVOKE_HOME", home)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 /// A project of `timer` and `volume` naming `adapter`, with `extra` appended to its evoke.toml.
@@ -104,7 +113,12 @@ fn malformed_component_answers_exit_6() {
     assert_eq!(code, 0, "{err}");
     let project = project("quirks", "");
     let p = project.path().to_str().unwrap();
-    for (quirk, fault) in [("not-offered", "not_offered"), ("nan", "not_probability"), ("sum", "not_distribution"), ("missing", "unanswered")] {
+    for (quirk, fault) in [
+        ("not-offered", "not_offered"),
+        ("nan", "not_probability"),
+        ("sum", "not_distribution"),
+        ("missing", "unanswered"),
+    ] {
         let sentence = format!("volume to 40 quirk:{quirk}");
         let (code, out, err) = evoke(home.path(), &["-C", p, "try", "--json", &sentence]);
         assert_eq!(code, 6, "{quirk}: {out}{err}");
@@ -137,7 +151,8 @@ fn serve(body: &'static str) -> (u16, Arc<AtomicUsize>) {
             while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
                 line.clear();
             }
-            let _ = write!(stream, "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len());
+            let _ =
+                write!(stream, "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len());
         }
     });
     (port, seen)
@@ -150,7 +165,8 @@ fn an_adapter_reaches_the_hosts_allowed_at_install_and_no_other() {
     let (other, other_seen) = serve("timer");
     let home = tempfile::tempdir().unwrap();
     let host = format!("127.0.0.1:{allowed}");
-    let (code, out, err) = evoke(home.path(), &["adapter", "add", "net", wasm.to_str().unwrap(), "--allow-host", &host]);
+    let (code, out, err) =
+        evoke(home.path(), &["adapter", "add", "net", wasm.to_str().unwrap(), "--allow-host", &host]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains(&format!("may reach {host}")), "{out}");
     let project = project("net", "");
@@ -172,7 +188,8 @@ fn an_adapter_reaches_the_hosts_allowed_at_install_and_no_other() {
 fn an_adapter_named_but_not_installed_is_a_clear_error() {
     let home = tempfile::tempdir().unwrap();
     let project = project("nosuch", "");
-    let (code, out, err) = evoke(home.path(), &["-C", project.path().to_str().unwrap(), "try", "--json", "volume to 40"]);
+    let (code, out, err) =
+        evoke(home.path(), &["-C", project.path().to_str().unwrap(), "try", "--json", "volume to 40"]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("the adapter `nosuch` is neither built into evoke nor installed"), "{err}");
     assert!(err.contains("evoke adapter add nosuch FILE --allow-host HOST"), "{err}");
@@ -197,7 +214,8 @@ fn installing_refuses_built_in_names_bad_hosts_and_files_that_are_not_adapters()
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("refused"), "{err}");
     if let Some(wasm) = built("keywords") {
-        let (code, _, err) = evoke(h, &["adapter", "add", "kw", wasm.to_str().unwrap(), "--allow-host", "https://example.com/v1"]);
+        let (code, _, err) =
+            evoke(h, &["adapter", "add", "kw", wasm.to_str().unwrap(), "--allow-host", "https://example.com/v1"]);
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("is not a host"), "{err}");
     }
@@ -207,7 +225,10 @@ fn installing_refuses_built_in_names_bad_hosts_and_files_that_are_not_adapters()
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("a reflex's body, not an adapter"), "{err}");
     }
-    assert!(!h.join("data/adapters").exists() || std::fs::read_dir(h.join("data/adapters")).unwrap().next().is_none(), "nothing was installed");
+    assert!(
+        !h.join("data/adapters").exists() || std::fs::read_dir(h.join("data/adapters")).unwrap().next().is_none(),
+        "nothing was installed"
+    );
     let (code, _, err) = evoke(h, &["adapter", "remove", "junk"]);
     assert_eq!(code, 2, "{err}");
     let (code, _, err) = evoke(h, &["adapter", "remove", "local"]);

@@ -34,7 +34,11 @@ fn a_transcript_that_differs_fails() {
     std::fs::create_dir_all(dir.join("project")).unwrap();
     std::fs::write(dir.join("project/evoke.toml"), "adapter = \"local\"\n").unwrap();
     std::fs::write(dir.join("recording.toml"), "id = \"replay\"\n[answers.\"hello\"]\n").unwrap();
-    std::fs::write(dir.join("transcript"), "$ evoke -C project try --recording recording.toml \"hello\"\n  something else\n? 0\n").unwrap();
+    std::fs::write(
+        dir.join("transcript"),
+        "$ evoke -C project try --recording recording.toml \"hello\"\n  something else\n? 0\n",
+    )
+    .unwrap();
     let report = transcript::run(evoke(), flow.path());
     assert_eq!(report.passed, 0);
     assert_eq!(report.failures.len(), 1, "{:?}", report.failures);

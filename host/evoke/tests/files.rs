@@ -138,9 +138,16 @@ fn an_effect_loosened_upstream_is_kept_until_accept() {
     up.tag("v1.1.0", false);
     let report = install::update(&world.places, &world.project, &mut world.fetcher(), false, None).unwrap();
     assert!(!report.failed, "{:?}", report.events);
-    assert!(report.events.iter().any(|e| matches!(e, Event::Taken { to, .. } if to == "v1.1.0")), "{:?}", report.events);
     assert!(
-        report.events.iter().any(|e| matches!(e, Event::Loosened { consented: Effect::Destructive, upstream: Effect::Write, .. })),
+        report.events.iter().any(|e| matches!(e, Event::Taken { to, .. } if to == "v1.1.0")),
+        "{:?}",
+        report.events
+    );
+    assert!(
+        report
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Loosened { consented: Effect::Destructive, upstream: Effect::Write, .. })),
         "{:?}",
         report.events
     );
@@ -228,7 +235,11 @@ fn a_store_copy_changed_by_hand_is_a_miss_naming_evoke_update() {
     assert_eq!(line["outcome"], "abstain", "the changed copy takes no part: {line}");
 
     let report = install::update(&world.places, &world.project, &mut world.fetcher(), false, None).unwrap();
-    assert!(report.events.iter().any(|e| matches!(e, Event::Taken { from: Some(f), to, .. } if f == to)), "{:?}", report.events);
+    assert!(
+        report.events.iter().any(|e| matches!(e, Event::Taken { from: Some(f), to, .. } if f == to)),
+        "{:?}",
+        report.events
+    );
     assert_eq!(world.try_json().1["outcome"], "run");
 }
 
@@ -237,7 +248,11 @@ fn add_of_a_local_reflex_lints_and_names_what_it_would_steal() {
     let world = World::new();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../reflexes/lights");
     std::fs::create_dir_all(world.project.root.join("vocab")).unwrap();
-    std::fs::write(world.project.root.join("vocab/rooms.toml"), "kitchen = \"The kitchen.\"\noffice = \"The study.\"\n").unwrap();
+    std::fs::write(
+        world.project.root.join("vocab/rooms.toml"),
+        "kitchen = \"The kitchen.\"\noffice = \"The study.\"\n",
+    )
+    .unwrap();
     trust::record(&world.places, &world.project).unwrap();
     let out = world.evoke(&["add", "lights", repo.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
@@ -260,7 +275,10 @@ fn add_of_a_local_reflex_lints_and_names_what_it_would_steal() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "lint and theft never refuse: {stderr}");
     assert!(stdout.contains("added lamp: lamp · write"), "{stdout}");
-    assert!(stdout.contains("theft: \"turn on the kitchen lights\" (an example of lights) would go to lamp"), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("theft: \"turn on the kitchen lights\" (an example of lights) would go to lamp"),
+        "{stdout}\n{stderr}"
+    );
     assert!(stdout.contains("= fix: in overlays/lamp.toml: not_for = [\"turn on the kitchen lights\"]"), "{stdout}");
     let toml = std::fs::read_to_string(world.project.root.join("evoke.toml")).unwrap();
     assert!(toml.contains("lamp = \"lamp\""), "{toml}");
@@ -272,8 +290,17 @@ fn check_in_a_working_copy_diffs_the_contract_against_the_newest_tag() {
     let world = World::new();
     let up = world.upstream("author");
     let evoke_check = |dir: &Path| {
-        let out = Command::new(env!("CARGO_BIN_EXE_evoke")).arg("check").arg(dir).env("EVOKE_HOME", &world.home).output().unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+        let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+            .arg("check")
+            .arg(dir)
+            .env("EVOKE_HOME", &world.home)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
     };
     let dir = up.work.join("lights");
     up.commit(&[("lights/reflex.toml", &lights("write"))], "first");
@@ -283,7 +310,8 @@ fn check_in_a_working_copy_diffs_the_contract_against_the_newest_tag() {
 
     up.tag("v1.0.0", false);
     up.tag("v1.1.0-rc.1", false);
-    let with_dim = lights("write").replace("options.off = \"Switch off.\"", "options.off = \"Switch off.\"\noptions.dim = \"Dim.\"");
+    let with_dim = lights("write")
+        .replace("options.off = \"Switch off.\"", "options.off = \"Switch off.\"\noptions.dim = \"Dim.\"");
     std::fs::write(dir.join("reflex.toml"), &with_dim).unwrap();
     let (code, stdout, _) = evoke_check(&dir);
     assert_eq!(code, Some(0));
@@ -291,7 +319,10 @@ fn check_in_a_working_copy_diffs_the_contract_against_the_newest_tag() {
     assert!(stdout.contains("option_added  args.state.options.dim"), "{stdout}");
 
     // A was violation is refused outright.
-    up.commit(&[("lights/reflex.toml", &lights("write").replace("[args.state]", "[args.state]\nwas = [\"power\"]"))], "was");
+    up.commit(
+        &[("lights/reflex.toml", &lights("write").replace("[args.state]", "[args.state]\nwas = [\"power\"]"))],
+        "was",
+    );
     up.tag("v1.1.0", false);
     std::fs::write(dir.join("reflex.toml"), lights("write")).unwrap();
     let (code, _, stderr) = evoke_check(&dir);
@@ -305,9 +336,15 @@ fn check_at_a_repository_root_gives_the_repository_next_version() {
     let up = world.upstream("pair");
     up.commit(&[("lights/reflex.toml", &lights("write")), ("timer/reflex.toml", &lights("read"))], "first");
     up.tag("v2.3.4", false);
-    std::fs::write(up.work.join("lights/reflex.toml"), lights("write").replace("Turn the lights", "Switch the lights")).unwrap();
+    std::fs::write(up.work.join("lights/reflex.toml"), lights("write").replace("Turn the lights", "Switch the lights"))
+        .unwrap();
     std::fs::write(up.work.join("timer/reflex.toml"), lights("write")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_evoke")).arg("check").arg(&up.work).env("EVOKE_HOME", &world.home).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .arg("check")
+        .arg(&up.work)
+        .env("EVOKE_HOME", &world.home)
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("since v2.3.4: patch · next version v2.3.5"), "{stdout}");
@@ -339,8 +376,16 @@ fn update_reports_renames_followed_stale_overlays_and_orphans_without_touching_t
     up.tag("v1.1.0", false);
     let report = install::update(&world.places, &world.project, &mut world.fetcher(), false, None).unwrap();
     let has = |f: &dyn Fn(&Event) -> bool| report.events.iter().any(f);
-    assert!(has(&|e| matches!(e, Event::Rewritten { from, to, .. } if from == "state" && to == "power")), "{:?}", report.events);
-    assert!(has(&|e| matches!(e, Event::Stale { file, line: 3, .. } if file == "overlays/lights.toml")), "{:?}", report.events);
+    assert!(
+        has(&|e| matches!(e, Event::Rewritten { from, to, .. } if from == "state" && to == "power")),
+        "{:?}",
+        report.events
+    );
+    assert!(
+        has(&|e| matches!(e, Event::Stale { file, line: 3, .. } if file == "overlays/lights.toml")),
+        "{:?}",
+        report.events
+    );
     assert!(has(&|e| matches!(e, Event::Orphaned { file, .. } if file == "overlays/gone.toml")), "{:?}", report.events);
     assert_eq!(std::fs::read_to_string(overlays.join("lights.toml")).unwrap(), overlay, "never rewrites a user's file");
     trust::check(&world.places, &world.project).unwrap();

@@ -88,7 +88,9 @@ pub fn check_name(name: &str) -> Result<(), String> {
 /// `127.0.0.1:8080`, `[::1]:11434`. A name is lower-cased; a scheme, a path or a wildcard is refused.
 pub fn host_pair(text: &str) -> Result<String, String> {
     let refuse = || {
-        format!("`{text}` is not a host: write a name or an address, with `:PORT` unless it is 443 (api.example.com, 127.0.0.1:8080, [::1]:11434)")
+        format!(
+            "`{text}` is not a host: write a name or an address, with `:PORT` unless it is 443 (api.example.com, 127.0.0.1:8080, [::1]:11434)"
+        )
     };
     let text = text.trim();
     if text.is_empty() || text.contains("://") || text.contains(['/', '*', '@', '?', '#', ' ']) {
@@ -113,7 +115,9 @@ pub fn host_pair(text: &str) -> Result<String, String> {
     let host = host.trim_end_matches('.').to_string();
     let name_ok = host.starts_with('[')
         || (!host.is_empty()
-            && host.split('.').all(|l| !l.is_empty() && !l.starts_with('-') && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')));
+            && host.split('.').all(|l| {
+                !l.is_empty() && !l.starts_with('-') && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            }));
     if !name_ok {
         return Err(refuse());
     }
@@ -136,10 +140,14 @@ pub fn read(data: &Path, name: &str) -> Result<Option<Installed>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("{} cannot be read: {e}", path.display())),
     };
-    let bad = |why: &str| format!("{} {why}; add the adapter again (evoke adapter add {name} FILE --allow-host HOST)", path.display());
+    let bad = |why: &str| {
+        format!("{} {why}; add the adapter again (evoke adapter add {name} FILE --allow-host HOST)", path.display())
+    };
     let table: toml::Table = text.parse().map_err(|e| bad(&format!("is not TOML ({e})")))?;
     let string = |key: &str| table.get(key).and_then(|v| v.as_str()).map(str::to_string);
-    let sha256 = string("sha256").filter(|h| h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit())).ok_or_else(|| bad("has no `sha256`"))?;
+    let sha256 = string("sha256")
+        .filter(|h| h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit()))
+        .ok_or_else(|| bad("has no `sha256`"))?;
     let id = string("id").unwrap_or_default();
     let mut allow_hosts = Vec::new();
     for host in table.get("allow_hosts").and_then(|v| v.as_array()).ok_or_else(|| bad("has no `allow_hosts`"))? {
@@ -192,7 +200,16 @@ mod tests {
         assert_eq!(host_pair("127.0.0.1:8080").unwrap(), "127.0.0.1:8080");
         assert_eq!(host_pair("[::1]:11434").unwrap(), "[::1]:11434");
         assert_eq!(host_pair("::1").unwrap(), "[::1]:443");
-        for bad in ["https://api.example.com", "api.example.com/v1", "*.example.com", "host:0", "host:x", "", "a..b", "user@host"] {
+        for bad in [
+            "https://api.example.com",
+            "api.example.com/v1",
+            "*.example.com",
+            "host:0",
+            "host:x",
+            "",
+            "a..b",
+            "user@host",
+        ] {
             assert!(host_pair(bad).is_err(), "{bad}");
         }
     }

@@ -55,10 +55,17 @@ struct Runner {
 /// Opens the adapter installed under `name` in `data`, its compiled form cached under `cache`. `None`
 /// when no adapter is installed under that name. `settings` is the project's `[adapters.NAME]`: a
 /// component takes none.
-pub fn open(name: &str, settings: Option<&toml::Table>, data: &Path, cache: &Path) -> Result<Option<ComponentAdapter>, String> {
+pub fn open(
+    name: &str,
+    settings: Option<&toml::Table>,
+    data: &Path,
+    cache: &Path,
+) -> Result<Option<ComponentAdapter>, String> {
     let Some(installed) = installed::read(data, name)? else { return Ok(None) };
     if let Some(key) = settings.and_then(|t| t.keys().next()) {
-        return Err(format!("`{key}`: an installed component adapter takes no settings (its hosts are chosen at `evoke adapter add`)"));
+        return Err(format!(
+            "`{key}`: an installed component adapter takes no settings (its hosts are chosen at `evoke adapter add`)"
+        ));
     }
     ComponentAdapter::load(&installed, cache).map(Some)
 }
@@ -158,7 +165,9 @@ fn check_description(d: v1::exports::evoke::adapter::engine::Description) -> Res
             let bars = [("route", Some(g.route)), ("fits", g.fits), ("read", Some(g.read)), ("write", Some(g.write))];
             for (bar, value) in bars {
                 if let Some(value) = value.filter(|v| !(0.0..=1.0).contains(v)) {
-                    return Err(format!("refused: the component's gate gives `{bar}` {value}, which is not a probability"));
+                    return Err(format!(
+                        "refused: the component's gate gives `{bar}` {value}, which is not a probability"
+                    ));
                 }
             }
             if g.read > g.write {
@@ -175,7 +184,10 @@ fn check_description(d: v1::exports::evoke::adapter::engine::Description) -> Res
 }
 
 impl Runner {
-    async fn describe(&self, stop: impl Fn() -> bool + Send + Sync + 'static) -> Result<v1::exports::evoke::adapter::engine::Description, String> {
+    async fn describe(
+        &self,
+        stop: impl Fn() -> bool + Send + Sync + 'static,
+    ) -> Result<v1::exports::evoke::adapter::engine::Description, String> {
         let mut sandbox = self.host.sandbox(&self.hosts, stop)?;
         let called = async {
             let adapter = self.pre.instantiate_async(&mut sandbox.store).await?;
@@ -185,7 +197,12 @@ impl Runner {
         called.map_err(|e| format!("the component's `describe` failed: {}", sandbox.failure(&e)))
     }
 
-    async fn answer(&self, request: &str, questions: &str, stop: impl Fn() -> bool + Send + Sync + 'static) -> Result<Raw, AdapterError> {
+    async fn answer(
+        &self,
+        request: &str,
+        questions: &str,
+        stop: impl Fn() -> bool + Send + Sync + 'static,
+    ) -> Result<Raw, AdapterError> {
         let name = &self.name;
         let mut sandbox = self.host.sandbox(&self.hosts, stop).map_err(AdapterError::new)?;
         let called = async {
@@ -194,9 +211,14 @@ impl Runner {
         }
         .await;
         match called {
-            Err(e) => Err(AdapterError::new(format!("the adapter `{name}` {}", sandbox.failure(&e).replacen("the component ", "", 1)))),
+            Err(e) => Err(AdapterError::new(format!(
+                "the adapter `{name}` {}",
+                sandbox.failure(&e).replacen("the component ", "", 1)
+            ))),
             Ok(Err(message)) => Err(AdapterError::new(format!("the adapter `{name}` gave no answer: {message}"))),
-            Ok(Ok(distributions)) => raw_of(distributions).map_err(|e| AdapterError::new(format!("the adapter `{name}` answered {e}"))),
+            Ok(Ok(distributions)) => {
+                raw_of(distributions).map_err(|e| AdapterError::new(format!("the adapter `{name}` answered {e}")))
+            }
         }
     }
 }
@@ -256,7 +278,11 @@ impl Adapter for ComponentAdapter {
         };
         let json = match serde_json::to_string(questions) {
             Ok(json) => json,
-            Err(e) => return Box::pin(std::future::ready(Err(AdapterError::new(format!("the questions could not be written: {e}"))))),
+            Err(e) => {
+                return Box::pin(std::future::ready(Err(AdapterError::new(format!(
+                    "the questions could not be written: {e}"
+                )))));
+            }
         };
         let (runner, request, cancel) = (self.runner.clone(), state.request.clone(), cancel.clone());
         let dropped = Arc::new(AtomicBool::new(false));

@@ -46,12 +46,19 @@ pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<World, 
         [] if exports.iter().any(|n| n.starts_with("evoke:reflex/") || *n == "run") => {
             Err(format!("refused: this component is a reflex's body, not an adapter (this evoke runs {known})"))
         }
-        [] => Err(format!("refused: this component is not an evoke adapter: it exports no evoke:adapter/engine (this evoke runs {known})")),
+        [] => Err(format!(
+            "refused: this component is not an evoke adapter: it exports no evoke:adapter/engine (this evoke runs {known})"
+        )),
         [v] if *v == v1::VERSION => Ok(World::V1),
-        [""] => {
-            Err(format!("refused: this component was built for an unversioned evoke:adapter world; this evoke runs {known}"))
-        }
-        [v] => Err(format!("refused: this component was built for evoke:adapter@{v}, a world this evoke does not know; it runs {known}")),
-        several => Err(format!("refused: this component mixes evoke:adapter versions ({}); this evoke runs {known}", several.join(", "))),
+        [""] => Err(format!(
+            "refused: this component was built for an unversioned evoke:adapter world; this evoke runs {known}"
+        )),
+        [v] => Err(format!(
+            "refused: this component was built for evoke:adapter@{v}, a world this evoke does not know; it runs {known}"
+        )),
+        several => Err(format!(
+            "refused: this component mixes evoke:adapter versions ({}); this evoke runs {known}",
+            several.join(", ")
+        )),
     }
 }

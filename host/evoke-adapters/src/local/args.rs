@@ -95,11 +95,8 @@ fn span_of(key: &str) -> Option<(usize, usize)> {
 /// The evidence for a candidate span: every candidate stands, and the words near it that answer the
 /// argument's `ask` lift it.
 fn span_evidence(reading: &Reading, ask: &[Word], start: usize, end: usize) -> f32 {
-    let near: Vec<&Word> = reading
-        .request
-        .iter()
-        .filter(|w| w.end + 24 >= start && w.start <= end + 24 && !is_stop(w))
-        .collect();
+    let near: Vec<&Word> =
+        reading.request.iter().filter(|w| w.end + 24 >= start && w.start <= end + 24 && !is_stop(w)).collect();
     let asked = ask.iter().filter(|a| !is_stop(a)).filter(|a| near.iter().any(|n| n.stem == a.stem)).count();
     let content = ask.iter().filter(|a| !is_stop(a)).count().max(1);
     reading.params.span + reading.params.span_context * (asked as f32 / content as f32)
@@ -168,7 +165,9 @@ fn flag_evidence(reading: &Reading, ask: &[Word], key: &str) -> f32 {
         .collect();
     let share = found.len().min(content.len()) as f32 / content.len() as f32;
     let negated = found.iter().any(|&i| {
-        reading.request[i.saturating_sub(3)..i].iter().any(|w| matches!(w.lower.as_str(), "not" | "no" | "dont" | "never" | "without"))
+        reading.request[i.saturating_sub(3)..i]
+            .iter()
+            .any(|w| matches!(w.lower.as_str(), "not" | "no" | "dont" | "never" | "without"))
     });
     let said = reading.params.flag * share.sqrt();
     match (key, negated) {
@@ -215,17 +214,25 @@ mod tests {
     }
 
     fn choice(options: &[(&str, &str)], none: bool) -> Question {
-        let mut o: Vec<(String, Text)> = options.iter().map(|(k, t)| (k.to_string(), Text::Plain(t.to_string()))).collect();
+        let mut o: Vec<(String, Text)> =
+            options.iter().map(|(k, t)| (k.to_string(), Text::Plain(t.to_string()))).collect();
         if none {
             o.push((NONE.into(), Text::Plain("The request states a value that is not among these.".into())));
         }
         o.push((UNSTATED.into(), Text::Plain("The request does not say.".into())));
-        Question::Choice { ask: "What should the lights do?".into(), options: Options(o), otherwise: Some(UNSTATED.into()) }
+        Question::Choice {
+            ask: "What should the lights do?".into(),
+            options: Options(o),
+            otherwise: Some(UNSTATED.into()),
+        }
     }
 
     #[test]
     fn an_option_key_said_wins() {
-        let q = choice(&[("on", "Switch on."), ("off", "Switch off."), ("dim", "Lower the brightness without switching off.")], true);
+        let q = choice(
+            &[("on", "Switch on."), ("off", "Switch off."), ("dim", "Lower the brightness without switching off.")],
+            true,
+        );
         assert_eq!(top(&ask("turn on the kitchen lights", &q)).0, "on");
         assert_eq!(top(&ask("kill the lights", &q)).0, "off");
         assert_eq!(top(&ask("make it darker in here", &q)).0, "dim");
@@ -234,7 +241,10 @@ mod tests {
 
     #[test]
     fn a_vocabulary_word_or_its_quoted_name_wins() {
-        let q = choice(&[("den", "The TV room downstairs; also 'the snug'."), ("office", "The upstairs study."), ("kitchen", "")], true);
+        let q = choice(
+            &[("den", "The TV room downstairs; also 'the snug'."), ("office", "The upstairs study."), ("kitchen", "")],
+            true,
+        );
         assert_eq!(top(&ask("turn on the kitchen lights", &q)).0, "kitchen");
         assert_eq!(top(&ask("lights off in the snug", &q)).0, "den");
         assert_eq!(top(&ask("turn on the lights", &q)).0, UNSTATED);

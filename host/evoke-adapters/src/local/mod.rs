@@ -60,7 +60,11 @@ impl Local {
     pub fn with_params(settings: Settings, mut params: Params, arg_params: ArgParams, gate: Gate) -> Local {
         params.threshold += settings.none_bias;
         let mut hasher = Sha256::new();
-        hasher.update(format!("{}\n{params:?}\n{arg_params:?}\n{gate:?}\n{:?}", calibration::VERSION, settings.synonyms));
+        hasher.update(format!(
+            "{}\n{params:?}\n{arg_params:?}\n{gate:?}\n{:?}",
+            calibration::VERSION,
+            settings.synonyms
+        ));
         let digest: String = hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect();
         let id = format!("local/{} {digest}", calibration::VERSION);
         Local { id, params, arg_params, settings, gate, models: Mutex::new(Vec::new()), last: Mutex::new(None) }
@@ -127,26 +131,34 @@ impl Local {
             ]),
             otherwise: Some(NONE.to_string()),
         };
-        self.route(request, &alone).and_then(|(_, _, d)| d.iter().find(|(k, _)| k == name).map(|(_, p)| *p)).unwrap_or(0.0)
+        self.route(request, &alone)
+            .and_then(|(_, _, d)| d.iter().find(|(k, _)| k == name).map(|(_, p)| *p))
+            .unwrap_or(0.0)
     }
 
     /// Every question answered, synchronously.
     pub fn answer_now(&self, state: &State, questions: &Questions) -> Result<Raw, AdapterError> {
         let request = &state.request;
         let request_words = words::words(request);
-        let reading = args::Reading { request: &request_words, params: &self.arg_params, synonyms: &self.settings.synonyms };
+        let reading =
+            args::Reading { request: &request_words, params: &self.arg_params, synonyms: &self.settings.synonyms };
         let mut raw = Raw::new();
         for (id, question) in &questions.0 {
             let answer: BTreeMap<String, f64> = match question {
-                Question::Choice { otherwise, .. } if id == "route" || (otherwise.as_deref() == Some(NONE) && is_route(question)) => {
-                    let (_, _, d) = self.route(request, question).ok_or_else(|| AdapterError::new("the route offers nothing"))?;
+                Question::Choice { otherwise, .. }
+                    if id == "route" || (otherwise.as_deref() == Some(NONE) && is_route(question)) =>
+                {
+                    let (_, _, d) =
+                        self.route(request, question).ok_or_else(|| AdapterError::new("the route offers nothing"))?;
                     d.iter().cloned().collect()
                 }
                 Question::Choice { .. } => args::answer_choice(&reading, question).into_iter().collect(),
                 Question::Yesno { .. } if id.starts_with("fits.") => {
                     [("yes".to_string(), self.fit(request, id, question))].into_iter().collect()
                 }
-                Question::Yesno { .. } => [("yes".to_string(), args::answer_yesno(&reading, question))].into_iter().collect(),
+                Question::Yesno { .. } => {
+                    [("yes".to_string(), args::answer_yesno(&reading, question))].into_iter().collect()
+                }
             };
             raw.insert(id.clone(), answer);
         }

@@ -7,8 +7,8 @@
 use super::calibration::Params;
 use super::space::Spaces;
 use super::words::{Word, is_stop, words};
-use std::collections::HashSet;
 use evoke_core::question::{Question, Text};
+use std::collections::HashSet;
 
 /// What one text of the route question is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +78,11 @@ impl RouteModel {
                 Text::Plain(what) => {
                     texts.push(what);
                     docs.push((i, Kind::Description));
-                    model_options.push(RouteOption { key: key.clone(), description: what.clone(), not_for: Vec::new() });
+                    model_options.push(RouteOption {
+                        key: key.clone(),
+                        description: what.clone(),
+                        not_for: Vec::new(),
+                    });
                     joined.push(what.clone());
                     grounds.push(content_stems(what).collect());
                 }
@@ -93,7 +97,11 @@ impl RouteModel {
                         texts.push(n);
                         docs.push((i, Kind::NotFor));
                     }
-                    model_options.push(RouteOption { key: key.clone(), description: what.clone(), not_for: not_for.clone() });
+                    model_options.push(RouteOption {
+                        key: key.clone(),
+                        description: what.clone(),
+                        not_for: not_for.clone(),
+                    });
                     grounds.push(std::iter::once(what).chain(examples).flat_map(|t| content_stems(t)).collect());
                     joined.push(std::iter::once(what).chain(examples).cloned().collect::<Vec<_>>().join(" \n "));
                 }
@@ -102,7 +110,16 @@ impl RouteModel {
         let spaces = Spaces::build(&texts, params.shape);
         let joined: Vec<&str> = joined.iter().map(String::as_str).collect();
         let classes = if params.class > 0.0 { Spaces::build(&joined, params.shape) } else { Spaces::default() };
-        Some(RouteModel { params, options: model_options, otherwise: otherwise.clone(), keys, spaces, classes, docs, grounds })
+        Some(RouteModel {
+            params,
+            options: model_options,
+            otherwise: otherwise.clone(),
+            keys,
+            spaces,
+            classes,
+            docs,
+            grounds,
+        })
     }
 
     /// Each reflex's score for a request, in option order.
@@ -201,7 +218,10 @@ impl RouteModel {
         } else {
             let (a, b, c, d) = p.calibration;
             let n = (scores.len() as f64).ln();
-            let z = f64::from(a) * (first.1 - f64::from(p.threshold)) + f64::from(b) * (first.1 - second) + f64::from(c) + f64::from(d) * n;
+            let z = f64::from(a) * (first.1 - f64::from(p.threshold))
+                + f64::from(b) * (first.1 - second)
+                + f64::from(c)
+                + f64::from(d) * n;
             let top = 1.0 / (1.0 + (-z).exp());
             let max = first.1 * beta;
             let weights: Vec<f64> = scores.iter().map(|s| (beta * f64::from(*s) - max).exp()).collect();
@@ -260,8 +280,22 @@ mod tests {
         let q = Question::Choice {
             ask: String::new(),
             options: Options(vec![
-                ("translate".into(), Text::Rich { what: "Translate.".into(), not_for: vec![], examples: vec!["how do i say hotel in finnish".into(), "translate this to french".into()] }),
-                ("timer".into(), Text::Rich { what: "Timer.".into(), not_for: vec![], examples: vec!["set a timer for ten minutes".into(), "start a countdown".into()] }),
+                (
+                    "translate".into(),
+                    Text::Rich {
+                        what: "Translate.".into(),
+                        not_for: vec![],
+                        examples: vec!["how do i say hotel in finnish".into(), "translate this to french".into()],
+                    },
+                ),
+                (
+                    "timer".into(),
+                    Text::Rich {
+                        what: "Timer.".into(),
+                        not_for: vec![],
+                        examples: vec!["set a timer for ten minutes".into(), "start a countdown".into()],
+                    },
+                ),
                 ("none".into(), Text::Plain("".into())),
             ]),
             otherwise: Some("none".into()),

@@ -56,7 +56,11 @@ impl Settings {
                                 }
                                 list
                             }
-                            _ => return Err(format!("[adapters.local] synonyms.{word} must list words: {word} = [\"den\"]")),
+                            _ => {
+                                return Err(format!(
+                                    "[adapters.local] synonyms.{word} must list words: {word} = [\"den\"]"
+                                ));
+                            }
                         };
                         settings.synonyms.push((stem_of(word), list));
                     }

@@ -25,7 +25,8 @@ pub fn words(text: &str) -> Vec<Word> {
                 start = i;
             }
             current.extend(c.to_lowercase());
-        } else if (c == '\'' || c == '’') && !current.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphabetic()) {
+        } else if (c == '\'' || c == '’') && !current.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphabetic())
+        {
             // An apostrophe inside a word joins its two halves.
         } else if !current.is_empty() {
             push(&mut out, std::mem::take(&mut current), start, i);
@@ -70,7 +71,11 @@ pub fn stem(word: &str) -> String {
                 let mut base = base.to_string();
                 // `running` → `run`, `stopped` → `stop`.
                 let b: Vec<char> = base.chars().collect();
-                if keep.is_empty() && b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] && !"lsz".contains(b[b.len() - 1]) {
+                if keep.is_empty()
+                    && b.len() >= 3
+                    && b[b.len() - 1] == b[b.len() - 2]
+                    && !"lsz".contains(b[b.len() - 1])
+                {
                     base.pop();
                 }
                 return base + keep;
@@ -92,13 +97,13 @@ pub fn is_stop(word: &Word) -> bool {
 
 /// Sorted, stemmed.
 const STOP: &[&str] = &[
-    "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but",
-    "by", "can", "could", "did", "do", "doe", "does", "don", "for", "from", "get", "give", "go", "ha", "had",
-    "has", "have", "he", "her", "here", "hi", "him", "his", "how", "i", "if", "im", "in", "into", "is", "it",
-    "its", "just", "know", "let", "lets", "like", "me", "my", "need", "now", "of", "ok", "okay", "on", "or",
-    "our", "out", "please", "so", "some", "tell", "than", "that", "thats", "the", "their", "them", "then",
-    "there", "these", "they", "thi", "this", "to", "too", "u", "up", "us", "wa", "want", "was", "we", "what",
-    "whats", "when", "where", "which", "who", "why", "will", "with", "would", "you", "your",
+    "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
+    "can", "could", "did", "do", "doe", "does", "don", "for", "from", "get", "give", "go", "ha", "had", "has", "have",
+    "he", "her", "here", "hi", "him", "his", "how", "i", "if", "im", "in", "into", "is", "it", "its", "just", "know",
+    "let", "lets", "like", "me", "my", "need", "now", "of", "ok", "okay", "on", "or", "our", "out", "please", "so",
+    "some", "tell", "than", "that", "thats", "the", "their", "them", "then", "there", "these", "they", "thi", "this",
+    "to", "too", "u", "up", "us", "wa", "want", "was", "we", "what", "whats", "when", "where", "which", "who", "why",
+    "will", "with", "would", "you", "your",
 ];
 
 #[cfg(test)]

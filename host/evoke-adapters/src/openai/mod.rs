@@ -54,8 +54,13 @@ impl Settings {
                 "model" => model = Some(text()?),
                 "key_env" => key_env = Some(text()?),
                 "gate" => {
-                    let g: Gate = value.clone().try_into().map_err(|e| format!("`gate` must be {{ route, fits?, read, write }}: {e}"))?;
-                    for (name, bar) in [("route", Some(g.route)), ("fits", g.fits), ("read", Some(g.read)), ("write", Some(g.write))] {
+                    let g: Gate = value
+                        .clone()
+                        .try_into()
+                        .map_err(|e| format!("`gate` must be {{ route, fits?, read, write }}: {e}"))?;
+                    for (name, bar) in
+                        [("route", Some(g.route)), ("fits", g.fits), ("read", Some(g.read)), ("write", Some(g.write))]
+                    {
                         if bar.is_some_and(|b| !(0.0..=1.0).contains(&b)) {
                             return Err(format!("gate.{name} must be a probability"));
                         }
@@ -120,7 +125,8 @@ impl OpenAi {
                 .iter()
                 .map(|(id, question)| {
                     let (user, keys) = prompt::render(request, question);
-                    let labels: Vec<String> = (0..keys.len()).map(|i| (prompt::LABELS[i] as char).to_string()).collect();
+                    let labels: Vec<String> =
+                        (0..keys.len()).map(|i| (prompt::LABELS[i] as char).to_string()).collect();
                     let body = wire::body(&self.settings.model, prompt::SYSTEM, &user, TOP);
                     let (client, url, key) = (&client, &url, key.as_deref());
                     scope.spawn(move || {
@@ -141,7 +147,9 @@ impl OpenAi {
             let question = questions.get(&id).expect("asked");
             let answer = match question {
                 Question::Yesno { .. } => {
-                    [(YES.to_string(), distribution.iter().find(|(k, _)| k == YES).map_or(0.0, |(_, p)| *p))].into_iter().collect()
+                    [(YES.to_string(), distribution.iter().find(|(k, _)| k == YES).map_or(0.0, |(_, p)| *p))]
+                        .into_iter()
+                        .collect()
                 }
                 Question::Choice { .. } => distribution.into_iter().collect(),
             };
@@ -176,6 +184,8 @@ impl Adapter for OpenAi {
             let adapter = OpenAi { settings: this.0.clone(), id: this.1.clone() };
             let _ = tx.send(adapter.answer_blocking(&request, &questions, &cancel));
         });
-        Box::pin(async move { rx.await.unwrap_or_else(|_| Err(AdapterError::new("the request thread ended without an answer"))) })
+        Box::pin(async move {
+            rx.await.unwrap_or_else(|_| Err(AdapterError::new("the request thread ended without an answer")))
+        })
     }
 }

@@ -38,12 +38,19 @@ fn describe(text: &Text) -> String {
 /// The user message and the keys in label order.
 pub fn render(request: &str, question: &Question) -> (String, Vec<String>) {
     let (ask, options): (&str, Vec<(String, String)>) = match question {
-        Question::Choice { ask, options, .. } => (ask, options.0.iter().map(|(k, t)| (k.clone(), describe(t))).collect()),
-        Question::Yesno { ask, yes, no } => {
-            (ask, vec![(YES.to_string(), format!("Yes: {}", describe(yes))), (NO.to_string(), format!("No: {}", describe(no)))])
+        Question::Choice { ask, options, .. } => {
+            (ask, options.0.iter().map(|(k, t)| (k.clone(), describe(t))).collect())
         }
+        Question::Yesno { ask, yes, no } => (
+            ask,
+            vec![
+                (YES.to_string(), format!("Yes: {}", describe(yes))),
+                (NO.to_string(), format!("No: {}", describe(no))),
+            ],
+        ),
     };
-    let mut text = format!("Request: {}\n\nQuestion: {ask}\n\nOptions:\n", serde_json::Value::String(request.to_string()));
+    let mut text =
+        format!("Request: {}\n\nQuestion: {ask}\n\nOptions:\n", serde_json::Value::String(request.to_string()));
     let mut keys = Vec::new();
     for (i, (key, what)) in options.iter().enumerate() {
         text.push_str(&format!("{}. {key}: {what}\n", label(i)));

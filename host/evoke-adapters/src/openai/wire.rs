@@ -31,7 +31,8 @@ pub fn read(text: &str, labels: &[String]) -> Result<Vec<f64>, String> {
     let first = value
         .pointer("/choices/0/logprobs/content/0")
         .ok_or("the response carries no log-probabilities (choices[0].logprobs.content[0]); does the endpoint support logprobs?")?;
-    let tops = first.get("top_logprobs").and_then(Value::as_array).ok_or("the response's first token has no top_logprobs")?;
+    let tops =
+        first.get("top_logprobs").and_then(Value::as_array).ok_or("the response's first token has no top_logprobs")?;
     if tops.is_empty() {
         return Err("the response's first token lists no top_logprobs".into());
     }
@@ -39,7 +40,10 @@ pub fn read(text: &str, labels: &[String]) -> Result<Vec<f64>, String> {
     let mut total = 0.0;
     for entry in tops {
         let token = entry.get("token").and_then(Value::as_str).ok_or("a top_logprobs entry has no token")?;
-        let logprob = entry.get("logprob").and_then(Value::as_f64).ok_or_else(|| format!("the token {token:?} has no numeric logprob"))?;
+        let logprob = entry
+            .get("logprob")
+            .and_then(Value::as_f64)
+            .ok_or_else(|| format!("the token {token:?} has no numeric logprob"))?;
         if !logprob.is_finite() || logprob > 0.0 {
             return Err(format!("the token {token:?} has the logprob {logprob}, which is no log-probability"));
         }

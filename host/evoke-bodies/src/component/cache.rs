@@ -93,7 +93,12 @@ impl Cache {
     }
 
     /// The component compiled by an earlier run, if its file is there and maps.
-    pub(crate) fn on_disk(&self, engine: &Engine, linker: &Linker<State>, key: &Key) -> Option<Result<Arc<Ready>, String>> {
+    pub(crate) fn on_disk(
+        &self,
+        engine: &Engine,
+        linker: &Linker<State>,
+        key: &Key,
+    ) -> Option<Result<Arc<Ready>, String>> {
         let component = self.map(engine, key)?;
         Some(self.ready(engine, linker, key, &component))
     }
@@ -131,15 +136,21 @@ impl Cache {
         if let Some(component) = self.map(engine, key) {
             return Ok((component, Source::Disk));
         }
-        let component =
-            Component::new(engine, bytes).map_err(|e| format!("refused: the file is not a component this evoke can run: {e}"))?;
+        let component = Component::new(engine, bytes)
+            .map_err(|e| format!("refused: the file is not a component this evoke can run: {e}"))?;
         self.keep(key, &component);
         Ok((component, Source::Compiled))
     }
 
     /// Compiles `bytes` and writes the result to the cache. A cache that cannot be written only costs
     /// the next run a compile.
-    pub(crate) fn compile(&self, engine: &Engine, linker: &Linker<State>, key: &Key, bytes: &[u8]) -> Result<Arc<Ready>, String> {
+    pub(crate) fn compile(
+        &self,
+        engine: &Engine,
+        linker: &Linker<State>,
+        key: &Key,
+        bytes: &[u8],
+    ) -> Result<Arc<Ready>, String> {
         let _one = self.compiling.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(ready) = self.in_memory(key) {
             return Ok(ready);
@@ -147,14 +158,20 @@ impl Cache {
         if let Some(ready) = self.on_disk(engine, linker, key) {
             return ready;
         }
-        let component =
-            Component::new(engine, bytes).map_err(|e| format!("refused: the file is not a component this evoke can run: {e}"))?;
+        let component = Component::new(engine, bytes)
+            .map_err(|e| format!("refused: the file is not a component this evoke can run: {e}"))?;
         let ready = self.ready(engine, linker, key, &component)?;
         self.keep(key, &component);
         Ok(ready)
     }
 
-    fn ready(&self, engine: &Engine, linker: &Linker<State>, key: &Key, component: &Component) -> Result<Arc<Ready>, String> {
+    fn ready(
+        &self,
+        engine: &Engine,
+        linker: &Linker<State>,
+        key: &Key,
+        component: &Component,
+    ) -> Result<Arc<Ready>, String> {
         let ready = match world::world_of(engine, component)? {
             World::V1 => {
                 let pre = linker

@@ -4,11 +4,11 @@
 //! network but the granted pairs, and five environment variables (000 §8.2).
 
 use super::net::NetGrants;
+use super::stdio::{Stdio, Tail};
 use crate::call::Call;
 use evoke_core::manifest::Access;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use super::stdio::{Stdio, Tail};
 use wasmtime_wasi::sockets::SocketAddrUse;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder};
 
@@ -46,18 +46,15 @@ pub(crate) fn wasi_ctx(call: &Call, net: &Arc<NetGrants>, stdio: &Stdio, tail: &
             Access::Write => FsPerms::ReadWrite,
         };
         let on_disk = host_path(&call.dir, granted);
-        b.preopened_dir(&on_disk, granted, perms).map_err(|e| {
-            format!("refused: the granted directory {} cannot be opened: {e}", on_disk.display())
-        })?;
+        b.preopened_dir(&on_disk, granted, perms)
+            .map_err(|e| format!("refused: the granted directory {} cannot be opened: {e}", on_disk.display()))?;
     }
 
     // Sockets: TCP only, and only to the granted pairs; the implicit bind a connect makes (any address,
     // port 0) is let through, a listen or an accept never is. UDP is off.
     let gate = net.clone();
-    b.allow_tcp(!net.is_empty())
-        .allow_udp(false)
-        .allow_ip_name_lookup(!net.is_empty())
-        .socket_addr_check(move |addr, use_| {
+    b.allow_tcp(!net.is_empty()).allow_udp(false).allow_ip_name_lookup(!net.is_empty()).socket_addr_check(
+        move |addr, use_| {
             let gate = gate.clone();
             Box::pin(async move {
                 match use_ {
@@ -66,7 +63,8 @@ pub(crate) fn wasi_ctx(call: &Call, net: &Arc<NetGrants>, stdio: &Stdio, tail: &
                     _ => false,
                 }
             })
-        });
+        },
+    );
 
     Ok(b.build())
 }

@@ -6,12 +6,12 @@ use super::state::State;
 use super::world;
 use wasmtime::Engine;
 use wasmtime::component::{HasData, Linker, Resource};
+use wasmtime_wasi::p2::DynPollable;
 use wasmtime_wasi::p2::SocketError;
 use wasmtime_wasi::p2::bindings::sockets::ip_name_lookup::{
     self, Host, HostResolveAddressStream, ResolveAddressStream,
 };
 use wasmtime_wasi::p2::bindings::sockets::network::{self, ErrorCode, HostNetwork, IpAddress, Network};
-use wasmtime_wasi::p2::DynPollable;
 use wasmtime_wasi::sockets::WasiSocketsCtxView;
 
 pub(crate) fn new_linker(engine: &Engine) -> Result<Linker<State>, String> {
@@ -43,10 +43,7 @@ struct NameGateView<'a> {
 }
 
 fn name_gate(state: &mut State) -> NameGateView<'_> {
-    NameGateView {
-        sockets: WasiSocketsCtxView { ctx: state.wasi.sockets(), table: &mut state.table },
-        net: &state.net,
-    }
+    NameGateView { sockets: WasiSocketsCtxView { ctx: state.wasi.sockets(), table: &mut state.table }, net: &state.net }
 }
 
 impl Host for NameGateView<'_> {

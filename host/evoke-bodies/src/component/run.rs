@@ -99,9 +99,10 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
         Ok(Ok(Ok(out))) => {
             let data = match out.data {
                 None => None,
-                Some(text) => Some(serde_json::from_str(&text).map_err(|e| {
-                    failure(format!("the body returned data that is not JSON: {e}"))
-                })?),
+                Some(text) => Some(
+                    serde_json::from_str(&text)
+                        .map_err(|e| failure(format!("the body returned data that is not JSON: {e}")))?,
+                ),
             };
             Ok(Output { text: out.text, data })
         }
@@ -138,7 +139,9 @@ async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc
         return ready.map(|r| (r, Source::Disk)).map_err(failure);
     }
     let compiling = inner.clone();
-    let job = tokio::task::spawn_blocking(move || compiling.cache.compile(&compiling.engine, &compiling.linker, &key, &bytes));
+    let job = tokio::task::spawn_blocking(move || {
+        compiling.cache.compile(&compiling.engine, &compiling.linker, &key, &bytes)
+    });
     match tokio::time::timeout_at(deadline.into(), job).await {
         Err(_elapsed) => Err(failure(
             "stopped at the deadline: the component was still being compiled when the decision's time ran out \
@@ -151,7 +154,8 @@ async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc
 
 /// Loads `wasm` into `inner`'s memory (compiling and caching it when needed) without running it.
 pub(crate) fn preload(inner: &Inner, wasm: &Path) -> Result<Source, String> {
-    let bytes = std::fs::read(wasm).map_err(|e| format!("refused: the component {} cannot be read: {e}", wasm.display()))?;
+    let bytes =
+        std::fs::read(wasm).map_err(|e| format!("refused: the component {} cannot be read: {e}", wasm.display()))?;
     let key = cache::key_of(&bytes);
     if inner.cache.in_memory(&key).is_some() {
         return Ok(Source::Memory);

@@ -94,7 +94,10 @@ impl Sandbox {
             return "stopped: the decision was cancelled or its time ran out".into();
         }
         if self.store.data().limits.hit.is_some() || error.chain().any(|e| e.is::<MemoryLimit>()) {
-            return format!("stopped at the memory limit: the component asked for more than its {} of memory", mib(self.memory));
+            return format!(
+                "stopped at the memory limit: the component asked for more than its {} of memory",
+                mib(self.memory)
+            );
         }
         let said = self.tail.last_words().map(|w| format!("; its stderr ended: {w}")).unwrap_or_default();
         match error.downcast_ref::<Trap>() {

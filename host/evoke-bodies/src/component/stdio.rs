@@ -43,7 +43,8 @@ impl Tail {
     /// The last few lines, joined by ` | `, without the hint Rust prints after a panic.
     pub(crate) fn last_words(&self) -> Option<String> {
         let kept = self.0.lock().unwrap();
-        let text = String::from_utf8_lossy(kept.as_slices().0).into_owned() + &String::from_utf8_lossy(kept.as_slices().1);
+        let text =
+            String::from_utf8_lossy(kept.as_slices().0).into_owned() + &String::from_utf8_lossy(kept.as_slices().1);
         let lines: Vec<&str> = text
             .lines()
             .map(str::trim)

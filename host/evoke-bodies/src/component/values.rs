@@ -94,7 +94,10 @@ fn kind_name(kind: Kind) -> &'static str {
 
 /// The arguments as the body receives them, in the call's order. A flag that is `false` is left out,
 /// as an unstated one is.
-pub(crate) fn convert(args: &[(String, Json)], kinds: &HashMap<String, Kind>) -> Result<Vec<(String, wit::Value)>, String> {
+pub(crate) fn convert(
+    args: &[(String, Json)],
+    kinds: &HashMap<String, Kind>,
+) -> Result<Vec<(String, wit::Value)>, String> {
     let mut out = Vec::with_capacity(args.len());
     for (name, json) in args {
         let kind = kinds.get(name).copied().unwrap_or_else(|| shape(json));
@@ -195,7 +198,10 @@ mod tests {
         assert!(matches!(v(Kind::Pick(PickKind::Duration), json!(600)), wit::Value::Duration(600)));
         assert!(matches!(
             v(Kind::Pick(PickKind::Date), json!({"type": "weekday", "weekday": "friday", "which": "next"})),
-            wit::Value::Date(wit::DateReading::Weekday(wit::WeekdayReading { weekday: wit::Weekday::Friday, which: wit::Which::Next }))
+            wit::Value::Date(wit::DateReading::Weekday(wit::WeekdayReading {
+                weekday: wit::Weekday::Friday,
+                which: wit::Which::Next
+            }))
         ));
         assert!(matches!(
             v(Kind::Pick(PickKind::Date), json!({"type": "calendar", "year": 2027, "month": 5, "day": 4})),

@@ -34,7 +34,8 @@ impl Node {
             })?,
         };
         let meta = std::fs::metadata(&program).map_err(|e| format!("cannot run {}: {e}", program.display()))?;
-        let modified = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+        let modified =
+            meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
         let key = hex(&Sha256::digest(format!("{}\0{}\0{modified}", program.display(), meta.len()).as_bytes()));
         let remembered = cache.join("node").join(format!("{key}.version"));
         let major = match std::fs::read_to_string(&remembered).ok().and_then(|s| s.trim().parse().ok()) {
@@ -45,7 +46,12 @@ impl Node {
                     .output()
                     .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
                 let text = String::from_utf8_lossy(&out.stdout);
-                let major: u32 = text.trim().trim_start_matches('v').split('.').next().and_then(|m| m.parse().ok())
+                let major: u32 = text
+                    .trim()
+                    .trim_start_matches('v')
+                    .split('.')
+                    .next()
+                    .and_then(|m| m.parse().ok())
                     .ok_or_else(|| format!("{} --version said {text:?}", program.display()))?;
                 let _ = std::fs::create_dir_all(remembered.parent().unwrap_or(cache));
                 let _ = std::fs::write(&remembered, major.to_string());
@@ -59,7 +65,11 @@ impl Node {
     fn permission_flags(&self) -> Vec<&'static str> {
         match self.major {
             0..=19 => Vec::new(),
-            20 | 21 => vec!["--experimental-permission", "--disable-warning=ExperimentalWarning", "--disable-warning=SecurityWarning"],
+            20 | 21 => vec![
+                "--experimental-permission",
+                "--disable-warning=ExperimentalWarning",
+                "--disable-warning=SecurityWarning",
+            ],
             _ => vec!["--permission", "--disable-warning=SecurityWarning"],
         }
     }
@@ -74,14 +84,21 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Writes `bytes` to `cache/<dir>/<sha256>.<ext>` once, and returns the path.
-fn cached(cache: &Path, dir: &str, ext: &str, bytes: &[u8], make: impl FnOnce() -> Result<Vec<u8>, String>) -> Result<PathBuf, String> {
+fn cached(
+    cache: &Path,
+    dir: &str,
+    ext: &str,
+    bytes: &[u8],
+    make: impl FnOnce() -> Result<Vec<u8>, String>,
+) -> Result<PathBuf, String> {
     let path = cache.join(dir).join(format!("{}.{ext}", hex(&Sha256::digest(bytes))));
     if !path.is_file() {
         let content = make()?;
         let folder = path.parent().unwrap_or(cache);
         std::fs::create_dir_all(folder).map_err(|e| format!("cannot write {}: {e}", folder.display()))?;
         let temporary = folder.join(format!(".{}.tmp", std::process::id()));
-        std::fs::write(&temporary, content).and_then(|()| std::fs::rename(&temporary, &path))
+        std::fs::write(&temporary, content)
+            .and_then(|()| std::fs::rename(&temporary, &path))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(path)
@@ -166,7 +183,8 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cache: &Path, cancel:
     let (sender, mut receiver) = tokio::sync::oneshot::channel();
     std::thread::spawn(move || {
         let mut ours = ours;
-        let sent = ours.write_all(message.to_string().as_bytes()).and_then(|()| ours.shutdown(std::net::Shutdown::Write));
+        let sent =
+            ours.write_all(message.to_string().as_bytes()).and_then(|()| ours.shutdown(std::net::Shutdown::Write));
         let mut line = String::new();
         if sent.is_ok() {
             let _ = std::io::BufReader::new(ours).read_line(&mut line);
@@ -180,7 +198,9 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cache: &Path, cancel:
     };
     match ending {
         Ending::Deadline => failed("the body passed the 30-second deadline and was stopped".into(), contained),
-        Ending::Cancelled => Ran { result: Err(Failure { message: "cancelled".into(), frames: Vec::new() }), contained, cancelled: true },
+        Ending::Cancelled => {
+            Ran { result: Err(Failure { message: "cancelled".into(), frames: Vec::new() }), contained, cancelled: true }
+        }
         Ending::Exited(status) => Ran { result: read_report(&line, status), contained, cancelled: false },
     }
 }
@@ -198,6 +218,10 @@ fn read_report(line: &str, status: std::process::ExitStatus) -> Result<Output, F
     }
     let error = report.get("error").cloned().unwrap_or_default();
     let message = error.get("message").and_then(|m| m.as_str()).unwrap_or("the body failed").to_string();
-    let frames = error.get("frames").and_then(|f| f.as_array()).map(|f| f.iter().filter_map(|l| l.as_str().map(str::to_string)).collect()).unwrap_or_default();
+    let frames = error
+        .get("frames")
+        .and_then(|f| f.as_array())
+        .map(|f| f.iter().filter_map(|l| l.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
     Err(Failure { message, frames })
 }

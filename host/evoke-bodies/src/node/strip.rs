@@ -32,10 +32,12 @@ pub fn strip_types(file_name: &str, source: &str) -> Result<String, String> {
         mode: Mode::StripOnly,
         ..Default::default()
     };
-    GLOBALS.set(&Globals::new(), || operate(&cm, &handler, source.to_string(), options)).map(|out| out.code).map_err(|e| {
-        let said = collected.0.lock().map(|b| String::from_utf8_lossy(&b).trim().to_string()).unwrap_or_default();
-        if said.is_empty() { format!("{file_name}: {e}") } else { format!("{file_name}: {e}\n{said}") }
-    })
+    GLOBALS.set(&Globals::new(), || operate(&cm, &handler, source.to_string(), options)).map(|out| out.code).map_err(
+        |e| {
+            let said = collected.0.lock().map(|b| String::from_utf8_lossy(&b).trim().to_string()).unwrap_or_default();
+            if said.is_empty() { format!("{file_name}: {e}") } else { format!("{file_name}: {e}\n{said}") }
+        },
+    )
 }
 
 #[cfg(test)]

@@ -168,9 +168,6 @@ impl Manifest {
 
     /// The live name for `name`, following `was` renames.
     pub fn live_name<'a>(&'a self, name: &'a str) -> Option<&'a str> {
-        self.args
-            .iter()
-            .find(|a| a.name == name || a.was.iter().any(|w| w == name))
-            .map(|a| a.name.as_str())
+        self.args.iter().find(|a| a.name == name || a.was.iter().any(|w| w == name)).map(|a| a.name.as_str())
     }
 }

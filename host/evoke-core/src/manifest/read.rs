@@ -39,8 +39,13 @@ fn read_top(top: &mut TableReader, dir: &dyn DirListing, sink: &mut Sink) -> Opt
         None => top.missing(sink, "reflex", "add `reflex = 1` as the first line"),
         Some(entry) => {
             if number_of(entry.value.get_ref()) != Some(1.0) || !matches!(entry.value.get_ref(), DeValue::Integer(_)) {
-                sink.error(Problem::BadVersion, &entry.path, &entry.key_span,
-                    "this evoke reads `reflex = 1` manifests only".into(), "write `reflex = 1`");
+                sink.error(
+                    Problem::BadVersion,
+                    &entry.path,
+                    &entry.key_span,
+                    "this evoke reads `reflex = 1` manifests only".into(),
+                    "write `reflex = 1`",
+                );
             }
         }
     }
@@ -49,7 +54,8 @@ fn read_top(top: &mut TableReader, dir: &dyn DirListing, sink: &mut Sink) -> Opt
     let not_for = top.get("not_for").map_or(Some(Vec::new()), |e| e.texts(sink));
     let tags = top.get("tags").map_or(Some(Vec::new()), |e| read_tags(&e, sink));
     let effect = top.get("effect").map_or(Some(Effect::Destructive), |e| read_effect(&e, sink));
-    let confirm_entry = required(top, "confirm", sink, "write the one-line question a person answers: `confirm = \"…\"`");
+    let confirm_entry =
+        required(top, "confirm", sink, "write the one-line question a person answers: `confirm = \"…\"`");
     let run_entry = required(top, "run", sink, "name the body: `run = \"body.mts\"` or an argv list");
     let config = top.get("config").map_or(Some(Vec::new()), |e| read_config(&e, sink));
     let grants = top.get("grants").map_or(Some(Grants::default()), |e| read_grants(&e, sink));
@@ -62,8 +68,10 @@ fn read_top(top: &mut TableReader, dir: &dyn DirListing, sink: &mut Sink) -> Opt
     let confirm = confirm_entry.and_then(|e| read_confirm(&e, &arg_list, args_read, sink));
     let run = run_entry.and_then(|e| read_run(&e, &arg_list, args_read, dir, sink));
     let mut seen = Seen::new();
-    let examples = top.get("examples").map_or(Some(Vec::new()), |e| read_records(&e, &arg_list, Author::Shipped, &mut seen, sink));
-    let tests = top.get("tests").map_or(Some(Vec::new()), |e| read_records(&e, &arg_list, Author::Shipped, &mut seen, sink));
+    let examples =
+        top.get("examples").map_or(Some(Vec::new()), |e| read_records(&e, &arg_list, Author::Shipped, &mut seen, sink));
+    let tests =
+        top.get("tests").map_or(Some(Vec::new()), |e| read_records(&e, &arg_list, Author::Shipped, &mut seen, sink));
 
     Some(Manifest {
         description: description?,
@@ -97,8 +105,13 @@ pub(crate) fn read_tags(entry: &Entry, sink: &mut Sink) -> Option<Vec<String>> {
     let mut ok = true;
     for tag in &tags {
         if !is_name(tag) {
-            sink.error(Problem::BadName, &entry.path, &entry.key_span,
-                format!("the tag \"{tag}\" is not a name"), "write tags as [a-z][a-z0-9_]*: lower-case letters, digits and _");
+            sink.error(
+                Problem::BadName,
+                &entry.path,
+                &entry.key_span,
+                format!("the tag \"{tag}\" is not a name"),
+                "write tags as [a-z][a-z0-9_]*: lower-case letters, digits and _",
+            );
             ok = false;
         }
     }
@@ -109,9 +122,13 @@ pub(crate) fn read_effect(entry: &Entry, sink: &mut Sink) -> Option<Effect> {
     let text = entry.string(sink, "write `effect = \"read\"`, `\"write\"` or `\"destructive\"`")?;
     let effect = Effect::parse(text);
     if effect.is_none() {
-        sink.error(Problem::BadEffect, &entry.path, &entry.key_span,
+        sink.error(
+            Problem::BadEffect,
+            &entry.path,
+            &entry.key_span,
             format!("\"{}\" is not an effect", crate::diag::printable(text)),
-            "write `read`, `write` or `destructive` (absent means destructive)");
+            "write `read`, `write` or `destructive` (absent means destructive)",
+        );
     }
     effect
 }
@@ -122,9 +139,13 @@ pub(crate) fn read_confirm(entry: &Entry, args: &[Arg], check_names: bool, sink:
     let found = match placeholders(&confirm) {
         Ok(found) => found,
         Err(_) => {
-            sink.error(Problem::BadPlaceholder, &entry.path, &entry.key_span,
+            sink.error(
+                Problem::BadPlaceholder,
+                &entry.path,
+                &entry.key_span,
                 "`confirm` has a brace that does not make a whole `{name}`".into(),
-                "write each placeholder as {name}; a literal brace cannot appear in `confirm`");
+                "write each placeholder as {name}; a literal brace cannot appear in `confirm`",
+            );
             return None;
         }
     };
@@ -135,16 +156,27 @@ pub(crate) fn read_confirm(entry: &Entry, args: &[Arg], check_names: bool, sink:
     for placeholder in found {
         match args.iter().find(|a| a.name == placeholder.name) {
             None => {
-                sink.error(Problem::UnknownPlaceholder, &entry.path, &entry.key_span,
+                sink.error(
+                    Problem::UnknownPlaceholder,
+                    &entry.path,
+                    &entry.key_span,
                     format!("`confirm` names {{{}}}, which is not an argument", placeholder.name),
-                    "name a required argument, or remove the placeholder");
+                    "name a required argument, or remove the placeholder",
+                );
                 ok = false;
             }
             Some(arg) if !arg.is_required() => {
                 let what = if arg.source == Source::Flag { "a flag" } else { "optional" };
-                sink.error(Problem::PlaceholderNotRequired, &entry.path, &entry.key_span,
-                    format!("`confirm` names {{{}}}, which is {what}: it may be unstated when the question shows", arg.name),
-                    "name required arguments only; describe the rest in words");
+                sink.error(
+                    Problem::PlaceholderNotRequired,
+                    &entry.path,
+                    &entry.key_span,
+                    format!(
+                        "`confirm` names {{{}}}, which is {what}: it may be unstated when the question shows",
+                        arg.name
+                    ),
+                    "name required arguments only; describe the rest in words",
+                );
                 ok = false;
             }
             Some(_) => {}
@@ -158,7 +190,11 @@ fn read_run(entry: &Entry, args: &[Arg], check_names: bool, dir: &dyn DirListing
         DeValue::String(_) => read_run_file(entry, dir, sink).map(Run::File),
         DeValue::Array(_) => read_argv(entry, args, check_names, sink).map(Run::Argv),
         _ => {
-            entry.wrong_type(sink, "a path or an argv list", "write `run = \"body.mts\"` or `run = [\"program\", \"{arg}\"]`");
+            entry.wrong_type(
+                sink,
+                "a path or an argv list",
+                "write `run = \"body.mts\"` or `run = [\"program\", \"{arg}\"]`",
+            );
             None
         }
     }
@@ -167,22 +203,34 @@ fn read_run(entry: &Entry, args: &[Arg], check_names: bool, dir: &dyn DirListing
 fn read_run_file(entry: &Entry, dir: &dyn DirListing, sink: &mut Sink) -> Option<String> {
     let path = entry.nonempty_text(sink, false)?;
     if path.starts_with('/') || path.starts_with('\\') || path.split(['/', '\\']).any(|s| s == "..") {
-        sink.error(Problem::RunPath, &entry.path, &entry.key_span,
+        sink.error(
+            Problem::RunPath,
+            &entry.path,
+            &entry.key_span,
             format!("`run` names {path}, which is outside the reflex directory"),
-            "give a path relative to the reflex directory, without `..`");
+            "give a path relative to the reflex directory, without `..`",
+        );
         return None;
     }
     if !(path.ends_with(".mts") || path.ends_with(".mjs") || path.ends_with(".wasm")) {
-        sink.error(Problem::RunExtension, &entry.path, &entry.key_span,
+        sink.error(
+            Problem::RunExtension,
+            &entry.path,
+            &entry.key_span,
             format!("`run` names {path}: a body file ends in .mts, .mjs or .wasm"),
-            "point `run` at a .mts, .mjs or .wasm file, or write an argv list: run = [\"program\", …]");
+            "point `run` at a .mts, .mjs or .wasm file, or write an argv list: run = [\"program\", …]",
+        );
         return None;
     }
     let normal = path.trim_start_matches("./");
     if !dir.has_file(normal) {
-        sink.error(Problem::RunMissing, &entry.path, &entry.key_span,
+        sink.error(
+            Problem::RunMissing,
+            &entry.path,
+            &entry.key_span,
             format!("`run` names {path}, which is not in the reflex directory"),
-            &format!("add {path} beside reflex.toml, or point `run` at the body"));
+            &format!("add {path} beside reflex.toml, or point `run` at the body"),
+        );
         return None;
     }
     Some(path)
@@ -191,8 +239,13 @@ fn read_run_file(entry: &Entry, dir: &dyn DirListing, sink: &mut Sink) -> Option
 fn read_argv(entry: &Entry, args: &[Arg], check_names: bool, sink: &mut Sink) -> Option<Vec<String>> {
     let argv = entry.texts(sink)?;
     let Some(program) = argv.first() else {
-        sink.error(Problem::Empty, &entry.path, &entry.key_span, "`run` is an empty argv".into(),
-            "name the program first: run = [\"program\", \"{arg}\"]");
+        sink.error(
+            Problem::Empty,
+            &entry.path,
+            &entry.key_span,
+            "`run` is an empty argv".into(),
+            "name the program first: run = [\"program\", \"{arg}\"]",
+        );
         return None;
     };
     let mut ok = true;
@@ -208,9 +261,13 @@ fn read_argv(entry: &Entry, args: &[Arg], check_names: bool, sink: &mut Sink) ->
         }
         let inner = element.strip_prefix('{').and_then(|e| e.strip_suffix('}')).filter(|n| !n.contains(['{', '}']));
         let Some(name) = inner else {
-            sink.error(Problem::BadPlaceholder, &entry.path, &entry.key_span,
+            sink.error(
+                Problem::BadPlaceholder,
+                &entry.path,
+                &entry.key_span,
                 format!("the argv element \"{element}\" holds a brace that is not a whole placeholder"),
-                "make the placeholder an element of its own (\"--room\", \"{room}\"); literal braces need a file body");
+                "make the placeholder an element of its own (\"--room\", \"{room}\"); literal braces need a file body",
+            );
             ok = false;
             continue;
         };
@@ -219,13 +276,23 @@ fn read_argv(entry: &Entry, args: &[Arg], check_names: bool, sink: &mut Sink) ->
         }
         match args.iter().find(|a| a.name == name) {
             None => {
-                sink.error(Problem::UnknownPlaceholder, &entry.path, &entry.key_span,
-                    format!("the argv names {{{name}}}, which is not an argument"), "name an argument, or remove the element");
+                sink.error(
+                    Problem::UnknownPlaceholder,
+                    &entry.path,
+                    &entry.key_span,
+                    format!("the argv names {{{name}}}, which is not an argument"),
+                    "name an argument, or remove the element",
+                );
                 ok = false;
             }
             Some(arg) if arg.source == Source::Flag => {
-                sink.error(Problem::ArgvFlag, &entry.path, &entry.key_span,
-                    format!("the argv names {{{name}}}, which is a flag"), "flags need a file body; or make it an options argument");
+                sink.error(
+                    Problem::ArgvFlag,
+                    &entry.path,
+                    &entry.key_span,
+                    format!("the argv names {{{name}}}, which is a flag"),
+                    "flags need a file body; or make it an options argument",
+                );
                 ok = false;
             }
             Some(_) => {}
@@ -240,9 +307,13 @@ fn read_config(entry: &Entry, sink: &mut Sink) -> Option<Vec<ConfigKey>> {
     let mut ok = true;
     for item in table.entries() {
         if !is_name(item.name) {
-            sink.error(Problem::BadName, &item.path, &item.key_span,
+            sink.error(
+                Problem::BadName,
+                &item.path,
+                &item.key_span,
                 format!("the config key \"{}\" is not a name", crate::diag::printable(item.name)),
-                "write config keys as [a-z][a-z0-9_]*");
+                "write config keys as [a-z][a-z0-9_]*",
+            );
             ok = false;
             continue;
         }
@@ -261,7 +332,11 @@ fn read_config(entry: &Entry, sink: &mut Sink) -> Option<Vec<ConfigKey>> {
                 Some((about?, secret?))
             }),
             _ => {
-                item.wrong_type(sink, "a string or a table", "write `key = \"about\"` or `key = { about = \"…\", secret = true }`");
+                item.wrong_type(
+                    sink,
+                    "a string or a table",
+                    "write `key = \"about\"` or `key = { about = \"…\", secret = true }`",
+                );
                 None
             }
         };
@@ -289,9 +364,13 @@ fn read_grants(entry: &Entry, sink: &mut Sink) -> Option<Grants> {
                 match access {
                     Some(access) => grants.files.push((item.name.to_string(), access)),
                     None => {
-                        sink.error(Problem::BadGrant, &item.path, &item.key_span,
+                        sink.error(
+                            Problem::BadGrant,
+                            &item.path,
+                            &item.key_span,
                             format!("the grant for \"{}\" must be \"read\" or \"write\"", item.name),
-                            "write `\"{dir}\" = \"read\"` or `= \"write\"`");
+                            "write `\"{dir}\" = \"read\"` or `= \"write\"`",
+                        );
                         ok = false;
                     }
                 }
@@ -304,10 +383,17 @@ fn read_grants(entry: &Entry, sink: &mut Sink) -> Option<Grants> {
         match net.texts(sink) {
             Some(pairs) => {
                 for pair in &pairs {
-                    let port_ok = pair.rsplit_once(':').is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok_and(|p| p > 0));
+                    let port_ok = pair
+                        .rsplit_once(':')
+                        .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok_and(|p| p > 0));
                     if !port_ok {
-                        sink.error(Problem::BadGrant, &net.path, &net.key_span,
-                            format!("\"{pair}\" is not a host:port pair"), "write each entry as \"host:port\", e.g. \"api.example.com:443\"");
+                        sink.error(
+                            Problem::BadGrant,
+                            &net.path,
+                            &net.key_span,
+                            format!("\"{pair}\" is not a host:port pair"),
+                            "write each entry as \"host:port\", e.g. \"api.example.com:443\"",
+                        );
                         ok = false;
                     }
                 }
@@ -341,9 +427,13 @@ fn read_args(entry: &Entry, sink: &mut Sink) -> Option<Vec<Arg>> {
             let claimed = args.iter().filter(|a| a.was.contains(former)).count() > 1;
             if let (true, Some((path, span))) = (live || claimed, place) {
                 let why = if live { "is a live argument" } else { "is claimed by two arguments" };
-                sink.error(Problem::WasConflict, path, span,
+                sink.error(
+                    Problem::WasConflict,
+                    path,
+                    span,
                     format!("the former name \"{former}\" {why}; a retired name never returns"),
-                    "choose a new name for the live argument; keep every former name in exactly one `was`");
+                    "choose a new name for the live argument; keep every former name in exactly one `was`",
+                );
                 ok = false;
             }
         }
@@ -358,18 +448,31 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
     let name = item.name;
     let mut ok = true;
     if !is_name(name) {
-        sink.error(Problem::BadName, &item.path, &item.key_span,
+        sink.error(
+            Problem::BadName,
+            &item.path,
+            &item.key_span,
             format!("the argument \"{}\" is not a name", crate::diag::printable(name)),
-            "name arguments [a-z][a-z0-9_]*: lower-case letters, digits and _");
+            "name arguments [a-z][a-z0-9_]*: lower-case letters, digits and _",
+        );
         ok = false;
     } else if is_sentinel(name) {
-        sink.error(Problem::ReservedKey, &item.path, &item.key_span,
-            format!("\"{name}\" is reserved: the classifier answers with it"), "choose another name");
+        sink.error(
+            Problem::ReservedKey,
+            &item.path,
+            &item.key_span,
+            format!("\"{name}\" is reserved: the classifier answers with it"),
+            "choose another name",
+        );
         ok = false;
     } else if is_js_reserved(name) {
-        sink.error(Problem::ReservedWord, &item.path, &item.key_span,
+        sink.error(
+            Problem::ReservedWord,
+            &item.path,
+            &item.key_span,
             format!("\"{name}\" is a JavaScript reserved word, so a body could not destructure it"),
-            "choose another name");
+            "choose another name",
+        );
         ok = false;
     }
     let mut fields = item.table(sink)?;
@@ -391,8 +494,13 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
             if is_name(&v) {
                 Some(Source::Vocab(v))
             } else {
-                sink.error(Problem::BadName, &e.path, &e.key_span, format!("the vocabulary \"{v}\" is not a name"),
-                    "name vocabularies [a-z][a-z0-9_]*, like vocab/rooms.toml → \"rooms\"");
+                sink.error(
+                    Problem::BadName,
+                    &e.path,
+                    &e.key_span,
+                    format!("the vocabulary \"{v}\" is not a name"),
+                    "name vocabularies [a-z][a-z0-9_]*, like vocab/rooms.toml → \"rooms\"",
+                );
                 None
             }
         });
@@ -402,8 +510,13 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
         let source = e.text(sink, false).and_then(|p| match p.parse::<PickKind>() {
             Ok(kind) => Some(Source::Pick(kind)),
             Err(_) => {
-                sink.error(Problem::BadPick, &e.path, &e.key_span, format!("\"{p}\" is not a pick"),
-                    "pick one of number, duration, date, time, amount, code, text");
+                sink.error(
+                    Problem::BadPick,
+                    &e.path,
+                    &e.key_span,
+                    format!("\"{p}\" is not a pick"),
+                    "pick one of number, duration, date, time, amount, code, text",
+                );
                 None
             }
         });
@@ -421,17 +534,25 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
     }
     let source = match sources.len() {
         0 => {
-            sink.error(Problem::NoSource, &item.path, &item.key_span,
+            sink.error(
+                Problem::NoSource,
+                &item.path,
+                &item.key_span,
                 format!("the argument `{name}` has no source"),
-                "give it exactly one of options, vocab, pick or flag");
+                "give it exactly one of options, vocab, pick or flag",
+            );
             None
         }
         1 => sources.pop().and_then(|(_, s)| s),
         _ => {
             let kinds: Vec<&str> = sources.iter().map(|(e, _)| e.name).collect();
-            sink.error(Problem::SeveralSources, &item.path, &item.key_span,
+            sink.error(
+                Problem::SeveralSources,
+                &item.path,
+                &item.key_span,
                 format!("the argument `{name}` has {} sources: {}", kinds.len(), kinds.join(", ")),
-                "keep exactly one of options, vocab, pick or flag");
+                "keep exactly one of options, vocab, pick or flag",
+            );
             None
         }
     };
@@ -441,8 +562,13 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
         Some(e) => {
             let optional = e.bool(sink);
             if matches!(source, Some(Source::Flag)) {
-                sink.error(Problem::OptionalFlag, &e.path, &e.key_span,
-                    format!("`{name}` is a flag, optional by nature"), "remove `optional`");
+                sink.error(
+                    Problem::OptionalFlag,
+                    &e.path,
+                    &e.key_span,
+                    format!("`{name}` is a flag, optional by nature"),
+                    "remove `optional`",
+                );
                 None
             } else {
                 optional
@@ -460,8 +586,13 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
         Some(e) => e.texts(sink).and_then(|names| {
             let bad: Vec<&String> = names.iter().filter(|n| !is_name(n)).collect();
             if let Some(first) = bad.first() {
-                sink.error(Problem::BadName, &e.path, &e.key_span, format!("the former name \"{first}\" is not a name"),
-                    "former names are argument names: [a-z][a-z0-9_]*");
+                sink.error(
+                    Problem::BadName,
+                    &e.path,
+                    &e.key_span,
+                    format!("the former name \"{first}\" is not a name"),
+                    "former names are argument names: [a-z][a-z0-9_]*",
+                );
                 return None;
             }
             Some(names)
@@ -485,13 +616,24 @@ fn read_options(entry: &Entry, sink: &mut Sink) -> Option<Vec<(String, String)>>
             continue;
         }
         if option.name.trim().is_empty() {
-            sink.error(Problem::Empty, &option.path, &option.key_span, "an option key is empty".into(), "name the option");
+            sink.error(
+                Problem::Empty,
+                &option.path,
+                &option.key_span,
+                "an option key is empty".into(),
+                "name the option",
+            );
             ok = false;
             continue;
         }
         if is_sentinel(option.name) {
-            sink.error(Problem::ReservedKey, &option.path, &option.key_span,
-                format!("\"{}\" is reserved: the classifier answers with it", option.name), "choose another option key");
+            sink.error(
+                Problem::ReservedKey,
+                &option.path,
+                &option.key_span,
+                format!("\"{}\" is reserved: the classifier answers with it", option.name),
+                "choose another option key",
+            );
             ok = false;
             continue;
         }
@@ -501,8 +643,13 @@ fn read_options(entry: &Entry, sink: &mut Sink) -> Option<Vec<(String, String)>>
         }
     }
     if ok && options.is_empty() {
-        sink.error(Problem::Empty, &entry.path, &entry.key_span, "`options` offers nothing".into(),
-            "list the options: options.on = \"Switch on.\"");
+        sink.error(
+            Problem::Empty,
+            &entry.path,
+            &entry.key_span,
+            "`options` offers nothing".into(),
+            "list the options: options.on = \"Switch on.\"",
+        );
         return None;
     }
     ok.then_some(options)
@@ -510,8 +657,13 @@ fn read_options(entry: &Entry, sink: &mut Sink) -> Option<Vec<(String, String)>>
 
 fn read_range(entry: &Entry, source: Option<&Source>, sink: &mut Sink) -> Option<(f64, f64)> {
     if !matches!(source, Some(Source::Pick(PickKind::Number | PickKind::Duration))) {
-        sink.error(Problem::RangeNotAllowed, &entry.path, &entry.key_span,
-            "`range` applies to a number or duration pick only".into(), "remove `range`");
+        sink.error(
+            Problem::RangeNotAllowed,
+            &entry.path,
+            &entry.key_span,
+            "`range` applies to a number or duration pick only".into(),
+            "remove `range`",
+        );
         return None;
     }
     let bounds: Option<Vec<f64>> = match entry.value.get_ref() {
@@ -521,9 +673,13 @@ fn read_range(entry: &Entry, source: Option<&Source>, sink: &mut Sink) -> Option
     match bounds.as_deref() {
         Some(&[min, max]) if min <= max => Some((min, max)),
         _ => {
-            sink.error(Problem::BadRange, &entry.path, &entry.key_span,
+            sink.error(
+                Problem::BadRange,
+                &entry.path,
+                &entry.key_span,
                 "`range` must be two numbers, the smaller first".into(),
-                "write `range = [min, max]` (seconds for a duration)");
+                "write `range = [min, max]` (seconds for a duration)",
+            );
             None
         }
     }

@@ -19,7 +19,13 @@ pub(crate) enum Author {
 pub(crate) type Seen = HashMap<String, String>;
 
 /// Reads one records table against the reflex's arguments. Former argument names follow `was`.
-pub(crate) fn read_records(entry: &Entry, args: &[Arg], author: Author, seen: &mut Seen, sink: &mut Sink) -> Option<Vec<Record>> {
+pub(crate) fn read_records(
+    entry: &Entry,
+    args: &[Arg],
+    author: Author,
+    seen: &mut Seen,
+    sink: &mut Sink,
+) -> Option<Vec<Record>> {
     let mut table = entry.table(sink)?;
     let mut records = Vec::new();
     let mut ok = true;
@@ -30,16 +36,25 @@ pub(crate) fn read_records(entry: &Entry, args: &[Arg], author: Author, seen: &m
             continue;
         }
         if utterance.trim().is_empty() {
-            sink.error(Problem::Empty, &record.path, &record.key_span, "an utterance is empty".into(),
-                "write the sentence a person would say");
+            sink.error(
+                Problem::Empty,
+                &record.path,
+                &record.key_span,
+                "an utterance is empty".into(),
+                "write the sentence a person would say",
+            );
             ok = false;
             continue;
         }
         let id = identity(utterance);
         if let Some(first) = seen.get(&id) {
-            sink.error(Problem::DuplicateUtterance, &record.path, &record.key_span,
+            sink.error(
+                Problem::DuplicateUtterance,
+                &record.path,
+                &record.key_span,
                 format!("\"{utterance}\" is the same utterance as {first}"),
-                "keep one of the two records");
+                "keep one of the two records",
+            );
             ok = false;
             continue;
         }
@@ -52,13 +67,21 @@ pub(crate) fn read_records(entry: &Entry, args: &[Arg], author: Author, seen: &m
     ok.then_some(records)
 }
 
-fn read_asserts(record: &Entry, args: &[Arg], author: Author, sink: &mut Sink) -> Option<Option<Vec<(String, Asserted)>>> {
+fn read_asserts(
+    record: &Entry,
+    args: &[Arg],
+    author: Author,
+    sink: &mut Sink,
+) -> Option<Option<Vec<(String, Asserted)>>> {
     match record.value.get_ref() {
         DeValue::Boolean(false) => return Some(None),
         DeValue::Table(_) => {}
         _ => {
-            record.wrong_type(sink, "a table of asserted values or `false`",
-                "write `{ arg = \"value\" }`, or `false` for an input this reflex must not take");
+            record.wrong_type(
+                sink,
+                "a table of asserted values or `false`",
+                "write `{ arg = \"value\" }`, or `false` for an input this reflex must not take",
+            );
             return None;
         }
     }
@@ -67,9 +90,13 @@ fn read_asserts(record: &Entry, args: &[Arg], author: Author, sink: &mut Sink) -
     let mut ok = true;
     for value in values.entries() {
         let Some(arg) = args.iter().find(|a| a.name == value.name || a.was.iter().any(|w| w == value.name)) else {
-            sink.error(Problem::UnknownArgument, &value.path, &value.key_span,
+            sink.error(
+                Problem::UnknownArgument,
+                &value.path,
+                &value.key_span,
                 format!("the record asserts `{}`, which is not an argument of this reflex", value.name),
-                "name one of the reflex's arguments, or remove the assertion");
+                "name one of the reflex's arguments, or remove the assertion",
+            );
             ok = false;
             continue;
         };
@@ -86,8 +113,13 @@ fn read_value(value: &Entry, arg: &Arg, utterance: &str, author: Author, sink: &
         return match value.value.get_ref() {
             DeValue::Boolean(b) => Some(Asserted::Flag(*b)),
             _ => {
-                sink.error(Problem::BadValue, &value.path, &value.key_span,
-                    format!("`{}` is a flag: a record asserts it as `true` or `false`", arg.name), "write `true` or `false`");
+                sink.error(
+                    Problem::BadValue,
+                    &value.path,
+                    &value.key_span,
+                    format!("`{}` is a flag: a record asserts it as `true` or `false`", arg.name),
+                    "write `true` or `false`",
+                );
                 None
             }
         };
@@ -97,24 +129,38 @@ fn read_value(value: &Entry, arg: &Arg, utterance: &str, author: Author, sink: &
         Source::Options(_) => {
             if !arg.source.option_keys().any(|k| k == text) {
                 let keys: Vec<&str> = arg.source.option_keys().collect();
-                sink.error(Problem::BadValue, &value.path, &value.key_span,
+                sink.error(
+                    Problem::BadValue,
+                    &value.path,
+                    &value.key_span,
                     format!("\"{text}\" is not an option of `{}`", arg.name),
-                    &format!("assert one of its option keys: {}", keys.join(", ")));
+                    &format!("assert one of its option keys: {}", keys.join(", ")),
+                );
                 return None;
             }
         }
         Source::Vocab(_) if author == Author::Shipped => {
-            sink.error(Problem::VocabAsserted, &value.path, &value.key_span,
+            sink.error(
+                Problem::VocabAsserted,
+                &value.path,
+                &value.key_span,
                 format!("`{}` takes the user's words; a shipped manifest must not assert it", arg.name),
-                "remove the assertion: the words belong to each user's vocabulary");
+                "remove the assertion: the words belong to each user's vocabulary",
+            );
             return None;
         }
         Source::Vocab(_) => {}
         Source::Pick(_) => {
             if !loose(utterance).contains(&loose(&text)) {
-                sink.error(Problem::BadValue, &value.path, &value.key_span,
-                    format!("\"{text}\" is not words of the utterance \"{utterance}\"; a pick asserts the words it reads"),
-                    "assert the words of the utterance that hold the value, as written");
+                sink.error(
+                    Problem::BadValue,
+                    &value.path,
+                    &value.key_span,
+                    format!(
+                        "\"{text}\" is not words of the utterance \"{utterance}\"; a pick asserts the words it reads"
+                    ),
+                    "assert the words of the utterance that hold the value, as written",
+                );
                 return None;
             }
         }

@@ -7,18 +7,57 @@
 //! `$1.005`) is not read. A three-letter code is read in either case, except `TRY`, which must be
 //! upper case (`try` is a word).
 
+use super::Hit;
 use super::scan::{Scan, scan_all};
 use super::words::{parse_digit_number, parse_int_words, parse_numeral};
-use super::Hit;
 
 /// ISO 4217 codes read here, with their minor-unit exponent.
 const CODES: &[(&str, u32)] = &[
-    ("AED", 2), ("ARS", 2), ("AUD", 2), ("BGN", 2), ("BHD", 3), ("BRL", 2), ("CAD", 2), ("CHF", 2),
-    ("CLP", 0), ("CNY", 2), ("COP", 2), ("CZK", 2), ("DKK", 2), ("EGP", 2), ("EUR", 2), ("GBP", 2),
-    ("HKD", 2), ("HUF", 2), ("IDR", 2), ("ILS", 2), ("INR", 2), ("ISK", 0), ("JPY", 0), ("KRW", 0),
-    ("KWD", 3), ("MXN", 2), ("MYR", 2), ("NGN", 2), ("NOK", 2), ("NZD", 2), ("OMR", 3), ("PHP", 2),
-    ("PLN", 2), ("RON", 2), ("RUB", 2), ("SAR", 2), ("SEK", 2), ("SGD", 2), ("THB", 2), ("TRY", 2),
-    ("TWD", 2), ("UAH", 2), ("USD", 2), ("VND", 0), ("ZAR", 2),
+    ("AED", 2),
+    ("ARS", 2),
+    ("AUD", 2),
+    ("BGN", 2),
+    ("BHD", 3),
+    ("BRL", 2),
+    ("CAD", 2),
+    ("CHF", 2),
+    ("CLP", 0),
+    ("CNY", 2),
+    ("COP", 2),
+    ("CZK", 2),
+    ("DKK", 2),
+    ("EGP", 2),
+    ("EUR", 2),
+    ("GBP", 2),
+    ("HKD", 2),
+    ("HUF", 2),
+    ("IDR", 2),
+    ("ILS", 2),
+    ("INR", 2),
+    ("ISK", 0),
+    ("JPY", 0),
+    ("KRW", 0),
+    ("KWD", 3),
+    ("MXN", 2),
+    ("MYR", 2),
+    ("NGN", 2),
+    ("NOK", 2),
+    ("NZD", 2),
+    ("OMR", 3),
+    ("PHP", 2),
+    ("PLN", 2),
+    ("RON", 2),
+    ("RUB", 2),
+    ("SAR", 2),
+    ("SEK", 2),
+    ("SGD", 2),
+    ("THB", 2),
+    ("TRY", 2),
+    ("TWD", 2),
+    ("UAH", 2),
+    ("USD", 2),
+    ("VND", 0),
+    ("ZAR", 2),
 ];
 
 fn exponent(code: &str) -> Option<u32> {

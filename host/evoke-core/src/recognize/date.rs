@@ -138,9 +138,7 @@ fn opt_year(s: &Scan, j: usize) -> (Option<i32>, usize) {
 /// when no reference date is known.
 fn calendar(year: Option<i32>, m: u32, d: u32, today: Option<CivilDate>) -> Option<Option<DateReading>> {
     match year {
-        Some(y) => {
-            (d <= days_in_month(y, m)).then_some(Some(DateReading::Calendar { year: y, month: m, day: d }))
-        }
+        Some(y) => (d <= days_in_month(y, m)).then_some(Some(DateReading::Calendar { year: y, month: m, day: d })),
         None => {
             if d > days_in_month(2000, m) {
                 return None;
@@ -231,11 +229,7 @@ fn day_only(s: &Scan, i: usize) -> Option<(usize, Reading)> {
 
 /// An integer count of days or weeks at `i` (`a`/`an` count one): (days, end).
 fn count_of_days(s: &Scan, i: usize) -> Option<(i64, usize)> {
-    let (n, j) = if s.is_any_word(i, &["a", "an"]) {
-        (1.0, i + 1)
-    } else {
-        parse_numeral(s, i)?
-    };
+    let (n, j) = if s.is_any_word(i, &["a", "an"]) { (1.0, i + 1) } else { parse_numeral(s, i)? };
     if n.fract() != 0.0 || !(0.0..=100_000.0).contains(&n) {
         return None;
     }
@@ -291,14 +285,8 @@ fn weekday_at(s: &Scan, i: usize) -> Option<(usize, Reading)> {
 }
 
 fn parse(s: &Scan, i: usize, today: Option<CivilDate>) -> Option<(usize, Reading)> {
-    let tries = [
-        iso(s, i),
-        day_month(s, i, today),
-        month_day(s, i, today),
-        day_only(s, i),
-        relative(s, i),
-        weekday_at(s, i),
-    ];
+    let tries =
+        [iso(s, i), day_month(s, i, today), month_day(s, i, today), day_only(s, i), relative(s, i), weekday_at(s, i)];
     // the longest reading that ends on a boundary
     tries.into_iter().flatten().filter(|(j, _)| s.ends_ok(*j)).max_by_key(|(j, _)| *j)
 }

@@ -3,9 +3,9 @@
 //!
 //! Months and years are not durations here: their length in seconds depends on the calendar.
 
+use super::Hit;
 use super::scan::{Scan, scan_all};
 use super::words::{and_a_fraction, parse_numeral, parse_word_number};
-use super::Hit;
 
 pub(crate) const SECOND: u64 = 1;
 pub(crate) const MINUTE: u64 = 60;

@@ -152,17 +152,16 @@ pub enum PickValue {
     /// `"HH:MM"`, 24-hour.
     Time(String),
     /// In the currency's minor units (`€12` is 1200), with its ISO 4217 code.
-    Amount { amount: i64, currency: String },
+    Amount {
+        amount: i64,
+        currency: String,
+    },
     Code(String),
     Text(String),
 }
 
 fn whole_as_integer<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-    if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
-        s.serialize_i64(*v as i64)
-    } else {
-        s.serialize_f64(*v)
-    }
+    if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 { s.serialize_i64(*v as i64) } else { s.serialize_f64(*v) }
 }
 
 impl PickValue {

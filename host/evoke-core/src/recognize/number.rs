@@ -1,9 +1,9 @@
 //! `number`: digits (`30`, `2.5`, `1,000`, `-4`), number words (`forty`, `twenty one`, `a hundred`,
 //! `two and a half`, `half`) and percentages (`30%`, `30 percent`, read as 30, the sign in the span).
 
+use super::Hit;
 use super::scan::{Scan, scan_all};
 use super::words::parse_numeral;
-use super::Hit;
 
 fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
     let (neg, k) = match s.punct(i) {

@@ -7,9 +7,9 @@
 //! o'clock` is `10:00`, `at 5` is `05:00`. A following `tonight`, `this evening` or `this morning` sets
 //! the half of the day without entering the span (it stays a date word).
 
+use super::Hit;
 use super::scan::{Scan, scan_all};
 use super::words::{parse_int_words, parse_small, unit_value};
-use super::Hit;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mer {
@@ -265,9 +265,31 @@ fn past_to(s: &Scan, i: usize) -> Option<(usize, String)> {
 
 const PREPOSITIONS: &[&str] = &["at", "until", "till", "til", "around", "before", "after"];
 const FOLLOWERS: &[&str] = &[
-    "today", "tomorrow", "tonight", "tmrw", "on", "this", "next", "then", "please", "for", "with",
-    "at", "every", "sharp", "about", "if", "so", "instead", "monday", "tuesday", "wednesday",
-    "thursday", "friday", "saturday", "sunday",
+    "today",
+    "tomorrow",
+    "tonight",
+    "tmrw",
+    "on",
+    "this",
+    "next",
+    "then",
+    "please",
+    "for",
+    "with",
+    "at",
+    "every",
+    "sharp",
+    "about",
+    "if",
+    "so",
+    "instead",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
 ];
 
 /// at 5, at six, at six thirty, until 17, before eight tomorrow (not `by`: "divided by nine")
@@ -304,7 +326,8 @@ fn after_preposition(s: &Scan, i: usize) -> Option<(usize, String)> {
 }
 
 fn parse(s: &Scan, i: usize) -> Option<(usize, String)> {
-    let tries = [colon(s, i), with_suffix(s, i), with_oclock(s, i), named(s, i), past_to(s, i), after_preposition(s, i)];
+    let tries =
+        [colon(s, i), with_suffix(s, i), with_oclock(s, i), named(s, i), past_to(s, i), after_preposition(s, i)];
     tries.into_iter().flatten().filter(|(j, _)| s.ends_ok(*j)).max_by_key(|(j, _)| *j)
 }
 

@@ -230,9 +230,11 @@ pub(crate) fn parse_digit_number(s: &Scan, i: usize) -> Option<(f64, usize)> {
 pub(crate) fn parse_numeral(s: &Scan, i: usize) -> Option<(f64, usize)> {
     if s.digits(i).is_some() {
         let (mut v, mut j) = parse_digit_number(s, i)?;
-        if let Some(scale) = s.word(j).filter(|_| !s.adjacent(j - 1, j)).and_then(|w| {
-            if w == "hundred" { Some(100) } else { scale_value(w) }
-        }) {
+        if let Some(scale) = s
+            .word(j)
+            .filter(|_| !s.adjacent(j - 1, j))
+            .and_then(|w| if w == "hundred" { Some(100) } else { scale_value(w) })
+        {
             v *= scale as f64;
             j += 1;
         } else if let Some((f, k)) = and_a_fraction(s, j) {

@@ -107,7 +107,11 @@ fn serve(stream: TcpStream, root: &Path) -> std::io::Result<()> {
         }
         let output = child.wait_with_output()?;
         let out = output.stdout;
-        let split = out.windows(4).position(|w| w == b"\r\n\r\n").map(|i| (i, 4)).or_else(|| out.windows(2).position(|w| w == b"\n\n").map(|i| (i, 2)));
+        let split = out
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map(|i| (i, 4))
+            .or_else(|| out.windows(2).position(|w| w == b"\n\n").map(|i| (i, 2)));
         let (head, rest) = match split {
             Some((i, n)) => (String::from_utf8_lossy(&out[..i]).to_string(), &out[i + n..]),
             None => (String::new(), &out[..]),

@@ -26,9 +26,7 @@ pub enum Action {
     /// Every installed component adapter: its name, its id and the hosts it may reach.
     List,
     /// Uninstall the component adapter NAME.
-    Remove {
-        name: String,
-    },
+    Remove { name: String },
 }
 
 pub fn run(action: Action, json: bool) -> Exit {
@@ -71,7 +69,12 @@ fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> Exit {
     // `describe` fails, is refused, and the compile is cached for the first decision.
     let adapter = match ComponentAdapter::from_bytes(name, &bytes, &allowed, &places.cache) {
         Ok(adapter) => adapter,
-        Err(e) => return usage(&format!("{} is refused: {e}", file.display()), "build a component of the evoke:adapter@1.0.0 world (docs/adapters.md)"),
+        Err(e) => {
+            return usage(
+                &format!("{} is refused: {e}", file.display()),
+                "build a component of the evoke:adapter@1.0.0 world (docs/adapters.md)",
+            );
+        }
     };
     let before = installed::read(&places.data, name).ok().flatten();
     let record = Installed {
@@ -138,7 +141,13 @@ fn list(places: &Places, json: bool) -> Exit {
     let width = found.iter().map(|i| i.name.chars().count()).max().unwrap_or(0);
     let ids = found.iter().map(|i| i.id.chars().count()).max().unwrap_or(0);
     for i in &found {
-        render::out(&format!("{:<width$}  {:<ids$}  sha256:{}  may reach {}\n", i.name, i.id, &i.sha256[..12], reach(&i.allow_hosts)));
+        render::out(&format!(
+            "{:<width$}  {:<ids$}  sha256:{}  may reach {}\n",
+            i.name,
+            i.id,
+            &i.sha256[..12],
+            reach(&i.allow_hosts)
+        ));
     }
     render::out(&format!("built in: {}\n", evoke_adapters::builtin::NAMES.join(", ")));
     Exit::Done

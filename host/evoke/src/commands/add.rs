@@ -39,8 +39,10 @@ pub fn run_with(
         return exit;
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let session = Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None });
-    let adapter = session.as_ref().ok().map(|s| LockedAdapter { name: s.adapter_name.clone(), id: s.adapter.id().to_string() });
+    let session =
+        Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None });
+    let adapter =
+        session.as_ref().ok().map(|s| LockedAdapter { name: s.adapter_name.clone(), id: s.adapter.id().to_string() });
     let added = match install::add(places, location, fetcher, &cwd, name, source, options.tag, adapter) {
         Ok(added) => added,
         Err(e) => {
@@ -56,7 +58,8 @@ pub fn run_with(
     };
     report(&added, &location.root);
     // The theft test asks the project's engine, as it now stands with the newcomer installed.
-    match Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None }) {
+    match Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None })
+    {
         Ok(session) => theft(&session, &added),
         Err(e) => render::err(&format!("note: no theft test: {}\n", e.message)),
     }

@@ -103,7 +103,8 @@ fn score(session: &Session, case: &Case, decision: &Decision, answers: &Answers)
                     evoke_core::manifest::Asserted::Flag(false) => top != "yes",
                     evoke_core::manifest::Asserted::Text(text) => {
                         let shown = decision.args.as_ref().and_then(|a| a.get(name)).map(|v| v.shown().to_string());
-                        shown.is_some_and(|s| evoke_core::identity::identity(&s) == evoke_core::identity::identity(text))
+                        shown
+                            .is_some_and(|s| evoke_core::identity::identity(&s) == evoke_core::identity::identity(text))
                     }
                 };
                 questions.push((kind, p, expected));
@@ -133,7 +134,9 @@ pub fn run(session: &Session, json: bool, repeat: usize) -> Exit {
         .catalog
         .reflexes()
         .iter()
-        .flat_map(|r| r.manifest.examples.iter().chain(&r.manifest.tests).map(move |record| Case { reflex: &r.name, record }))
+        .flat_map(|r| {
+            r.manifest.examples.iter().chain(&r.manifest.tests).map(move |record| Case { reflex: &r.name, record })
+        })
         .collect();
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
         Ok(runtime) => runtime,
@@ -191,12 +194,14 @@ fn report(session: &Session, cases: &[Case], runs: &[Vec<Result<Scored, String>>
         outcomes[key] = json!(outcomes[key].as_u64().unwrap_or(0) + 1);
     }
     // Complete calls with a judged verdict, by confidence.
-    let calls: Vec<(f64, bool)> = ok.iter().filter(|s| s.complete).filter_map(|s| Some((s.confidence?, s.right?))).collect();
+    let calls: Vec<(f64, bool)> =
+        ok.iter().filter(|s| s.complete).filter_map(|s| Some((s.confidence?, s.right?))).collect();
     let unknown = ok.iter().filter(|s| s.complete && s.right.is_none()).count();
     let mut bins = Vec::new();
     for i in 0..10 {
         let (lo, hi) = (i as f64 / 10.0, (i + 1) as f64 / 10.0);
-        let inside: Vec<&(f64, bool)> = calls.iter().filter(|(p, _)| *p >= lo && (*p < hi || (i == 9 && *p <= 1.0))).collect();
+        let inside: Vec<&(f64, bool)> =
+            calls.iter().filter(|(p, _)| *p >= lo && (*p < hi || (i == 9 && *p <= 1.0))).collect();
         if inside.is_empty() {
             continue;
         }
@@ -250,7 +255,8 @@ fn report(session: &Session, cases: &[Case], runs: &[Vec<Result<Scored, String>>
     }
     let mut questions = Vec::new();
     for kind in ["route", "options", "vocab", "pick", "flag"] {
-        let of: Vec<(f64, bool)> = ok.iter().flat_map(|s| s.questions.iter()).filter(|(k, ..)| *k == kind).map(|(_, p, r)| (*p, *r)).collect();
+        let of: Vec<(f64, bool)> =
+            ok.iter().flat_map(|s| s.questions.iter()).filter(|(k, ..)| *k == kind).map(|(_, p, r)| (*p, *r)).collect();
         if of.is_empty() {
             continue;
         }
@@ -292,7 +298,8 @@ fn report(session: &Session, cases: &[Case], runs: &[Vec<Result<Scored, String>>
                 miss["wrong"] = json!(over);
                 misses.push(miss);
             }
-            Err(e) => misses.push(json!({ "case": case.record.utterance, "outcome": "refused", "mismatch": e, "wrong": false })),
+            Err(e) => misses
+                .push(json!({ "case": case.record.utterance, "outcome": "refused", "mismatch": e, "wrong": false })),
             _ => {}
         }
     }
@@ -311,8 +318,7 @@ fn brier(calls: &[(f64, bool)]) -> Value {
     let base = calls.iter().filter(|(_, r)| *r).count() as f64 / n;
     let (mut rel, mut res) = (0.0, 0.0);
     for i in 0..10 {
-        let inside: Vec<&(f64, bool)> =
-            calls.iter().filter(|(p, _)| ((p * 10.0) as usize).min(9) == i).collect();
+        let inside: Vec<&(f64, bool)> = calls.iter().filter(|(p, _)| ((p * 10.0) as usize).min(9) == i).collect();
         if inside.is_empty() {
             continue;
         }
@@ -336,7 +342,8 @@ fn variance(session: &Session, cases: &[Case], runs: &[Vec<Result<Scored, String
     let mut moved = Vec::new();
     for (case, these) in cases.iter().zip(runs) {
         let ok: Vec<&Scored> = these.iter().filter_map(|r| r.as_ref().ok()).collect();
-        let winners: Vec<String> = ok.iter().map(|s| s.route_top.as_ref().map_or(String::new(), |(k, _)| k.clone())).collect();
+        let winners: Vec<String> =
+            ok.iter().map(|s| s.route_top.as_ref().map_or(String::new(), |(k, _)| k.clone())).collect();
         let outs: Vec<&str> = ok.iter().map(|s| outcome_name(s.outcome)).collect();
         let confidences: Vec<f64> = ok.iter().filter_map(|s| s.confidence).collect();
         let spread = if confidences.is_empty() {
@@ -383,8 +390,17 @@ fn variance(session: &Session, cases: &[Case], runs: &[Vec<Result<Scored, String
 /// to, as far as the log records them.
 fn log_summary(session: &Session) -> Value {
     let text = std::fs::read_to_string(session.places.log()).unwrap_or_default();
-    let (mut decisions, mut ran, mut confirmed_ran, mut confirmed_stopped, mut asked, mut abstained, mut failed, mut skipped, mut unread) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0);
+    let (
+        mut decisions,
+        mut ran,
+        mut confirmed_ran,
+        mut confirmed_stopped,
+        mut asked,
+        mut abstained,
+        mut failed,
+        mut skipped,
+        mut unread,
+    ) = (0, 0, 0, 0, 0, 0, 0, 0, 0);
     let mut stopped = [0usize; 10];
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(entry) = serde_json::from_str::<Value>(line) else {
@@ -401,7 +417,11 @@ fn log_summary(session: &Session) -> Value {
                 Some(false) => confirmed_stopped += 1,
                 None => {
                     skipped += 1;
-                    if entry.get("because").and_then(Value::as_array).is_some_and(|b| b.iter().any(|r| r["type"] == "under_floor")) {
+                    if entry
+                        .get("because")
+                        .and_then(Value::as_array)
+                        .is_some_and(|b| b.iter().any(|r| r["type"] == "under_floor"))
+                    {
                         let c = entry.get("confidence").and_then(Value::as_f64).unwrap_or(0.0);
                         stopped[((c * 10.0) as usize).min(9)] += 1;
                     }
@@ -440,7 +460,13 @@ fn human(r: &Value) -> String {
         if n(&r["repeats"]) > 1 { format!(", each {} times", n(&r["repeats"])) } else { String::new() }
     ));
     let o = &r["outcomes"];
-    out.push_str(&format!("  outcomes   run {} · confirm {} · ask {} · abstain {}\n", n(&o["run"]), n(&o["confirm"]), n(&o["ask"]), n(&o["abstain"])));
+    out.push_str(&format!(
+        "  outcomes   run {} · confirm {} · ask {} · abstain {}\n",
+        n(&o["run"]),
+        n(&o["confirm"]),
+        n(&o["ask"]),
+        n(&o["abstain"])
+    ));
     out.push_str("  calls by confidence (claimed → right, 95% interval):\n");
     for b in r["bins"].as_array().into_iter().flatten() {
         out.push_str(&format!(
@@ -466,7 +492,11 @@ fn human(r: &Value) -> String {
     for (name, bar) in r["bars"].as_object().into_iter().flatten() {
         out.push_str(&format!(
             "  {name:5} bar {}: {} wrong of {} run · {} per thousand inputs, at most {}\n",
-            bar["bar"], n(&bar["wrong"]), n(&bar["calls"]), bar["per_thousand"], bar["at_most"]
+            bar["bar"],
+            n(&bar["wrong"]),
+            n(&bar["calls"]),
+            bar["per_thousand"],
+            bar["at_most"]
         ));
     }
     for q in r["questions"].as_array().into_iter().flatten() {

@@ -30,9 +30,11 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
     }
     if exit == Exit::Done && results.len() == dirs.len() {
         match evoke_files::versions::repository_next(&results) {
-            Some((newest, _, Some(next))) => {
-                render::out(&format!("the repository, {} reflex{}: next version {next} (since {newest})\n", dirs.len(), if dirs.len() == 1 { "" } else { "es" }))
-            }
+            Some((newest, _, Some(next))) => render::out(&format!(
+                "the repository, {} reflex{}: next version {next} (since {newest})\n",
+                dirs.len(),
+                if dirs.len() == 1 { "" } else { "es" }
+            )),
             Some((newest, _, None)) => render::out(&format!("the repository: no change since {newest}\n")),
             None => {}
         }
@@ -44,7 +46,9 @@ fn one(dir: &Path) -> (Exit, Option<evoke_files::versions::Against>) {
     let (file, reading) = match load::reflex(dir) {
         Ok(read) => read,
         Err(message) => {
-            render::err(&format!("error: {message}\n  = fix: run `evoke check` in a reflex directory, or name one: `evoke check reflexes/lights`\n"));
+            render::err(&format!(
+                "error: {message}\n  = fix: run `evoke check` in a reflex directory, or name one: `evoke check reflexes/lights`\n"
+            ));
             return (Exit::Usage, None);
         }
     };
@@ -104,7 +108,9 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> (Exit, Opt
         }
         Some(Against::Refused { newest, fault }) => {
             let fix = match &fault {
-                evoke_core::contract::WasFault::WasReturned { name, .. } => format!("give the argument another name than `{name}`"),
+                evoke_core::contract::WasFault::WasReturned { name, .. } => {
+                    format!("give the argument another name than `{name}`")
+                }
                 evoke_core::contract::WasFault::WasDropped { key, name } => format!("put `{name}` back in {key}"),
             };
             render::err(&format!("error: refused against {newest}: {fault}\n  = fix: {fix}\n"));

@@ -26,7 +26,9 @@ fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>)
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let location = project::locate(&cwd, project_dir, &places)?;
     let loaded = project::load(location.clone()).map_err(|e| e.message)?;
-    let installed = loaded.installed(name).ok_or_else(|| format!("no reflex is installed as `{name}` in {}", location.root.display()))?;
+    let installed = loaded
+        .installed(name)
+        .ok_or_else(|| format!("no reflex is installed as `{name}` in {}", location.root.display()))?;
     let manifest = match (&installed.manifest, project::read_reflex_dir(&installed.dir)) {
         (Some(manifest), _) => manifest.clone(),
         (None, Ok(manifest)) => manifest,
@@ -36,11 +38,18 @@ fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>)
         (Some((key, value)), None) => (key, Some(value)),
         (None, Some(_)) => (setting, None),
         (Some(_), Some(_)) => return Err("give either key=value or key --env VAR, not both".into()),
-        (None, None) => return Err(format!("give a value: evoke config {name} {setting}=VALUE, or for a secret: evoke config {name} {setting} --env VAR")),
+        (None, None) => {
+            return Err(format!(
+                "give a value: evoke config {name} {setting}=VALUE, or for a secret: evoke config {name} {setting} --env VAR"
+            ));
+        }
     };
     let Some(declared) = manifest.config.iter().find(|c| c.name == key) else {
         let keys: Vec<&str> = manifest.config.iter().map(|c| c.name.as_str()).collect();
-        return Err(format!("{name} has no setting `{key}`; its settings are: {}", if keys.is_empty() { "none".into() } else { keys.join(", ") }));
+        return Err(format!(
+            "{name} has no setting `{key}`; its settings are: {}",
+            if keys.is_empty() { "none".into() } else { keys.join(", ") }
+        ));
     };
     if declared.secret && value.is_some() {
         return Err(format!(
@@ -71,7 +80,8 @@ fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>)
     let config = config.as_table_mut().ok_or_else(|| format!("`config` in {} is not a table", path.display()))?;
     config.set_implicit(true);
     let reflex = config.entry(name).or_insert(toml_edit::table());
-    let reflex = reflex.as_table_like_mut().ok_or_else(|| format!("`config.{name}` in {} is not a table", path.display()))?;
+    let reflex =
+        reflex.as_table_like_mut().ok_or_else(|| format!("`config.{name}` in {} is not a table", path.display()))?;
     let said = match (value, env) {
         (Some(value), _) => {
             reflex.insert(key, toml_edit::value(value));

@@ -61,7 +61,10 @@ pub fn run(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Exi
             if json {
                 render::out(&format!("{line}\n"));
             } else {
-                render::err(&format!("evoke: {} ({})\na destructive call confirms at a terminal: run it there\n", p.template, p.reason));
+                render::err(&format!(
+                    "evoke: {} ({})\na destructive call confirms at a terminal: run it there\n",
+                    p.template, p.reason
+                ));
             }
             return Exit::NeedsPerson;
         }
@@ -131,7 +134,9 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, String> {
         let value = match (&arg.source, text) {
             (Source::Flag, None | Some("true" | "yes")) => Some(Value::Flag),
             (Source::Flag, Some("false" | "no")) => None,
-            (Source::Flag, Some(other)) => return Err(format!("`{live}` is a flag: write `{live}` alone, not `{live}={other}`")),
+            (Source::Flag, Some(other)) => {
+                return Err(format!("`{live}` is a flag: write `{live}` alone, not `{live}={other}`"));
+            }
             (_, None) => return Err(format!("`{live}` needs a value: {live}=…")),
             (Source::Options(options), Some(text)) => match options.iter().find(|(k, _)| k == text) {
                 Some((key, _)) => Some(Value::Option { key: key.clone() }),
@@ -143,8 +148,14 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, String> {
             (Source::Vocab(vocab), Some(text)) => match reflex.vocab_of(live).and_then(|v| v.find(text)) {
                 Some(word) => Some(Value::Word { word: word.word.clone(), value: word.value.clone() }),
                 None => {
-                    let words: Vec<&str> = reflex.vocab_of(live).map(|v| v.words.iter().map(|w| w.word.as_str()).collect()).unwrap_or_default();
-                    return Err(format!("\"{text}\" is not a word of vocab/{vocab}.toml; choose one of: {}", words.join(", ")));
+                    let words: Vec<&str> = reflex
+                        .vocab_of(live)
+                        .map(|v| v.words.iter().map(|w| w.word.as_str()).collect())
+                        .unwrap_or_default();
+                    return Err(format!(
+                        "\"{text}\" is not a word of vocab/{vocab}.toml; choose one of: {}",
+                        words.join(", ")
+                    ));
                 }
             },
             // Named, a text is the value as given: there is no sentence for quotes to mark it out of.

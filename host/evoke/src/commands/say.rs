@@ -116,7 +116,10 @@ async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instan
                     };
                     if let Value::Word { word, value: delivered } = &mut value {
                         let reflex = decision.reflex.as_deref().and_then(|r| session.catalog.get(r));
-                        *delivered = reflex.and_then(|r| r.vocab_of(&missing.arg)).and_then(|v| v.find(word)).and_then(|w| w.value.clone());
+                        *delivered = reflex
+                            .and_then(|r| r.vocab_of(&missing.arg))
+                            .and_then(|v| v.find(word))
+                            .and_then(|w| w.value.clone());
                     }
                     answers.push((missing.arg.clone(), value));
                 }
@@ -127,12 +130,20 @@ async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instan
                 finish(log, &decided, &decision, None, options);
                 if !options.json {
                     let line = serde_json::to_value(&decision).unwrap_or_default();
-                    let command = render::literal_call(options.project_flag, &line, decision.missing.as_deref().unwrap_or_default());
+                    let command = render::literal_call(
+                        options.project_flag,
+                        &line,
+                        decision.missing.as_deref().unwrap_or_default(),
+                    );
                     let said = match (&decision.prompt, &decision.missing) {
                         (Some(prompt), _) => format!("evoke: {} ({})", prompt.template, prompt.reason),
                         (None, Some(missing)) => {
                             let asks: Vec<String> = missing.iter().map(|m| m.ask.clone()).collect();
-                            format!("evoke: {} needs an answer: {}", decision.reflex.as_deref().unwrap_or_default(), asks.join(" "))
+                            format!(
+                                "evoke: {} needs an answer: {}",
+                                decision.reflex.as_deref().unwrap_or_default(),
+                                asks.join(" ")
+                            )
                         }
                         _ => "evoke: a person must answer first".to_string(),
                     };
@@ -154,15 +165,25 @@ async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instan
                 }
                 return execute(session, log, &decided, &decision, started + DEADLINE + waited, options).await;
             }
-            Outcome::Run => return execute(session, log, &decided, &decision, started + DEADLINE + waited, options).await,
+            Outcome::Run => {
+                return execute(session, log, &decided, &decision, started + DEADLINE + waited, options).await;
+            }
             Outcome::Ask => unreachable!("an ask with a person present is handled above"),
         }
     }
 }
 
-async fn execute(session: &Session, log: &mut Log, decided: &Decided, decision: &Decision, deadline: Instant, options: &Options<'_>) -> Exit {
+async fn execute(
+    session: &Session,
+    log: &mut Log,
+    decided: &Decided,
+    decision: &Decision,
+    deadline: Instant,
+    options: &Options<'_>,
+) -> Exit {
     let reflex_name = decision.reflex.as_deref().unwrap_or_default();
-    let (Some(reflex), Some(dir)) = (session.catalog.get(reflex_name), body::dir_of(&session.project, reflex_name)) else {
+    let (Some(reflex), Some(dir)) = (session.catalog.get(reflex_name), body::dir_of(&session.project, reflex_name))
+    else {
         render::err(&format!("error: {reflex_name} is not installed here\n"));
         return Exit::Failed;
     };

@@ -42,7 +42,8 @@ pub fn run(session: &Session, name: Option<&str>) -> Exit {
                 Err(failed) => (false, failed.failure.to_string()),
             };
             let mark = if ok { "pass" } else { "FAIL" };
-            let wanted = if record.asserts.is_none() { format!(" (must not be {})", reflex.name) } else { String::new() };
+            let wanted =
+                if record.asserts.is_none() { format!(" (must not be {})", reflex.name) } else { String::new() };
             render::out(&format!("{mark}  {}  {:?}  → {got}{wanted}\n", reflex.name, record.utterance));
             if ok { passed += 1 } else { failed += 1 }
         }

@@ -28,9 +28,10 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
     let before = trust::check(&places, &location);
     match &before {
         Ok(()) => render::out(&format!("{shown} is trusted as it is; recording it again, bound to:\n")),
-        Err(u) if !u.never => {
-            render::out(&format!("{shown} changed since you trusted it ({}); trusting it now, bound to:\n", u.changed.join(", ")))
-        }
+        Err(u) if !u.never => render::out(&format!(
+            "{shown} changed since you trusted it ({}); trusting it now, bound to:\n",
+            u.changed.join(", ")
+        )),
         Err(_) => render::out(&format!("trusting {shown}, bound to the content of:\n")),
     }
     let width = snapshot.files.keys().map(|k| k.chars().count()).max().unwrap_or(0);

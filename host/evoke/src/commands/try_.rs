@@ -4,9 +4,9 @@
 use crate::decide::{DEADLINE, Failed, Request, decide};
 use crate::exit::Exit;
 use crate::line::{Line, RefusedLine, to_line};
-use crate::session::Session;
 use crate::log::Log;
 use crate::render;
+use crate::session::Session;
 use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal};
 use std::time::Instant;

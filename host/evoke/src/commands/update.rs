@@ -23,12 +23,20 @@ pub fn run(options: &session::Options, accept: bool) -> Exit {
 }
 
 /// The command with its fetcher given, so a test can serve refs from loopback.
-pub fn run_with(options: &session::Options, places: &Places, location: &Location, fetcher: &mut Fetcher, accept: bool) -> Exit {
+pub fn run_with(
+    options: &session::Options,
+    places: &Places,
+    location: &Location,
+    fetcher: &mut Fetcher,
+    accept: bool,
+) -> Exit {
     if let Err(exit) = require(places, location) {
         return exit;
     }
-    let session = Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None });
-    let adapter = session.as_ref().ok().map(|s| LockedAdapter { name: s.adapter_name.clone(), id: s.adapter.id().to_string() });
+    let session =
+        Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None });
+    let adapter =
+        session.as_ref().ok().map(|s| LockedAdapter { name: s.adapter_name.clone(), id: s.adapter.id().to_string() });
     drop(session);
     let report = match update(places, location, fetcher, accept, adapter) {
         Ok(report) => report,
@@ -58,22 +66,29 @@ pub fn line(event: &Event) -> String {
             format!("restored   {name} {to} (its store copy was missing or changed)\n")
         }
         Event::Taken { name, from: Some(from), to, level } => {
-            let level = level.map(|l| format!(" ({})", if l == Level::None { "no contract change".into() } else { l.to_string() }));
+            let level = level
+                .map(|l| format!(" ({})", if l == Level::None { "no contract change".into() } else { l.to_string() }));
             format!("taken      {name} {from} → {to}{}\n", level.unwrap_or_default())
         }
         Event::Unchanged { name, tag } => format!("unchanged  {name} {tag}\n"),
         Event::Rewritten { file, from, to, .. } => {
             format!("rewritten  {file}: `{from}` reads as `{to}` (renamed upstream); the file is left as it is\n")
         }
-        Event::Stale { file, line, message, fix, .. } => format!("stale      {file}:{line}: {message}\n  = fix: {fix}\n"),
+        Event::Stale { file, line, message, fix, .. } => {
+            format!("stale      {file}:{line}: {message}\n  = fix: {fix}\n")
+        }
         Event::Orphaned { file, why } => format!("orphaned   {file}: {why}\n"),
         Event::Loosened { name, consented, upstream } => {
-            format!("loosened   {name}: upstream's effect is {upstream}; you keep {consented} until: evoke update --accept\n")
+            format!(
+                "loosened   {name}: upstream's effect is {upstream}; you keep {consented} until: evoke update --accept\n"
+            )
         }
         Event::Accepted { name, from, to } => format!("accepted   {name}: the effect is {to} now (was {from})\n"),
         Event::Tightened { name, from, to } => format!("tightened  {name}: the effect is {to} now (was {from})\n"),
         Event::Major { name, tag } => {
-            format!("major      {name}: {tag} is out; to take it, set its tag to \"{tag}\" in evoke.toml, then: evoke update\n")
+            format!(
+                "major      {name}: {tag} is out; to take it, set its tag to \"{tag}\" in evoke.toml, then: evoke update\n"
+            )
         }
         Event::Moved { name, tag, locked, now } => format!(
             "refused    {name}: the tag {tag} moved (locked {}, now {}); a published tag never changes, so the lock is kept\n",
@@ -81,6 +96,8 @@ pub fn line(event: &Event) -> String {
             short(now)
         ),
         Event::Failed { name, why } => format!("failed     {name}: {why}\n"),
-        Event::Dropped { name } => format!("dropped    {name}: no longer fetched by evoke.toml; removed from the lock\n"),
+        Event::Dropped { name } => {
+            format!("dropped    {name}: no longer fetched by evoke.toml; removed from the lock\n")
+        }
     }
 }

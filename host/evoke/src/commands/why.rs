@@ -33,7 +33,10 @@ pub fn run(back: usize, json: bool) -> Exit {
     }
     let mut answers: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
     for round in entry.get("answers").and_then(Value::as_array).into_iter().flatten() {
-        if let Some(raw) = round.get("raw").and_then(|r| serde_json::from_value::<BTreeMap<String, BTreeMap<String, f64>>>(r.clone()).ok()) {
+        if let Some(raw) = round
+            .get("raw")
+            .and_then(|r| serde_json::from_value::<BTreeMap<String, BTreeMap<String, f64>>>(r.clone()).ok())
+        {
             answers.extend(raw);
         }
     }
