@@ -166,3 +166,26 @@ fn choose_adapter(
         )),
     }
 }
+
+impl Session {
+    /// One decision's request, its 30 seconds counted from `started`.
+    pub fn request(&self, started: std::time::Instant) -> crate::decide::Request<'_> {
+        crate::decide::Request {
+            catalog: &self.catalog,
+            adapter: self.adapter.as_ref(),
+            gate: self.gate,
+            plan: &self.plan,
+            cache: Some(&self.cache),
+            deadline: started + crate::decide::DEADLINE,
+        }
+    }
+}
+
+/// The runtime a command drives adapters and bodies on: one thread, timers and signals. A runtime that
+/// cannot start is said, and the command fails.
+pub fn runtime() -> Result<tokio::runtime::Runtime, crate::exit::Exit> {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| {
+        crate::render::err(&format!("error: cannot start: {e}\n"));
+        crate::exit::Exit::Failed
+    })
+}

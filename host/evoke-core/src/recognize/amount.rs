@@ -8,7 +8,7 @@
 //! upper case (`try` is a word).
 
 use super::Hit;
-use super::scan::{Scan, scan_all};
+use super::scan::{Scan, hits};
 use super::words::{parse_digit_number, parse_int_words, parse_numeral};
 
 /// ISO 4217 codes read here, with their minor-unit exponent.
@@ -257,13 +257,7 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, (i64, String))> {
 }
 
 pub(crate) fn find(s: &Scan) -> Vec<Hit<(i64, String)>> {
-    scan_all(s, parse)
-        .into_iter()
-        .map(|f| {
-            let (start, end) = s.span(f.start, f.end);
-            Hit { start, end, value: f.value }
-        })
-        .collect()
+    hits(s, parse)
 }
 
 #[cfg(test)]

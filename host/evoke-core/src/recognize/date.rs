@@ -12,7 +12,7 @@
 //! that date. Without one (`recognize`) it yields no candidate, but its span is still a typed span: it
 //! hides the bare numbers inside it. See `super` for the reasoning.
 
-use super::scan::{Scan, scan_all};
+use super::scan::{Scan, hits};
 use super::words::{parse_int_words, parse_numeral, parse_ordinal, parse_small};
 use super::{CivilDate, DateReading, Hit};
 
@@ -293,13 +293,7 @@ fn parse(s: &Scan, i: usize, today: Option<CivilDate>) -> Option<(usize, Reading
 
 /// Every date span; a reading of `None` is a year-less month-day read without a reference date.
 pub(crate) fn find(s: &Scan, today: Option<CivilDate>) -> Vec<Hit<Reading>> {
-    scan_all(s, |s, i| parse(s, i, today))
-        .into_iter()
-        .map(|f| {
-            let (start, end) = s.span(f.start, f.end);
-            Hit { start, end, value: f.value }
-        })
-        .collect()
+    hits(s, |s, i| parse(s, i, today))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! Months and years are not durations here: their length in seconds depends on the calendar.
 
 use super::Hit;
-use super::scan::{Scan, scan_all};
+use super::scan::{Scan, hits};
 use super::words::{and_a_fraction, parse_numeral, parse_word_number};
 
 pub(crate) const SECOND: u64 = 1;
@@ -141,13 +141,7 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, u64)> {
 }
 
 pub(crate) fn find(s: &Scan) -> Vec<Hit<u64>> {
-    scan_all(s, parse)
-        .into_iter()
-        .map(|f| {
-            let (start, end) = s.span(f.start, f.end);
-            Hit { start, end, value: f.value }
-        })
-        .collect()
+    hits(s, parse)
 }
 
 #[cfg(test)]

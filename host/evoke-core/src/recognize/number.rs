@@ -2,7 +2,7 @@
 //! `two and a half`, `half`) and percentages (`30%`, `30 percent`, read as 30, the sign in the span).
 
 use super::Hit;
-use super::scan::{Scan, scan_all};
+use super::scan::{Scan, hits};
 use super::words::parse_numeral;
 
 fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
@@ -21,13 +21,7 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
 }
 
 pub(crate) fn find(s: &Scan) -> Vec<Hit<f64>> {
-    scan_all(s, parse)
-        .into_iter()
-        .map(|f| {
-            let (start, end) = s.span(f.start, f.end);
-            Hit { start, end, value: f.value }
-        })
-        .collect()
+    hits(s, parse)
 }
 
 #[cfg(test)]

@@ -183,7 +183,19 @@ pub(crate) struct Found<T> {
 /// Runs `parse` at every token where a match may begin, left to right, keeping each longest match and
 /// continuing after it. `parse` returns the exclusive end token and the value; the end must be a
 /// boundary.
-pub(crate) fn scan_all<T>(s: &Scan, mut parse: impl FnMut(&Scan, usize) -> Option<(usize, T)>) -> Vec<Found<T>> {
+/// Every match of `parse`, as hits in character offsets of the input: the one loop each recognizer of
+/// words and numbers shares.
+pub(crate) fn hits<T>(s: &Scan, parse: impl FnMut(&Scan, usize) -> Option<(usize, T)>) -> Vec<super::Hit<T>> {
+    scan_all(s, parse)
+        .into_iter()
+        .map(|f| {
+            let (start, end) = s.span(f.start, f.end);
+            super::Hit { start, end, value: f.value }
+        })
+        .collect()
+}
+
+fn scan_all<T>(s: &Scan, mut parse: impl FnMut(&Scan, usize) -> Option<(usize, T)>) -> Vec<Found<T>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < s.len() {

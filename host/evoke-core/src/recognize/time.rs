@@ -8,7 +8,7 @@
 //! the half of the day without entering the span (it stays a date word).
 
 use super::Hit;
-use super::scan::{Scan, scan_all};
+use super::scan::{Scan, hits};
 use super::words::{parse_int_words, parse_small, unit_value};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -332,13 +332,7 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, String)> {
 }
 
 pub(crate) fn find(s: &Scan) -> Vec<Hit<String>> {
-    scan_all(s, parse)
-        .into_iter()
-        .map(|f| {
-            let (start, end) = s.span(f.start, f.end);
-            Hit { start, end, value: f.value }
-        })
-        .collect()
+    hits(s, parse)
 }
 
 #[cfg(test)]

@@ -138,12 +138,9 @@ pub fn run(session: &Session, json: bool, repeat: usize) -> Exit {
             r.manifest.examples.iter().chain(&r.manifest.tests).map(move |record| Case { reflex: &r.name, record })
         })
         .collect();
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
+    let runtime = match crate::session::runtime() {
         Ok(runtime) => runtime,
-        Err(e) => {
-            render::err(&format!("error: cannot start: {e}\n"));
-            return Exit::Failed;
-        }
+        Err(exit) => return exit,
     };
     let terminal = std::io::stderr().is_terminal();
     // Per case, per repeat.

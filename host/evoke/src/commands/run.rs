@@ -87,12 +87,9 @@ pub fn run(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Exi
             return not.exit();
         }
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match crate::session::runtime() {
         Ok(runtime) => runtime,
-        Err(e) => {
-            render::err(&format!("error: cannot start: {e}\n"));
-            return Exit::Failed;
-        }
+        Err(exit) => return exit,
     };
     let ran = runtime.block_on(body::run(&prepared, &session.places.cache, interrupted()));
     let line = line_of(Outcome::Run, Some(RanFields::of(&ran)));

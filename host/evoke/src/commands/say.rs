@@ -3,7 +3,7 @@
 //! with the literal command that gives the answer (exit 3), and an abstain exits 4 (D5).
 
 use crate::body::{self, interrupted};
-use crate::decide::{DEADLINE, Decided, Failed, Request, decide};
+use crate::decide::{DEADLINE, Decided, Failed, decide};
 use crate::exit::Exit;
 use crate::line::{Line, RanFields, RefusedLine, to_line};
 use crate::log::Log;
@@ -21,12 +21,9 @@ pub struct Options<'a> {
 }
 
 pub fn run(session: &Session, sentence: Option<String>, options: &Options) -> Exit {
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match crate::session::runtime() {
         Ok(runtime) => runtime,
-        Err(e) => {
-            render::err(&format!("error: cannot start: {e}\n"));
-            return Exit::Failed;
-        }
+        Err(exit) => return exit,
     };
     let mut log = Log::open(&session.places.log());
     match sentence {
@@ -67,14 +64,7 @@ pub fn worse(a: Exit, b: Exit) -> Exit {
 
 async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_>) -> Exit {
     let started = Instant::now();
-    let request = Request {
-        catalog: &session.catalog,
-        adapter: session.adapter.as_ref(),
-        gate: session.gate,
-        plan: &session.plan,
-        cache: Some(&session.cache),
-        deadline: started + DEADLINE,
-    };
+    let request = session.request(started);
     let decided = match decide(&request, input).await {
         Ok(decided) => decided,
         Err(Failed { failure, trace, rounds }) => {

@@ -2,7 +2,7 @@
 //! when the decision acts on that reflex with every value it asserts, or, for `false`, when it does not
 //! act on that reflex at all.
 
-use crate::decide::{DEADLINE, Request, decide};
+use crate::decide::decide;
 use crate::exit::Exit;
 use crate::render;
 use crate::session::Session;
@@ -19,24 +19,14 @@ pub fn run(session: &Session, name: Option<&str>) -> Exit {
             return Exit::Usage;
         }
     }
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
+    let runtime = match crate::session::runtime() {
         Ok(runtime) => runtime,
-        Err(e) => {
-            render::err(&format!("error: cannot start: {e}\n"));
-            return Exit::Failed;
-        }
+        Err(exit) => return exit,
     };
     let (mut passed, mut failed) = (0, 0);
     for reflex in reflexes {
         for record in &reflex.manifest.tests {
-            let request = Request {
-                catalog: &session.catalog,
-                adapter: session.adapter.as_ref(),
-                gate: session.gate,
-                plan: &session.plan,
-                cache: Some(&session.cache),
-                deadline: Instant::now() + DEADLINE,
-            };
+            let request = session.request(Instant::now());
             let (ok, got) = match runtime.block_on(decide(&request, &record.utterance)) {
                 Ok(decided) => (passes(&reflex.name, record, &decided.decision), summary(&decided.decision)),
                 Err(failed) => (false, failed.failure.to_string()),

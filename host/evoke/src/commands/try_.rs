@@ -1,7 +1,7 @@
 //! `evoke try [SENTENCE…]`: show every judgment of a decision without running anything (000 §6.4).
 //! With no sentence and stdin not a terminal, one decision per input line (the filter).
 
-use crate::decide::{DEADLINE, Failed, Request, decide};
+use crate::decide::{Failed, decide};
 use crate::exit::Exit;
 use crate::line::{Line, RefusedLine, to_line};
 use crate::log::Log;
@@ -13,12 +13,9 @@ use std::time::Instant;
 
 pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
     let mut log = Log::open(&session.places.log());
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
+    let runtime = match crate::session::runtime() {
         Ok(runtime) => runtime,
-        Err(e) => {
-            render::err(&format!("error: cannot start: {e}\n"));
-            return Exit::Failed;
-        }
+        Err(exit) => return exit,
     };
     match sentence {
         Some(sentence) => runtime.block_on(one(session, &mut log, &sentence, json)),
@@ -44,14 +41,7 @@ pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
 }
 
 async fn one(session: &Session, log: &mut Log, input: &str, json: bool) -> Exit {
-    let request = Request {
-        catalog: &session.catalog,
-        adapter: session.adapter.as_ref(),
-        gate: session.gate,
-        plan: &session.plan,
-        cache: Some(&session.cache),
-        deadline: Instant::now() + DEADLINE,
-    };
+    let request = session.request(Instant::now());
     match decide(&request, input).await {
         Ok(decided) => {
             let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None });
