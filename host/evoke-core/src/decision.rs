@@ -1,9 +1,10 @@
 //! A decision and its JSON line (003, 004, D1). Field order is the wire's; absent optionals are omitted.
 
 use crate::manifest::Effect;
+use crate::question::serialize_pairs;
 use crate::recognize::{PickValue, Span};
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
+use serde::ser::Serializer;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -74,11 +75,7 @@ impl Args {
 
 impl Serialize for Args {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (name, value) in &self.0 {
-            map.serialize_entry(name, value)?;
-        }
-        map.end()
+        serialize_pairs(&self.0, serializer)
     }
 }
 
@@ -149,11 +146,7 @@ pub struct Texts(pub Vec<(String, String)>);
 
 impl Serialize for Texts {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (key, text) in &self.0 {
-            map.serialize_entry(key, text)?;
-        }
-        map.end()
+        serialize_pairs(&self.0, serializer)
     }
 }
 

@@ -46,12 +46,20 @@ impl Options {
 
 impl Serialize for Options {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (key, text) in &self.0 {
-            map.serialize_entry(key, text)?;
-        }
-        map.end()
+        serialize_pairs(&self.0, serializer)
     }
+}
+
+/// Keyed pairs as a JSON object in their own order: the wire keeps the order things are offered in.
+pub(crate) fn serialize_pairs<S: Serializer, V: Serialize>(
+    pairs: &[(String, V)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(Some(pairs.len()))?;
+    for (key, value) in pairs {
+        map.serialize_entry(key, value)?;
+    }
+    map.end()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -98,11 +106,7 @@ impl Questions {
 
 impl Serialize for Questions {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (id, question) in &self.0 {
-            map.serialize_entry(id, question)?;
-        }
-        map.end()
+        serialize_pairs(&self.0, serializer)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `evoke:adapter` worlds this host runs, one module per version (`wit/adapter/v1`, …), and the check
 //! that a component was built for one of them.
 
+use evoke_bodies::component::versions::{known_list, package_versions, refusal};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
@@ -21,6 +22,8 @@ pub(crate) mod v1 {
     pub(crate) const VERSION: &str = "1.0.0";
 }
 
+const PACKAGE: &str = "evoke:adapter";
+
 /// The versions of `evoke:adapter` this host knows, oldest first.
 pub(crate) const KNOWN: &[&str] = &[v1::VERSION];
 
@@ -34,31 +37,16 @@ pub(crate) enum World {
 pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<World, String> {
     let ty = component.component_type();
     let exports: Vec<&str> = ty.exports(engine).map(|(n, _)| n).collect();
-    let mut versions: Vec<&str> = exports
-        .iter()
-        .filter_map(|name| name.strip_prefix("evoke:adapter/"))
-        .map(|rest| rest.split_once('@').map_or("", |(_, v)| v))
-        .collect();
-    versions.sort_unstable();
-    versions.dedup();
-    let known = KNOWN.iter().map(|v| format!("evoke:adapter@{v}")).collect::<Vec<_>>().join(", ");
+    let versions = package_versions(exports.iter().copied(), PACKAGE);
+    let known = known_list(PACKAGE, KNOWN);
     match versions.as_slice() {
         [] if exports.iter().any(|n| n.starts_with("evoke:reflex/") || *n == "run") => {
             Err(format!("refused: this component is a reflex's body, not an adapter (this evoke runs {known})"))
         }
         [] => Err(format!(
-            "refused: this component is not an evoke adapter: it exports no evoke:adapter/engine (this evoke runs {known})"
+            "refused: this component is not an evoke adapter: it exports no {PACKAGE}/engine (this evoke runs {known})"
         )),
         [v] if *v == v1::VERSION => Ok(World::V1),
-        [""] => Err(format!(
-            "refused: this component was built for an unversioned evoke:adapter world; this evoke runs {known}"
-        )),
-        [v] => Err(format!(
-            "refused: this component was built for evoke:adapter@{v}, a world this evoke does not know; it runs {known}"
-        )),
-        several => Err(format!(
-            "refused: this component mixes evoke:adapter versions ({}); this evoke runs {known}",
-            several.join(", ")
-        )),
+        other => Err(refusal(PACKAGE, KNOWN, other)),
     }
 }

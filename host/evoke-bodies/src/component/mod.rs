@@ -22,6 +22,7 @@ mod sandbox;
 mod state;
 mod stdio;
 mod values;
+pub mod versions;
 mod world;
 
 pub use cache::Source;
