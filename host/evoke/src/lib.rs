@@ -9,6 +9,7 @@ pub mod cli;
 pub mod commands;
 pub mod decide;
 pub mod exit;
+pub mod filter;
 pub mod line;
 pub mod load;
 pub mod log;

@@ -34,7 +34,41 @@ pub fn err(text: &str) {
 }
 
 pub fn out(text: &str) {
-    let _ = io::stdout().write_all(text.as_bytes());
+    let held = HELD.with(|held| match held.borrow_mut().as_mut() {
+        Some(buffer) => {
+            buffer.extend_from_slice(text.as_bytes());
+            true
+        }
+        None => false,
+    });
+    if !held {
+        let _ = io::stdout().write_all(text.as_bytes());
+    }
+}
+
+thread_local! {
+    /// Standard output held back while the filter has more input waiting.
+    static HELD: std::cell::RefCell<Option<Vec<u8>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// From now on, hold what `out` writes until `release`.
+pub fn hold() {
+    HELD.with(|held| held.borrow_mut().get_or_insert_with(Vec::new).clear());
+}
+
+/// Writes out what was held, in one write, and flushes; `keep` goes on holding after.
+pub fn release(keep: bool) {
+    let buffer = HELD.with(|held| {
+        let mut held = held.borrow_mut();
+        let buffer = held.as_mut().map(std::mem::take).unwrap_or_default();
+        if !keep {
+            *held = None;
+        }
+        buffer
+    });
+    let mut stdout = io::stdout().lock();
+    let _ = stdout.write_all(&buffer);
+    let _ = stdout.flush();
 }
 
 /// The human reading of a decision (000 §6.4), from its line and the answers behind it: the route, each

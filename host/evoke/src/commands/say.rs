@@ -11,7 +11,7 @@ use crate::session::Session;
 use crate::{prompt, render};
 use evoke_core::decide::answered;
 use evoke_core::decision::{Decision, Outcome, Value};
-use std::io::{BufRead, IsTerminal};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -28,18 +28,9 @@ pub fn run(session: &Session, sentence: Option<String>, options: &Options) -> Ex
     let mut log = Log::open(&session.places.log());
     match sentence {
         Some(sentence) => runtime.block_on(one(session, &mut log, &sentence, options)),
+        // The filter: one decision per line, and the worst exit of them all.
         None if !std::io::stdin().is_terminal() => {
-            // The filter: one decision per line, and the worst exit of them all (D5's order).
-            let mut worst = Exit::Done;
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let exit = runtime.block_on(one(session, &mut log, &line, options));
-                worst = worse(worst, exit);
-            }
-            worst
+            crate::filter::each_line(|line| runtime.block_on(one(session, &mut log, line, options)))
         }
         None => {
             render::err("error: say what you want: evoke \"turn on the kitchen lights\"\n");

@@ -8,7 +8,7 @@ use crate::log::Log;
 use crate::render;
 use crate::session::Session;
 use std::collections::BTreeMap;
-use std::io::{BufRead, IsTerminal};
+use std::io::IsTerminal;
 use std::time::Instant;
 
 pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
@@ -20,18 +20,7 @@ pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
     match sentence {
         Some(sentence) => runtime.block_on(one(session, &mut log, &sentence, json)),
         None if !std::io::stdin().is_terminal() => {
-            let mut worst = Exit::Done;
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let exit = runtime.block_on(one(session, &mut log, &line, json));
-                if exit == Exit::Refused {
-                    worst = Exit::Refused;
-                }
-            }
-            worst
+            crate::filter::each_line(|line| runtime.block_on(one(session, &mut log, line, json)))
         }
         None => {
             render::err("error: say what to decide: evoke try \"turn on the kitchen lights\"\n");
