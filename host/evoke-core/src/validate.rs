@@ -87,9 +87,17 @@ pub fn validate(questions: &Questions, raw: &Raw) -> Result<Answers, AnswerFault
             return Err(AnswerFault::Unanswered { question: id.clone() });
         };
         let offered = question.keys();
-        // Every key given must be offered: count the offered keys found, and look for the stranger only
-        // when the counts differ.
-        let found = offered.iter().filter(|k| given.contains_key(**k)).count();
+        // One look-up per key offered reads the distribution and counts the keys given that were offered;
+        // only when the counts differ is the stranger looked for.
+        let mut found = 0;
+        let read: Vec<(String, f64)> = offered
+            .iter()
+            .map(|k| {
+                let p = given.get(*k).copied();
+                found += usize::from(p.is_some());
+                (k.to_string(), p.unwrap_or(0.0))
+            })
+            .collect();
         if found != given.len() {
             let stranger = given.keys().find(|k| !offered.contains(&k.as_str())).cloned().unwrap_or_default();
             return Err(AnswerFault::NotOffered { question: id.clone(), key: stranger });
@@ -121,7 +129,7 @@ pub fn validate(questions: &Questions, raw: &Raw) -> Result<Answers, AnswerFault
                 if (sum - 1.0).abs() > SUM_TOLERANCE {
                     return Err(AnswerFault::NotDistribution { question: id.clone(), sum });
                 }
-                Distribution(offered.iter().map(|k| (k.to_string(), given.get(*k).copied().unwrap_or(0.0))).collect())
+                Distribution(read)
             }
         };
         answers.insert(id.clone(), distribution);
