@@ -27,7 +27,8 @@ pub fn run(back: usize, json: bool) -> Exit {
     }
     let input = entry.get("input").and_then(Value::as_str).unwrap_or_default();
     render::out(&format!("{}\n", serde_json::Value::String(input.to_string())));
-    if let Some(error) = entry.get("error").and_then(Value::as_str) {
+    // A decision that failed closed has no outcome: its error is all there is to say.
+    if let (None, Some(error)) = (entry.get("outcome"), entry.get("error").and_then(Value::as_str)) {
         render::out(&format!("  {error}\n"));
         return Exit::Done;
     }
@@ -42,5 +43,11 @@ pub fn run(back: usize, json: bool) -> Exit {
     }
     let candidates = entry.get("candidates").cloned().unwrap_or(Value::Array(Vec::new()));
     render::out(&render::reading(&entry, &answers, &candidates));
+    // What the body did, when it ran.
+    if let Some(text) = entry.pointer("/result/text").and_then(Value::as_str) {
+        render::out(&format!("  ran: {text}\n"));
+    } else if let Some(error) = entry.get("error").and_then(Value::as_str) {
+        render::out(&format!("  failed: {error}\n"));
+    }
     Exit::Done
 }
