@@ -252,6 +252,21 @@ impl<'t, 'i> Entry<'t, 'i> {
         }
     }
 
+    /// A number from 0 to 1: a bar or an answer's probability.
+    pub fn probability(&self, sink: &mut Sink) -> Option<f64> {
+        let n = number_of(self.value.get_ref()).filter(|n| (0.0..=1.0).contains(n));
+        if n.is_none() {
+            sink.error(
+                Problem::WrongType,
+                &self.path,
+                &self.key_span,
+                format!("`{}` must be a probability", self.path),
+                "write a number from 0 to 1",
+            );
+        }
+        n
+    }
+
     /// An array of clean one-line strings.
     pub fn texts(&self, sink: &mut Sink) -> Option<Vec<String>> {
         let DeValue::Array(items) = self.value.get_ref() else {

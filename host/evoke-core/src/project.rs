@@ -3,7 +3,7 @@
 
 use crate::adapter::Gate;
 use crate::diag::{Problem, Reading};
-use crate::doc::{Entry, KeyPath, Sink, TableReader, number_of};
+use crate::doc::{Entry, KeyPath, Sink, TableReader};
 use crate::text::{is_name, is_sentinel};
 use std::collections::BTreeMap;
 use toml::de::DeValue;
@@ -181,18 +181,9 @@ fn read_bars(item: &Entry, sink: &mut Sink) -> Option<BarMoves> {
         [("route", &mut moves.route), ("fits", &mut moves.fits), ("read", &mut moves.read), ("write", &mut moves.write)]
     {
         if let Some(e) = table.get(name) {
-            match number_of(e.value.get_ref()).filter(|n| (0.0..=1.0).contains(n)) {
+            match e.probability(sink) {
                 Some(n) => *slot = Some(n),
-                None => {
-                    sink.error(
-                        Problem::WrongType,
-                        &e.path,
-                        &e.key_span,
-                        format!("`{}` must be a probability", e.path),
-                        "write a number from 0 to 1",
-                    );
-                    ok = false;
-                }
+                None => ok = false,
             }
         }
     }

@@ -95,21 +95,7 @@ fn read_raw(entry: &Entry, sink: &mut Sink) -> Option<Raw> {
 
 fn read_gate(entry: &Entry, sink: &mut Sink) -> Option<Gate> {
     let mut table = entry.table(sink)?;
-    let bar = |name: &str, table: &mut TableReader, sink: &mut Sink| -> Option<f64> {
-        let e = table.get(name)?;
-        let n = number_of(e.value.get_ref());
-        if n.is_none_or(|n| !(0.0..=1.0).contains(&n)) {
-            sink.error(
-                Problem::WrongType,
-                &e.path,
-                &e.key_span,
-                format!("`{}` must be a probability", e.path),
-                "write a number from 0 to 1",
-            );
-            return None;
-        }
-        n
-    };
+    let bar = |name: &str, table: &mut TableReader, sink: &mut Sink| table.get(name)?.probability(sink);
     let route = bar("route", &mut table, sink);
     let fits = bar("fits", &mut table, sink);
     let read = bar("read", &mut table, sink);
