@@ -1,35 +1,55 @@
 //! Writes of owned files: to a temporary file beside the target, synced, then renamed into place, so a
 //! kill at any moment leaves the old file or the new one, never a torn one.
+//!
+//! The temporary file is made by the `tempfile` crate: a random name, created exclusively (`O_EXCL`), so a
+//! symlink or a file planted beside the target under a guessed name is never opened, let alone written
+//! through. It is created with mode 0600, which the target keeps once renamed: what evoke writes (the
+//! lock, `trust.toml`, `evoke.toml`, the answer cache) is readable by its owner alone. A directory the
+//! write has to create is made 0700.
 
 use std::io::Write;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-static COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// Writes `bytes` to `path` atomically: the temporary file is unique to this process and this call.
+/// Writes `bytes` to `path` atomically, the file readable and writable by its owner alone.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(dir)?;
+    create_private_dirs(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let temporary = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, path)?;
-        // The rename is durable once the directory is synced.
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
+    // The prefix and suffix only make a left-behind file recognizable; the random middle makes it
+    // unguessable, and the exclusive create refuses any name already taken.
+    let mut file = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    // On failure the temporary file is removed when `file` (or the error holding it) is dropped.
+    file.persist(path).map_err(|e| e.error)?;
+    // The rename is durable once the directory is synced.
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
     }
-    result
+    Ok(())
+}
+
+/// Creates `dir` and any missing parent with mode 0700; directories already there are left as they are
+/// (a project's own directory is the user's to set).
+pub fn create_private_dirs(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)
+}
+
+/// Makes one of evoke's own places (data, state, cache, config) private: created 0700 when missing, and
+/// narrowed to 0700 when an earlier evoke or another hand left it readable by others.
+pub fn private_place(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    create_private_dirs(dir)?;
+    let meta = std::fs::metadata(dir)?;
+    if meta.permissions().mode() & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
 }

@@ -42,3 +42,17 @@ impl Places {
         self.state.join("log.jsonl")
     }
 }
+
+/// Opens the log for appending: its place 0700 and the file 0600, narrowed when an earlier evoke left
+/// either readable by others, since a log holds every request a person made.
+pub fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        crate::atomic::private_place(dir)?;
+    }
+    let file = std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(path)?;
+    if file.metadata()?.permissions().mode() & 0o077 != 0 {
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(file)
+}

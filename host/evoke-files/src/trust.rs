@@ -165,6 +165,8 @@ fn save(places: &Places, all: &BTreeMap<String, Snapshot>) -> std::io::Result<()
     table.insert("projects".into(), toml::Value::Table(projects));
     let text =
         format!("# The projects you trusted, bound to the content of their owned files. Written by evoke.\n{table}");
+    // What a person trusted is theirs alone to read: the file 0600, its place 0700.
+    crate::atomic::private_place(&places.data)?;
     crate::atomic::write(&trust_path(places), text.as_bytes())
 }
 
