@@ -24,16 +24,35 @@ pub const MAX_INPUT_CHARS: usize = 2000;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Refusal {
-    TooLong { chars: usize, limit: usize },
-    ControlCharacter { at: usize, code: String },
-    BidiControl { at: usize, code: String },
+    /// Nothing but whitespace: there is nothing to ask an engine about.
+    Empty,
+    TooLong {
+        chars: usize,
+        limit: usize,
+    },
+    /// Bytes that are not UTF-8 (a line of the filter), from this byte offset.
+    NotUtf8 {
+        at: usize,
+    },
+    ControlCharacter {
+        at: usize,
+        code: String,
+    },
+    BidiControl {
+        at: usize,
+        code: String,
+    },
 }
 
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            Refusal::Empty => write!(f, "the input is empty; say what you want: evoke \"turn on the kitchen lights\""),
             Refusal::TooLong { chars, limit } => {
                 write!(f, "the input is {chars} characters; evoke reads at most {limit}")
+            }
+            Refusal::NotUtf8 { at } => {
+                write!(f, "the input is not UTF-8 text (from byte {}); send it as UTF-8", at + 1)
             }
             Refusal::ControlCharacter { at, code } => {
                 write!(f, "the input holds the control character {code} at character {}", at + 1)
@@ -45,17 +64,34 @@ impl std::fmt::Display for Refusal {
     }
 }
 
-/// The bounds of 000 §6.3, checked before anything else.
+/// The bounds of a decision's input, checked before anything else: at most 2,000 characters, clean text, and
+/// that it says something.
 pub fn bound(input: &str) -> Result<(), Refusal> {
+    bound_value(input)?;
+    // Checked last, so that whitespace holding a control character is refused for the character. An empty
+    // input would otherwise be sent to the engine, which can only guess at it.
+    if input.trim().is_empty() {
+        return Err(Refusal::Empty);
+    }
+    Ok(())
+}
+
+/// The rules every text a call carries meets, whether it came in a sentence or was given by name
+/// (`evoke run timer label=…`): at most 2,000 characters, and clean text, so that no value can repaint
+/// the confirm line it is shown in.
+pub fn bound_value(input: &str) -> Result<(), Refusal> {
     let chars = input.chars().count();
     if chars > MAX_INPUT_CHARS {
         return Err(Refusal::TooLong { chars, limit: MAX_INPUT_CHARS });
     }
     match check_clean(input, false) {
-        Ok(()) => Ok(()),
-        Err(Unclean::Control { at, ch }) => Err(Refusal::ControlCharacter { at, code: format!("U+{:04X}", ch as u32) }),
-        Err(Unclean::Bidi { at, ch }) => Err(Refusal::BidiControl { at, code: format!("U+{:04X}", ch as u32) }),
+        Ok(()) => {}
+        Err(Unclean::Control { at, ch }) => {
+            return Err(Refusal::ControlCharacter { at, code: format!("U+{:04X}", ch as u32) });
+        }
+        Err(Unclean::Bidi { at, ch }) => return Err(Refusal::BidiControl { at, code: format!("U+{:04X}", ch as u32) }),
     }
+    Ok(())
 }
 
 enum Stage {
@@ -133,11 +169,26 @@ impl<'c> Decider<'c> {
         ranked
     }
 
+    /// The route's top. `none` leads only when no reflex has as much (it is offered last, so a tie goes to
+    /// the reflex); otherwise the top is the first contender of [`Self::ranked`], so that the winner, the
+    /// runner-up and the contenders all come from one order and a tie can never name one reflex twice.
+    fn route_top(&self, route: &Distribution) -> (String, f64) {
+        let (top, p) = route.top();
+        if top == NONE {
+            return (top.to_string(), p);
+        }
+        match self.ranked(route).first() {
+            Some((name, p)) => (name.to_string(), *p),
+            None => (top.to_string(), p),
+        }
+    }
+
     fn after_route(&mut self, answers: &Answers) -> Stage {
         let Some(route) = answers.get("route").cloned() else {
             return Stage::Done(Box::new(self.abstain(Vec::new(), Vec::new())));
         };
-        let (top, p) = route.top();
+        let (top, p) = self.route_top(&route);
+        let top = top.as_str();
         let route_judgment = Judgment { question: "route".into(), top: top.to_string(), p };
         let ranked = self.ranked(&route);
         if abstains(self.gate.as_ref(), top, p, None) {
@@ -156,7 +207,8 @@ impl<'c> Decider<'c> {
 
     fn after_details(&self, winner: &str, route: Distribution, answers: &Answers) -> Decision {
         let reflex = self.catalog.get(winner).expect("the winner is in the catalog");
-        let (top, p) = route.top();
+        let (top, p) = self.route_top(&route);
+        let top = top.as_str();
         let mut judgments = vec![Judgment { question: "route".into(), top: top.to_string(), p }];
         let contenders: Vec<Contender> = self
             .ranked(&route)
@@ -200,10 +252,10 @@ impl<'c> Decider<'c> {
                 Read::Unstated if arg.is_required() => {
                     missing.push(self.missing(reflex, arg, MissingBecause::Unstated))
                 }
-                Read::NotOffered if arg.is_required() => {
-                    missing.push(self.missing(reflex, arg, MissingBecause::NotOffered))
-                }
-                Read::Unstated | Read::NotOffered | Read::Absent => {}
+                // `none` says the input states a value that is not offered. Dropping an optional argument
+                // would run the call without what the person said, so it is asked for like a required one.
+                Read::NotOffered => missing.push(self.missing(reflex, arg, MissingBecause::NotOffered)),
+                Read::Unstated | Read::Absent => {}
             }
         }
         let fits_yes = answers.get(&fits_id(winner)).map(|d| d.p(YES));

@@ -1,5 +1,6 @@
 //! Diagnostics: every refusal and warning names the file, the line and column, the key, and the fix.
 
+use crate::text::escape_outside;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -124,13 +125,16 @@ impl Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let mut out = format!("{label}[{}]: {}\n", self.problem.as_str(), self.message);
+        // Every part but the label came from outside (a manifest's keys and values, a file's name), so each
+        // passes through the one escaping function: the very text a diagnostic reports cannot repaint it.
+        let message = escape_outside(&self.message);
+        let mut out = format!("{label}[{}]: {message}\n", self.problem.as_str());
         let line = self.place.line.max(1);
         let gutter = line.to_string().len();
         let pad = " ".repeat(gutter);
-        let _ = writeln!(out, "{pad}--> {}:{}:{}", self.file, line, self.place.column.max(1));
+        let _ = writeln!(out, "{pad}--> {}:{}:{}", escape_outside(&self.file), line, self.place.column.max(1));
         if !self.place.source_line.is_empty() {
-            let shown = printable(&self.place.source_line);
+            let shown = escape_outside(&self.place.source_line);
             let _ = writeln!(out, "{pad} |");
             let _ = writeln!(out, "{line} | {shown}");
             let caret_pad = " ".repeat(self.place.column.saturating_sub(1));
@@ -138,27 +142,13 @@ impl Diagnostic {
             let _ = writeln!(out, "{pad} | {caret_pad}{carets}");
         }
         if !self.key.is_empty() {
-            let _ = writeln!(out, "{pad} = key: {}", self.key);
+            let _ = writeln!(out, "{pad} = key: {}", escape_outside(&self.key));
         }
         if let Some(fix) = &self.fix {
-            let _ = writeln!(out, "{pad} = fix: {fix}");
+            let _ = writeln!(out, "{pad} = fix: {}", escape_outside(fix));
         }
         out
     }
-}
-
-/// A source line as it may be shown on a terminal: every control and bidi character escaped, so that the
-/// very text a diagnostic refuses cannot repaint the line that reports it.
-pub fn printable(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        if ch.is_control() || crate::text::is_bidi_control(ch) {
-            let _ = write!(out, "\\u{{{:04X}}}", ch as u32);
-        } else {
-            out.push(ch);
-        }
-    }
-    out
 }
 
 /// The result of reading a file: the value when nothing refused it, and every diagnostic in file order.
@@ -209,5 +199,23 @@ mod tests {
         assert!(shown.contains("\\u{202E}"));
         assert!(!shown.contains('\u{202E}'));
         assert!(shown.contains("= key: confirm"));
+    }
+
+    #[test]
+    fn rendering_escapes_an_unknown_key_everywhere_it_is_named() {
+        let key = "args.room.x\u{202E}txt.exe\u{1B}[2J";
+        let d = Diagnostic {
+            severity: Severity::Warning,
+            problem: Problem::UnknownKey,
+            file: "r\u{1B}]0;pwned\u{7}/reflex.toml".into(),
+            place: Place { line: 9, column: 1, source_line: format!("{key} = 1"), width: 3 },
+            key: key.into(),
+            message: format!("unknown key `{key}`"),
+            fix: Some(format!("remove `{key}`")),
+        };
+        let shown = d.render();
+        assert!(!shown.contains('\u{202E}') && !shown.contains('\u{1B}') && !shown.contains('\u{7}'), "{shown:?}");
+        assert!(shown.contains("= key: args.room.x\\u{202E}txt.exe\\u{1B}[2J"), "{shown}");
+        assert!(shown.contains("r\\u{1B}]0;pwned\\u{7}/reflex.toml:9:1"), "{shown}");
     }
 }

@@ -138,7 +138,7 @@ fn read_reflex(item: &Entry, sink: &mut Sink) -> Option<ReflexSource> {
             Problem::BadName,
             &item.path,
             &item.key_span,
-            format!("\"{}\" cannot be a reflex's local name", crate::diag::printable(item.name)),
+            format!("\"{}\" cannot be a reflex's local name", crate::text::escape_outside(item.name)),
             "name it [a-z][a-z0-9_]*, other than none, unstated, route, fits and weave",
         );
         return None;

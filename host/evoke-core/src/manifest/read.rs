@@ -126,7 +126,7 @@ pub(crate) fn read_effect(entry: &Entry, sink: &mut Sink) -> Option<Effect> {
             Problem::BadEffect,
             &entry.path,
             &entry.key_span,
-            format!("\"{}\" is not an effect", crate::diag::printable(text)),
+            format!("\"{}\" is not an effect", crate::text::escape_outside(text)),
             "write `read`, `write` or `destructive` (absent means destructive)",
         );
     }
@@ -311,7 +311,7 @@ fn read_config(entry: &Entry, sink: &mut Sink) -> Option<Vec<ConfigKey>> {
                 Problem::BadName,
                 &item.path,
                 &item.key_span,
-                format!("the config key \"{}\" is not a name", crate::diag::printable(item.name)),
+                format!("the config key \"{}\" is not a name", crate::text::escape_outside(item.name)),
                 "write config keys as [a-z][a-z0-9_]*",
             );
             ok = false;
@@ -452,7 +452,7 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
             Problem::BadName,
             &item.path,
             &item.key_span,
-            format!("the argument \"{}\" is not a name", crate::diag::printable(name)),
+            format!("the argument \"{}\" is not a name", crate::text::escape_outside(name)),
             "name arguments [a-z][a-z0-9_]*: lower-case letters, digits and _",
         );
         ok = false;
