@@ -132,7 +132,7 @@ fn main() {
             for _ in 0..20 {
                 let c = call(&body_dir, args.clone());
                 let t = Instant::now();
-                let ran = rt.block_on(node::run(&c, "body.mjs", &node, &node_cache, std::future::pending()));
+                let ran = rt.block_on(node::run(&c, "body.mjs", &node, std::future::pending()));
                 times.push(t.elapsed());
                 check(&ran);
             }

@@ -1,16 +1,21 @@
 //! Argv bodies (000 §4.4, §8.2): the program run directly, never through a shell, each placeholder a
 //! whole element. Its stdout is the result's text; a non-zero exit is failure, with the last lines of its
-//! stderr as the error.
+//! stderr as the error. Each stream is read up to 1 MiB; past that the body is stopped and the call fails.
 
+use crate::bounded::{self, Flood, read_bounded};
 use crate::call::{Call, Contained, Failure, Output, Ran};
 use crate::process::{Ending, scrub, wait_bounded};
 use std::future::Future;
 use std::path::PathBuf;
 use std::process::Stdio;
-use tokio::io::AsyncReadExt;
+use std::sync::Arc;
+use tokio::io::AsyncRead;
 
 /// How many of stderr's last lines a failure carries.
 const ERROR_LINES: usize = 3;
+
+/// The most of those lines a failure carries, in bytes.
+const ERROR_BYTES: usize = 4096;
 
 pub fn contained() -> Contained {
     Contained::None { why: "an argv runs with your rights; evoke scrubs its environment and nothing more".into() }
@@ -73,26 +78,34 @@ pub async fn run(call: &Call, argv: &[String], cancel: impl Future<Output = ()>)
         Ok(child) => child,
         Err(e) => return failed(format!("cannot start {first}: {e}")),
     };
-    let mut stdout = child.stdout.take();
-    let mut stderr = child.stderr.take();
-    let read_out = tokio::spawn(async move {
-        let mut bytes = Vec::new();
-        if let Some(out) = stdout.as_mut() {
-            let _ = out.read_to_end(&mut bytes).await;
+    // Each stream is read up to the limit on a task of its own; past it the run is stopped like a cancel.
+    let flood = Arc::new(Flood::default());
+    let reader = |stream: Option<Box<dyn AsyncRead + Unpin + Send>>, name: &'static str| {
+        let flood = flood.clone();
+        tokio::spawn(async move {
+            match stream {
+                Some(stream) => read_bounded(stream, name, &flood).await,
+                None => Vec::new(),
+            }
+        })
+    };
+    let read_out = reader(child.stdout.take().map(|s| Box::new(s) as _), "stdout");
+    let read_err = reader(child.stderr.take().map(|s| Box::new(s) as _), "stderr");
+    let stop = async {
+        tokio::select! {
+            () = cancel => {}
+            () = flood.flooded() => {}
         }
-        bytes
-    });
-    let read_err = tokio::spawn(async move {
-        let mut bytes = Vec::new();
-        if let Some(err) = stderr.as_mut() {
-            let _ = err.read_to_end(&mut bytes).await;
-        }
-        bytes
-    });
-    let ending = wait_bounded(&mut child, call.deadline, cancel).await;
+    };
+    let ending = wait_bounded(&mut child, call.deadline, stop).await;
     let grace = std::time::Duration::from_millis(200);
     let out = tokio::time::timeout(grace, read_out).await.ok().and_then(Result::ok).unwrap_or_default();
     let err = tokio::time::timeout(grace, read_err).await.ok().and_then(Result::ok).unwrap_or_default();
+    // A flood fails the call whatever the ending: a body may write past the limit and exit before the
+    // reader has caught up with it.
+    if let Some(stream) = flood.stream() {
+        return failed(Flood::message(stream));
+    }
     match ending {
         Ending::Deadline => failed("the body passed the 30-second deadline and was stopped".into()),
         Ending::Cancelled => Ran {
@@ -106,9 +119,11 @@ pub async fn run(call: &Call, argv: &[String], cancel: impl Future<Output = ()>)
         }
         Ending::Exited(status) => {
             let err = String::from_utf8_lossy(&err);
+            // Three lines of a megabyte each are no message: the error keeps their last few kilobytes.
             let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
             let tail = lines[lines.len().saturating_sub(ERROR_LINES)..].join("\n");
-            let message = if tail.is_empty() { format!("{first} failed ({status})") } else { tail };
+            let tail = bounded::tail(&tail, ERROR_BYTES);
+            let message = if tail.is_empty() { format!("{first} failed ({status})") } else { tail.to_string() };
             failed(message)
         }
     }

@@ -6,6 +6,7 @@
 //! its declaration (`contained`).
 
 pub mod argv;
+pub mod bounded;
 pub mod call;
 pub mod component;
 pub mod node;

@@ -164,3 +164,43 @@ async fn failures_say_what_happened() {
     assert!(panicked.ends_with(" | the body panicked"), "{panicked}");
     assert!(run("data").await.starts_with("the body returned data that is not JSON: "));
 }
+
+#[tokio::test]
+async fn holding_more_than_ten_thousand_host_resources_is_stopped() {
+    let Some((dir, wasm)) = probe() else { return };
+    // 20,000 sets of header fields, small ones: the count alone passes the cap.
+    let f = failed(host().run(&probe_call(&dir, "headers", "20000:1", Grants::default()), &wasm).await);
+    assert_eq!(f.message, "stopped at the resource limit: the body held more than 10000 host resources");
+    // Under the cap the same body runs.
+    let out = ok(host().run(&probe_call(&dir, "headers", "100:1", Grants::default()), &wasm).await);
+    assert_eq!(out.text, "kept 100 sets of fields");
+}
+
+#[tokio::test]
+async fn a_header_value_of_100_kib_is_stopped() {
+    let Some((dir, wasm)) = probe() else { return };
+    // The attack held 50,000 of these; one is already past what a set of fields may hold.
+    let f = failed(host().run(&probe_call(&dir, "headers", "1:102400", Grants::default()), &wasm).await);
+    assert_eq!(
+        f.message,
+        "stopped at the resource limit: the body put more than 16 KiB of headers in one set of fields"
+    );
+}
+
+#[tokio::test]
+async fn a_flood_of_stderr_is_stopped_at_one_mebibyte() {
+    let Some((dir, wasm)) = probe() else { return };
+    let captured = Captured::new(4 << 20);
+    let options = Options { capture: Some(captured.clone()), ..Options::default() };
+    let host = ComponentHost::with_options(&cache_dir(), options).unwrap();
+    let f = failed(host.run(&probe_call(&dir, "shout", "", Grants::default()), &wasm).await);
+    assert_eq!(f.message, "the body's stderr passed 1 MiB, the most evoke reads of it; the body was stopped");
+    assert!(captured.text().len() <= 1 << 20, "{} bytes got through", captured.text().len());
+}
+
+#[tokio::test]
+async fn a_result_over_one_mebibyte_is_refused() {
+    let Some((dir, wasm)) = probe() else { return };
+    let f = failed(host().run(&probe_call(&dir, "big", "", Grants::default()), &wasm).await);
+    assert_eq!(f.message, "the body's result passed 1 MiB, the most evoke reads of it; the body was stopped");
+}

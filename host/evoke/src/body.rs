@@ -99,7 +99,7 @@ pub async fn run(prepared: &Prepared, cache: &Path, cancel: impl Future<Output =
             components(&prepared.call, &prepared.call.dir.join(path), cache, cancel).await
         }
         Run::File(path) => match Node::find(cache) {
-            Ok(node) => evoke_bodies::node::run(&prepared.call, path, &node, cache, cancel).await,
+            Ok(node) => evoke_bodies::node::run(&prepared.call, path, &node, cancel).await,
             Err(message) => Ran {
                 result: Err(Failure { message, frames: Vec::new() }),
                 contained: Contained::None { why: "the body did not start".into() },

@@ -23,11 +23,14 @@ impl Log {
     }
 
     /// Appends one entry: the line's fields, then `answers` and `candidates`. `line` is the line's JSON
-    /// object as printed, so the log holds exactly what was shown.
+    /// object as printed, so the log holds exactly what was shown, but for a result over [`RESULT_KEPT`],
+    /// which is cut.
     pub fn append(&mut self, line: &str, rounds: &[Round], candidates: &[Candidate]) -> std::io::Result<()> {
         let Some(file) = self.file.as_mut() else {
             return Err(std::io::Error::other(format!("cannot open {}", self.path.display())));
         };
+        let kept = cut(line);
+        let line = kept.as_deref().unwrap_or(line);
         let body = line.trim_end().strip_suffix('}').ok_or_else(|| std::io::Error::other("a line is a JSON object"))?;
         let mut text = String::with_capacity(line.len() + 256);
         text.push_str(body);
@@ -39,6 +42,45 @@ impl Log {
         // One write of one whole line in append mode: concurrent evokes interleave lines, never bytes.
         file.write_all(text.as_bytes())
     }
+}
+
+/// The most of a body's result the log keeps, in bytes of its JSON: 64 KiB. A result may be 1 MiB; the
+/// log keeps every decision, so it keeps a bounded part of each.
+pub const RESULT_KEPT: usize = 64 << 10;
+
+/// The line with its `result` cut to [`RESULT_KEPT`], or `None` when it fits as it is. A cut result keeps
+/// the start of its text, drops its `data`, and says what it was in `cut: { result: BYTES }`, the size of
+/// the whole result's JSON, so `why` never mistakes the part for the whole.
+fn cut(line: &str) -> Option<String> {
+    if line.len() <= RESULT_KEPT {
+        return None;
+    }
+    let mut value: Value = serde_json::from_str(line).ok()?;
+    let object = value.as_object_mut()?;
+    let whole = serde_json::to_string(object.get("result")?).ok()?.len();
+    if whole <= RESULT_KEPT {
+        return None;
+    }
+    let text = object.get("result")?.get("text").and_then(Value::as_str).unwrap_or_default();
+    // The text is cut where its JSON, escapes and all, would pass what the log keeps.
+    let mut room = RESULT_KEPT - r#"{"text":""}"#.len();
+    let mut end = 0;
+    for c in text.chars() {
+        let escaped = match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            c if (c as u32) < 0x20 => 6,
+            c => c.len_utf8(),
+        };
+        if escaped > room {
+            break;
+        }
+        room -= escaped;
+        end += c.len_utf8();
+    }
+    let part = serde_json::json!({ "text": &text[..end] });
+    object.insert("result".into(), part);
+    object.insert("cut".into(), serde_json::json!({ "result": whole }));
+    serde_json::to_string(&value).ok()
 }
 
 /// The `back`-th entry from the end (1 is the last decision).
@@ -55,4 +97,26 @@ pub fn entry(path: &Path, back: usize) -> Result<Value, String> {
     }
     let line = lines[lines.len() - back];
     serde_json::from_str(line).map_err(|e| format!("{}: entry {} from the end is not JSON: {e}", path.display(), back))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RESULT_KEPT, cut};
+
+    #[test]
+    fn a_cut_result_fits_whatever_its_escapes() {
+        for unit in ["a", "\"", "\u{1}", "é", "\n"] {
+            let text = unit.repeat(200_000);
+            let line = serde_json::json!({ "input": "x", "result": { "text": text, "data": [1] } }).to_string();
+            let kept: serde_json::Value = serde_json::from_str(&cut(&line).unwrap()).unwrap();
+            let result = serde_json::to_string(&kept["result"]).unwrap();
+            assert!(result.len() <= RESULT_KEPT, "{unit:?}: {} bytes", result.len());
+            assert!(result.len() > RESULT_KEPT - 8, "{unit:?}: only {} bytes kept", result.len());
+            assert!(kept["result"].get("data").is_none());
+            assert!(text.starts_with(kept["result"]["text"].as_str().unwrap()));
+            assert!(kept["cut"]["result"].as_u64().unwrap() > 200_000);
+        }
+        let small = r#"{"input":"x","result":{"text":"ok"}}"#;
+        assert_eq!(cut(small), None);
+    }
 }

@@ -121,3 +121,60 @@ fn a_sleeper_is_stopped_at_the_deadline_with_its_whole_group() {
         assert!(!alive(pid), "process {pid} of the body's group survived");
     }
 }
+
+/// The last entry of the log under `home`, as text.
+fn last_log_line(home: &Path) -> String {
+    let log = std::fs::read_to_string(home.join("state/log.jsonl")).expect("the run is logged");
+    log.lines().last().expect("one entry").to_string()
+}
+
+/// How much of a logged line may surround a cut result: the input, the call, the trace, the answers.
+const ENVELOPE: usize = 8 << 10;
+
+#[test]
+fn an_argv_flooding_stdout_is_stopped_at_one_mebibyte() {
+    let home = trusted_home();
+    let started = Instant::now();
+    let out = evoke(home.path(), &["--json", "run", "flood"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    // Stopped at the limit, long before the deadline, and nothing of the flood printed.
+    assert!(started.elapsed() < Duration::from_secs(20), "the run took {:?}", started.elapsed());
+    assert!(out.stdout.len() < 4096, "the line carried {} bytes", out.stdout.len());
+    let line = line(&out);
+    assert_eq!(line["error"], "the body's stdout passed 1 MiB, the most evoke reads of it; the body was stopped");
+    assert!(line.get("result").is_none(), "{line}");
+    let logged = last_log_line(home.path());
+    assert!(logged.len() < ENVELOPE, "the log took {} bytes", logged.len());
+}
+
+#[test]
+fn a_result_line_that_never_ends_is_stopped_at_one_mebibyte() {
+    let home = trusted_home();
+    let started = Instant::now();
+    let out = evoke(home.path(), &["--json", "run", "endless"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(started.elapsed() < Duration::from_secs(20), "the run took {:?}", started.elapsed());
+    let line = line(&out);
+    assert_eq!(line["error"], "the body's result passed 1 MiB, the most evoke reads of it; the body was stopped");
+    assert!(last_log_line(home.path()).len() < ENVELOPE);
+}
+
+#[test]
+fn the_log_keeps_64_kib_of_a_result_and_says_it_was_cut() {
+    let home = trusted_home();
+    let out = evoke(home.path(), &["--json", "run", "count"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // The person sees the whole result: `seq 1 130000`, its last newline trimmed.
+    let whole: String = (1..=130_000).map(|n| n.to_string()).collect::<Vec<_>>().join("\n");
+    let shown = line(&out);
+    assert_eq!(shown["result"]["text"].as_str().map(str::len), Some(whole.len()));
+    // The log keeps its start, within 64 KiB, and says how large the whole was.
+    let logged = last_log_line(home.path());
+    assert!(logged.len() <= 64 * 1024 + ENVELOPE, "the log took {} bytes", logged.len());
+    let entry: serde_json::Value = serde_json::from_str(&logged).unwrap();
+    let kept = entry["result"]["text"].as_str().unwrap();
+    assert!(whole.starts_with(kept), "the log kept what the body did not say");
+    let kept_json = serde_json::to_string(&entry["result"]).unwrap().len();
+    assert!((64 * 1024 - 16..=64 * 1024).contains(&kept_json), "kept {kept_json} bytes of JSON");
+    assert_eq!(entry["cut"]["result"], serde_json::to_string(&shown["result"]).unwrap().len());
+}

@@ -1,5 +1,6 @@
 //! Outgoing `wasi:http` requests: let through only those to a granted `host:port`.
 
+use super::limits::BODY_CHUNK_BYTES;
 use super::net::NetGrants;
 use http_body_util::BodyExt;
 use std::future::Future;
@@ -26,6 +27,15 @@ impl HttpGate {
 }
 
 impl WasiHttpHooks for HttpGate {
+    // One chunk of a bounded size is what an outgoing body keeps in the host until it is sent.
+    fn p2_outgoing_body_buffer_chunks(&mut self) -> usize {
+        1
+    }
+
+    fn p2_outgoing_body_chunk_size(&mut self) -> usize {
+        BODY_CHUNK_BYTES
+    }
+
     fn send_request(
         &mut self,
         request: http::Request<WasiBody>,

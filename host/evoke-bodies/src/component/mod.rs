@@ -5,7 +5,8 @@
 //! `files` grant, preopened read-only or read-write; TCP connections and name lookups for the
 //! `host:port` pairs of the `net` grant, and `wasi:http` requests to them ([`http`]); five environment
 //! variables ([`ENVIRONMENT`]); no stdin; stdout and stderr to evoke's stderr. It stops at the call's
-//! deadline (epoch interruption, one ticker thread) and at its memory ceiling ([`DEFAULT_MEMORY`]).
+//! deadline (epoch interruption, one ticker thread), at its memory ceiling over every memory and table
+//! ([`DEFAULT_MEMORY`]), and at its cap on host resources ([`RESOURCES`]).
 //!
 //! One [`ComponentHost`] holds the engine, the linker and the cache of compiled components
 //! (`<cache_dir>/components/`); make one per process and run every component body through it.
@@ -27,7 +28,7 @@ mod world;
 
 pub use cache::Source;
 pub use grants::ENVIRONMENT;
-pub use limits::DEFAULT_MEMORY;
+pub use limits::{DEFAULT_MEMORY, RESOURCES};
 pub use sandbox::Sandbox;
 pub use state::State;
 
@@ -63,7 +64,7 @@ pub(crate) struct Inner {
 /// How a [`ComponentHost`] runs its bodies.
 #[derive(Clone)]
 pub struct Options {
-    /// The ceiling on each of a body's linear memories, in bytes; [`DEFAULT_MEMORY`] unless set.
+    /// The ceiling on all of a body's memories and tables together, in bytes; [`DEFAULT_MEMORY`] unless set.
     pub memory_limit: usize,
     /// Where a body's stdout and stderr go: evoke's stderr (`None`), or a buffer.
     pub capture: Option<Captured>,

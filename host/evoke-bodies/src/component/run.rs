@@ -4,21 +4,19 @@
 use super::Inner;
 use super::cache::{self, Ready, Source};
 use super::grants;
-use super::http::HttpGate;
-use super::limits::{Limits, MemoryLimit, mib};
+use super::limits::{MemoryLimit, host_limit, mib};
 use super::net::NetGrants;
 use super::state::State;
-use super::stdio::Tail;
+use super::stdio::{OutputLimit, Tail};
 use super::values;
 use super::world::v1::evoke::reflex::types as wit;
+use crate::bounded::{Flood, OUTPUT_LIMIT};
 use crate::call::{Call, Contained, Failure, Output, Ran};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-use wasmtime::component::ResourceTable;
-use wasmtime::{Store, Trap, UpdateDeadline};
-use wasmtime_wasi_http::WasiHttpCtx;
+use wasmtime::{Trap, UpdateDeadline};
 
 /// The error the epoch callback stops a body with once its deadline has passed.
 #[derive(Debug)]
@@ -57,16 +55,7 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
     let net = Arc::new(NetGrants::parse(&call.grants.net).map_err(failure)?);
     let tail = Tail::default();
     let wasi = grants::wasi_ctx(call, &net, &inner.stdio, &tail).map_err(failure)?;
-    let state = State {
-        table: ResourceTable::new(),
-        wasi,
-        http: WasiHttpCtx::new(),
-        hooks: HttpGate { net: net.clone() },
-        limits: Limits::new(inner.memory),
-        net,
-    };
-    let mut store = Store::new(&inner.engine, state);
-    store.limiter(|s| &mut s.limits);
+    let mut store = State::store(&inner.engine, wasi, net.clone(), net, inner.memory);
     // Every tick the body yields to the executor, so it can be dropped (a Ctrl-C) and the timeout below
     // can fire; past the deadline it stops.
     store.set_epoch_deadline(1);
@@ -97,6 +86,10 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
         Ok(Err(error)) => Err(stopped(&error, store.data().limits.hit.is_some(), inner.memory, &tail)),
         Ok(Ok(Err(message))) => Err(failure(message)),
         Ok(Ok(Ok(out))) => {
+            // The result came out of the body's memory whole; past the limit it is refused as an argv's is.
+            if out.text.len() + out.data.as_ref().map_or(0, String::len) > OUTPUT_LIMIT {
+                return Err(failure(Flood::message("result")));
+            }
             let data = match out.data {
                 None => None,
                 Some(text) => Some(
@@ -119,6 +112,12 @@ fn stopped(error: &wasmtime::Error, memory_hit: bool, memory: usize, tail: &Tail
             "stopped at the memory limit: the body asked for more than its {} of memory",
             mib(memory)
         ));
+    }
+    if let Some(message) = host_limit(error, "body") {
+        return failure(message);
+    }
+    if let Some(limit) = error.chain().find_map(|e| e.downcast_ref::<OutputLimit>()) {
+        return failure(Flood::message(limit.stream));
     }
     let said = tail.last_words().map(|w| format!("; its stderr ended: {w}")).unwrap_or_default();
     match error.downcast_ref::<Trap>() {

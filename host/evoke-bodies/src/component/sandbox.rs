@@ -5,17 +5,16 @@
 
 use super::ComponentHost;
 use super::cache::{self, Source};
-use super::http::HttpGate;
-use super::limits::{Limits, MemoryLimit, mib};
+use super::limits::{MemoryLimit, host_limit, mib};
 use super::net::NetGrants;
 use super::state::State;
-use super::stdio::Tail;
+use super::stdio::{OutputLimit, Tail};
+use crate::bounded::Flood;
 use std::fmt;
 use std::sync::Arc;
-use wasmtime::component::{Component, Linker, ResourceTable};
+use wasmtime::component::{Component, Linker};
 use wasmtime::{Engine, Store, Trap, UpdateDeadline};
 use wasmtime_wasi::WasiCtxBuilder;
-use wasmtime_wasi_http::WasiHttpCtx;
 
 /// One store for one call into a component, built from nothing.
 pub struct Sandbox {
@@ -68,16 +67,8 @@ impl ComponentHost {
             .allow_udp(false)
             .allow_ip_name_lookup(false)
             .socket_addr_check(|_, _| Box::pin(async { false }));
-        let state = State {
-            table: ResourceTable::new(),
-            wasi: b.build(),
-            http: WasiHttpCtx::new(),
-            hooks: HttpGate { net: net.clone() },
-            limits: Limits::new(self.inner.memory),
-            net: Arc::new(NetGrants::default()),
-        };
-        let mut store = Store::new(&self.inner.engine, state);
-        store.limiter(|s| &mut s.limits);
+        let mut store =
+            State::store(&self.inner.engine, b.build(), net, Arc::new(NetGrants::default()), self.inner.memory);
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(move |_| {
             if stop() { Err(wasmtime::Error::new(Stopped)) } else { Ok(UpdateDeadline::Yield(1)) }
@@ -98,6 +89,12 @@ impl Sandbox {
                 "stopped at the memory limit: the component asked for more than its {} of memory",
                 mib(self.memory)
             );
+        }
+        if let Some(message) = host_limit(error, "component") {
+            return message;
+        }
+        if let Some(limit) = error.chain().find_map(|e| e.downcast_ref::<OutputLimit>()) {
+            return Flood::message(limit.stream);
         }
         let said = self.tail.last_words().map(|w| format!("; its stderr ended: {w}")).unwrap_or_default();
         match error.downcast_ref::<Trap>() {

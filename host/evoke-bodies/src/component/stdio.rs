@@ -3,11 +3,17 @@
 //! Both streams go to evoke's stderr (or, for tests and embedders, one buffer), so a stray line never
 //! reaches the result. The last lines the body wrote to stderr are also kept, so that a trap's failure
 //! can say what the body said before it (a Rust panic's message, a Python traceback's last line).
+//!
+//! Each stream takes at most [`OUTPUT_LIMIT`] bytes of a run; the write that would pass it traps with
+//! [`OutputLimit`], so a body cannot flood evoke's stderr any more than an argv can flood its result.
 
+use crate::bounded::OUTPUT_LIMIT;
 use bytes::Bytes;
 use std::collections::VecDeque;
+use std::fmt;
 use std::io::Write;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use tokio::io::AsyncWrite;
@@ -33,7 +39,25 @@ pub(crate) struct Out {
     to: Stdio,
     /// The stderr stream keeps its tail here; stdout keeps none.
     tail: Option<Arc<Mutex<VecDeque<u8>>>>,
+    /// `stdout` or `stderr`, for the failure.
+    name: &'static str,
+    /// What this stream took of the run so far, shared by every handle the body opened on it.
+    written: Arc<AtomicUsize>,
 }
+
+/// The error a write past a stream's [`OUTPUT_LIMIT`] traps with.
+#[derive(Debug)]
+pub(crate) struct OutputLimit {
+    pub(crate) stream: &'static str,
+}
+
+impl fmt::Display for OutputLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the body wrote more than 1 MiB to its {}", self.stream)
+    }
+}
+
+impl std::error::Error for OutputLimit {}
 
 /// The kept end of a body's stderr, shared with its stream.
 #[derive(Clone, Default)]
@@ -58,11 +82,17 @@ impl Tail {
 impl Stdio {
     /// The body's stdout and its stderr, the latter keeping its tail in `tail`.
     pub(crate) fn streams(&self, tail: &Tail) -> (Out, Out) {
-        (Out { to: self.clone(), tail: None }, Out { to: self.clone(), tail: Some(tail.0.clone()) })
+        let out = |name, tail| Out { to: self.clone(), tail, name, written: Arc::default() };
+        (out("stdout", None), out("stderr", Some(tail.0.clone())))
     }
 }
 
 impl Out {
+    /// Counts `bytes` against the limit; `false` when they would pass it.
+    fn within_limit(&self, bytes: usize) -> bool {
+        self.written.fetch_add(bytes, Ordering::Relaxed).saturating_add(bytes) <= OUTPUT_LIMIT
+    }
+
     fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         if let Some(tail) = &self.tail {
             let mut kept = tail.lock().unwrap();
@@ -101,6 +131,10 @@ impl Pollable for Out {
 
 impl OutputStream for Out {
     fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
+        // Past the limit the body is stopped, whatever it would make of a failed write.
+        if !self.within_limit(bytes.len()) {
+            return Err(StreamError::Trap(wasmtime::Error::new(OutputLimit { stream: self.name })));
+        }
         self.put(&bytes).map_err(|e| StreamError::LastOperationFailed(e.into()))
     }
 
@@ -115,6 +149,9 @@ impl OutputStream for Out {
 
 impl AsyncWrite for Out {
     fn poll_write(mut self: Pin<&mut Self>, _cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+        if !self.within_limit(buf.len()) {
+            return Poll::Ready(Err(std::io::Error::other(OutputLimit { stream: self.name })));
+        }
         Poll::Ready(self.put(buf).map(|()| buf.len()))
     }
 

@@ -5,14 +5,16 @@ mod strip;
 
 pub use strip::strip_types;
 
+use crate::bounded::{Flood, OUTPUT_LIMIT};
 use crate::call::{Call, Contained, Failure, Output, Ran};
 use crate::process::{Ending, scrub, wait_bounded};
 use sha2::{Digest, Sha256};
 use std::future::Future;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::Arc;
 
 const RUNNER: &str = include_str!("runner.mjs");
 
@@ -38,9 +40,12 @@ impl Node {
             meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
         let key = hex(&Sha256::digest(format!("{}\0{}\0{modified}", program.display(), meta.len()).as_bytes()));
         let remembered = cache.join("node").join(format!("{key}.version"));
+        // A remembered version below 20 would run the body without the permission model, so it is never
+        // taken on the cache's word: Node is asked again. A wrong version of 20 or above can only make Node
+        // refuse its flags, and the runner checks that the model is on before it imports the body.
         let major = match std::fs::read_to_string(&remembered).ok().and_then(|s| s.trim().parse().ok()) {
-            Some(major) => major,
-            None => {
+            Some(major) if major >= 20 => major,
+            _ => {
                 let out = std::process::Command::new(&program)
                     .arg("--version")
                     .output()
@@ -83,33 +88,17 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Writes `bytes` to `cache/<dir>/<sha256>.<ext>` once, and returns the path.
-fn cached(
-    cache: &Path,
-    dir: &str,
-    ext: &str,
-    bytes: &[u8],
-    make: impl FnOnce() -> Result<Vec<u8>, String>,
-) -> Result<PathBuf, String> {
-    let path = cache.join(dir).join(format!("{}.{ext}", hex(&Sha256::digest(bytes))));
-    if !path.is_file() {
-        let content = make()?;
-        let folder = path.parent().unwrap_or(cache);
-        std::fs::create_dir_all(folder).map_err(|e| format!("cannot write {}: {e}", folder.display()))?;
-        let temporary = folder.join(format!(".{}.tmp", std::process::id()));
-        std::fs::write(&temporary, content)
-            .and_then(|()| std::fs::rename(&temporary, &path))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    Ok(path)
-}
-
 fn failed(message: String, contained: Contained) -> Ran {
     Ran { result: Err(Failure { message, frames: Vec::new() }), contained, cancelled: false }
 }
 
 /// Runs the file body `relative` (inside `call.dir`), stopping at the deadline or when `cancel` resolves.
-pub async fn run(call: &Call, relative: &str, node: &Node, cache: &Path, cancel: impl Future<Output = ()>) -> Ran {
+///
+/// Nothing evoke runs here is read from its cache: the runner is carried in the binary and handed to Node
+/// on its command line, and a `.mts` body is stripped in memory on every run and handed over with the
+/// call, so a file planted or changed in the cache cannot change what runs. A `.mjs` body runs from the
+/// reflex's directory, which trust covers.
+pub async fn run(call: &Call, relative: &str, node: &Node, cancel: impl Future<Output = ()>) -> Ran {
     let contained = if node.held() {
         Contained::Partial {
             why: "Node's permission model holds file reads and writes to the reflex directory and its grants; network and child processes are not held".into(),
@@ -119,29 +108,23 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cache: &Path, cancel:
     };
     let source = call.dir.join(relative);
     let shown = Path::new(relative).file_name().map_or(relative.to_string(), |n| n.to_string_lossy().to_string());
-    let module = if relative.ends_with(".mts") {
+    let body = if relative.ends_with(".mts") {
         let text = match std::fs::read_to_string(&source) {
             Ok(text) => text,
             Err(e) => return failed(format!("cannot read {}: {e}", source.display()), contained),
         };
-        match cached(cache, "stripped", "mjs", text.as_bytes(), || strip_types(&shown, &text).map(String::into_bytes)) {
-            Ok(path) => path,
+        match strip_types(&shown, &text) {
+            Ok(code) => serde_json::json!({ "name": shown, "source": code, "held": node.held() }),
             Err(e) => return failed(e, contained),
         }
     } else {
-        source.clone()
-    };
-    let runner = match cached(cache, "runner", "mjs", RUNNER.as_bytes(), || Ok(RUNNER.as_bytes().to_vec())) {
-        Ok(path) => path,
-        Err(e) => return failed(e, contained),
+        serde_json::json!({ "name": shown, "file": source, "held": node.held() })
     };
 
     let mut command = tokio::process::Command::new(&node.program);
     command.args(node.permission_flags());
     if node.held() {
         command.arg(format!("--allow-fs-read={}/*", call.dir.display()));
-        command.arg(format!("--allow-fs-read={}", runner.display()));
-        command.arg(format!("--allow-fs-read={}", module.display()));
         for (path, access) in &call.grants.files {
             let granted = if Path::new(path).is_absolute() { PathBuf::from(path) } else { call.dir.join(path) };
             command.arg(format!("--allow-fs-read={}/*", granted.display()));
@@ -151,7 +134,7 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cache: &Path, cancel:
         }
         command.args(["--allow-child-process", "--allow-worker"]);
     }
-    command.arg(&runner).arg(&module).arg(&shown);
+    command.args(["--input-type=module", "--eval", RUNNER]);
     command.current_dir(&call.dir);
     scrub(&mut command);
     command.process_group(0);
@@ -177,31 +160,50 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cache: &Path, cancel:
         "args": serde_json::Value::Object(call.args.iter().cloned().collect()),
         "input": call.input,
         "config": serde_json::Value::Object(call.config.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect()),
+        "body": body,
     });
-    // The result is one line; a grandchild holding the channel open must not hold us, so it is read on a
-    // thread of its own and given up on shortly after the body's process ends.
+    // The result is one line, read up to the limit; a grandchild holding the channel open must not hold
+    // us, so it is read on a thread of its own and given up on shortly after the body's process ends.
+    let flood = Arc::new(Flood::default());
     let (sender, mut receiver) = tokio::sync::oneshot::channel();
+    let flooding = flood.clone();
     std::thread::spawn(move || {
         let mut ours = ours;
         let sent =
             ours.write_all(message.to_string().as_bytes()).and_then(|()| ours.shutdown(std::net::Shutdown::Write));
-        let mut line = String::new();
+        let mut line = Vec::new();
         if sent.is_ok() {
-            let _ = std::io::BufReader::new(ours).read_line(&mut line);
+            let mut reader = std::io::BufReader::new(ours).take(OUTPUT_LIMIT as u64 + 1);
+            let _ = reader.read_until(b'\n', &mut line);
+            if line.len() > OUTPUT_LIMIT {
+                line = Vec::new();
+                flooding.over("result");
+            }
         }
         let _ = sender.send(line);
     });
-    let ending = wait_bounded(&mut child, call.deadline, cancel).await;
+    let stop = async {
+        tokio::select! {
+            () = cancel => {}
+            () = flood.flooded() => {}
+        }
+    };
+    let ending = wait_bounded(&mut child, call.deadline, stop).await;
     let line = match tokio::time::timeout(std::time::Duration::from_millis(200), &mut receiver).await {
         Ok(Ok(line)) => line,
-        _ => String::new(),
+        _ => Vec::new(),
     };
+    if let Some(stream) = flood.stream() {
+        return failed(Flood::message(stream), contained);
+    }
     match ending {
         Ending::Deadline => failed("the body passed the 30-second deadline and was stopped".into(), contained),
         Ending::Cancelled => {
             Ran { result: Err(Failure { message: "cancelled".into(), frames: Vec::new() }), contained, cancelled: true }
         }
-        Ending::Exited(status) => Ran { result: read_report(&line, status), contained, cancelled: false },
+        Ending::Exited(status) => {
+            Ran { result: read_report(&String::from_utf8_lossy(&line), status), contained, cancelled: false }
+        }
     }
 }
 

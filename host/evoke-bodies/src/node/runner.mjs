@@ -1,12 +1,12 @@
-// The runner evoke carries: imports a file body, calls its default export with (args, { input, config,
-// signal }), and reports the result as one line of JSON on a channel of its own: fd 0 is a socket to
-// evoke, read to its end for the call, then written with the result. The body's own stdout is evoke's
-// stderr, so a stray line never corrupts a result.
+// The runner evoke carries, given to Node on its command line (never read from a file): imports a file
+// body, calls its default export with (args, { input, config, signal }), and reports the result as one
+// line of JSON on a channel of its own: fd 0 is a socket to evoke, read to its end for the call, then
+// written with the result. The body's own stdout is evoke's stderr, so a stray line never corrupts a
+// result. The call names the body: a `.mjs` by its file, a `.mts` by its code, stripped by evoke for this
+// run and imported from memory, so nothing in evoke's cache can stand in for it.
 import { readFileSync, writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
-const [moduleFile, shownName] = process.argv.slice(2);
-const moduleUrl = pathToFileURL(moduleFile).href;
 const controller = new AbortController();
 let reported = false;
 
@@ -16,13 +16,21 @@ function report(message) {
   writeSync(0, JSON.stringify(message) + "\n");
 }
 
+const call = JSON.parse(readFileSync(0, "utf8"));
+const { name: shownName, file: moduleFile, source, held } = call.body;
+const moduleUrl =
+  moduleFile !== undefined
+    ? pathToFileURL(moduleFile).href
+    : "data:text/javascript;base64," + Buffer.from(source, "utf8").toString("base64");
+
 // The frames of the body's own file, from the first, named as the reflex names the file.
 function frames(error) {
   const stack = typeof error?.stack === "string" ? error.stack.split("\n") : [];
+  const names = moduleFile !== undefined ? [moduleUrl, moduleFile] : [moduleUrl];
   return stack
     .map((line) => line.trim())
-    .filter((line) => line.startsWith("at ") && (line.includes(moduleUrl) || line.includes(moduleFile)))
-    .map((line) => line.split(moduleUrl).join(shownName).split(moduleFile).join(shownName));
+    .filter((line) => line.startsWith("at ") && names.some((name) => line.includes(name)))
+    .map((line) => names.reduce((text, name) => text.split(name).join(shownName), line));
 }
 
 function failure(error) {
@@ -37,8 +45,11 @@ process.on("uncaughtException", (error) => {
   process.exit(0);
 });
 
-const call = JSON.parse(readFileSync(0, "utf8"));
 try {
+  // evoke asked for the permission model; a body never runs without it when it was asked for.
+  if (held && !process.permission) {
+    throw new Error("Node's permission model is not on, though evoke asked for it; nothing ran");
+  }
   const module = await import(moduleUrl);
   if (typeof module.default !== "function") {
     throw new TypeError(`${shownName} has no default export to call`);

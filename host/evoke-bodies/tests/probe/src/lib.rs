@@ -5,6 +5,7 @@ use evoke_sdk::{Args, Context, Output};
 use std::hint::black_box;
 use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
+use wasip2::http::types::Fields;
 
 fn run(args: Args, _ctx: Context) -> Result<Output, String> {
     let action = args.option("action")?;
@@ -54,6 +55,29 @@ fn run(args: Args, _ctx: Context) -> Result<Output, String> {
                 kept.push(black_box(block));
             }
         }
+        "headers" => {
+            // `COUNT:BYTES`: that many sets of header fields, each with one value of that many bytes, all
+            // kept alive at once.
+            let (count, bytes) = target.split_once(':').ok_or("headers wants COUNT:BYTES")?;
+            let count: usize = count.parse().map_err(|_| "COUNT is a number")?;
+            let value = vec![b'x'; bytes.parse().map_err(|_| "BYTES is a number")?];
+            let mut kept = Vec::with_capacity(count);
+            for _ in 0..count {
+                let fields = Fields::new();
+                fields.append("x-flood", &value).map_err(|e| format!("append: {e:?}"))?;
+                kept.push(fields);
+            }
+            Ok(Output::text(format!("kept {} sets of fields", black_box(kept).len())))
+        }
+        "shout" => {
+            // Two megabytes to stderr, a line at a time.
+            let line = "x".repeat(1023);
+            for _ in 0..2048 {
+                eprintln!("{line}");
+            }
+            Ok(Output::text("shouted"))
+        }
+        "big" => Ok(Output::text("y".repeat(2 << 20))),
         "print" => {
             println!("a stray line on stdout");
             eprintln!("a line on stderr");
