@@ -1,9 +1,16 @@
 //! The answer cache: an adapter's validated answers, keyed by its id, the plan digest, the input's
-//! identity and the questions asked, so that a repeated decision makes no call (its `trace` is empty).
+//! identity and the questions asked, keys and texts, so that a repeated decision makes no call (its
+//! `trace` is empty).
+//!
+//! A pick's keys are character offsets of the very text typed, and two inputs of one identity may place a
+//! span differently (`for 10` and `for  10`). So the key covers every key a question offers, not only its
+//! id: a hit is an answer to exactly these questions. A hit is validated again all the same, and one that
+//! does not fit is a miss: the cache may be damaged or written by an older evoke, never trusted by name.
 
 use evoke_core::adapter::Raw;
 use evoke_core::identity::identity;
 use evoke_core::question::Questions;
+use evoke_core::validate::validate;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
@@ -22,14 +29,26 @@ impl AnswerCache {
             hasher.update(part.as_bytes());
             hasher.update([0]);
         }
-        for id in questions.ids() {
-            hasher.update(id.as_bytes());
-            hasher.update([0]);
+        // The questions as an adapter receives them: ids, offered keys and texts, in order.
+        match serde_json::to_vec(questions) {
+            Ok(json) => hasher.update(&json),
+            Err(_) => {
+                for id in questions.ids() {
+                    hasher.update(id.as_bytes());
+                    hasher.update([0]);
+                }
+            }
         }
         hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
 
-    pub fn get(&self, key: &str) -> Option<Raw> {
+    /// The answer kept under `key`, only when it is a valid answer to `questions`.
+    pub fn get(&self, key: &str, questions: &Questions) -> Option<Raw> {
+        let raw = self.read(key)?;
+        validate(questions, &raw).is_ok().then_some(raw)
+    }
+
+    fn read(&self, key: &str) -> Option<Raw> {
         let text = std::fs::read_to_string(self.dir.join(format!("{key}.json"))).ok()?;
         serde_json::from_str(&text).ok()
     }

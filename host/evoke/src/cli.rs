@@ -188,9 +188,9 @@ fn setup_failed(e: SetupError) -> Exit {
     for d in &e.diagnostics {
         render::err(&render::diagnostic(d));
     }
-    render::err(&format!("error: {}\n", e.message));
+    render::err(&format!("error: {}\n", render::shown(&e.message)));
     if let Some(fix) = e.fix {
-        render::err(&format!("  = fix: {fix}\n"));
+        render::err(&format!("  = fix: {}\n", render::shown(&fix)));
     }
     if e.needs_person { Exit::NeedsPerson } else { Exit::Usage }
 }

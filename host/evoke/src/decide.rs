@@ -121,7 +121,7 @@ async fn ask(
         .filter(|_| adapter.cacheable())
         .map(|c| (c, AnswerCache::key(adapter.id(), request.plan, input, questions)));
     if let Some((cache, key)) = &key {
-        if let Some(raw) = cache.get(key) {
+        if let Some(raw) = cache.get(key, questions) {
             return Ok(raw);
         }
     }
@@ -130,8 +130,16 @@ async fn ask(
     let cancel = Cancel::new();
     let started = Instant::now();
     let answer = tokio::time::timeout(remaining, adapter.answer(&state, questions, &cancel)).await;
+    // An engine that computes inside `answer` or inside one poll holds this thread, so the timer cannot
+    // fire until it returns: an answer that arrives after the deadline is refused all the same, never read.
+    // The built-in engines compute on a thread of their own, so the timer stops them on time.
+    let late = Instant::now() >= request.deadline;
     let raw = match answer {
         Err(_) => {
+            cancel.cancel();
+            return Err(Failure::Deadline { seconds: DEADLINE.as_secs() });
+        }
+        Ok(_) if late => {
             cancel.cancel();
             return Err(Failure::Deadline { seconds: DEADLINE.as_secs() });
         }
@@ -159,6 +167,8 @@ mod tests {
     use super::*;
     use evoke_core::adapter::{AdapterError, AnswerFuture};
     use evoke_core::catalog::Reflex;
+    use evoke_core::decide::Refusal;
+    use evoke_core::decision::Value;
     use evoke_core::manifest::read_manifest;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -192,13 +202,13 @@ pick = "duration"
         }
         fn answer<'a>(&'a self, _: &'a State, questions: &'a Questions, _: &'a Cancel) -> AnswerFuture<'a> {
             self.calls.fetch_add(1, Ordering::SeqCst);
-            let raw = questions
-                .0
-                .iter()
-                .map(|(id, q)| (id.clone(), [(q.keys()[0].to_string(), 1.0)].into_iter().collect()))
-                .collect();
-            Box::pin(std::future::ready(Ok(raw)))
+            Box::pin(std::future::ready(Ok(certain(questions))))
         }
+    }
+
+    /// Every question answered with certainty on its first key.
+    fn certain(questions: &Questions) -> Raw {
+        questions.0.iter().map(|(id, q)| (id.clone(), [(q.keys()[0].to_string(), 1.0)].into_iter().collect())).collect()
     }
 
     /// Never answers, and ignores its signal: it must be raced against the deadline anyway.
@@ -235,6 +245,111 @@ pick = "duration"
         let failed = runtime().block_on(decide(&request, "set a timer for 10 minutes")).unwrap_err();
         assert_eq!(failed.failure, Failure::Deadline { seconds: 30 });
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    /// Computes before it returns its future, and ignores its signal: the host cannot preempt it, so it
+    /// must refuse what it answers after the deadline.
+    struct Stubborn;
+
+    impl Adapter for Stubborn {
+        fn id(&self) -> &str {
+            "stubborn"
+        }
+        fn gate(&self) -> Option<Gate> {
+            Some(Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 })
+        }
+        fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, cancel: &'a Cancel) -> AnswerFuture<'a> {
+            std::thread::sleep(Duration::from_millis(300));
+            let _ = (state, cancel);
+            Box::pin(std::future::ready(Ok(certain(questions))))
+        }
+    }
+
+    #[test]
+    fn an_answer_computed_past_the_deadline_is_refused_not_read() {
+        let catalog = catalog();
+        let request = Request {
+            catalog: &catalog,
+            adapter: &Stubborn,
+            gate: Stubborn.gate(),
+            plan: "p",
+            cache: None,
+            deadline: Instant::now() + Duration::from_millis(50),
+        };
+        let failed = runtime().block_on(decide(&request, "set a timer for 10 minutes")).unwrap_err();
+        assert_eq!(failed.failure, Failure::Deadline { seconds: 30 });
+    }
+
+    #[test]
+    fn an_empty_input_is_refused_before_any_call() {
+        let catalog = catalog();
+        let adapter = Sure { calls: AtomicUsize::new(0) };
+        let dir = tempfile::tempdir().unwrap();
+        let cache = AnswerCache::new(dir.path());
+        let request = Request {
+            catalog: &catalog,
+            adapter: &adapter,
+            gate: adapter.gate(),
+            plan: "p",
+            cache: Some(&cache),
+            deadline: Instant::now() + DEADLINE,
+        };
+        for input in ["", "   ", " \u{3000} "] {
+            let failed = runtime().block_on(decide(&request, input)).unwrap_err();
+            assert_eq!(failed.failure, Failure::Input { refusal: Refusal::Empty }, "{input:?}");
+            assert!(failed.trace.is_empty() && failed.rounds.is_empty());
+        }
+        assert_eq!(adapter.calls.load(Ordering::SeqCst), 0, "no engine is asked about nothing");
+    }
+
+    #[test]
+    fn a_whitespace_variant_is_not_answered_with_the_other_texts_offsets() {
+        let catalog = catalog();
+        let dir = tempfile::tempdir().unwrap();
+        let cache = AnswerCache::new(dir.path());
+        let adapter = Sure { calls: AtomicUsize::new(0) };
+        let request = Request {
+            catalog: &catalog,
+            adapter: &adapter,
+            gate: adapter.gate(),
+            plan: "p",
+            cache: Some(&cache),
+            deadline: Instant::now() + DEADLINE,
+        };
+        let rt = runtime();
+        rt.block_on(decide(&request, "set a timer for 10 minutes")).unwrap();
+        // One identity, but the span now starts one character later: 17-27, not 16-26.
+        let second = rt.block_on(decide(&request, "set a timer for  10 minutes")).unwrap_or_else(|f| {
+            panic!("the variant failed closed: {}", f.failure);
+        });
+        let Some(Value::Pick { span, .. }) = second.decision.args.as_ref().and_then(|a| a.get("duration")) else {
+            panic!("no duration: {:?}", second.decision);
+        };
+        assert_eq!((span.start, span.end, span.text.as_str()), (17, 27, "10 minutes"));
+        assert_eq!(second.trace.len(), 1, "the route came from the cache, the details from the engine");
+    }
+
+    #[test]
+    fn a_cached_answer_that_does_not_fit_its_questions_is_a_miss() {
+        let catalog = catalog();
+        let dir = tempfile::tempdir().unwrap();
+        let cache = AnswerCache::new(dir.path());
+        let adapter = Sure { calls: AtomicUsize::new(0) };
+        let request = Request {
+            catalog: &catalog,
+            adapter: &adapter,
+            gate: adapter.gate(),
+            plan: "p",
+            cache: Some(&cache),
+            deadline: Instant::now() + DEADLINE,
+        };
+        let input = "set a timer for 10 minutes";
+        let route = catalog.route_round();
+        let bad: Raw = [("route".to_string(), [("elsewhere".to_string(), 1.0)].into_iter().collect())].into();
+        cache.put(&AnswerCache::key(adapter.id(), "p", input, route), &bad);
+        let decided = runtime().block_on(decide(&request, input)).unwrap();
+        assert_eq!(decided.trace.len(), 2, "both rounds asked the engine");
+        assert_eq!(decided.decision.reflex.as_deref(), Some("timer"));
     }
 
     #[test]

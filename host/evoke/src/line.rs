@@ -52,9 +52,42 @@ pub struct RefusedLine<'a> {
     pub trace: &'a [TraceEntry],
 }
 
-/// The line as one JSON text, without whitespace.
+/// The line as one JSON text, without whitespace, safe to print at a terminal.
+///
+/// JSON escapes the C0 controls but lets DEL, the C1 controls (which start escape sequences on some
+/// terminals) and the bidi controls through raw: legal in a string, and able to repaint the line that
+/// carries them. Each is written as its `\uXXXX` escape instead, the same JSON value in safe bytes. They
+/// can only stand inside a string (JSON allows nothing else there), and each is one UTF-16 unit.
 pub fn to_line<T: Serialize>(line: &T) -> String {
-    serde_json::to_string(line).unwrap_or_else(|e| format!("{{\"error\":\"the line could not be written: {e}\"}}"))
+    let text =
+        serde_json::to_string(line).unwrap_or_else(|e| format!("{{\"error\":\"the line could not be written: {e}\"}}"));
+    if !text.contains(evoke_core::text::is_unsafe_at_terminal) {
+        return text;
+    }
+    let mut safe = String::with_capacity(text.len() + 12);
+    for ch in text.chars() {
+        if evoke_core::text::is_unsafe_at_terminal(ch) {
+            safe.push_str(&format!("\\u{:04x}", ch as u32));
+        } else {
+            safe.push(ch);
+        }
+    }
+    safe
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_line;
+
+    #[test]
+    fn a_line_carries_del_c1_and_bidi_as_escapes_of_the_same_value() {
+        let value = serde_json::json!({ "result": "a\u{7F}b\u{9B}2Jc\u{202E}d\u{1B}e" });
+        let line = to_line(&value);
+        assert!(!line.contains(evoke_core::text::is_unsafe_at_terminal), "{line:?}");
+        assert_eq!(line, r#"{"result":"a\u007fb\u009b2Jc\u202ed\u001be"}"#);
+        let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, value);
+    }
 }
 
 /// The line of a call by name (`evoke run --json`): nothing judged, so no confidence, weakest, judgments

@@ -2,6 +2,8 @@
 
 use evoke_core::diag::Diagnostic;
 use evoke_core::lint::Finding;
+pub use evoke_core::text::escape_outside as shown;
+use evoke_core::text::escape_outside_lines;
 use std::io::{self, IsTerminal, Write};
 
 /// Whether to colour the error stream: only on a terminal, and never under `NO_COLOR`.
@@ -25,7 +27,13 @@ pub fn diagnostic(d: &Diagnostic) -> String {
 pub fn lint_finding(file: &str, f: &Finding) -> String {
     let label = paint("warning", "1;33", colour_stderr());
     let kind = serde_json::to_value(f.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-    format!("{label}[lint:{kind}]: {}\n  --> {file}\n   = key: {}\n", f.message, f.key)
+    format!("{label}[lint:{kind}]: {}\n  --> {}\n   = key: {}\n", shown(&f.message), shown(file), shown(&f.key))
+}
+
+/// A body's result as shown at a terminal: its lines, every other control or bidi character escaped, so a
+/// body can print text but never drive the terminal (a clipboard write, a cleared screen, a new title).
+pub fn result(text: &str) -> String {
+    format!("{}\n", escape_outside_lines(text))
 }
 
 /// Writes to stderr; a closed stream is not an error worth dying over.
@@ -84,7 +92,8 @@ pub fn reading(
         candidates.as_array()?.iter().find_map(|c| {
             let span = c.get("span")?;
             let this = format!("{}-{}", span.get("start")?, span.get("end")?);
-            (this == key).then(|| format!("\"{}\"", span.get("text").and_then(Value::as_str).unwrap_or_default()))
+            (this == key)
+                .then(|| format!("\"{}\"", shown(span.get("text").and_then(Value::as_str).unwrap_or_default())))
         })
     };
     let ranked = |question: &str| -> String {
@@ -93,7 +102,7 @@ pub fn reading(
         let mut keys: Vec<(&String, &f64)> = answer.iter().filter(|(_, p)| **p >= 0.005).collect();
         keys.sort_by(|a, b| b.1.total_cmp(a.1).then_with(|| a.0.cmp(b.0)));
         keys.iter()
-            .map(|(k, p)| format!("{} {:.2}", span_text(k).unwrap_or_else(|| k.to_string()), p))
+            .map(|(k, p)| format!("{} {:.2}", span_text(k).unwrap_or_else(|| shown(k).into_owned()), p))
             .collect::<Vec<_>>()
             .join(" · ")
     };
@@ -105,9 +114,9 @@ pub fn reading(
         judgments.iter().filter_map(|j| j.get("question").and_then(Value::as_str)).filter(|q| *q != "route").collect();
     let fits: Vec<String> = contenders
         .iter()
-        .filter_map(|c| Some(format!("{} {:.2}", c.get("reflex")?.as_str()?, c.get("fits")?.as_f64()?)))
+        .filter_map(|c| Some(format!("{} {:.2}", shown(c.get("reflex")?.as_str()?), c.get("fits")?.as_f64()?)))
         .collect();
-    let label = |question: &str| question.split_once('.').map_or(question, |(_, arg)| arg).to_string();
+    let label = |question: &str| shown(question.split_once('.').map_or(question, |(_, arg)| arg)).into_owned();
     let mut width = arg_questions.iter().map(|q| label(q).chars().count()).max().unwrap_or(0);
     if !fits.is_empty() {
         width = width.max("fits".len());
@@ -129,7 +138,8 @@ pub fn reading(
 
 fn outcome_line(line: &serde_json::Value) -> String {
     use serde_json::Value;
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
+    // Every string of a line came from a decision or from the log, so each is shown escaped.
+    let text = |v: Option<&Value>| shown(v.and_then(Value::as_str).unwrap_or_default()).into_owned();
     let weakest = line.get("weakest").map(|w| {
         let question = text(w.get("question"));
         let label = question.split_once('.').map_or(question.as_str(), |(_, arg)| arg).to_string();
@@ -174,15 +184,18 @@ pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
     use evoke_core::decision::Choices;
     let listed = |texts: &[(String, String)]| {
         let width = texts.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
-        texts.iter().enumerate().map(|(i, (k, t))| format!("  {:>2}  {k:<width$}  {t}\n", i + 1)).collect::<String>()
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, (k, t))| format!("  {:>2}  {:<width$}  {}\n", i + 1, shown(k), shown(t)))
+            .collect::<String>()
     };
+    let ask = shown(&missing.ask);
     match &missing.choices {
-        Choices::Vocab { words } => format!("{}\n{}", missing.ask, listed(&words.0)),
-        Choices::Options { options } => format!("{}\n{}", missing.ask, listed(&options.0)),
-        Choices::Pick { kind, range: Some([low, high]) } => {
-            format!("{} (a {kind}, from {low} to {high})\n", missing.ask)
-        }
-        Choices::Pick { kind, range: None } => format!("{} (a {kind})\n", missing.ask),
+        Choices::Vocab { words } => format!("{ask}\n{}", listed(&words.0)),
+        Choices::Options { options } => format!("{ask}\n{}", listed(&options.0)),
+        Choices::Pick { kind, range: Some([low, high]) } => format!("{ask} (a {kind}, from {low} to {high})\n"),
+        Choices::Pick { kind, range: None } => format!("{ask} (a {kind})\n"),
     }
 }
 
@@ -225,14 +238,15 @@ pub fn literal_call(
         };
         command.push_str(&format!(" {}=<{choices}>", m.arg));
     }
-    command
+    // Values are clean text by the time they are here; escaping still keeps a stray one from the terminal.
+    shown(&command).into_owned()
 }
 
-/// A body's failure for a person: the message, then its frames.
+/// A body's failure for a person: the message, then its frames; both are the body's words, escaped.
 pub fn failure(failure: &evoke_bodies::Failure) -> String {
-    let mut out = format!("error: {}\n", failure.message);
+    let mut out = format!("error: {}\n", escape_outside_lines(&failure.message));
     for frame in &failure.frames {
-        out.push_str(&format!("    {frame}\n"));
+        out.push_str(&format!("    {}\n", shown(frame)));
     }
     out
 }

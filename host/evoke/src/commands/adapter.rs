@@ -45,7 +45,7 @@ pub fn run(action: Action, json: bool) -> Exit {
 }
 
 fn usage(message: &str, fix: &str) -> Exit {
-    render::err(&format!("error: {message}\n  = fix: {fix}\n"));
+    render::err(&format!("error: {}\n  = fix: {}\n", render::shown(message), render::shown(fix)));
     Exit::Usage
 }
 
@@ -91,8 +91,9 @@ fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> Exit {
         return Exit::Failed;
     }
     let verb = if before.is_some() { "replaced" } else { "added" };
-    render::out(&format!("{verb} adapter {name}: {}\n", adapter.description().id));
-    render::out(&format!("  id        {}\n", adapter.id()));
+    // The id and the hosts are the component's own words: shown escaped.
+    render::out(&format!("{verb} adapter {}: {}\n", render::shown(name), render::shown(&adapter.description().id)));
+    render::out(&format!("  id        {}\n", render::shown(adapter.id())));
     let gate = match adapter.gate() {
         Some(g) => {
             let fits = g.fits.map(|f| format!(" · fits {f}")).unwrap_or_default();
@@ -110,7 +111,7 @@ fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> Exit {
 }
 
 fn reach(hosts: &[String]) -> String {
-    if hosts.is_empty() { "no host".into() } else { hosts.join(", ") }
+    if hosts.is_empty() { "no host".into() } else { render::shown(&hosts.join(", ")).into_owned() }
 }
 
 fn list(places: &Places, json: bool) -> Exit {
@@ -143,8 +144,8 @@ fn list(places: &Places, json: bool) -> Exit {
     for i in &found {
         render::out(&format!(
             "{:<width$}  {:<ids$}  sha256:{}  may reach {}\n",
-            i.name,
-            i.id,
+            render::shown(&i.name),
+            render::shown(&i.id),
             &i.sha256[..12],
             reach(&i.allow_hosts)
         ));

@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 pub fn run(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>) -> Exit {
     match set(project_dir, name, setting, env) {
         Ok(said) => {
-            render::out(&format!("{said}\n"));
+            render::out(&format!("{}\n", render::shown(&said)));
             Exit::Done
         }
         Err(message) => {
-            render::err(&format!("error: {message}\n"));
+            render::err(&format!("error: {}\n", render::shown(&message)));
             Exit::Usage
         }
     }

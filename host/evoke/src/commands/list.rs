@@ -67,9 +67,13 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
             w2 = widths[2],
             w3 = widths[3]
         );
-        render::out(&format!("{}\n", line.trim_end()));
+        render::out(&format!("{}\n", render::shown(line.trim_end())));
         if let Err(inactive) = &installed.status {
-            render::out(&format!("  = why: {}\n  = fix: {}\n", inactive.why, inactive.fix));
+            render::out(&format!(
+                "  = why: {}\n  = fix: {}\n",
+                render::shown(&inactive.why),
+                render::shown(&inactive.fix)
+            ));
         }
     }
     Exit::Done

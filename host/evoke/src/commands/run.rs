@@ -20,13 +20,17 @@ pub fn run(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Exi
             Some(Err(inactive)) => format!("{name} is inactive: {}\n  = fix: {}", inactive.why, inactive.fix),
             _ => format!("no reflex is installed as `{name}`"),
         };
-        render::err(&format!("error: {why}\n"));
+        render::err(&format!("error: {}\n", render::shown(&why)));
         return Exit::Usage;
     };
     let args = match read_args(reflex, pairs) {
         Ok(args) => args,
-        Err(message) => {
+        Err(NotRead::Unclean(message)) => {
             render::err(&format!("error: {message}\n"));
+            return Exit::Refused;
+        }
+        Err(NotRead::Usage(message)) => {
+            render::err(&format!("error: {}\n", render::shown(&message)));
             return Exit::Usage;
         }
     };
@@ -63,12 +67,13 @@ pub fn run(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Exi
             } else {
                 render::err(&format!(
                     "evoke: {} ({})\na destructive call confirms at a terminal: run it there\n",
-                    p.template, p.reason
+                    render::shown(&p.template),
+                    p.reason
                 ));
             }
             return Exit::NeedsPerson;
         }
-        render::err(&format!("{} — {}\n", p.own, p.reason));
+        render::err(&format!("{} — {}\n", render::shown(&p.own), p.reason));
         let asked = Instant::now();
         let yes = prompt::confirm(&p.template);
         waited = asked.elapsed();
@@ -100,7 +105,7 @@ pub fn run(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Exi
     match &ran.result {
         Ok(output) => {
             if !json {
-                render::out(&format!("{}\n", output.text));
+                render::out(&render::result(&output.text));
             }
             Exit::Done
         }
@@ -113,33 +118,61 @@ pub fn run(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Exi
     }
 }
 
+/// Why the pairs of a call by name were not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotRead {
+    /// A value breaks the text rules: refused (exit 6), as a sentence holding it is.
+    Unclean(String),
+    /// A name or a value the reflex does not take (exit 2).
+    Usage(String),
+}
+
 /// Reads `key=value` pairs (and bare flag names) against the reflex's arguments. Former names follow
-/// `was`; every value must be one its source offers.
-pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, String> {
+/// `was`; every value must be one its source offers. Every value first meets the rules a sentence does
+/// (clean text, at most 2,000 characters), since it reaches the same places: the confirm template, the
+/// literal command, the body.
+pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
     let manifest = &reflex.manifest;
     let mut given: Vec<(String, Value)> = Vec::new();
+    let usage = NotRead::Usage;
     for pair in pairs {
         let (key, text) = match pair.split_once('=') {
             Some((key, text)) => (key, Some(text)),
             None => (pair.as_str(), None),
         };
+        if let Some(text) = text {
+            if let Err(refusal) = evoke_core::decide::bound_value(text) {
+                return Err(NotRead::Unclean(format!(
+                    "the value of `{}` is refused: {refusal}; a value given by name meets the same text rules as \
+                     a sentence: write it without control or bidi characters",
+                    render::shown(key)
+                )));
+            }
+        }
         let Some(live) = manifest.live_name(key) else {
             let names: Vec<&str> = manifest.args.iter().map(|a| a.name.as_str()).collect();
-            return Err(format!("{} has no argument `{key}`; its arguments are: {}", reflex.name, names.join(", ")));
+            return Err(usage(format!(
+                "{} has no argument `{key}`; its arguments are: {}",
+                reflex.name,
+                names.join(", ")
+            )));
         };
         let arg = manifest.arg(live).expect("a live name names an argument");
         let value = match (&arg.source, text) {
             (Source::Flag, None | Some("true" | "yes")) => Some(Value::Flag),
             (Source::Flag, Some("false" | "no")) => None,
             (Source::Flag, Some(other)) => {
-                return Err(format!("`{live}` is a flag: write `{live}` alone, not `{live}={other}`"));
+                return Err(usage(format!("`{live}` is a flag: write `{live}` alone, not `{live}={other}`")));
             }
-            (_, None) => return Err(format!("`{live}` needs a value: {live}=…")),
+            (_, None) => return Err(usage(format!("`{live}` needs a value: {live}=…"))),
             (Source::Options(options), Some(text)) => match options.iter().find(|(k, _)| k == text) {
                 Some((key, _)) => Some(Value::Option { key: key.clone() }),
                 None => {
                     let keys: Vec<&str> = options.iter().map(|(k, _)| k.as_str()).collect();
-                    return Err(format!("\"{text}\" is not an option of `{live}`; choose one of: {}", keys.join(", ")));
+                    return Err(usage(format!(
+                        "\"{text}\" is not an option of `{live}`; choose one of: {}",
+                        keys.join(", ")
+                    )));
                 }
             },
             (Source::Vocab(vocab), Some(text)) => match reflex.vocab_of(live).and_then(|v| v.find(text)) {
@@ -149,10 +182,10 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, String> {
                         .vocab_of(live)
                         .map(|v| v.words.iter().map(|w| w.word.as_str()).collect())
                         .unwrap_or_default();
-                    return Err(format!(
+                    return Err(usage(format!(
                         "\"{text}\" is not a word of vocab/{vocab}.toml; choose one of: {}",
                         words.join(", ")
-                    ));
+                    )));
                 }
             },
             // Named, a text is the value as given: there is no sentence for quotes to mark it out of.
@@ -163,11 +196,11 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, String> {
             (Source::Pick(kind), Some(text)) => {
                 let found = candidates(text, *kind).into_iter().find(|c| c.span.text == text.trim());
                 let Some(found) = found else {
-                    return Err(format!("\"{text}\" does not read as a {} for `{live}`", kind.as_str()));
+                    return Err(usage(format!("\"{text}\" does not read as a {} for `{live}`", kind.as_str())));
                 };
                 if let (Some((low, high)), Some(n)) = (arg.range, comparable(&found.value)) {
                     if n < low || n > high {
-                        return Err(format!("`{live}` is {n}, outside its range {low}–{high}"));
+                        return Err(usage(format!("`{live}` is {n}, outside its range {low}–{high}")));
                     }
                 }
                 Some(Value::Pick { span: found.span, value: found.value })
@@ -185,7 +218,7 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, String> {
         .map(|a| format!("{} ({})", a.name, a.ask))
         .collect();
     if !missing.is_empty() {
-        return Err(format!("{} needs {}", reflex.name, missing.join(", ")));
+        return Err(usage(format!("{} needs {}", reflex.name, missing.join(", "))));
     }
     let ordered = manifest.args.iter().filter_map(|a| given.iter().find(|(n, _)| *n == a.name).cloned()).collect();
     Ok(Args(ordered))

@@ -3,7 +3,7 @@
 //! with the literal command that gives the answer (exit 3), and an abstain exits 4 (D5).
 
 use crate::body::{self, interrupted};
-use crate::decide::{DEADLINE, Decided, Failed, decide};
+use crate::decide::{DEADLINE, Decided, Failed, Failure, Round, TraceEntry, decide};
 use crate::exit::Exit;
 use crate::line::{Line, RanFields, RefusedLine, to_line};
 use crate::log::Log;
@@ -29,9 +29,12 @@ pub fn run(session: &Session, sentence: Option<String>, options: &Options) -> Ex
     match sentence {
         Some(sentence) => runtime.block_on(one(session, &mut log, &sentence, options)),
         // The filter: one decision per line, and the worst exit of them all.
-        None if !std::io::stdin().is_terminal() => {
-            crate::filter::each_line(|line| runtime.block_on(one(session, &mut log, line, options)))
-        }
+        None if !std::io::stdin().is_terminal() => crate::filter::each_line(|line| match line {
+            crate::filter::Line::Text(text) => runtime.block_on(one(session, &mut log, text, options)),
+            crate::filter::Line::Refused { shown, refusal } => {
+                refused(&mut log, &shown, Failure::Input { refusal }, &[], &[], options.json)
+            }
+        }),
         None => {
             render::err("error: say what you want: evoke \"turn on the kitchen lights\"\n");
             Exit::Usage
@@ -58,18 +61,29 @@ async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_
     let request = session.request(started);
     let decided = match decide(&request, input).await {
         Ok(decided) => decided,
-        Err(Failed { failure, trace, rounds }) => {
-            let line = to_line(&RefusedLine { input, error: failure.to_string(), fault: &failure, trace: &trace });
-            let _ = log.append(&line, &rounds, &[]);
-            if options.json {
-                render::out(&format!("{line}\n"));
-            } else {
-                render::err(&format!("error: {failure}\n"));
-            }
-            return Exit::Refused;
-        }
+        Err(Failed { failure, trace, rounds }) => return refused(log, input, failure, &trace, &rounds, options.json),
     };
     act(session, log, decided, started, options).await
+}
+
+/// A decision that failed closed: its line logged, and printed under `--json`, else its error.
+pub(crate) fn refused(
+    log: &mut Log,
+    input: &str,
+    failure: Failure,
+    trace: &[TraceEntry],
+    rounds: &[Round],
+    json: bool,
+) -> Exit {
+    let line = to_line(&RefusedLine { input, error: failure.to_string(), fault: &failure, trace });
+    let _ = log.append(&line, rounds, &[]);
+    if json {
+        render::out(&format!("{line}\n"));
+    } else {
+        // An adapter's message and the keys it named came from outside.
+        render::err(&format!("error: {}\n", render::shown(&failure.to_string())));
+    }
+    Exit::Refused
 }
 
 async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instant, options: &Options<'_>) -> Exit {
@@ -117,9 +131,12 @@ async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instan
                         decision.missing.as_deref().unwrap_or_default(),
                     );
                     let said = match (&decision.prompt, &decision.missing) {
-                        (Some(prompt), _) => format!("evoke: {} ({})", prompt.template, prompt.reason),
+                        (Some(prompt), _) => {
+                            format!("evoke: {} ({})", render::shown(&prompt.template), render::shown(&prompt.reason))
+                        }
                         (None, Some(missing)) => {
-                            let asks: Vec<String> = missing.iter().map(|m| m.ask.clone()).collect();
+                            let asks: Vec<String> =
+                                missing.iter().map(|m| render::shown(&m.ask).into_owned()).collect();
                             format!(
                                 "evoke: {} needs an answer: {}",
                                 decision.reflex.as_deref().unwrap_or_default(),
@@ -135,7 +152,7 @@ async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instan
             Outcome::Confirm => {
                 let Some(prompt) = decision.prompt.clone() else { return Exit::Failed };
                 // evoke's own line first, so the reflex's words can never pass for evoke's.
-                render::err(&format!("{} — {}\n", prompt.own, prompt.reason));
+                render::err(&format!("{} — {}\n", render::shown(&prompt.own), render::shown(&prompt.reason)));
                 let asked = Instant::now();
                 let yes = prompt::confirm(&prompt.template);
                 waited += asked.elapsed();
@@ -181,7 +198,7 @@ async fn execute(
     match &ran.result {
         Ok(output) => {
             if !options.json {
-                render::out(&format!("{}\n", output.text));
+                render::out(&render::result(&output.text));
             }
             Exit::Done
         }

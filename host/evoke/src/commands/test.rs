@@ -34,7 +34,8 @@ pub fn run(session: &Session, name: Option<&str>) -> Exit {
             let mark = if ok { "pass" } else { "FAIL" };
             let wanted =
                 if record.asserts.is_none() { format!(" (must not be {})", reflex.name) } else { String::new() };
-            render::out(&format!("{mark}  {}  {:?}  → {got}{wanted}\n", reflex.name, record.utterance));
+            let line = format!("{mark}  {}  {:?}  → {got}{wanted}", reflex.name, record.utterance);
+            render::out(&format!("{}\n", render::shown(&line)));
             if ok { passed += 1 } else { failed += 1 }
         }
     }

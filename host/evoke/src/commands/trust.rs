@@ -13,7 +13,7 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
         Ok(found) => found,
         Err(exit) => return exit,
     };
-    let shown = shown_path(&location.root);
+    let shown = render::shown(&shown_path(&location.root)).into_owned();
     if location.home {
         render::out(&format!("{shown} is your home project, which is always trusted\n"));
         return Exit::Done;
@@ -36,7 +36,7 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
     }
     let width = snapshot.files.keys().map(|k| k.chars().count()).max().unwrap_or(0);
     for (path, hash) in &snapshot.files {
-        render::out(&format!("  {path:<width$}  sha256:{hash}\n"));
+        render::out(&format!("  {:<width$}  sha256:{hash}\n", render::shown(path)));
     }
     match trust::record(&places, &location) {
         Ok(recorded) => {

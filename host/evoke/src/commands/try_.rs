@@ -3,7 +3,7 @@
 
 use crate::decide::{Failed, decide};
 use crate::exit::Exit;
-use crate::line::{Line, RefusedLine, to_line};
+use crate::line::{Line, to_line};
 use crate::log::Log;
 use crate::render;
 use crate::session::Session;
@@ -19,9 +19,17 @@ pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
     };
     match sentence {
         Some(sentence) => runtime.block_on(one(session, &mut log, &sentence, json)),
-        None if !std::io::stdin().is_terminal() => {
-            crate::filter::each_line(|line| runtime.block_on(one(session, &mut log, line, json)))
-        }
+        None if !std::io::stdin().is_terminal() => crate::filter::each_line(|line| match line {
+            crate::filter::Line::Text(text) => runtime.block_on(one(session, &mut log, text, json)),
+            crate::filter::Line::Refused { shown, refusal } => crate::commands::say::refused(
+                &mut log,
+                &shown,
+                crate::decide::Failure::Input { refusal },
+                &[],
+                &[],
+                json,
+            ),
+        }),
         None => {
             render::err("error: say what to decide: evoke try \"turn on the kitchen lights\"\n");
             Exit::Usage
@@ -49,14 +57,7 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool) -> Exit 
             Exit::Done
         }
         Err(Failed { failure, trace, rounds }) => {
-            let line = to_line(&RefusedLine { input, error: failure.to_string(), fault: &failure, trace: &trace });
-            let _ = log.append(&line, &rounds, &[]);
-            if json {
-                render::out(&format!("{line}\n"));
-            } else {
-                render::err(&format!("error: {failure}\n"));
-            }
-            Exit::Refused
+            crate::commands::say::refused(log, input, failure, &trace, &rounds, json)
         }
     }
 }

@@ -22,14 +22,14 @@ pub fn run(back: usize, json: bool) -> Exit {
         }
     };
     if json {
-        render::out(&format!("{entry}\n"));
+        render::out(&format!("{}\n", crate::line::to_line(&entry)));
         return Exit::Done;
     }
     let input = entry.get("input").and_then(Value::as_str).unwrap_or_default();
-    render::out(&format!("{}\n", serde_json::Value::String(input.to_string())));
+    render::out(&format!("{}\n", crate::line::to_line(&input)));
     // A decision that failed closed has no outcome: its error is all there is to say.
     if let (None, Some(error)) = (entry.get("outcome"), entry.get("error").and_then(Value::as_str)) {
-        render::out(&format!("  {error}\n"));
+        render::out(&format!("  {}\n", render::shown(error)));
         return Exit::Done;
     }
     let mut answers: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
@@ -45,9 +45,9 @@ pub fn run(back: usize, json: bool) -> Exit {
     render::out(&render::reading(&entry, &answers, &candidates));
     // What the body did, when it ran.
     if let Some(text) = entry.pointer("/result/text").and_then(Value::as_str) {
-        render::out(&format!("  ran: {text}\n"));
+        render::out(&format!("  ran: {}", render::result(text)));
     } else if let Some(error) = entry.get("error").and_then(Value::as_str) {
-        render::out(&format!("  failed: {error}\n"));
+        render::out(&format!("  failed: {}\n", render::shown(error)));
     }
     Exit::Done
 }
