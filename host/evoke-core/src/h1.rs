@@ -47,36 +47,48 @@ impl fmt::Display for H1Fault {
 
 /// The h1 of a directory's entries, in any order.
 pub fn h1(entries: &[Entry]) -> Result<String, H1Fault> {
-    let mut files: Vec<(&str, &[u8])> = Vec::with_capacity(entries.len());
+    let mut files: Vec<(&str, [u8; 32])> = Vec::with_capacity(entries.len());
     for entry in entries {
         match entry {
             Entry::File { path, bytes } => {
-                let ok = !path.is_empty()
-                    && !path.contains('\n')
-                    && !path.starts_with('/')
-                    && path.split('/').all(|s| !s.is_empty() && s != "." && s != "..");
-                if !ok {
-                    return Err(H1Fault::BadPath { path: path.to_string() });
-                }
-                files.push((path, bytes));
+                check_path(path)?;
+                files.push((path, Sha256::digest(bytes).into()));
             }
             Entry::Other { path, kind } => {
                 return Err(H1Fault::NotRegular { path: path.to_string(), kind: kind.to_string() });
             }
         }
     }
+    h1_of_digests(files)
+}
+
+/// The h1 of regular files given by path and the SHA-256 of their content, in any order: for a reader
+/// that hashes each file as it streams it, never holding a whole file in memory.
+pub fn h1_of_digests(mut files: Vec<(&str, [u8; 32])>) -> Result<String, H1Fault> {
+    for (path, _) in &files {
+        check_path(path)?;
+    }
     files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     if let Some(w) = files.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(H1Fault::Duplicate { path: w[0].0.to_string() });
     }
     let mut summary = Sha256::new();
-    for (path, bytes) in files {
-        summary.update(hex(&Sha256::digest(bytes)));
+    for (path, digest) in files {
+        summary.update(hex(&digest));
         summary.update("  ");
         summary.update(path);
         summary.update("\n");
     }
     Ok(format!("h1:{}", base64(&summary.finalize())))
+}
+
+/// A path one line of the hash can hold: not empty, no line feed, relative, no `.` or `..` segment.
+fn check_path(path: &str) -> Result<(), H1Fault> {
+    let ok = !path.is_empty()
+        && !path.contains('\n')
+        && !path.starts_with('/')
+        && path.split('/').all(|s| !s.is_empty() && s != "." && s != "..");
+    if ok { Ok(()) } else { Err(H1Fault::BadPath { path: path.to_string() }) }
 }
 
 /// The 32 bytes an `h1:` string encodes, when it is one.

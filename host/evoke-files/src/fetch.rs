@@ -5,6 +5,7 @@
 //! The scratch repository is opened isolated from the user's and the system's git configuration, so no
 //! `url.*.insteadOf`, credential helper or `core.sshCommand` can change where a ref leads.
 
+use crate::limits::{Over, Tally};
 use evoke_core::refs::{Ref, Version, newest_release, parse_version_tag};
 use gix::bstr::ByteSlice;
 use std::collections::HashMap;
@@ -27,6 +28,8 @@ pub enum FetchError {
     NoDirectory(String),
     /// A symlink, a submodule or another entry that is not a regular file.
     NotRegular { path: String, kind: &'static str },
+    /// The reflex directory is over a limit on what a fetched reflex may hold; nothing was read or written.
+    TooLarge(Over),
 }
 
 impl std::fmt::Display for FetchError {
@@ -41,6 +44,7 @@ impl std::fmt::Display for FetchError {
             FetchError::NotRegular { path, kind } => {
                 write!(f, "{path} is a {kind}; symlinks and submodules are refused, so this reflex cannot be installed")
             }
+            FetchError::TooLarge(over) => write!(f, "the reflex directory is refused: {over}; nothing was installed"),
         }
     }
 }
@@ -278,18 +282,35 @@ fn read_directory(
             at
         }
     };
-    let mut files = Vec::new();
-    walk_tree(repo, root, "", &mut files)?;
+    // First the tree alone, sizes from the objects' headers: nothing is read into memory (let alone
+    // written) until the whole directory is known to be within the limits.
+    let mut blobs = Vec::new();
+    walk_tree(repo, root, "", 0, &mut Tally::default(), &mut blobs)?;
+    let mut files = Vec::with_capacity(blobs.len());
+    for (path, oid) in blobs {
+        let blob = repo.find_blob(oid).map_err(error)?;
+        files.push((path, blob.data.clone()));
+    }
     Ok(files)
 }
 
+/// Lists every regular file under the tree `id` (`depth` directories below the reflex directory) with
+/// its blob, counting each against the limits by the size its object's header gives.
 fn walk_tree(
     repo: &gix::Repository,
     id: gix::ObjectId,
     prefix: &str,
-    out: &mut Vec<(String, Vec<u8>)>,
+    depth: usize,
+    tally: &mut Tally,
+    out: &mut Vec<(String, gix::ObjectId)>,
 ) -> Result<(), FetchError> {
     let error = |e: gix::Error| FetchError::Remote(format!("cannot read the fetched tree: {e}"));
+    // A tree object is read whole to list it: one larger than a file may be is refused as one.
+    let size = repo.find_header(id).map_err(error)?.size();
+    if size > crate::limits::MAX_FILE {
+        let path = if prefix.is_empty() { ".".to_string() } else { prefix.to_string() };
+        return Err(FetchError::TooLarge(Over::File { path, size }));
+    }
     let tree = repo.find_tree(id).map_err(error)?;
     let decoded = tree.decode().map_err(error)?;
     for entry in &decoded.entries {
@@ -304,10 +325,12 @@ fn walk_tree(
         } else if entry.mode.is_commit() {
             return Err(FetchError::NotRegular { path, kind: "submodule" });
         } else if entry.mode.is_tree() {
-            walk_tree(repo, oid, &path, out)?;
+            tally.dir(&path, depth + 1).map_err(FetchError::TooLarge)?;
+            walk_tree(repo, oid, &path, depth + 1, tally, out)?;
         } else if entry.mode.is_blob() {
-            let blob = repo.find_blob(oid).map_err(error)?;
-            out.push((path, blob.data.clone()));
+            let size = repo.find_header(oid).map_err(error)?.size();
+            tally.file(&path, size).map_err(FetchError::TooLarge)?;
+            out.push((path, oid));
         } else {
             return Err(FetchError::NotRegular { path, kind: "special entry" });
         }

@@ -177,7 +177,9 @@ pub fn add(
 }
 
 fn fetch_error(e: FetchError) -> AddError {
-    AddError::new(e.to_string(), None)
+    let fix = matches!(e, FetchError::TooLarge(_))
+        .then_some("nothing to do here: the reflex's author must keep it within the limits of a fetched reflex");
+    AddError::new(e.to_string(), fix)
 }
 
 fn describe(source: &ReflexSource) -> String {

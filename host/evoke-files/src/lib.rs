@@ -5,6 +5,7 @@
 pub mod atomic;
 pub mod fetch;
 pub mod install;
+pub mod limits;
 pub mod lock;
 pub mod places;
 pub mod project;

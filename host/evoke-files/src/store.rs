@@ -5,7 +5,8 @@
 //! no file name may). Files are written read-only; a copy is built beside its place and renamed into it,
 //! so a store entry is whole or absent.
 
-use evoke_core::h1::{Entry, H1Fault, decode, h1, hex};
+use crate::limits::Tally;
+use evoke_core::h1::{Entry, H1Fault, decode, h1, h1_of_digests, hex};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
@@ -56,6 +57,10 @@ impl Store {
 
     /// Writes a reflex directory's files into the store, returning its h1 and its place. A copy already
     /// there and intact is kept; a broken one is replaced.
+    ///
+    /// The files are written through a capability on the new entry's directory (`cap-std`): a path that
+    /// is absolute, climbs with `..` or passes through a symlink is refused by construction, so nothing a
+    /// fetched tree names can land outside its entry.
     pub fn put(&self, files: &[(String, Vec<u8>)]) -> Result<(String, PathBuf), String> {
         let entries: Vec<Entry> = files.iter().map(|(p, b)| Entry::File { path: p, bytes: b }).collect();
         let hash = h1(&entries).map_err(|e| e.to_string())?;
@@ -63,36 +68,44 @@ impl Store {
         if self.verify(&hash).is_ok() {
             return Ok((hash, place));
         }
-        std::fs::create_dir_all(&self.dir).map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
-        let building = self.dir.join(format!(".building-{}-{}", std::process::id(), unique()));
-        let result = (|| -> Result<(), String> {
-            for (path, bytes) in files {
-                let target = building.join(path);
-                if let Some(parent) = target.parent() {
-                    std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
-                }
-                std::fs::write(&target, bytes).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
-                let mut perms = std::fs::metadata(&target).map_err(|e| e.to_string())?.permissions();
-                perms.set_readonly(true);
-                std::fs::set_permissions(&target, perms).map_err(|e| e.to_string())?;
-            }
-            std::fs::create_dir_all(&building).map_err(|e| e.to_string())?;
-            if place.exists() {
-                remove_tree(&place);
-            }
-            std::fs::rename(&building, &place).map_err(|e| format!("cannot place {}: {e}", place.display()))
-        })();
-        if result.is_err() {
-            remove_tree(&building);
+        crate::atomic::create_private_dirs(&self.dir)
+            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        // A fresh directory under a random name, made exclusively: nothing planted can be written through.
+        let building = tempfile::Builder::new()
+            .prefix(".building-")
+            .tempdir_in(&self.dir)
+            .map_err(|e| format!("cannot create a directory in {}: {e}", self.dir.display()))?;
+        let entry = cap_std::fs::Dir::open_ambient_dir(building.path(), cap_std::ambient_authority())
+            .map_err(|e| format!("cannot open {}: {e}", building.path().display()))?;
+        for (path, bytes) in files {
+            write_read_only(&entry, path, bytes)
+                .map_err(|e| format!("cannot write {path} into {}: {e}", building.path().display()))?;
         }
-        result.map(|()| (hash, place))
+        drop(entry);
+        if place.exists() {
+            remove_tree(&place);
+        }
+        // Kept from here on: renamed into place, or removed by hand when the rename fails.
+        let built = building.keep();
+        std::fs::rename(&built, &place).map_err(|e| {
+            remove_tree(&built);
+            format!("cannot place {}: {e}", place.display())
+        })?;
+        Ok((hash, place))
     }
 }
 
-fn unique() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static N: AtomicU64 = AtomicU64::new(0);
-    N.fetch_add(1, Ordering::Relaxed)
+/// Writes one file of a store entry, read-only, through the entry's capability.
+fn write_read_only(entry: &cap_std::fs::Dir, path: &str, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
+    if let Some(parent) = Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+        entry.create_dir_all(parent)?;
+    }
+    let mut file = entry.create(path)?;
+    file.write_all(bytes)?;
+    file.set_permissions(cap_std::fs::Permissions::from_std(std::fs::Permissions::from_mode(0o444)))?;
+    Ok(())
 }
 
 /// Removes a directory tree whose files may be read-only.
@@ -119,22 +132,24 @@ pub fn remove_tree(dir: &Path) {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// The h1 of a directory on disk. A symlink or any entry that is not a regular file or a directory
+/// The h1 of a directory on disk, each file hashed as it streams through a small buffer, the walk held to
+/// the limits of a fetched reflex. A symlink or any entry that is not a regular file or a directory
 /// refuses it, as does a name that is not UTF-8.
 pub fn hash_dir(dir: &Path) -> Result<String, String> {
-    let files = read_dir_files(dir)?;
-    let entries: Vec<Entry> = files.iter().map(|(p, b)| Entry::File { path: p, bytes: b }).collect();
-    h1(&entries).map_err(|e: H1Fault| e.to_string())
+    let mut files = Vec::new();
+    walk(dir, "", 0, &mut Tally::default(), &mut files)?;
+    let digests = files.iter().map(|(path, digest)| (path.as_str(), *digest)).collect();
+    h1_of_digests(digests).map_err(|e: H1Fault| e.to_string())
 }
 
-/// Every regular file under `dir`, with its `/`-separated relative path.
-pub fn read_dir_files(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let mut out = Vec::new();
-    walk(dir, "", &mut out)?;
-    Ok(out)
-}
-
-fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
+/// Every regular file under `dir` with its `/`-separated relative path and the SHA-256 of its content.
+fn walk(
+    dir: &Path,
+    prefix: &str,
+    depth: usize,
+    tally: &mut Tally,
+    out: &mut Vec<(String, [u8; 32])>,
+) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     for entry in entries {
         let entry = entry.map_err(|e| e.to_string())?;
@@ -143,10 +158,11 @@ fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<()
         let relative = if prefix.is_empty() { name.to_string() } else { format!("{prefix}/{name}") };
         let kind = entry.file_type().map_err(|e| e.to_string())?;
         if kind.is_dir() {
-            walk(&entry.path(), &relative, out)?;
+            tally.dir(&relative, depth + 1).map_err(|over| over.to_string())?;
+            walk(&entry.path(), &relative, depth + 1, tally, out)?;
         } else if kind.is_file() {
-            let bytes = std::fs::read(entry.path()).map_err(|e| format!("cannot read {relative}: {e}"))?;
-            out.push((relative, bytes));
+            let digest = hash_file(&entry.path(), &relative, tally)?;
+            out.push((relative, digest));
         } else if kind.is_symlink() {
             return Err(format!("{relative} is a symlink; only regular files are installed"));
         } else {
@@ -154,4 +170,25 @@ fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<()
         }
     }
     Ok(())
+}
+
+/// The SHA-256 of one file, read through a fixed buffer; its size is counted against the limits first,
+/// and no more than that size is read, so a file growing while it is hashed cannot run past them.
+fn hash_file(path: &Path, relative: &str, tally: &mut Tally) -> Result<[u8; 32], String> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {relative}: {e}"))?;
+    let size = file.metadata().map_err(|e| format!("cannot read {relative}: {e}"))?.len();
+    tally.file(relative, size).map_err(|over| over.to_string())?;
+    let mut reader = file.take(size);
+    let mut hasher = Sha256::new();
+    let mut buffer = [0u8; 64 * 1024];
+    loop {
+        let n = reader.read(&mut buffer).map_err(|e| format!("cannot read {relative}: {e}"))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buffer[..n]);
+    }
+    Ok(hasher.finalize().into())
 }

@@ -181,3 +181,119 @@ fn a_tag_moved_after_locking_is_refused_and_the_lock_kept() {
     assert!(report.events.iter().any(|e| matches!(e, Event::Moved { .. })), "{:?}", report.events);
     assert_eq!(Lock::load(&location.root).unwrap().reflexes["moving"], locked);
 }
+
+/// What a refused fetch leaves: the add fails naming the limit, and neither the store nor the project
+/// holds anything of it.
+fn add_is_refused_over(world: &World, name: &str, tag: &str) -> evoke_files::limits::Over {
+    let reference = parse_ref(&format!("https://example.test/{name}")).unwrap();
+    let over = match world.fetcher().fetch(&reference, tag) {
+        Err(FetchError::TooLarge(over)) => over,
+        other => panic!("expected a refusal over a limit, got {:?}", other.map(|f| f.files.len())),
+    };
+    let places = Places::under(&world.root.join(format!("home-{name}")));
+    let location = project(&world.root.join(format!("proj-{name}")), "[reflexes]\n");
+    let error = evoke_files::install::add(
+        &places,
+        &location,
+        &mut world.fetcher(),
+        &location.root,
+        name,
+        &format!("https://example.test/{name}@{tag}"),
+        None,
+        None,
+    )
+    .unwrap_err();
+    assert!(error.message.contains(over.limit()), "the refusal names the limit: {}", error.message);
+    assert!(!places.data.join("store").exists(), "nothing was written to the store");
+    assert_eq!(std::fs::read_to_string(location.root.join("evoke.toml")).unwrap(), "[reflexes]\n");
+    assert!(!location.root.join("evoke.lock").exists());
+    over
+}
+
+#[test]
+fn a_file_over_16_mib_is_refused_before_anything_is_written() {
+    use evoke_files::limits::Over;
+    let world = World::new();
+    let up = world.upstream("big");
+    let reflex = manifest("Big.", "read", "read it");
+    std::fs::create_dir_all(&up.work).unwrap();
+    std::fs::write(up.work.join("blob.bin"), vec![0u8; 17 << 20]).unwrap();
+    up.commit(&[("reflex.toml", &reflex)], "a 17 MiB file of zeros, a few KiB once packed");
+    up.tag("v1.0.0", false);
+    let over = add_is_refused_over(&world, "big", "v1.0.0");
+    assert_eq!(over, Over::File { path: "blob.bin".into(), size: 17 << 20 });
+}
+
+#[test]
+fn more_than_64_mib_in_all_is_refused_before_anything_is_written() {
+    use evoke_files::limits::Over;
+    let world = World::new();
+    let up = world.upstream("heavy");
+    up.commit(&[("reflex.toml", &manifest("Heavy.", "read", "read it"))], "one");
+    // Five files of 15 MiB: each within the per-file limit, 75 MiB together.
+    let parts: Vec<String> = (1..=5).map(|i| format!("data/part{i}.bin")).collect();
+    up.stage_many(&parts, &vec![0u8; 15 << 20]);
+    up.commit_staged("five parts");
+    up.tag("v1.0.0", false);
+    let over = add_is_refused_over(&world, "heavy", "v1.0.0");
+    assert_eq!(over, Over::Total { path: "data/part5.bin".into() });
+}
+
+#[test]
+fn ten_thousand_files_install_and_one_more_is_refused() {
+    use evoke_files::limits::Over;
+    let world = World::new();
+    let up = world.upstream("many");
+    up.commit(&[("reflex.toml", &manifest("Many.", "read", "read it"))], "one");
+    // reflex.toml and 9,999 more: exactly the limit.
+    let names: Vec<String> = (0..9_999).map(|i| format!("files/f{i:05}")).collect();
+    up.stage_many(&names, b"x\n");
+    up.commit_staged("9,999 files");
+    up.tag("v1.0.0", false);
+    up.stage_many(&["files/one-more".to_string()], b"y\n");
+    up.commit_staged("one more");
+    up.tag("v1.1.0", false);
+
+    let reference = parse_ref("https://example.test/many").unwrap();
+    let fetched = world.fetcher().fetch(&reference, "v1.0.0").unwrap();
+    assert_eq!(fetched.files.len(), 10_000, "the limit itself is allowed");
+    let over = add_is_refused_over(&world, "many", "v1.1.0");
+    assert!(matches!(over, Over::Files { .. }), "{over:?}");
+}
+
+#[test]
+fn a_tree_32_deep_installs_and_33_deep_is_refused() {
+    use evoke_files::limits::Over;
+    let world = World::new();
+    let up = world.upstream("deep");
+    up.commit(&[("reflex.toml", &manifest("Deep.", "read", "read it"))], "one");
+    let nested = |n: usize| (0..n).map(|i| format!("d{i}")).collect::<Vec<_>>().join("/");
+    up.stage_many(&[format!("{}/leaf", nested(32))], b"leaf\n");
+    up.commit_staged("32 deep");
+    up.tag("v1.0.0", false);
+    up.stage_many(&[format!("{}/leaf", nested(33))], b"leaf\n");
+    up.commit_staged("33 deep");
+    up.tag("v1.1.0", false);
+
+    let reference = parse_ref("https://example.test/deep").unwrap();
+    let fetched = world.fetcher().fetch(&reference, "v1.0.0").unwrap();
+    assert_eq!(fetched.files.len(), 2, "32 directories deep is allowed");
+    let over = add_is_refused_over(&world, "deep", "v1.1.0");
+    assert_eq!(over, Over::Depth { path: nested(33) });
+}
+
+#[test]
+fn a_store_copy_grown_past_the_limits_is_a_miss_without_reading_it() {
+    let world = World::new();
+    let store = Store::new(&world.root.join("data"));
+    let (h1, dir) = store.put(&[("reflex.toml".to_string(), b"reflex = 1\n".to_vec())]).unwrap();
+    // Another hand adds a 17 MiB sparse file: the re-hash at start refuses it by its size, unread.
+    let grown = dir.join("blob.bin");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::File::create(&grown).unwrap().set_len(17 << 20).unwrap();
+    match store.verify(&h1) {
+        Err(evoke_files::store::Miss::Unreadable(why)) => assert!(why.contains("at most 16 MiB per file"), "{why}"),
+        other => panic!("expected a miss naming the limit, got {other:?}"),
+    }
+}

@@ -208,3 +208,37 @@ pub fn manifest(description: &str, effect: &str, example: &str) -> String {
         "reflex = 1\ndescription = \"{description}\"\neffect = \"{effect}\"\nconfirm = \"Do it {{state}}?\"\nrun = [\"true\", \"{{state}}\"]\n\n[args.state]\nask = \"On or off?\"\noptions.on = \"Switch on.\"\noptions.off = \"Switch off.\"\n\n[examples]\n\"{example}\" = {{ state = \"on\" }}\n"
     )
 }
+
+/// Runs git in `dir` as [`git`] does, with `input` on its standard input.
+pub fn git_with_input(dir: &Path, args: &[&str], input: &[u8]) -> String {
+    let mut child = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("git runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+impl Upstream {
+    /// Stages `paths`, each holding the same `content`, without writing them to the work tree: one blob,
+    /// however many paths name it, so a test can build a tree of thousands of files cheaply.
+    pub fn stage_many(&self, paths: &[String], content: &[u8]) {
+        let blob = git_with_input(&self.work, &["hash-object", "-w", "--stdin"], content);
+        let listing: String = paths.iter().map(|p| format!("100644 {blob}\t{p}\n")).collect();
+        git_with_input(&self.work, &["update-index", "--add", "--index-info"], listing.as_bytes());
+    }
+
+    /// Commits what is staged (nothing else) and pushes `main`.
+    pub fn commit_staged(&self, message: &str) {
+        git(&self.work, &["commit", "-q", "-m", message]);
+        git(&self.work, &["push", "-q", "origin", "main"]);
+    }
+}
