@@ -182,3 +182,45 @@ async fn a_cancelled_run_says_so() {
     assert!(ran.cancelled);
     assert_eq!(ran.contained, evoke_bodies::Contained::Full);
 }
+
+/// The one compiled file in a host's cache.
+fn compiled_file(host: &ComponentHost) -> std::path::PathBuf {
+    let files: Vec<_> = std::fs::read_dir(host.cache_dir()).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files[0].clone()
+}
+
+#[tokio::test]
+async fn a_compiled_file_put_in_another_ones_place_never_runs() {
+    let Some((dir, wasm)) = built("reflexes/convert", "convert.wasm") else { return };
+    let Some((probe_dir, probe_wasm)) = probe() else { return };
+    let args = [("quantity", json!(1)), ("from", json!("kg")), ("to", json!("lb"))];
+    let c = call(&dir, &args, Grants::default());
+
+    // Each component compiled into a cache of its own.
+    let convert_cache = scratch("tamper-convert");
+    let first = ComponentHost::new(&convert_cache).unwrap();
+    assert_eq!(ok(first.run_traced(&c, &wasm).await.0).text, "1 kg is 2.2 lb");
+    let probe_cache = scratch("tamper-probe");
+    let other = ComponentHost::new(&probe_cache).unwrap();
+    ok(other.run(&probe_call(&probe_dir, "env", "", Grants::default()), &probe_wasm).await);
+
+    // The attack: the probe's compiled file, written where convert's is kept.
+    let target = compiled_file(&first);
+    std::fs::copy(compiled_file(&other), &target).unwrap();
+    let next = ComponentHost::new(&convert_cache).unwrap();
+    let (ran, source) = next.run_traced(&c, &wasm).await;
+    assert_eq!(ok(ran).text, "1 kg is 2.2 lb", "the planted file ran");
+    assert_eq!(source, Some(Source::Compiled));
+
+    // A changed byte fails the same way, and the file compiled again is used from then on.
+    let mut bytes = std::fs::read(&target).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&target, bytes).unwrap();
+    let (ran, source) = ComponentHost::new(&convert_cache).unwrap().run_traced(&c, &wasm).await;
+    assert_eq!(ok(ran).text, "1 kg is 2.2 lb");
+    assert_eq!(source, Some(Source::Compiled));
+    let (_, source) = ComponentHost::new(&convert_cache).unwrap().run_traced(&c, &wasm).await;
+    assert_eq!(source, Some(Source::Disk));
+}

@@ -178,3 +178,36 @@ fn the_log_keeps_64_kib_of_a_result_and_says_it_was_cut() {
     assert!((64 * 1024 - 16..=64 * 1024).contains(&kept_json), "kept {kept_json} bytes of JSON");
     assert_eq!(entry["cut"]["result"], serde_json::to_string(&shown["result"]).unwrap().len());
 }
+
+/// Every file under `dir`, however deep.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() { found.extend(files_under(&path)) } else { found.push(path) }
+    }
+    found
+}
+
+#[test]
+fn nothing_planted_in_the_cache_runs() {
+    let home = trusted_home();
+    let first = evoke(home.path(), &["--json", "run", "throws"]);
+    assert_eq!(line(&first)["error"], "it went wrong");
+    // The attack: every file evoke keeps in its cache place is overwritten, a module with a body that
+    // says it ran, anything else with nonsense.
+    let cached = files_under(&home.path().join("cache"));
+    assert!(!cached.is_empty(), "the first run cached nothing");
+    for file in &cached {
+        let planted: &[u8] = if file.extension().is_some_and(|e| e == "mjs") {
+            b"export default function body() { return \"tampered\"; }\n"
+        } else {
+            b"19\n"
+        };
+        std::fs::write(file, planted).unwrap();
+    }
+    let out = evoke(home.path(), &["--json", "run", "throws"]);
+    let line = line(&out);
+    assert_eq!(line["error"], "it went wrong", "{line}");
+    assert_eq!(line["contained"]["type"], "partial", "{line}");
+}

@@ -3,8 +3,13 @@
 //! A component is compiled once per content and engine: the file is
 //! `<cache>/components/<engine>/<sha256 of the .wasm>.cwasm`, where `<engine>` is a digest of
 //! `Engine::precompile_compatibility_hash()` (wasmtime's version, the target and every setting that
-//! changes code). A later run maps the file instead of compiling. Files are written whole and renamed
-//! into place, never changed after, so a mapped file stays valid. The directory may be deleted at any time.
+//! changes code). Files are written whole and renamed into place. The directory may be deleted at any time.
+//!
+//! A compiled file is machine code that wasmtime loads without checking it, so it is never trusted by
+//! its name: it begins with a seal, the SHA-256 of the `.wasm`'s digest and the compiled bytes, and a
+//! later run reads it whole, checks the seal, and only then loads the bytes it checked. A file changed
+//! since evoke wrote it, or another component's file put in its place, fails the check and is compiled
+//! again from the `.wasm`.
 
 use super::state::State;
 use super::world::{self, World};
@@ -67,6 +72,29 @@ pub(crate) fn key_of(bytes: &[u8]) -> Key {
     Sha256::digest(bytes).into()
 }
 
+/// The length of a seal: one SHA-256.
+const SEAL: usize = 32;
+
+/// The largest compiled file read back: 1 GiB. A componentized Python interpreter compiles to some tens of
+/// megabytes; a file larger than this is not one evoke wrote.
+const COMPILED_LIMIT: u64 = 1 << 30;
+
+/// The seal of `compiled`, made from the component whose `.wasm` digest is `key`: binding both, a file
+/// moved from another component's name fails as surely as a changed one.
+fn seal(key: &Key, compiled: &[u8]) -> [u8; SEAL] {
+    let mut hasher = Sha256::new();
+    hasher.update(b"evoke compiled component\0");
+    hasher.update(key);
+    hasher.update(compiled);
+    hasher.finalize().into()
+}
+
+/// The compiled bytes of a cache file, when its seal holds for `key`.
+fn unseal<'a>(key: &Key, file: &'a [u8]) -> Option<&'a [u8]> {
+    let (sealed, compiled) = file.split_at_checked(SEAL)?;
+    (seal(key, compiled) == sealed).then_some(compiled)
+}
+
 impl Cache {
     /// The cache for `engine` under `cache_dir/components/`, created if missing.
     pub(crate) fn new(cache_dir: &Path, engine: &Engine) -> Result<Cache, String> {
@@ -103,24 +131,38 @@ impl Cache {
         Some(self.ready(engine, linker, key, &component))
     }
 
-    /// The compiled file of `key`, mapped, if it is there and maps.
+    /// The compiled file of `key`, loaded, if it is there and its seal holds. A file whose seal fails is
+    /// removed, so that the compile that follows can put a good one in its place.
     fn map(&self, engine: &Engine, key: &Key) -> Option<Component> {
         let file = self.file(key);
-        if !file.is_file() {
+        let size = std::fs::metadata(&file).ok().filter(|m| m.is_file())?.len();
+        if size > COMPILED_LIMIT {
+            let _ = std::fs::remove_file(&file);
             return None;
         }
-        // SAFETY: the file was written by `keep` below for this engine's compatibility hash, whole and
-        // renamed into place, and is never modified afterwards. Whoever can write the user's cache
-        // directory can already run code as the user.
-        unsafe { Component::deserialize_file(engine, &file) }.ok()
+        // Read once, checked and loaded from the same bytes: a file changed after the check changes
+        // nothing that runs.
+        let bytes = std::fs::read(&file).ok()?;
+        let Some(compiled) = unseal(key, &bytes) else {
+            let _ = std::fs::remove_file(&file);
+            return None;
+        };
+        // SAFETY: `compiled` is exactly what `keep` serialized from this component's `.wasm` with an engine
+        // of this compatibility hash: its seal, over the `.wasm`'s digest and these bytes, was checked just
+        // now. wasmtime checks the engine's settings again before loading.
+        unsafe { Component::deserialize(engine, compiled) }.ok()
     }
 
-    /// Writes `component` to the cache. A cache that cannot be written only costs the next run a compile.
+    /// Writes `component` to the cache, sealed. A cache that cannot be written only costs the next run a
+    /// compile.
     fn keep(&self, key: &Key, component: &Component) {
         if let Ok(compiled) = component.serialize() {
             let file = self.file(key);
             let tmp = file.with_extension(format!("tmp{}-{:x}", std::process::id(), key[0]));
-            if std::fs::write(&tmp, compiled).is_ok() && std::fs::rename(&tmp, &file).is_err() {
+            let mut sealed = Vec::with_capacity(SEAL + compiled.len());
+            sealed.extend_from_slice(&seal(key, &compiled));
+            sealed.extend_from_slice(&compiled);
+            if std::fs::write(&tmp, sealed).is_err() || std::fs::rename(&tmp, &file).is_err() {
                 let _ = std::fs::remove_file(&tmp);
             }
         }
