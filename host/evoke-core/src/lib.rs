@@ -16,6 +16,7 @@ pub mod gate;
 pub mod h1;
 pub mod identity;
 pub mod lint;
+pub mod log_entry;
 pub mod manifest;
 pub mod overlay;
 pub mod project;
