@@ -13,6 +13,7 @@ mod lexicon;
 pub mod route;
 mod settings;
 pub mod space;
+pub(crate) mod thread;
 pub mod words;
 
 pub use calibration::{ArgParams, GATE, Params};
@@ -29,7 +30,20 @@ use std::sync::{Arc, Mutex};
 /// How many distinct route questions are kept ready.
 const KEPT: usize = 4;
 
-pub struct Local {
+/// The engine, shared with the thread each call computes on: a call returns a future at once, so the
+/// host's deadline races the computation instead of waiting behind it.
+#[derive(Clone)]
+pub struct Local(Arc<Engine>);
+
+impl std::ops::Deref for Local {
+    type Target = Engine;
+
+    fn deref(&self) -> &Engine {
+        &self.0
+    }
+}
+
+pub struct Engine {
     id: String,
     params: Params,
     arg_params: ArgParams,
@@ -38,6 +52,9 @@ pub struct Local {
     models: Mutex<Vec<(u64, Arc<RouteModel>)>>,
     /// The last route read, so that the fits of the same request do not read it again.
     last: Mutex<Option<(String, u64, Arc<Vec<(String, f64)>>)>>,
+    /// A test's hook: how long each answer takes on top of its computing.
+    #[cfg(test)]
+    slow: std::time::Duration,
 }
 
 impl Default for Local {
@@ -67,9 +84,21 @@ impl Local {
         ));
         let digest: String = hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect();
         let id = format!("local/{} {digest}", calibration::VERSION);
-        Local { id, params, arg_params, settings, gate, models: Mutex::new(Vec::new()), last: Mutex::new(None) }
+        Local(Arc::new(Engine {
+            id,
+            params,
+            arg_params,
+            settings,
+            gate,
+            models: Mutex::new(Vec::new()),
+            last: Mutex::new(None),
+            #[cfg(test)]
+            slow: std::time::Duration::ZERO,
+        }))
     }
+}
 
+impl Engine {
     /// The route model of this question, built once per distinct text.
     pub fn model(&self, question: &Question) -> Option<Arc<RouteModel>> {
         let key = text_hash(question);
@@ -138,6 +167,8 @@ impl Local {
 
     /// Every question answered, synchronously.
     pub fn answer_now(&self, state: &State, questions: &Questions) -> Result<Raw, AdapterError> {
+        #[cfg(test)]
+        std::thread::sleep(self.slow);
         let request = &state.request;
         let request_words = words::words(request);
         let reading =
@@ -212,6 +243,37 @@ impl Adapter for Local {
     }
 
     fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, _cancel: &'a Cancel) -> AnswerFuture<'a> {
-        Box::pin(std::future::ready(self.answer_now(state, questions)))
+        let engine = self.0.clone();
+        let (state, questions) = (state.clone(), questions.clone());
+        thread::answer_on_a_thread("evoke-local", move || engine.answer_now(&state, &questions))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_slow_answer_is_raced_against_the_deadline_not_waited_for() {
+        let mut local = Local::default();
+        Arc::get_mut(&mut local.0).unwrap().slow = Duration::from_secs(5);
+        let question = Question::Choice {
+            ask: String::new(),
+            options: Options(vec![
+                ("yes".into(), Text::Plain("Yes.".into())),
+                (NONE.into(), Text::Plain(String::new())),
+            ]),
+            otherwise: Some(NONE.into()),
+        };
+        let questions = Questions(vec![("t.x".into(), question)].into_iter().collect());
+        let state = State { request: "yes please".into() };
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+        let started = Instant::now();
+        let answered = runtime.block_on(async {
+            tokio::time::timeout(Duration::from_millis(100), local.answer(&state, &questions, &Cancel::new())).await
+        });
+        assert!(answered.is_err(), "the deadline fired first: {answered:?}");
+        assert!(started.elapsed() < Duration::from_secs(3), "did not wait for the engine: {:?}", started.elapsed());
     }
 }

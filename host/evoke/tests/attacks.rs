@@ -1,0 +1,264 @@
+//! Attacks on the decision and the terminal, replayed through the command line: a body that writes
+//! terminal control sequences, a manifest key that repaints `evoke check`, a value given by name that
+//! carries an escape, a whitespace variant of a cached sentence, bytes that are not UTF-8 in the filter,
+//! an empty input, and an optional argument read as `none`. Each asserts the kind of the fault, and that
+//! the raw bytes never reach the terminal.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+struct Out {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+}
+
+impl Out {
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+    /// Neither stream carries a byte that could drive a terminal: ESC, BEL, CSI as C1, or a bidi override.
+    fn assert_nothing_raw(&self) {
+        for (name, bytes) in [("stdout", &self.stdout), ("stderr", &self.stderr)] {
+            let text = String::from_utf8_lossy(bytes);
+            let raw: Vec<char> =
+                text.chars().filter(|c| evoke_core::text::is_unsafe_at_terminal(*c) && *c != '\n').collect();
+            assert!(raw.is_empty(), "{name} carries raw {raw:?}: {text:?}");
+        }
+    }
+}
+
+/// Runs evoke in `dir` with a home of its own and, when given, bytes on stdin.
+fn evoke(home: &Path, dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(args)
+        .current_dir(dir)
+        .env("EVOKE_HOME", home)
+        .env("NO_COLOR", "1")
+        .env_remove("OPENAI_API_KEY")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(bytes) = stdin {
+        input.write_all(bytes).unwrap();
+    }
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    Out { code: out.status.code().unwrap_or(-1), stdout: out.stdout, stderr: out.stderr }
+}
+
+/// A project in a temporary directory holding `reflexes` (name, reflex.toml, files), trusted.
+fn project(home: &Path, reflexes: &[(&str, &str, &[&str])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut file = String::from("[reflexes]\n");
+    for (name, manifest, files) in reflexes {
+        let at = dir.path().join("reflexes").join(name);
+        std::fs::create_dir_all(&at).unwrap();
+        std::fs::write(at.join("reflex.toml"), manifest).unwrap();
+        for f in *files {
+            std::fs::write(at.join(f), "export default () => \"ran\";\n").unwrap();
+        }
+        file.push_str(&format!("{name} = \"reflexes/{name}\"\n"));
+    }
+    std::fs::write(dir.path().join("evoke.toml"), file).unwrap();
+    trust(home, dir.path());
+    dir
+}
+
+fn trust(home: &Path, root: &Path) {
+    let places = evoke_files::places::Places::under(home);
+    let location = evoke_files::project::Location { root: root.to_path_buf(), home: false };
+    evoke_files::trust::record(&places, &location).unwrap();
+}
+
+/// A body that writes a clipboard write (OSC 52), a cleared screen, a window title and a C1 CSI.
+const NOISY: &str = r#"
+reflex = 1
+description = "Print a greeting."
+effect = "read"
+confirm = "Print it?"
+run = ["printf", "\\033]52;c;aGk=\\007\\033[2J\\033]0;pwned\\007\\302\\233Ahello\\n"]
+"#;
+
+/// A body that fails with a control sequence on stderr.
+const NOISY_FAILURE: &str = r#"
+reflex = 1
+description = "Fail loudly."
+effect = "read"
+confirm = "Fail?"
+run = ["sh", "-c", "printf '\\033]52;c;aGk=\\007\\033[2Jboom\\n' >&2; exit 3"]
+"#;
+
+#[test]
+fn a_bodys_control_sequences_never_reach_the_terminal() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = project(home.path(), &[("noisy", NOISY, &[]), ("failing", NOISY_FAILURE, &[])]);
+
+    let out = evoke(home.path(), dir.path(), &["run", "noisy"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr());
+    out.assert_nothing_raw();
+    assert!(
+        out.stdout().contains("\\u{1B}]52;c;aGk=\\u{7}\\u{1B}[2J"),
+        "the sequence shows as letters: {}",
+        out.stdout()
+    );
+    assert!(out.stdout().contains("\\u{9B}Ahello"), "{}", out.stdout());
+
+    // Under --json the result is JSON-escaped: the same text, in bytes that drive nothing.
+    let out = evoke(home.path(), dir.path(), &["--json", "run", "noisy"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr());
+    out.assert_nothing_raw();
+    let line: serde_json::Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
+    assert_eq!(line["result"]["text"], "\u{1b}]52;c;aGk=\u{7}\u{1b}[2J\u{1b}]0;pwned\u{7}\u{9b}Ahello");
+
+    let out = evoke(home.path(), dir.path(), &["run", "failing"], None);
+    assert_eq!(out.code, 1, "the body failed: {}", out.stderr());
+    out.assert_nothing_raw();
+    assert!(out.stderr().contains("\\u{1B}[2Jboom"), "{}", out.stderr());
+}
+
+#[test]
+fn a_bidi_override_in_an_unknown_key_cannot_repaint_check() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = "reflex = 1\ndescription = \"Say hello.\"\neffect = \"read\"\nconfirm = \"Say it?\"\nrun = \"hello.mjs\"\n\"colour\\u202Eexe.txt\" = 1\n";
+    std::fs::write(dir.path().join("reflex.toml"), manifest).unwrap();
+    std::fs::write(dir.path().join("hello.mjs"), "export default () => \"hello\";\n").unwrap();
+    let out = evoke(home.path(), dir.path(), &["check"], None);
+    out.assert_nothing_raw();
+    let said = out.stdout() + &out.stderr();
+    assert!(said.contains("[unknown_key]"), "the key is reported for what it is: {said}");
+    assert!(said.contains("colour\\u{202E}exe.txt"), "and shown escaped: {said}");
+}
+
+const SAY: &str = r#"
+reflex = 1
+description = "Say a text aloud."
+effect = "destructive"
+confirm = "Say {text}?"
+run = "say.mjs"
+
+[args.text]
+ask = "What should be said?"
+pick = "text"
+"#;
+
+#[test]
+fn a_value_given_by_name_meets_the_text_rules() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = project(home.path(), &[("say", SAY, &["say.mjs"])]);
+    for value in ["text=hi\u{1b}[2J\u{1b}]52;c;aGk=\u{7}", "text=\u{202E}gnp.exe"] {
+        let out = evoke(home.path(), dir.path(), &["run", "say", value], None);
+        assert_eq!(out.code, 6, "refused, not confirmed: {}", out.stderr());
+        out.assert_nothing_raw();
+        let err = out.stderr();
+        assert!(err.contains("the value of `text` is refused"), "{err}");
+        assert!(err.contains("control or bidi"), "the error says the fix: {err}");
+        assert!(!err.contains("Say "), "the template was never filled: {err}");
+    }
+    // A clean value still reaches the confirm.
+    let out = evoke(home.path(), dir.path(), &["run", "say", "text=hello there"], None);
+    assert_eq!(out.code, 3, "{}", out.stderr());
+    assert!(out.stderr().contains("Say hello there?"), "{}", out.stderr());
+}
+
+#[test]
+fn a_whitespace_variant_of_a_cached_sentence_is_decided_on_its_own_offsets() {
+    let home = tempfile::tempdir().unwrap();
+    let example = repo().join("examples/home");
+    trust(home.path(), &example);
+    let first = evoke(home.path(), &example, &["try", "--json", "set a timer for 10 minutes"], None);
+    assert_eq!(first.code, 0, "{}", first.stderr());
+    let second = evoke(home.path(), &example, &["try", "--json", "set a timer for  10 minutes"], None);
+    assert_eq!(second.code, 0, "the variant failed closed: {}{}", second.stdout(), second.stderr());
+    let line: serde_json::Value = serde_json::from_slice(second.stdout.trim_ascii()).unwrap();
+    assert!(line.get("fault").is_none(), "{line}");
+    assert_eq!(line["args"]["duration"]["span"], serde_json::json!({ "start": 17, "end": 27, "text": "10 minutes" }));
+}
+
+#[test]
+fn the_filter_refuses_a_line_that_is_not_utf8_and_goes_on() {
+    let home = tempfile::tempdir().unwrap();
+    let example = repo().join("examples/home");
+    trust(home.path(), &example);
+    let mut input = b"set a timer for 10 minutes\n\xff\xfe not text\n".to_vec();
+    input.extend(std::iter::repeat_n(b'a', 70 * 1024));
+    input.extend_from_slice(b"\nset a timer for 5 minutes\n");
+    let out = evoke(home.path(), &example, &["try", "--json"], Some(&input));
+    let lines: Vec<serde_json::Value> = out.stdout().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4, "every line has its line: {}", out.stdout());
+    assert_eq!(lines[0]["reflex"], "timer");
+    assert_eq!(lines[1]["fault"]["refusal"]["type"], "not_utf8", "{}", lines[1]);
+    assert_eq!(lines[1]["fault"]["refusal"]["at"], 0);
+    assert_eq!(lines[2]["fault"]["refusal"]["type"], "too_long", "{}", lines[2]["fault"]);
+    assert_eq!(lines[2]["fault"]["refusal"]["chars"], 70 * 1024);
+    assert_eq!(lines[3]["call"], "timer duration=\"5 minutes\"", "{}", lines[3]);
+    assert_eq!(out.code, 6, "the worst exit is kept");
+}
+
+#[test]
+fn an_empty_input_never_reaches_the_engine() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = project(home.path(), &[("say", SAY, &["say.mjs"])]);
+    // A recording without answers: consulted at all, it would fail as the adapter's, not as the input's.
+    let recording = dir.path().join("recording.toml");
+    std::fs::write(&recording, "id = \"replay\"\n").unwrap();
+    for input in ["", "   "] {
+        let out = evoke(home.path(), dir.path(), &["--recording", recording.to_str().unwrap(), "--json", input], None);
+        assert_eq!(out.code, 6, "{}", out.stderr());
+        let line: serde_json::Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
+        assert_eq!(line["fault"], serde_json::json!({ "type": "input", "refusal": { "type": "empty" } }), "{line}");
+    }
+}
+
+const FAN: &str = r#"
+reflex = 1
+description = "Switch on the ceiling fan, at a speed if one is given."
+effect = "write"
+confirm = "Turn on the fan?"
+run = "fan.mjs"
+
+[args.speed]
+ask = "How fast?"
+options.low = "The slowest setting."
+options.high = "The fastest setting."
+optional = true
+"#;
+
+#[test]
+fn an_optional_argument_read_as_none_is_asked_for_never_dropped() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = project(home.path(), &[("fan", FAN, &["fan.mjs"])]);
+    let recording = dir.path().join("recording.toml");
+    std::fs::write(
+        &recording,
+        "id = \"replay\"\n[gate]\nroute = 0.5\nread = 0.5\nwrite = 0.5\n\n[answers.\"run the fan at turbo\"]\n\
+         route = { fan = 0.95, none = 0.05 }\n\"fits.fan\" = { yes = 0.95 }\n\
+         \"fan.speed\" = { none = 0.9, high = 0.05, unstated = 0.05 }\n",
+    )
+    .unwrap();
+    let out = evoke(
+        home.path(),
+        dir.path(),
+        &["--recording", recording.to_str().unwrap(), "--json", "run the fan at turbo"],
+        None,
+    );
+    let line: serde_json::Value = serde_json::from_slice(out.stdout.trim_ascii())
+        .unwrap_or_else(|e| panic!("{e}: {}{}", out.stdout(), out.stderr()));
+    assert_eq!(line["outcome"], "ask", "{line}");
+    assert_eq!(line["missing"][0]["arg"], "speed");
+    assert_eq!(line["missing"][0]["because"]["type"], "not_offered");
+    assert!(line.get("result").is_none(), "nothing ran: {line}");
+    assert_eq!(out.code, 3, "a person must answer: {}", out.stderr());
+}
