@@ -43,6 +43,8 @@ pub(crate) struct Out {
     name: &'static str,
     /// What this stream took of the run so far, shared by every handle the body opened on it.
     written: Arc<AtomicUsize>,
+    /// What goes to evoke's stderr is the body's text escaped, so it can never drive the terminal.
+    escape: Arc<Mutex<evoke_core::text::EscapeStream>>,
 }
 
 /// The error a write past a stream's [`OUTPUT_LIMIT`] traps with.
@@ -82,7 +84,7 @@ impl Tail {
 impl Stdio {
     /// The body's stdout and its stderr, the latter keeping its tail in `tail`.
     pub(crate) fn streams(&self, tail: &Tail) -> (Out, Out) {
-        let out = |name, tail| Out { to: self.clone(), tail, name, written: Arc::default() };
+        let out = |name, tail| Out { to: self.clone(), tail, name, written: Arc::default(), escape: Arc::default() };
         (out("stdout", None), out("stderr", Some(tail.0.clone())))
     }
 }
@@ -101,7 +103,10 @@ impl Out {
             kept.drain(..over);
         }
         match &mut self.to {
-            Stdio::Stderr => std::io::stderr().write_all(bytes),
+            Stdio::Stderr => {
+                let shown = self.escape.lock().unwrap_or_else(|e| e.into_inner()).push(bytes);
+                std::io::stderr().write_all(shown.as_bytes())
+            }
             Stdio::Capture(pipe) => OutputStream::write(pipe, Bytes::copy_from_slice(bytes))
                 .map_err(|e| std::io::Error::other(format!("{e:?}"))),
         }
