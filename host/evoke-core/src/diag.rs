@@ -69,6 +69,7 @@ problems! {
     UnknownOption => "unknown_option",
     BadGrant => "bad_grant",
     UnknownKey => "unknown_key",
+    HomeOnly => "home_only",
 }
 
 impl Serialize for Problem {

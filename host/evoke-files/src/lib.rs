@@ -4,6 +4,7 @@
 
 pub mod atomic;
 pub mod fetch;
+pub mod home_only;
 pub mod install;
 pub mod limits;
 pub mod lock;

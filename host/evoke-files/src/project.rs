@@ -9,7 +9,7 @@ use evoke_core::catalog::{Catalog, Reflex};
 use evoke_core::diag::Diagnostic;
 use evoke_core::manifest::{Manifest, Source, read_manifest};
 use evoke_core::overlay::read_overlay;
-use evoke_core::project::{ProjectFile, ReflexSource, Setting, read_project_file};
+use evoke_core::project::{BarMoves, ProjectFile, ReflexSource, Setting, read_project_file};
 use evoke_core::vocab::read_vocab;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -70,10 +70,26 @@ pub struct Installed {
     pub locked: Option<Locked>,
 }
 
+/// The adapters' settings and the moved bars, read from the user's home `evoke.toml` alone, whichever
+/// project decides: a project's own file may only name its adapter.
+#[derive(Debug, Clone, Default)]
+pub struct HomeSettings {
+    /// The home `evoke.toml`, named in refusals and fixes (it need not exist).
+    pub file: PathBuf,
+    /// `[adapters.NAME]`, as TOML per adapter name.
+    pub adapters: BTreeMap<String, toml::Table>,
+    /// `[bars.NAME]`.
+    pub bars: BTreeMap<String, BarMoves>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Project {
     pub location: Location,
+    /// The project's `evoke.toml`. For a project other than the home one, its `adapters` and `bars` are
+    /// always empty (a file holding them is refused); read them from `settings`.
     pub file: ProjectFile,
+    /// The adapters' settings and the bars, from the home `evoke.toml`.
+    pub settings: HomeSettings,
     /// Warnings about `evoke.toml`.
     pub diagnostics: Vec<Diagnostic>,
     pub installed: Vec<Installed>,
@@ -114,8 +130,22 @@ pub fn load(location: Location) -> Result<Project, LoadError> {
 /// store re-hashed against the lock.
 pub fn load_in(location: Location, places: &Places) -> Result<Project, LoadError> {
     let path = location.root.join(PROJECT_FILE);
+    let home_file = places.config.join(PROJECT_FILE);
     let (file, diagnostics) = match std::fs::read_to_string(&path) {
         Ok(text) => {
+            if !location.home {
+                let refused = crate::home_only::refuse(&path.display().to_string(), &text, &home_file);
+                if !refused.is_empty() {
+                    return Err(LoadError {
+                        message: format!(
+                            "{} holds settings only your home evoke.toml may hold ({})",
+                            path.display(),
+                            home_file.display()
+                        ),
+                        diagnostics: refused,
+                    });
+                }
+            }
             let reading = read_project_file(&path.display().to_string(), &text);
             match reading.value {
                 Some(file) => (file, reading.diagnostics),
@@ -133,6 +163,11 @@ pub fn load_in(location: Location, places: &Places) -> Result<Project, LoadError
             return Err(LoadError { message: format!("cannot read {}: {e}", path.display()), diagnostics: Vec::new() });
         }
     };
+    let settings = if location.home {
+        HomeSettings { file: home_file, adapters: file.adapters.clone(), bars: file.bars.clone() }
+    } else {
+        read_home_settings(home_file)?
+    };
     let lock = Lock::load(&location.root).map_err(|message| LoadError {
         message: format!("{message}; evoke update writes it anew"),
         diagnostics: Vec::new(),
@@ -143,7 +178,23 @@ pub fn load_in(location: Location, places: &Places) -> Result<Project, LoadError
         .iter()
         .map(|(name, source)| install(&location.root, &file, &lock, &store, name, source))
         .collect();
-    Ok(Project { location, file, diagnostics, installed, lock })
+    Ok(Project { location, file, settings, installed, diagnostics, lock })
+}
+
+/// The adapters' settings and bars of the home `evoke.toml`; no file is none.
+fn read_home_settings(file: PathBuf) -> Result<HomeSettings, LoadError> {
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HomeSettings { file, ..Default::default() }),
+        Err(e) => {
+            return Err(LoadError { message: format!("cannot read {}: {e}", file.display()), diagnostics: Vec::new() });
+        }
+    };
+    let reading = read_project_file(&file.display().to_string(), &text);
+    match reading.value {
+        Some(home) => Ok(HomeSettings { file, adapters: home.adapters, bars: home.bars }),
+        None => Err(LoadError { message: format!("{} is refused", file.display()), diagnostics: reading.diagnostics }),
+    }
 }
 
 fn inactive(why: String, fix: String) -> Inactive {

@@ -105,10 +105,12 @@ impl Session {
                 Some("install fewer reflexes or options, or choose an adapter with higher limits".into()),
             ));
         }
-        let gate = match (adapter.gate(), project.file.bars.get(&adapter_name)) {
+        // The bars and the adapters' settings come from the home evoke.toml alone: a project names its
+        // adapter and nothing more.
+        let gate = match (adapter.gate(), project.settings.bars.get(&adapter_name)) {
             (Some(gate), Some(moves)) => Some(moves.apply(gate).map_err(|e| {
                 SetupError::new(
-                    format!("[bars.{adapter_name}] in evoke.toml: {e}"),
+                    format!("[bars.{adapter_name}] in {}: {e}", project.settings.file.display()),
                     Some("move the bars so that read ≤ write".into()),
                 )
             })?),
@@ -143,15 +145,16 @@ fn choose_adapter(
         };
     }
     let name = project.file.adapter.clone().unwrap_or_else(|| "local".into());
-    match evoke_adapters::builtin::open(&name, project.file.adapters.get(&name), data, cache) {
+    let home = project.settings.file.display();
+    match evoke_adapters::builtin::open(&name, project.settings.adapters.get(&name), data, cache) {
         Ok(adapter) => Ok((name, adapter)),
         Err(evoke_adapters::builtin::OpenError::Refused { message }) => Err(SetupError::new(
             format!("the adapter `{name}` is refused: {message}"),
             Some(if evoke_adapters::builtin::NAMES.contains(&name.as_str()) {
-                format!("fix [adapters.{name}] in evoke.toml")
+                format!("fix [adapters.{name}] in your home evoke.toml at {home}")
             } else {
                 format!(
-                    "fix [adapters.{name}] in evoke.toml, or add the adapter again: evoke adapter add {name} FILE --allow-host HOST"
+                    "fix [adapters.{name}] in your home evoke.toml at {home}, or add the adapter again: evoke adapter add {name} FILE --allow-host HOST"
                 )
             }),
         )),

@@ -63,11 +63,9 @@ fn local_settings_are_read_and_refused_when_wrong() {
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let reflexes = repo().join("reflexes");
-    let toml = format!(
-        "adapter = \"local\"\n[reflexes]\nvolume = {:?}\n[adapters.local]\nloudness = 3\n",
-        reflexes.join("volume").to_str().unwrap()
-    );
+    let toml = format!("adapter = \"local\"\n[reflexes]\nvolume = {:?}\n", reflexes.join("volume").to_str().unwrap());
     std::fs::write(dir.path().join("evoke.toml"), toml).unwrap();
+    home_settings(home.path(), "[adapters.local]\nloudness = 3\n");
     let (code, _, err) = evoke(home.path(), &["-C", dir.path().to_str().unwrap(), "try", "volume to 40"], &[]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("loudness"), "{err}");
@@ -153,16 +151,29 @@ impl Fake {
     }
 }
 
-fn openai_project(port: u16, gate: bool) -> tempfile::TempDir {
+/// Writes the user's home `evoke.toml`, the one file that may hold an adapter's settings and the bars.
+fn home_settings(home: &Path, text: &str) {
+    std::fs::create_dir_all(home.join("config")).unwrap();
+    std::fs::write(home.join("config/evoke.toml"), text).unwrap();
+}
+
+/// A project choosing `openai` by name, its settings in the home file under `home`.
+fn openai_project(home: &Path, port: u16, gate: bool) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let reflexes = repo().join("reflexes");
     let gate = if gate { "gate = { route = 0.5, read = 0.6, write = 0.8 }\n" } else { "" };
     let toml = format!(
-        "adapter = \"openai\"\n[reflexes]\ntimer = {:?}\nvolume = {:?}\n\n[adapters.openai]\nurl = \"http://127.0.0.1:{port}/v1\"\nmodel = \"fake-1\"\nkey_env = \"EVOKE_TEST_KEY\"\n{gate}",
+        "adapter = \"openai\"\n[reflexes]\ntimer = {:?}\nvolume = {:?}\n",
         reflexes.join("timer").to_str().unwrap(),
         reflexes.join("volume").to_str().unwrap(),
     );
     std::fs::write(dir.path().join("evoke.toml"), toml).unwrap();
+    home_settings(
+        home,
+        &format!(
+            "[adapters.openai]\nurl = \"http://127.0.0.1:{port}/v1\"\nmodel = \"fake-1\"\nkey_env = \"EVOKE_TEST_KEY\"\n{gate}"
+        ),
+    );
     dir
 }
 
@@ -170,7 +181,7 @@ fn openai_project(port: u16, gate: bool) -> tempfile::TempDir {
 fn openai_reads_top_logprobs_from_a_compatible_endpoint() {
     let fake = Fake::start();
     let home = tempfile::tempdir().unwrap();
-    let project = openai_project(fake.port, true);
+    let project = openai_project(home.path(), fake.port, true);
     let p = project.path().to_str().unwrap();
     let key = [("EVOKE_TEST_KEY", "sk-test")];
     let (code, out, err) = evoke(home.path(), &["-C", p, "try", "--json", "set a timer for 10 minutes"], &key);
@@ -201,7 +212,7 @@ fn openai_reads_top_logprobs_from_a_compatible_endpoint() {
 fn malformed_openai_answers_fail_closed() {
     let fake = Fake::start();
     let home = tempfile::tempdir().unwrap();
-    let project = openai_project(fake.port, true);
+    let project = openai_project(home.path(), fake.port, true);
     let p = project.path().to_str().unwrap();
     let key = [("EVOKE_TEST_KEY", "sk-test")];
     for (i, mode) in ["not_offered", "nan", "sum", "missing", "empty", "garbage"].iter().enumerate() {
@@ -220,8 +231,8 @@ fn malformed_openai_answers_fail_closed() {
 fn a_refused_openai_setting_is_a_usage_error() {
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let toml = "adapter = \"openai\"\n[adapters.openai]\nurl = \"ftp://example\"\nmodel = \"m\"\n";
-    std::fs::write(dir.path().join("evoke.toml"), toml).unwrap();
+    std::fs::write(dir.path().join("evoke.toml"), "adapter = \"openai\"\n").unwrap();
+    home_settings(home.path(), "[adapters.openai]\nurl = \"ftp://example\"\nmodel = \"m\"\n");
     let (code, _, err) = evoke(home.path(), &["-C", dir.path().to_str().unwrap(), "try", "volume to 40"], &[]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("url"), "{err}");

@@ -242,7 +242,10 @@ fn a_changed_file_and_settings_are_refused() {
     let (code, _, err) = evoke(home.path(), &["adapter", "add", "keywords", wasm.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
 
-    let settings = project("keywords", "\n[adapters.keywords]\nmodel = \"big\"\n");
+    // Settings live in the home evoke.toml; a component adapter takes none there either.
+    std::fs::create_dir_all(home.path().join("config")).unwrap();
+    std::fs::write(home.path().join("config/evoke.toml"), "[adapters.keywords]\nmodel = \"big\"\n").unwrap();
+    let settings = project("keywords", "");
     let (code, _, err) = evoke(home.path(), &["-C", settings.path().to_str().unwrap(), "try", "volume to 40"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("takes no settings"), "{err}");
@@ -251,6 +254,7 @@ fn a_changed_file_and_settings_are_refused() {
     let mut bytes = std::fs::read(&installed).unwrap();
     bytes.push(0);
     std::fs::write(&installed, bytes).unwrap();
+    std::fs::remove_file(home.path().join("config/evoke.toml")).unwrap();
     let project = project("keywords", "");
     let (code, _, err) = evoke(home.path(), &["-C", project.path().to_str().unwrap(), "try", "volume to 40"]);
     assert_eq!(code, 2, "{err}");
