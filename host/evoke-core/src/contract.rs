@@ -4,7 +4,7 @@
 //! Arguments are matched across the two manifests by name, or by the new argument's `was` list naming
 //! the old name (a rename). Everything that is not contract is wording: a wording change is a patch.
 
-use crate::manifest::{Access, Arg, Effect, Manifest, Record, Source};
+use crate::manifest::{Access, Arg, Effect, Grants, Manifest, Record, Source};
 use crate::refs::Version;
 use serde::Serialize;
 use std::fmt;
@@ -134,26 +134,16 @@ pub fn diff(old: &Manifest, new: &Manifest) -> Result<Diff, WasFault> {
             push(Level::Minor, "config_removed", format!("config.{}", key(&o.name)));
         }
     }
-    for (path, access) in &new.grants.files {
-        match old.grants.files.iter().find(|(p, _)| p == path) {
-            None => push(Level::Major, "grant_added", format!("grants.files.{}", key(path))),
+    for widened in grants_widened(&old.grants, &new.grants) {
+        push(Level::Major, "grant_added", widened.key());
+    }
+    for (path, access) in &old.grants.files {
+        match new.grants.files.iter().find(|(p, _)| p == path) {
+            None => push(Level::Minor, "grant_removed", format!("grants.files.{}", key(path))),
             Some((_, Access::Read)) if *access == Access::Write => {
-                push(Level::Major, "grant_added", format!("grants.files.{}", key(path)))
-            }
-            Some((_, Access::Write)) if *access == Access::Read => {
                 push(Level::Minor, "grant_removed", format!("grants.files.{}", key(path)))
             }
             Some(_) => {}
-        }
-    }
-    for (path, _) in &old.grants.files {
-        if !new.grants.files.iter().any(|(p, _)| p == path) {
-            push(Level::Minor, "grant_removed", format!("grants.files.{}", key(path)));
-        }
-    }
-    for net in &new.grants.net {
-        if !old.grants.net.contains(net) {
-            push(Level::Major, "grant_added", "grants.net".into());
         }
     }
     for net in &old.grants.net {
@@ -302,6 +292,69 @@ pub fn next_version(newest: Option<&Version>, level: Level) -> Option<Version> {
         Level::Minor => Some(Version::new(v.major, v.minor + 1, 0)),
         Level::Major => Some(Version::new(v.major + 1, 0, 0)),
     }
+}
+
+/// A grant one manifest holds beyond another's: a path granted anew or raised from read to write, or a
+/// host added. Grants are contract, and a wider one needs the same consent as a looser effect.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "grant")]
+pub enum Widened {
+    /// `files = { "<path>" = "<access>" }`; `was` is the access consented to before, if any.
+    File { path: String, access: &'static str, was: Option<&'static str> },
+    /// `net = ["<host:port>"]`.
+    Host { host: String },
+}
+
+impl Widened {
+    /// The dotted key of the grant, as the diff names it.
+    pub fn key(&self) -> String {
+        match self {
+            Widened::File { path, .. } => format!("grants.files.{}", key(path)),
+            Widened::Host { .. } => "grants.net".into(),
+        }
+    }
+}
+
+impl fmt::Display for Widened {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let quote = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
+        match self {
+            Widened::File { path, access, was: None } => write!(f, "files {} = \"{access}\"", quote(path)),
+            Widened::File { path, access, was: Some(was) } => {
+                write!(f, "files {} = \"{access}\" (was \"{was}\")", quote(path))
+            }
+            Widened::Host { host } => write!(f, "net {}", quote(host)),
+        }
+    }
+}
+
+fn access_str(access: Access) -> &'static str {
+    match access {
+        Access::Read => "read",
+        Access::Write => "write",
+    }
+}
+
+/// Every grant `upstream` holds beyond `consented`, in the order `upstream` lists them: files first, then
+/// hosts. Empty when upstream grants nothing new.
+pub fn grants_widened(consented: &Grants, upstream: &Grants) -> Vec<Widened> {
+    let mut out = Vec::new();
+    for (path, access) in &upstream.files {
+        let was = consented.files.iter().find(|(p, _)| p == path).map(|(_, a)| *a);
+        let wider = match was {
+            None => true,
+            Some(was) => was == Access::Read && *access == Access::Write,
+        };
+        if wider {
+            out.push(Widened::File { path: path.clone(), access: access_str(*access), was: was.map(access_str) });
+        }
+    }
+    for host in &upstream.net {
+        if !consented.net.contains(host) {
+            out.push(Widened::Host { host: host.clone() });
+        }
+    }
+    out
 }
 
 /// Whether an effect may be taken from upstream without the user's `--accept`: only a tightening.

@@ -9,9 +9,9 @@ use crate::places::Places;
 use crate::project::{Location, PROJECT_FILE, Project, load_in, read_reflex_dir};
 use crate::store::Store;
 use crate::trust;
-use evoke_core::contract::{Level, diff};
+use evoke_core::contract::{Level, Widened, diff, grants_widened};
 use evoke_core::lint::{Finding, lint};
-use evoke_core::manifest::{Effect, Manifest, Source};
+use evoke_core::manifest::{Effect, Grants, Manifest, Source};
 use evoke_core::overlay::read_overlay;
 use evoke_core::project::ReflexSource;
 use evoke_core::refs::{Ref, RefFault, Version, parse_ref, parse_ref_and_tag, parse_version_tag};
@@ -216,6 +216,11 @@ pub enum Event {
     Loosened { name: String, consented: Effect, upstream: Effect },
     /// `--accept` took upstream's looser effect.
     Accepted { name: String, from: Effect, to: Effect },
+    /// Upstream grants itself more (a path, write where it read, a host) than the user consented to: the
+    /// new version is not taken, and the lock keeps the one consented to, until `--accept`.
+    Widened { name: String, tag: String, kept: String, grants: Vec<Widened> },
+    /// `--accept` took upstream's wider grants.
+    GrantsAccepted { name: String, tag: String, grants: Vec<Widened> },
     /// Upstream tightened the effect: taken at once.
     Tightened { name: String, from: Effect, to: Effect },
     /// A newer major release exists; it is never taken on its own.
@@ -228,11 +233,14 @@ pub enum Event {
     Dropped { name: String },
 }
 
-/// What `evoke update` did, line by line, and whether anything failed.
+/// What `evoke update` did, line by line, and whether anything failed or waits for consent.
 #[derive(Debug, Clone, Default)]
 pub struct Updated {
     pub events: Vec<Event>,
+    /// A reflex was refused (a moved tag) or could not be fetched or read.
     pub failed: bool,
+    /// A newer version was left untaken because it widens its grants; `--accept` takes it.
+    pub needs_consent: bool,
 }
 
 /// `evoke update [--accept]`.
@@ -263,8 +271,8 @@ pub fn update(
                 lock.reflexes.insert(name.clone(), entry);
                 manifests.push((name.clone(), manifest));
             }
+            // Refused, failed or waiting for consent: the event says which; the lock keeps what it held.
             None => {
-                report.failed = true;
                 if let Some(l) = locked {
                     lock.reflexes.insert(name.clone(), l);
                 }
@@ -277,6 +285,8 @@ pub fn update(
             report.events.push(Event::Dropped { name: name.clone() });
         }
     }
+    report.failed = report.events.iter().any(|e| matches!(e, Event::Failed { .. } | Event::Moved { .. }));
+    report.needs_consent = report.events.iter().any(|e| matches!(e, Event::Widened { .. }));
     orphans(&location.root, &project, &manifests, &mut report);
     if lock != old_lock {
         let path = location.root.join(LOCK_FILE);
@@ -395,6 +405,32 @@ fn update_one(
         Ok(m) => m,
         Err(i) => return fail(report, format!("{reference}@{target_tag}: {}", i.why)),
     };
+    // Grants are contract: a wider one waits for the same consent as a looser effect. What was consented
+    // to is the locked version's grants, from its store copy; the same content fetched again is that
+    // version itself; with neither, nothing counts as consented, so every grant waits.
+    let consented = match (&old_manifest, locked) {
+        (Some(old), _) => old.grants.clone(),
+        (None, Some(l)) if l.h1 == h1 => manifest.grants.clone(),
+        (None, Some(_)) => Grants::default(),
+        // Installed for the first time by `update` (a line written in evoke.toml by hand): as for `add`,
+        // the install is the consent, and the grants are shown.
+        (None, None) => manifest.grants.clone(),
+    };
+    let widened = grants_widened(&consented, &manifest.grants);
+    if let Some(l) = locked
+        && !widened.is_empty()
+    {
+        if !accept {
+            report.events.push(Event::Widened {
+                name: name.into(),
+                tag: target_tag,
+                kept: l.tag.clone(),
+                grants: widened,
+            });
+            return None;
+        }
+        report.events.push(Event::GrantsAccepted { name: name.into(), tag: target_tag.clone(), grants: widened });
+    }
     let level = old_manifest.as_ref().and_then(|old| diff(old, &manifest).ok()).map(|d| d.next);
     report.events.push(Event::Taken {
         name: name.into(),

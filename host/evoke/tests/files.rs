@@ -1,7 +1,9 @@
 //! Files and distribution, end to end, against repositories served on loopback by `git http-backend`:
 //! add → lock → decide; an effect loosened upstream kept until `--accept`; a symlink repository refused;
 //! a changed `vocab/` stopping the next decision until `evoke trust`; a store copy changed by hand
-//! reading as a miss that names `evoke update`; and `evoke add` of a local reflex running the theft test.
+//! reading as a miss that names `evoke update`; `evoke add` of a local reflex running the theft test and
+//! naming its grants; a version that widens its grants left untaken until `--accept`; and a project's
+//! adapter settings and bars refused, nothing sent.
 //! The fetching goes through the library (D6: loopback is never reachable from the command line); every
 //! decision goes through the `evoke` binary.
 
@@ -491,4 +493,77 @@ fn adapter_settings_in_the_home_file_are_used_and_the_project_chooses_by_name() 
     // The home file's url is where the request went; the endpoint's error fails the decision closed.
     assert!(listener.connections() > 0, "the home file's url was asked: {stderr}");
     assert_eq!(out.status.code(), Some(6), "{stderr}");
+}
+
+/// The lights manifest with the grants of the attack: write on "/" and a host it never had.
+fn lights_granting_everything() -> String {
+    format!("{}\n[grants]\nfiles = {{ \"/\" = \"write\" }}\nnet = [\"collector.example.net:443\"]\n", lights("write"))
+}
+
+#[test]
+fn update_stops_at_a_widened_grant_until_accept() {
+    use evoke_core::contract::Widened;
+    let world = World::new();
+    let up = world.upstream("lights");
+    up.commit(&[("reflex.toml", &lights("write"))], "v1");
+    up.tag("v1.0.0", false);
+    world.add("lights", "https://example.test/lights@v1.0.0").unwrap();
+    let lock_before = std::fs::read_to_string(world.project.root.join("evoke.lock")).unwrap();
+
+    // A minor release that grants itself write on "/" and a new host.
+    up.commit(&[("reflex.toml", &lights_granting_everything())], "wider");
+    up.tag("v1.1.0", false);
+    let report = install::update(&world.places, &world.project, &mut world.fetcher(), false, None).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(world.project.root.join("evoke.lock")).unwrap(),
+        lock_before,
+        "the lock keeps the version consented to: {:?}",
+        report.events
+    );
+    assert!(!report.events.iter().any(|e| matches!(e, Event::Taken { .. })), "{:?}", report.events);
+    assert!(report.needs_consent && !report.failed, "{:?}", report.events);
+    let widened = report.events.iter().find(|e| matches!(e, Event::Widened { .. })).expect("a widened event");
+    let Event::Widened { name, tag, kept, grants } = widened else { unreachable!() };
+    assert_eq!((name.as_str(), tag.as_str(), kept.as_str()), ("lights", "v1.1.0", "v1.0.0"));
+    assert_eq!(
+        grants,
+        &[
+            Widened::File { path: "/".into(), access: "write", was: None },
+            Widened::Host { host: "collector.example.net:443".into() }
+        ]
+    );
+    let shown = evoke::commands::update::line(widened);
+    assert!(shown.contains(r#"files "/" = "write""#), "{shown}");
+    assert!(shown.contains(r#"net "collector.example.net:443""#), "{shown}");
+    assert!(shown.contains("= fix: read the grants, then: evoke update --accept"), "{shown}");
+    // What runs is still the consented version, without the grants.
+    let project = load_in(world.project.clone(), &world.places).unwrap();
+    let installed = project.installed("lights").unwrap();
+    assert_eq!(installed.locked.as_ref().unwrap().tag, "v1.0.0");
+    assert!(installed.manifest.as_ref().unwrap().grants.files.is_empty());
+
+    // --accept takes it, and says so.
+    let report = install::update(&world.places, &world.project, &mut world.fetcher(), true, None).unwrap();
+    assert!(!report.needs_consent && !report.failed, "{:?}", report.events);
+    assert!(report.events.iter().any(|e| matches!(e, Event::GrantsAccepted { tag, .. } if tag == "v1.1.0")));
+    assert!(report.events.iter().any(|e| matches!(e, Event::Taken { to, .. } if to == "v1.1.0")));
+    assert_eq!(Lock::load(&world.project.root).unwrap().reflexes["lights"].tag, "v1.1.0");
+    // Consented once, it is not asked again.
+    let report = install::update(&world.places, &world.project, &mut world.fetcher(), false, None).unwrap();
+    assert!(!report.needs_consent, "{:?}", report.events);
+}
+
+#[test]
+fn add_shows_every_grant_it_consents_to() {
+    let world = World::new();
+    let lamp = world.project.root.join("lamp");
+    std::fs::create_dir_all(&lamp).unwrap();
+    std::fs::write(lamp.join("reflex.toml"), lights_granting_everything()).unwrap();
+    let out = world.evoke(&["add", "lamp", lamp.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        stdout.contains(r#"grants: files "/" = "write"; net "collector.example.net:443""#),
+        "add names every grant with its mode and every host: {stdout}"
+    );
 }

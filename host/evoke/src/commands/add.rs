@@ -9,6 +9,8 @@ use crate::render;
 use crate::session::{self, Session};
 use evoke_core::adapter::Cancel;
 use evoke_core::catalog::Reflex;
+use evoke_core::contract::grants_widened;
+use evoke_core::manifest::Grants;
 use evoke_files::fetch::Fetcher;
 use evoke_files::install::{self, Added};
 use evoke_files::lock::LockedAdapter;
@@ -72,6 +74,11 @@ fn report(added: &Added, root: &Path) {
         line.push_str(&format!(" · commit {} · {}", &locked.commit[..locked.commit.len().min(12)], locked.h1));
     }
     render::out(&format!("{line}\n"));
+    // What the user consents to by adding it: every path the body may reach with its mode, every host.
+    let grants = grants_widened(&Grants::default(), &added.manifest.grants);
+    if !grants.is_empty() {
+        render::out(&format!("  grants: {}\n", crate::commands::update::grant_list(&grants)));
+    }
     let file = added.dir.join("reflex.toml");
     let shown = file.strip_prefix(root).unwrap_or(&file).display().to_string();
     for finding in &added.findings {

@@ -1,12 +1,13 @@
 //! `evoke update [--accept]` (000 §10.3): never prompts, never blocks, never rewrites a user's file.
-//! It reports what was rewritten and taken, what went stale, what was orphaned, and an effect loosened
-//! upstream, which the user keeps until `--accept`.
+//! It reports what was rewritten and taken, what went stale, what was orphaned, an effect loosened
+//! upstream, which the user keeps until `--accept`, and a version that widens its grants, which is not
+//! taken until `--accept` (exit 3).
 
 use crate::commands::trust::{locate, require};
 use crate::exit::Exit;
 use crate::render;
 use crate::session::{self, Session};
-use evoke_core::contract::Level;
+use evoke_core::contract::{Level, Widened};
 use evoke_files::fetch::Fetcher;
 use evoke_files::install::{Event, update};
 use evoke_files::lock::LockedAdapter;
@@ -51,7 +52,14 @@ pub fn run_with(
     for event in &report.events {
         render::out(&line(event));
     }
-    if report.failed { Exit::Failed } else { Exit::Done }
+    // A newer version left untaken for its wider grants needs a person's `--accept`.
+    if report.failed {
+        Exit::Failed
+    } else if report.needs_consent {
+        Exit::NeedsPerson
+    } else {
+        Exit::Done
+    }
 }
 
 fn short(commit: &str) -> &str {
@@ -84,6 +92,13 @@ pub fn line(event: &Event) -> String {
             )
         }
         Event::Accepted { name, from, to } => format!("accepted   {name}: the effect is {to} now (was {from})\n"),
+        Event::Widened { name, tag, kept, grants } => format!(
+            "widened    {name}: {tag} grants itself more than you consented to: {}; the lock keeps {kept}\n  = fix: read the grants, then: evoke update --accept\n",
+            grant_list(grants)
+        ),
+        Event::GrantsAccepted { name, tag, grants } => {
+            format!("accepted   {name}: {tag} with its wider grants: {}\n", grant_list(grants))
+        }
         Event::Tightened { name, from, to } => format!("tightened  {name}: the effect is {to} now (was {from})\n"),
         Event::Major { name, tag } => {
             format!(
@@ -100,4 +115,10 @@ pub fn line(event: &Event) -> String {
             format!("dropped    {name}: no longer fetched by evoke.toml; removed from the lock\n")
         }
     }
+}
+
+/// Grants as a person reads them, `; `-separated; their paths and hosts came from upstream, so they are
+/// escaped.
+pub fn grant_list(grants: &[Widened]) -> String {
+    grants.iter().map(|g| render::shown(&g.to_string()).into_owned()).collect::<Vec<_>>().join("; ")
 }
