@@ -11,6 +11,7 @@ pub mod call;
 pub mod component;
 pub mod node;
 pub mod process;
+pub mod stop;
 pub mod values;
 
 pub use call::{Call, Contained, Failure, Output, Ran};

@@ -34,6 +34,8 @@ pub enum Ending {
 /// ending, no process of the group is left behind: a body's life is bounded by its caller's.
 pub async fn wait_bounded(child: &mut Child, deadline: Instant, cancel: impl Future<Output = ()>) -> Ending {
     let group = child.id().map(|pid| pid as i32);
+    // Should evoke have to end before the wait does (a second Ctrl-C), the group ends with it.
+    let _tracked = group.map(crate::stop::track);
     let ending = tokio::select! {
         status = child.wait() => match status {
             Ok(status) => Ending::Exited(status),

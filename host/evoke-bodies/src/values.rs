@@ -56,10 +56,10 @@ pub fn resolve(reading: &DateReading, today: Date) -> Option<Date> {
             let day = i8::try_from(*day).ok()?;
             let mut month = today.first_of_month();
             for _ in 0..24 {
-                if let Ok(candidate) = Date::new(month.year(), month.month(), day) {
-                    if candidate >= today {
-                        return Some(candidate);
-                    }
+                if let Ok(candidate) = Date::new(month.year(), month.month(), day)
+                    && candidate >= today
+                {
+                    return Some(candidate);
                 }
                 month = month.checked_add(1.month()).ok()?;
             }

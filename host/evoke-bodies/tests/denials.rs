@@ -6,6 +6,7 @@ mod support;
 
 use evoke_bodies::component::{Captured, ComponentHost, ENVIRONMENT, Options};
 use evoke_core::manifest::{Access, Grants};
+use std::os::unix::fs::OpenOptionsExt;
 use std::time::{Duration, Instant};
 use support::*;
 
@@ -203,4 +204,32 @@ async fn a_result_over_one_mebibyte_is_refused() {
     let Some((dir, wasm)) = probe() else { return };
     let f = failed(host().run(&probe_call(&dir, "big", "", Grants::default()), &wasm).await);
     assert_eq!(f.message, "the body's result passed 1 MiB, the most evoke reads of it; the body was stopped");
+}
+
+#[test]
+fn a_read_blocked_on_a_fifo_does_not_hold_evoke_past_the_deadline() {
+    let Some((dir, wasm)) = probe() else { return };
+    let granted = scratch("fifo");
+    let fifo = granted.join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let mut c = probe_call(&dir, "read", &fifo.display().to_string(), files(&[(&granted, Access::Read)]));
+    c.deadline = Instant::now() + Duration::from_secs(1);
+    // As the CLI runs a body: a current-thread runtime of its own, and a host made for the run; both are
+    // dropped on the way out, and the process can only end once they are.
+    let (ended, end) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let host = ComponentHost::new(&cache_dir()).unwrap();
+        let ran = runtime.block_on(host.run(&c, &wasm));
+        drop(host);
+        drop(runtime);
+        let _ = ended.send(ran);
+    });
+    let outcome = end.recv_timeout(Duration::from_secs(10));
+    // Whatever happened, a writer frees the stuck read, so that no thread of the test outlives it.
+    let _ = std::fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(&fifo);
+    let ran = outcome.expect("the run and its runtimes did not end within 10 s of a 1 s deadline");
+    let f = failed(ran);
+    assert_eq!(f.message, "stopped at the deadline: the body was still running when the decision's time ran out");
 }

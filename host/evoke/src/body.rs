@@ -91,8 +91,10 @@ pub fn prepare(
     })
 }
 
-/// Runs the prepared body the way its `run` names.
+/// Runs the prepared body the way its `run` names. A watchdog ends evoke should the run not hand back by
+/// its deadline and a short grace, whatever a host thread is stuck on.
 pub async fn run(prepared: &Prepared, cache: &Path, cancel: impl Future<Output = ()>) -> Ran {
+    let _watchdog = evoke_bodies::stop::arm(prepared.call.deadline);
     match &prepared.run {
         Run::Argv(argv) => argv::run(&prepared.call, argv, cancel).await,
         Run::File(path) if path.ends_with(".wasm") => {
@@ -121,19 +123,10 @@ async fn components(call: &Call, wasm: &Path, cache: &Path, cancel: impl Future<
     }
 }
 
-/// Resolves when the person presses Ctrl-C or evoke is sent SIGTERM: the body's group is then stopped.
+/// Resolves when the person presses Ctrl-C or evoke is sent SIGTERM: the body's group is then stopped. A
+/// second signal, or one once no run waits, ends evoke at once (`evoke_bodies::stop`).
 pub async fn interrupted() {
-    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(term) => term,
-        Err(_) => {
-            let _ = tokio::signal::ctrl_c().await;
-            return;
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
+    evoke_bodies::stop::interrupted().await;
 }
 
 /// The reflex's directory, as the project installed it.

@@ -211,3 +211,123 @@ fn nothing_planted_in_the_cache_runs() {
     assert_eq!(line["error"], "it went wrong", "{line}");
     assert_eq!(line["contained"]["type"], "partial", "{line}");
 }
+
+/// A project in `root` holding the probe component of evoke-bodies' tests, granted to read `folder`; `None`
+/// (the test skipped) when `.ci/build-components` has not built it, but in CI, where that fails.
+fn probe_project(root: &Path, folder: &Path) -> Option<PathBuf> {
+    let probe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../evoke-bodies/tests/probe");
+    if !probe.join("probe.wasm").is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the probe is not built: .ci/run builds it with .ci/build-components"
+        );
+        eprintln!("skipped: the probe component is not built; run .ci/build-components first");
+        return None;
+    }
+    let project = root.join("project");
+    let reflex = project.join("r/probe");
+    std::fs::create_dir_all(&reflex).unwrap();
+    std::fs::copy(probe.join("probe.wasm"), reflex.join("probe.wasm")).unwrap();
+    let manifest = std::fs::read_to_string(probe.join("reflex.toml")).unwrap();
+    let grants =
+        "\n[config]\nfolder = \"The folder the probe may read\"\n\n[grants]\nfiles = { \"{folder}\" = \"read\" }\n";
+    // The grants go before the first argument table, where top-level tables of a manifest sit.
+    let at = manifest.find("[args.").unwrap();
+    std::fs::write(reflex.join("reflex.toml"), format!("{}{grants}\n{}", &manifest[..at], &manifest[at..])).unwrap();
+    std::fs::write(
+        project.join("evoke.toml"),
+        format!("[reflexes]\nprobe = \"r/probe\"\n\n[config.probe]\nfolder = {:?}\n", folder.display().to_string()),
+    )
+    .unwrap();
+    Some(project)
+}
+
+/// evoke started in `project` (not waited for), reading the FIFO `fifo` through the probe.
+fn read_fifo(home: &Path, project: &Path, fifo: &Path) -> std::process::Child {
+    let trust =
+        Command::new(env!("CARGO_BIN_EXE_evoke")).arg("trust").current_dir(project).env("EVOKE_HOME", home).output();
+    assert_eq!(trust.unwrap().status.code(), Some(0));
+    Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["--json", "run", "probe", "action=read"])
+        .arg(format!("target={}", fifo.display()))
+        .current_dir(project)
+        .env("EVOKE_HOME", home)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("evoke runs")
+}
+
+/// Waits up to `limit` for `child` to end; past it the FIFO is opened for writing (which frees the stuck
+/// read) so that nothing outlives the test, and `None` says it did not end.
+fn wait_or_free(mut child: std::process::Child, limit: Duration, fifo: &Path) -> Option<Output> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if child.try_wait().unwrap().is_some() {
+            return Some(child.wait_with_output().unwrap());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    use std::os::unix::fs::OpenOptionsExt;
+    let _ = std::fs::OpenOptions::new().write(true).custom_flags(O_NONBLOCK).open(fifo);
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// Opens without waiting for a reader (Linux's value; the crate does not depend on libc for one number).
+const O_NONBLOCK: i32 = 0o4000;
+
+/// A FIFO in a fresh folder, and the folder.
+fn fifo_in(root: &Path) -> (PathBuf, PathBuf) {
+    let folder = root.join("granted");
+    std::fs::create_dir_all(&folder).unwrap();
+    let fifo = folder.join("pipe");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    (folder.canonicalize().unwrap(), fifo.canonicalize().unwrap())
+}
+
+/// Whether a thread of `pid` waits for a FIFO's other end (the probe's read, blocked in the host).
+fn blocked_on_a_fifo(pid: u32) -> bool {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten();
+    tasks.into_iter().any(|t| std::fs::read_to_string(t.path().join("wchan")).is_ok_and(|w| w.contains("partner")))
+}
+
+#[test]
+fn a_component_stuck_on_a_fifo_ends_at_the_deadline() {
+    let root = tempfile::tempdir().unwrap();
+    let (folder, fifo) = fifo_in(root.path());
+    let Some(project) = probe_project(root.path(), &folder) else { return };
+    let home = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let child = read_fifo(home.path(), &project, &fifo);
+    // The real deadline (30 s), its grace, and room for a first compile on a loaded machine.
+    let out = wait_or_free(child, Duration::from_secs(45), &fifo).expect("evoke outlived the deadline");
+    let took = started.elapsed();
+    assert!(took >= Duration::from_secs(30), "ended early: {took:?}");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = line(&out);
+    assert_eq!(line["error"], "stopped at the deadline: the body was still running when the decision's time ran out");
+    assert_eq!(line["contained"]["type"], "full");
+}
+
+#[test]
+fn ctrl_c_ends_a_component_stuck_on_a_fifo() {
+    let root = tempfile::tempdir().unwrap();
+    let (folder, fifo) = fifo_in(root.path());
+    let Some(project) = probe_project(root.path(), &folder) else { return };
+    let home = tempfile::tempdir().unwrap();
+    let child = read_fifo(home.path(), &project, &fifo);
+    let pid = child.id();
+    let started = Instant::now();
+    while !blocked_on_a_fifo(pid) {
+        assert!(started.elapsed() < Duration::from_secs(25), "the probe never reached the FIFO");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(Command::new("kill").args(["-INT", &pid.to_string()]).status().unwrap().success());
+    let out = wait_or_free(child, Duration::from_secs(5), &fifo).expect("Ctrl-C did not end evoke within 5 s");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = line(&out);
+    assert_eq!(line["cancelled"], true, "{line}");
+}

@@ -35,7 +35,8 @@ pub use state::State;
 use crate::call::{Call, Contained, Failure, Ran};
 use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 use wasmtime::Engine;
 use wasmtime::component::Linker;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
@@ -45,11 +46,55 @@ pub fn known_worlds() -> Vec<String> {
     world::KNOWN.iter().map(|v| format!("evoke:reflex@{v}")).collect()
 }
 
-/// Runs component bodies: one engine, one linker, one cache of compiled components.
+/// Runs component bodies: one engine, one linker, one cache of compiled components, and one runtime of
+/// the host's own that every body runs on.
 #[derive(Clone)]
 pub struct ComponentHost {
     inner: Arc<Inner>,
+    runtime: Arc<BodyRuntime>,
 }
+
+/// The runtime bodies run on, started at the first run. A body's blocking host calls (a file read, a name
+/// lookup) run on its blocking threads; one may stay stuck in the kernel past the run (a read of a FIFO
+/// nobody writes). So the runtime is let go without waiting for them, and the caller's own runtime never
+/// holds such a thread: evoke can end while it is stuck.
+#[derive(Default)]
+struct BodyRuntime(OnceLock<Result<tokio::runtime::Runtime, String>>);
+
+impl BodyRuntime {
+    fn handle(&self) -> Result<tokio::runtime::Handle, String> {
+        let runtime = self.0.get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("evoke-component")
+                .enable_all()
+                .build()
+                .map_err(|e| format!("the component runtime could not start: {e}"))
+        });
+        runtime.as_ref().map(|r| r.handle().clone()).map_err(Clone::clone)
+    }
+}
+
+impl Drop for BodyRuntime {
+    fn drop(&mut self) {
+        if let Some(Ok(runtime)) = self.0.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// A body's task, aborted when the run that waits on it is dropped (a Ctrl-C) or gives up on it.
+struct Aborting<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for Aborting<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// How long past the deadline the caller waits for a body's runtime to hand back, beyond which it stops
+/// waiting: the run stops itself at the deadline, so only a runtime held up by a stuck call takes longer.
+const HAND_BACK: Duration = Duration::from_millis(500);
 
 pub(crate) struct Inner {
     engine: Engine,
@@ -116,7 +161,7 @@ impl ComponentHost {
             memory: options.memory_limit,
             _ticker,
         };
-        Ok(ComponentHost { inner: Arc::new(inner) })
+        Ok(ComponentHost { inner: Arc::new(inner), runtime: Arc::default() })
     }
 
     /// Runs the component `wasm` for `call`, under `call.grants`, until `call.deadline`.
@@ -128,7 +173,7 @@ impl ComponentHost {
     ///
     /// [`Contained::Full`]: crate::Contained::Full
     pub async fn run(&self, call: &Call, wasm: &Path) -> Ran {
-        run::run(&self.inner, call, wasm).await.0
+        self.run_traced(call, wasm).await.0
     }
 
     /// As [`run`](Self::run), until `cancel` resolves first (the person's Ctrl-C, a SIGTERM): then the body
@@ -147,7 +192,23 @@ impl ComponentHost {
     /// As [`run`](Self::run), also saying where the compiled component came from (`None` when it could
     /// not be loaded).
     pub async fn run_traced(&self, call: &Call, wasm: &Path) -> (Ran, Option<Source>) {
-        run::run(&self.inner, call, wasm).await
+        let failed = |message: String| {
+            let result = Err(Failure { message, frames: Vec::new() });
+            (Ran { result, contained: Contained::Full, cancelled: false }, None)
+        };
+        let runtime = match self.runtime.handle() {
+            Ok(runtime) => runtime,
+            Err(message) => return failed(message),
+        };
+        let (inner, owned, wasm) = (self.inner.clone(), call.clone(), wasm.to_path_buf());
+        let mut task = Aborting(runtime.spawn(async move { run::run(&inner, &owned, &wasm).await }));
+        // The caller's clock bounds the wait too, so that a body's runtime held up by a stuck call cannot
+        // hold the caller past the deadline.
+        match tokio::time::timeout_at((call.deadline + HAND_BACK).into(), &mut task.0).await {
+            Ok(Ok(traced)) => traced,
+            Ok(Err(ended)) => failed(format!("the body's run ended abnormally: {ended}")),
+            Err(_elapsed) => failed(run::STOPPED_AT_DEADLINE.to_string()),
+        }
     }
 
     /// Compiles `wasm` into the cache and this host's memory without running it (at install, or to warm

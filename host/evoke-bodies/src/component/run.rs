@@ -30,7 +30,7 @@ impl fmt::Display for DeadlinePassed {
 
 impl std::error::Error for DeadlinePassed {}
 
-const STOPPED_AT_DEADLINE: &str =
+pub(crate) const STOPPED_AT_DEADLINE: &str =
     "stopped at the deadline: the body was still running when the decision's time ran out";
 
 fn failure(message: impl Into<String>) -> Failure {
