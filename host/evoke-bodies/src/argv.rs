@@ -1,4 +1,4 @@
-//! Argv bodies (000 §4.4, §8.2): the program run directly, never through a shell, each placeholder a
+//! Argv bodies: the program run directly, never through a shell, each placeholder a
 //! whole element. Its stdout is the result's text; a non-zero exit is failure, with the last lines of its
 //! stderr as the error. Each stream is read up to 1 MiB; past that the body is stopped and the call fails.
 

@@ -10,7 +10,7 @@ use std::time::Instant;
 pub struct Call {
     /// The reflex's directory; a file body's path and a grant's relative path are read from here.
     pub dir: PathBuf,
-    /// Per argument, in manifest order, what the body receives (000 §8.1): an option's key, a word's value
+    /// Per argument, in manifest order, what the body receives: an option's key, a word's value
     /// or the word, a pick's value (the number, the seconds, the date reading, the time, the amount, the
     /// code, the text), `true` for a flag. Unstated optional arguments are absent.
     pub args: Vec<(String, serde_json::Value)>,
@@ -41,7 +41,7 @@ pub struct Failure {
     pub frames: Vec<String>,
 }
 
-/// How far this machine held the body to its declaration (003 `contained`).
+/// How far this machine held the body to its declaration: the line's `contained`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Contained {

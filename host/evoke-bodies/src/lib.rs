@@ -1,4 +1,4 @@
-//! Running a body (000 §8, D10): the second of the two places evoke touches the world.
+//! Running a body: the second of the two places evoke touches the world.
 //!
 //! A [`Call`] is everything a body receives, already resolved: the values as the body sees them, the
 //! sentence, the settings with secrets read for this run only, and the decision's deadline. Each way of

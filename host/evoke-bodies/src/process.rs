@@ -6,7 +6,7 @@ use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 use tokio::process::Child;
 
-/// The only variables a body sees (000 §8.2).
+/// The only variables a body sees; every other one of evoke's environment is kept from it.
 pub const KEPT_VARIABLES: [&str; 5] = ["PATH", "HOME", "TMPDIR", "LANG", "TERM"];
 
 /// How long a body has between SIGTERM and SIGKILL.

@@ -1,4 +1,4 @@
-//! What a body receives for each argument (000 §8.1): an option's key, a word's value or the word, a
+//! What a body receives for each argument: an option's key, a word's value or the word, a
 //! pick's value, `true` for a flag. A date is resolved to a day here, when the body runs, and only here.
 
 use evoke_core::decision::Value;

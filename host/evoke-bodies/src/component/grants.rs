@@ -1,7 +1,7 @@
 //! A call's grants, turned into the only world a component sees: a `WasiCtx` built from nothing.
 //!
 //! Everything not added here is absent: no argument, no stdin, no directory but the granted ones, no
-//! network but the granted pairs, and five environment variables (000 §8.2).
+//! network but the granted pairs, and five environment variables.
 
 use super::net::NetGrants;
 use super::stdio::{Stdio, Tail};

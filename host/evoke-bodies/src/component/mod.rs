@@ -1,4 +1,4 @@
-//! Component bodies (D10): a `run = "NAME.wasm"` body is a WASI 0.2 component of the `evoke:reflex`
+//! Component bodies: a `run = "NAME.wasm"` body is a WASI 0.2 component of the `evoke:reflex`
 //! world, run by wasmtime under the grants of its manifest, so `contained` is `{ "type": "full" }`.
 //!
 //! What a component sees is built from nothing for each run ([`grants`]): the directories of the

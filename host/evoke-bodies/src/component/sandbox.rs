@@ -1,4 +1,4 @@
-//! Components that are not bodies (adapters, D11), run on the same engine, linker and compiled cache as
+//! Components that are not bodies (adapters), run on the same engine, linker and compiled cache as
 //! bodies, but with nothing granted except `wasi:http` requests to the hosts named: no directory, no
 //! environment variable, no argument, no stdin, no socket, no name lookup. The caller instantiates through
 //! [`ComponentHost::linker`] with bindings of its own world and checks that world itself.

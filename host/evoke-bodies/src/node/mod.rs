@@ -1,4 +1,4 @@
-//! File bodies (000 §8.1, D10): a `.mts` or `.mjs` module run by Node.js through the runner evoke
+//! File bodies: a `.mts` or `.mjs` module run by Node.js through the runner evoke
 //! carries, under Node's permission model where it holds.
 
 mod strip;
