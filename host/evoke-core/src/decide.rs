@@ -165,7 +165,7 @@ impl<'c> Decider<'c> {
             .map(|(r, (key, p))| (r.name.as_str(), if *key == r.name { *p } else { route.p(&r.name) }))
             .collect();
         // Descending by p; ties by name, so the ranking does not depend on install order.
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         ranked
     }
 
@@ -235,15 +235,15 @@ impl<'c> Decider<'c> {
             match read {
                 Read::Value(value) => {
                     if let Value::Pick { span, value: picked } = &value {
-                        if let Some(range) = arg.range {
-                            if let Some(n) = comparable(picked).filter(|n| *n < range.0 || *n > range.1) {
-                                missing.push(self.missing(
-                                    reflex,
-                                    arg,
-                                    MissingBecause::OutOfRange { range: [range.0, range.1], value: n },
-                                ));
-                                continue;
-                            }
+                        if let Some(range) = arg.range
+                            && let Some(n) = comparable(picked).filter(|n| *n < range.0 || *n > range.1)
+                        {
+                            missing.push(self.missing(
+                                reflex,
+                                arg,
+                                MissingBecause::OutOfRange { range: [range.0, range.1], value: n },
+                            ));
+                            continue;
                         }
                         taken.push(span.clone());
                     }

@@ -30,6 +30,9 @@ use std::sync::{Arc, Mutex};
 /// How many distinct route questions are kept ready.
 const KEPT: usize = 4;
 
+/// A route's answer, shared between the route and the fits that read it again.
+type Distribution = Arc<Vec<(String, f64)>>;
+
 /// The engine, shared with the thread each call computes on: a call returns a future at once, so the
 /// host's deadline races the computation instead of waiting behind it.
 #[derive(Clone)]
@@ -51,7 +54,7 @@ pub struct Engine {
     gate: Gate,
     models: Mutex<Vec<(u64, Arc<RouteModel>)>>,
     /// The last route read, so that the fits of the same request do not read it again.
-    last: Mutex<Option<(String, u64, Arc<Vec<(String, f64)>>)>>,
+    last: Mutex<Option<(String, u64, Distribution)>>,
     /// A test's hook: how long each answer takes on top of its computing.
     #[cfg(test)]
     slow: std::time::Duration,
@@ -117,15 +120,16 @@ impl Engine {
         Some(model)
     }
 
-    fn route(&self, request: &str, question: &Question) -> Option<(u64, Arc<RouteModel>, Arc<Vec<(String, f64)>>)> {
+    fn route(&self, request: &str, question: &Question) -> Option<(u64, Arc<RouteModel>, Distribution)> {
         let key = text_hash(question);
         let model = self.model(question)?;
         {
             let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((r, k, d)) = last.as_ref() {
-                if r == request && *k == key {
-                    return Some((key, model, d.clone()));
-                }
+            if let Some((r, k, d)) = last.as_ref()
+                && r == request
+                && *k == key
+            {
+                return Some((key, model, d.clone()));
             }
         }
         let distribution = Arc::new(model.distribution(request));
