@@ -567,3 +567,14 @@ fn add_shows_every_grant_it_consents_to() {
         "add names every grant with its mode and every host: {stdout}"
     );
 }
+
+#[test]
+fn update_lines_escape_what_a_remote_or_a_tree_sent() {
+    // A fetch failure quoting a path of a hostile tree: a clipboard write and a right-to-left override.
+    let why = "the reflex directory is refused: a\u{1b}]52;c;aGk=\u{7}\u{202e}b holds 17825792 bytes".to_string();
+    let shown = evoke::commands::update::line(&Event::Failed { name: "lights".into(), why });
+    assert!(!shown.chars().any(|c| c == '\u{1b}' || c == '\u{7}' || c == '\u{202e}'), "{shown:?}");
+    assert!(shown.contains("\\u{1B}") && shown.contains("\\u{202E}"), "escaped as text: {shown:?}");
+    let orphan = Event::Orphaned { file: "overlays/\u{1b}[2J.toml".into(), why: "no reflex".into() };
+    assert!(!evoke::commands::update::line(&orphan).contains('\u{1b}'));
+}

@@ -51,9 +51,10 @@ pub fn run_with(
             for d in &e.diagnostics {
                 render::err(&render::diagnostic(d));
             }
-            render::err(&format!("error: {}\n", e.message));
+            // The message may name a path of a fetched tree, or quote what a remote sent.
+            render::err(&format!("error: {}\n", render::shown(&e.message)));
             if let Some(fix) = e.fix {
-                render::err(&format!("  = fix: {fix}\n"));
+                render::err(&format!("  = fix: {}\n", render::shown(&fix)));
             }
             return Exit::Usage;
         }
@@ -88,7 +89,12 @@ fn report(added: &Added, root: &Path) {
 
 fn theft(session: &Session, added: &Added) {
     if let Some(Err(inactive)) = session.project.installed(&added.name).map(|i| &i.status) {
-        render::out(&format!("{} is inactive: {}\n  = fix: {}\n", added.name, inactive.why, inactive.fix));
+        render::out(&format!(
+            "{} is inactive: {}\n  = fix: {}\n",
+            added.name,
+            render::shown(&inactive.why),
+            render::shown(&inactive.fix)
+        ));
     }
     let others: Vec<Reflex> = session.catalog.reflexes().iter().filter(|r| r.name != added.name).cloned().collect();
     if others.iter().all(|r| r.manifest.examples.is_empty()) {

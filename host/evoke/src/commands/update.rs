@@ -5,7 +5,7 @@
 
 use crate::commands::trust::{locate, require};
 use crate::exit::Exit;
-use crate::render;
+use crate::render::{self, shown};
 use crate::session::{self, Session};
 use evoke_core::contract::{Level, Widened};
 use evoke_files::fetch::Fetcher;
@@ -80,12 +80,13 @@ pub fn line(event: &Event) -> String {
         }
         Event::Unchanged { name, tag } => format!("unchanged  {name} {tag}\n"),
         Event::Rewritten { file, from, to, .. } => {
+            let file = shown(file);
             format!("rewritten  {file}: `{from}` reads as `{to}` (renamed upstream); the file is left as it is\n")
         }
         Event::Stale { file, line, message, fix, .. } => {
-            format!("stale      {file}:{line}: {message}\n  = fix: {fix}\n")
+            format!("stale      {}:{line}: {}\n  = fix: {}\n", shown(file), shown(message), shown(fix))
         }
-        Event::Orphaned { file, why } => format!("orphaned   {file}: {why}\n"),
+        Event::Orphaned { file, why } => format!("orphaned   {}: {}\n", shown(file), shown(why)),
         Event::Loosened { name, consented, upstream } => {
             format!(
                 "loosened   {name}: upstream's effect is {upstream}; you keep {consented} until: evoke update --accept\n"
@@ -110,7 +111,8 @@ pub fn line(event: &Event) -> String {
             short(locked),
             short(now)
         ),
-        Event::Failed { name, why } => format!("failed     {name}: {why}\n"),
+        // A fetch's failure may quote what the remote sent, and a path of its tree.
+        Event::Failed { name, why } => format!("failed     {name}: {}\n", shown(why)),
         Event::Dropped { name } => {
             format!("dropped    {name}: no longer fetched by evoke.toml; removed from the lock\n")
         }
