@@ -31,11 +31,14 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
     if exit == Exit::Done && results.len() == dirs.len() {
         match evoke_files::versions::repository_next(&results) {
             Some((newest, _, Some(next))) => render::out(&format!(
-                "the repository, {} reflex{}: next version {next} (since {newest})\n",
+                "the repository, {} reflex{}: next version {next} (since {})\n",
                 dirs.len(),
-                if dirs.len() == 1 { "" } else { "es" }
+                if dirs.len() == 1 { "" } else { "es" },
+                render::shown(&newest.to_string())
             )),
-            Some((newest, _, None)) => render::out(&format!("the repository: no change since {newest}\n")),
+            Some((newest, _, None)) => {
+                render::out(&format!("the repository: no change since {}\n", render::shown(&newest.to_string())))
+            }
             None => {}
         }
     }
@@ -44,10 +47,12 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
 
 fn one(dir: &Path) -> (Exit, Option<evoke_files::versions::Against>) {
     let (file, reading) = match load::reflex(dir) {
-        Ok(read) => read,
+        // A path is outside text: shown escaped wherever it is printed.
+        Ok((file, reading)) => (render::shown(&file).into_owned(), reading),
         Err(message) => {
             render::err(&format!(
-                "error: {message}\n  = fix: run `evoke check` in a reflex directory, or name one: `evoke check reflexes/lights`\n"
+                "error: {}\n  = fix: run `evoke check` in a reflex directory, or name one: `evoke check reflexes/lights`\n",
+                render::shown(&message)
             ));
             return (Exit::Usage, None);
         }
@@ -81,10 +86,11 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> (Exit, Opt
     let against = match against_newest_tag(dir, manifest) {
         Ok(against) => against,
         Err(e) => {
-            render::err(&format!("error: {e}\n"));
+            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
             return (Exit::Failed, None);
         }
     };
+    // Tags and keys come from the repository: shown escaped.
     let exit = match &against {
         None => Exit::Done,
         Some(Against::FirstRelease { suggested }) => {
@@ -92,17 +98,23 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> (Exit, Opt
             Exit::Done
         }
         Some(Against::NewSince { newest, next }) => {
-            render::out(&format!("new since {newest}: minor · next version {next}\n"));
+            render::out(&format!("new since {}: minor · next version {next}\n", render::shown(&newest.to_string())));
             Exit::Done
         }
         Some(Against::Diff { newest, diff, next }) => {
             match next {
-                Some(next) => render::out(&format!("since {newest}: {} · next version {next}\n", diff.next)),
-                None => render::out(&format!("since {newest}: no change · no new version\n")),
+                Some(next) => render::out(&format!(
+                    "since {}: {} · next version {next}\n",
+                    render::shown(&newest.to_string()),
+                    diff.next
+                )),
+                None => {
+                    render::out(&format!("since {}: no change · no new version\n", render::shown(&newest.to_string())))
+                }
             }
             let width = diff.changes.iter().map(|c| c.change.len()).max().unwrap_or(0);
             for c in &diff.changes {
-                render::out(&format!("  {:<5}  {:<width$}  {}\n", c.level.as_str(), c.change, c.key));
+                render::out(&format!("  {:<5}  {:<width$}  {}\n", c.level.as_str(), c.change, render::shown(&c.key)));
             }
             Exit::Done
         }
@@ -113,7 +125,12 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> (Exit, Opt
                 }
                 evoke_core::contract::WasFault::WasDropped { key, name } => format!("put `{name}` back in {key}"),
             };
-            render::err(&format!("error: refused against {newest}: {fault}\n  = fix: {fix}\n"));
+            render::err(&format!(
+                "error: refused against {}: {}\n  = fix: {}\n",
+                render::shown(&newest.to_string()),
+                render::shown(&fault.to_string()),
+                render::shown(&fix)
+            ));
             Exit::Usage
         }
     };
