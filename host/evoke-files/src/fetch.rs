@@ -231,7 +231,9 @@ fn remote_error<E: std::fmt::Display>(repository: &str) -> impl Fn(E) -> FetchEr
 /// A bare repository for one fetch, isolated from every configuration but its own.
 fn scratch_repo(dir: &Path) -> Result<gix::Repository, FetchError> {
     crate::store::remove_tree(dir);
-    std::fs::create_dir_all(dir).map_err(|e| FetchError::Remote(format!("cannot create {}: {e}", dir.display())))?;
+    // In the cache place, 0700 like every directory evoke makes for itself.
+    crate::atomic::create_private_dirs(dir)
+        .map_err(|e| FetchError::Remote(format!("cannot create {}: {e}", dir.display())))?;
     let repo = gix::ThreadSafeRepository::init_opts(
         dir,
         gix::create::Kind::Bare,
