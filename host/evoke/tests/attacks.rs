@@ -262,3 +262,33 @@ fn an_optional_argument_read_as_none_is_asked_for_never_dropped() {
     assert!(line.get("result").is_none(), "nothing ran: {line}");
     assert_eq!(out.code, 3, "a person must answer: {}", out.stderr());
 }
+
+#[test]
+fn an_adapters_key_is_shown_escaped_in_the_fault() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = project(home.path(), &[("fan", FAN, &["fan.mjs"])]);
+    let recording = dir.path().join("recording.toml");
+    std::fs::write(
+        &recording,
+        "id = \"replay\"\n[answers.\"run the fan\"]\nroute = { \"fan\\u001b]52;c;aGk=\\u0007\\u202e\" = 1.0 }\n",
+    )
+    .unwrap();
+    let out = evoke(home.path(), dir.path(), &["--recording", recording.to_str().unwrap(), "run the fan"], None);
+    assert_eq!(out.code, 6, "{}", out.stderr());
+    out.assert_nothing_raw();
+    assert!(out.stderr().contains("not offered") || out.stderr().contains("not_offered"), "{}", out.stderr());
+    assert!(out.stderr().contains("\\u{1B}]52;c;aGk=\\u{7}\\u{202E}"), "{}", out.stderr());
+}
+
+#[test]
+fn a_file_name_is_shown_escaped_by_trust() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("evoke.toml"), "[reflexes]\n").unwrap();
+    std::fs::create_dir(dir.path().join("vocab")).unwrap();
+    std::fs::write(dir.path().join("vocab").join("rooms\u{1b}]0;pwned\u{7}\u{202e}.toml"), "den = \"The den.\"\n")
+        .unwrap();
+    let out = evoke(home.path(), dir.path(), &["trust"], None);
+    out.assert_nothing_raw();
+    assert!(out.stdout().contains("rooms\\u{1B}]0;pwned\\u{7}\\u{202E}.toml"), "{}{}", out.stdout(), out.stderr());
+}
