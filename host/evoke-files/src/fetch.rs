@@ -257,12 +257,15 @@ fn read_directory(
 ) -> Result<Vec<(String, Vec<u8>)>, FetchError> {
     let error = |e: gix::Error| FetchError::Remote(format!("cannot read the fetched tree: {e}"));
     let id = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| FetchError::Remote(e.to_string()))?;
+    // Every object read whole on the way to the reflex directory is held to the size of a file first.
+    within_a_file(repo, id, ".")?;
     let tree = repo.find_commit(id).map_err(error)?.tree().map_err(error)?;
     let root = match subdir {
         None => tree.id,
         Some(subdir) => {
             let mut at = tree.id;
             for segment in subdir.split('/') {
+                within_a_file(repo, at, subdir)?;
                 let tree = repo.find_tree(at).map_err(error)?;
                 let decoded = tree.decode().map_err(error)?;
                 let entry = decoded
@@ -296,6 +299,17 @@ fn read_directory(
     Ok(files)
 }
 
+/// Refuses an object (a commit or a tree, which are read whole to be listed) larger than a file may be,
+/// by the size its header gives, before it is read.
+fn within_a_file(repo: &gix::Repository, id: gix::ObjectId, path: &str) -> Result<(), FetchError> {
+    let size =
+        repo.find_header(id).map_err(|e| FetchError::Remote(format!("cannot read the fetched tree: {e}")))?.size();
+    if size > crate::limits::MAX_FILE {
+        return Err(FetchError::TooLarge(Over::File { path: path.to_string(), size }));
+    }
+    Ok(())
+}
+
 /// Lists every regular file under the tree `id` (`depth` directories below the reflex directory) with
 /// its blob, counting each against the limits by the size its object's header gives.
 fn walk_tree(
@@ -307,12 +321,7 @@ fn walk_tree(
     out: &mut Vec<(String, gix::ObjectId)>,
 ) -> Result<(), FetchError> {
     let error = |e: gix::Error| FetchError::Remote(format!("cannot read the fetched tree: {e}"));
-    // A tree object is read whole to list it: one larger than a file may be is refused as one.
-    let size = repo.find_header(id).map_err(error)?.size();
-    if size > crate::limits::MAX_FILE {
-        let path = if prefix.is_empty() { ".".to_string() } else { prefix.to_string() };
-        return Err(FetchError::TooLarge(Over::File { path, size }));
-    }
+    within_a_file(repo, id, if prefix.is_empty() { "." } else { prefix })?;
     let tree = repo.find_tree(id).map_err(error)?;
     let decoded = tree.decode().map_err(error)?;
     for entry in &decoded.entries {

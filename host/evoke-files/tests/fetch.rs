@@ -297,3 +297,21 @@ fn a_store_copy_grown_past_the_limits_is_a_miss_without_reading_it() {
         other => panic!("expected a miss naming the limit, got {other:?}"),
     }
 }
+
+#[test]
+fn a_commit_larger_than_a_file_may_be_is_refused_unread() {
+    use evoke_files::limits::Over;
+    let world = World::new();
+    let up = world.upstream("wordy");
+    std::fs::create_dir_all(&up.work).unwrap();
+    std::fs::write(up.work.join("reflex.toml"), manifest("Wordy.", "read", "read it")).unwrap();
+    // A commit object is read whole to find its tree: a 17 MiB message makes one larger than a file may be.
+    let message = up.work.join("../wordy-message");
+    std::fs::write(&message, "x".repeat(17 << 20)).unwrap();
+    git(&up.work, &["add", "-A"]);
+    git(&up.work, &["commit", "-q", "-F", message.to_str().unwrap()]);
+    git(&up.work, &["push", "-q", "origin", "main"]);
+    up.tag("v1.0.0", false);
+    let over = add_is_refused_over(&world, "wordy", "v1.0.0");
+    assert!(matches!(over, Over::File { ref path, .. } if path == "."), "{over:?}");
+}
