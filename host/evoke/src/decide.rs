@@ -120,10 +120,10 @@ async fn ask(
         .cache
         .filter(|_| adapter.cacheable())
         .map(|c| (c, AnswerCache::key(adapter.id(), request.plan, input, questions)));
-    if let Some((cache, key)) = &key {
-        if let Some(raw) = cache.get(key, questions) {
-            return Ok(raw);
-        }
+    if let Some((cache, key)) = &key
+        && let Some(raw) = cache.get(key, questions)
+    {
+        return Ok(raw);
     }
     let remaining = request.deadline.saturating_duration_since(Instant::now());
     let state = State { request: input.to_string() };

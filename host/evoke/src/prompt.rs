@@ -47,10 +47,10 @@ pub fn ask(missing: &Missing) -> Option<Value> {
 /// recognizers read of the argument's kind (and within its range).
 pub fn accept(missing: &Missing, answer: &str) -> Result<Value, String> {
     let listed = |texts: &[(String, String)]| -> Option<String> {
-        if let Ok(n) = answer.parse::<usize>() {
-            if let Some((key, _)) = n.checked_sub(1).and_then(|i| texts.get(i)) {
-                return Some(key.clone());
-            }
+        if let Ok(n) = answer.parse::<usize>()
+            && let Some((key, _)) = n.checked_sub(1).and_then(|i| texts.get(i))
+        {
+            return Some(key.clone());
         }
         let wanted = identity(answer);
         texts.iter().find(|(key, _)| identity(key) == wanted).map(|(key, _)| key.clone())
@@ -73,10 +73,10 @@ pub fn accept(missing: &Missing, answer: &str) -> Result<Value, String> {
                 PickValue::Duration(s) => Some(*s as f64),
                 _ => None,
             };
-            if let (Some([low, high]), Some(n)) = (range, comparable) {
-                if n < *low || n > *high {
-                    return Err(format!("{} is outside {low}–{high}", found.span.text));
-                }
+            if let (Some([low, high]), Some(n)) = (range, comparable)
+                && (n < *low || n > *high)
+            {
+                return Err(format!("{} is outside {low}–{high}", found.span.text));
             }
             Ok(Value::Pick { span: found.span, value: found.value })
         }

@@ -9,10 +9,10 @@ use std::path::Path;
 
 pub fn run(path: Option<&Path>) -> Exit {
     let dir = path.unwrap_or(Path::new("."));
-    if !dir.join("reflex.toml").exists() {
-        if let Some(dirs) = evoke_files::versions::reflex_dirs(dir).filter(|d| !d.is_empty()) {
-            return whole_repository(&dirs);
-        }
+    if !dir.join("reflex.toml").exists()
+        && let Some(dirs) = evoke_files::versions::reflex_dirs(dir).filter(|d| !d.is_empty())
+    {
+        return whole_repository(&dirs);
     }
     one(dir).0
 }

@@ -63,10 +63,10 @@ fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>)
             return Err(format!("\"{var}\" is not an environment variable's name"));
         }
     }
-    if let Some(value) = value {
-        if !evoke_core::text::is_clean_line(value) {
-            return Err("the value holds a control or bidi character".into());
-        }
+    if let Some(value) = value
+        && !evoke_core::text::is_clean_line(value)
+    {
+        return Err("the value holds a control or bidi character".into());
     }
 
     let path = location.root.join(PROJECT_FILE);

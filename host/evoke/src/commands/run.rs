@@ -140,14 +140,14 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
             Some((key, text)) => (key, Some(text)),
             None => (pair.as_str(), None),
         };
-        if let Some(text) = text {
-            if let Err(refusal) = evoke_core::decide::bound_value(text) {
-                return Err(NotRead::Unclean(format!(
-                    "the value of `{}` is refused: {refusal}; a value given by name meets the same text rules as \
-                     a sentence: write it without control or bidi characters",
-                    render::shown(key)
-                )));
-            }
+        if let Some(text) = text
+            && let Err(refusal) = evoke_core::decide::bound_value(text)
+        {
+            return Err(NotRead::Unclean(format!(
+                "the value of `{}` is refused: {refusal}; a value given by name meets the same text rules as \
+                 a sentence: write it without control or bidi characters",
+                render::shown(key)
+            )));
         }
         let Some(live) = manifest.live_name(key) else {
             let names: Vec<&str> = manifest.args.iter().map(|a| a.name.as_str()).collect();
@@ -198,10 +198,10 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
                 let Some(found) = found else {
                     return Err(usage(format!("\"{text}\" does not read as a {} for `{live}`", kind.as_str())));
                 };
-                if let (Some((low, high)), Some(n)) = (arg.range, comparable(&found.value)) {
-                    if n < low || n > high {
-                        return Err(usage(format!("`{live}` is {n}, outside its range {low}–{high}")));
-                    }
+                if let (Some((low, high)), Some(n)) = (arg.range, comparable(&found.value))
+                    && (n < low || n > high)
+                {
+                    return Err(usage(format!("`{live}` is {n}, outside its range {low}–{high}")));
                 }
                 Some(Value::Pick { span: found.span, value: found.value })
             }

@@ -13,11 +13,11 @@ use std::time::Instant;
 
 pub fn run(session: &Session, name: Option<&str>) -> Exit {
     let reflexes: Vec<_> = session.catalog.reflexes().iter().filter(|r| name.is_none_or(|n| r.name == n)).collect();
-    if let Some(name) = name {
-        if reflexes.is_empty() {
-            render::err(&format!("error: no active reflex is installed as `{name}`\n"));
-            return Exit::Usage;
-        }
+    if let Some(name) = name
+        && reflexes.is_empty()
+    {
+        render::err(&format!("error: no active reflex is installed as `{}`\n", render::shown(name)));
+        return Exit::Usage;
     }
     let runtime = match crate::session::runtime() {
         Ok(runtime) => runtime,
