@@ -163,9 +163,14 @@ pub fn load_in(location: Location, places: &Places) -> Result<Project, LoadError
             return Err(LoadError { message: format!("cannot read {}: {e}", path.display()), diagnostics: Vec::new() });
         }
     };
+    let mut file = file;
     let settings = if location.home {
         HomeSettings { file: home_file, adapters: file.adapters.clone(), bars: file.bars.clone() }
     } else {
+        // Refused above line by line; emptied here as well, so that no reader can ever take them from a
+        // project, whatever the two TOML readers make of an odd file.
+        file.adapters.clear();
+        file.bars.clear();
         read_home_settings(home_file)?
     };
     let lock = Lock::load(&location.root).map_err(|message| LoadError {
