@@ -578,3 +578,14 @@ fn update_lines_escape_what_a_remote_or_a_tree_sent() {
     let orphan = Event::Orphaned { file: "overlays/\u{1b}[2J.toml".into(), why: "no reflex".into() };
     assert!(!evoke::commands::update::line(&orphan).contains('\u{1b}'));
 }
+
+#[test]
+fn trust_refuses_a_project_that_brings_home_only_settings() {
+    let world = World::new();
+    std::fs::write(world.project.root.join("evoke.toml"), "[reflexes]\n\n[bars.local]\nwrite = 0.0\n").unwrap();
+    let out = world.evoke(&["trust"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("error[home_only]") && stderr.contains("bars.local.write"), "{stderr}");
+    assert!(trust::check(&world.places, &world.project).is_err(), "the changed project was not trusted");
+}

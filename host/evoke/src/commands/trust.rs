@@ -18,6 +18,22 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
         render::out(&format!("{shown} is your home project, which is always trusted\n"));
         return Exit::Done;
     }
+    // A project bringing settings only the home file may hold is refused on every use; trusting it would
+    // only put the refusal off, so it is refused here, line by line.
+    let file = location.root.join(project::PROJECT_FILE);
+    if let Ok(text) = std::fs::read_to_string(&file) {
+        let home = places.config.join(project::PROJECT_FILE);
+        let refused = evoke_files::home_only::refuse(&file.display().to_string(), &text, &home);
+        if !refused.is_empty() {
+            for d in &refused {
+                render::err(&render::diagnostic(d));
+            }
+            render::err(&format!(
+                "error: {shown} is not trusted: its evoke.toml holds settings only your home evoke.toml may hold\n"
+            ));
+            return Exit::Usage;
+        }
+    }
     let snapshot = match trust::snapshot(&location.root) {
         Ok(snapshot) => snapshot,
         Err(e) => {
