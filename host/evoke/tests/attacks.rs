@@ -164,7 +164,11 @@ fn a_value_given_by_name_meets_the_text_rules() {
         out.assert_nothing_raw();
         let err = out.stderr();
         assert!(err.contains("the value of `text` is refused"), "{err}");
-        assert!(err.contains("control or bidi"), "the error says the fix: {err}");
+        assert!(
+            err.contains("holds the control character U+001B") || err.contains("holds the bidi control U+202E"),
+            "{err}"
+        );
+        assert!(err.contains("= fix: write it without one"), "the error says the fix: {err}");
         assert!(!err.contains("Say "), "the template was never filled: {err}");
     }
     // A clean value still reaches the confirm.

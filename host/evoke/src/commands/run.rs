@@ -143,9 +143,22 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
         if let Some(text) = text
             && let Err(refusal) = evoke_core::decide::bound_value(text)
         {
+            use evoke_core::decide::Refusal;
+            let (what, fix) = match &refusal {
+                Refusal::ControlCharacter { at, code } => {
+                    (format!("holds the control character {code} at character {}", at + 1), "write it without one")
+                }
+                Refusal::BidiControl { at, code } => {
+                    (format!("holds the bidi control {code} at character {}", at + 1), "write it without one")
+                }
+                Refusal::TooLong { chars, limit } => {
+                    (format!("is {chars} characters, over the {limit} a sentence may hold"), "shorten it")
+                }
+                other => (other.to_string(), "write it as clean text"),
+            };
             return Err(NotRead::Unclean(format!(
-                "the value of `{}` is refused: {refusal}; a value given by name meets the same text rules as \
-                 a sentence: write it without control or bidi characters",
+                "the value of `{}` is refused: it {what}; a value given by name meets the text rules of a \
+                 sentence, so it can never repaint the confirm line\n  = fix: {fix}",
                 render::shown(key)
             )));
         }
