@@ -372,3 +372,35 @@ fn calibrate_scores_every_record_and_test() {
     assert_eq!(code, 0);
     assert!(out.contains("calls by confidence"), "{out}");
 }
+
+/// The engine is shown the sentence and the questions built from the installed manifests, nothing else of
+/// the user's: markers planted in the environment, a project file, the home settings and an earlier
+/// sentence never reach a request.
+#[test]
+fn the_engine_sees_only_the_sentence_and_the_questions() {
+    let fake = Fake::start();
+    let home = tempfile::tempdir().unwrap();
+    let project = openai_project(home.path(), fake.port, true);
+    let settings = std::fs::read_to_string(home.path().join("config/evoke.toml")).unwrap();
+    home_settings(home.path(), &format!("# zz-home-marker\n{settings}"));
+    std::fs::write(project.path().join("notes.txt"), "zz-file-marker\n").unwrap();
+    let p = project.path().to_str().unwrap();
+    let env = [("EVOKE_TEST_KEY", "sk-test"), ("ZZ_PLANTED", "zz-env-marker")];
+
+    let (code, out, err) =
+        evoke(home.path(), &["-C", p, "try", "--json", "set a timer for 12 minutes zz-earlier-marker"], &env);
+    assert_eq!(code, 0, "{out}{err}");
+    fake.seen.lock().unwrap().clear();
+    let (code, out, err) = evoke(home.path(), &["-C", p, "try", "--json", "set a timer for 10 minutes"], &env);
+    assert_eq!(code, 0, "{out}{err}");
+
+    let seen = fake.seen.lock().unwrap().clone();
+    assert!(!seen.is_empty(), "the second sentence was asked about");
+    for request in &seen {
+        let (_, body) = request.split_once("\r\n\n").unwrap();
+        assert!(body.contains("set a timer for 10 minutes"), "{body}");
+        for marker in ["zz-home-marker", "zz-file-marker", "zz-env-marker", "zz-earlier-marker", "sk-test"] {
+            assert!(!body.contains(marker), "{marker} reached the engine: {body}");
+        }
+    }
+}
