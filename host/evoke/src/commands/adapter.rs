@@ -133,7 +133,7 @@ fn list(places: &Places, json: bool) -> Exit {
             })
             .collect();
         let line = serde_json::json!({ "builtin": evoke_adapters::builtin::NAMES, "installed": installed });
-        render::out(&format!("{line}\n"));
+        render::out(&format!("{}\n", crate::line::to_line(&line)));
         return Exit::Done;
     }
     if found.is_empty() {
