@@ -2,6 +2,8 @@
 //! that writes more is stopped, so a flood costs evoke at most that much memory, never what the body
 //! chose to write.
 
+use evoke_core::text::EscapeStream;
+use std::io::Write;
 use std::sync::Mutex;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::Notify;
@@ -55,6 +57,35 @@ pub async fn read_bounded(mut reader: impl AsyncRead + Unpin, stream: &'static s
     bytes
 }
 
+/// Passes `reader` on to `sink` as it arrives, escaped by [`EscapeStream`] so that no byte the body wrote
+/// can drive a terminal, up to [`OUTPUT_LIMIT`] bytes: past it the flood is said as `stream`'s and
+/// reading stops, as [`read_bounded`] does. A write to `sink` that fails is given up on, never retried.
+pub async fn pass_escaped(
+    mut reader: impl AsyncRead + Unpin,
+    stream: &'static str,
+    flood: &Flood,
+    mut sink: impl Write,
+) {
+    let mut escape = EscapeStream::new();
+    let mut taken = 0usize;
+    let mut chunk = vec![0u8; 8192];
+    loop {
+        let n = match reader.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let within = n.min(OUTPUT_LIMIT - taken);
+        taken += within;
+        let _ = sink.write_all(escape.push(&chunk[..within]).as_bytes());
+        if within < n {
+            flood.over(stream);
+            break;
+        }
+    }
+    let _ = sink.write_all(escape.finish().as_bytes());
+    let _ = sink.flush();
+}
+
 /// The last `max` bytes of `text` or fewer, starting at a character boundary.
 pub fn tail(text: &str, max: usize) -> &str {
     let mut start = text.len().saturating_sub(max);
@@ -80,6 +111,22 @@ mod tests {
         let exact = vec![b'x'; OUTPUT_LIMIT];
         assert_eq!(read_bounded(&exact[..], "stdout", &flood).await.len(), OUTPUT_LIMIT);
         assert_eq!(flood.stream(), None);
+    }
+
+    #[tokio::test]
+    async fn passing_on_escapes_and_stops_one_byte_past_the_limit() {
+        let flood = Flood::default();
+        let mut sink = Vec::new();
+        pass_escaped(&b"\x1b]52;c;aGk=\x07\x1b[2Jhi\n"[..], "stderr", &flood, &mut sink).await;
+        assert_eq!(String::from_utf8(sink).unwrap(), "\\u{1B}]52;c;aGk=\\u{7}\\u{1B}[2Jhi\n");
+        assert_eq!(flood.stream(), None);
+
+        let flood = Flood::default();
+        let mut sink = Vec::new();
+        let big = vec![b'x'; OUTPUT_LIMIT * 3];
+        pass_escaped(&big[..], "stdout", &flood, &mut sink).await;
+        assert_eq!(sink.len(), OUTPUT_LIMIT);
+        assert_eq!(flood.stream(), Some("stdout"));
     }
 
     #[test]

@@ -296,3 +296,46 @@ fn a_file_name_is_shown_escaped_by_trust() {
     out.assert_nothing_raw();
     assert!(out.stdout().contains("rooms\\u{1B}]0;pwned\\u{7}\\u{202E}.toml"), "{}{}", out.stdout(), out.stderr());
 }
+
+/// A file body that writes a clipboard write and a cleared screen to its stdout (evoke's stderr) and its
+/// stderr, by `console` and straight to the descriptors, then answers.
+const NOISY_NODE: &str = r#"import { writeSync } from "node:fs";
+export default function body() {
+  console.log("\x1b]52;c;aGk=\x07\x1b[2Jout");
+  writeSync(1, "\x1b]0;pwned\x07fd1\n");
+  console.error("\x1b]52;c;aGk=\x07\x1b[2Jerr");
+  writeSync(2, "\u202efd2\x9b2J\n");
+  return "ran";
+}
+"#;
+
+#[test]
+fn a_file_bodys_stdout_and_stderr_reach_the_terminal_escaped() {
+    if std::process::Command::new("node").arg("--version").output().is_err() {
+        eprintln!("skipped: no node on PATH");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let at = dir.path().join("reflexes/noisy");
+    std::fs::create_dir_all(&at).unwrap();
+    std::fs::write(
+        at.join("reflex.toml"),
+        "reflex = 1\ndescription = \"Print noise.\"\neffect = \"read\"\nconfirm = \"Print?\"\nrun = \"noisy.mjs\"\n",
+    )
+    .unwrap();
+    std::fs::write(at.join("noisy.mjs"), NOISY_NODE).unwrap();
+    std::fs::write(dir.path().join("evoke.toml"), "[reflexes]\nnoisy = \"reflexes/noisy\"\n").unwrap();
+    trust(home.path(), dir.path());
+
+    let out = evoke(home.path(), dir.path(), &["run", "noisy"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr());
+    assert_eq!(out.stdout(), "ran\n");
+    out.assert_nothing_raw();
+    let err = out.stderr();
+    for shown in
+        ["\\u{1B}]52;c;aGk=\\u{7}\\u{1B}[2Jout", "\\u{1B}]0;pwned\\u{7}fd1", "\\u{1B}[2Jerr", "\\u{202E}fd2\\u{9B}2J"]
+    {
+        assert!(err.contains(shown), "{shown} shows as letters: {err}");
+    }
+}

@@ -5,16 +5,16 @@ mod strip;
 
 pub use strip::strip_types;
 
-use crate::bounded::{Flood, OUTPUT_LIMIT};
+use crate::bounded::{Flood, OUTPUT_LIMIT, pass_escaped};
 use crate::call::{Call, Contained, Failure, Output, Ran};
 use crate::process::{Ending, scrub, wait_bounded};
 use sha2::{Digest, Sha256};
 use std::future::Future;
 use std::io::{BufRead, Read, Write};
-use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
+use tokio::io::AsyncRead;
 
 const RUNNER: &str = include_str!("runner.mjs");
 
@@ -139,12 +139,9 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cancel: impl Future<O
     scrub(&mut command);
     command.process_group(0);
     command.kill_on_drop(true);
-    // The body's own stdout is evoke's stderr.
-    match std::io::stderr().as_fd().try_clone_to_owned() {
-        Ok(fd) => command.stdout(Stdio::from(fd)),
-        Err(_) => command.stdout(Stdio::null()),
-    };
-    command.stderr(Stdio::inherit());
+    // The body's own stdout and its stderr both go to evoke's stderr, escaped on the way and bounded, so
+    // neither can drive the terminal nor flood it.
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
     // One channel both ways on fd 0: the call goes in, then the result comes back. No descriptor has to be
     // placed by hand between fork and exec, so the spawn stays a plain posix_spawn.
     let (ours, theirs) = match std::os::unix::net::UnixStream::pair() {
@@ -165,6 +162,16 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cancel: impl Future<O
     // The result is one line, read up to the limit; a grandchild holding the channel open must not hold
     // us, so it is read on a thread of its own and given up on shortly after the body's process ends.
     let flood = Arc::new(Flood::default());
+    let passer = |stream: Option<Box<dyn AsyncRead + Unpin + Send>>, name: &'static str| {
+        let flood = flood.clone();
+        tokio::spawn(async move {
+            if let Some(stream) = stream {
+                pass_escaped(stream, name, &flood, std::io::stderr()).await;
+            }
+        })
+    };
+    let pass_out = passer(child.stdout.take().map(|s| Box::new(s) as _), "stdout");
+    let pass_err = passer(child.stderr.take().map(|s| Box::new(s) as _), "stderr");
     let (sender, mut receiver) = tokio::sync::oneshot::channel();
     let flooding = flood.clone();
     std::thread::spawn(move || {
@@ -189,10 +196,14 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cancel: impl Future<O
         }
     };
     let ending = wait_bounded(&mut child, call.deadline, stop).await;
-    let line = match tokio::time::timeout(std::time::Duration::from_millis(200), &mut receiver).await {
+    let grace = std::time::Duration::from_millis(200);
+    let line = match tokio::time::timeout(grace, &mut receiver).await {
         Ok(Ok(line)) => line,
         _ => Vec::new(),
     };
+    // A grandchild holding a stream open must not hold the run: what it writes later is not waited for.
+    let _ = tokio::time::timeout(grace, pass_out).await;
+    let _ = tokio::time::timeout(grace, pass_err).await;
     if let Some(stream) = flood.stream() {
         return failed(Flood::message(stream), contained);
     }
