@@ -339,3 +339,24 @@ fn a_file_bodys_stdout_and_stderr_reach_the_terminal_escaped() {
         assert!(err.contains(shown), "{shown} shows as letters: {err}");
     }
 }
+
+#[test]
+fn evokes_own_fix_line_is_laid_out_and_only_the_outside_text_is_escaped() {
+    let home = tempfile::tempdir().unwrap();
+    // A manifest without `reflex` leaves the reflex inactive; its name in the project carries nothing odd,
+    // but the reason quotes the file, so the reason is outside text.
+    let dir = project(home.path(), &[("flood", "description = \"No version line.\"\n", &[])]);
+    let out = evoke(home.path(), dir.path(), &["run", "flood"], None);
+    assert_eq!(out.code, 2, "{}", out.stderr());
+    out.assert_nothing_raw();
+    let err = out.stderr();
+    assert!(err.starts_with("error: flood is inactive: "), "{err}");
+    assert!(err.contains("\n  = fix: "), "evoke's own fix line is a line of its own: {err:?}");
+    assert!(!err.contains("\\u{A}"), "evoke's own line feed is never escaped: {err:?}");
+
+    // A name typed by the user is outside text too.
+    let out = evoke(home.path(), dir.path(), &["run", "no\u{1b}[2Jthing"], None);
+    assert_eq!(out.code, 2, "{}", out.stderr());
+    out.assert_nothing_raw();
+    assert!(out.stderr().contains("no\\u{1B}[2Jthing"), "{}", out.stderr());
+}

@@ -17,10 +17,16 @@ use std::time::Instant;
 pub fn run(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Exit {
     let Some(reflex) = session.catalog.get(name) else {
         let why = match session.project.installed(name).map(|i| &i.status) {
-            Some(Err(inactive)) => format!("{name} is inactive: {}\n  = fix: {}", inactive.why, inactive.fix),
-            _ => format!("no reflex is installed as `{name}`"),
+            // Only what came from outside is escaped: evoke's own `= fix:` line stays a line of its own.
+            Some(Err(inactive)) => format!(
+                "{} is inactive: {}\n  = fix: {}",
+                render::shown(name),
+                render::shown(&inactive.why),
+                render::shown(&inactive.fix)
+            ),
+            _ => format!("no reflex is installed as `{}`", render::shown(name)),
         };
-        render::err(&format!("error: {}\n", render::shown(&why)));
+        render::err(&format!("error: {why}\n"));
         return Exit::Usage;
     };
     let args = match read_args(reflex, pairs) {
