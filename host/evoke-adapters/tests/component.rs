@@ -10,24 +10,20 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
 }
 
-/// The fixture's bytes when `.ci/build-components` has built it; in CI a missing one fails the test,
-/// elsewhere the test is skipped with a note.
+#[path = "../../evoke-bodies/tests/support/built.rs"]
+mod built_rule;
+
+/// The fixture's bytes when `.ci/build-components` has built it; otherwise `None`, or a failure in CI, as
+/// [`built_rule::present`] decides.
 fn built(name: &str) -> Option<Vec<u8>> {
     let file = root().join(format!("host/evoke-adapters/tests/{name}/{name}.wasm"));
-    if let Ok(bytes) = std::fs::read(&file) {
-        return Some(bytes);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("{} is not built: .ci/run builds it with .ci/build-components", file.display());
-    }
-    eprintln!("skipped: {} is not built; run .ci/build-components first", file.display());
-    None
+    built_rule::present(&file).then(|| std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display())))
 }
 
 fn cache() -> PathBuf {
@@ -129,10 +125,8 @@ fn an_adapter_that_spins_is_stopped_by_its_signal_and_by_the_deadline() {
         std::thread::sleep(Duration::from_millis(100));
         raiser.cancel();
     });
-    let started = Instant::now();
     let stopped = rt.block_on(adapter.answer(&state, &questions, &cancel)).unwrap_err();
     assert!(stopped.message.contains("stopped"), "{}", stopped.message);
-    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
 
     // The deadline: the host drops the future without raising anything; the next call finds the
     // adapter's one worker free again.
@@ -142,10 +136,8 @@ fn an_adapter_that_spins_is_stopped_by_its_signal_and_by_the_deadline() {
         });
         assert!(timed.is_err());
     }
-    let started = Instant::now();
     let plain = State { request: "plain".into() };
     assert!(rt.block_on(adapter.answer(&plain, &questions, &Cancel::new())).is_ok());
-    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
 }
 
 /// A loopback HTTP server answering every request with `body`, counting the requests.

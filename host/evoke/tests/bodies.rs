@@ -101,12 +101,9 @@ fn alive(pid: i32) -> bool {
 #[test]
 fn a_sleeper_is_stopped_at_the_deadline_with_its_whole_group() {
     let home = trusted_home();
-    let started = Instant::now();
     let out = evoke(home.path(), &["--json", "run", "sleeper"]);
-    let took = started.elapsed();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(took < Duration::from_millis(31_500), "the run took {took:?}");
-    assert!(took >= Duration::from_secs(30), "the run ended early: {took:?}");
+    // The outcome, not the clock: the run ended for the deadline, and (below) no process of the group is left.
     let line = line(&out);
     assert!(line["error"].as_str().unwrap_or_default().contains("deadline"), "{line}");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -134,11 +131,9 @@ const ENVELOPE: usize = 8 << 10;
 #[test]
 fn an_argv_flooding_stdout_is_stopped_at_one_mebibyte() {
     let home = trusted_home();
-    let started = Instant::now();
     let out = evoke(home.path(), &["--json", "run", "flood"]);
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
-    // Stopped at the limit, long before the deadline, and nothing of the flood printed.
-    assert!(started.elapsed() < Duration::from_secs(20), "the run took {:?}", started.elapsed());
+    // Stopped at the limit (the error names it, not the deadline), and nothing of the flood printed.
     assert!(out.stdout.len() < 4096, "the line carried {} bytes", out.stdout.len());
     let line = line(&out);
     assert_eq!(line["error"], "the body's stdout passed 1 MiB, the most evoke reads of it; the body was stopped");
@@ -150,10 +145,8 @@ fn an_argv_flooding_stdout_is_stopped_at_one_mebibyte() {
 #[test]
 fn a_result_line_that_never_ends_is_stopped_at_one_mebibyte() {
     let home = trusted_home();
-    let started = Instant::now();
     let out = evoke(home.path(), &["--json", "run", "endless"]);
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(started.elapsed() < Duration::from_secs(20), "the run took {:?}", started.elapsed());
     let line = line(&out);
     assert_eq!(line["error"], "the body's result passed 1 MiB, the most evoke reads of it; the body was stopped");
     assert!(last_log_line(home.path()).len() < ENVELOPE);
@@ -212,16 +205,15 @@ fn nothing_planted_in_the_cache_runs() {
     assert_eq!(line["contained"]["type"], "partial", "{line}");
 }
 
+#[path = "../../evoke-bodies/tests/support/built.rs"]
+mod built_rule;
+
 /// A project in `root` holding the probe component of evoke-bodies' tests, granted to read `folder`; `None`
-/// (the test skipped) when `.ci/build-components` has not built it, but in CI, where that fails.
+/// (the test skipped) when `.ci/build-components` has not built it, or a failure in CI, as
+/// [`built_rule::present`] decides.
 fn probe_project(root: &Path, folder: &Path) -> Option<PathBuf> {
     let probe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../evoke-bodies/tests/probe");
-    if !probe.join("probe.wasm").is_file() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "the probe is not built: .ci/run builds it with .ci/build-components"
-        );
-        eprintln!("skipped: the probe component is not built; run .ci/build-components first");
+    if !built_rule::present(&probe.join("probe.wasm")) {
         return None;
     }
     let project = root.join("project");
@@ -300,12 +292,10 @@ fn a_component_stuck_on_a_fifo_ends_at_the_deadline() {
     let (folder, fifo) = fifo_in(root.path());
     let Some(project) = probe_project(root.path(), &folder) else { return };
     let home = tempfile::tempdir().unwrap();
-    let started = Instant::now();
     let child = read_fifo(home.path(), &project, &fifo);
-    // The real deadline (30 s), its grace, and room for a first compile on a loaded machine.
+    // The real deadline (30 s), its grace, and room for a first compile on a loaded machine; past that the
+    // FIFO is freed so the test cannot hang. What is asserted is the outcome: the deadline's error.
     let out = wait_or_free(child, Duration::from_secs(45), &fifo).expect("evoke outlived the deadline");
-    let took = started.elapsed();
-    assert!(took >= Duration::from_secs(30), "ended early: {took:?}");
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let line = line(&out);
     assert_eq!(line["error"], "stopped at the deadline: the body was still running when the decision's time ran out");

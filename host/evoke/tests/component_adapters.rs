@@ -17,18 +17,14 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
 }
 
-/// The fixture's `.wasm` when `.ci/build-components` has built it; in CI a missing one fails the test,
-/// elsewhere the test is skipped with a note.
+#[path = "../../evoke-bodies/tests/support/built.rs"]
+mod built_rule;
+
+/// The fixture's `.wasm` when `.ci/build-components` has built it; otherwise `None`, or a failure in CI, as
+/// [`built_rule::present`] decides.
 fn built(name: &str) -> Option<PathBuf> {
     let file = repo().join(format!("host/evoke-adapters/tests/{name}/{name}.wasm"));
-    if file.is_file() {
-        return Some(file);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("{} is not built: .ci/run builds it with .ci/build-components", file.display());
-    }
-    eprintln!("skipped: {} is not built; run .ci/build-components first", file.display());
-    None
+    built_rule::present(&file).then_some(file)
 }
 
 /// Runs evoke with `home` as EVOKE_HOME; a command naming a project with `-C` trusts it first.
@@ -220,7 +216,7 @@ fn installing_refuses_built_in_names_bad_hosts_and_files_that_are_not_adapters()
         assert!(err.contains("is not a host"), "{err}");
     }
     let body = repo().join("reflexes/convert/convert.wasm");
-    if body.is_file() {
+    if built_rule::present(&body) {
         let (code, _, err) = evoke(h, &["adapter", "add", "convert", body.to_str().unwrap()]);
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("a reflex's body, not an adapter"), "{err}");
