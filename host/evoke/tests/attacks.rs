@@ -360,3 +360,18 @@ fn evokes_own_fix_line_is_laid_out_and_only_the_outside_text_is_escaped() {
     out.assert_nothing_raw();
     assert!(out.stderr().contains("no\\u{1B}[2Jthing"), "{}", out.stderr());
 }
+
+#[test]
+fn list_shows_a_refused_projects_path_escaped() {
+    let home = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    // A directory name is outside text: a cloned repository chooses it.
+    let dir = root.path().join("p\u{1b}]0;pwned\u{7}\u{202e}");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("evoke.toml"), "[reflexes]\nBad = \"r\"\n").unwrap();
+    trust(home.path(), &dir);
+    let out = evoke(home.path(), &dir, &["list"], None);
+    assert_eq!(out.code, 2, "{}", out.stderr());
+    out.assert_nothing_raw();
+    assert!(out.stderr().contains("p\\u{1B}]0;pwned\\u{7}\\u{202E}"), "{}", out.stderr());
+}

@@ -580,6 +580,27 @@ fn update_lines_escape_what_a_remote_or_a_tree_sent() {
 }
 
 #[test]
+fn update_lines_escape_a_tag_the_remote_named() {
+    // Git refuses ASCII controls in a tag's name, not C1 controls nor bidi overrides: a remote chooses them.
+    let bad = "v1.2.0\u{9b}2J\u{202e}".to_string();
+    let events = [
+        Event::Taken { name: "lights".into(), from: None, to: bad.clone(), level: None },
+        Event::Taken { name: "lights".into(), from: Some(bad.clone()), to: "v1.3.0".into(), level: None },
+        Event::Unchanged { name: "lights".into(), tag: bad.clone() },
+        Event::Major { name: "lights".into(), tag: bad.clone() },
+        Event::Moved { name: "lights".into(), tag: bad.clone(), locked: "a".repeat(40), now: "b".repeat(40) },
+        Event::Widened { name: "lights".into(), tag: bad.clone(), kept: bad.clone(), grants: Vec::new() },
+        Event::GrantsAccepted { name: "lights".into(), tag: bad.clone(), grants: Vec::new() },
+        Event::Rewritten { name: "lights".into(), file: "x.toml".into(), from: bad.clone(), to: bad.clone() },
+    ];
+    for event in &events {
+        let shown = evoke::commands::update::line(event);
+        assert!(!shown.chars().any(|c| c == '\u{9b}' || c == '\u{202e}'), "{shown:?}");
+        assert!(shown.contains("v1.2.0\\u{9B}2J\\u{202E}") || shown.contains("v1.2.0\\u{9B}"), "{shown:?}");
+    }
+}
+
+#[test]
 fn trust_refuses_a_project_that_brings_home_only_settings() {
     let world = World::new();
     std::fs::write(world.project.root.join("evoke.toml"), "[reflexes]\n\n[bars.local]\nwrite = 0.0\n").unwrap();

@@ -64,13 +64,14 @@ pub fn run_with(
     match Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None })
     {
         Ok(session) => theft(&session, &added),
-        Err(e) => render::err(&format!("note: no theft test: {}\n", e.message)),
+        Err(e) => render::err(&format!("note: no theft test: {}\n", render::shown(&e.message))),
     }
     Exit::Done
 }
 
 fn report(added: &Added, root: &Path) {
-    let mut line = format!("added {}: {} · {}", added.name, added.source, added.manifest.effect);
+    let mut line =
+        format!("added {}: {} · {}", render::shown(&added.name), render::shown(&added.source), added.manifest.effect);
     if let Some(locked) = &added.locked {
         line.push_str(&format!(" · commit {} · {}", &locked.commit[..locked.commit.len().min(12)], locked.h1));
     }
@@ -91,7 +92,7 @@ fn theft(session: &Session, added: &Added) {
     if let Some(Err(inactive)) = session.project.installed(&added.name).map(|i| &i.status) {
         render::out(&format!(
             "{} is inactive: {}\n  = fix: {}\n",
-            added.name,
+            render::shown(&added.name),
             render::shown(&inactive.why),
             render::shown(&inactive.fix)
         ));
@@ -119,16 +120,20 @@ fn theft(session: &Session, added: &Added) {
     };
     match theft_test(&others, &newcomer, &mut ask) {
         Ok(thefts) if thefts.is_empty() => {
-            render::out(&format!("theft test: no example of the installed reflexes goes to {}\n", added.name));
+            let name = render::shown(&added.name);
+            render::out(&format!("theft test: no example of the installed reflexes goes to {name}\n"));
         }
         Ok(thefts) => {
+            // The phrase is an example from a manifest, and the fix quotes one: both came from outside.
             for Theft { phrase, owner, newcomer_p, owner_p, fix } in thefts {
+                let (phrase, owner, fix) = (render::shown(&phrase), render::shown(&owner), render::shown(&fix));
                 render::out(&format!(
                     "theft: \"{phrase}\" (an example of {owner}) would go to {} ({newcomer_p:.2}; {owner} {owner_p:.2})\n  = fix: {fix}\n",
-                    added.name
+                    render::shown(&added.name)
                 ));
             }
         }
-        Err(skipped) => render::err(&format!("note: the theft test stopped: {}\n", skipped.0)),
+        // The engine's failure may quote what an adapter sent.
+        Err(skipped) => render::err(&format!("note: the theft test stopped: {}\n", render::shown(&skipped.0))),
     }
 }

@@ -15,7 +15,10 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
         Err(exit) => return exit,
     };
     if let Err(u) = trust::check(&places, &location) {
-        render::err(&format!("warning: nothing decides here yet: {}\n  = fix: evoke trust\n", u.message()));
+        render::err(&format!(
+            "warning: nothing decides here yet: {}\n  = fix: evoke trust\n",
+            render::shown(&u.message())
+        ));
     }
     let project = match load_in(location.clone(), &places) {
         Ok(project) => project,
@@ -23,7 +26,8 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
             for d in &e.diagnostics {
                 render::err(&render::diagnostic(d));
             }
-            render::err(&format!("error: {}\n", e.message));
+            // The message may quote evoke.toml or a path in it.
+            render::err(&format!("error: {}\n", render::shown(&e.message)));
             return Exit::Usage;
         }
     };

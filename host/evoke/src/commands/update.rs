@@ -42,7 +42,7 @@ pub fn run_with(
     let report = match update(places, location, fetcher, accept, adapter) {
         Ok(report) => report,
         Err(e) => {
-            render::err(&format!("error: {e}\n"));
+            render::err(&format!("error: {}\n", shown(&e.to_string())));
             return Exit::Failed;
         }
     };
@@ -69,18 +69,20 @@ fn short(commit: &str) -> &str {
 /// One report line per event, in the words a person reads.
 pub fn line(event: &Event) -> String {
     match event {
-        Event::Taken { name, from: None, to, .. } => format!("taken      {name} {to}\n"),
+        // A tag is named by the remote: outside text, shown escaped like every other.
+        Event::Taken { name, from: None, to, .. } => format!("taken      {name} {}\n", shown(to)),
         Event::Taken { name, from: Some(from), to, .. } if from == to => {
-            format!("restored   {name} {to} (its store copy was missing or changed)\n")
+            format!("restored   {name} {} (its store copy was missing or changed)\n", shown(to))
         }
         Event::Taken { name, from: Some(from), to, level } => {
             let level = level
                 .map(|l| format!(" ({})", if l == Level::None { "no contract change".into() } else { l.to_string() }));
-            format!("taken      {name} {from} → {to}{}\n", level.unwrap_or_default())
+            format!("taken      {name} {} → {}{}\n", shown(from), shown(to), level.unwrap_or_default())
         }
-        Event::Unchanged { name, tag } => format!("unchanged  {name} {tag}\n"),
+        Event::Unchanged { name, tag } => format!("unchanged  {name} {}\n", shown(tag)),
         Event::Rewritten { file, from, to, .. } => {
             let file = shown(file);
+            let (from, to) = (shown(from), shown(to));
             format!("rewritten  {file}: `{from}` reads as `{to}` (renamed upstream); the file is left as it is\n")
         }
         Event::Stale { file, line, message, fix, .. } => {
@@ -94,20 +96,24 @@ pub fn line(event: &Event) -> String {
         }
         Event::Accepted { name, from, to } => format!("accepted   {name}: the effect is {to} now (was {from})\n"),
         Event::Widened { name, tag, kept, grants } => format!(
-            "widened    {name}: {tag} grants itself more than you consented to: {}; the lock keeps {kept}\n  = fix: read the grants, then: evoke update --accept\n",
-            grant_list(grants)
+            "widened    {name}: {} grants itself more than you consented to: {}; the lock keeps {}\n  = fix: read the grants, then: evoke update --accept\n",
+            shown(tag),
+            grant_list(grants),
+            shown(kept)
         ),
         Event::GrantsAccepted { name, tag, grants } => {
-            format!("accepted   {name}: {tag} with its wider grants: {}\n", grant_list(grants))
+            format!("accepted   {name}: {} with its wider grants: {}\n", shown(tag), grant_list(grants))
         }
         Event::Tightened { name, from, to } => format!("tightened  {name}: the effect is {to} now (was {from})\n"),
         Event::Major { name, tag } => {
+            let tag = shown(tag);
             format!(
                 "major      {name}: {tag} is out; to take it, set its tag to \"{tag}\" in evoke.toml, then: evoke update\n"
             )
         }
         Event::Moved { name, tag, locked, now } => format!(
-            "refused    {name}: the tag {tag} moved (locked {}, now {}); a published tag never changes, so the lock is kept\n",
+            "refused    {name}: the tag {} moved (locked {}, now {}); a published tag never changes, so the lock is kept\n",
+            shown(tag),
             short(locked),
             short(now)
         ),
