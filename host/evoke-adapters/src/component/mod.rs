@@ -12,7 +12,7 @@
 pub mod installed;
 mod world;
 
-use evoke_bodies::component::{ComponentHost, State as Store};
+use evoke_bodies::component::ComponentHost;
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
 use evoke_core::question::Questions;
 use installed::Installed;
@@ -20,7 +20,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use world::v1;
+use world::latest::exports::evoke::adapter::engine as wit;
 
 /// How long `describe` may take when an adapter opens, the first compile included.
 pub const DESCRIBE_TIMEOUT: Duration = Duration::from_secs(20);
@@ -48,7 +48,7 @@ pub struct ComponentAdapter {
 struct Runner {
     name: String,
     host: ComponentHost,
-    pre: v1::AdapterPre<Store>,
+    engine: world::Engine,
     hosts: Vec<String>,
 }
 
@@ -91,23 +91,14 @@ impl ComponentAdapter {
     pub fn from_bytes(name: &str, bytes: &[u8], hosts: &[String], cache: &Path) -> Result<ComponentAdapter, String> {
         let host = ComponentHost::new(cache)?;
         let (component, _) = host.compiled(bytes)?;
-        match world::world_of(host.engine(), &component)? {
-            world::World::V1 => {}
-        }
-        let pre = host
-            .linker()
-            .instantiate_pre(&component)
-            .map_err(|e| format!("refused: the component asks for what evoke does not give an adapter: {e:#}"))?;
-        let pre = v1::AdapterPre::new(pre).map_err(|e| {
-            format!("refused: the component's exports do not match evoke:adapter@{}: {e:#}", world::v1::VERSION)
-        })?;
+        let engine = world::Engine::new(&host, &component)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .thread_name("evoke-adapter")
             .enable_all()
             .build()
             .map_err(|e| format!("the adapter's runtime could not start: {e}"))?;
-        let runner = Arc::new(Runner { name: name.to_string(), host, pre, hosts: hosts.to_vec() });
+        let runner = Arc::new(Runner { name: name.to_string(), host, engine, hosts: hosts.to_vec() });
 
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = std::sync::mpsc::channel();
@@ -154,7 +145,7 @@ impl Drop for ComponentAdapter {
 }
 
 /// The engine's declaration as evoke takes it: a readable id, probabilities for bars, `read` ≤ `write`.
-fn check_description(d: v1::exports::evoke::adapter::engine::Description) -> Result<Description, String> {
+fn check_description(d: wit::Description) -> Result<Description, String> {
     let id = d.id.trim().to_string();
     if id.is_empty() || id.len() > 256 || id.chars().any(char::is_control) {
         return Err("refused: the component's `describe` gave an id that is empty, over 256 bytes, or holds a control character".into());
@@ -184,16 +175,9 @@ fn check_description(d: v1::exports::evoke::adapter::engine::Description) -> Res
 }
 
 impl Runner {
-    async fn describe(
-        &self,
-        stop: impl Fn() -> bool + Send + Sync + 'static,
-    ) -> Result<v1::exports::evoke::adapter::engine::Description, String> {
+    async fn describe(&self, stop: impl Fn() -> bool + Send + Sync + 'static) -> Result<wit::Description, String> {
         let mut sandbox = self.host.sandbox(&self.hosts, stop)?;
-        let called = async {
-            let adapter = self.pre.instantiate_async(&mut sandbox.store).await?;
-            adapter.evoke_adapter_engine().call_describe(&mut sandbox.store).await
-        }
-        .await;
+        let called = self.engine.describe(&mut sandbox.store).await;
         called.map_err(|e| format!("the component's `describe` failed: {}", sandbox.failure(&e)))
     }
 
@@ -205,11 +189,7 @@ impl Runner {
     ) -> Result<Raw, AdapterError> {
         let name = &self.name;
         let mut sandbox = self.host.sandbox(&self.hosts, stop).map_err(AdapterError::new)?;
-        let called = async {
-            let adapter = self.pre.instantiate_async(&mut sandbox.store).await?;
-            adapter.evoke_adapter_engine().call_answer(&mut sandbox.store, request, questions).await
-        }
-        .await;
+        let called = self.engine.answer(&mut sandbox.store, request, questions).await;
         match called {
             Err(e) => Err(AdapterError::new(format!(
                 "the adapter `{name}` {}",
@@ -226,7 +206,7 @@ impl Runner {
 /// The answers as evoke reads them: a number per key per question. A question or a key given twice is
 /// malformed; every other fault (a key not offered, a number that is not a probability, a sum off 1, a
 /// question left out or not asked) is the core's to find.
-fn raw_of(distributions: Vec<v1::exports::evoke::adapter::engine::Distribution>) -> Result<Raw, String> {
+fn raw_of(distributions: Vec<wit::Distribution>) -> Result<Raw, String> {
     let mut raw = Raw::new();
     for d in distributions {
         let mut answer = std::collections::BTreeMap::new();

@@ -11,8 +11,9 @@
 //! since evoke wrote it, or another component's file put in its place, fails the check and is compiled
 //! again from the `.wasm`.
 
-use super::state::State;
-use super::world::{self, World};
+use super::linker::pre_instantiate;
+use super::store::StoreData;
+use super::world::Body;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -21,11 +22,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
-
-/// A component ready to instantiate: compiled, checked against its world, its imports resolved.
-pub(crate) enum Ready {
-    V1(world::v1::BodyPre<State>),
-}
 
 /// Where a component came from on this run, fastest last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +38,7 @@ pub(crate) type Key = [u8; 32];
 
 pub(crate) struct Cache {
     dir: PathBuf,
-    loaded: Mutex<HashMap<Key, Arc<Ready>>>,
+    loaded: Mutex<HashMap<Key, Arc<Body>>>,
     /// One compile at a time (each is parallel already), so that runs of one component started together
     /// compile it once.
     compiling: Mutex<()>,
@@ -116,7 +112,7 @@ impl Cache {
     }
 
     /// The component loaded earlier by this process.
-    pub(crate) fn in_memory(&self, key: &Key) -> Option<Arc<Ready>> {
+    pub(crate) fn in_memory(&self, key: &Key) -> Option<Arc<Body>> {
         self.loaded.lock().unwrap().get(key).cloned()
     }
 
@@ -124,9 +120,9 @@ impl Cache {
     pub(crate) fn on_disk(
         &self,
         engine: &Engine,
-        linker: &Linker<State>,
+        linker: &Linker<StoreData>,
         key: &Key,
-    ) -> Option<Result<Arc<Ready>, String>> {
+    ) -> Option<Result<Arc<Body>, String>> {
         let component = self.map(engine, key)?;
         Some(self.ready(engine, linker, key, &component))
     }
@@ -189,10 +185,10 @@ impl Cache {
     pub(crate) fn compile(
         &self,
         engine: &Engine,
-        linker: &Linker<State>,
+        linker: &Linker<StoreData>,
         key: &Key,
         bytes: &[u8],
-    ) -> Result<Arc<Ready>, String> {
+    ) -> Result<Arc<Body>, String> {
         let _one = self.compiling.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(ready) = self.in_memory(key) {
             return Ok(ready);
@@ -210,21 +206,12 @@ impl Cache {
     fn ready(
         &self,
         engine: &Engine,
-        linker: &Linker<State>,
+        linker: &Linker<StoreData>,
         key: &Key,
         component: &Component,
-    ) -> Result<Arc<Ready>, String> {
-        let ready = match world::world_of(engine, component)? {
-            World::V1 => {
-                let pre = linker
-                    .instantiate_pre(component)
-                    .map_err(|e| format!("refused: the component asks for what evoke does not give a body: {e:#}"))?;
-                let pre = world::v1::BodyPre::new(pre).map_err(|e| {
-                    format!("refused: the component's `run` does not match evoke:reflex@{}: {e:#}", world::v1::VERSION)
-                })?;
-                Ready::V1(pre)
-            }
-        };
+    ) -> Result<Arc<Body>, String> {
+        // A body, compiled, checked against its world, its imports resolved: each run only instantiates it.
+        let ready = Body::new(engine, component, |c| pre_instantiate(linker, c, "a body"))?;
         let ready = Arc::new(ready);
         self.loaded.lock().unwrap().insert(*key, ready.clone());
         Ok(ready)

@@ -1,11 +1,13 @@
 //! The one `Linker` every run instantiates through: WASI 0.2 and `wasi:http`, with name lookups held to
-//! the `net` grant, and the `evoke:reflex` types.
+//! the `net` grant, and the `evoke:reflex` types; and a component's imports resolved through it once
+//! (`InstancePre`), so that each run only instantiates.
 
+use super::ComponentHost;
 use super::net::NetGrants;
-use super::state::State;
-use super::world;
+use super::store::StoreData;
+use super::world::REFLEX;
 use wasmtime::Engine;
-use wasmtime::component::{HasData, Linker, Resource};
+use wasmtime::component::{Component, HasData, InstancePre, Linker, Resource};
 use wasmtime_wasi::p2::DynPollable;
 use wasmtime_wasi::p2::SocketError;
 use wasmtime_wasi::p2::bindings::sockets::ip_name_lookup::{
@@ -14,20 +16,40 @@ use wasmtime_wasi::p2::bindings::sockets::ip_name_lookup::{
 use wasmtime_wasi::p2::bindings::sockets::network::{self, ErrorCode, HostNetwork, IpAddress, Network};
 use wasmtime_wasi::sockets::WasiSocketsCtxView;
 
-pub(crate) fn new_linker(engine: &Engine) -> Result<Linker<State>, String> {
+pub(crate) fn new_linker(engine: &Engine) -> Result<Linker<StoreData>, String> {
     let fail = |e: wasmtime::Error| format!("the component linker could not be set up: {e}");
-    let mut linker = Linker::<State>::new(engine);
+    let mut linker = Linker::<StoreData>::new(engine);
     wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(fail)?;
     wasmtime_wasi_http::p2::add_only_http_to_linker_async(&mut linker).map_err(fail)?;
 
     // wasmtime-wasi looks up any name once lookups are on; this puts the grant in front of it.
     linker.allow_shadowing(true);
-    ip_name_lookup::add_to_linker::<State, NameGate>(&mut linker, name_gate).map_err(fail)?;
+    ip_name_lookup::add_to_linker::<StoreData, NameGate>(&mut linker, name_gate).map_err(fail)?;
     linker.allow_shadowing(false);
 
     // The world's types interface holds no function; a component still imports it, by version.
-    linker.instance(&format!("evoke:reflex/types@{}", world::v1::VERSION)).map_err(fail)?;
+    for version in REFLEX.known {
+        linker.instance(&format!("{}/types@{version}", REFLEX.name)).map_err(fail)?;
+    }
     Ok(linker)
+}
+
+impl ComponentHost {
+    /// `component` with its imports resolved through this host's linker, ready to instantiate in any store
+    /// of this host. `what` names it in the refusal: `a body`, `an adapter`.
+    pub fn pre_instantiate(&self, component: &Component, what: &str) -> Result<InstancePre<StoreData>, String> {
+        pre_instantiate(&self.inner.linker, component, what)
+    }
+}
+
+pub(crate) fn pre_instantiate(
+    linker: &Linker<StoreData>,
+    component: &Component,
+    what: &str,
+) -> Result<InstancePre<StoreData>, String> {
+    linker
+        .instantiate_pre(component)
+        .map_err(|e| format!("refused: the component asks for what evoke does not give {what}: {e:#}"))
 }
 
 /// `wasi:sockets/ip-name-lookup`, answering only for names the `net` grant holds.
@@ -42,7 +64,7 @@ struct NameGateView<'a> {
     net: &'a NetGrants,
 }
 
-fn name_gate(state: &mut State) -> NameGateView<'_> {
+fn name_gate(state: &mut StoreData) -> NameGateView<'_> {
     NameGateView { sockets: WasiSocketsCtxView { ctx: state.wasi.sockets(), table: &mut state.table }, net: &state.net }
 }
 

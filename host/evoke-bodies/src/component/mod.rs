@@ -13,29 +13,30 @@
 
 mod cache;
 mod engine;
+mod fault;
 mod grants;
 mod http;
 mod limits;
 mod linker;
 mod net;
 mod run;
+mod runtime;
 mod sandbox;
-mod state;
 mod stdio;
+mod store;
 mod values;
-pub mod versions;
+pub mod wit_package;
 mod world;
 
 pub use cache::Source;
 pub use grants::ENVIRONMENT;
 pub use limits::{DEFAULT_MEMORY, RESOURCES};
-pub use sandbox::Sandbox;
-pub use state::State;
+pub use store::{Sandbox, StoreData};
 
 use crate::call::{Call, Contained, Failure, Ran};
 use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 use wasmtime::Engine;
 use wasmtime::component::Linker;
@@ -43,7 +44,7 @@ use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 
 /// The versions of the `evoke:reflex` world this host runs (`wit/reflex/v1`, …).
 pub fn known_worlds() -> Vec<String> {
-    world::KNOWN.iter().map(|v| format!("evoke:reflex@{v}")).collect()
+    world::REFLEX.worlds()
 }
 
 /// Runs component bodies: one engine, one linker, one cache of compiled components, and one runtime of
@@ -51,45 +52,7 @@ pub fn known_worlds() -> Vec<String> {
 #[derive(Clone)]
 pub struct ComponentHost {
     inner: Arc<Inner>,
-    runtime: Arc<BodyRuntime>,
-}
-
-/// The runtime bodies run on, started at the first run. A body's blocking host calls (a file read, a name
-/// lookup) run on its blocking threads; one may stay stuck in the kernel past the run (a read of a FIFO
-/// nobody writes). So the runtime is let go without waiting for them, and the caller's own runtime never
-/// holds such a thread: evoke can end while it is stuck.
-#[derive(Default)]
-struct BodyRuntime(OnceLock<Result<tokio::runtime::Runtime, String>>);
-
-impl BodyRuntime {
-    fn handle(&self) -> Result<tokio::runtime::Handle, String> {
-        let runtime = self.0.get_or_init(|| {
-            tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(1)
-                .thread_name("evoke-component")
-                .enable_all()
-                .build()
-                .map_err(|e| format!("the component runtime could not start: {e}"))
-        });
-        runtime.as_ref().map(|r| r.handle().clone()).map_err(Clone::clone)
-    }
-}
-
-impl Drop for BodyRuntime {
-    fn drop(&mut self) {
-        if let Some(Ok(runtime)) = self.0.take() {
-            runtime.shutdown_background();
-        }
-    }
-}
-
-/// A body's task, aborted when the run that waits on it is dropped (a Ctrl-C) or gives up on it.
-struct Aborting<T>(tokio::task::JoinHandle<T>);
-
-impl<T> Drop for Aborting<T> {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
+    runtime: Arc<runtime::BodyRuntime>,
 }
 
 /// How long past the deadline the caller waits for a body's runtime to hand back, beyond which it stops
@@ -98,7 +61,7 @@ const HAND_BACK: Duration = Duration::from_millis(500);
 
 pub(crate) struct Inner {
     engine: Engine,
-    linker: Linker<state::State>,
+    linker: Linker<StoreData>,
     cache: cache::Cache,
     kinds: values::ManifestKinds,
     stdio: stdio::Stdio,
@@ -201,13 +164,13 @@ impl ComponentHost {
             Err(message) => return failed(message),
         };
         let (inner, owned, wasm) = (self.inner.clone(), call.clone(), wasm.to_path_buf());
-        let mut task = Aborting(runtime.spawn(async move { run::run(&inner, &owned, &wasm).await }));
+        let mut task = runtime::Aborting(runtime.spawn(async move { run::run(&inner, &owned, &wasm).await }));
         // The caller's clock bounds the wait too, so that a body's runtime held up by a stuck call cannot
         // hold the caller past the deadline.
         match tokio::time::timeout_at((call.deadline + HAND_BACK).into(), &mut task.0).await {
             Ok(Ok(traced)) => traced,
             Ok(Err(ended)) => failed(format!("the body's run ended abnormally: {ended}")),
-            Err(_elapsed) => failed(run::STOPPED_AT_DEADLINE.to_string()),
+            Err(_elapsed) => failed(fault::STOPPED_AT_DEADLINE.to_string()),
         }
     }
 

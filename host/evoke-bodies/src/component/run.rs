@@ -2,36 +2,19 @@
 //! deadline and the memory ceiling, and say what happened.
 
 use super::Inner;
-use super::cache::{self, Ready, Source};
+use super::cache::{self, Source};
+use super::fault::{Guest, STOPPED_AT_DEADLINE};
 use super::grants;
-use super::limits::{MemoryLimit, host_limit, mib};
 use super::net::NetGrants;
-use super::state::State;
-use super::stdio::{OutputLimit, Tail};
+use super::stdio::Tail;
+use super::store::{Sandbox, Setup, Stop};
 use super::values;
-use super::world::v1::evoke::reflex::types as wit;
+use super::world::{Body, latest::evoke::reflex::types as wit};
 use crate::bounded::{Flood, OUTPUT_LIMIT};
 use crate::call::{Call, Contained, Failure, Output, Ran};
-use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-use wasmtime::{Trap, UpdateDeadline};
-
-/// The error the epoch callback stops a body with once its deadline has passed.
-#[derive(Debug)]
-struct DeadlinePassed;
-
-impl fmt::Display for DeadlinePassed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the deadline passed")
-    }
-}
-
-impl std::error::Error for DeadlinePassed {}
-
-pub(crate) const STOPPED_AT_DEADLINE: &str =
-    "stopped at the deadline: the body was still running when the decision's time ran out";
 
 fn failure(message: impl Into<String>) -> Failure {
     Failure { message: message.into(), frames: Vec::new() }
@@ -55,35 +38,16 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
     let net = Arc::new(NetGrants::parse(&call.grants.net).map_err(failure)?);
     let tail = Tail::default();
     let wasi = grants::wasi_ctx(call, &net, &inner.stdio, &tail).map_err(failure)?;
-    let mut store = State::store(&inner.engine, wasi, net.clone(), net, inner.memory);
-    // Every tick the body yields to the executor, so it can be dropped (a Ctrl-C) and the timeout below
-    // can fire; past the deadline it stops.
-    store.set_epoch_deadline(1);
-    store.epoch_deadline_callback(move |_| {
-        if Instant::now() >= deadline {
-            Err(wasmtime::Error::new(DeadlinePassed))
-        } else {
-            Ok(UpdateDeadline::Yield(1))
-        }
-    });
+    let setup = Setup { wasi, tail, http: net.clone(), net, stop: Stop::At(deadline), guest: Guest::Body };
+    let mut sandbox = Sandbox::new(&inner.engine, inner.memory, setup);
 
     let ctx = wit::Context { input: call.input.clone(), config: call.config.clone() };
-    let outcome = {
-        let call_run = async {
-            match &*ready {
-                Ready::V1(pre) => {
-                    let body = pre.instantiate_async(&mut store).await?;
-                    body.call_run(&mut store, &args, &ctx).await
-                }
-            }
-        };
-        // A body waiting on the host (a socket, a timer) runs no code the epoch could stop.
-        tokio::time::timeout_at(deadline.into(), call_run).await
-    };
+    // A body waiting on the host (a socket, a timer) runs no code the epoch could stop.
+    let outcome = tokio::time::timeout_at(deadline.into(), ready.run(&mut sandbox.store, &args, &ctx)).await;
 
     match outcome {
         Err(_elapsed) => Err(failure(STOPPED_AT_DEADLINE)),
-        Ok(Err(error)) => Err(stopped(&error, store.data().limits.hit.is_some(), inner.memory, &tail)),
+        Ok(Err(error)) => Err(failure(sandbox.failure(&error))),
         Ok(Ok(Err(message))) => Err(failure(message)),
         Ok(Ok(Ok(out))) => {
             // The result came out of the body's memory whole; past the limit it is refused as an argv's is.
@@ -102,32 +66,8 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
     }
 }
 
-/// Why a call that did not return was stopped: the deadline, the memory ceiling, or a trap.
-fn stopped(error: &wasmtime::Error, memory_hit: bool, memory: usize, tail: &Tail) -> Failure {
-    if error.chain().any(|e| e.is::<DeadlinePassed>()) {
-        return failure(STOPPED_AT_DEADLINE);
-    }
-    if memory_hit || error.chain().any(|e| e.is::<MemoryLimit>()) {
-        return failure(format!(
-            "stopped at the memory limit: the body asked for more than its {} of memory",
-            mib(memory)
-        ));
-    }
-    if let Some(message) = host_limit(error, "body") {
-        return failure(message);
-    }
-    if let Some(limit) = error.chain().find_map(|e| e.downcast_ref::<OutputLimit>()) {
-        return failure(Flood::message(limit.stream));
-    }
-    let said = tail.last_words().map(|w| format!("; its stderr ended: {w}")).unwrap_or_default();
-    match error.downcast_ref::<Trap>() {
-        Some(trap) => failure(format!("the body trapped: {trap}{said}")),
-        None => failure(format!("the body failed: {}{said}", error.root_cause())),
-    }
-}
-
 /// The component ready to instantiate, from memory, the disk cache, or a compile that the deadline bounds.
-async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc<Ready>, Source), Failure> {
+async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc<Body>, Source), Failure> {
     let bytes = std::fs::read(wasm)
         .map_err(|e| failure(format!("refused: the component {} cannot be read: {e}", wasm.display())))?;
     let key = cache::key_of(&bytes);

@@ -8,7 +8,7 @@
 //! (`{ "type": "weekday", … }`) or as the day the caller resolved it to (`"2026-12-04"`), which the body
 //! receives as a calendar date.
 
-use super::world::v1::evoke::reflex::types as wit;
+use super::world::latest::evoke::reflex::types as wit;
 use evoke_core::manifest::{Source, read_manifest};
 use evoke_core::recognize::{DateReading, PickKind};
 use serde_json::Value as Json;

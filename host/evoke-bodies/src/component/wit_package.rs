@@ -1,10 +1,61 @@
-//! Which version of an evoke WIT package a component was built for, read from the names it imports and
-//! exports (`evoke:reflex/types@1.0.0`), and how a version the host does not know is refused. Bodies and
-//! adapters keep their versions side by side and read them the same way.
+//! An evoke WIT package (`evoke:reflex`, `evoke:adapter`) and the versions of it a host runs: which one a
+//! component was built for, read from the names it imports and exports (`evoke:reflex/types@1.0.0`), and
+//! how any other version is refused. Bodies and adapters keep their worlds side by side, one file per
+//! version, and read the version the same way.
 
-/// The versions of `package` (`evoke:reflex`) that `names` carry, each once, sorted; `""` for a name
-/// without one.
-pub fn package_versions<'a>(names: impl Iterator<Item = &'a str>, package: &str) -> Vec<&'a str> {
+/// A package and the versions of it this host runs, oldest first.
+#[derive(Debug, Clone, Copy)]
+pub struct WitPackage {
+    /// `evoke:reflex`.
+    pub name: &'static str,
+    /// `["1.0.0"]`.
+    pub known: &'static [&'static str],
+}
+
+impl WitPackage {
+    /// The known version that `names` carry, `None` when none of them is of this package. A version this
+    /// host does not know, a name without a version, or two versions at once is refused, naming them.
+    pub fn version_in<'a>(&self, names: impl Iterator<Item = &'a str>) -> Result<Option<&'static str>, String> {
+        match versions(names, self.name).as_slice() {
+            [] => Ok(None),
+            [v] => match self.known.iter().find(|known| *known == v) {
+                Some(known) => Ok(Some(known)),
+                None => Err(self.refusal(&[v])),
+            },
+            several => Err(self.refusal(several)),
+        }
+    }
+
+    /// Why a component whose names carry `versions` of this package is refused.
+    pub fn refusal(&self, versions: &[&str]) -> String {
+        let (package, known) = (self.name, self.known_list());
+        match versions {
+            [""] => {
+                format!("refused: this component was built for an unversioned {package} world; this evoke runs {known}")
+            }
+            [v] => format!(
+                "refused: this component was built for {package}@{v}, a world this evoke does not know; it runs {known}"
+            ),
+            several => format!(
+                "refused: this component mixes {package} versions ({}); this evoke runs {known}",
+                several.join(", ")
+            ),
+        }
+    }
+
+    /// The known worlds as the refusals name them: `evoke:reflex@1.0.0`.
+    pub fn worlds(&self) -> Vec<String> {
+        self.known.iter().map(|v| format!("{}@{v}", self.name)).collect()
+    }
+
+    /// [`worlds`](Self::worlds), joined.
+    pub fn known_list(&self) -> String {
+        self.worlds().join(", ")
+    }
+}
+
+/// The versions of `package` that `names` carry, each once, sorted; `""` for a name without one.
+fn versions<'a>(names: impl Iterator<Item = &'a str>, package: &str) -> Vec<&'a str> {
     let prefix = format!("{package}/");
     let mut versions: Vec<&str> = names
         .filter_map(|name| name.strip_prefix(prefix.as_str()))
@@ -15,41 +66,26 @@ pub fn package_versions<'a>(names: impl Iterator<Item = &'a str>, package: &str)
     versions
 }
 
-/// Why a component whose names carry `versions` of `package` is refused by a host that knows `known`.
-/// The caller handles the empty list and the versions it knows.
-pub fn refusal(package: &str, known: &[&str], versions: &[&str]) -> String {
-    let known = known_list(package, known);
-    match versions {
-        [""] => {
-            format!("refused: this component was built for an unversioned {package} world; this evoke runs {known}")
-        }
-        [v] => format!(
-            "refused: this component was built for {package}@{v}, a world this evoke does not know; it runs {known}"
-        ),
-        several => format!(
-            "refused: this component mixes {package} versions ({}); this evoke runs {known}",
-            several.join(", ")
-        ),
-    }
-}
-
-/// The known versions as the refusals name them.
-pub fn known_list(package: &str, known: &[&str]) -> String {
-    known.iter().map(|v| format!("{package}@{v}")).collect::<Vec<_>>().join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const REFLEX: WitPackage = WitPackage { name: "evoke:reflex", known: &["1.0.0"] };
+
     #[test]
-    fn versions_and_refusals() {
+    fn the_version_is_read_from_the_package_names_alone() {
         let names = ["evoke:reflex/types@1.0.0", "wasi:io/streams@0.2.0", "evoke:reflex/body@1.0.0", "run"];
-        assert_eq!(package_versions(names.into_iter(), "evoke:reflex"), ["1.0.0"]);
-        assert!(
-            refusal("evoke:reflex", &["1.0.0"], &["2.0.0"])
-                .contains("evoke:reflex@2.0.0, a world this evoke does not know")
-        );
-        assert!(refusal("evoke:adapter", &["1.0.0"], &["1.0.0", "2.0.0"]).contains("mixes"));
+        assert_eq!(REFLEX.version_in(names.into_iter()), Ok(Some("1.0.0")));
+        assert_eq!(REFLEX.version_in(["wasi:io/streams@0.2.0", "run"].into_iter()), Ok(None));
+    }
+
+    #[test]
+    fn another_version_none_or_two_are_refused_by_name() {
+        let other = REFLEX.version_in(["evoke:reflex/types@2.0.0"].into_iter()).unwrap_err();
+        assert!(other.contains("evoke:reflex@2.0.0, a world this evoke does not know"), "{other}");
+        let bare = REFLEX.version_in(["evoke:reflex/types"].into_iter()).unwrap_err();
+        assert!(bare.contains("unversioned evoke:reflex world"), "{bare}");
+        let mixed = REFLEX.version_in(["evoke:reflex/types@1.0.0", "evoke:reflex/body@2.0.0"].into_iter());
+        assert!(mixed.unwrap_err().contains("mixes evoke:reflex versions (1.0.0, 2.0.0)"));
     }
 }

@@ -1,52 +1,73 @@
-//! The `evoke:adapter` worlds this host runs, one module per version (`wit/adapter/v1`, …), and the check
-//! that a component was built for one of them.
+//! The `evoke:adapter` worlds this host runs, one file per version (`v1.rs` for `wit/adapter/v1`), and the
+//! check that a component was built for one of them.
+//!
+//! A new version arrives as one new file beside `v1.rs`: its `bindgen!`, its `VERSION`, its `describe` and
+//! `answer`; here it joins [`ADAPTER`]'s list and gets a case of [`Engine`]. `latest` is what evoke reads
+//! a description and an answer as.
 
-use evoke_bodies::component::versions::{known_list, package_versions, refusal};
-use wasmtime::Engine;
+pub(crate) mod v1;
+#[cfg(test)]
+mod wasi_deps;
+
+pub(crate) use v1 as latest;
+
+use evoke_bodies::component::wit_package::WitPackage;
+use evoke_bodies::component::{ComponentHost, StoreData};
+use latest::exports::evoke::adapter::engine::{Description, Distribution};
+use wasmtime::Store;
 use wasmtime::component::Component;
 
-pub(crate) mod v1 {
-    wasmtime::component::bindgen!({
-        path: "../../wit/adapter/v1",
-        world: "evoke:adapter/adapter@1.0.0",
-        exports: { default: async },
-        // The world's one import is served by evoke-bodies' linker; its bindings are wasmtime's own.
-        with: {
-            "wasi:http": wasmtime_wasi_http::p2::bindings::http,
-            "wasi:io": wasmtime_wasi::p2::bindings::io,
-            "wasi:clocks": wasmtime_wasi::p2::bindings::clocks,
-        },
-    });
+/// `evoke:adapter`, and the versions of it this host runs.
+pub(crate) const ADAPTER: WitPackage = WitPackage { name: "evoke:adapter", known: &[v1::VERSION] };
 
-    /// The version of the package, as it appears in export names.
-    pub(crate) const VERSION: &str = "1.0.0";
+/// An adapter ready to instantiate, typed by the world it was built for.
+pub(crate) enum Engine {
+    V1(v1::AdapterPre<StoreData>),
 }
 
-const PACKAGE: &str = "evoke:adapter";
-
-/// The versions of `evoke:adapter` this host knows, oldest first.
-pub(crate) const KNOWN: &[&str] = &[v1::VERSION];
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum World {
-    V1,
-}
-
-/// Which `evoke:adapter` world `component` was built for, from the version its export names carry
-/// (`evoke:adapter/engine@1.0.0`).
-pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<World, String> {
-    let ty = component.component_type();
-    let exports: Vec<&str> = ty.exports(engine).map(|(n, _)| n).collect();
-    let versions = package_versions(exports.iter().copied(), PACKAGE);
-    let known = known_list(PACKAGE, KNOWN);
-    match versions.as_slice() {
-        [] if exports.iter().any(|n| n.starts_with("evoke:reflex/") || *n == "run") => {
-            Err(format!("refused: this component is a reflex's body, not an adapter (this evoke runs {known})"))
+impl Engine {
+    /// `component` typed against the `evoke:adapter` world its export names carry
+    /// (`evoke:adapter/engine@1.0.0`), its imports resolved through `host`. The world is checked first, so
+    /// that a component of another version, or a reflex's body, is refused by name.
+    pub(crate) fn new(host: &ComponentHost, component: &Component) -> Result<Engine, String> {
+        let engine = host.engine();
+        let ty = component.component_type();
+        let exports: Vec<&str> = ty.exports(engine).map(|(n, _)| n).collect();
+        let known = ADAPTER.known_list();
+        let mismatch = |v: &str, e: wasmtime::Error| {
+            format!("refused: the component's exports do not match {}@{v}: {e:#}", ADAPTER.name)
+        };
+        match ADAPTER.version_in(exports.iter().copied())? {
+            None if exports.iter().any(|n| n.starts_with("evoke:reflex/") || *n == "run") => {
+                Err(format!("refused: this component is a reflex's body, not an adapter (this evoke runs {known})"))
+            }
+            None => Err(format!(
+                "refused: this component is not an evoke adapter: it exports no {}/engine (this evoke runs {known})",
+                ADAPTER.name
+            )),
+            Some(v1::VERSION) => v1::AdapterPre::new(host.pre_instantiate(component, "an adapter")?)
+                .map(Engine::V1)
+                .map_err(|e| mismatch(v1::VERSION, e)),
+            Some(other) => Err(ADAPTER.refusal(&[other])),
         }
-        [] => Err(format!(
-            "refused: this component is not an evoke adapter: it exports no {PACKAGE}/engine (this evoke runs {known})"
-        )),
-        [v] if *v == v1::VERSION => Ok(World::V1),
-        other => Err(refusal(PACKAGE, KNOWN, other)),
+    }
+
+    /// A fresh instance, asked to describe itself.
+    pub(crate) async fn describe(&self, store: &mut Store<StoreData>) -> wasmtime::Result<Description> {
+        match self {
+            Engine::V1(pre) => v1::describe(pre, store).await,
+        }
+    }
+
+    /// A fresh instance, asked to answer `questions` (JSON) about `request`.
+    pub(crate) async fn answer(
+        &self,
+        store: &mut Store<StoreData>,
+        request: &str,
+        questions: &str,
+    ) -> wasmtime::Result<Result<Vec<Distribution>, String>> {
+        match self {
+            Engine::V1(pre) => v1::answer(pre, store, request, questions).await,
+        }
     }
 }

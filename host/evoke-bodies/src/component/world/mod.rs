@@ -1,51 +1,65 @@
-//! The `evoke:reflex` worlds this host runs, one module per version, and the check that a component was
-//! built for one of them.
+//! The `evoke:reflex` worlds this host runs, one file per version (`v1.rs` for `wit/reflex/v1`), and the
+//! check that a component was built for one of them.
 //!
-//! Versions sit side by side (`wit/reflex/v1`, later `wit/reflex/v2`): each gets its own `bindgen!`
-//! module here and its own arm where a component is run. A component whose `evoke:reflex` imports or
-//! exports name another version is refused before it is instantiated, naming that version.
+//! A new version arrives as one new file beside `v1.rs`: its `bindgen!`, its `VERSION`, its `run`; here it
+//! joins [`REFLEX`]'s list and gets a case of [`Body`]. `latest` is what the values are converted to. A
+//! component whose `evoke:reflex` names carry another version is refused before it is instantiated,
+//! naming that version.
 
-use super::versions::{known_list, package_versions, refusal};
-use wasmtime::Engine;
-use wasmtime::component::Component;
+pub(crate) mod v1;
 
-pub(crate) mod v1 {
-    wasmtime::component::bindgen!({
-        path: "../../wit/reflex/v1",
-        world: "evoke:reflex/body@1.0.0",
-        exports: { default: async },
-    });
+pub(crate) use v1 as latest;
 
-    /// The version of the package, as it appears in import names.
-    pub(crate) const VERSION: &str = "1.0.0";
+use crate::component::store::StoreData;
+use crate::component::wit_package::WitPackage;
+use wasmtime::component::{Component, InstancePre};
+use wasmtime::{Engine, Store};
+
+/// `evoke:reflex`, and the versions of it this host runs.
+pub(crate) const REFLEX: WitPackage = WitPackage { name: "evoke:reflex", known: &[v1::VERSION] };
+
+/// A body ready to instantiate, typed by the world it was built for.
+pub(crate) enum Body {
+    V1(v1::BodyPre<StoreData>),
 }
 
-const PACKAGE: &str = "evoke:reflex";
+impl Body {
+    /// `component` typed against the world its names carry, once `pre_instantiate` has resolved its imports.
+    /// The world is checked first, so that a component of another version is refused by name. A component
+    /// that names no version but exports a `run` is typed against v1, which then says whether it fits.
+    pub(crate) fn new(
+        engine: &Engine,
+        component: &Component,
+        pre_instantiate: impl FnOnce(&Component) -> Result<InstancePre<StoreData>, String>,
+    ) -> Result<Body, String> {
+        let ty = component.component_type();
+        let names = ty.imports(engine).map(|(n, _)| n).chain(ty.exports(engine).map(|(n, _)| n));
+        let mismatch = |v: &str, e: wasmtime::Error| {
+            format!("refused: the component's `run` does not match {}@{v}: {e:#}", REFLEX.name)
+        };
+        match REFLEX.version_in(names)? {
+            None if ty.get_export(engine, "run").is_none() => Err(format!(
+                "refused: this component is not an evoke body: it exports no `run` and uses no {} world \
+                 (this evoke runs {})",
+                REFLEX.name,
+                REFLEX.known_list()
+            )),
+            None | Some(v1::VERSION) => {
+                v1::BodyPre::new(pre_instantiate(component)?).map(Body::V1).map_err(|e| mismatch(v1::VERSION, e))
+            }
+            Some(other) => Err(REFLEX.refusal(&[other])),
+        }
+    }
 
-/// The versions of `evoke:reflex` this host knows, oldest first.
-pub(crate) const KNOWN: &[&str] = &[v1::VERSION];
-
-/// The worlds a component can be built for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum World {
-    V1,
-}
-
-/// Which `evoke:reflex` world `component` was built for, from the versions its import and export names
-/// carry (`evoke:reflex/types@1.0.0`).
-pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<World, String> {
-    let ty = component.component_type();
-    let names = ty.imports(engine).map(|(n, _)| n).chain(ty.exports(engine).map(|(n, _)| n));
-    let versions = package_versions(names, PACKAGE);
-    match versions.as_slice() {
-        // A `run` without the package's types: typing it against v1 at instantiation says whether it fits.
-        [] if ty.get_export(engine, "run").is_some() => Ok(World::V1),
-        [] => Err(format!(
-            "refused: this component is not an evoke body: it exports no `run` and uses no {PACKAGE} world \
-             (this evoke runs {})",
-            known_list(PACKAGE, KNOWN)
-        )),
-        [v] if *v == v1::VERSION => Ok(World::V1),
-        other => Err(refusal(PACKAGE, KNOWN, other)),
+    /// Instantiates the body in `store` and calls its `run`.
+    pub(crate) async fn run(
+        &self,
+        store: &mut Store<StoreData>,
+        args: &[(String, latest::evoke::reflex::types::Value)],
+        ctx: &latest::evoke::reflex::types::Context,
+    ) -> wasmtime::Result<Result<latest::evoke::reflex::types::Output, String>> {
+        match self {
+            Body::V1(pre) => v1::run(pre, store, args, ctx).await,
+        }
     }
 }
