@@ -6,10 +6,26 @@
 //!   output as one JSON line, exit 0 (`vectors/README.md` defines each function);
 //! - **transcripts**: the implementation's CLI itself, run as each transcript's `$` lines say, with
 //!   `EVOKE_HOME` set to a fresh directory per transcript, the transcript's folder as the working directory,
-//!   `NO_COLOR=1` and no terminal.
+//!   `NO_COLOR=1` and no terminal (`transcripts/README.md` describes the format).
+//!
+//! Nothing is skipped: a folder of a function that is missing or empty, a case that does not read, a case
+//! whose command does not start, and a case that runs past its time are each a failure.
 
 pub mod transcript;
 pub mod vectors;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long one vector case may take: a core function is pure and answers in milliseconds, so 10 seconds
+/// is room for a slow, loaded machine and still ends a hung implementation quickly.
+pub const CASE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long one transcript step may take: a body may run to its 30-second deadline, and the step then
+/// needs time to end it and print; 45 seconds covers both.
+pub const STEP_TIMEOUT: Duration = Duration::from_secs(45);
 
 /// How many cases passed and how each failure differed.
 #[derive(Debug, Default)]
@@ -28,4 +44,67 @@ impl Report {
     pub fn summary(&self) -> String {
         format!("{} passed, {} failed", self.passed, self.failures.len())
     }
+}
+
+/// The repository the suites come from: `start` or the nearest folder above it holding both `vectors/`
+/// and `transcripts/`.
+pub fn find_root(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|dir| dir.join("vectors").is_dir() && dir.join("transcripts").is_dir())
+        .map(Path::to_path_buf)
+}
+
+/// What a finished command printed.
+pub struct Finished {
+    pub status: ExitStatus,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// Runs `command` with `input` on its stdin (`None`: no stdin at all, as `/dev/null`), collecting both
+/// streams, and kills it when it runs past `timeout`: the error then reads `timed out after N s`.
+pub fn run_for(mut command: Command, input: Option<&[u8]>, timeout: Duration) -> Result<Finished, String> {
+    let program = command.get_program().to_string_lossy().to_string();
+    let mut child = command
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {program}: {e}"))?;
+    // Each stream on its own thread, so that a child filling one pipe never waits on the runner.
+    if let (Some(mut stdin), Some(input)) = (child.stdin.take(), input) {
+        let input = input.to_vec();
+        std::thread::spawn(move || {
+            // A child that exits without reading its input is not the runner's failure.
+            let _ = stdin.write_all(&input);
+        });
+    }
+    let drain = |stream: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut stream) = stream {
+                let _ = stream.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if started.elapsed() >= timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            // The stream threads are left to end when the last holder of the pipes does.
+            return Err(format!("timed out after {} s", timeout.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    Ok(Finished { status, stdout, stderr })
 }

@@ -10,12 +10,15 @@
 //! the terminal as it reads, both streams together, and a line ending in `<answer>` is a prompt the
 //! person answers: the runner waits for the text before it, then types `answer` and Enter (the terminal
 //! echoes it, so the line reads with the answer in place).
+//!
+//! `transcripts/README.md` describes the format and how a step runs for a transcript's author.
 
-use crate::Report;
+use crate::{Report, STEP_TIMEOUT, run_for};
 use evoke_core::conform::same;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
+use std::time::Duration;
 
 #[derive(Debug, Default, Clone)]
 pub struct Step {
@@ -68,15 +71,34 @@ pub fn parse(text: &str) -> Result<Vec<Step>, String> {
     Ok(steps)
 }
 
+/// Every step of every transcript under `root`. A `root` that does not read, a folder without a
+/// `transcript`, and a transcript without a step are failures, never skips.
 pub fn run(implementation: &Path, root: &Path) -> Report {
+    run_within(implementation, root, STEP_TIMEOUT)
+}
+
+/// As [`run`], each step given `timeout` (a terminal step waits that long for each prompt and the end).
+pub fn run_within(implementation: &Path, root: &Path, timeout: Duration) -> Report {
     let mut report = Report::default();
-    let Ok(entries) = std::fs::read_dir(root) else { return report };
-    let mut flows: Vec<PathBuf> =
-        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("transcript").is_file()).collect();
+    let entries = match std::fs::read_dir(root) {
+        Ok(entries) => entries,
+        Err(e) => {
+            report.failures.push(format!("{}: cannot read the transcripts: {e}", root.display()));
+            return report;
+        }
+    };
+    let mut flows: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
     flows.sort();
+    if flows.is_empty() {
+        report.failures.push(format!("{}: no transcript", root.display()));
+    }
     for flow in flows {
         let name = flow.file_name().unwrap_or_default().to_string_lossy().to_string();
-        match flow_report(implementation, &flow) {
+        if !flow.join("transcript").is_file() {
+            report.failures.push(format!("{name}: the folder has no `transcript`"));
+            continue;
+        }
+        match flow_report(implementation, &flow, timeout) {
             Ok(flow_report) => {
                 for failure in flow_report.failures.iter() {
                     report.failures.push(format!("{name}/{failure}"));
@@ -89,14 +111,17 @@ pub fn run(implementation: &Path, root: &Path) -> Report {
     report
 }
 
-fn flow_report(implementation: &Path, flow: &Path) -> Result<Report, String> {
+fn flow_report(implementation: &Path, flow: &Path, timeout: Duration) -> Result<Report, String> {
     let text = std::fs::read_to_string(flow.join("transcript")).map_err(|e| e.to_string())?;
     let steps = parse(&text)?;
+    if steps.is_empty() {
+        return Err("transcript: no step".into());
+    }
     let home = tempfile::tempdir().map_err(|e| e.to_string())?;
     let mut report = Report::default();
     for step in steps {
         if step.terminal {
-            match terminal(implementation, flow, home.path(), &step) {
+            match terminal(implementation, flow, home.path(), &step, timeout) {
                 Ok(()) => report.passed += 1,
                 Err(problem) => report.failures.push(format!(
                     "transcript:{} `evoke {}`\n    {problem}",
@@ -106,24 +131,33 @@ fn flow_report(implementation: &Path, flow: &Path) -> Result<Report, String> {
             }
             continue;
         }
-        let output = Command::new(implementation)
+        let mut command = Command::new(implementation);
+        command
             .args(&step.command)
             .current_dir(flow)
             .env("EVOKE_HOME", home.path())
             .env("NO_COLOR", "1")
-            .env_remove("EVOKE_NODE")
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot start {}: {e}", implementation.display()))?;
+            .env_remove("EVOKE_NODE");
+        let output = match run_for(command, None, timeout) {
+            Ok(output) => output,
+            Err(problem) => {
+                report.failures.push(format!(
+                    "transcript:{} `evoke {}`\n    {problem}",
+                    step.line,
+                    step.command.join(" ")
+                ));
+                continue;
+            }
+        };
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         let mut problems = Vec::new();
         compare("stdout", &step.stdout, &stdout, &mut problems);
         compare("stderr", &step.stderr, &stderr, &mut problems);
-        if let Some(exit) = step.exit {
-            if output.status.code() != Some(exit) {
-                problems.push(format!("exit {:?}, expected {exit}", output.status.code()));
-            }
+        if let Some(exit) = step.exit
+            && output.status.code() != Some(exit)
+        {
+            problems.push(format!("exit {:?}, expected {exit}", output.status.code()));
         }
         if problems.is_empty() {
             report.passed += 1;
@@ -162,16 +196,18 @@ fn compare(stream: &str, expected: &[String], actual: &str, problems: &mut Vec<S
     }
 }
 
-/// How long a terminal step may take: a body may run to its 30-second deadline.
-const TERMINAL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(45);
-
-/// Runs one step in a pseudo-terminal, answering its prompts, and compares the whole screen's text.
-fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step) -> Result<(), String> {
+/// Runs one step in a pseudo-terminal, answering its prompts, and compares the whole screen's text. Each
+/// wait (for a prompt, for the end) may take `timeout`.
+fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step, timeout: Duration) -> Result<(), String> {
     use expectrl::{Eof, Session};
     let mut command = Command::new(implementation);
     command.args(&step.command).current_dir(flow).env("EVOKE_HOME", home).env("NO_COLOR", "1").env("TERM", "dumb");
     let mut session = Session::spawn(command).map_err(|e| format!("cannot start a terminal: {e}"))?;
-    session.set_expect_timeout(Some(TERMINAL_TIMEOUT));
+    session.set_expect_timeout(Some(timeout));
+    let timed_out = |e: &expectrl::Error| match e {
+        expectrl::Error::ExpectTimeout => format!("timed out after {} s", timeout.as_secs()),
+        e => e.to_string(),
+    };
     // A person's terminal echoes what they type.
     session.set_echo(true, None).map_err(|e| format!("cannot turn the terminal's echo on: {e}"))?;
     let mut seen = Vec::new();
@@ -181,6 +217,7 @@ fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step) -> Res
         match answer {
             Some((prompt, typed)) => {
                 let found = session.expect(prompt).map_err(|e| {
+                    let e = timed_out(&e);
                     format!("waited for {prompt:?}: {e}; the terminal showed:\n{}", String::from_utf8_lossy(&seen))
                 })?;
                 seen.extend_from_slice(found.before());
@@ -191,7 +228,7 @@ fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step) -> Res
             None => expected.push(line.clone()),
         }
     }
-    let rest = session.expect(Eof).map_err(|e| format!("the command did not end: {e}"))?;
+    let rest = session.expect(Eof).map_err(|e| format!("the command did not end: {}", timed_out(&e)))?;
     seen.extend_from_slice(rest.before());
     // What the end of file matched is the rest of the screen.
     seen.extend_from_slice(rest.get(0).unwrap_or_default());
@@ -210,10 +247,10 @@ fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step) -> Res
             expected.join("\n      ")
         ));
     }
-    if let Some(exit) = step.exit {
-        if code != Some(exit) {
-            problems.push(format!("exit {code:?}, expected {exit}"));
-        }
+    if let Some(exit) = step.exit
+        && code != Some(exit)
+    {
+        problems.push(format!("exit {code:?}, expected {exit}"));
     }
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n    ")) }
 }
