@@ -1,6 +1,9 @@
-//! What a component body costs, for the pure `reflexes/convert`: the first run (compile), a run from the
-//! compiled cache (map, instantiate, call), and a warm run (already loaded: instantiate, call); beside a
-//! trivial file body under Node, when `node` is on PATH.
+//! What a component body costs, for the pure `reflexes/convert`: starting a host, the first run (compile),
+//! a run from the compiled cache in a new host (as a new `evoke` process has it), and a warm run (already
+//! pre-instantiated in this host); beside a trivial file body under Node, when `node` is on PATH.
+//!
+//! Every figure is printed beside a baseline measured in the same run: spawning `true` and waiting for it,
+//! the least an argv body costs on this machine. The ratio is what to compare across machines and runs.
 //!
 //! `cargo bench -p evoke-bodies --bench component` (after `.ci/build-components`). Prints figures; asserts
 //! nothing about time.
@@ -17,10 +20,11 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn call(dir: &Path, args: Vec<(String, serde_json::Value)>) -> Call {
+fn call(dir: &Path) -> Call {
+    let args = [("quantity", json!(10)), ("from", json!("km")), ("to", json!("mi"))];
     Call {
         dir: dir.to_path_buf(),
-        args,
+        args: args.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         input: String::new(),
         config: Vec::new(),
         grants: Grants::default(),
@@ -34,15 +38,42 @@ fn check(ran: &Ran) {
     }
 }
 
-/// Median and 90th percentile.
-fn report(what: &str, mut times: Vec<Duration>) {
-    times.sort();
-    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+/// The median and the 90th percentile of some timings.
+struct Figures {
+    median: Duration,
+    p90: Duration,
+    runs: usize,
+}
+
+impl Figures {
+    fn of(mut times: Vec<Duration>) -> Figures {
+        times.sort();
+        let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+        Figures { median: at(0.5), p90: at(0.9), runs: times.len() }
+    }
+}
+
+/// Times `runs` runs of `one`, each given a fresh `setup` made outside the timing.
+fn time<S>(runs: usize, mut setup: impl FnMut(usize) -> S, mut one: impl FnMut(S)) -> Figures {
+    let times = (0..runs)
+        .map(|i| {
+            let prepared = setup(i);
+            let started = Instant::now();
+            one(prepared);
+            started.elapsed()
+        })
+        .collect();
+    Figures::of(times)
+}
+
+fn report(what: &str, figures: &Figures, baseline: &Figures) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
-        "{what:<44} median {:>9.3} ms   p90 {:>9.3} ms   ({} runs)",
-        at(0.5).as_secs_f64() * 1e3,
-        at(0.9).as_secs_f64() * 1e3,
-        times.len()
+        "{what:<48} median {:>8.3} ms  p90 {:>8.3} ms  {:>7.3}x baseline  ({} runs)",
+        ms(figures.median),
+        ms(figures.p90),
+        figures.median.as_secs_f64() / baseline.median.as_secs_f64(),
+        figures.runs
     );
 }
 
@@ -61,82 +92,54 @@ fn main() {
         return;
     }
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let args =
-        vec![("quantity".to_string(), json!(10)), ("from".to_string(), json!("km")), ("to".to_string(), json!("mi"))];
     let size = std::fs::metadata(&wasm).unwrap().len();
     println!("reflexes/convert/convert.wasm, {size} bytes; wasmtime 48, Cranelift");
 
-    // A host: the engine, the linker with WASI and wasi:http, the ticker.
-    let mut times = Vec::new();
+    let spawn = || assert!(std::process::Command::new("true").status().unwrap().success());
+    let baseline = time(200, |_| (), |()| spawn());
+    report("baseline: spawn `true` and wait", &baseline, &baseline);
+
     let cache = scratch("host");
-    for _ in 0..20 {
-        let t = Instant::now();
-        let host = ComponentHost::new(&cache).unwrap();
-        times.push(t.elapsed());
-        drop(host);
-    }
-    report("start a host (engine, linker, ticker)", times);
+    let host = time(20, |_| (), |()| drop(ComponentHost::new(&cache).unwrap()));
+    report("start a host (engine, linker, ticker)", &host, &baseline);
 
-    // First run: compile, write the cache, instantiate, call.
-    let mut times = Vec::new();
-    for i in 0..5 {
-        let host = ComponentHost::new(&scratch(&format!("first-{i}"))).unwrap();
-        let c = call(&dir, args.clone());
-        let t = Instant::now();
-        let (ran, source) = rt.block_on(host.run_traced(&c, &wasm));
-        times.push(t.elapsed());
+    let run = |host: &ComponentHost, expected: Source| {
+        let (ran, source) = rt.block_on(host.run_traced(&call(&dir), &wasm));
         check(&ran);
-        assert_eq!(source, Some(Source::Compiled));
-    }
-    report("first run (compile, cache, instantiate, call)", times);
+        assert_eq!(source, Some(expected));
+    };
 
-    // From the compiled cache: a new host each time, as a new `evoke` process would have.
+    let first =
+        time(5, |i| ComponentHost::new(&scratch(&format!("first-{i}"))).unwrap(), |host| run(&host, Source::Compiled));
+    report("first run (compile, cache, instantiate, call)", &first, &baseline);
+
+    // A new host each time, as a new `evoke` process has: the compiled file is read, its seal checked,
+    // the component loaded and pre-instantiated, then instantiated and called.
     let cache = scratch("cached");
     ComponentHost::new(&cache).unwrap().preload(&wasm).unwrap();
-    let mut times = Vec::new();
-    for _ in 0..200 {
-        let host = ComponentHost::new(&cache).unwrap();
-        let c = call(&dir, args.clone());
-        let t = Instant::now();
-        let (ran, source) = rt.block_on(host.run_traced(&c, &wasm));
-        times.push(t.elapsed());
-        check(&ran);
-        assert_eq!(source, Some(Source::Disk));
-    }
-    report("cached run (map, instantiate, call)", times);
+    let cached = time(200, |_| ComponentHost::new(&cache).unwrap(), |host| run(&host, Source::Disk));
+    report("cached run, new host (load, instantiate, call)", &cached, &baseline);
 
-    // Warm: loaded in this host already; each run reads and hashes the file, makes a store, instantiates
-    // from the pre-instantiated component and calls.
-    let host = ComponentHost::new(&cache).unwrap();
-    host.preload(&wasm).unwrap();
-    let mut times = Vec::new();
-    for _ in 0..2000 {
-        let c = call(&dir, args.clone());
-        let t = Instant::now();
-        let (ran, source) = rt.block_on(host.run_traced(&c, &wasm));
-        times.push(t.elapsed());
-        check(&ran);
-        assert_eq!(source, Some(Source::Memory));
-    }
-    report("warm run (pre-instantiated: instantiate, call)", times);
+    // Warm: already pre-instantiated in this host; each run reads and hashes the file, makes a store,
+    // instantiates and calls.
+    let warm_host = ComponentHost::new(&cache).unwrap();
+    warm_host.preload(&wasm).unwrap();
+    let warm = time(2000, |_| (), |()| run(&warm_host, Source::Memory));
+    report("warm run (pre-instantiated: instantiate, call)", &warm, &baseline);
 
     // Beside it: a trivial file body under Node.
     let body_dir = scratch("node");
     std::fs::write(body_dir.join("body.mjs"), "export default (args) => `10 km is ${args.quantity * 0.621} mi`;\n")
         .unwrap();
-    let node_cache = scratch("node-cache");
-    match Node::find(&node_cache) {
-        Err(why) => println!("{:<44} skipped: {why}", "file body under node"),
+    match Node::find(&scratch("node-cache")) {
+        Err(why) => println!("{:<48} skipped: {why}", "file body under node"),
         Ok(node) => {
-            let mut times = Vec::new();
-            for _ in 0..20 {
-                let c = call(&body_dir, args.clone());
-                let t = Instant::now();
-                let ran = rt.block_on(node::run(&c, "body.mjs", &node, std::future::pending()));
-                times.push(t.elapsed());
-                check(&ran);
-            }
-            report("file body under node (spawn, import, call)", times);
+            let figures = time(
+                20,
+                |_| call(&body_dir),
+                |c| check(&rt.block_on(node::run(&c, "body.mjs", &node, std::future::pending()))),
+            );
+            report("file body under node (spawn, import, call)", &figures, &baseline);
         }
     }
 }

@@ -1,20 +1,22 @@
 //! Compiled components, kept on disk between runs and in memory within one process.
 //!
 //! A component is compiled once per content and engine: the file is
-//! `<cache>/components/<engine>/<sha256 of the .wasm>.cwasm`, where `<engine>` is a digest of
+//! `<cache>/components/<engine>/<BLAKE3 of the .wasm>.cwasm`, where `<engine>` is a digest of
 //! `Engine::precompile_compatibility_hash()` (wasmtime's version, the target and every setting that
 //! changes code). Files are written whole and renamed into place. The directory may be deleted at any time.
 //!
 //! A compiled file is machine code that wasmtime loads without checking it, so it is never trusted by
-//! its name: it begins with a seal, the SHA-256 of the `.wasm`'s digest and the compiled bytes, and a
+//! its name: it begins with a seal, the BLAKE3 of the `.wasm`'s digest and the compiled bytes, and a
 //! later run reads it whole, checks the seal, and only then loads the bytes it checked. A file changed
 //! since evoke wrote it, or another component's file put in its place, fails the check and is compiled
 //! again from the `.wasm`.
+//!
+//! Both digests are BLAKE3: a run from the cache hashes the `.wasm` and the whole compiled file, several
+//! hundred kilobytes, and SHA-256 made that most of the run's time.
 
 use super::linker::pre_instantiate;
 use super::store::StoreData;
 use super::world::Body;
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
@@ -44,10 +46,10 @@ pub(crate) struct Cache {
     compiling: Mutex<()>,
 }
 
-/// Feeds a `Hash` into SHA-256, so the engine's digest is the same from one process to the next.
-struct ShaHasher(Sha256);
+/// Feeds a `Hash` into BLAKE3, so the engine's digest is the same from one process to the next.
+struct StableHasher(blake3::Hasher);
 
-impl Hasher for ShaHasher {
+impl Hasher for StableHasher {
     fn finish(&self) -> u64 {
         unreachable!("read with finalize")
     }
@@ -65,10 +67,10 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 pub(crate) fn key_of(bytes: &[u8]) -> Key {
-    Sha256::digest(bytes).into()
+    blake3::hash(bytes).into()
 }
 
-/// The length of a seal: one SHA-256.
+/// The length of a seal: one BLAKE3 digest.
 const SEAL: usize = 32;
 
 /// The largest compiled file read back: 1 GiB. A componentized Python interpreter compiles to some tens of
@@ -78,7 +80,7 @@ const COMPILED_LIMIT: u64 = 1 << 30;
 /// The seal of `compiled`, made from the component whose `.wasm` digest is `key`: binding both, a file
 /// moved from another component's name fails as surely as a changed one.
 fn seal(key: &Key, compiled: &[u8]) -> [u8; SEAL] {
-    let mut hasher = Sha256::new();
+    let mut hasher = blake3::Hasher::new();
     hasher.update(b"evoke compiled component\0");
     hasher.update(key);
     hasher.update(compiled);
@@ -94,9 +96,9 @@ fn unseal<'a>(key: &Key, file: &'a [u8]) -> Option<&'a [u8]> {
 impl Cache {
     /// The cache for `engine` under `cache_dir/components/`, created if missing.
     pub(crate) fn new(cache_dir: &Path, engine: &Engine) -> Result<Cache, String> {
-        let mut hasher = ShaHasher(Sha256::new());
+        let mut hasher = StableHasher(blake3::Hasher::new());
         engine.precompile_compatibility_hash().hash(&mut hasher);
-        let engine_key = hex(&hasher.0.finalize()[..8]);
+        let engine_key = hex(&hasher.0.finalize().as_bytes()[..8]);
         let dir = cache_dir.join("components").join(engine_key);
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("the component cache {} cannot be created: {e}", dir.display()))?;
