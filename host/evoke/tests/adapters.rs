@@ -224,6 +224,8 @@ fn malformed_openai_answers_fail_closed() {
         let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
         assert!(line["error"].as_str().unwrap().starts_with("refused:"), "{mode}: {out}");
         assert!(line.get("outcome").is_none(), "{mode}: nothing decided: {out}");
+        // The engine's own reply did not make an answer: the fault is the adapter's, not a decision's.
+        assert_eq!(line["fault"]["type"], "adapter", "{mode}: {line}");
     }
 }
 
