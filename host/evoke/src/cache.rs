@@ -6,6 +6,11 @@
 //! span differently (`for 10` and `for  10`). So the key covers every key a question offers, not only its
 //! id: a hit is an answer to exactly these questions. A hit is validated again all the same, and one that
 //! does not fit is a miss: the cache may be damaged or written by an older evoke, never trusted by name.
+//!
+//! Each entry holds its own key next to its answers, and a hit is only an entry whose key is the one
+//! computed for the questions being asked: an entry copied or renamed from another question (another
+//! sentence's `route`, say) is a miss and is asked again. The key is a digest without a secret, so this
+//! stops a swapped entry, not someone who writes as you and forges an entry consistent with its name.
 
 use evoke_core::adapter::Raw;
 use evoke_core::identity::identity;
@@ -48,14 +53,32 @@ impl AnswerCache {
         validate(questions, &raw).is_ok().then_some(raw)
     }
 
+    /// The answers of the entry named `key`, only when the entry says it answers that very key.
     fn read(&self, key: &str) -> Option<Raw> {
         let text = std::fs::read_to_string(self.dir.join(format!("{key}.json"))).ok()?;
-        serde_json::from_str(&text).ok()
+        let entry: Entry = serde_json::from_str(&text).ok()?;
+        (entry.key == key).then_some(entry.answers)
     }
 
     /// Best effort: a cache that cannot be written only costs a later call.
     pub fn put(&self, key: &str, raw: &Raw) {
-        let Ok(text) = serde_json::to_string(raw) else { return };
+        let entry = EntryRef { key, answers: raw };
+        let Ok(text) = serde_json::to_string(&entry) else { return };
         let _ = evoke_files::atomic::write(&self.dir.join(format!("{key}.json")), text.as_bytes());
     }
+}
+
+/// An entry as read: the digest of what it answers (adapter id, plan digest, input identity, questions as
+/// sent) and the answers. An entry of an older evoke, the bare answers, does not parse and is a miss.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    key: String,
+    answers: Raw,
+}
+
+#[derive(serde::Serialize)]
+struct EntryRef<'a> {
+    key: &'a str,
+    answers: &'a Raw,
 }

@@ -375,3 +375,53 @@ fn list_shows_a_refused_projects_path_escaped() {
     out.assert_nothing_raw();
     assert!(out.stderr().contains("p\\u{1B}]0;pwned\\u{7}\\u{202E}"), "{}", out.stderr());
 }
+
+/// A copy of `examples` and `reflexes` side by side, so the example's relative paths hold, and its home
+/// project trusted.
+fn example_copy(home: &Path) -> (tempfile::TempDir, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    for part in ["examples", "reflexes"] {
+        let status = Command::new("cp").arg("-r").arg(repo().join(part)).arg(root.path()).status().unwrap();
+        assert!(status.success());
+    }
+    let example = root.path().join("examples/home");
+    trust(home, &example);
+    (root, example)
+}
+
+/// The answer cache's entries whose `route` answer is most sure of `reflex`.
+fn route_entries(home: &Path, reflex: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(home.join("cache/answers")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let answers = value.get("answers").unwrap_or(&value);
+        let Some(route) = answers.get("route").and_then(|r| r.as_object()) else { continue };
+        let top = route.iter().max_by(|a, b| a.1.as_f64().partial_cmp(&b.1.as_f64()).unwrap()).unwrap().0;
+        if top == reflex {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[test]
+fn a_cached_answer_copied_from_another_sentence_never_answers_this_one() {
+    let home = tempfile::tempdir().unwrap();
+    let (_root, example) = example_copy(home.path());
+    let timer = "start a timer please";
+    let first = evoke(home.path(), &example, &["try", "--json", timer], None);
+    assert_eq!(first.code, 0, "{}", first.stderr());
+    let lights = evoke(home.path(), &example, &["try", "--json", "turn off the kitchen lights"], None);
+    assert_eq!(lights.code, 0, "{}", lights.stderr());
+    // Another sentence's route answer, copied over this sentence's: the offered keys are the same.
+    let (to, from) = (route_entries(home.path(), "timer"), route_entries(home.path(), "lights"));
+    assert_eq!((to.len(), from.len()), (1, 1), "one route entry each");
+    std::fs::copy(&from[0], &to[0]).unwrap();
+    let again = evoke(home.path(), &example, &["try", "--json", timer], None);
+    let line: serde_json::Value = serde_json::from_slice(again.stdout.trim_ascii()).unwrap();
+    assert_eq!(line["reflex"], "timer", "the copied answer chose another reflex: {line}");
+    let asked: Vec<&serde_json::Value> = line["trace"].as_array().unwrap().iter().collect();
+    assert!(!asked.is_empty(), "the swapped entry is a miss, so the route is asked again: {line}");
+}
