@@ -43,12 +43,14 @@ pub fn create_private_dirs(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Makes one of evoke's own places (data, state, cache, config) private: created 0700 when missing, and
-/// narrowed to 0700 when an earlier evoke or another hand left it readable by others.
+/// narrowed to 0700 when an earlier evoke or another hand left it readable by others. A place that is a
+/// symbolic link is the user's own arrangement: it is used as it is, and its target's mode is never
+/// changed through the link.
 pub fn private_place(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     create_private_dirs(dir)?;
-    let meta = std::fs::metadata(dir)?;
-    if meta.permissions().mode() & 0o077 != 0 {
+    let meta = std::fs::symlink_metadata(dir)?;
+    if meta.is_dir() && meta.permissions().mode() & 0o077 != 0 {
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
     }
     Ok(())

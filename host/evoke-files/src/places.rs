@@ -45,13 +45,38 @@ impl Places {
 
 /// Opens the log for appending: its place 0700 and the file 0600, narrowed when an earlier evoke left
 /// either readable by others, since a log holds every request a person made.
+///
+/// The file is opened with `O_NOFOLLOW`: a symbolic link planted at the log's name is refused, never
+/// appended to, and its target's mode never changed. The mode is narrowed through the open handle, so
+/// no path is looked up again between the check and the change.
 pub fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         crate::atomic::private_place(dir)?;
     }
-    let file = std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(path)?;
-    if file.metadata()?.permissions().mode() & 0o077 != 0 {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => std::io::Error::other(format!(
+                "{} is a symbolic link, and evoke never writes its log through one; remove it (`rm {}`) and \
+                 evoke makes a new log there",
+                path.display(),
+                path.display()
+            )),
+            _ => std::io::Error::other(format!("cannot open {}: {e}", path.display())),
+        })?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a regular file; remove it and evoke makes a new log there",
+            path.display()
+        )));
+    }
+    if meta.permissions().mode() & 0o077 != 0 {
         file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
     }
     Ok(file)

@@ -9,8 +9,7 @@ use std::path::Path;
 
 /// The log, opened once for a session and appended to line by line.
 pub struct Log {
-    file: Option<std::fs::File>,
-    path: std::path::PathBuf,
+    file: Result<std::fs::File, String>,
 }
 
 impl Log {
@@ -18,17 +17,15 @@ impl Log {
     /// first append, so a decision is never lost silently.
     pub fn open(path: &Path) -> Log {
         // 0600 in a 0700 place: the log holds every request a person made.
-        let file = evoke_files::places::open_log(path).ok();
-        Log { file, path: path.to_path_buf() }
+        let file = evoke_files::places::open_log(path).map_err(|e| e.to_string());
+        Log { file }
     }
 
     /// Appends one entry: the line's fields, then `answers` and `candidates`. `line` is the line's JSON
     /// object as printed, so the log holds exactly what was shown, but for a result over [`RESULT_KEPT`],
     /// which is cut.
     pub fn append(&mut self, line: &str, rounds: &[Round], candidates: &[Candidate]) -> std::io::Result<()> {
-        let Some(file) = self.file.as_mut() else {
-            return Err(std::io::Error::other(format!("cannot open {}", self.path.display())));
-        };
+        let file = self.file.as_mut().map_err(|e| std::io::Error::other(e.clone()))?;
         let kept = cut(line);
         let line = kept.as_deref().unwrap_or(line);
         let body = line.trim_end().strip_suffix('}').ok_or_else(|| std::io::Error::other("a line is a JSON object"))?;

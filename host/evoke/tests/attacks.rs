@@ -425,3 +425,26 @@ fn a_cached_answer_copied_from_another_sentence_never_answers_this_one() {
     let asked: Vec<&serde_json::Value> = line["trace"].as_array().unwrap().iter().collect();
     assert!(!asked.is_empty(), "the swapped entry is a miss, so the route is asked again: {line}");
 }
+
+#[test]
+fn a_symlink_planted_at_the_log_is_refused_and_its_target_untouched() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let example = repo().join("examples/home");
+    trust(home.path(), &example);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let victim = elsewhere.path().join("victim");
+    std::fs::write(&victim, "mine\n").unwrap();
+    std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let log = home.path().join("state/log.jsonl");
+    std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&victim, &log).unwrap();
+    let out = evoke(home.path(), &example, &["try", "--json", "set a timer for 10 minutes"], None);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n", "the line went through the link");
+    let mode = std::fs::metadata(&victim).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644, "the link's target was chmodded");
+    assert!(std::fs::symlink_metadata(&log).unwrap().file_type().is_symlink());
+    let err = out.stderr();
+    assert!(err.contains("the decision was not logged"), "{err}");
+    assert!(err.contains("log.jsonl is a symbolic link") && err.contains("rm "), "names the path and the fix: {err}");
+}

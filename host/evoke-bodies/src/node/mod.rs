@@ -58,8 +58,7 @@ impl Node {
                     .next()
                     .and_then(|m| m.parse().ok())
                     .ok_or_else(|| format!("{} --version said {text:?}", program.display()))?;
-                let _ = std::fs::create_dir_all(remembered.parent().unwrap_or(cache));
-                let _ = std::fs::write(&remembered, major.to_string());
+                remember(&remembered, major);
                 major
             }
         };
@@ -237,4 +236,18 @@ fn read_report(line: &str, status: std::process::ExitStatus) -> Result<Output, F
         .map(|f| f.iter().filter_map(|l| l.as_str().map(str::to_string)).collect())
         .unwrap_or_default();
     Err(Failure { message, frames })
+}
+
+/// Keeps Node's major version under `path`, best effort. The old file is removed and a new one created
+/// exclusively, 0600 in a 0700 folder: a symlink planted at the name is replaced, never written through.
+fn remember(path: &Path, major: u32) {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir);
+    }
+    let _ = std::fs::remove_file(path);
+    let file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path);
+    if let Ok(mut file) = file {
+        let _ = file.write_all(major.to_string().as_bytes());
+    }
 }
