@@ -3,17 +3,19 @@
 
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
 use evoke_core::question::Questions;
-use evoke_core::recording::Recording;
+use evoke_core::recording::LazyRecording;
 use std::sync::Arc;
 
 /// A recording, shared with the thread each call looks its answers up on, so that the deadline covers
 /// the look-up too.
 pub struct Replay {
-    recording: Arc<Recording>,
+    recording: Arc<LazyRecording>,
 }
 
 impl Replay {
-    pub fn new(recording: Recording) -> Self {
+    /// A recording read lazily ([`evoke_core::recording::read_recording_lazy`]), or whole
+    /// (`Recording::into`).
+    pub fn new(recording: LazyRecording) -> Self {
         Replay { recording: Arc::new(recording) }
     }
 
@@ -24,9 +26,23 @@ impl Replay {
     }
 }
 
-fn answer_from(recording: &Recording, state: &State, questions: &Questions) -> Result<Raw, AdapterError> {
-    let Some(recorded) = recording.answers_for(&state.request) else {
-        return Err(AdapterError::new(format!("the recording holds no answers for \"{}\"", state.request)));
+/// Only the table of the sentence asked for is read; a table that is not valid fails this decision closed
+/// and names its file and line, and leaves every other sentence's answers as they are.
+fn answer_from(recording: &LazyRecording, state: &State, questions: &Questions) -> Result<Raw, AdapterError> {
+    let recorded = match recording.answers_for(&state.request) {
+        Ok(Some(recorded)) => recorded,
+        Ok(None) => {
+            return Err(AdapterError::new(format!("the recording holds no answers for \"{}\"", state.request)));
+        }
+        Err(faults) => {
+            let said: Vec<String> =
+                faults.iter().map(|d| format!("{}:{}: {}", d.file, d.place.line, d.message)).collect();
+            return Err(AdapterError::new(format!(
+                "the recording's answers for \"{}\" are refused: {}",
+                state.request,
+                said.join("; ")
+            )));
+        }
     };
     Ok(questions.ids().filter_map(|id| recorded.get(id).map(|a| (id.to_string(), a.clone()))).collect())
 }

@@ -104,7 +104,7 @@ fn main() {
     let catalog = project.catalog();
     assert_eq!(catalog.reflexes().len(), REFLEXES);
     let text = std::fs::read_to_string(dir.path().join("recording.toml")).unwrap();
-    let replay = Replay::new(read_recording("recording.toml", &text).value.unwrap());
+    let replay = Replay::new(read_recording("recording.toml", &text).value.unwrap().into());
     let plan = plan_digest(&catalog);
     let inputs: Vec<String> = (0..INPUTS).map(|i| sentence(i % DISTINCT)).collect();
 

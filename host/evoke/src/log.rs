@@ -80,25 +80,84 @@ fn cut(line: &str) -> Option<String> {
     serde_json::to_string(&value).ok()
 }
 
-/// The `back`-th entry from the end (1 is the last decision).
+/// The `back`-th entry from the end (1 is the last decision). The log is read from its end, a block at a
+/// time, and only the line asked for is parsed: a long log costs what lies after that line, and a broken
+/// line before it is never read.
 pub fn entry(path: &Path, back: usize) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|_| format!("no decision is logged yet ({} is missing)", path.display()))?;
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if back == 0 || back > lines.len() {
-        return Err(format!(
-            "the log holds {} decision{}; `evoke why N` counts back from 1, the last",
-            lines.len(),
-            if lines.len() == 1 { "" } else { "s" }
-        ));
+    use std::io::{Read, Seek, SeekFrom};
+    const BLOCK: u64 = 64 << 10;
+    let missing = || format!("no decision is logged yet ({} is missing)", path.display());
+    let mut file = std::fs::File::open(path).map_err(|_| missing())?;
+    let mut at = file.metadata().map_err(|_| missing())?.len();
+    let parse = |line: &[u8]| {
+        serde_json::from_slice(line)
+            .map_err(|e| format!("{}: entry {} from the end is not JSON: {e}", path.display(), back))
+    };
+    let is_entry = |line: &[u8]| !line.trim_ascii().is_empty();
+    let mut found = 0;
+    // The end of the line being read backwards: the bytes between the block read last and the next line feed.
+    let mut carry: Vec<u8> = Vec::new();
+    let mut block = Vec::with_capacity(BLOCK as usize);
+    while at > 0 {
+        let start = at.saturating_sub(BLOCK);
+        block.resize((at - start) as usize, 0);
+        file.seek(SeekFrom::Start(start))
+            .and_then(|_| file.read_exact(&mut block))
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let mut rest = &block[..];
+        while let Some(feed) = rest.iter().rposition(|b| *b == b'\n') {
+            let mut line = rest[feed + 1..].to_vec();
+            line.append(&mut carry);
+            if is_entry(&line) {
+                found += 1;
+                if found == back {
+                    return parse(&line);
+                }
+            }
+            rest = &rest[..feed];
+        }
+        let mut line = rest.to_vec();
+        line.append(&mut carry);
+        carry = line;
+        at = start;
     }
-    let line = lines[lines.len() - back];
-    serde_json::from_str(line).map_err(|e| format!("{}: entry {} from the end is not JSON: {e}", path.display(), back))
+    if is_entry(&carry) {
+        found += 1;
+        if found == back {
+            return parse(&carry);
+        }
+    }
+    Err(held(found))
+}
+
+fn held(count: usize) -> String {
+    format!(
+        "the log holds {count} decision{}; `evoke why N` counts back from 1, the last",
+        if count == 1 { "" } else { "s" }
+    )
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{RESULT_KEPT, cut};
+    use super::{RESULT_KEPT, cut, entry};
+
+    #[test]
+    fn an_entry_is_read_from_the_end_whatever_lies_before_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.jsonl");
+        // A line that is not UTF-8 nor JSON, a long line across blocks, blank lines, and no final line feed.
+        let mut text = b"{\"input\":\"first\"}\n\xff\xfe not json\n\n".to_vec();
+        text.extend(format!("{{\"input\":\"{}\"}}\n  \n", "x".repeat(200_000)).as_bytes());
+        text.extend(b"{\"input\":\"last\"}");
+        std::fs::write(&log, &text).unwrap();
+        assert_eq!(entry(&log, 1).unwrap()["input"], "last");
+        assert_eq!(entry(&log, 2).unwrap()["input"].as_str().unwrap().len(), 200_000);
+        assert!(entry(&log, 3).unwrap_err().contains("entry 3 from the end is not JSON"));
+        assert_eq!(entry(&log, 4).unwrap()["input"], "first");
+        assert!(entry(&log, 5).unwrap_err().starts_with("the log holds 4 decisions;"));
+        assert!(entry(&log, 0).unwrap_err().starts_with("the log holds 4 decisions;"));
+        assert!(entry(&dir.path().join("none"), 1).unwrap_err().starts_with("no decision is logged yet"));
+    }
 
     #[test]
     fn a_cut_result_fits_whatever_its_escapes() {

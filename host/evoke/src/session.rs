@@ -7,7 +7,7 @@ use evoke_core::adapter::{Adapter, Gate};
 use evoke_core::catalog::Catalog;
 use evoke_core::diag::Diagnostic;
 use evoke_core::question::{check_limits, plan_digest};
-use evoke_core::recording::read_recording;
+use evoke_core::recording::read_recording_lazy;
 use evoke_files::places::Places;
 use evoke_files::project::{self, Project};
 use std::path::{Path, PathBuf};
@@ -86,15 +86,15 @@ impl Session {
         let Workspace { places, project, catalog } = Workspace::open(options)?;
         let (adapter_name, adapter) = choose_adapter(&project, options.recording, &places.data, &places.cache)?;
         let plan = plan_digest(&catalog);
-        if let Some(recorded) = adapter.plan() {
-            if recorded != plan {
-                return Err(SetupError::new(
-                    format!(
-                        "the recording was made for another set of reflexes (plan {recorded}; this project's is {plan})"
-                    ),
-                    Some("record the answers again against this project, or remove `plan` from the recording".into()),
-                ));
-            }
+        if let Some(recorded) = adapter.plan()
+            && recorded != plan
+        {
+            return Err(SetupError::new(
+                format!(
+                    "the recording was made for another set of reflexes (plan {recorded}; this project's is {plan})"
+                ),
+                Some("record the answers again against this project, or remove `plan` from the recording".into()),
+            ));
         }
         if let Err(over) = check_limits(&catalog, &adapter.limits()) {
             return Err(SetupError::new(
@@ -133,7 +133,8 @@ fn choose_adapter(
     if let Some(path) = recording {
         let text = std::fs::read_to_string(path)
             .map_err(|e| SetupError::new(format!("cannot read the recording {}: {e}", path.display()), None))?;
-        let reading = read_recording(&path.display().to_string(), &text);
+        // Only the declaration is read now; each sentence's table when it is asked for.
+        let reading = read_recording_lazy(&path.display().to_string(), &text);
         return match reading.value {
             Some(recording) => Ok(("replay".into(), Box::new(Replay::new(recording)))),
             None => Err(SetupError {
