@@ -448,3 +448,49 @@ fn a_symlink_planted_at_the_log_is_refused_and_its_target_untouched() {
     assert!(err.contains("the decision was not logged"), "{err}");
     assert!(err.contains("log.jsonl is a symbolic link") && err.contains("rm "), "names the path and the fix: {err}");
 }
+
+#[test]
+fn a_project_directory_without_evoke_toml_is_shown_escaped_by_every_command() {
+    let home = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    // A directory named by -C that holds no evoke.toml: the name is outside text, quoted in the refusal.
+    let dir = root.path().join("no\u{1b}]0;T\u{7}\u{202e}");
+    let arg = dir.to_str().unwrap();
+    for command in ["trust", "list", "update", "try", "config"] {
+        let mut args = vec!["-C", arg, command];
+        if command == "config" {
+            args.extend(["lights", "room=den"]);
+        }
+        let out = evoke(home.path(), root.path(), &args, None);
+        assert_eq!(out.code, 2, "{command}: {}", out.stderr());
+        out.assert_nothing_raw();
+        let err = out.stderr();
+        assert!(err.contains("no\\u{1B}]0;T\\u{7}\\u{202E} holds no evoke.toml"), "{command}: {err}");
+    }
+}
+
+#[test]
+fn a_components_stdout_and_stderr_reach_the_terminal_escaped() {
+    let probe = repo().join("host/evoke-bodies/tests/probe");
+    if !probe.join("probe.wasm").exists() {
+        eprintln!("skipped: the probe component is not built (.ci/build-components)");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let at = dir.path().join("r/probe");
+    std::fs::create_dir_all(&at).unwrap();
+    std::fs::copy(probe.join("probe.wasm"), at.join("probe.wasm")).unwrap();
+    std::fs::copy(probe.join("reflex.toml"), at.join("reflex.toml")).unwrap();
+    std::fs::write(dir.path().join("evoke.toml"), "[reflexes]\nprobe = \"r/probe\"\n").unwrap();
+    trust(home.path(), dir.path());
+
+    let out = evoke(home.path(), dir.path(), &["run", "probe", "action=escape"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr());
+    assert_eq!(out.stdout(), "escaped\n");
+    out.assert_nothing_raw();
+    let err = out.stderr();
+    for shown in ["\\u{1B}]52;c;aGk=\\u{7}\\u{1B}[2Jout", "\\u{1B}]0;pwned\\u{7}\\u{202E}err\\u{9B}2J"] {
+        assert!(err.contains(shown), "{shown} shows as letters: {err}");
+    }
+}

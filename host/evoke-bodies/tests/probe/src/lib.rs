@@ -77,6 +77,12 @@ fn run(args: Args, _ctx: Context) -> Result<Output, String> {
             }
             Ok(Output::text("shouted"))
         }
+        "escape" => {
+            // A clipboard write, a cleared screen, a window title and a right-to-left override, on both streams.
+            println!("\x1b]52;c;aGk=\x07\x1b[2Jout");
+            eprintln!("\x1b]0;pwned\x07\u{202e}err\u{9b}2J");
+            Ok(Output::text("escaped"))
+        }
         "big" => Ok(Output::text("y".repeat(2 << 20))),
         "print" => {
             println!("a stray line on stdout");
