@@ -33,7 +33,7 @@ pub fn run(action: Action, json: bool) -> Exit {
     let places = match Places::from_env() {
         Ok(places) => places,
         Err(e) => {
-            render::err(&format!("error: {e}\n"));
+            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
             return Exit::Failed;
         }
     };
@@ -87,7 +87,10 @@ fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> Exit {
     let written = evoke_files::atomic::write(&record.wasm(), &bytes)
         .and_then(|()| evoke_files::atomic::write(&record.dir.join(installed::RECORD), record.record().as_bytes()));
     if let Err(e) = written {
-        render::err(&format!("error: {} cannot be written: {e}\n", record.dir.display()));
+        render::err(&format!(
+            "error: {}\n",
+            render::shown(&format!("{} cannot be written: {e}", record.dir.display()))
+        ));
         return Exit::Failed;
     }
     let verb = if before.is_some() { "replaced" } else { "added" };
@@ -118,7 +121,7 @@ fn list(places: &Places, json: bool) -> Exit {
     let found = match installed::list(&places.data) {
         Ok(found) => found,
         Err(e) => {
-            render::err(&format!("error: {e}\n"));
+            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
             return Exit::Failed;
         }
     };
@@ -165,7 +168,10 @@ fn remove(places: &Places, name: &str) -> Exit {
                 Exit::Done
             }
             Err(e) => {
-                render::err(&format!("error: {} cannot be removed: {e}\n", found.dir.display()));
+                render::err(&format!(
+                    "error: {}\n",
+                    render::shown(&format!("{} cannot be removed: {e}", found.dir.display()))
+                ));
                 Exit::Failed
             }
         },
@@ -179,7 +185,7 @@ fn remove(places: &Places, name: &str) -> Exit {
                     Exit::Done
                 }
                 Err(_) => {
-                    render::err(&format!("error: {e}\n"));
+                    render::err(&format!("error: {}\n", render::shown(&e.to_string())));
                     Exit::Failed
                 }
             }

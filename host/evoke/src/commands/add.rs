@@ -110,7 +110,7 @@ fn theft(session: &Session, added: &Added) {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
         Ok(runtime) => runtime,
         Err(e) => {
-            render::err(&format!("note: no theft test: {e}\n"));
+            render::err(&format!("note: no theft test: {}\n", render::shown(&e.to_string())));
             return;
         }
     };

@@ -215,7 +215,7 @@ async fn execute(
 fn finish(log: &mut Log, decided: &Decided, decision: &Decision, ran: Option<&evoke_bodies::Ran>, options: &Options) {
     let line = to_line(&Line { decision, trace: &decided.trace, ran: ran.map(RanFields::of) });
     if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
-        render::err(&format!("warning: the decision was not logged: {e}\n"));
+        render::err(&format!("warning: the decision was not logged: {}\n", render::shown(&e.to_string())));
     }
     if options.json {
         render::out(&format!("{line}\n"));

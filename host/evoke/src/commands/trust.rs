@@ -37,7 +37,7 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
     let snapshot = match trust::snapshot(&location.root) {
         Ok(snapshot) => snapshot,
         Err(e) => {
-            render::err(&format!("error: {e}\n"));
+            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
             return Exit::Failed;
         }
     };
@@ -46,7 +46,7 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
         Ok(()) => render::out(&format!("{shown} is trusted as it is; recording it again, bound to:\n")),
         Err(u) if !u.never => render::out(&format!(
             "{shown} changed since you trusted it ({}); trusting it now, bound to:\n",
-            u.changed.join(", ")
+            render::shown(&u.changed.join(", "))
         )),
         Err(_) => render::out(&format!("trusting {shown}, bound to the content of:\n")),
     }
@@ -60,7 +60,7 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
             Exit::Done
         }
         Err(e) => {
-            render::err(&format!("error: {e}\n"));
+            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
             Exit::Failed
         }
     }
@@ -69,12 +69,15 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
 /// The places and the project, as every command of this family finds them.
 pub fn locate(project_dir: Option<&Path>) -> Result<(Places, Location), Exit> {
     let places = Places::from_env().map_err(|e| {
-        render::err(&format!("error: {e}\n"));
+        render::err(&format!("error: {}\n", render::shown(&e.to_string())));
         Exit::Failed
     })?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let location = project::locate(&cwd, project_dir, &places).map_err(|e| {
-        render::err(&format!("error: {e}\n  = fix: name a directory holding evoke.toml: evoke -C DIR …\n"));
+        render::err(&format!(
+            "error: {}\n  = fix: name a directory holding evoke.toml: evoke -C DIR …\n",
+            render::shown(&e.to_string())
+        ));
         Exit::Usage
     })?;
     Ok((places, location))
@@ -88,7 +91,7 @@ pub fn shown_path(root: &Path) -> String {
 /// Refuses an untrusted project with the line that ends in the command that fixes it (exit 3).
 pub fn require(places: &Places, location: &Location) -> Result<(), Exit> {
     trust::check(places, location).map_err(|u| {
-        render::err(&format!("error: {}\n  = fix: evoke trust\n", u.message()));
+        render::err(&format!("error: {}\n  = fix: evoke trust\n", render::shown(&u.message())));
         Exit::NeedsPerson
     })
 }

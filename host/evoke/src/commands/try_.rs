@@ -43,7 +43,7 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool) -> Exit 
         Ok(decided) => {
             let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None });
             if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
-                render::err(&format!("warning: the decision was not logged: {e}\n"));
+                render::err(&format!("warning: the decision was not logged: {}\n", render::shown(&e.to_string())));
             }
             if json {
                 render::out(&format!("{line}\n"));

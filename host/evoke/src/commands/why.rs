@@ -10,14 +10,14 @@ pub fn run(back: usize, json: bool) -> Exit {
     let places = match Places::from_env() {
         Ok(places) => places,
         Err(e) => {
-            render::err(&format!("error: {e}\n"));
+            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
             return Exit::Failed;
         }
     };
     let entry = match log::entry(&places.log(), back) {
         Ok(entry) => entry,
         Err(e) => {
-            render::err(&format!("error: {e}\n"));
+            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
             return Exit::Usage;
         }
     };
