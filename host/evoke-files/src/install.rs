@@ -69,6 +69,32 @@ const RESERVED_LOCAL_NAMES: [&str; 3] = ["weave", "route", "fits"];
 
 /// `evoke add NAME SOURCE [--tag TAG]`, in the project at `location`. `cwd` resolves a local path.
 #[allow(clippy::too_many_arguments)]
+/// The path of a local reflex as evoke.toml will hold it, refused when evoke.toml could not hold it as
+/// clean text: a name that is not UTF-8, or that holds a control or bidi character, which would repaint
+/// every line that shows it and make the project's file unreadable.
+fn written_path(relative: &Path) -> Result<String, AddError> {
+    let fix = Some("rename the folder so that its path holds only printable characters, then add it again");
+    let Some(text) = relative.to_str() else {
+        return Err(AddError::new(
+            format!("the path {} is not UTF-8, and evoke.toml holds text", relative.display()),
+            fix,
+        ));
+    };
+    match evoke_core::text::check_clean(text, false) {
+        Ok(()) => Ok(text.to_string()),
+        Err(evoke_core::text::Unclean::Control { at, ch } | evoke_core::text::Unclean::Bidi { at, ch }) => {
+            Err(AddError::new(
+                format!(
+                    "the path {text} holds the control or bidi character U+{:04X} at character {at}, which \
+                     evoke.toml may not hold",
+                    ch as u32
+                ),
+                fix,
+            ))
+        }
+    }
+}
+
 pub fn add(
     places: &Places,
     location: &Location,
@@ -117,7 +143,7 @@ pub fn add(
         Given::Local(path) => {
             let absolute = if path.is_absolute() { path.clone() } else { cwd.join(&path) };
             let relative = relative_to(&absolute, &location.root);
-            let text = relative.display().to_string();
+            let text = written_path(&relative)?;
             (toml_edit::value(text.clone()), absolute, None, text)
         }
         Given::Remote(reference, version) => {

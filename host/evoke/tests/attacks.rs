@@ -494,3 +494,32 @@ fn a_components_stdout_and_stderr_reach_the_terminal_escaped() {
         assert!(err.contains(shown), "{shown} shows as letters: {err}");
     }
 }
+
+#[test]
+fn add_refuses_a_local_path_holding_a_control_or_bidi_character() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = project(home.path(), &[]);
+    let evoke_toml = dir.path().join("evoke.toml");
+    let before = std::fs::read(&evoke_toml).unwrap();
+    let reflex = dir.path().join("r\u{1b}[2J\u{202e}x");
+    std::fs::create_dir_all(&reflex).unwrap();
+    std::fs::write(reflex.join("reflex.toml"), SAY).unwrap();
+    std::fs::write(reflex.join("say.mjs"), "export default () => \"ran\";\n").unwrap();
+    let out = evoke(home.path(), dir.path(), &["add", "say", reflex.to_str().unwrap()], None);
+    assert_eq!(out.code, 2, "{}{}", out.stdout(), out.stderr());
+    out.assert_nothing_raw();
+    let err = out.stderr();
+    assert!(err.contains("holds the control or bidi character U+001B"), "names the problem: {err}");
+    assert!(err.contains("= fix: rename the folder"), "names the fix: {err}");
+    assert_eq!(std::fs::read(&evoke_toml).unwrap(), before, "evoke.toml was written");
+
+    // A name is held to [a-z][a-z0-9_]*, so a control character in it is refused the same way.
+    let clean = dir.path().join("clean");
+    std::fs::create_dir_all(&clean).unwrap();
+    std::fs::write(clean.join("reflex.toml"), SAY).unwrap();
+    let out = evoke(home.path(), dir.path(), &["add", "s\u{1b}]0;T\u{7}", clean.to_str().unwrap()], None);
+    assert_eq!(out.code, 2, "{}{}", out.stdout(), out.stderr());
+    out.assert_nothing_raw();
+    assert!(out.stderr().contains("cannot be a reflex's local name"), "{}", out.stderr());
+    assert_eq!(std::fs::read(&evoke_toml).unwrap(), before, "evoke.toml was written");
+}
