@@ -119,10 +119,16 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { Exit::Usage } else { Exit::Done };
+        Err(e) if !e.use_stderr() => {
+            // Help and version: evoke's own text, to stdout.
             let _ = e.print();
-            return code.into();
+            return Exit::Done.into();
+        }
+        Err(e) => {
+            // An error quotes the command line, which is outside text: rendered without styling, then through
+            // the one escaping function, so an argument cannot drive the terminal.
+            render::err(&render::shown_lines(&plain_error(e)));
+            return Exit::Usage.into();
         }
     };
     let options = session::Options {
@@ -144,6 +150,18 @@ pub fn main() -> ExitCode {
         Some(command) => other(command, &options, json),
     };
     exit.into()
+}
+
+/// The text of clap's error `e` with no styling of clap's own, but every character of the command line
+/// as typed (clap's styled text, shown plainly, would drop an escape sequence from an argument rather than
+/// show it). The command line is parsed again with plain styles, which fails the same way.
+fn plain_error(e: clap::Error) -> String {
+    use clap::CommandFactory;
+    let plain = Cli::command().styles(clap::builder::Styles::plain()).try_get_matches_from(std::env::args_os());
+    match plain {
+        Err(plain) if plain.kind() == e.kind() => plain.render().ansi().to_string(),
+        _ => e.render().to_string(),
+    }
 }
 
 fn other(command: Command, options: &session::Options, json: bool) -> Exit {

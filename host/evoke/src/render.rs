@@ -3,6 +3,7 @@
 use evoke_core::diag::Diagnostic;
 use evoke_core::lint::Finding;
 pub use evoke_core::text::escape_outside as shown;
+pub use evoke_core::text::escape_outside_lines as shown_lines;
 use evoke_core::text::escape_outside_lines;
 use std::io::{self, IsTerminal, Write};
 

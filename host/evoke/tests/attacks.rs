@@ -523,3 +523,27 @@ fn add_refuses_a_local_path_holding_a_control_or_bidi_character() {
     assert!(out.stderr().contains("cannot be a reflex's local name"), "{}", out.stderr());
     assert_eq!(std::fs::read(&evoke_toml).unwrap(), before, "evoke.toml was written");
 }
+
+#[test]
+fn an_argument_clap_refuses_is_echoed_escaped() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let noise = "\u{1b}]0;T\u{7}\u{1b}[2J\u{202e}";
+    for args in [
+        vec!["completions".to_string(), format!("b{noise}")],
+        vec!["why".into(), format!("1{noise}")],
+        vec![format!("--x{noise}")],
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = evoke(home.path(), dir.path(), &args, None);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr());
+        out.assert_nothing_raw();
+        let err = out.stderr();
+        assert!(err.starts_with("error: "), "clap's error, as a usage error: {err}");
+        assert!(err.contains("\\u{1B}]0;T\\u{7}\\u{1B}[2J\\u{202E}"), "the argument shows as letters: {err}");
+    }
+    // Help and version still go to stdout with exit 0.
+    let help = evoke(home.path(), dir.path(), &["--help"], None);
+    assert_eq!(help.code, 0, "{}", help.stderr());
+    assert!(help.stdout().contains("Usage"), "{}", help.stdout());
+}
