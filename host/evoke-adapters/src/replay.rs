@@ -10,13 +10,14 @@ use std::sync::Arc;
 /// the look-up too.
 pub struct Replay {
     recording: Arc<LazyRecording>,
+    worker: crate::local::thread::Worker,
 }
 
 impl Replay {
     /// A recording read lazily ([`evoke_core::recording::read_recording_lazy`]), or whole
     /// (`Recording::into`).
     pub fn new(recording: LazyRecording) -> Self {
-        Replay { recording: Arc::new(recording) }
+        Replay { recording: Arc::new(recording), worker: crate::local::thread::Worker::new("evoke-replay") }
     }
 
     /// The recording's answers to exactly the questions asked. A question the recording lacks is left
@@ -71,6 +72,6 @@ impl Adapter for Replay {
     fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, _cancel: &'a Cancel) -> AnswerFuture<'a> {
         let recording = self.recording.clone();
         let (state, questions) = (state.clone(), questions.clone());
-        crate::local::thread::answer_on_a_thread("evoke-replay", move || answer_from(&recording, &state, &questions))
+        self.worker.answer(move || answer_from(&recording, &state, &questions))
     }
 }
