@@ -69,8 +69,10 @@ impl std::fmt::Display for Refusal {
 pub fn bound(input: &str) -> Result<(), Refusal> {
     bound_value(input)?;
     // Checked last, so that whitespace holding a control character is refused for the character. An empty
-    // input would otherwise be sent to the engine, which can only guess at it.
-    if input.trim().is_empty() {
+    // input would otherwise be sent to the engine, which can only guess at it. Whitespace and invisible
+    // format characters (a zero-width space, a byte-order mark) say nothing, so an input of only those is
+    // as empty.
+    if crate::text::is_blank(input) {
         return Err(Refusal::Empty);
     }
     Ok(())

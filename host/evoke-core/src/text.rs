@@ -18,6 +18,41 @@ pub fn is_bidi_control(ch: char) -> bool {
     matches!(ch, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
+/// Whether `ch` is an invisible format character, Unicode's general category `Cf` (Unicode 15.1): a zero-width
+/// space, joiner or non-joiner, a word joiner, a byte-order mark, a soft hyphen, a bidi control, and the
+/// rest. It shows as nothing, so an input of only these and whitespace says nothing.
+pub fn is_format(ch: char) -> bool {
+    matches!(
+        ch,
+        '\u{00AD}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061C}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
+}
+
+/// Whether `text` says nothing: it holds only whitespace and invisible format characters ([`is_format`]).
+pub fn is_blank(text: &str) -> bool {
+    text.chars().all(|ch| ch.is_whitespace() || is_format(ch))
+}
+
 /// Checks a string against the text rules. `allow_line_feed` holds only for `description`.
 pub fn check_clean(text: &str, allow_line_feed: bool) -> Result<(), Unclean> {
     for (at, ch) in text.chars().enumerate() {

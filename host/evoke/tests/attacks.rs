@@ -218,7 +218,8 @@ fn an_empty_input_never_reaches_the_engine() {
     // A recording without answers: consulted at all, it would fail as the adapter's, not as the input's.
     let recording = dir.path().join("recording.toml");
     std::fs::write(&recording, "id = \"replay\"\n").unwrap();
-    for input in ["", "   "] {
+    // Zero-width characters and a byte-order mark show as nothing: as empty as no input.
+    for input in ["", "   ", "\u{200b}", "\u{200b}\u{200b} ", "\u{feff}", "\u{200c}\u{200d}\u{2060}"] {
         let out = evoke(home.path(), dir.path(), &["--recording", recording.to_str().unwrap(), "--json", input], None);
         assert_eq!(out.code, 6, "{}", out.stderr());
         let line: serde_json::Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
