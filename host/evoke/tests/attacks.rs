@@ -548,3 +548,27 @@ fn an_argument_clap_refuses_is_echoed_escaped() {
     assert_eq!(help.code, 0, "{}", help.stderr());
     assert!(help.stdout().contains("Usage"), "{}", help.stdout());
 }
+
+#[test]
+fn a_refused_input_is_echoed_cut_at_2000_characters() {
+    let home = tempfile::tempdir().unwrap();
+    let example = repo().join("examples/home");
+    trust(home.path(), &example);
+    // Under the filter's 64 KiB bound, so read whole, and refused by the decision as too long.
+    let mut input = "é".repeat(3_000);
+    input.push_str(&"a".repeat(30_000));
+    input.push('\n');
+    let out = evoke(home.path(), &example, &["try", "--json"], Some(input.as_bytes()));
+    assert_eq!(out.code, 6, "{}", out.stderr());
+    let line: serde_json::Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
+    assert_eq!(line["fault"]["refusal"]["type"], "too_long", "{}", line["fault"]);
+    assert_eq!(line["fault"]["refusal"]["chars"], 33_000);
+    assert_eq!(line["input"].as_str().unwrap(), "é".repeat(2_000), "the echoed input is its first 2,000 characters");
+    assert!(out.stdout.len() < 10_000, "the line is bounded: {} bytes", out.stdout.len());
+    // A sentence on the command line too.
+    let sentence = "b".repeat(2_500);
+    let out = evoke(home.path(), &example, &["try", "--json", &sentence], None);
+    let line: serde_json::Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
+    assert_eq!(line["fault"]["refusal"]["type"], "too_long", "{}", line["fault"]);
+    assert_eq!(line["input"].as_str().unwrap().chars().count(), 2_000);
+}

@@ -75,6 +75,12 @@ pub(crate) fn refused(
     rounds: &[Round],
     json: bool,
 ) -> Exit {
+    // The input echoed is cut at the 2,000 characters a decision reads, so a refused line is bounded however
+    // long the input was; the fault still counts every character.
+    let input = match input.char_indices().nth(evoke_core::decide::MAX_INPUT_CHARS) {
+        Some((end, _)) => &input[..end],
+        None => input,
+    };
     let line = to_line(&RefusedLine { input, error: failure.to_string(), fault: &failure, trace });
     let _ = log.append(&line, rounds, &[]);
     if json {
