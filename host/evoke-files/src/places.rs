@@ -41,6 +41,13 @@ impl Places {
     pub fn log(&self) -> PathBuf {
         self.state.join("log.jsonl")
     }
+
+    /// Makes the cache place private before anything is kept in it: created 0700, and narrowed to 0700 when
+    /// an earlier evoke left it open. What is under it (answers, compiled components, fetches) is then
+    /// readable by its owner alone, whatever mode each file has.
+    pub fn private_cache(&self) -> std::io::Result<()> {
+        crate::atomic::private_place(&self.cache)
+    }
 }
 
 /// Opens the log for appending: its place 0700 and the file 0600, narrowed when an earlier evoke left

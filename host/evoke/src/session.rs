@@ -23,6 +23,9 @@ impl Workspace {
     /// Finds the project, refuses it unless trusted, and loads its reflexes.
     pub fn open(options: &Options) -> Result<Workspace, SetupError> {
         let places = Places::from_env().map_err(|e| SetupError::new(e, None))?;
+        places.private_cache().map_err(|e| {
+            SetupError::new(format!("the cache place {} cannot be made private: {e}", places.cache.display()), None)
+        })?;
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         let location = project::locate(&cwd, options.project_dir, &places)
             .map_err(|e| SetupError::new(e, Some("name a directory holding evoke.toml: evoke -C DIR …".into())))?;

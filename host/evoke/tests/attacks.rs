@@ -572,3 +572,27 @@ fn a_refused_input_is_echoed_cut_at_2000_characters() {
     assert_eq!(line["fault"]["refusal"]["type"], "too_long", "{}", line["fault"]);
     assert_eq!(line["input"].as_str().unwrap().chars().count(), 2_000);
 }
+
+#[test]
+fn the_cache_place_is_made_private_and_narrowed_when_left_open() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let example = repo().join("examples/home");
+    for args in [&["try", "--json", "set a timer for 10 minutes"][..], &["list"][..]] {
+        // Left open by an earlier evoke, with a compiled component's folder under it.
+        let home = tempfile::tempdir().unwrap();
+        trust(home.path(), &example);
+        let cache = home.path().join("cache");
+        std::fs::create_dir_all(cache.join("components")).unwrap();
+        std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let out = evoke(home.path(), &example, args, None);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr());
+        assert_eq!(mode(&cache), 0o700, "{args:?} left the cache place open");
+    }
+    // Made private when evoke creates it.
+    let home = tempfile::tempdir().unwrap();
+    trust(home.path(), &example);
+    let out = evoke(home.path(), &example, &["list"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr());
+    assert_eq!(mode(&home.path().join("cache")), 0o700);
+}

@@ -72,6 +72,11 @@ pub fn locate(project_dir: Option<&Path>) -> Result<(Places, Location), Exit> {
         render::err(&format!("error: {}\n", render::shown(&e.to_string())));
         Exit::Failed
     })?;
+    places.private_cache().map_err(|e| {
+        let message = format!("the cache place {} cannot be made private: {e}", places.cache.display());
+        render::err(&format!("error: {}\n", render::shown(&message)));
+        Exit::Failed
+    })?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let location = project::locate(&cwd, project_dir, &places).map_err(|e| {
         render::err(&format!(
