@@ -52,7 +52,7 @@ impl std::fmt::Display for Refusal {
                 write!(f, "the input is {chars} characters; evoke reads at most {limit}")
             }
             Refusal::NotUtf8 { at } => {
-                write!(f, "the input is not UTF-8 text (from byte {}); send it as UTF-8", at + 1)
+                write!(f, "the input is not UTF-8 text from byte offset {at} (counting from 0); send it as UTF-8")
             }
             Refusal::ControlCharacter { at, code } => {
                 write!(f, "the input holds the control character {code} at character {}", at + 1)

@@ -596,3 +596,27 @@ fn the_cache_place_is_made_private_and_narrowed_when_left_open() {
     assert_eq!(out.code, 0, "{}", out.stderr());
     assert_eq!(mode(&home.path().join("cache")), 0o700);
 }
+
+#[test]
+fn a_value_given_twice_by_name_is_refused() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = project(home.path(), &[("say", SAY, &["say.mjs"])]);
+    let out = evoke(home.path(), dir.path(), &["run", "say", "text=a", "text=b"], None);
+    assert_eq!(out.code, 2, "a usage error, not a confirm: {}", out.stderr());
+    let err = out.stderr();
+    assert!(err.contains("`text` is given twice"), "{err}");
+    assert!(!err.contains("Say "), "one value never silently won: {err}");
+}
+
+#[test]
+fn the_not_utf8_message_names_the_offset_the_json_gives() {
+    let home = tempfile::tempdir().unwrap();
+    let example = repo().join("examples/home");
+    trust(home.path(), &example);
+    let json = evoke(home.path(), &example, &["try", "--json"], Some(b"ab\xffc\n"));
+    let line: serde_json::Value = serde_json::from_slice(json.stdout.trim_ascii()).unwrap();
+    assert_eq!(line["fault"]["refusal"], serde_json::json!({ "type": "not_utf8", "at": 2 }), "{line}");
+    assert!(line["error"].as_str().unwrap().contains("from byte offset 2 (counting from 0)"), "{line}");
+    let plain = evoke(home.path(), &example, &["try"], Some(b"ab\xffc\n"));
+    assert!(plain.stderr().contains("from byte offset 2 (counting from 0)"), "{}", plain.stderr());
+}

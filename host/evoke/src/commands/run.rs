@@ -141,6 +141,7 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
     let manifest = &reflex.manifest;
     let mut given: Vec<(String, Value)> = Vec::new();
     let usage = NotRead::Usage;
+    let mut seen = std::collections::BTreeSet::new();
     for pair in pairs {
         let (key, text) = match pair.split_once('=') {
             Some((key, text)) => (key, Some(text)),
@@ -177,6 +178,10 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
             )));
         };
         let arg = manifest.arg(live).expect("a live name names an argument");
+        // Given twice (or under its name and a former one), one value would silently win over the other.
+        if !seen.insert(live.to_string()) {
+            return Err(usage(format!("`{live}` is given twice; give it once")));
+        }
         let value = match (&arg.source, text) {
             (Source::Flag, None | Some("true" | "yes")) => Some(Value::Flag),
             (Source::Flag, Some("false" | "no")) => None,
