@@ -1,0 +1,43 @@
+//! `--provider`: who answers a model leaf the journal lacks.
+
+use crate::exit::Exit;
+use expresso_runtime::Provider;
+use expresso_runtime::openai::OpenAi;
+use expresso_runtime::provider::NoProvider;
+use expresso_runtime::recording::Recording;
+
+/// The largest recording read, in bytes.
+const MAX_RECORDING_BYTES: u64 = 64 << 20;
+
+pub fn open(spec: Option<&str>) -> Result<Box<dyn Provider>, Exit> {
+    let spec = spec.unwrap_or("none");
+    let refuse = |message: String| {
+        eprintln!("error: --provider {spec}: {message}");
+        eprintln!("  = fix: use `none`, `recording:FILE`, `openai` or `evoke`");
+        Exit::Usage
+    };
+    if spec == "none" {
+        return Ok(Box::new(NoProvider));
+    }
+    if let Some(path) = spec.strip_prefix("recording:") {
+        let text = crate::load::text(std::path::Path::new(path), MAX_RECORDING_BYTES, "the recording")?;
+        return Recording::from_json(&text).map(|r| Box::new(r) as Box<dyn Provider>).map_err(refuse);
+    }
+    if spec == "openai" {
+        return OpenAi::from_env().map(|p| Box::new(p) as Box<dyn Provider>).map_err(refuse);
+    }
+    if spec == "evoke" {
+        return evoke().map_err(refuse);
+    }
+    Err(refuse("not a provider".into()))
+}
+
+#[cfg(feature = "evoke")]
+fn evoke() -> Result<Box<dyn Provider>, String> {
+    Ok(Box::new(expresso_evoke::Evoke::local()))
+}
+
+#[cfg(not(feature = "evoke"))]
+fn evoke() -> Result<Box<dyn Provider>, String> {
+    Err("this expresso was built without evoke's engines; build it with `--features evoke`".into())
+}
