@@ -1,7 +1,8 @@
 //! Every limit the runtime puts on its input, in one place, so the docs and the code cannot drift.
 
-/// The longest list a `for` iterates; a longer one is a fault and the loop does not start.
-pub const MAX_FOR_ITEMS: usize = 1_000;
+/// The longest list a `for` iterates; a longer one is a fault and the loop does not start. It is below the
+/// longest list a leaf may answer (1,000), so a journaled answer can still be too long to fan out.
+pub const MAX_FOR_ITEMS: usize = 256;
 /// Statements one firing may execute (nested loops multiply): past it the firing is a fault.
 pub const MAX_STEPS_PER_FIRING: usize = 100_000;
 /// The longest event line read, in bytes.
