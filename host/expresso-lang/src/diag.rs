@@ -132,19 +132,31 @@ impl Diagnostic {
     }
 }
 
+/// The widest source line shown whole; a longer one is shown as a window around the caret.
+const SHOWN_CHARS: usize = 160;
+
 fn snippet(out: &mut String, file: &str, source: &str, span: Span) {
     let at = position(source, span.start);
     let pad = " ".repeat(at.line.to_string().len());
     let _ = writeln!(out, "{pad}--> {file}:{}:{}", at.line, at.column);
     let text = line_text(source, span.start);
-    let _ = writeln!(out, "{pad} |");
-    let _ = writeln!(out, "{} | {}", at.line, printable(text));
+    let chars: Vec<char> = text.chars().collect();
     // The caret runs to the span's end or the line's end, whichever comes first, at least one wide.
-    let line_chars = text.chars().count();
-    let end =
-        if position(source, span.end).line == at.line { position(source, span.end).column } else { line_chars + 1 };
-    let width = end.saturating_sub(at.column).max(1);
-    let _ = writeln!(out, "{pad} | {}{}", " ".repeat(at.column - 1), "^".repeat(width));
+    let end_at = position(source, span.end);
+    let end = if end_at.line == at.line { end_at.column } else { chars.len() + 1 };
+    let mut width = end.saturating_sub(at.column).max(1);
+    let (mut from, mut to) = (0, chars.len());
+    if chars.len() > SHOWN_CHARS {
+        from = (at.column - 1).saturating_sub(SHOWN_CHARS / 3);
+        to = (from + SHOWN_CHARS).min(chars.len());
+        width = width.min(to.saturating_sub(at.column - 1)).max(1);
+    }
+    let shown: String = chars[from..to].iter().collect();
+    let (before, after) = (if from > 0 { "…" } else { "" }, if to < chars.len() { "…" } else { "" });
+    let _ = writeln!(out, "{pad} |");
+    let _ = writeln!(out, "{} | {before}{}{after}", at.line, printable(&shown));
+    let caret_pad = at.column - 1 - from + before.chars().count();
+    let _ = writeln!(out, "{pad} | {}{}", " ".repeat(caret_pad), "^".repeat(width));
 }
 
 /// A source line as it may be shown on a terminal: control and bidi characters escaped, so the text a

@@ -875,12 +875,15 @@ impl Parser<'_> {
     }
 
     /// Precedence climbing over three levels: `or`, `and`, then the comparisons, all left-associative.
+    /// A chain of operators builds a tree as deep as it is long, so each operator counts as a level of
+    /// nesting until the chain ends: `a == a == …` ten thousand times is refused like ten thousand `(`.
     fn binary(&mut self, level: usize) -> PResult<Expr> {
         if level == 3 {
             return self.postfix();
         }
         let mut left = self.binary(level + 1)?;
-        loop {
+        let mut entered = 0;
+        let result = loop {
             let op = match (level, self.peek()) {
                 (0, Tok::Ident(w)) if w == "or" => BinOp::Or,
                 (1, Tok::Ident(w)) if w == "and" => BinOp::And,
@@ -891,17 +894,23 @@ impl Parser<'_> {
                 (2, Tok::Sym("<")) => BinOp::Lt,
                 (2, Tok::Sym(">=")) => BinOp::Ge,
                 (2, Tok::Sym("<=")) => BinOp::Le,
-                _ => return Ok(left),
+                _ => break Ok(left),
             };
             self.bump();
-            // A chain of operators nests to the left: each step is one level deeper.
-            self.enter()?;
-            let right = self.binary(level + 1);
-            self.leave();
-            let right = right?;
-            let span = left.span.to(right.span);
-            left = Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(right)), span };
-        }
+            if let Err(stop) = self.enter() {
+                break Err(stop);
+            }
+            entered += 1;
+            match self.binary(level + 1) {
+                Ok(right) => {
+                    let span = left.span.to(right.span);
+                    left = Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(right)), span };
+                }
+                Err(stop) => break Err(stop),
+            }
+        };
+        self.depth -= entered;
+        result
     }
 
     fn postfix(&mut self) -> PResult<Expr> {
@@ -912,7 +921,14 @@ impl Parser<'_> {
             let field = self.ident("a field name", "")?;
             links += 1;
             if links > MAX_DEPTH {
-                self.enter()?;
+                // A field chain nests like parentheses do; past the bound it is refused the same way.
+                let d =
+                    Diagnostic::new(Code::TooDeep, field.span, format!("more than {MAX_DEPTH} fields in one chain"))
+                        .expected(format!("at most {MAX_DEPTH} `.field` steps"))
+                        .fix("name an inner part with `let`");
+                self.report(d);
+                self.halted = true;
+                return Err(Stop);
             }
             let span = expr.span.to(field.span);
             expr = Expr { kind: ExprKind::Field(Box::new(expr), field), span };

@@ -115,12 +115,19 @@ pub fn read_log(text: &str) -> Result<Vec<Event>, Error> {
             bad.push((n, format!("the log holds more than {MAX_EVENTS} events")));
             break;
         }
-        match serde_json::from_str::<Event>(trimmed) {
+        let value: Value = match serde_json::from_str(trimmed) {
+            Ok(value) => value,
+            Err(e) => {
+                bad.push((n, format!("not JSON: {}", strip_position(&e.to_string()))));
+                continue;
+            }
+        };
+        match serde_json::from_value::<Event>(value) {
             Ok(event) => match event.check_payload() {
                 Ok(()) => events.push(event),
                 Err(reason) => bad.push((n, reason)),
             },
-            Err(e) => bad.push((n, strip_position(&e.to_string()))),
+            Err(e) => bad.push((n, e.to_string())),
         }
     }
     if bad.is_empty() { Ok(events) } else { Err(Error::BadLog(bad)) }
@@ -177,7 +184,7 @@ mod tests {
         let Err(Error::BadLog(bad)) = read_log(&log) else { panic!("refused") };
         assert_eq!(bad.len(), 2);
         assert_eq!(bad[0].0, 3);
-        assert!(bad[0].1.starts_with("expected ident"), "{}", bad[0].1);
+        assert_eq!(bad[0].1, "not JSON: expected ident");
         assert_eq!(bad[1], (5, "a message event needs payload.speaker".to_string()));
     }
 

@@ -23,7 +23,8 @@ fn every_expresso_vector_case() {
     let mut passed = 0;
     for function in FUNCTIONS {
         let dir = root.join(function);
-        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("the folder {} is missing: {e}", dir.display()));
+        let entries =
+            std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("the folder {} is missing: {e}", dir.display()));
         let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
         files.retain(|p| p.extension().is_some_and(|e| e == "json"));
         files.sort();
