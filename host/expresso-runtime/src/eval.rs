@@ -58,7 +58,7 @@ impl<'a> Ports<'a> {
     #[allow(clippy::too_many_arguments)]
     pub fn model(
         &mut self,
-        event_id: &str,
+        event: &Event,
         firing_id: &str,
         leaf_path: &str,
         leaf: &str,
@@ -73,17 +73,22 @@ impl<'a> Ports<'a> {
             let value = value.clone();
             self.outcome.journal_hits += 1;
             if self.record {
-                self.outcome.steps.push(Step::Leaf { event: event_id.into(), key, fresh: false, value: value.clone() });
+                self.outcome.steps.push(Step::Leaf {
+                    event: event.id.clone(),
+                    key,
+                    fresh: false,
+                    value: value.clone(),
+                });
             }
             return Ok(value);
         }
         self.outcome.provider_calls += 1;
-        let request = LeafRequest { key: &key, leaf, kind, schema, prompt, input };
+        let request = LeafRequest { key: &key, leaf, kind, schema, prompt, input, t_event: event.t_event };
         let value = self.provider.answer(&request).map_err(|message| Error::Provider { key: key.clone(), message })?;
         schema.validate(&value).map_err(|reason| Error::Misfit { key: key.clone(), reason })?;
         self.journal.put(key.clone(), value.clone())?;
         if self.record {
-            self.outcome.steps.push(Step::Leaf { event: event_id.into(), key, fresh: true, value: value.clone() });
+            self.outcome.steps.push(Step::Leaf { event: event.id.clone(), key, fresh: true, value: value.clone() });
         }
         Ok(value)
     }
@@ -342,7 +347,7 @@ impl<'f> Firing<'f> {
                 let path = keys::leaf_path(&self.site, *ordinal, &self.loops, "summarize");
                 let schema = ports.text_schema.clone();
                 ports.model(
-                    &self.event.id,
+                    self.event,
                     &self.firing_id,
                     &path,
                     "summarize",
@@ -362,7 +367,7 @@ impl<'f> Firing<'f> {
                     });
                 };
                 ports.model(
-                    &self.event.id,
+                    self.event,
                     &self.firing_id,
                     &path,
                     &name.text,

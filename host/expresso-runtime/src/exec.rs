@@ -157,7 +157,7 @@ impl<'a> Runtime<'a> {
                         let path = keys::trigger_path(&site);
                         let schema = self.ports.bool_schema.clone();
                         let hit = self.ports.model(
-                            &event.id,
+                            event,
                             &firing_id,
                             &path,
                             "match",

@@ -27,6 +27,9 @@ pub struct LeafRequest<'a> {
     pub prompt: Option<&'a str>,
     /// The span the leaf reads.
     pub input: &'a str,
+    /// The firing event's time in milliseconds since the Unix epoch: the only clock a provider may read
+    /// (evoke's engines resolve `tomorrow` against it).
+    pub t_event: u64,
 }
 
 pub trait Provider {

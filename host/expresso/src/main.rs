@@ -32,8 +32,9 @@ pub struct RunArgs {
     /// The world table W, one JSON file (created when missing). Without it W lives in memory.
     #[arg(long)]
     pub world: Option<PathBuf>,
-    /// Who answers a model leaf the journal lacks: `none`, `recording:FILE`, `openai`, or `evoke` (evoke's
-    /// offline `local` engine, when built with the `evoke` feature).
+    /// Who answers a model leaf the journal lacks: `none`, `recording:FILE`, `openai`, `evoke` (evoke's
+    /// offline `local` engine) or `auto` (evoke for closed leaves, openai for open ones); the last two
+    /// need the `evoke` feature, and `auto` is then the default.
     #[arg(long)]
     pub provider: Option<String>,
     /// Print the table of each event's model leaves and world effects instead of the effect lines.
