@@ -34,8 +34,8 @@ pub struct Agent {
     /// The `grants { … }` block, when there is one.
     pub grants_span: Option<Span>,
     pub ceiling: Option<(Grade, Span)>,
-    pub voice: Option<String>,
-    pub avatar: Option<Avatar>,
+    pub voice: Option<(String, Span)>,
+    pub avatar: Option<(Avatar, Span)>,
     pub home: Option<Home>,
     pub memory: Vec<Memory>,
     pub behaviors: Vec<Behavior>,

@@ -483,17 +483,19 @@ impl Parser<'_> {
             }
             "voice" => {
                 self.bump();
-                agent.voice = Some(self.plain_string("the voice as a string", "write `voice \"…\"`")?.0);
+                let (voice, span) = self.plain_string("the voice as a string", "write `voice \"…\"`")?;
+                agent.voice = Some((voice, start.to(span)));
             }
             "avatar" => {
                 self.bump();
-                agent.avatar = Some(if self.eat_word("initials") {
+                let avatar = if self.eat_word("initials") {
                     Avatar::Initials
                 } else {
                     Avatar::Image(
                         self.plain_string("`initials` or a string", "write `avatar initials` or `avatar \"…\"`")?.0,
                     )
-                });
+                };
+                agent.avatar = Some((avatar, start.to(Span::new(self.last_end(), self.last_end()))));
             }
             "lives" => {
                 self.bump();

@@ -15,6 +15,7 @@ use expresso_lang::ast::{Action, Agent, BinOp, Block, Expr, ExprKind, Program, S
 use expresso_lang::schema::{Kind, Schema};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// What every firing shares: the stores, the provider, the leaf table and the outcome.
 pub(crate) struct Ports<'a> {
@@ -23,7 +24,8 @@ pub(crate) struct Ports<'a> {
     pub provider: &'a dyn Provider,
     pub outcome: Outcome,
     pub record: bool,
-    pub leaves: HashMap<String, (Schema, Option<String>)>,
+    /// Each leaf's schema and prompt, shared so a call does not copy the schema.
+    pub leaves: HashMap<String, Rc<(Schema, Option<String>)>>,
     pub bool_schema: Schema,
     pub text_schema: Schema,
 }
@@ -39,7 +41,7 @@ impl<'a> Ports<'a> {
         let mut ordered: Vec<_> = program.leaves.iter().collect();
         ordered.sort_by_key(|l| l.span.start);
         for leaf in ordered {
-            leaves.entry(leaf.name.text.clone()).or_insert_with(|| (leaf.schema.clone(), leaf.prompt.clone()));
+            leaves.entry(leaf.name.text.clone()).or_insert_with(|| Rc::new((leaf.schema.clone(), leaf.prompt.clone())));
         }
         Ports {
             journal,
@@ -360,7 +362,7 @@ impl<'f> Firing<'f> {
             ExprKind::Leaf { name, arg, ordinal } => {
                 let input = render(&self.expr(arg, ports, memory)?);
                 let path = keys::leaf_path(&self.site, *ordinal, &self.loops, &name.text);
-                let Some((schema, prompt)) = ports.leaves.get(&name.text).cloned() else {
+                let Some(leaf) = ports.leaves.get(&name.text).cloned() else {
                     return Err(Error::Type {
                         at: self.firing_id.clone(),
                         message: format!("no leaf named `{}`", name.text),
@@ -372,8 +374,8 @@ impl<'f> Firing<'f> {
                     &path,
                     &name.text,
                     RequestKind::Leaf,
-                    &schema,
-                    prompt.as_deref(),
+                    &leaf.0,
+                    leaf.1.as_deref(),
                     &input,
                 )?
             }
