@@ -19,3 +19,5 @@ pub const MAX_STORE_BYTES: u64 = 256 << 20;
 pub const RECENT_MILLIS: u64 = 5 * 60_000;
 /// The largest answer body read from an HTTP provider, in bytes.
 pub const MAX_RESPONSE_BYTES: u64 = 4 << 20;
+/// How many events a run goes between flushes of J and W (and it flushes at its end and on a fault).
+pub const FLUSH_EVERY_EVENTS: usize = 1_000;

@@ -18,7 +18,12 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// What every firing shares: the stores, the provider, the leaf table and the outcome.
+/// Where an applied effect is dispatched, as it is applied: the world port. An error fails the run closed.
+/// A borrowed closure, so a runtime holding one has no drop glue and its stores are free once it is done.
+pub type Sink<'a> = &'a mut dyn FnMut(&Value) -> Result<(), String>;
+
 pub(crate) struct Ports<'a> {
+    pub sink: Option<Sink<'a>>,
     pub journal: &'a mut dyn Store,
     pub world: &'a mut dyn Store,
     pub provider: &'a dyn Provider,
@@ -44,6 +49,7 @@ impl<'a> Ports<'a> {
             leaves.entry(leaf.name.text.clone()).or_insert_with(|| Rc::new((leaf.schema.clone(), leaf.prompt.clone())));
         }
         Ports {
+            sink: None,
             journal,
             world,
             provider,
@@ -118,6 +124,10 @@ impl<'a> Ports<'a> {
         keyed.insert("idemKey".into(), Value::String(key.clone()));
         keyed.append(&mut receipt);
         let receipt = Value::Object(keyed);
+        // Dispatched before W is flushed: a crash in between re-delivers (at least once), never loses it.
+        if let Some(sink) = self.sink.as_mut() {
+            sink(&receipt).map_err(|message| Error::Store { path: "the world port".into(), message })?;
+        }
         self.world.put(key.clone(), receipt.clone())?;
         self.outcome.new_effects += 1;
         self.outcome.effects.push(receipt.clone());

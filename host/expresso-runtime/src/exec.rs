@@ -2,7 +2,9 @@
 //! its order — E-Skip, E-NoFire, E-Regex⊥, E-Fuzzy⊥ (the model's decision journaled even when it does
 //! not fire) and E-Fire — with MODEL memoized in the journal J and WORLD in the world table W.
 
+use crate::bounds::FLUSH_EVERY_EVENTS;
 use crate::error::Error;
+pub use crate::eval::Sink;
 use crate::eval::{Firing, Ports};
 use crate::event::{Event, order};
 use crate::frame::Conversations;
@@ -108,18 +110,32 @@ impl<'a> Runtime<'a> {
         self.ports.record = record;
     }
 
-    /// Runs a whole log in the order of [`order`], flushing J and W after each event. On a fault the
-    /// stores are flushed with what the run had realized before it, and the fault is returned.
+    /// Dispatches each applied effect to `sink` as it is applied (before W is flushed).
+    pub fn dispatch_to(&mut self, sink: Sink<'a>) {
+        self.ports.sink = Some(sink);
+    }
+
+    /// Runs a whole log in the order of [`order`]. J and W are flushed every
+    /// [`FLUSH_EVERY_EVENTS`] events, at the end, and before a fault is returned, so a file store is not
+    /// rewritten once per event (which would make a long run quadratic).
     pub fn run(&mut self, events: Vec<Event>) -> Result<(), Error> {
         let (events, superseded) = order(events);
         self.ports.outcome.superseded += superseded;
-        for event in &events {
-            let result = self.step(event);
-            let flushed = self.ports.journal.flush().and_then(|_| self.ports.world.flush());
-            result?;
-            flushed?;
+        for (i, event) in events.iter().enumerate() {
+            if let Err(fault) = self.step(event) {
+                self.flush()?;
+                return Err(fault);
+            }
+            if (i + 1) % FLUSH_EVERY_EVENTS == 0 {
+                self.flush()?;
+            }
         }
-        Ok(())
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        self.ports.journal.flush()?;
+        self.ports.world.flush()
     }
 
     /// One event through every agent.

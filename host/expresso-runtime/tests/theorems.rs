@@ -260,3 +260,29 @@ fn every_step_is_recorded_in_order() {
     );
     let _ = Oracle::default();
 }
+
+#[test]
+fn each_effect_is_dispatched_as_it_is_applied_and_a_failing_port_fails_closed() {
+    let compiled = compile(TRIAGE).unwrap();
+    let recording = triage_recording();
+    let mut seen = Vec::new();
+    let mut port = |receipt: &Value| {
+        seen.push(receipt["idemKey"].as_str().unwrap().to_string());
+        Ok(())
+    };
+    let (mut j, mut w) = (MemoryStore::new(), MemoryStore::new());
+    let mut rt = Runtime::new(&compiled, &mut j, &mut w, &recording);
+    rt.dispatch_to(&mut port);
+    rt.run(triage_log()).unwrap();
+    drop(rt);
+    assert_eq!(seen.len(), 5);
+    assert_eq!(seen[0], "m1|Triage#0/1/react|react.add");
+
+    let mut refuse = |_: &Value| Err("the port is down".to_string());
+    let (mut j, mut w) = (MemoryStore::new(), MemoryStore::new());
+    let mut rt = Runtime::new(&compiled, &mut j, &mut w, &recording);
+    rt.dispatch_to(&mut refuse);
+    let err = rt.run(triage_log()).unwrap_err();
+    assert!(matches!(err, Error::Store { ref message, .. } if message == "the port is down"), "{err}");
+    assert!(w.is_empty(), "an effect the port refused is not recorded as done");
+}

@@ -6,6 +6,7 @@ use crate::exit::Exit;
 use crate::{RunArgs, load, providers, table};
 use expresso_runtime::bounds::{MAX_EVENT_LINE_BYTES, MAX_EVENTS};
 use expresso_runtime::{Error, FileStore, MemoryStore, Runtime, Store, read_log};
+use std::io::Write;
 
 /// The largest event log read, in bytes: the event bound times a generous line.
 const MAX_LOG_BYTES: u64 = 1 << 30;
@@ -70,15 +71,20 @@ pub fn run(args: &RunArgs, replay: bool) -> Exit {
         Err(exit) => return exit,
     };
     let (journal_before, world_before) = (snapshot(journal.as_ref()), snapshot(world.as_ref()));
+    // Each effect is printed (dispatched) as it is applied, before the world table is flushed.
+    let mut print = |receipt: &serde_json::Value| {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{receipt}").and_then(|_| out.flush()).map_err(|e| format!("stdout: {e}"))
+    };
     let mut runtime = Runtime::new(&compiled, journal.as_mut(), world.as_mut(), provider.as_ref());
+    runtime.record_steps(args.table);
+    if !args.table {
+        runtime.dispatch_to(&mut print);
+    }
     let result = runtime.run(events);
     let outcome = runtime.into_outcome();
     if args.table {
         print!("{}", table::render(&outcome));
-    } else {
-        for effect in &outcome.effects {
-            println!("{effect}");
-        }
     }
     eprintln!(
         "{} events · {} firings · {} provider calls · {} journal hits · {} new effects · {} deduped",
