@@ -48,8 +48,8 @@ pub fn plan(request: &LeafRequest) -> Result<Plan, String> {
     match request.schema {
         Schema::Scalar(scalar) => plan.field(request, None, scalar)?,
         Schema::Record { fields, .. } => {
-            for (name, scalar) in fields {
-                plan.field(request, Some(name), scalar)?;
+            for field in fields {
+                plan.field(request, Some(&field.name), &field.scalar)?;
             }
         }
     }

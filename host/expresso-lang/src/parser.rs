@@ -8,7 +8,7 @@ use crate::ast::*;
 use crate::bounds::{MAX_DEPTH, MAX_ERRORS, MAX_REGEX_BYTES, MAX_SOURCE_BYTES};
 use crate::diag::{Code, Diagnostic};
 use crate::lexer::{Tok, Token, lex};
-use crate::schema::{Kind, Scalar, Schema};
+use crate::schema::{Field, Kind, Scalar, Schema};
 use crate::span::Span;
 use crate::strings::{Piece, pieces, plain};
 use std::collections::BTreeMap;
@@ -333,17 +333,17 @@ impl Parser<'_> {
             return Ok(Schema::Scalar(self.scalar()?));
         }
         let open = self.bump().span;
-        let mut fields: Vec<(String, Scalar)> = Vec::new();
+        let mut fields: Vec<Field> = Vec::new();
         loop {
             let name = self.ident("a field name", "a record schema is `{ name: type, … }`")?;
             self.expect_sym(":", "write the field's type after `:`")?;
             let scalar = self.scalar()?;
-            if fields.iter().any(|(n, _)| *n == name.text) {
+            if fields.iter().any(|f| f.name == name.text) {
                 let d = Diagnostic::new(Code::Parse, name.span, format!("the field `{}` is declared twice", name.text))
                     .fix("give each field of a schema its own name");
                 self.report(d);
             }
-            fields.push((name.text, scalar));
+            fields.push(Field { name: name.text, span: name.span, scalar });
             self.eat_sym(",");
             if self.is_sym("}") {
                 break;

@@ -9,8 +9,16 @@ pub const MAX_LIST_ITEMS: usize = 1_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Schema {
-    Record { fields: Vec<(String, Scalar)>, span: Span },
+    Record { fields: Vec<Field>, span: Span },
     Scalar(Scalar),
+}
+
+/// `name: type` in a record schema; `span` is the name's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    pub name: String,
+    pub span: Span,
+    pub scalar: Scalar,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +52,7 @@ impl Schema {
     pub fn shape(&self) -> String {
         match self {
             Schema::Record { fields, .. } => {
-                let inner: Vec<String> = fields.iter().map(|(n, s)| format!("{n}:{}", s.shape())).collect();
+                let inner: Vec<String> = fields.iter().map(|f| format!("{}:{}", f.name, f.scalar.shape())).collect();
                 format!("{{{}}}", inner.join(","))
             }
             Schema::Scalar(s) => s.shape(),
@@ -62,11 +70,11 @@ impl Schema {
             Schema::Record { fields, .. } => {
                 let Value::Object(map) = value else { return Err(format!("{at} is not an object")) };
                 for key in map.keys() {
-                    if !fields.iter().any(|(n, _)| n == key) {
+                    if !fields.iter().any(|f| f.name == *key) {
                         return Err(format!("{at} has a field `{key}` the schema does not declare"));
                     }
                 }
-                for (name, scalar) in fields {
+                for Field { name, scalar, .. } in fields {
                     match map.get(name) {
                         None if scalar.optional => {}
                         None => return Err(format!("{at} lacks the field `{name}`")),
@@ -85,10 +93,10 @@ impl Schema {
             Schema::Scalar(s) => s.json_schema(),
             Schema::Record { fields, .. } => {
                 let mut properties = Map::new();
-                for (name, scalar) in fields {
+                for Field { name, scalar, .. } in fields {
                     properties.insert(name.clone(), scalar.json_schema());
                 }
-                let required: Vec<&String> = fields.iter().map(|(n, _)| n).collect();
+                let required: Vec<&String> = fields.iter().map(|f| &f.name).collect();
                 json!({ "type": "object", "properties": properties, "required": required, "additionalProperties": false })
             }
         }
@@ -99,7 +107,7 @@ impl Schema {
     pub fn is_closed(&self) -> bool {
         match self {
             Schema::Scalar(s) => s.is_closed(),
-            Schema::Record { fields, .. } => fields.iter().all(|(_, s)| s.is_closed()),
+            Schema::Record { fields, .. } => fields.iter().all(|f| f.scalar.is_closed()),
         }
     }
 }
@@ -198,7 +206,8 @@ mod tests {
     fn classify() -> Schema {
         let kind = scalar(Kind::Enum(vec!["bug".into(), "question".into(), "churn".into()]), false);
         let due = scalar(Kind::Date, true);
-        Schema::Record { fields: vec![("kind".into(), kind), ("due".into(), due)], span: Span::default() }
+        let field = |name: &str, scalar| Field { name: name.into(), span: Span::default(), scalar };
+        Schema::Record { fields: vec![field("kind", kind), field("due", due)], span: Span::default() }
     }
 
     #[test]

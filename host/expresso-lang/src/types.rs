@@ -27,7 +27,7 @@ impl Ty {
     pub fn of_schema(schema: &Schema) -> Ty {
         match schema {
             Schema::Record { fields, .. } => {
-                Ty::Record(fields.iter().map(|(n, s)| (n.clone(), Ty::of_kind(&s.kind))).collect())
+                Ty::Record(fields.iter().map(|f| (f.name.clone(), Ty::of_kind(&f.scalar.kind))).collect())
             }
             Schema::Scalar(s) => Ty::of_kind(&s.kind),
         }

@@ -36,8 +36,8 @@ pub fn answer(schema: &Schema, input: &str) -> Value {
         Schema::Scalar(s) => scalar(s, input),
         Schema::Record { fields, .. } => {
             let mut map = Map::new();
-            for (name, s) in fields {
-                map.insert(name.clone(), scalar(s, &format!("{name}{input}")));
+            for f in fields {
+                map.insert(f.name.clone(), scalar(&f.scalar, &format!("{}{input}", f.name)));
             }
             Value::Object(map)
         }
