@@ -55,8 +55,9 @@ fn main() {
     let time = |label: &str, journal: &mut MemoryStore, world: &mut MemoryStore, provider: &dyn Provider| {
         let mut runtime = Runtime::new(&compiled, journal, world, provider);
         runtime.record_steps(false);
+        let log = events.clone();
         let start = Instant::now();
-        runtime.run(events.clone()).unwrap();
+        runtime.run(log).unwrap();
         let seconds = start.elapsed().as_secs_f64();
         let outcome = runtime.into_outcome();
         println!(
