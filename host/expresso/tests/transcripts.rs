@@ -1,6 +1,7 @@
-//! Runs every `transcripts/expresso-*/transcript` against the built `expresso`, word for word.
+//! Runs every `transcripts/expresso-*/expresso.transcript` against the built `expresso`, word for word.
 //!
-//! A transcript is evoke's format with `expresso` as the command word: `$ expresso …` runs a command
+//! The file is not named `transcript`: evoke's conformance runner takes every folder holding one as its
+//! own. A transcript is evoke's format with `expresso` as the command word: `$ expresso …` runs a command
 //! (split on whitespace) in a fresh copy of the transcript's folder; the lines after it are its stdout, a
 //! line starting `! ` is a line of its stderr, and `? N` its exit code. `#` lines between steps and blank
 //! lines are comments.
@@ -71,7 +72,7 @@ fn every_expresso_transcript() {
     let mut failures = Vec::new();
     let mut ran = 0;
     for folder in folders {
-        let text = std::fs::read_to_string(folder.join("transcript")).expect("a transcript file");
+        let text = std::fs::read_to_string(folder.join("expresso.transcript")).expect("an expresso.transcript file");
         let work = std::env::temp_dir().join(format!(
             "expresso-transcript-{}-{}",
             folder.file_name().unwrap().to_string_lossy(),
