@@ -19,6 +19,8 @@ pub enum Error {
     StepBound { at: String, bound: usize },
     /// A runtime type error the checker could not see (a `for` over a value that turned out not a list).
     Type { at: String, message: String },
+    /// The world port refused an effect: it is not recorded as applied.
+    Port { key: String, message: String },
     /// A journal or world file that cannot be read or written.
     Store { path: String, message: String },
 }
@@ -43,6 +45,7 @@ impl fmt::Display for Error {
             }
             Error::StepBound { at, bound } => write!(f, "the firing {at} ran more than {bound} statements"),
             Error::Type { at, message } => write!(f, "{at}: {message}"),
+            Error::Port { key, message } => write!(f, "the world port refused `{key}`: {message}"),
             Error::Store { path, message } => write!(f, "{path}: {message}"),
         }
     }

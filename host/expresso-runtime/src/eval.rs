@@ -126,7 +126,7 @@ impl<'a> Ports<'a> {
         let receipt = Value::Object(keyed);
         // Dispatched before W is flushed: a crash in between re-delivers (at least once), never loses it.
         if let Some(sink) = self.sink.as_mut() {
-            sink(&receipt).map_err(|message| Error::Store { path: "the world port".into(), message })?;
+            sink(&receipt).map_err(|message| Error::Port { key: key.clone(), message })?;
         }
         self.world.put(key.clone(), receipt.clone())?;
         self.outcome.new_effects += 1;

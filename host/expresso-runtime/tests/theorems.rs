@@ -283,6 +283,6 @@ fn each_effect_is_dispatched_as_it_is_applied_and_a_failing_port_fails_closed() 
     let mut rt = Runtime::new(&compiled, &mut j, &mut w, &recording);
     rt.dispatch_to(&mut refuse);
     let err = rt.run(triage_log()).unwrap_err();
-    assert!(matches!(err, Error::Store { ref message, .. } if message == "the port is down"), "{err}");
+    assert_eq!(err, Error::Port { key: "m1|Triage#0/1/react|react.add".into(), message: "the port is down".into() });
     assert!(w.is_empty(), "an effect the port refused is not recorded as done");
 }
