@@ -58,6 +58,11 @@ pub fn run(args: &RunArgs, replay: bool) -> Exit {
             return Exit::Usage;
         }
     };
+    if args.journal.is_some() && args.journal == args.world {
+        eprintln!("error: --journal and --world name one file");
+        eprintln!("  = fix: give the journal and the world table a file each");
+        return Exit::Usage;
+    }
     let provider = match providers::open(args.provider.as_deref()) {
         Ok(p) => p,
         Err(exit) => return exit,
