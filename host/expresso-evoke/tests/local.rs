@@ -92,3 +92,23 @@ fn open_leaves_are_refused_with_the_reason() {
     let evoke = Evoke::local();
     assert_eq!(evoke.answer(&request(date, RequestKind::Leaf, "due tomorrow")), Ok(Value::String("1970-01-02".into())));
 }
+
+#[test]
+fn a_fuzzy_trigger_is_a_yes_no_of_the_local_engine_journaled_either_way() {
+    let source = "agent \"Billing\" {\n  grants { ai.match, message.send }\n  on message ~\"billing invoice charge\" { reply \"Billing will write to you.\" }\n}\n";
+    let compiled = compile(source).unwrap();
+    let evoke = Evoke::local();
+    let log = vec![message("m1", 1_000, "my billing invoice charged me twice"), message("m2", 2_000, "hello there")];
+    let (mut j, mut w) = (MemoryStore::new(), MemoryStore::new());
+    let mut rt = Runtime::new(&compiled, &mut j, &mut w, &evoke);
+    rt.run(log.clone()).unwrap();
+    let first = rt.into_outcome();
+    let keys: Vec<&str> = j.entries().iter().map(|(k, _)| *k).collect();
+    assert_eq!(keys, vec!["Billing#0|m1/Billing#0/trigger", "Billing#0|m2/Billing#0/trigger"]);
+    assert!(j.entries().iter().all(|(_, v)| v.is_boolean()));
+    let mut fresh = MemoryStore::new();
+    let mut replay = Runtime::new(&compiled, &mut j, &mut fresh, &NoProvider);
+    replay.run(log).unwrap();
+    let again = replay.into_outcome();
+    assert_eq!((again.provider_calls, &again.effects), (0, &first.effects));
+}
