@@ -7,7 +7,7 @@ use expresso_runtime::provider::NoProvider;
 use expresso_runtime::recording::Recording;
 use expresso_runtime::{Error, MemoryStore, Runtime, Step, Store};
 use serde_json::{Value, json};
-use support::{Oracle, TRIAGE, message, utterance};
+use support::{TRIAGE, message, utterance};
 
 fn triage_recording() -> Recording {
     Recording::from_json(include_str!("../../../transcripts/expresso-triage/recording.json")).unwrap()
@@ -258,7 +258,6 @@ fn every_step_is_recorded_in_order() {
             value: json!({"kind": "question", "urgency": "low"})
         }]
     );
-    let _ = Oracle::default();
 }
 
 #[test]
