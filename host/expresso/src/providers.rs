@@ -48,5 +48,5 @@ fn evoke(auto: bool) -> Result<Box<dyn Provider>, String> {
 
 #[cfg(not(feature = "evoke"))]
 fn evoke(_auto: bool) -> Result<Box<dyn Provider>, String> {
-    Err("this expresso was built without evoke's engines; build it with `--features evoke`".into())
+    Err("this expresso was built without evoke's engines; build it with its default features".into())
 }
