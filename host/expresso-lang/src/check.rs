@@ -1,0 +1,525 @@
+//! The effect checker of §4: every expression's type and effect, joined over the dataflow; `E_GRANT` for
+//! a missing action or observation capability, `E_CEILING` above the declared ceiling, `E_DUP_AGENT`,
+//! `E_TYPE`; and per agent the inferred effect, the minimal grant set and any over-grant.
+
+use crate::ast::*;
+use crate::diag::{Code, Diagnostic};
+use crate::effect::Effect;
+use crate::schema::Schema;
+use crate::span::Span;
+use crate::types::Ty;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the checker found: one report per agent and every diagnostic in source order.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub agents: Vec<AgentReport>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgentReport {
+    pub name: String,
+    /// The join of every leaf's effect: what the agent can do at most.
+    pub effect: Effect,
+    /// The declared ceiling, `world` when `at most` is missing.
+    pub ceiling: Effect,
+    /// The minimal grant set: every capability a leaf of the agent needs, sorted.
+    pub needs: Vec<String>,
+    /// Granted but needed by nothing: permitted, and reported as a warning.
+    pub over_granted: Vec<String>,
+    /// The model leaves the agent calls and whether evoke's closed engines can answer each.
+    pub leaves: Vec<LeafUse>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LeafUse {
+    pub name: String,
+    /// Every field a closed choice or a span of the input: answerable without minting a value.
+    pub closed: bool,
+}
+
+/// The observation capability of a leaf (§4): a namespaced name is its own capability, a plain one is
+/// read under `ai.`.
+pub fn obs(leaf: &str) -> String {
+    if leaf.contains('.') { leaf.to_string() } else { format!("ai.{leaf}") }
+}
+
+/// The capability of `summarize(…)` and of a fuzzy match `~"…"`.
+pub const SUMMARIZE_CAP: &str = "ai.summarize";
+pub const MATCH_CAP: &str = "ai.match";
+
+/// The frames bound per firing (§1).
+pub fn frame_type(name: &str) -> Option<Ty> {
+    match name {
+        "transcript" => Some(Ty::Text),
+        "meeting" => Some(Ty::Record(vec![("title".into(), Ty::Text), ("host".into(), Ty::Text)])),
+        _ => None,
+    }
+}
+
+pub fn check(program: &Program) -> Report {
+    let mut leaves: BTreeMap<&str, &LeafDecl> = BTreeMap::new();
+    let mut ordered: Vec<&LeafDecl> = program.leaves.iter().collect();
+    ordered.sort_by_key(|l| l.span.start);
+    for leaf in ordered {
+        leaves.entry(leaf.name.text.as_str()).or_insert(leaf);
+    }
+    let mut report = Report::default();
+    let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+    for agent in &program.agents {
+        if let Some(first) = seen.get(agent.name.text.as_str()) {
+            let d = Diagnostic::new(
+                Code::DupAgent,
+                agent.name.span,
+                format!("a second agent named \"{}\"", agent.name.text),
+            )
+            .expected("one agent per name: two would silently shadow each other's state")
+            .fix("rename one of the agents")
+            .note("the first is declared", *first);
+            report.diagnostics.push(d);
+        } else {
+            seen.insert(&agent.name.text, agent.name.span);
+        }
+        let mut checker = AgentChecker {
+            leaves: &leaves,
+            agent,
+            sites: Vec::new(),
+            scopes: Vec::new(),
+            diags: Vec::new(),
+            uses: Vec::new(),
+        };
+        let agent_report = checker.run();
+        report.diagnostics.extend(checker.diags);
+        report.agents.push(agent_report);
+    }
+    report.diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+    report
+}
+
+/// A place that raises the effect: a model leaf, a fuzzy match or a world action.
+struct Site {
+    effect: Effect,
+    cap: String,
+    span: Span,
+    what: String,
+}
+
+struct AgentChecker<'a> {
+    leaves: &'a BTreeMap<&'a str, &'a LeafDecl>,
+    agent: &'a Agent,
+    sites: Vec<Site>,
+    /// Let and loop variables, innermost scope last.
+    scopes: Vec<Vec<(String, Ty)>>,
+    diags: Vec<Diagnostic>,
+    uses: Vec<LeafUse>,
+}
+
+impl AgentChecker<'_> {
+    fn run(&mut self) -> AgentReport {
+        let agent = self.agent;
+        for behavior in &agent.behaviors {
+            if let Some(Match::Fuzzy { span, .. }) = behavior.trigger.matcher() {
+                self.site(Effect::Model, MATCH_CAP, *span, "the fuzzy trigger `~\"…\"`".into());
+            }
+            self.scopes.push(Vec::new());
+            self.block(&behavior.body);
+            self.scopes.pop();
+        }
+        let ceiling = agent.ceiling.map_or(Effect::World, |(g, _)| g);
+        let granted: BTreeSet<&str> = agent.grants.iter().map(|g| g.text.as_str()).collect();
+        let mut effect = Effect::Pure;
+        let mut needs = BTreeSet::new();
+        for site in &self.sites {
+            effect = effect.join(site.effect);
+            needs.insert(site.cap.clone());
+            if site.effect > ceiling {
+                let mut d = Diagnostic::new(
+                    Code::Ceiling,
+                    site.span,
+                    format!(
+                        "{} is {}, above the agent's ceiling `{}`",
+                        site.what,
+                        site.effect.as_str(),
+                        ceiling.as_str()
+                    ),
+                )
+                .expected(format!("only effects at or below `{}`", ceiling.as_str()))
+                .fix(format!(
+                    "raise the ceiling to `at most {}`, or take {} out",
+                    site.effect.as_str(),
+                    site.what
+                ));
+                if let Some((_, span)) = agent.ceiling {
+                    d = d.note("the ceiling is declared", span);
+                }
+                self.diags.push(d);
+            }
+            if !granted.contains(site.cap.as_str()) {
+                let d = Diagnostic::new(
+                    Code::Grant,
+                    site.span,
+                    format!("{} needs the capability `{}`, which `grants` does not hold", site.what, site.cap),
+                )
+                .expected(format!("`{}` in the agent's `grants {{ … }}`", site.cap))
+                .fix(format!("add `{}` to `grants {{ … }}`: no authority is ambient", site.cap));
+                self.diags.push(d);
+            }
+        }
+        let mut over_granted = Vec::new();
+        for grant in &agent.grants {
+            if !needs.contains(&grant.text) && !over_granted.contains(&grant.text) {
+                over_granted.push(grant.text.clone());
+                let d = Diagnostic::new(
+                    Code::OverGrant,
+                    grant.span,
+                    format!("`{}` is granted but nothing needs it", grant.text),
+                )
+                .fix(format!("remove `{}` from `grants {{ … }}` unless a later edit needs it", grant.text));
+                self.diags.push(d);
+            }
+        }
+        AgentReport {
+            name: agent.name.text.clone(),
+            effect,
+            ceiling,
+            needs: needs.into_iter().collect(),
+            over_granted,
+            leaves: std::mem::take(&mut self.uses),
+        }
+    }
+
+    fn site(&mut self, effect: Effect, cap: &str, span: Span, what: String) {
+        self.sites.push(Site { effect, cap: cap.to_string(), span, what });
+    }
+
+    fn error(&mut self, span: Span, message: String, expected: &str, fix: &str) {
+        self.diags.push(Diagnostic::new(Code::Type, span, message).expected(expected).fix(fix));
+    }
+
+    fn block(&mut self, block: &Block) -> Effect {
+        self.scopes.push(Vec::new());
+        let effect = block.iter().fold(Effect::Pure, |e, s| e.join(self.stmt(s)));
+        self.scopes.pop();
+        effect
+    }
+
+    fn bind(&mut self, name: &str, ty: Ty) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push((name.to_string(), ty));
+        }
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> Effect {
+        match stmt {
+            Stmt::Let { name, value, .. } => {
+                let (ty, effect) = self.value(value);
+                self.bind(&name.text, ty);
+                effect
+            }
+            Stmt::If { cond, then, otherwise, .. } => {
+                let (ty, mut effect) = self.value(cond);
+                if !matches!(ty, Ty::Bool | Ty::Unknown) {
+                    self.error(
+                        cond.span,
+                        format!("a condition of type {}", ty.name()),
+                        "a condition that is true or false",
+                        "compare it: `x == y`, `x contains y`, `x > 0`",
+                    );
+                }
+                effect = effect.join(self.block(then));
+                if let Some(other) = otherwise {
+                    effect = effect.join(self.block(other));
+                }
+                effect
+            }
+            Stmt::For { var, list, body, .. } => {
+                let (ty, effect) = self.value(list);
+                let item = match ty {
+                    Ty::List(inner) => *inner,
+                    Ty::Unknown => Ty::Unknown,
+                    other => {
+                        self.error(
+                            list.span,
+                            format!("`for` iterates a list, and this is {}", other.name()),
+                            "a list, such as a leaf's `list<…>` answer",
+                            "iterate over a value of list type",
+                        );
+                        Ty::Unknown
+                    }
+                };
+                self.scopes.push(vec![(var.text.clone(), item)]);
+                let inner = self.block(body);
+                self.scopes.pop();
+                effect.join(inner)
+            }
+            Stmt::Remember { name, add, value, .. } => {
+                let (ty, effect) = self.value(value);
+                match self.agent.memory.iter().find(|m| m.name.text == name.text) {
+                    None => self.error(
+                        name.span,
+                        format!("no memory named `{}`", name.text),
+                        "a memory the agent declares",
+                        &format!("declare it in the agent: `memory {} = 0`", name.text),
+                    ),
+                    Some(memory) if *add => {
+                        let ok = match memory.value {
+                            Literal::Num(_) | Literal::Dur(_) => matches!(ty, Ty::Number | Ty::Duration | Ty::Unknown),
+                            Literal::Str(_) => true,
+                            Literal::Bool(_) => false,
+                        };
+                        if !ok {
+                            self.error(
+                                value.span,
+                                format!("`+=` adds {} to the memory `{}`", ty.name(), name.text),
+                                "a number added to a number memory, or anything appended to a text memory",
+                                "use `remember name = expr` to replace the value",
+                            );
+                        }
+                    }
+                    Some(_) => {}
+                }
+                effect
+            }
+            Stmt::Action(action) => {
+                let mut effect = Effect::Pure;
+                for (_, arg) in &action.args {
+                    effect = effect.join(self.value(arg).1);
+                }
+                self.site(Effect::World, &action.cap, action.verb.span, format!("`{}`", action.verb.text));
+                effect.join(Effect::World)
+            }
+        }
+    }
+
+    /// An expression used as a value: an unbound name is an error here.
+    fn value(&mut self, expr: &Expr) -> (Ty, Effect) {
+        let (ty, effect) = self.expr(expr);
+        if let Ty::Symbol(name) = &ty {
+            let name = name.clone();
+            self.error(
+                expr.span,
+                format!("`{name}` is not a variable, a memory or a frame"),
+                "a `let` variable, a loop variable, a memory, `transcript` or `meeting`",
+                "bind it with `let`, declare it with `memory`, or compare it with an enum to name a case",
+            );
+            return (Ty::Unknown, effect);
+        }
+        (ty, effect)
+    }
+
+    fn lookup(&self, name: &str) -> Ty {
+        for scope in self.scopes.iter().rev() {
+            if let Some((_, ty)) = scope.iter().rev().find(|(n, _)| n == name) {
+                return ty.clone();
+            }
+        }
+        if let Some(memory) = self.agent.memory.iter().find(|m| m.name.text == name) {
+            return match memory.value {
+                Literal::Str(_) => Ty::Text,
+                Literal::Num(_) => Ty::Number,
+                Literal::Bool(_) => Ty::Bool,
+                Literal::Dur(_) => Ty::Duration,
+            };
+        }
+        frame_type(name).unwrap_or_else(|| Ty::Symbol(name.to_string()))
+    }
+
+    fn leaf_arg(&mut self, arg: &Expr) -> Effect {
+        let (ty, effect) = self.value(arg);
+        if !ty.is_textual() {
+            self.error(
+                arg.span,
+                format!("a leaf reads a Span, and this is {}", ty.name()),
+                "a span (`meeting`, `recent`, `last 10m`, `here..end_of_turn`) or text such as `.message`",
+                "pass the text the model should read",
+            );
+        }
+        effect
+    }
+
+    fn expr(&mut self, expr: &Expr) -> (Ty, Effect) {
+        match &expr.kind {
+            ExprKind::Str(parts) => {
+                let mut effect = Effect::Pure;
+                for part in parts {
+                    if let StrPart::Interp(e) = part {
+                        effect = effect.join(self.value(e).1);
+                    }
+                }
+                (Ty::Text, effect)
+            }
+            ExprKind::Num(_) => (Ty::Number, Effect::Pure),
+            ExprKind::Bool(_) => (Ty::Bool, Effect::Pure),
+            ExprKind::Dur(_) => (Ty::Duration, Effect::Pure),
+            ExprKind::Tag(_) => (Ty::Tag, Effect::Pure),
+            ExprKind::Binding(_) => (Ty::Text, Effect::Pure),
+            ExprKind::SpanOf(_) => (Ty::Span, Effect::Pure),
+            ExprKind::Var(name) => (self.lookup(name), Effect::Pure),
+            ExprKind::Field(base, field) => {
+                let (ty, effect) = self.value(base);
+                let out = match &ty {
+                    Ty::Record(fields) => match fields.iter().find(|(n, _)| *n == field.text) {
+                        Some((_, t)) => t.clone(),
+                        None => {
+                            let names: Vec<&str> = fields.iter().map(|(n, _)| n.as_str()).collect();
+                            self.error(
+                                field.span,
+                                format!("no field `{}` on {}", field.text, ty.name()),
+                                &format!("one of the fields: {}", names.join(", ")),
+                                "use a field the schema declares",
+                            );
+                            Ty::Unknown
+                        }
+                    },
+                    Ty::Unknown => Ty::Unknown,
+                    other => {
+                        self.error(
+                            field.span,
+                            format!("`.{}` reads a field, and this is {}", field.text, other.name()),
+                            "a record, such as a leaf's `{ … }` answer or `meeting`",
+                            "read fields of records only",
+                        );
+                        Ty::Unknown
+                    }
+                };
+                (out, effect)
+            }
+            ExprKind::Binary(op, left, right) => self.binary(*op, left, right),
+            ExprKind::Summarize { arg, .. } => {
+                let effect = self.leaf_arg(arg);
+                self.site(Effect::Model, SUMMARIZE_CAP, expr.span, "`summarize`".into());
+                self.used("summarize", false);
+                (Ty::Text, effect.join(Effect::Model))
+            }
+            ExprKind::Leaf { name, arg, .. } => {
+                let effect = self.leaf_arg(arg);
+                let Some(decl) = self.leaves.get(name.text.as_str()).copied() else {
+                    self.error(
+                        name.span,
+                        format!("no leaf named `{}`", name.text),
+                        "a leaf declared with `leaf name(s: Span) -> schema`, or an inline `leaf …`",
+                        &format!("declare it: `leaf {}(s: Span) -> {{ … }}`", name.text),
+                    );
+                    return (Ty::Unknown, effect.join(Effect::Model));
+                };
+                self.site(Effect::Model, &obs(&name.text), expr.span, format!("the leaf `{}`", name.text));
+                self.used(&name.text, decl.schema.is_closed());
+                (Ty::of_schema(&decl.schema), effect.join(Effect::Model))
+            }
+        }
+    }
+
+    fn used(&mut self, name: &str, closed: bool) {
+        if !self.uses.iter().any(|u| u.name == name) {
+            self.uses.push(LeafUse { name: name.to_string(), closed });
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, left: &Expr, right: &Expr) -> (Ty, Effect) {
+        match op {
+            BinOp::Eq | BinOp::Ne => {
+                let (lt, le) = self.expr(left);
+                let (rt, re) = self.expr(right);
+                self.case_of(&lt, &rt, right);
+                self.case_of(&rt, &lt, left);
+                if let (Ty::Symbol(_), Ty::Symbol(_)) = (&lt, &rt) {
+                    self.value(left);
+                }
+                (Ty::Bool, le.join(re))
+            }
+            BinOp::And | BinOp::Or => {
+                let (lt, le) = self.value(left);
+                let (rt, re) = self.value(right);
+                for (ty, e) in [(&lt, left), (&rt, right)] {
+                    if !matches!(ty, Ty::Bool | Ty::Unknown) {
+                        self.error(
+                            e.span,
+                            format!("`{}` joins conditions, and this is {}", op.as_str(), ty.name()),
+                            "true or false",
+                            "compare it first",
+                        );
+                    }
+                }
+                (Ty::Bool, le.join(re))
+            }
+            BinOp::Gt | BinOp::Lt | BinOp::Ge | BinOp::Le => {
+                let (lt, le) = self.value(left);
+                let (rt, re) = self.value(right);
+                let ordered = |t: &Ty| matches!(t, Ty::Number | Ty::Duration | Ty::Date | Ty::Unknown);
+                let same = lt == rt || lt == Ty::Unknown || rt == Ty::Unknown;
+                if !ordered(&lt) || !ordered(&rt) || !same {
+                    self.error(
+                        left.span.to(right.span),
+                        format!("`{}` compares {} with {}", op.as_str(), lt.name(), rt.name()),
+                        "two numbers, two durations or two dates",
+                        "compare values of one ordered type",
+                    );
+                }
+                (Ty::Bool, le.join(re))
+            }
+            BinOp::Contains => {
+                let (lt, le) = self.value(left);
+                let (_, re) = self.value(right);
+                if !matches!(lt, Ty::Text | Ty::User | Ty::Span | Ty::List(_) | Ty::Unknown) {
+                    self.error(
+                        left.span,
+                        format!("`contains` looks inside text or a list, and this is {}", lt.name()),
+                        "text or a list",
+                        "use `==` to compare single values",
+                    );
+                }
+                (Ty::Bool, le.join(re))
+            }
+        }
+    }
+
+    /// `c.kind == bug`: an unbound word compared with an enum must be one of its cases.
+    fn case_of(&mut self, enum_ty: &Ty, other: &Ty, other_expr: &Expr) {
+        let Ty::Enum(cases) = enum_ty else {
+            if let Ty::Symbol(name) = other
+                && !matches!(enum_ty, Ty::Unknown | Ty::Symbol(_))
+            {
+                let name = name.clone();
+                self.error(
+                    other_expr.span,
+                    format!("`{name}` is not a variable, a memory or a frame"),
+                    "a `let` variable, a loop variable, a memory, `transcript` or `meeting`",
+                    "bind it with `let`, or write text in quotes: `\"…\"`",
+                );
+            }
+            return;
+        };
+        let name = match other {
+            Ty::Symbol(name) => name.clone(),
+            _ => {
+                if let ExprKind::Str(parts) = &other_expr.kind {
+                    if let [StrPart::Lit(text)] = parts.as_slice() {
+                        text.clone()
+                    } else {
+                        return;
+                    }
+                } else {
+                    return;
+                }
+            }
+        };
+        if !cases.contains(&name) {
+            self.error(
+                other_expr.span,
+                format!("`{name}` is not a case of enum({})", cases.join(", ")),
+                &format!("one of: {}", cases.join(", ")),
+                "compare with a case the schema declares",
+            );
+        }
+    }
+}
+
+/// A leaf's schema by name, the first declaration (top-level or inline) winning.
+pub fn leaf_schema<'a>(program: &'a Program, name: &str) -> Option<&'a Schema> {
+    program.leaves.iter().filter(|l| l.name.text == name).min_by_key(|l| l.span.start).map(|l| &l.schema)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,199 @@
+//! Diagnostics in the shape rustc prints them, as evoke's do: the code and what is wrong, the file, line
+//! and column, the source line with a caret, what was expected, and the fix.
+
+use crate::span::{Span, line_text, position};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// Declares the codes with their wire names in one place, so the two can never drift apart.
+macro_rules! codes {
+    ($($variant:ident => $name:literal, $severity:ident;)*) => {
+        /// What went wrong, as the closed set of codes the vectors name.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Code {
+            $($variant,)*
+        }
+
+        impl Code {
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $name,)*
+                }
+            }
+
+            pub fn severity(self) -> Severity {
+                match self {
+                    $(Code::$variant => Severity::$severity,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    // Parse errors (Expresso §1, and the static parse errors of §4).
+    Parse => "E_PARSE", Error;
+    TooDeep => "E_DEPTH", Error;
+    TooLarge => "E_TOO_LARGE", Error;
+    LeafSchema => "E_LEAF_SCHEMA", Error;
+    MeetingPhase => "E_MEETING_PHASE", Error;
+    SilenceDuration => "E_SILENCE_DURATION", Error;
+    Regex => "E_REGEX", Error;
+    // Checker errors (§4).
+    Grant => "E_GRANT", Error;
+    Ceiling => "E_CEILING", Error;
+    DupAgent => "E_DUP_AGENT", Error;
+    Type => "E_TYPE", Error;
+    // Warnings.
+    OverGrant => "W_OVER_GRANT", Warning;
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub message: String,
+    pub span: Span,
+    /// What the reader expected to find here, when the problem is that something else was found.
+    pub expected: Option<String>,
+    /// What the author does about it.
+    pub fix: Option<String>,
+    /// Another place that explains this one (the first declaration of a redeclared leaf).
+    pub note: Option<(String, Span)>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { code, message: message.into(), span, expected: None, fix: None, note: None }
+    }
+
+    pub fn expected(mut self, expected: impl Into<String>) -> Diagnostic {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    pub fn fix(mut self, fix: impl Into<String>) -> Diagnostic {
+        self.fix = Some(fix.into());
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>, span: Span) -> Diagnostic {
+        self.note = Some((note.into(), span));
+        self
+    }
+
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity() == Severity::Error
+    }
+
+    /// What the vectors pin: the code and where it starts.
+    pub fn fault(&self, source: &str) -> serde_json::Value {
+        let at = position(source, self.span.start);
+        serde_json::json!({ "code": self.code.as_str(), "line": at.line, "column": at.column })
+    }
+
+    /// Renders the diagnostic the way rustc does.
+    pub fn render(&self, file: &str, source: &str) -> String {
+        let label = match self.severity() {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut out = format!("{label}[{}]: {}\n", self.code.as_str(), self.message);
+        snippet(&mut out, file, source, self.span);
+        let at = position(source, self.span.start);
+        let pad = " ".repeat(at.line.to_string().len());
+        if let Some(expected) = &self.expected {
+            let _ = writeln!(out, "{pad} = expected: {expected}");
+        }
+        if let Some(fix) = &self.fix {
+            let _ = writeln!(out, "{pad} = fix: {fix}");
+        }
+        if let Some((note, span)) = &self.note {
+            let there = position(source, span.start);
+            let _ = writeln!(out, "{pad} = note: {note} at {file}:{}:{}", there.line, there.column);
+        }
+        out
+    }
+}
+
+/// The widest source line shown whole; a longer one is shown as a window around the caret.
+const SHOWN_CHARS: usize = 160;
+
+fn snippet(out: &mut String, file: &str, source: &str, span: Span) {
+    let at = position(source, span.start);
+    let pad = " ".repeat(at.line.to_string().len());
+    let _ = writeln!(out, "{pad}--> {file}:{}:{}", at.line, at.column);
+    let text = line_text(source, span.start);
+    let chars: Vec<char> = text.chars().collect();
+    // The caret runs to the span's end or the line's end, whichever comes first, at least one wide.
+    let end_at = position(source, span.end);
+    let end = if end_at.line == at.line { end_at.column } else { chars.len() + 1 };
+    let mut width = end.saturating_sub(at.column).max(1);
+    let (mut from, mut to) = (0, chars.len());
+    if chars.len() > SHOWN_CHARS {
+        from = (at.column - 1).saturating_sub(SHOWN_CHARS / 3);
+        to = (from + SHOWN_CHARS).min(chars.len());
+        width = width.min(to.saturating_sub(at.column - 1)).max(1);
+    }
+    let shown: String = chars[from..to].iter().collect();
+    let (before, after) = (if from > 0 { "…" } else { "" }, if to < chars.len() { "…" } else { "" });
+    let _ = writeln!(out, "{pad} |");
+    let _ = writeln!(out, "{} | {before}{}{after}", at.line, printable(&shown));
+    let caret_pad = at.column - 1 - from + before.chars().count();
+    let _ = writeln!(out, "{pad} | {}{}", " ".repeat(caret_pad), "^".repeat(width));
+}
+
+/// A source line as it may be shown on a terminal: control and bidi characters escaped, so the text a
+/// diagnostic refuses cannot repaint the line that reports it.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        let bidi =
+            matches!(ch, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}');
+        if (ch.is_control() && ch != '\t') || bidi {
+            let _ = write!(out, "\\u{{{:04X}}}", ch as u32);
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_like_rustc() {
+        let source = "agent \"A\" {\n  on message { say 1 }\n}\n";
+        let d = Diagnostic::new(Code::Grant, Span::new(27, 32), "`say` needs `message.send`")
+            .fix("add `message.send` to `grants { … }`");
+        let text = d.render("a.ex", source);
+        assert_eq!(
+            text,
+            "error[E_GRANT]: `say` needs `message.send`\n --> a.ex:2:16\n  |\n2 |   on message { say 1 }\n  |                ^^^^^\n  = fix: add `message.send` to `grants { … }`\n"
+        );
+    }
+
+    #[test]
+    fn codes_carry_their_severity() {
+        assert_eq!(Code::OverGrant.severity(), Severity::Warning);
+        assert_eq!(Code::Ceiling.as_str(), "E_CEILING");
+    }
+}

@@ -1,0 +1,208 @@
+//! The event envelope of §2, read from JSON lines, and the order the runtime consumes a log in.
+
+use crate::bounds::{MAX_EVENT_LINE_BYTES, MAX_EVENTS, MAX_REPORTED_BAD_LINES};
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventType {
+    Utterance,
+    Message,
+    Silence,
+    MeetingStart,
+    MeetingEnd,
+    Schedule,
+}
+
+/// `(workspace, room|channel)`: order is meaningful only within one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Partition {
+    pub workspace: String,
+    pub room: String,
+}
+
+/// `e = { id, partition, type, payload, t_event, rev }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Event {
+    pub id: String,
+    pub partition: Partition,
+    #[serde(rename = "type")]
+    pub kind: EventType,
+    #[serde(default)]
+    pub payload: Map<String, Value>,
+    /// Event time in milliseconds: the only clock a program reads.
+    pub t_event: u64,
+    #[serde(default)]
+    pub rev: u64,
+}
+
+impl Event {
+    /// The text a trigger matches and `here..end_of_turn` reads: an utterance's or a message's `text`.
+    pub fn text(&self) -> &str {
+        self.payload.get("text").and_then(Value::as_str).unwrap_or("")
+    }
+
+    pub fn speaker(&self) -> &str {
+        self.payload.get("speaker").and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// What the payload of each type must hold, so a program never reads a field its event lacks.
+    fn check_payload(&self) -> Result<(), String> {
+        let need_str = |key: &str| match self.payload.get(key) {
+            Some(Value::String(_)) => Ok(()),
+            Some(_) => Err(format!("payload.{key} must be a string")),
+            None => Err(format!("a {} event needs payload.{key}", type_name(self.kind))),
+        };
+        if self.id.is_empty() {
+            return Err("id is empty".into());
+        }
+        match self.kind {
+            EventType::Utterance | EventType::Message => {
+                need_str("speaker")?;
+                need_str("text")
+            }
+            EventType::Silence => match self.payload.get("millis") {
+                Some(v) if v.as_u64().is_some() => Ok(()),
+                Some(_) => Err("payload.millis must be a whole number of milliseconds".into()),
+                None => Err("a silence event needs payload.millis".into()),
+            },
+            EventType::MeetingStart => {
+                need_str("title")?;
+                need_str("host")
+            }
+            EventType::MeetingEnd => Ok(()),
+            EventType::Schedule => need_str("name"),
+        }
+    }
+}
+
+pub fn type_name(kind: EventType) -> &'static str {
+    match kind {
+        EventType::Utterance => "utterance",
+        EventType::Message => "message",
+        EventType::Silence => "silence",
+        EventType::MeetingStart => "meeting_start",
+        EventType::MeetingEnd => "meeting_end",
+        EventType::Schedule => "schedule",
+    }
+}
+
+/// Reads a JSON-lines log. Blank lines and lines starting `#` are skipped. Any bad line refuses the whole
+/// log before anything runs (a log with a hole in it is not the log the program is a function of); the
+/// refusal names every bad line, up to a bound, with its number and reason.
+pub fn read_log(text: &str) -> Result<Vec<Event>, Error> {
+    let mut events = Vec::new();
+    let mut bad = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if bad.len() >= MAX_REPORTED_BAD_LINES {
+            break;
+        }
+        if line.len() > MAX_EVENT_LINE_BYTES {
+            bad.push((n, format!("the line is {} bytes, more than {MAX_EVENT_LINE_BYTES}", line.len())));
+            continue;
+        }
+        if events.len() >= MAX_EVENTS {
+            bad.push((n, format!("the log holds more than {MAX_EVENTS} events")));
+            break;
+        }
+        let value: Value = match serde_json::from_str(trimmed) {
+            Ok(value) => value,
+            Err(e) => {
+                bad.push((n, format!("not JSON: {}", strip_position(&e.to_string()))));
+                continue;
+            }
+        };
+        match serde_json::from_value::<Event>(value) {
+            Ok(event) => match event.check_payload() {
+                Ok(()) => events.push(event),
+                Err(reason) => bad.push((n, reason)),
+            },
+            Err(e) => bad.push((n, e.to_string())),
+        }
+    }
+    if bad.is_empty() { Ok(events) } else { Err(Error::BadLog(bad)) }
+}
+
+/// serde's message ends "at line 1 column N" of the one line it read; the log's own line number is given
+/// instead.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+/// The order the runtime consumes a log in, and which events it drops as superseded.
+///
+/// - A revision supersedes by `(id, rev)`: of the events sharing an id, those with a lower `rev` than the
+///   highest are dropped. Events with the same `(id, rev)` are a redelivery: all are kept, and dedup skips
+///   the later ones for an agent that fired on the first.
+/// - Events are ordered by `t_event`, ties kept in log order: within a partition that is the partition's
+///   order, and partitions interleave by event time (per-agent memory is shared across partitions, so one
+///   total order is needed to make it a function of the log).
+pub fn order(events: Vec<Event>) -> (Vec<Event>, usize) {
+    let mut highest: HashMap<&str, u64> = HashMap::new();
+    for e in &events {
+        let rev = highest.entry(e.id.as_str()).or_insert(e.rev);
+        *rev = (*rev).max(e.rev);
+    }
+    let keep: Vec<bool> = events.iter().map(|e| highest.get(e.id.as_str()) == Some(&e.rev)).collect();
+    let superseded = keep.iter().filter(|k| !**k).count();
+    let mut kept: Vec<Event> = events.into_iter().zip(keep).filter_map(|(e, k)| k.then_some(e)).collect();
+    kept.sort_by_key(|e| e.t_event);
+    (kept, superseded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(id: &str, t: u64, rev: u64, text: &str) -> String {
+        format!(
+            r#"{{"id":"{id}","partition":{{"workspace":"w","room":"r"}},"type":"message","payload":{{"speaker":"s","text":"{text}"}},"t_event":{t},"rev":{rev}}}"#
+        )
+    }
+
+    #[test]
+    fn a_bad_line_is_refused_with_its_number_and_reason() {
+        let log = format!(
+            "{}\n\nnot json\n{}\n{}\n",
+            line("a", 1, 0, "x"),
+            line("b", 2, 0, "y"),
+            r#"{"id":"c","partition":{"workspace":"w","room":"r"},"type":"message","payload":{"text":"z"},"t_event":3}"#
+        );
+        let Err(Error::BadLog(bad)) = read_log(&log) else { panic!("refused") };
+        assert_eq!(bad.len(), 2);
+        assert_eq!(bad[0].0, 3);
+        assert_eq!(bad[0].1, "not JSON: expected ident");
+        assert_eq!(bad[1], (5, "a message event needs payload.speaker".to_string()));
+    }
+
+    #[test]
+    fn unknown_fields_and_types_are_refused() {
+        let extra = r#"{"id":"a","partition":{"workspace":"w","room":"r"},"type":"message","payload":{},"t_event":1,"when":"now"}"#;
+        assert!(matches!(read_log(extra), Err(Error::BadLog(_))));
+        let kind = r#"{"id":"a","partition":{"workspace":"w","room":"r"},"type":"shout","payload":{},"t_event":1}"#;
+        assert!(matches!(read_log(kind), Err(Error::BadLog(_))));
+    }
+
+    #[test]
+    fn revisions_supersede_and_time_orders() {
+        let log = [line("a", 5, 0, "old"), line("b", 1, 0, "first"), line("a", 6, 1, "new"), line("b", 1, 0, "again")]
+            .join("\n");
+        let (events, superseded) = order(read_log(&log).unwrap());
+        assert_eq!(superseded, 1);
+        let seen: Vec<(&str, &str)> = events.iter().map(|e| (e.id.as_str(), e.text())).collect();
+        assert_eq!(seen, vec![("b", "first"), ("b", "again"), ("a", "new")]);
+    }
+}

@@ -1,0 +1,230 @@
+//! The reduction rules of §3 over a log: for each event, each agent in program order, each behavior in
+//! its order — E-Skip, E-NoFire, E-Regex⊥, E-Fuzzy⊥ (the model's decision journaled even when it does
+//! not fire) and E-Fire — with MODEL memoized in the journal J and WORLD in the world table W.
+
+use crate::bounds::FLUSH_EVERY_EVENTS;
+use crate::error::Error;
+pub use crate::eval::Sink;
+use crate::eval::{Firing, Ports};
+use crate::event::{Event, order};
+use crate::frame::Conversations;
+use crate::keys;
+use crate::provider::{Provider, RequestKind};
+use crate::route::{routes, structural_ok};
+use crate::store::Store;
+use expresso_lang::Compiled;
+use expresso_lang::ast::{Literal, Match};
+use expresso_lang::bounds::MAX_REGEX_BYTES;
+use expresso_lang::schema::{Kind, Scalar, Schema};
+use regex::Regex;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+
+/// One thing that happened at a MODEL or WORLD leaf, in order: the record a report or a table is made of.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// A model leaf: `fresh` when the provider answered, not when the journal did.
+    Leaf { event: String, key: String, fresh: bool, value: Value },
+    /// A world effect: `applied` when it was new, not when W already held its key.
+    Effect { event: String, key: String, applied: bool, receipt: Value },
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Outcome {
+    pub events: usize,
+    pub superseded: usize,
+    pub firings: usize,
+    pub provider_calls: usize,
+    pub journal_hits: usize,
+    pub new_effects: usize,
+    pub deduped_effects: usize,
+    /// The receipts of the effects applied by this run, in order.
+    pub effects: Vec<Value>,
+    /// Every leaf and effect step, when recorded.
+    pub steps: Vec<Step>,
+}
+
+/// `S[a]`: an agent's memory, the events it fired on, and how far it has read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AgentState {
+    pub memory: Map<String, Value>,
+    pub dedup: HashSet<String>,
+    pub cursor: usize,
+}
+
+pub struct Runtime<'a> {
+    compiled: &'a Compiled,
+    regexes: Vec<Vec<Option<Regex>>>,
+    agents: Vec<AgentState>,
+    conversations: Conversations,
+    ports: Ports<'a>,
+}
+
+impl<'a> Runtime<'a> {
+    pub fn new(
+        compiled: &'a Compiled,
+        journal: &'a mut dyn Store,
+        world: &'a mut dyn Store,
+        provider: &'a dyn Provider,
+    ) -> Runtime<'a> {
+        let program = &compiled.program;
+        // Patterns were compiled once by the checker already; a failure here cannot happen for a program
+        // that checked, and reads as a trigger that never matches.
+        let regexes = program
+            .agents
+            .iter()
+            .map(|a| {
+                a.behaviors
+                    .iter()
+                    .map(|b| match b.trigger.matcher() {
+                        Some(Match::Regex { pattern, .. }) => {
+                            regex::RegexBuilder::new(pattern).size_limit(MAX_REGEX_BYTES).build().ok()
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let agents = program
+            .agents
+            .iter()
+            .map(|a| {
+                let memory = a.memory.iter().map(|m| (m.name.text.clone(), literal(&m.value))).collect();
+                AgentState { memory, ..AgentState::default() }
+            })
+            .collect();
+        Runtime {
+            compiled,
+            regexes,
+            agents,
+            conversations: Conversations::default(),
+            ports: Ports::new(program, journal, world, provider),
+        }
+    }
+
+    /// Whether every leaf and effect step is kept in the outcome (on by default; a benchmark turns it off).
+    pub fn record_steps(&mut self, record: bool) {
+        self.ports.record = record;
+    }
+
+    /// Dispatches each applied effect to `sink` as it is applied (before W is flushed).
+    pub fn dispatch_to(&mut self, sink: Sink<'a>) {
+        self.ports.sink = Some(sink);
+    }
+
+    /// Runs a whole log in the order of [`order`]. J and W are flushed every
+    /// [`FLUSH_EVERY_EVENTS`] events, at the end, and before a fault is returned, so a file store is not
+    /// rewritten once per event (which would make a long run quadratic).
+    pub fn run(&mut self, events: Vec<Event>) -> Result<(), Error> {
+        let (events, superseded) = order(events);
+        self.ports.outcome.superseded += superseded;
+        for (i, event) in events.iter().enumerate() {
+            if let Err(fault) = self.step(event) {
+                self.flush()?;
+                return Err(fault);
+            }
+            if (i + 1) % FLUSH_EVERY_EVENTS == 0 {
+                self.flush()?;
+            }
+        }
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        self.ports.journal.flush()?;
+        self.ports.world.flush()
+    }
+
+    /// One event through every agent.
+    pub fn step(&mut self, event: &Event) -> Result<(), Error> {
+        self.ports.outcome.events += 1;
+        let conversation = self.conversations.observe(event);
+        for (index, agent) in self.compiled.program.agents.iter().enumerate() {
+            let state = &mut self.agents[index];
+            state.cursor += 1;
+            // E-Skip.
+            if !routes(agent, event) || state.dedup.contains(&event.id) {
+                continue;
+            }
+            let mut fired = false;
+            for behavior in &agent.behaviors {
+                // E-NoFire.
+                if !structural_ok(agent, behavior, event) {
+                    continue;
+                }
+                let site = keys::site(&agent.name.text, behavior.ordinal);
+                let firing_id = keys::firing_id(&site, &event.id);
+                let mut captures = Vec::new();
+                match behavior.trigger.matcher() {
+                    Some(Match::Regex { .. }) => {
+                        // E-Regex⊥: pure, nothing journaled.
+                        let Some(found) =
+                            self.regexes[index][behavior.ordinal].as_ref().and_then(|r| r.captures(event.text()))
+                        else {
+                            continue;
+                        };
+                        captures = found.iter().map(|m| m.map(|m| m.as_str().to_string())).collect();
+                    }
+                    Some(Match::Fuzzy { phrase, .. }) => {
+                        // E-Fuzzy⊥: the decision is journaled whether or not it fires.
+                        let path = keys::trigger_path(&site);
+                        let schema = self.ports.bool_schema.clone();
+                        let hit = self.ports.model(
+                            event,
+                            &firing_id,
+                            &path,
+                            "match",
+                            RequestKind::Match,
+                            &schema,
+                            Some(phrase),
+                            event.text(),
+                        )?;
+                        if hit != Value::Bool(true) {
+                            continue;
+                        }
+                    }
+                    None => {}
+                }
+                // E-Fire.
+                fired = true;
+                self.ports.outcome.firings += 1;
+                let mut firing = Firing::new(agent, event, conversation, site, firing_id, captures);
+                firing.block(&behavior.body, &mut self.ports, &mut state.memory)?;
+            }
+            if fired {
+                state.dedup.insert(event.id.clone());
+            }
+        }
+        Ok(())
+    }
+
+    pub fn outcome(&self) -> &Outcome {
+        &self.ports.outcome
+    }
+
+    pub fn into_outcome(self) -> Outcome {
+        self.ports.outcome
+    }
+
+    /// An agent's state, by its place in the program.
+    pub fn state(&self, agent: usize) -> Option<&AgentState> {
+        self.agents.get(agent)
+    }
+}
+
+fn literal(value: &Literal) -> Value {
+    match value {
+        Literal::Str(s) => Value::String(s.clone()),
+        Literal::Num(n) => crate::value::number(*n),
+        Literal::Bool(b) => Value::Bool(*b),
+        Literal::Dur(d) => Value::from(*d),
+    }
+}
+
+/// The schema of a fuzzy trigger's answer and of `summarize`'s.
+pub(crate) fn scalar_schema(kind: Kind) -> Schema {
+    Schema::Scalar(Scalar { kind, optional: false, span: Default::default() })
+}

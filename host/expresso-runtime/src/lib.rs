@@ -1,0 +1,24 @@
+//! Expresso's runtime (§2 Event model, §3 Small-step operational semantics): a program over an event log,
+//! model leaves memoized in the journal J, world effects in the world table W, both keyed by replay-stable
+//! strings built only from log data.
+
+pub mod bounds;
+pub mod conform;
+pub mod error;
+mod eval;
+pub mod event;
+pub mod exec;
+pub mod frame;
+pub mod keys;
+pub mod openai;
+pub mod provider;
+pub mod recording;
+pub mod route;
+pub mod store;
+pub mod value;
+
+pub use error::Error;
+pub use event::{Event, EventType, read_log};
+pub use exec::{Outcome, Runtime, Step};
+pub use provider::{LeafRequest, Provider, RequestKind};
+pub use store::{FileStore, MemoryStore, Store};

@@ -1,0 +1,55 @@
+//! Model leaves reach a model only through a [`Provider`]. The runtime asks one only when the journal
+//! has no value for the leaf's key, validates the answer against the leaf's schema, and journals it.
+
+use expresso_lang::schema::Schema;
+use serde_json::Value;
+
+/// What a model leaf asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestKind {
+    /// A typed leaf, declared or inline.
+    Leaf,
+    /// `summarize(span)`: free text, which only a generative provider can give.
+    Summarize,
+    /// A fuzzy trigger `~"phrase"`: does the event's text match the phrase? Answered true or false.
+    Match,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeafRequest<'a> {
+    /// The journal key: `firingId/leafPath`. A recording answers by it.
+    pub key: &'a str,
+    /// The leaf's name (`classify`, `ai.extract_actions`, `summarize`, `match`).
+    pub leaf: &'a str,
+    pub kind: RequestKind,
+    pub schema: &'a Schema,
+    /// The leaf's prompt, or a fuzzy trigger's phrase.
+    pub prompt: Option<&'a str>,
+    /// The span the leaf reads.
+    pub input: &'a str,
+    /// The firing event's time in milliseconds since the Unix epoch: the only clock a provider may read
+    /// (evoke's engines resolve `tomorrow` against it).
+    pub t_event: u64,
+}
+
+pub trait Provider {
+    /// Names the provider in reports.
+    fn id(&self) -> &str;
+    /// An answer, before validation; any error fails the firing closed.
+    fn answer(&self, request: &LeafRequest) -> Result<Value, String>;
+}
+
+/// A provider that answers nothing: replay with a complete journal never reaches it, and one that does is
+/// a fault that names the key it lacked.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoProvider;
+
+impl Provider for NoProvider {
+    fn id(&self) -> &str {
+        "none"
+    }
+
+    fn answer(&self, _request: &LeafRequest) -> Result<Value, String> {
+        Err("no provider is configured, and the journal has no answer".into())
+    }
+}

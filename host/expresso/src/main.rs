@@ -1,0 +1,91 @@
+//! `expresso`: check a program, run it over an event log, replay it with its journal.
+
+mod check;
+mod exit;
+mod load;
+mod providers;
+mod run;
+mod table;
+
+use clap::{Parser, Subcommand};
+use exit::Exit;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "expresso", version, about = "Effect-typed reactive agents over an event log")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+pub struct RunArgs {
+    /// The program.
+    pub file: PathBuf,
+    /// The event log, one JSON event per line.
+    #[arg(long)]
+    pub events: PathBuf,
+    /// The journal J, one JSON file (created when missing). Without it the journal lives in memory.
+    #[arg(long)]
+    pub journal: Option<PathBuf>,
+    /// The world table W, one JSON file (created when missing). Without it W lives in memory.
+    #[arg(long)]
+    pub world: Option<PathBuf>,
+    /// Who answers a model leaf the journal lacks: `none`, `recording:FILE`, `openai`, `evoke` (evoke's
+    /// offline `local` engine) or `auto` (evoke for closed leaves, openai for open ones); the last two
+    /// need the `evoke` feature, and `auto` is then the default.
+    #[arg(long)]
+    pub provider: Option<String>,
+    /// Print the table of each event's model leaves and world effects instead of the effect lines.
+    #[arg(long)]
+    pub table: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and check a program: each agent's inferred effect and minimal grants, every error.
+    Check { file: PathBuf },
+    /// Run a program over an event log; print each new world effect as one JSON line with its idemKey.
+    Run(RunArgs),
+    /// Run again with the journal: report provider calls and new effects (both 0 for a complete journal).
+    Replay(RunArgs),
+    /// Conformance: read a vector case's input on stdin, print the function's output.
+    Conform { function: String },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let exit = match cli.command {
+        Command::Check { file } => check::check(&file),
+        Command::Run(args) => run::run(&args, false),
+        Command::Replay(args) => run::run(&args, true),
+        Command::Conform { function } => conform(&function),
+    };
+    exit.into()
+}
+
+fn conform(function: &str) -> Exit {
+    let mut text = String::new();
+    if std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text).is_err() {
+        eprintln!("error: stdin is not text");
+        return Exit::Usage;
+    }
+    let input: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: stdin is not JSON: {e}");
+            return Exit::Usage;
+        }
+    };
+    match expresso_runtime::conform::call(function, &input) {
+        Ok(out) => {
+            println!("{out}");
+            Exit::Done
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Exit::Usage
+        }
+    }
+}

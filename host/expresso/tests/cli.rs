@@ -1,0 +1,54 @@
+//! The command line beyond the transcripts: replay leaves the journal and world files byte for byte as
+//! they were, and `conform` answers a vector case from stdin.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn triage() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../transcripts/expresso-triage")
+}
+
+#[test]
+fn replay_with_the_journal_is_bit_identical() {
+    let work = std::env::temp_dir().join(format!("expresso-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&work).unwrap();
+    let (journal, world) = (work.join("journal.json"), work.join("world.json"));
+    let expresso = |verb: &str, provider: &str| {
+        Command::new(env!("CARGO_BIN_EXE_expresso"))
+            .args([verb, "triage.ex", "--events", "events.jsonl", "--provider", provider, "--journal"])
+            .arg(&journal)
+            .arg("--world")
+            .arg(&world)
+            .current_dir(triage())
+            .output()
+            .unwrap()
+    };
+    let first = expresso("run", "recording:recording.json");
+    assert_eq!(first.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&first.stdout).lines().count(), 5);
+    let before = (std::fs::read(&journal).unwrap(), std::fs::read(&world).unwrap());
+    let replay = expresso("replay", "none");
+    assert_eq!(replay.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&replay.stdout),
+        "replay: 0 provider calls · 0 new effects · journal unchanged · world unchanged\n"
+    );
+    assert_eq!(before, (std::fs::read(&journal).unwrap(), std::fs::read(&world).unwrap()));
+    std::fs::remove_dir_all(&work).unwrap();
+}
+
+#[test]
+fn conform_answers_a_case_from_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_expresso"))
+        .args(["conform", "expresso-parse"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(br#"{"source":"agent \"X\" { on meeting over { } }"}"#).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value, serde_json::json!({"error": {"code": "E_MEETING_PHASE", "line": 1, "column": 24}}));
+}
