@@ -27,6 +27,16 @@ pub const CASE_TIMEOUT: Duration = Duration::from_secs(10);
 /// needs time to end it and print; 45 seconds covers both.
 pub const STEP_TIMEOUT: Duration = Duration::from_secs(45);
 
+/// The folders of `vectors/` and `transcripts/` that belong to the Expresso suite, which its own command
+/// runs (`expresso conform`): evoke's runner leaves a folder whose name starts with this, and fails on any
+/// other folder it cannot run.
+pub const EXPRESSO_PREFIX: &str = "expresso-";
+
+/// Whether the folder named `name` of `vectors/` or `transcripts/` is evoke's to run.
+pub fn is_evokes(name: &str) -> bool {
+    !name.starts_with(EXPRESSO_PREFIX)
+}
+
 /// How many cases passed and how each failure differed.
 #[derive(Debug, Default)]
 pub struct Report {

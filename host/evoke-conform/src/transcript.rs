@@ -87,7 +87,10 @@ pub fn run_within(implementation: &Path, root: &Path, timeout: Duration) -> Repo
             return report;
         }
     };
-    let mut flows: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
+    let mut flows: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir() && p.file_name().is_some_and(|n| crate::is_evokes(&n.to_string_lossy())))
+        .collect();
     flows.sort();
     if flows.is_empty() {
         report.failures.push(format!("{}: no transcript", root.display()));

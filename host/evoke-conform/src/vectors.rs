@@ -67,7 +67,7 @@ fn unknown_folders(root: &Path) -> Vec<String> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_dir())
         .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
-        .filter(|n| !FUNCTIONS.contains(&n.as_str()))
+        .filter(|n| !FUNCTIONS.contains(&n.as_str()) && crate::is_evokes(n))
         .collect();
     unknown.sort();
     unknown

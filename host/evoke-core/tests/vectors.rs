@@ -34,11 +34,13 @@ fn the_folders_are_the_functions() {
         .flatten()
         .filter(|e| e.path().is_dir())
         .map(|e| e.file_name().to_string_lossy().to_string())
+        // The Expresso suite's folders are its own, walked by the tests of host/expresso-runtime.
+        .filter(|name| !name.starts_with("expresso-"))
         .collect();
     on_disk.sort();
     let mut listed: Vec<String> = FOLDERS.iter().map(|f| f.to_string()).collect();
     listed.sort();
-    assert_eq!(on_disk, listed, "the folders of vectors/ are exactly the listed ones");
+    assert_eq!(on_disk, listed, "the folders of vectors/ but Expresso's are exactly the listed ones");
 }
 
 #[test]

@@ -13,15 +13,21 @@ fn evoke() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_evoke"))
 }
 
-/// The case files of every folder of `vectors/`, counted without the runner.
+/// Whether a folder of `vectors/` or `transcripts/` is evoke's (the Expresso suite's are `expresso-*`).
+fn evokes(entry: &std::fs::DirEntry) -> bool {
+    evoke_conform::is_evokes(&entry.file_name().to_string_lossy())
+}
+
+/// The case files of every folder of `vectors/` that is evoke's, counted without the runner.
 fn vector_cases() -> usize {
-    let folders = std::fs::read_dir(root().join("vectors")).unwrap().flatten().filter(|e| e.path().is_dir());
+    let folders =
+        std::fs::read_dir(root().join("vectors")).unwrap().flatten().filter(|e| e.path().is_dir() && evokes(e));
     folders.map(|folder| vectors::cases(&folder.path()).len()).sum()
 }
 
 /// The steps (`$ ` and `% ` lines) of every `transcripts/*/transcript`, counted without the parser.
 fn transcript_steps() -> usize {
-    let folders = std::fs::read_dir(root().join("transcripts")).unwrap().flatten();
+    let folders = std::fs::read_dir(root().join("transcripts")).unwrap().flatten().filter(evokes);
     let texts = folders.filter_map(|f| std::fs::read_to_string(f.path().join("transcript")).ok());
     texts.map(|t| t.lines().filter(|l| l.starts_with("$ ") || l.starts_with("% ")).count()).sum()
 }
