@@ -154,15 +154,15 @@ impl Cache {
     /// Writes `component` to the cache, sealed. A cache that cannot be written only costs the next run a
     /// compile.
     fn keep(&self, key: &Key, component: &Component) {
-        if let Ok(compiled) = component.serialize() {
-            let file = self.file(key);
-            let tmp = file.with_extension(format!("tmp{}-{:x}", std::process::id(), key[0]));
-            let mut sealed = Vec::with_capacity(SEAL + compiled.len());
-            sealed.extend_from_slice(&seal(key, &compiled));
-            sealed.extend_from_slice(&compiled);
-            if std::fs::write(&tmp, sealed).is_err() || std::fs::rename(&tmp, &file).is_err() {
-                let _ = std::fs::remove_file(&tmp);
-            }
+        use std::io::Write as _;
+        let Ok(compiled) = component.serialize() else { return };
+        // The temporary file is created exclusively under a random name beside its target (O_EXCL, 0600),
+        // so a link planted at a name evoke would have chosen is never written through; dropped unpersisted
+        // on any failure, it is removed.
+        let Ok(mut tmp) = tempfile::Builder::new().prefix(".cwasm-").tempfile_in(&self.dir) else { return };
+        let written = tmp.write_all(&seal(key, &compiled)).and_then(|()| tmp.write_all(&compiled));
+        if written.is_ok() {
+            let _ = tmp.persist(self.file(key));
         }
     }
 
@@ -217,5 +217,34 @@ impl Cache {
         let ready = Arc::new(ready);
         self.loaded.lock().unwrap().insert(*key, ready.clone());
         Ok(ready)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeping_a_compiled_file_never_writes_through_a_planted_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = super::super::engine::new_engine().unwrap();
+        let cache = Cache::new(dir.path(), &engine).unwrap();
+        let wasm = wat::parse_str("(component)").unwrap();
+        let key = key_of(&wasm);
+        let component = Component::new(&engine, &wasm).unwrap();
+
+        // A link at the name a process-and-key scheme would choose, to a victim outside the cache.
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, b"untouched").unwrap();
+        let file = cache.file(&key);
+        let guess = file.with_extension(format!("tmp{}-{:x}", std::process::id(), key[0]));
+        std::os::unix::fs::symlink(&victim, guess).unwrap();
+        cache.keep(&key, &component);
+
+        assert_eq!(std::fs::read(&victim).unwrap(), b"untouched");
+        let kept = std::fs::read(&file).unwrap();
+        assert!(unseal(&key, &kept).is_some(), "the kept file is whole and sealed");
+        let meta = std::fs::symlink_metadata(&file).unwrap();
+        assert!(meta.is_file(), "the kept file is a file of its own, not a link");
     }
 }
