@@ -183,6 +183,18 @@ ask = "For how long?"
 pick = "duration"
 "#;
 
+    /// A request to `adapter` over `catalog`, answers kept in `cache`, with the whole deadline ahead.
+    fn cached<'a>(catalog: &'a Catalog, adapter: &'a Sure, cache: &'a AnswerCache) -> Request<'a> {
+        Request {
+            catalog,
+            adapter,
+            gate: adapter.gate(),
+            plan: "p",
+            cache: Some(cache),
+            deadline: Instant::now() + DEADLINE,
+        }
+    }
+
     fn catalog() -> Catalog {
         let manifest = read_manifest("reflex.toml", TIMER, &|_: &str| true).value.unwrap();
         Catalog::new(vec![Reflex { name: "timer".into(), manifest, vocabs: Default::default() }])
@@ -286,14 +298,7 @@ pick = "duration"
         let adapter = Sure { calls: AtomicUsize::new(0) };
         let dir = tempfile::tempdir().unwrap();
         let cache = AnswerCache::new(dir.path());
-        let request = Request {
-            catalog: &catalog,
-            adapter: &adapter,
-            gate: adapter.gate(),
-            plan: "p",
-            cache: Some(&cache),
-            deadline: Instant::now() + DEADLINE,
-        };
+        let request = cached(&catalog, &adapter, &cache);
         for input in ["", "   ", " \u{3000} "] {
             let failed = runtime().block_on(decide(&request, input)).unwrap_err();
             assert_eq!(failed.failure, Failure::Input { refusal: Refusal::Empty }, "{input:?}");
@@ -308,14 +313,7 @@ pick = "duration"
         let dir = tempfile::tempdir().unwrap();
         let cache = AnswerCache::new(dir.path());
         let adapter = Sure { calls: AtomicUsize::new(0) };
-        let request = Request {
-            catalog: &catalog,
-            adapter: &adapter,
-            gate: adapter.gate(),
-            plan: "p",
-            cache: Some(&cache),
-            deadline: Instant::now() + DEADLINE,
-        };
+        let request = cached(&catalog, &adapter, &cache);
         let rt = runtime();
         rt.block_on(decide(&request, "set a timer for 10 minutes")).unwrap();
         // One identity, but the span now starts one character later: 17-27, not 16-26.
@@ -335,14 +333,7 @@ pick = "duration"
         let dir = tempfile::tempdir().unwrap();
         let cache = AnswerCache::new(dir.path());
         let adapter = Sure { calls: AtomicUsize::new(0) };
-        let request = Request {
-            catalog: &catalog,
-            adapter: &adapter,
-            gate: adapter.gate(),
-            plan: "p",
-            cache: Some(&cache),
-            deadline: Instant::now() + DEADLINE,
-        };
+        let request = cached(&catalog, &adapter, &cache);
         let input = "set a timer for 10 minutes";
         let route = catalog.route_round();
         let bad: Raw = [("route".to_string(), [("elsewhere".to_string(), 1.0)].into_iter().collect())].into();
@@ -358,14 +349,7 @@ pick = "duration"
         let dir = tempfile::tempdir().unwrap();
         let cache = AnswerCache::new(dir.path());
         let adapter = Sure { calls: AtomicUsize::new(0) };
-        let request = Request {
-            catalog: &catalog,
-            adapter: &adapter,
-            gate: adapter.gate(),
-            plan: "p",
-            cache: Some(&cache),
-            deadline: Instant::now() + DEADLINE,
-        };
+        let request = cached(&catalog, &adapter, &cache);
         let rt = runtime();
         let first = rt.block_on(decide(&request, "set a timer for 10 minutes")).unwrap();
         assert_eq!(first.trace.len(), 2, "route, then fits and the argument");
