@@ -75,7 +75,7 @@ pub fn for_target(name: &str) -> Vec<Vec<u8>> {
     match name {
         "manifest" => {
             let mut paths = below(&root.join("reflexes"), "reflex.toml");
-            paths.extend(below(&root.join("examples/home/reflexes"), "reflex.toml"));
+            paths.extend(below(&root.join("docs/examples/home/reflexes"), "reflex.toml"));
             for transcript in dirs(&root.join("transcripts")) {
                 paths.extend(below(&transcript.join("project/reflexes"), "reflex.toml"));
             }
@@ -102,7 +102,7 @@ pub fn for_target(name: &str) -> Vec<Vec<u8>> {
                     out.push(with_nul(&name, &toml));
                 }
             }
-            out.extend(read(&root.join("examples/home/vocab/rooms.toml")));
+            out.extend(read(&root.join("docs/examples/home/vocab/rooms.toml")));
             for transcript in dirs(&root.join("transcripts")) {
                 out.extend(files(&transcript.join("project/vocab")).iter().filter_map(|p| read(p)));
             }

@@ -41,7 +41,7 @@ fn evoke(home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, Stri
 #[test]
 fn local_decides_the_example_project_offline() {
     let home = tempfile::tempdir().unwrap();
-    let project = repo().join("examples/home");
+    let project = repo().join("docs/examples/home");
     let (code, out, err) =
         evoke(home.path(), &["-C", project.to_str().unwrap(), "try", "--json", "turn on the kitchen lights"], &[]);
     assert_eq!(code, 0, "{err}");
@@ -286,7 +286,7 @@ impl<A: Adapter> Adapter for Spoiled<A> {
 #[test]
 fn malformed_answers_fail_closed_for_local_and_every_kind() {
     let project =
-        evoke_files::project::load(evoke_files::project::Location { root: repo().join("examples/home"), home: false })
+        evoke_files::project::load(evoke_files::project::Location { root: repo().join("docs/examples/home"), home: false })
             .unwrap();
     let catalog = project.catalog();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
@@ -355,7 +355,7 @@ fn malformed_recorded_answers_exit_6() {
 #[test]
 fn calibrate_scores_every_record_and_test() {
     let home = tempfile::tempdir().unwrap();
-    let project = repo().join("examples/home");
+    let project = repo().join("docs/examples/home");
     let p = project.to_str().unwrap();
     let (code, out, err) = evoke(home.path(), &["-C", p, "calibrate", "--json", "--repeat", "2"], &[]);
     assert_eq!(code, 0, "{err}");

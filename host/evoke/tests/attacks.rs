@@ -180,7 +180,7 @@ fn a_value_given_by_name_meets_the_text_rules() {
 #[test]
 fn a_whitespace_variant_of_a_cached_sentence_is_decided_on_its_own_offsets() {
     let home = tempfile::tempdir().unwrap();
-    let example = repo().join("examples/home");
+    let example = repo().join("docs/examples/home");
     trust(home.path(), &example);
     let first = evoke(home.path(), &example, &["try", "--json", "set a timer for 10 minutes"], None);
     assert_eq!(first.code, 0, "{}", first.stderr());
@@ -194,7 +194,7 @@ fn a_whitespace_variant_of_a_cached_sentence_is_decided_on_its_own_offsets() {
 #[test]
 fn the_filter_refuses_a_line_that_is_not_utf8_and_goes_on() {
     let home = tempfile::tempdir().unwrap();
-    let example = repo().join("examples/home");
+    let example = repo().join("docs/examples/home");
     trust(home.path(), &example);
     let mut input = b"set a timer for 10 minutes\n\xff\xfe not text\n".to_vec();
     input.extend(std::iter::repeat_n(b'a', 70 * 1024));
@@ -385,7 +385,7 @@ fn example_copy(home: &Path) -> (tempfile::TempDir, PathBuf) {
         let status = Command::new("cp").arg("-r").arg(repo().join(part)).arg(root.path()).status().unwrap();
         assert!(status.success());
     }
-    let example = root.path().join("examples/home");
+    let example = root.path().join("docs/examples/home");
     trust(home, &example);
     (root, example)
 }
@@ -431,7 +431,7 @@ fn a_cached_answer_copied_from_another_sentence_never_answers_this_one() {
 fn a_symlink_planted_at_the_log_is_refused_and_its_target_untouched() {
     use std::os::unix::fs::PermissionsExt;
     let home = tempfile::tempdir().unwrap();
-    let example = repo().join("examples/home");
+    let example = repo().join("docs/examples/home");
     trust(home.path(), &example);
     let elsewhere = tempfile::tempdir().unwrap();
     let victim = elsewhere.path().join("victim");
@@ -555,7 +555,7 @@ fn an_argument_clap_refuses_is_echoed_escaped() {
 #[test]
 fn a_refused_input_is_echoed_cut_at_2000_characters() {
     let home = tempfile::tempdir().unwrap();
-    let example = repo().join("examples/home");
+    let example = repo().join("docs/examples/home");
     trust(home.path(), &example);
     // Under the filter's 64 KiB bound, so read whole, and refused by the decision as too long.
     let mut input = "é".repeat(3_000);
@@ -580,7 +580,7 @@ fn a_refused_input_is_echoed_cut_at_2000_characters() {
 fn the_cache_place_is_made_private_and_narrowed_when_left_open() {
     use std::os::unix::fs::PermissionsExt;
     let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
-    let example = repo().join("examples/home");
+    let example = repo().join("docs/examples/home");
     for args in [&["try", "--json", "set a timer for 10 minutes"][..], &["list"][..]] {
         // Left open by an earlier evoke, with a compiled component's folder under it.
         let home = tempfile::tempdir().unwrap();
@@ -614,7 +614,7 @@ fn a_value_given_twice_by_name_is_refused() {
 #[test]
 fn the_not_utf8_message_names_the_offset_the_json_gives() {
     let home = tempfile::tempdir().unwrap();
-    let example = repo().join("examples/home");
+    let example = repo().join("docs/examples/home");
     trust(home.path(), &example);
     let json = evoke(home.path(), &example, &["try", "--json"], Some(b"ab\xffc\n"));
     let line: serde_json::Value = serde_json::from_slice(json.stdout.trim_ascii()).unwrap();

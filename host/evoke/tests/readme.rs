@@ -25,11 +25,11 @@ fn copy(from: &Path, to: &Path) {
 fn turn_on_the_kitchen_lights() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let root = tempfile::tempdir().unwrap();
-    copy(&repo.join("examples/home"), &root.path().join("examples/home"));
+    copy(&repo.join("docs/examples/home"), &root.path().join("docs/examples/home"));
     for reflex in ["timer", "volume"] {
         copy(&repo.join("reflexes").join(reflex), &root.path().join("reflexes").join(reflex));
     }
-    let project = root.path().join("examples/home");
+    let project = root.path().join("docs/examples/home");
     let home = root.path().join("evoke-home");
     let evoke = || {
         let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));

@@ -89,7 +89,7 @@ fn there_is_no_yes() {
         let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
             .args([flag, "try", "turn off the lights"])
             .env("EVOKE_HOME", home.path())
-            .current_dir(repo().join("examples/home"))
+            .current_dir(repo().join("docs/examples/home"))
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{flag} is a usage error");

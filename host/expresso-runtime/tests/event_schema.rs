@@ -17,7 +17,7 @@ fn validator() -> jsonschema::Validator {
 /// Every event line of the transcripts, the examples and the vectors.
 fn shipped() -> Vec<String> {
     let mut lines = Vec::new();
-    for dir in ["transcripts/expresso-triage", "transcripts/expresso-bad-input", "examples/expresso"] {
+    for dir in ["transcripts/expresso-triage", "transcripts/expresso-bad-input", "docs/examples/expresso"] {
         for entry in std::fs::read_dir(root().join(dir)).unwrap().flatten() {
             if entry.path().extension().is_some_and(|e| e == "jsonl") && !entry.path().ends_with("bad-events.jsonl") {
                 lines.extend(std::fs::read_to_string(entry.path()).unwrap().lines().map(str::to_string));

@@ -8,7 +8,7 @@ use std::process::Command;
 
 #[test]
 fn the_desk_example_runs_offline_and_replays_without_a_provider() {
-    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/expresso");
+    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples/expresso");
     let work = std::env::temp_dir().join(format!("expresso-evoke-{}", std::process::id()));
     std::fs::create_dir_all(&work).unwrap();
     let (journal, world) = (work.join("j.json"), work.join("w.json"));
