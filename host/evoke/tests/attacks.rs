@@ -377,12 +377,14 @@ fn list_shows_a_refused_projects_path_escaped() {
     assert!(out.stderr().contains("p\\u{1B}]0;pwned\\u{7}\\u{202E}"), "{}", out.stderr());
 }
 
-/// A copy of `examples` and `reflexes` side by side, so the example's relative paths hold, and its home
-/// project trusted.
+/// A copy of `docs/examples` and `reflexes` in the repository's layout, so the example's relative paths
+/// hold, and its home project trusted.
 fn example_copy(home: &Path) -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
-    for part in ["examples", "reflexes"] {
-        let status = Command::new("cp").arg("-r").arg(repo().join(part)).arg(root.path()).status().unwrap();
+    for (part, into) in [("docs/examples", "docs"), ("reflexes", "")] {
+        let into = root.path().join(into);
+        std::fs::create_dir_all(&into).unwrap();
+        let status = Command::new("cp").arg("-r").arg(repo().join(part)).arg(&into).status().unwrap();
         assert!(status.success());
     }
     let example = root.path().join("docs/examples/home");
