@@ -1,0 +1,47 @@
+//! Errors a person meets first, each with its fix.
+
+use crate::support::World;
+
+#[test]
+fn an_untrusted_project_says_how_to_trust_it() {
+    let world = World::empty();
+    world.write("evoke.toml", "[reflexes]\n");
+    let run = world.evoke(&["turn on the lights"]);
+    assert_eq!(run.code, 3, "{}", run.seen());
+    assert!(run.stderr.contains("= fix: evoke trust"), "{}", run.stderr);
+    insta::assert_snapshot!(run.seen());
+}
+
+#[test]
+fn a_project_file_that_does_not_read_names_its_line() {
+    let world = World::empty();
+    world.write("evoke.toml", "[reflexes]\nlamp = 3\n");
+    let run = world.evoke(&["list"]);
+    assert_eq!(run.code, 2, "{}", run.seen());
+    assert!(run.stderr.contains("evoke.toml"), "{}", run.stderr);
+    insta::assert_snapshot!(run.seen());
+}
+
+#[test]
+fn an_unknown_flag_is_a_usage_error() {
+    let run = World::empty().evoke(&["--loud", "hello"]);
+    assert_eq!(run.code, 2, "{}", run.seen());
+    insta::assert_snapshot!(run.seen());
+}
+
+#[test]
+fn run_of_a_reflex_that_is_not_installed_is_a_usage_error() {
+    let world = World::lamp();
+    let run = world.evoke(&["run", "ghost", "room=den"]);
+    assert_eq!(run.code, 2, "{}", run.seen());
+    insta::assert_snapshot!(run.seen());
+}
+
+#[test]
+fn a_missing_recording_names_the_file() {
+    let world = World::lamp();
+    let run = world.evoke(&["--recording", "nowhere.toml", "try", "turn off the den lamp"]);
+    assert_ne!(run.code, 0, "{}", run.seen());
+    assert!(run.stderr.contains("nowhere.toml"), "{}", run.stderr);
+    insta::assert_snapshot!(run.seen());
+}
