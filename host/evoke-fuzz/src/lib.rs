@@ -1,5 +1,5 @@
-//! Fuzz targets for the parsers of evoke-core: every text evoke reads from outside goes through one of these
-//! functions. Each takes any bytes, must never panic, and checks what its parser promises about what it
+//! Fuzz targets for the parsers of evoke-core and Expresso's: every text evoke or Expresso reads from outside
+//! goes through one of these functions. Each takes any bytes, must never panic, and checks what its parser promises about what it
 //! accepts; a broken promise is a panic, which a fuzzer reports as a crash.
 //!
 //! The same functions run three ways: the stable smoke test of this crate (seeds and deterministic
@@ -61,6 +61,7 @@ pub const TARGETS: &[Target] = &[
     Target { name: "answers", run: answers },
     Target { name: "refs", run: refs },
     Target { name: "why", run: why },
+    Target { name: "expresso", run: expresso },
 ];
 
 fn text(data: &[u8]) -> Cow<'_, str> {
@@ -375,4 +376,10 @@ pub fn why(data: &[u8]) -> Verdict {
         }
     }
     verdict
+}
+
+/// An Expresso program: parsed, every diagnostic rendered, and checked when it parses. Accepted when it
+/// parses and checks without a diagnostic.
+pub fn expresso(data: &[u8]) -> Verdict {
+    if expresso_lang::fuzz::fuzz(data) == 0 { Verdict::Accepted } else { Verdict::Refused }
 }

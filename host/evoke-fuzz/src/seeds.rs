@@ -152,6 +152,19 @@ pub fn for_target(name: &str) -> Vec<Vec<u8>> {
             }
             out.push(log.into_bytes());
         }
+        "expresso" => {
+            // Every program the repository ships, and every vector's source.
+            let mut programs = files(&root.join("docs/examples/expresso"));
+            for transcript in dirs(&root.join("transcripts")) {
+                programs.extend(files(&transcript));
+            }
+            out.extend(programs.iter().filter(|p| p.extension().is_some_and(|e| e == "ex")).filter_map(|p| read(p)));
+            for folder in ["expresso-parse", "expresso-check", "expresso-keys", "expresso-route"] {
+                out.extend(
+                    vector_inputs(folder).iter().filter_map(|input| text_of(input, "source")).map(String::into_bytes),
+                );
+            }
+        }
         _ => {}
     }
     out
