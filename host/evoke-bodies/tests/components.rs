@@ -177,6 +177,7 @@ async fn a_compiled_component_is_cached_on_disk_and_in_memory() {
 #[tokio::test]
 async fn a_cancelled_run_says_so() {
     let Some((dir, wasm)) = probe() else { return };
+    warm(&dir, &wasm).await;
     let c = call(&dir, &[("action", Value::from("spin"))], Grants::default());
     let ran = host().run_until(&c, &wasm, tokio::time::sleep(std::time::Duration::from_millis(300))).await;
     assert!(ran.cancelled);

@@ -111,6 +111,7 @@ async fn names_not_granted_are_not_looked_up() {
 #[tokio::test]
 async fn a_loop_is_stopped_at_the_deadline() {
     let Some((dir, wasm)) = probe() else { return };
+    warm(&dir, &wasm).await;
     let mut c = probe_call(&dir, "spin", "", Grants::default());
     c.deadline = Instant::now() + Duration::from_millis(500);
     let f = failed(host().run(&c, &wasm).await);
@@ -206,6 +207,8 @@ async fn a_result_over_one_mebibyte_is_refused() {
 #[test]
 fn a_read_blocked_on_a_fifo_does_not_hold_evoke_past_the_deadline() {
     let Some((dir, wasm)) = probe() else { return };
+    let warming = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    warming.block_on(warm(&dir, &wasm));
     let granted = scratch("fifo");
     let fifo = granted.join("pipe");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
