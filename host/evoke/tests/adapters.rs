@@ -285,9 +285,11 @@ impl<A: Adapter> Adapter for Spoiled<A> {
 
 #[test]
 fn malformed_answers_fail_closed_for_local_and_every_kind() {
-    let project =
-        evoke_files::project::load(evoke_files::project::Location { root: repo().join("docs/examples/home"), home: false })
-            .unwrap();
+    let project = evoke_files::project::load(evoke_files::project::Location {
+        root: repo().join("docs/examples/home"),
+        home: false,
+    })
+    .unwrap();
     let catalog = project.catalog();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
     for how in ["not_offered", "nan", "sum", "missing"] {
