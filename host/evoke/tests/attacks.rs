@@ -392,18 +392,19 @@ fn example_copy(home: &Path) -> (tempfile::TempDir, PathBuf) {
     (root, example)
 }
 
-/// The answer cache's entries whose `route` answer is most sure of `reflex`.
-fn route_entries(home: &Path, reflex: &str) -> Vec<PathBuf> {
+/// The answer cache's keys whose `route` answer is most sure of `reflex`, with their entries.
+fn route_entries(home: &Path, reflex: &str) -> Vec<(String, String)> {
+    let db = rusqlite::Connection::open(home.join("cache/answers.sqlite3")).unwrap();
+    let mut select = db.prepare("SELECT key, entry FROM answers").unwrap();
+    let rows = select.query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))).unwrap();
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(home.join("cache/answers")).unwrap() {
-        let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap();
+    for row in rows {
+        let (key, text) = row.unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let answers = value.get("answers").unwrap_or(&value);
-        let Some(route) = answers.get("route").and_then(|r| r.as_object()) else { continue };
+        let Some(route) = value["answers"].get("route").and_then(|r| r.as_object()) else { continue };
         let top = route.iter().max_by(|a, b| a.1.as_f64().partial_cmp(&b.1.as_f64()).unwrap()).unwrap().0;
         if top == reflex {
-            found.push(path);
+            found.push((key, text));
         }
     }
     found
@@ -421,7 +422,9 @@ fn a_cached_answer_copied_from_another_sentence_never_answers_this_one() {
     // Another sentence's route answer, copied over this sentence's: the offered keys are the same.
     let (to, from) = (route_entries(home.path(), "timer"), route_entries(home.path(), "lights"));
     assert_eq!((to.len(), from.len()), (1, 1), "one route entry each");
-    std::fs::copy(&from[0], &to[0]).unwrap();
+    let db = rusqlite::Connection::open(home.path().join("cache/answers.sqlite3")).unwrap();
+    db.execute("UPDATE answers SET entry = ?1 WHERE key = ?2", [&from[0].1, &to[0].0]).unwrap();
+    drop(db);
     let again = evoke(home.path(), &example, &["try", "--json", timer], None);
     let line: serde_json::Value = serde_json::from_slice(again.stdout.trim_ascii()).unwrap();
     assert_eq!(line["reflex"], "timer", "the copied answer chose another reflex: {line}");
@@ -624,4 +627,45 @@ fn the_not_utf8_message_names_the_offset_the_json_gives() {
     assert!(line["error"].as_str().unwrap().contains("from byte offset 2 (counting from 0)"), "{line}");
     let plain = evoke(home.path(), &example, &["try"], Some(b"ab\xffc\n"));
     assert!(plain.stderr().contains("from byte offset 2 (counting from 0)"), "{}", plain.stderr());
+}
+
+#[test]
+fn two_processes_filling_the_answer_cache_at_once_leave_it_whole() {
+    let home = tempfile::tempdir().unwrap();
+    let (_root, example) = example_copy(home.path());
+    let lines: Vec<String> = (1..=60).map(|n| format!("set a timer for {n} minutes")).collect();
+    let input = lines.join("\n") + "\n";
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_evoke"))
+            .args(["try", "--json"])
+            .current_dir(&example)
+            .env("EVOKE_HOME", home.path())
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut children = [spawn(), spawn()];
+    for child in &mut children {
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    }
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "no warning about the cache: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.stdout.iter().filter(|b| **b == b'\n').count(), lines.len());
+    }
+    let db = rusqlite::Connection::open(home.path().join("cache/answers.sqlite3")).unwrap();
+    let check: String = db.query_row("PRAGMA integrity_check", [], |row| row.get(0)).unwrap();
+    assert_eq!(check, "ok");
+    drop(db);
+    // A third process finds every answer: nothing was lost to the other writer.
+    let third = evoke(home.path(), &example, &["try", "--json"], Some(input.as_bytes()));
+    assert_eq!(third.code, 0, "{}", third.stderr());
+    for line in third.stdout.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let decided: serde_json::Value = serde_json::from_slice(line).unwrap();
+        assert_eq!(decided["trace"], serde_json::json!([]), "asked again: {decided}");
+    }
 }
