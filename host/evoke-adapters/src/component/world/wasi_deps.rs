@@ -5,32 +5,36 @@
 //! Where the copy comes from is said in `wit/adapter/v1/deps/README.md`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// Where the workspace's resolved `package` keeps its source, as `cargo metadata` says.
+/// Where the workspace's locked `package` keeps its source: its version from `Cargo.lock`, its folder in
+/// cargo's registry. Read from the files, not asked of `cargo metadata`, which wants every package of the
+/// lock on disk, other platforms' too, and a fresh machine has fetched only what its build needed.
 fn source_of(package: &str) -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
-    let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline", "--manifest-path"])
-        .arg(&manifest)
-        .output()
-        .expect("cargo metadata runs");
-    assert!(out.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr));
-    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).expect("cargo metadata gives JSON");
-    let found = metadata["packages"]
+    let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.lock");
+    let lock: toml::Table =
+        std::fs::read_to_string(&lock).expect("Cargo.lock is there").parse().expect("Cargo.lock reads");
+    let version = lock["package"]
         .as_array()
         .expect("a list of packages")
         .iter()
-        .find(|p| p["name"] == package)
-        .unwrap_or_else(|| panic!("{package} is not among the workspace's dependencies"));
+        .find(|p| p["name"].as_str() == Some(package))
+        .and_then(|p| p["version"].as_str())
+        .unwrap_or_else(|| panic!("{package} is not among the workspace's dependencies"))
+        .to_string();
     assert!(
-        found["version"].as_str().is_some_and(|v| v.starts_with("48.")),
-        "the vendored WASI WIT was taken from wasmtime 48; {package} is now {}: copy its WIT again and update \
-         the README",
-        found["version"]
+        version.starts_with("48."),
+        "the vendored WASI WIT was taken from wasmtime 48; {package} is now {version}: copy its WIT again and \
+         update the README",
     );
-    Path::new(found["manifest_path"].as_str().expect("a manifest path")).parent().unwrap().to_path_buf()
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cargo"));
+    let registries = cargo_home.join("registry/src");
+    std::fs::read_dir(&registries)
+        .unwrap_or_else(|e| panic!("{} cannot be read: {e}", registries.display()))
+        .map(|e| e.unwrap().path().join(format!("{package}-{version}")))
+        .find(|dir| dir.join("Cargo.toml").is_file())
+        .unwrap_or_else(|| panic!("{package} {version} is not in {}", registries.display()))
 }
 
 /// The `package wasi:cli@0.2.12;` line of a WIT file.
