@@ -15,7 +15,9 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            // A fault while running is 1; a command line, program, configuration or store that cannot be
+            // used is 2 (expresso's and evoke's codes).
+            ExitCode::from(if matches!(e, expresso_host::Error::Runtime(_)) { 1 } else { 2 })
         }
     }
 }

@@ -23,6 +23,8 @@ pub struct Seen {
     /// Answer 500 to this many requests first.
     pub fail_first: AtomicUsize,
     pub idempotent: bool,
+    /// Every request's Authorization header.
+    pub auth: Mutex<Vec<String>>,
 }
 
 pub struct Receiver {
@@ -88,6 +90,8 @@ async fn hook(State(seen): State<Arc<Seen>>, headers: HeaderMap, body: Bytes) ->
     let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
     let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     seen.requests.lock().unwrap().push((key.clone(), value));
+    let auth = headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    seen.auth.lock().unwrap().push(auth);
     if seen.fail_first.load(Ordering::SeqCst) > 0 {
         seen.fail_first.fetch_sub(1, Ordering::SeqCst);
         return StatusCode::INTERNAL_SERVER_ERROR;
