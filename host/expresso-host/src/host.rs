@@ -168,6 +168,7 @@ impl Host {
     /// Runs the next batch of the log through the protocol. Returns how many events it consumed.
     pub fn step_batch(&mut self) -> Result<usize, Error> {
         let limit = if self.careful { 1 } else { self.batch.max(1) };
+        let clock = std::time::Instant::now();
         let events = self.db.events_after(self.cursor, limit)?;
         if events.is_empty() {
             return Ok(0);
@@ -191,6 +192,8 @@ impl Host {
         let mut world = self.db.world_of(&ids)?;
         let (journal_before, world_before) = (journal.len(), world.len());
 
+        Metrics::time(&self.metrics.read_us, clock);
+        let clock = std::time::Instant::now();
         let mut runtime = Runtime::resume(&self.compiled, carry, &mut journal, &mut world, &*self.provider);
         runtime.record_steps(false);
         let mut fault = None;
@@ -202,7 +205,9 @@ impl Host {
             }
         }
         let (carry, outcome) = runtime.into_carry();
+        Metrics::time(&self.metrics.run_us, clock);
         fault::point("after-step");
+        let clock = std::time::Instant::now();
 
         let new_journal: Vec<(String, String, Value)> = journal
             .entries()
@@ -241,6 +246,8 @@ impl Host {
         }
         write.cursor = events.last().map(|(seq, _)| *seq).unwrap_or(self.cursor);
         self.db.commit_batch(&write)?;
+        Metrics::time(&self.metrics.commit_us, clock);
+        Metrics::add(&self.metrics.batches, 1);
         fault::point("after-intent");
         self.cursor = write.cursor;
         self.carry = Some(carry);
@@ -251,7 +258,9 @@ impl Host {
         Metrics::add(&m.firings, outcome.firings as u64);
         Metrics::add(&m.effects_deduplicated, outcome.deduped_effects as u64);
         if !intents.is_empty() {
+            let clock = std::time::Instant::now();
             self.deliver(intents)?;
+            Metrics::time(&self.metrics.deliver_us, clock);
         }
         Ok(events.len())
     }

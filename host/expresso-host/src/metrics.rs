@@ -15,9 +15,26 @@ pub struct Metrics {
     pub effects_held: AtomicU64,
     pub sink_errors: AtomicU64,
     pub runtime_faults: AtomicU64,
+    /// Where the time goes, in microseconds, with how many times each was done.
+    pub ingest_commits: AtomicU64,
+    pub ingest_commit_us: AtomicU64,
+    pub batches: AtomicU64,
+    pub read_us: AtomicU64,
+    pub run_us: AtomicU64,
+    pub commit_us: AtomicU64,
+    pub deliver_us: AtomicU64,
 }
 
 impl Metrics {
+    /// Adds the microseconds since `since` to `counter`.
+    pub fn time(counter: &AtomicU64, since: std::time::Instant) {
+        counter.fetch_add(since.elapsed().as_micros() as u64, Ordering::Relaxed);
+    }
+
+    pub fn get(counter: &AtomicU64) -> u64 {
+        counter.load(Ordering::Relaxed)
+    }
+
     pub fn add(counter: &AtomicU64, n: u64) {
         counter.fetch_add(n, Ordering::Relaxed);
     }
@@ -36,8 +53,17 @@ impl Metrics {
             ("expresso_sink_errors_total", "failed sink calls (retried)", &self.sink_errors),
             ("expresso_runtime_faults_total", "batches stopped by a runtime fault", &self.runtime_faults),
         ];
+        let timings: [(&str, &str, &AtomicU64); 7] = [
+            ("expresso_ingest_commits_total", "group commits of the log", &self.ingest_commits),
+            ("expresso_ingest_commit_microseconds_total", "time in the log's commits", &self.ingest_commit_us),
+            ("expresso_batches_total", "batches run through the protocol", &self.batches),
+            ("expresso_read_microseconds_total", "time reading a batch's events and entries", &self.read_us),
+            ("expresso_run_microseconds_total", "time running the agents", &self.run_us),
+            ("expresso_commit_microseconds_total", "time committing intents, journal, state", &self.commit_us),
+            ("expresso_deliver_microseconds_total", "time in sinks and done marks", &self.deliver_us),
+        ];
         let mut out = String::new();
-        for (name, help, value) in rows {
+        for (name, help, value) in rows.into_iter().chain(timings) {
             out.push_str(&format!(
                 "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}\n",
                 value.load(Ordering::Relaxed)

@@ -193,6 +193,7 @@ pub fn start(
     // The writer: one transaction for every request waiting.
     let writer = {
         let (last_seq, wake, max_group) = (last_seq.clone(), wake.clone(), limits.max_group);
+        let writer_metrics = metrics.clone();
         std::thread::spawn(move || {
             while let Some(first) = rx.blocking_recv() {
                 let mut group = vec![first];
@@ -207,7 +208,11 @@ pub fn start(
                     }
                 }
                 let all: Vec<Event> = group.iter().flat_map(|(events, _)| events.iter().cloned()).collect();
-                match writer_db.append(&all) {
+                let clock = std::time::Instant::now();
+                let appended = writer_db.append(&all);
+                Metrics::time(&writer_metrics.ingest_commit_us, clock);
+                Metrics::add(&writer_metrics.ingest_commits, 1);
+                match appended {
                     Ok(new) => {
                         if let Ok(seq) = writer_db.last_seq() {
                             last_seq.store(seq, Ordering::SeqCst);
