@@ -102,7 +102,7 @@ fn main() {
     let mut host = open(&args).unwrap();
     host.db_mut().seed_journal(&seed).unwrap();
     let limits = Limits { queue: 4096, ..Limits::default() };
-    let running = start(host, args.state.clone(), "127.0.0.1:0".parse().unwrap(), limits, false).unwrap();
+    let running = start(host, "127.0.0.1:0".parse().unwrap(), limits, false).unwrap();
     let url = format!("http://{}/events", running.addr);
     let metrics = running.metrics.clone();
     while !running.ready.load(Ordering::SeqCst) {

@@ -89,7 +89,7 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
                 max_backlog: args.max_backlog,
                 ..Limits::default()
             };
-            let running = start(host, args.host.state.clone(), args.listen, limits, true)?;
+            let running = start(host, args.listen, limits, true)?;
             eprintln!("expresso serve: listening on http://{}", running.addr);
             running.join().map_err(Error::Store)?;
             eprintln!("expresso serve: stopped");

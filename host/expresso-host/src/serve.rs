@@ -18,7 +18,6 @@ use crate::error::Error;
 use crate::host::Host;
 use crate::metrics::Metrics;
 use crate::sinks::now_ms;
-use crate::store::Db;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::State;
@@ -28,12 +27,12 @@ use axum::routing::{get, post};
 use expresso_runtime::{Event, read_log};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// The bounds `serve` holds to.
 #[derive(Debug, Clone)]
@@ -65,33 +64,12 @@ impl Default for Limits {
 type Reply = oneshot::Sender<Result<Vec<bool>, String>>;
 
 struct Shared {
-    queue: mpsc::Sender<(Vec<Event>, Reply)>,
+    queue: SyncSender<(Vec<Event>, Reply)>,
     metrics: Arc<Metrics>,
     limits: Limits,
     ready: Arc<AtomicBool>,
     last_seq: Arc<AtomicI64>,
     cursor: Arc<AtomicI64>,
-}
-
-/// Wakes the processor when the log grows.
-#[derive(Default)]
-struct Wake {
-    flag: Mutex<bool>,
-    cond: Condvar,
-}
-
-impl Wake {
-    fn notify(&self) {
-        *self.flag.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        self.cond.notify_one();
-    }
-
-    fn wait(&self, timeout: Duration) {
-        let guard = self.flag.lock().unwrap_or_else(|e| e.into_inner());
-        let (mut guard, _) =
-            self.cond.wait_timeout_while(guard, timeout, |woken| !*woken).unwrap_or_else(|e| e.into_inner());
-        *guard = false;
-    }
 }
 
 /// A running server.
@@ -121,32 +99,28 @@ impl Running {
     }
 }
 
-/// Starts serving on `listen`. The host must be opened on `state`; the writer opens its own connection.
-pub fn start(
-    mut host: Host,
-    state: PathBuf,
-    listen: SocketAddr,
-    limits: Limits,
-    signals: bool,
-) -> Result<Running, Error> {
-    let mut writer_db = Db::open(&state)?;
+/// Starts serving on `listen`. One thread owns the store and does every write: it commits what the
+/// requests bring (all that waits, in one transaction), then runs the next batch of the log, and again;
+/// so the log's commits and the protocol's never wait on each other's locks.
+pub fn start(mut host: Host, listen: SocketAddr, limits: Limits, signals: bool) -> Result<Running, Error> {
     let metrics = host.metrics.clone();
     let ready = Arc::new(AtomicBool::new(false));
-    let last_seq = Arc::new(AtomicI64::new(writer_db.last_seq()?));
+    let last_seq = Arc::new(AtomicI64::new(host.db().last_seq()?));
     let cursor = Arc::new(AtomicI64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
-    let wake = Arc::new(Wake::default());
 
     let listener =
         std::net::TcpListener::bind(listen).map_err(|e| Error::Store(format!("cannot listen on {listen}: {e}")))?;
     listener.set_nonblocking(true).map_err(|e| Error::Store(e.to_string()))?;
     let addr = listener.local_addr().map_err(|e| Error::Store(e.to_string()))?;
 
-    // The processor: recovery first, then the log, batch by batch.
-    let processor = {
-        let (ready, cursor, stop, wake) = (ready.clone(), cursor.clone(), stop.clone(), wake.clone());
+    let (queue, rx) = std::sync::mpsc::sync_channel::<(Vec<Event>, Reply)>(limits.queue.max(1));
+    let worker = {
+        let (ready, cursor, stop, last_seq) = (ready.clone(), cursor.clone(), stop.clone(), last_seq.clone());
+        let (metrics, max_group) = (metrics.clone(), limits.max_group);
         std::thread::spawn(move || {
             let mut pause = Duration::from_millis(100);
+            // Recovery first; requests wait in the queue meanwhile.
             while let Err(e) = host.recover() {
                 eprintln!("expresso serve: recovery: {e}");
                 if stop.load(Ordering::SeqCst) {
@@ -157,23 +131,48 @@ pub fn start(
             }
             cursor.store(host.cursor(), Ordering::SeqCst);
             ready.store(true, Ordering::SeqCst);
-            let mut pause = Duration::from_millis(100);
-            while !stop.load(Ordering::SeqCst) {
-                let consumed = match host.step_batch() {
-                    Ok(n) => {
-                        pause = Duration::from_millis(100);
-                        ready.store(true, Ordering::SeqCst);
-                        n
+            let mut waiting: Vec<(Vec<Event>, Reply)> = Vec::new();
+            let mut open = true;
+            let mut faulted_until: Option<std::time::Instant> = None;
+            loop {
+                // Everything the requests brought, in one transaction.
+                let mut count: usize = waiting.iter().map(|(e, _)| e.len()).sum();
+                while open && count < max_group {
+                    match rx.try_recv() {
+                        Ok(next) => {
+                            count += next.0.len();
+                            waiting.push(next);
+                        }
+                        Err(TryRecvError::Empty) => break,
+                        Err(TryRecvError::Disconnected) => open = false,
                     }
-                    Err(e) => {
-                        eprintln!("expresso serve: {e}");
-                        ready.store(false, Ordering::SeqCst);
-                        wake.wait(pause);
-                        pause = (pause * 2).min(Duration::from_secs(5));
-                        continue;
+                }
+                let took = !waiting.is_empty();
+                if took {
+                    commit_requests(&mut host, std::mem::take(&mut waiting), &metrics, &last_seq);
+                }
+                if !open || stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                // The next batch, unless a fault is pausing the log.
+                let mut consumed = 0;
+                if faulted_until.is_none_or(|t| std::time::Instant::now() >= t) {
+                    match host.step_batch() {
+                        Ok(n) => {
+                            consumed = n;
+                            pause = Duration::from_millis(100);
+                            faulted_until = None;
+                            ready.store(true, Ordering::SeqCst);
+                        }
+                        Err(e) => {
+                            eprintln!("expresso serve: {e}");
+                            ready.store(false, Ordering::SeqCst);
+                            faulted_until = Some(std::time::Instant::now() + pause);
+                            pause = (pause * 2).min(Duration::from_secs(5));
+                        }
                     }
-                };
-                cursor.store(host.cursor(), Ordering::SeqCst);
+                    cursor.store(host.cursor(), Ordering::SeqCst);
+                }
                 let now = now_ms();
                 let next = host.next_retry_ms().ok().flatten();
                 if next.is_some_and(|t| t <= now) {
@@ -181,53 +180,12 @@ pub fn start(
                         eprintln!("expresso serve: {e}");
                     }
                 }
-                if consumed == 0 {
+                if consumed == 0 && !took {
                     let wait = next.map_or(100, |t| (t - now).clamp(1, 100)) as u64;
-                    wake.wait(Duration::from_millis(wait));
-                }
-            }
-        })
-    };
-
-    let (queue, mut rx) = mpsc::channel::<(Vec<Event>, Reply)>(limits.queue.max(1));
-    // The writer: one transaction for every request waiting.
-    let writer = {
-        let (last_seq, wake, max_group) = (last_seq.clone(), wake.clone(), limits.max_group);
-        let writer_metrics = metrics.clone();
-        std::thread::spawn(move || {
-            while let Some(first) = rx.blocking_recv() {
-                let mut group = vec![first];
-                let mut count = group[0].0.len();
-                while count < max_group {
-                    match rx.try_recv() {
-                        Ok(next) => {
-                            count += next.0.len();
-                            group.push(next);
-                        }
-                        Err(_) => break,
-                    }
-                }
-                let all: Vec<Event> = group.iter().flat_map(|(events, _)| events.iter().cloned()).collect();
-                let clock = std::time::Instant::now();
-                let appended = writer_db.append(&all);
-                Metrics::time(&writer_metrics.ingest_commit_us, clock);
-                Metrics::add(&writer_metrics.ingest_commits, 1);
-                match appended {
-                    Ok(new) => {
-                        if let Ok(seq) = writer_db.last_seq() {
-                            last_seq.store(seq, Ordering::SeqCst);
-                        }
-                        wake.notify();
-                        let mut at = 0;
-                        for (events, reply) in group {
-                            let _ = reply.send(Ok(new[at..at + events.len()].to_vec()));
-                            at += events.len();
-                        }
-                    }
-                    Err(e) => {
-                        for (_, reply) in group {
-                            let _ = reply.send(Err(e.to_string()));
-                        }
+                    match rx.recv_timeout(Duration::from_millis(wait)) {
+                        Ok(first) => waiting.push(first),
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Err(RecvTimeoutError::Disconnected) => open = false,
                     }
                 }
             }
@@ -243,6 +201,7 @@ pub fn start(
         .with_state(shared);
 
     let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
+    let stop_worker = stop.clone();
     let server = std::thread::spawn(move || -> Result<(), String> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -272,15 +231,40 @@ pub fn start(
                 .await
                 .map_err(|e| e.to_string())
         });
-        // The router and its queue sender are gone: the writer commits what is left and ends; then the
-        // processor finishes its batch and ends.
-        let _ = writer.join();
-        stop.store(true, Ordering::SeqCst);
-        wake.notify();
-        let _ = processor.join();
+        // The router and its queue are gone: the worker commits what was accepted, finishes the batch in
+        // progress, and ends.
+        drop(runtime);
+        stop_worker.store(true, Ordering::SeqCst);
+        let _ = worker.join();
         served
     });
     Ok(Running { addr, metrics, ready, shutdown: Some(shutdown_tx), server: Some(server) })
+}
+
+/// Commits the requests' events to the log in one transaction and answers each request.
+fn commit_requests(host: &mut Host, group: Vec<(Vec<Event>, Reply)>, metrics: &Metrics, last_seq: &AtomicI64) {
+    let all: Vec<Event> = group.iter().flat_map(|(events, _)| events.iter().cloned()).collect();
+    let clock = std::time::Instant::now();
+    let appended = host.db_mut().append(&all);
+    Metrics::time(&metrics.ingest_commit_us, clock);
+    Metrics::add(&metrics.ingest_commits, 1);
+    match appended {
+        Ok(new) => {
+            if let Ok(seq) = host.db().last_seq() {
+                last_seq.store(seq, Ordering::SeqCst);
+            }
+            let mut at = 0;
+            for (events, reply) in group {
+                let _ = reply.send(Ok(new[at..at + events.len()].to_vec()));
+                at += events.len();
+            }
+        }
+        Err(e) => {
+            for (_, reply) in group {
+                let _ = reply.send(Err(e.to_string()));
+            }
+        }
+    }
 }
 
 fn refuse(status: StatusCode, reason: String) -> Response {

@@ -57,7 +57,7 @@ fn serve(dir: &Path, n: usize, provider: Option<String>, limits: Limits) -> (Run
         batch: 64,
     };
     let host = open(&args).unwrap();
-    let running = start(host, args.state.clone(), "127.0.0.1:0".parse().unwrap(), limits, false).unwrap();
+    let running = start(host, "127.0.0.1:0".parse().unwrap(), limits, false).unwrap();
     let lines = std::fs::read_to_string(events).unwrap().lines().map(str::to_string).collect();
     (running, lines, expected.values().map(Vec::len).sum())
 }
