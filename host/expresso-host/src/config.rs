@@ -125,7 +125,7 @@ impl Config {
                 if h.url.is_some() == h.url_env.is_some() {
                     return Err(refuse(
                         format!("[sinks.{name}] needs exactly one of `url` and `url_env`"),
-                        format!("give the receiver's address as `url`, or the variable holding it as `url_env`"),
+                        "give the receiver's address as `url`, or the variable holding it as `url_env`".to_string(),
                     ));
                 }
                 if h.timeout_ms.is_some_and(|t| t == 0 || t > 60_000) {

@@ -175,10 +175,10 @@ pub fn start(mut host: Host, listen: SocketAddr, limits: Limits, signals: bool) 
                 }
                 let now = now_ms();
                 let next = host.next_retry_ms().ok().flatten();
-                if next.is_some_and(|t| t <= now) {
-                    if let Err(e) = host.sweep() {
-                        eprintln!("expresso serve: {e}");
-                    }
+                if next.is_some_and(|t| t <= now)
+                    && let Err(e) = host.sweep()
+                {
+                    eprintln!("expresso serve: {e}");
                 }
                 if consumed == 0 && !took {
                     let wait = next.map_or(100, |t| (t - now).clamp(1, 100)) as u64;

@@ -51,6 +51,9 @@ pub struct Intent {
     pub attempts: i64,
 }
 
+/// An agent's memory and cursor, as stored.
+pub type AgentRow = (Map<String, Value>, i64);
+
 /// What one batch commits at once.
 #[derive(Debug, Default)]
 pub struct BatchWrite {
@@ -197,7 +200,7 @@ impl Db {
     }
 
     /// An agent's memory and cursor, when it has run before.
-    pub fn agent(&self, name: &str) -> Result<Option<(Map<String, Value>, i64)>, Error> {
+    pub fn agent(&self, name: &str) -> Result<Option<AgentRow>, Error> {
         let row: Option<(String, i64)> = self
             .conn
             .query_row("SELECT memory, cursor FROM agents WHERE name = ?1", [name], |r| Ok((r.get(0)?, r.get(1)?)))
