@@ -172,3 +172,61 @@ fn a_graceful_stop_finishes_the_batch_in_progress() {
     assert_eq!(file_keys(&dir.join("out.jsonl")).len() as i64, expected);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_full_queue_is_pushed_back_with_503_and_nothing_of_it_is_written() {
+    // The store's thread is held in recovery by a receipt whose receiver answers slowly, so the queue
+    // (one request) fills: of two requests sent meanwhile, one waits and one is refused.
+    let dir = temp_dir("serve-503");
+    let (program, events, recording, _) = triage_fixture(&dir, 2);
+    let slow = Receiver::start(true, 0);
+    slow.seen.delay_ms.store(4_000, std::sync::atomic::Ordering::SeqCst);
+    let sinks = dir.join("sinks.toml");
+    std::fs::write(
+        &sinks,
+        format!(
+            "[sinks.s]\nkind = \"http\"\nurl = \"{}\"\ntimeout_ms = 3000\nattempts = 1\n[capabilities]\n\"react.add\" = \"s\"\n\"tasks.create\" = \"s\"\n\"message.send\" = \"s\"\n\"notify.send\" = \"s\"\n",
+            slow.url()
+        ),
+    )
+    .unwrap();
+    let args = HostArgs {
+        program,
+        state: dir.join("state"),
+        sinks,
+        provider: format!("recording:{}", recording.display()),
+        batch: 8,
+    };
+    let mut host = open(&args).unwrap();
+    let pending = expresso_host::store::BatchWrite {
+        intents: vec![(
+            "x|A#0/1/react|react.add".into(),
+            "x".into(),
+            "react.add".into(),
+            serde_json::json!({"args": {}}),
+        )],
+        ..Default::default()
+    };
+    host.db_mut().commit_batch(&pending).unwrap();
+    let limits = Limits { queue: 1, ..Limits::default() };
+    let running = start(host, "127.0.0.1:0".parse().unwrap(), limits, false).unwrap();
+    let url = format!("http://{}/events", running.addr);
+    let lines: Vec<String> = std::fs::read_to_string(events).unwrap().lines().map(str::to_string).collect();
+    let sends: Vec<_> = lines
+        .iter()
+        .map(|line| {
+            let (url, line) = (url.clone(), line.clone());
+            std::thread::spawn(move || post(&url, &line))
+        })
+        .collect();
+    let mut answers: Vec<(u16, String, Option<String>)> = sends.into_iter().map(|t| t.join().unwrap()).collect();
+    answers.sort();
+    assert_eq!(answers[0].0, 200, "{answers:?}");
+    assert_eq!(answers[1].0, 503, "{answers:?}");
+    assert!(answers[1].1.contains("the ingest queue is full"), "{answers:?}");
+    assert_eq!(answers[1].2.as_deref(), Some("1"));
+    running.stop().unwrap();
+    let db = expresso_host::Db::open(&dir.join("state")).unwrap();
+    assert_eq!(db.counts().unwrap().events, 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -25,6 +25,8 @@ pub struct Seen {
     pub idempotent: bool,
     /// Every request's Authorization header.
     pub auth: Mutex<Vec<String>>,
+    /// Answer each request only after this many milliseconds.
+    pub delay_ms: std::sync::atomic::AtomicU64,
 }
 
 pub struct Receiver {
@@ -87,6 +89,10 @@ impl Drop for Receiver {
 }
 
 async fn hook(State(seen): State<Arc<Seen>>, headers: HeaderMap, body: Bytes) -> StatusCode {
+    let delay = seen.delay_ms.load(Ordering::SeqCst);
+    if delay > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+    }
     let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
     let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     seen.requests.lock().unwrap().push((key.clone(), value));
