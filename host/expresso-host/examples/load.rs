@@ -74,7 +74,7 @@ fn main() {
     .unwrap();
     let args = HostArgs {
         program: dir.join("triage.ex"),
-        state: dir.join("state"),
+        state: Some(dir.join("state")),
         sinks: dir.join("sinks.toml"),
         provider: "none".into(),
         batch,

@@ -20,9 +20,11 @@ use std::path::{Path, PathBuf};
 pub struct HostArgs {
     /// The program.
     pub program: PathBuf,
-    /// The state directory: the store `expresso.db` lives in it (created when missing).
+    /// The state directory: the store `expresso.db` lives in it (created when missing). Default: the
+    /// state place, `$EXPRESSO_HOME/state`, else `$XDG_STATE_HOME/expresso`, else
+    /// `~/.local/state/expresso`.
     #[arg(long)]
-    pub state: PathBuf,
+    pub state: Option<PathBuf>,
     /// The sink configuration (TOML): each capability's sink, with addresses and the names of the
     /// variables holding secrets.
     #[arg(long)]
@@ -59,8 +61,9 @@ pub enum HostCommand {
     Serve(ServeArgs),
     /// Append a JSON-lines event log to the store's log (refused whole if any line is bad).
     Ingest {
+        /// The state directory (default: the state place).
         #[arg(long)]
-        state: PathBuf,
+        state: Option<PathBuf>,
         events: PathBuf,
     },
     /// Run the store's log through the protocol, send what waits, and exit (1 when receipts still wait).
@@ -73,8 +76,9 @@ pub enum HostCommand {
     },
     /// Print the store's counts as JSON.
     Status {
+        /// The state directory (default: the state place).
         #[arg(long)]
-        state: PathBuf,
+        state: Option<PathBuf>,
     },
 }
 
@@ -98,7 +102,7 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
         HostCommand::Ingest { state, events } => {
             let text = read_text(&events, 1 << 30)?;
             let events = read_log(&text).map_err(|e| Error::Program(format!("{}: {e}", events_display(&events))))?;
-            let mut db = Db::open(&state)?;
+            let mut db = Db::open(&state_place(state.as_deref())?)?;
             let new = db.append(&events)?;
             let fresh = new.iter().filter(|b| **b).count();
             println!("{{\"accepted\":{fresh},\"duplicate\":{}}}", new.len() - fresh);
@@ -119,7 +123,7 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             Ok(if waiting == 0 { 0 } else { 1 })
         }
         HostCommand::Status { state } => {
-            let db = Db::open(&state)?;
+            let db = Db::open(&state_place(state.as_deref())?)?;
             let c = db.counts()?;
             println!(
                 "{{\"events\":{},\"journal\":{},\"intent\":{},\"done\":{},\"held\":{}}}",
@@ -128,6 +132,25 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             Ok(0)
         }
     }
+}
+
+/// The state place: the directory given, else `$EXPRESSO_HOME/state`, else `$XDG_STATE_HOME/expresso`,
+/// else `$HOME/.local/state/expresso`.
+pub fn state_place(given: Option<&Path>) -> Result<PathBuf, Error> {
+    if let Some(dir) = given {
+        return Ok(dir.to_path_buf());
+    }
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(home) = var("EXPRESSO_HOME") {
+        return Ok(home.join("state"));
+    }
+    if let Some(state) = var("XDG_STATE_HOME") {
+        return Ok(state.join("expresso"));
+    }
+    if let Some(home) = var("HOME") {
+        return Ok(home.join(".local/state/expresso"));
+    }
+    Err(Error::Store("there is no state place: give --state DIR, or set EXPRESSO_HOME".into()))
 }
 
 fn events_display(path: &Path) -> String {
@@ -189,7 +212,7 @@ pub fn open(args: &HostArgs) -> Result<Host, Error> {
     config.covers(&world_capabilities(&compiled))?;
     let sinks = Sinks::from_config(&config)?;
     let provider = provider(&args.provider)?;
-    let db = Db::open(&args.state)?;
+    let db = Db::open(&state_place(args.state.as_deref())?)?;
     let mut host = Host::new(compiled, db, sinks, provider);
     host.batch = args.batch.max(1);
     Ok(host)

@@ -87,11 +87,19 @@ pub struct Db {
 impl Db {
     /// Opens (creating when missing) `<state>/expresso.db`.
     pub fn open(state: &Path) -> Result<Db, Error> {
-        std::fs::create_dir_all(state)
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        // The store holds every event and effect: its place is made 0700 and the file 0600 (SQLite gives
+        // its -wal and -shm files the database file's mode).
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(state)
             .map_err(|e| Error::Store(format!("cannot create the state directory {}: {e}", state.display())))?;
         let path = state.join(FILE_NAME);
         let place = |e: rusqlite::Error| Error::Store(format!("{}: {e}", path.display()));
         let conn = Connection::open(&path).map_err(place)?;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| Error::Store(format!("{}: {e}", path.display())))?;
         // WAL: readers do not block the writer; FULL: a commit is on disk when it returns.
         conn.pragma_update(None, "journal_mode", "WAL").map_err(place)?;
         conn.pragma_update(None, "synchronous", "FULL").map_err(place)?;

@@ -51,7 +51,7 @@ fn serve(dir: &Path, n: usize, provider: Option<String>, limits: Limits) -> (Run
     let (program, events, recording, expected) = triage_fixture(dir, n);
     let args = HostArgs {
         program,
-        state: dir.join("state"),
+        state: Some(dir.join("state")),
         sinks: file_sinks(dir),
         provider: provider.unwrap_or_else(|| format!("recording:{}", recording.display())),
         batch: 64,
@@ -192,7 +192,7 @@ fn a_full_queue_is_pushed_back_with_503_and_nothing_of_it_is_written() {
     .unwrap();
     let args = HostArgs {
         program,
-        state: dir.join("state"),
+        state: Some(dir.join("state")),
         sinks,
         provider: format!("recording:{}", recording.display()),
         batch: 8,

@@ -23,7 +23,7 @@ fn all_to(dir: &Path, section: &str) -> PathBuf {
 fn args(dir: &Path, program: PathBuf, recording: &Path, sinks: PathBuf) -> HostArgs {
     HostArgs {
         program,
-        state: dir.join("state"),
+        state: Some(dir.join("state")),
         sinks,
         provider: format!("recording:{}", recording.display()),
         batch: 8,

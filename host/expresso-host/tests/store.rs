@@ -86,7 +86,7 @@ fn agent_memory_and_cursor_carry_across_restarts() {
     .unwrap();
     let args = expresso_host::cli::HostArgs {
         program,
-        state: dir.join("state"),
+        state: Some(dir.join("state")),
         sinks: dir.join("sinks.toml"),
         provider: format!("recording:{}", recording.display()),
         batch: 16,
@@ -115,5 +115,34 @@ fn agent_memory_and_cursor_carry_across_restarts() {
     assert_eq!(host.drain(1_000).unwrap(), 0);
     assert_eq!(std::fs::read_to_string(dir.join("out.jsonl")).unwrap(), text);
     assert_eq!(host.db().counts().unwrap().done, 9);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_store_defaults_to_the_state_place_and_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("store-place");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_expresso-host"))
+        .arg("status")
+        .env_remove("EXPRESSO_HOME")
+        .env("XDG_STATE_HOME", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"{"events":0,"journal":0,"intent":0,"done":0,"held":0}"#);
+    let place = dir.join("expresso");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&place), 0o700);
+    assert_eq!(mode(&place.join("expresso.db")), 0o600);
+    // EXPRESSO_HOME comes first.
+    let home = dir.join("home");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_expresso-host"))
+        .arg("status")
+        .env("EXPRESSO_HOME", &home)
+        .env("XDG_STATE_HOME", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(home.join("state/expresso.db").is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
