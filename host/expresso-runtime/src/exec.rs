@@ -57,19 +57,24 @@ pub struct AgentState {
 
 pub struct Runtime<'a> {
     compiled: &'a Compiled,
-    regexes: Vec<Vec<Option<Regex>>>,
-    agents: Vec<AgentState>,
-    conversations: Conversations,
+    carry: Carry,
     ports: Ports<'a>,
 }
 
-impl<'a> Runtime<'a> {
-    pub fn new(
-        compiled: &'a Compiled,
-        journal: &'a mut dyn Store,
-        world: &'a mut dyn Store,
-        provider: &'a dyn Provider,
-    ) -> Runtime<'a> {
+/// What a runtime carries from one stretch of the log to the next: each agent's state `S[a]`, every
+/// partition's conversation, and the compiled trigger patterns. A host that runs a log in batches, with
+/// stores it reloads between them, takes it out of one runtime ([`Runtime::into_carry`]) and resumes the
+/// next with it ([`Runtime::resume`]).
+#[derive(Debug, Clone)]
+pub struct Carry {
+    regexes: Vec<Vec<Option<Regex>>>,
+    agents: Vec<AgentState>,
+    conversations: Conversations,
+}
+
+impl Carry {
+    /// The state before the first event: each agent's memory at its declared initial values.
+    pub fn new(compiled: &Compiled) -> Carry {
         let program = &compiled.program;
         // Patterns were compiled once by the checker already; a failure here cannot happen for a program
         // that checked, and reads as a trigger that never matches.
@@ -96,13 +101,51 @@ impl<'a> Runtime<'a> {
                 AgentState { memory, ..AgentState::default() }
             })
             .collect();
-        Runtime {
-            compiled,
-            regexes,
-            agents,
-            conversations: Conversations::default(),
-            ports: Ports::new(program, journal, world, provider),
-        }
+        Carry { regexes, agents, conversations: Conversations::default() }
+    }
+
+    /// An agent's state, by its place in the program.
+    pub fn state(&self, agent: usize) -> Option<&AgentState> {
+        self.agents.get(agent)
+    }
+
+    /// An agent's state to restore from a durable store, by its place in the program.
+    pub fn state_mut(&mut self, agent: usize) -> Option<&mut AgentState> {
+        self.agents.get_mut(agent)
+    }
+
+    /// Adds an event already consumed to its partition's conversation, without running anything: how a
+    /// host rebuilds the frames after a restart.
+    pub fn observe(&mut self, event: &Event) {
+        self.conversations.observe(event);
+    }
+}
+
+impl<'a> Runtime<'a> {
+    pub fn new(
+        compiled: &'a Compiled,
+        journal: &'a mut dyn Store,
+        world: &'a mut dyn Store,
+        provider: &'a dyn Provider,
+    ) -> Runtime<'a> {
+        Runtime::resume(compiled, Carry::new(compiled), journal, world, provider)
+    }
+
+    /// A runtime that goes on from where the one that gave `carry` stopped.
+    pub fn resume(
+        compiled: &'a Compiled,
+        carry: Carry,
+        journal: &'a mut dyn Store,
+        world: &'a mut dyn Store,
+        provider: &'a dyn Provider,
+    ) -> Runtime<'a> {
+        let program = &compiled.program;
+        Runtime { compiled, carry, ports: Ports::new(program, journal, world, provider) }
+    }
+
+    /// Ends the runtime, freeing its stores: what it carries and what it did.
+    pub fn into_carry(self) -> (Carry, Outcome) {
+        (self.carry, self.ports.outcome)
     }
 
     /// Whether every leaf and effect step is kept in the outcome (on by default; a benchmark turns it off).
@@ -141,9 +184,9 @@ impl<'a> Runtime<'a> {
     /// One event through every agent.
     pub fn step(&mut self, event: &Event) -> Result<(), Error> {
         self.ports.outcome.events += 1;
-        let conversation = self.conversations.observe(event);
+        let conversation = self.carry.conversations.observe(event);
         for (index, agent) in self.compiled.program.agents.iter().enumerate() {
-            let state = &mut self.agents[index];
+            let state = &mut self.carry.agents[index];
             state.cursor += 1;
             // E-Skip.
             if !routes(agent, event) || state.dedup.contains(&event.id) {
@@ -162,7 +205,7 @@ impl<'a> Runtime<'a> {
                     Some(Match::Regex { .. }) => {
                         // E-Regex⊥: pure, nothing journaled.
                         let Some(found) =
-                            self.regexes[index][behavior.ordinal].as_ref().and_then(|r| r.captures(event.text()))
+                            self.carry.regexes[index][behavior.ordinal].as_ref().and_then(|r| r.captures(event.text()))
                         else {
                             continue;
                         };
@@ -211,7 +254,7 @@ impl<'a> Runtime<'a> {
 
     /// An agent's state, by its place in the program.
     pub fn state(&self, agent: usize) -> Option<&AgentState> {
-        self.agents.get(agent)
+        self.carry.agents.get(agent)
     }
 }
 

@@ -19,6 +19,6 @@ pub mod value;
 
 pub use error::Error;
 pub use event::{Event, EventType, read_log};
-pub use exec::{Outcome, Runtime, Step};
+pub use exec::{Carry, Outcome, Runtime, Step};
 pub use provider::{LeafRequest, Provider, RequestKind};
 pub use store::{FileStore, MemoryStore, Store};

@@ -52,6 +52,8 @@ enum Command {
     Replay(RunArgs),
     /// Conformance: read a vector case's input on stdin, print the function's output.
     Conform { function: String },
+    /// Serve a program durably: POST /events in, exactly-once effects out through the configured sinks.
+    Serve(expresso_host::cli::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +63,13 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(&args, false),
         Command::Replay(args) => run::run(&args, true),
         Command::Conform { function } => conform(&function),
+        Command::Serve(args) => match expresso_host::cli::run(expresso_host::cli::HostCommand::Serve(args)) {
+            Ok(_) => Exit::Done,
+            Err(e) => {
+                eprintln!("error: {e}");
+                if matches!(e, expresso_host::Error::Runtime(_)) { Exit::Failed } else { Exit::Usage }
+            }
+        },
     };
     exit.into()
 }

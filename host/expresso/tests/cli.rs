@@ -52,3 +52,25 @@ fn conform_answers_a_case_from_stdin() {
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(value, serde_json::json!({"error": {"code": "E_MEETING_PHASE", "line": 1, "column": 24}}));
 }
+
+#[test]
+fn serve_refuses_a_sink_configuration_that_leaves_an_effect_nowhere_to_go() {
+    let dir = std::env::temp_dir().join(format!("expresso-serve-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("a.ex");
+    std::fs::write(&program, "agent \"A\" {\n  grants { message.send }\n  on message /hi/ { say \"hello\" }\n}\n")
+        .unwrap();
+    let sinks = dir.join("sinks.toml");
+    std::fs::write(&sinks, "[sinks.log]\nkind = \"file\"\npath = \"out.jsonl\"\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_expresso"))
+        .args(["serve", program.to_str().unwrap(), "--state", dir.join("state").to_str().unwrap()])
+        .args(["--sinks", sinks.to_str().unwrap(), "--listen", "127.0.0.1:0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("sinks.toml: [capabilities] maps no sink for message.send"), "{stderr}");
+    assert!(stderr.contains("fix: add `\"message.send\" = \"SINK\"` under [capabilities]"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

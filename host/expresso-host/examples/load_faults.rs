@@ -1,0 +1,245 @@
+//! Load through `serve` with faults: the worked example's agent, its leaf answered by the journal, every
+//! effect to an HTTP receiver that honours `Idempotency-Key`. While events arrive at RATE per second, the
+//! server is killed with SIGKILL and started again at once (at a third of the run), and the receiver is
+//! down, answering 503, for DOWN_MS (from two thirds of the run). The figures: sustained throughput,
+//! ingest-to-effect latency (from an event's first sending to its effect's first arrival), and the
+//! effects applied at the receiver, which must equal the expected count exactly; and how many deliveries
+//! the faults made the host send again.
+//!
+//! Runs the release `expresso-host` beside this example:
+//! cargo build --release -p expresso-host --bin expresso-host --example load_faults
+//! RATE=1000 SECONDS=12 target/release/examples/load_faults
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use expresso_host::store::Db;
+use serde_json::json;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+const TRIAGE: &str = include_str!("triage.ex");
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+fn now_ms() -> f64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs_f64() * 1000.0
+}
+
+#[derive(Default)]
+struct Receiver {
+    down: AtomicBool,
+    requests: AtomicUsize,
+    /// First arrival of each key, by event index.
+    applied: Mutex<HashMap<String, (usize, f64)>>,
+}
+
+async fn hook(State(r): State<Arc<Receiver>>, headers: HeaderMap) -> StatusCode {
+    r.requests.fetch_add(1, Ordering::SeqCst);
+    if r.down.load(Ordering::SeqCst) {
+        return StatusCode::SERVICE_UNAVAILABLE;
+    }
+    let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let event: usize =
+        key.split('|').next().and_then(|e| e.strip_prefix('e')).and_then(|n| n.parse().ok()).unwrap_or(0);
+    r.applied.lock().unwrap().entry(key).or_insert((event, now_ms()));
+    StatusCode::OK
+}
+
+fn spawn_serve(bin: &std::path::Path, dir: &std::path::Path, port: u16) -> Child {
+    let mut child = Command::new(bin)
+        .args(["serve", dir.join("triage.ex").to_str().unwrap()])
+        .args(["--state", dir.join("state").to_str().unwrap(), "--sinks", dir.join("sinks.toml").to_str().unwrap()])
+        .args(["--listen", &format!("127.0.0.1:{port}"), "--queue", "4096"])
+        .env_remove("EXPRESSO_FAULT")
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run expresso-host (build it with --release first)");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.contains("listening"), "{line}");
+    std::thread::spawn(move || for _ in stderr.lines() {});
+    child
+}
+
+fn main() {
+    let rate = env("RATE", 1000);
+    let seconds = env("SECONDS", 12);
+    let clients = env("CLIENTS", 48);
+    let down_ms = env("DOWN_MS", 2000) as u64;
+    let n = rate * seconds;
+    let bin = std::env::current_exe().unwrap().parent().unwrap().parent().unwrap().join("expresso-host");
+
+    let dir = std::env::temp_dir().join(format!("expresso-load-faults-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("triage.ex"), TRIAGE).unwrap();
+
+    // The receiver, on loopback, in this process.
+    let receiver = Arc::new(Receiver::default());
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let hook_url = format!("http://{}/hook", listener.local_addr().unwrap());
+    {
+        let state = receiver.clone();
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+            rt.block_on(async move {
+                let app = Router::new().route("/hook", post(hook)).with_state(state);
+                axum::serve(tokio::net::TcpListener::from_std(listener).unwrap(), app).await.unwrap();
+            });
+        });
+    }
+    std::fs::write(
+        dir.join("sinks.toml"),
+        format!(
+            "[sinks.s]\nkind = \"http\"\nurl = \"{hook_url}\"\ntimeout_ms = 2000\n[capabilities]\n\"react.add\" = \"s\"\n\"tasks.create\" = \"s\"\n\"message.send\" = \"s\"\n\"notify.send\" = \"s\"\n"
+        ),
+    )
+    .unwrap();
+
+    let kinds = ["bug", "question", "churn"];
+    let mut expected = 0usize;
+    let mut seed = Vec::with_capacity(n);
+    let mut bodies = Vec::with_capacity(n);
+    for i in 0..n {
+        let id = format!("e{i}");
+        expected += [3, 0, 2][i % 3];
+        seed.push((
+            format!("Triage#0|{id}/Triage#0/0/classify"),
+            id.clone(),
+            json!({"kind": kinds[i % 3], "urgency": "now"}),
+        ));
+        bodies.push(
+            json!({
+                "id": id,
+                "partition": {"workspace": "acme", "room": "#support"},
+                "type": "message",
+                "payload": {"speaker": "dana", "text": format!("message {i}")},
+                "t_event": 1_000 + i as u64,
+            })
+            .to_string(),
+        );
+    }
+    Db::open(&dir.join("state")).unwrap().seed_journal(&seed).unwrap();
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let server = Arc::new(Mutex::new(spawn_serve(&bin, &dir, port)));
+    let url = format!("http://127.0.0.1:{port}/events");
+    let bodies = Arc::new(bodies);
+    let sent_at: Arc<Mutex<HashMap<usize, f64>>> = Arc::new(Mutex::new(HashMap::new()));
+    let next = Arc::new(AtomicUsize::new(0));
+    let retried = Arc::new(AtomicUsize::new(0));
+    let start = Instant::now();
+    let start_ms = now_ms();
+
+    // The faults, on their own clock.
+    let faults = {
+        let (server, receiver, dir, bin) = (server.clone(), receiver.clone(), dir.clone(), bin.clone());
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(seconds as f64 / 3.0));
+            let mut child = server.lock().unwrap();
+            child.kill().unwrap();
+            child.wait().unwrap();
+            let killed_at = start.elapsed();
+            *child = spawn_serve(&bin, &dir, port);
+            println!(
+                "  fault: serve killed (SIGKILL) at {:.2}s, serving again after {:.0} ms",
+                killed_at.as_secs_f64(),
+                (start.elapsed() - killed_at).as_secs_f64() * 1000.0
+            );
+            drop(child);
+            std::thread::sleep(
+                Duration::from_secs_f64(seconds as f64 / 3.0).saturating_sub(start.elapsed() - killed_at),
+            );
+            receiver.down.store(true, Ordering::SeqCst);
+            let down_at = start.elapsed();
+            std::thread::sleep(Duration::from_millis(down_ms));
+            receiver.down.store(false, Ordering::SeqCst);
+            println!("  fault: receiver down (503) from {:.2}s for {down_ms} ms", down_at.as_secs_f64());
+        })
+    };
+
+    let threads: Vec<_> = (0..clients)
+        .map(|_| {
+            let (bodies, sent_at, next, retried, url) =
+                (bodies.clone(), sent_at.clone(), next.clone(), retried.clone(), url.clone());
+            std::thread::spawn(move || {
+                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(10)).build();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= bodies.len() {
+                        return;
+                    }
+                    let due = Duration::from_secs_f64(i as f64 / rate as f64);
+                    if let Some(wait) = due.checked_sub(start.elapsed()) {
+                        std::thread::sleep(wait);
+                    }
+                    sent_at.lock().unwrap().insert(i, now_ms());
+                    // Sent until it is acknowledged: an answer lost with a killed server is sent again,
+                    // and the log keeps one copy.
+                    while agent.post(&url).set("Content-Type", "application/json").send_string(&bodies[i]).is_err() {
+                        retried.fetch_add(1, Ordering::SeqCst);
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    faults.join().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while receiver.applied.lock().unwrap().len() < expected && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    {
+        let mut child = server.lock().unwrap();
+        // SAFETY: kill(2) on the child this example started.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        child.wait().unwrap();
+    }
+
+    let applied = receiver.applied.lock().unwrap();
+    let sent_at = sent_at.lock().unwrap();
+    let mut latencies: Vec<f64> = applied.values().filter_map(|(i, at)| sent_at.get(i).map(|s| at - s)).collect();
+    latencies.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let last = applied.values().map(|(_, at)| *at).fold(0.0, f64::max);
+    let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
+    println!("load with faults: {n} events at {rate}/s for {seconds}s, {clients} clients, one event per request");
+    println!(
+        "  sustained: {:.0} events/s ingest to effect (last effect at {:.2}s)",
+        n as f64 / ((last - start_ms) / 1000.0),
+        (last - start_ms) / 1000.0
+    );
+    println!(
+        "  ingest-to-effect: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        pct(0.5),
+        pct(0.99),
+        latencies.last().unwrap()
+    );
+    let requests = receiver.requests.load(Ordering::SeqCst);
+    println!(
+        "  effects applied at the receiver: {} of {expected} expected: {}; {requests} deliveries (sent again by the faults, or refused while down: {})",
+        applied.len(),
+        if applied.len() == expected { "exact" } else { "MISMATCH" },
+        requests - applied.len()
+    );
+    println!("  requests sent again by the clients after the kill: {}", retried.load(Ordering::SeqCst));
+    let ok = applied.len() == expected;
+    drop(applied);
+    let _ = std::fs::remove_dir_all(&dir);
+    if !ok {
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,219 @@
+//! The host's commands, shared by `expresso serve` and the `expresso-host` program: `serve`, `ingest`,
+//! `drain` and `status`.
+
+use crate::config::Config;
+use crate::error::Error;
+use crate::host::{DEFAULT_BATCH, Host};
+use crate::serve::{Limits, start};
+use crate::sinks::Sinks;
+use crate::store::Db;
+use expresso_lang::{Compiled, compile};
+use expresso_runtime::openai::OpenAi;
+use expresso_runtime::provider::NoProvider;
+use expresso_runtime::recording::Recording;
+use expresso_runtime::{Provider, read_log};
+use std::io::Read;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct HostArgs {
+    /// The program.
+    pub program: PathBuf,
+    /// The state directory: the store `expresso.db` lives in it (created when missing). Default: the
+    /// state place, `$EXPRESSO_HOME/state`, else `$XDG_STATE_HOME/expresso`, else
+    /// `~/.local/state/expresso`.
+    #[arg(long)]
+    pub state: Option<PathBuf>,
+    /// The sink configuration (TOML): each capability's sink, with addresses and the names of the
+    /// variables holding secrets.
+    #[arg(long)]
+    pub sinks: PathBuf,
+    /// Who answers a model leaf the journal lacks: `none` (default), `recording:FILE` or `openai`.
+    #[arg(long, default_value = "none")]
+    pub provider: String,
+    /// Events run per batch (one commit each).
+    #[arg(long, default_value_t = DEFAULT_BATCH)]
+    pub batch: usize,
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub host: HostArgs,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8787")]
+    pub listen: SocketAddr,
+    /// The largest request body, in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub max_body: usize,
+    /// Requests waiting to be committed, at most; past it, 503.
+    #[arg(long, default_value_t = 1024)]
+    pub queue: usize,
+    /// Events waiting for the agents, at most; past it, 429.
+    #[arg(long, default_value_t = 100_000)]
+    pub max_backlog: i64,
+}
+
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum HostCommand {
+    /// Serve: POST /events in, exactly-once effects out.
+    Serve(ServeArgs),
+    /// Append a JSON-lines event log to the store's log (refused whole if any line is bad).
+    Ingest {
+        /// The state directory (default: the state place).
+        #[arg(long)]
+        state: Option<PathBuf>,
+        events: PathBuf,
+    },
+    /// Run the store's log through the protocol, send what waits, and exit (1 when receipts still wait).
+    Drain {
+        #[command(flatten)]
+        host: HostArgs,
+        /// How long to keep retrying receipts a sink has not taken, in milliseconds.
+        #[arg(long, default_value_t = 30_000)]
+        settle_ms: u64,
+    },
+    /// Print the store's counts as JSON.
+    Status {
+        /// The state directory (default: the state place).
+        #[arg(long)]
+        state: Option<PathBuf>,
+    },
+}
+
+/// Runs a command; the error is printed by the caller. Returns the exit code.
+pub fn run(command: HostCommand) -> Result<u8, Error> {
+    match command {
+        HostCommand::Serve(args) => {
+            let host = open(&args.host)?;
+            let limits = Limits {
+                max_body: args.max_body,
+                queue: args.queue,
+                max_backlog: args.max_backlog,
+                ..Limits::default()
+            };
+            let running = start(host, args.listen, limits, true)?;
+            eprintln!("expresso serve: listening on http://{}", running.addr);
+            running.join().map_err(Error::Store)?;
+            eprintln!("expresso serve: stopped");
+            Ok(0)
+        }
+        HostCommand::Ingest { state, events } => {
+            let text = read_text(&events, 1 << 30)?;
+            let events = read_log(&text).map_err(|e| Error::Program(format!("{}: {e}", events_display(&events))))?;
+            let mut db = Db::open(&state_place(state.as_deref())?)?;
+            let new = db.append(&events)?;
+            let fresh = new.iter().filter(|b| **b).count();
+            println!("{{\"accepted\":{fresh},\"duplicate\":{}}}", new.len() - fresh);
+            Ok(0)
+        }
+        HostCommand::Drain { host, settle_ms } => {
+            let mut host = open(&host)?;
+            let waiting = host.drain(settle_ms)?;
+            let counts = host.db().counts()?;
+            println!(
+                "{{\"events\":{},\"cursor\":{},\"done\":{},\"intent\":{},\"held\":{}}}",
+                counts.events,
+                host.cursor(),
+                counts.done,
+                counts.intent,
+                counts.held
+            );
+            Ok(if waiting == 0 { 0 } else { 1 })
+        }
+        HostCommand::Status { state } => {
+            let db = Db::open(&state_place(state.as_deref())?)?;
+            let c = db.counts()?;
+            println!(
+                "{{\"events\":{},\"journal\":{},\"intent\":{},\"done\":{},\"held\":{}}}",
+                c.events, c.journal, c.intent, c.done, c.held
+            );
+            Ok(0)
+        }
+    }
+}
+
+/// The state place: the directory given, else `$EXPRESSO_HOME/state`, else `$XDG_STATE_HOME/expresso`,
+/// else `$HOME/.local/state/expresso`.
+pub fn state_place(given: Option<&Path>) -> Result<PathBuf, Error> {
+    if let Some(dir) = given {
+        return Ok(dir.to_path_buf());
+    }
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(home) = var("EXPRESSO_HOME") {
+        return Ok(home.join("state"));
+    }
+    if let Some(state) = var("XDG_STATE_HOME") {
+        return Ok(state.join("expresso"));
+    }
+    if let Some(home) = var("HOME") {
+        return Ok(home.join(".local/state/expresso"));
+    }
+    Err(Error::Store("there is no state place: give --state DIR, or set EXPRESSO_HOME".into()))
+}
+
+fn events_display(path: &Path) -> String {
+    path.display().to_string()
+}
+
+fn read_text(path: &Path, limit: u64) -> Result<String, Error> {
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_string(&mut text))
+        .map_err(|e| Error::Program(format!("cannot read {}: {e}", path.display())))?;
+    if text.len() as u64 > limit {
+        return Err(Error::Program(format!("{} is larger than {limit} bytes", path.display())));
+    }
+    Ok(text)
+}
+
+/// Reads and checks the program; every diagnostic of a refusal is in the error.
+pub fn program(path: &Path) -> Result<Compiled, Error> {
+    let source = read_text(path, expresso_lang::bounds::MAX_SOURCE_BYTES as u64)?;
+    let file = path.display().to_string();
+    compile(&source).map_err(|diagnostics| {
+        let text: String = diagnostics.iter().map(|d| d.render(&file, &source)).collect();
+        Error::Program(format!("{text}{file}: refused"))
+    })
+}
+
+/// The capabilities of world effects a program may apply (observation capabilities, `ai.*`, are not).
+pub fn world_capabilities(compiled: &Compiled) -> Vec<String> {
+    let mut caps: Vec<String> =
+        compiled.report.agents.iter().flat_map(|a| a.needs.iter().filter(|c| !c.starts_with("ai.")).cloned()).collect();
+    caps.sort();
+    caps.dedup();
+    caps
+}
+
+pub fn provider(spec: &str) -> Result<Box<dyn Provider + Send>, Error> {
+    let refuse = |m: String| {
+        Error::Program(format!("--provider {spec}: {m}\n  = fix: use `none`, `recording:FILE` or `openai`"))
+    };
+    if spec == "none" {
+        return Ok(Box::new(NoProvider));
+    }
+    if let Some(path) = spec.strip_prefix("recording:") {
+        let text = read_text(Path::new(path), 64 << 20)?;
+        return Recording::from_json(&text).map(|r| Box::new(r) as Box<dyn Provider + Send>).map_err(refuse);
+    }
+    if spec == "openai" {
+        return OpenAi::from_env().map(|p| Box::new(p) as Box<dyn Provider + Send>).map_err(refuse);
+    }
+    Err(refuse("not a provider".into()))
+}
+
+/// Opens the host: the program, the sinks (refused when an effect the program may apply has none), the
+/// provider and the store.
+pub fn open(args: &HostArgs) -> Result<Host, Error> {
+    let compiled = program(&args.program)?;
+    let config = Config::read(&args.sinks)?;
+    config.covers(&world_capabilities(&compiled))?;
+    let sinks = Sinks::from_config(&config)?;
+    let provider = provider(&args.provider)?;
+    let db = Db::open(&state_place(args.state.as_deref())?)?;
+    let mut host = Host::new(compiled, db, sinks, provider);
+    host.batch = args.batch.max(1);
+    Ok(host)
+}

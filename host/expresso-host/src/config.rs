@@ -1,0 +1,167 @@
+//! The sink configuration: which sink each capability's effects go to, with each receiver's address and
+//! the NAME of the environment variable that holds its secret, never the secret itself.
+//!
+//! ```toml
+//! [sinks.tasks]
+//! kind = "http"                       # http | slack | file | reflex
+//! url = "https://tasks.example/hook"
+//! secret_env = "TASKS_TOKEN"          # sent as `Authorization: Bearer <value>`
+//!
+//! [sinks.chat]
+//! kind = "slack"
+//! url_env = "SLACK_WEBHOOK_URL"       # an incoming webhook's address is itself a secret
+//!
+//! [sinks.log]
+//! kind = "file"
+//! path = "effects.jsonl"              # relative to this file
+//!
+//! [sinks.deploy]
+//! kind = "reflex"
+//! reflex = "deploy"
+//!
+//! [capabilities]
+//! "tasks.create" = "tasks"
+//! "message.send" = "chat"
+//! "react.add" = "log"
+//! ```
+
+use crate::error::Error;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The largest configuration file read.
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub sinks: BTreeMap<String, SinkConfig>,
+    #[serde(default)]
+    pub capabilities: BTreeMap<String, String>,
+    /// Where the file was read from: relative paths in it are read from its directory.
+    #[serde(skip)]
+    pub dir: PathBuf,
+    #[serde(skip)]
+    pub file: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum SinkConfig {
+    Http(HttpConfig),
+    Slack(HttpConfig),
+    File { path: PathBuf },
+    Reflex(ReflexConfig),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpConfig {
+    /// The receiver's address.
+    pub url: Option<String>,
+    /// Or the name of the variable that holds it (a Slack incoming webhook's address is a secret).
+    pub url_env: Option<String>,
+    /// The name of the variable holding a bearer token.
+    pub secret_env: Option<String>,
+    /// One call's time bound, in milliseconds (default 5,000; at most 60,000).
+    pub timeout_ms: Option<u64>,
+    /// Tries per dispatch (default 3; at most 10).
+    pub attempts: Option<u32>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReflexConfig {
+    /// The reflex's name, as `evoke run NAME` takes it.
+    pub reflex: String,
+    /// The evoke program (default: `evoke` on PATH).
+    pub evoke: Option<PathBuf>,
+    /// Which receipt argument gives each of the reflex's values (`reflex_key = "receipt_arg"`); without
+    /// it every receipt argument is passed under its own name.
+    pub args: Option<BTreeMap<String, String>>,
+    /// evoke's time bound, in milliseconds (default 60,000).
+    pub timeout_ms: Option<u64>,
+}
+
+impl Config {
+    pub fn read(path: &Path) -> Result<Config, Error> {
+        use std::io::Read;
+        let file = path.display().to_string();
+        let refuse = |message: String, fix: &str| Error::Config { file: file.clone(), message, fix: fix.into() };
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_string(&mut text))
+            .map_err(|e| refuse(format!("cannot read it: {e}"), "name a readable sink configuration"))?;
+        if text.len() as u64 > MAX_CONFIG_BYTES {
+            return Err(refuse(format!("larger than {MAX_CONFIG_BYTES} bytes"), "keep it under 1 MiB"));
+        }
+        let mut config: Config = toml::from_str(&text).map_err(|e| {
+            refuse(
+                e.to_string().trim_end().to_string(),
+                "each [sinks.NAME] has `kind` http, slack, file or reflex and its own keys; [capabilities] maps a capability to a sink's name",
+            )
+        })?;
+        config.dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        config.file = file;
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Every capability names a sink that exists; every HTTP sink has exactly one address.
+    fn check(&self) -> Result<(), Error> {
+        let refuse = |message: String, fix: String| Error::Config { file: self.file.clone(), message, fix };
+        for (capability, sink) in &self.capabilities {
+            if !self.sinks.contains_key(sink) {
+                return Err(refuse(
+                    format!("[capabilities] `{capability}` names the sink `{sink}`, which no [sinks.{sink}] defines"),
+                    format!("add [sinks.{sink}] or map `{capability}` to one of: {}", self.names()),
+                ));
+            }
+        }
+        for (name, sink) in &self.sinks {
+            if let SinkConfig::Http(h) | SinkConfig::Slack(h) = sink {
+                if h.url.is_some() == h.url_env.is_some() {
+                    return Err(refuse(
+                        format!("[sinks.{name}] needs exactly one of `url` and `url_env`"),
+                        "give the receiver's address as `url`, or the variable holding it as `url_env`".to_string(),
+                    ));
+                }
+                if h.timeout_ms.is_some_and(|t| t == 0 || t > 60_000) {
+                    return Err(refuse(
+                        format!("[sinks.{name}] timeout_ms must be 1..=60000"),
+                        "give milliseconds, at most a minute".into(),
+                    ));
+                }
+                if h.attempts.is_some_and(|a| a == 0 || a > 10) {
+                    return Err(refuse(format!("[sinks.{name}] attempts must be 1..=10"), "give 1 to 10".into()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a program whose effects have nowhere to go: every world capability it needs must be mapped.
+    pub fn covers(&self, needed: &[String]) -> Result<(), Error> {
+        let missing: Vec<&String> = needed.iter().filter(|c| !self.capabilities.contains_key(*c)).collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
+        Err(Error::Config {
+            file: self.file.clone(),
+            message: format!("[capabilities] maps no sink for {}, which the program's effects need", names.join(", ")),
+            fix: format!("add `\"{}\" = \"SINK\"` under [capabilities]", names[0]),
+        })
+    }
+
+    fn names(&self) -> String {
+        self.sinks.keys().cloned().collect::<Vec<_>>().join(", ")
+    }
+
+    /// A path in the file, read from the file's directory when relative.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() { path.to_path_buf() } else { self.dir.join(path) }
+    }
+}

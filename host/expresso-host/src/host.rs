@@ -1,0 +1,360 @@
+//! The write-ahead protocol over the store.
+//!
+//! A batch of events runs in memory against the journal and world entries of those events. Then one
+//! transaction commits its new journal entries, each new effect's receipt as `intent`, the dedup rows,
+//! each agent's memory and the cursor past the batch. Only then is each receipt handed to its sink; the
+//! ones a sink took are marked `done` in one more transaction. A crash before the commit loses nothing
+//! (the events are in the log and run again); a crash after it leaves `intent` rows, which recovery sends
+//! again with the same `Idempotency-Key`; a `done` row is never sent again, and no receipt of any status
+//! lets the runtime apply its effect a second time.
+
+use crate::error::Error;
+use crate::fault;
+use crate::metrics::Metrics;
+use crate::sinks::{Delivered, Sinks, now_ms};
+use crate::store::{BatchWrite, Db, Intent};
+use expresso_lang::Compiled;
+use expresso_runtime::{Carry, MemoryStore, Provider, Runtime, Store};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+/// Events run per batch (one commit for all of them).
+pub const DEFAULT_BATCH: usize = 256;
+/// Receipts delivered per sweep of the `intent` rows.
+const SWEEP_LIMIT: usize = 256;
+
+pub struct Host {
+    compiled: Compiled,
+    db: Db,
+    sinks: Sinks,
+    provider: Box<dyn Provider + Send>,
+    carry: Option<Carry>,
+    cursor: i64,
+    /// After a runtime fault, events run one per batch until one succeeds, so the ones before the
+    /// faulting event are committed.
+    careful: bool,
+    pub metrics: Arc<Metrics>,
+    pub batch: usize,
+}
+
+/// A journal that notes which event each new entry belongs to.
+struct Tagged<'c> {
+    inner: MemoryStore,
+    current: &'c RefCell<String>,
+    events: Vec<String>,
+}
+
+impl Store for Tagged<'_> {
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.inner.get(key)
+    }
+    fn put(&mut self, key: String, value: Value) -> Result<(), expresso_runtime::Error> {
+        self.events.push(self.current.borrow().clone());
+        self.inner.put(key, value)
+    }
+    fn flush(&mut self) -> Result<(), expresso_runtime::Error> {
+        Ok(())
+    }
+    fn entries(&self) -> Vec<(&str, &Value)> {
+        self.inner.entries()
+    }
+    fn len(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+impl Host {
+    pub fn new(compiled: Compiled, db: Db, sinks: Sinks, provider: Box<dyn Provider + Send>) -> Host {
+        Host {
+            compiled,
+            db,
+            sinks,
+            provider,
+            carry: None,
+            cursor: 0,
+            careful: false,
+            metrics: Arc::new(Metrics::default()),
+            batch: DEFAULT_BATCH,
+        }
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    pub fn db_mut(&mut self) -> &mut Db {
+        &mut self.db
+    }
+
+    /// The log position every agent has read to.
+    pub fn cursor(&self) -> i64 {
+        self.cursor
+    }
+
+    /// Rebuilds what the runtime carries from the store: each agent's memory, the cursor (the least of
+    /// the agents', so an agent added to the program reads the log from its start), and the frames, by
+    /// observing every event up to the cursor again.
+    fn rebuild(&mut self) -> Result<Carry, Error> {
+        let mut carry = Carry::new(&self.compiled);
+        let mut cursor: Option<i64> = None;
+        for (i, agent) in self.compiled.program.agents.iter().enumerate() {
+            let found = self.db.agent(&agent.name.text)?;
+            let at = match found {
+                Some((memory, at)) => {
+                    if let Some(state) = carry.state_mut(i) {
+                        state.memory = memory;
+                    }
+                    at
+                }
+                None => 0,
+            };
+            cursor = Some(cursor.map_or(at, |c: i64| c.min(at)));
+        }
+        self.cursor = cursor.unwrap_or(0);
+        let mut at = 0;
+        while at < self.cursor {
+            let chunk = self.db.events_after(at, 1_000)?;
+            let Some(last) = chunk.last().map(|(seq, _)| *seq) else { break };
+            for (seq, event) in &chunk {
+                if *seq <= self.cursor {
+                    carry.observe(event);
+                }
+            }
+            at = last;
+        }
+        Ok(carry)
+    }
+
+    /// Recovery, at start: every `intent` receipt is sent again with its own key.
+    pub fn recover(&mut self) -> Result<usize, Error> {
+        if self.carry.is_none() {
+            let carry = self.rebuild()?;
+            self.carry = Some(carry);
+        }
+        let mut sent = 0;
+        loop {
+            let due = self.db.due_intents(i64::MAX, SWEEP_LIMIT)?;
+            if due.is_empty() {
+                return Ok(sent);
+            }
+            let before = self.db.counts()?.intent;
+            sent += due.len();
+            self.deliver(due)?;
+            // A sink that is down leaves its receipts `intent`, to be retried by the sweep later.
+            if self.db.counts()?.intent >= before {
+                return Ok(sent);
+            }
+        }
+    }
+
+    /// Sends the `intent` receipts whose next try is due. Returns how many it tried.
+    pub fn sweep(&mut self) -> Result<usize, Error> {
+        let due = self.db.due_intents(now_ms(), SWEEP_LIMIT)?;
+        let n = due.len();
+        if n > 0 {
+            self.deliver(due)?;
+        }
+        Ok(n)
+    }
+
+    /// When the next `intent` receipt is due, if any is waiting.
+    pub fn next_retry_ms(&self) -> Result<Option<i64>, Error> {
+        self.db.next_retry_ms()
+    }
+
+    /// Runs the next batch of the log through the protocol. Returns how many events it consumed.
+    pub fn step_batch(&mut self) -> Result<usize, Error> {
+        let limit = if self.careful { 1 } else { self.batch.max(1) };
+        let clock = std::time::Instant::now();
+        let events = self.db.events_after(self.cursor, limit)?;
+        if events.is_empty() {
+            return Ok(0);
+        }
+        let mut carry = match self.carry.take() {
+            Some(carry) => carry,
+            None => self.rebuild()?,
+        };
+        let ids: Vec<&str> = events.iter().map(|(_, e)| e.id.as_str()).collect();
+        let agents: Vec<String> = self.compiled.program.agents.iter().map(|a| a.name.text.clone()).collect();
+        let mut before = Vec::with_capacity(agents.len());
+        for (i, name) in agents.iter().enumerate() {
+            let seen = self.db.dedup_of(name, &ids)?;
+            if let Some(state) = carry.state_mut(i) {
+                state.dedup = seen.clone();
+            }
+            before.push(seen);
+        }
+        let current = RefCell::new(String::new());
+        let mut journal = Tagged { inner: self.db.journal_of(&ids)?, current: &current, events: Vec::new() };
+        let mut world = self.db.world_of(&ids)?;
+        let (journal_before, world_before) = (journal.len(), world.len());
+
+        Metrics::time(&self.metrics.read_us, clock);
+        let clock = std::time::Instant::now();
+        let mut runtime = Runtime::resume(&self.compiled, carry, &mut journal, &mut world, &*self.provider);
+        runtime.record_steps(false);
+        let mut fault = None;
+        for (_, event) in &events {
+            *current.borrow_mut() = event.id.clone();
+            if let Err(e) = runtime.step(event) {
+                fault = Some(e);
+                break;
+            }
+        }
+        let (carry, outcome) = runtime.into_carry();
+        Metrics::time(&self.metrics.run_us, clock);
+        fault::point("after-step");
+        let clock = std::time::Instant::now();
+
+        let new_journal: Vec<(String, String, Value)> = journal
+            .entries()
+            .into_iter()
+            .skip(journal_before)
+            .zip(journal.events.iter())
+            .map(|((k, v), e)| (k.to_string(), e.clone(), v.clone()))
+            .collect();
+        Metrics::add(&self.metrics.provider_calls, outcome.provider_calls as u64);
+
+        if let Some(e) = fault {
+            // The answers the provider gave are kept; nothing else of the batch is, and the carry (which
+            // the faulting event may have half-changed) is rebuilt from the store.
+            self.db.commit_batch(&BatchWrite { journal: new_journal, ..BatchWrite::default() })?;
+            Metrics::add(&self.metrics.runtime_faults, 1);
+            self.carry = None;
+            self.careful = true;
+            return Err(Error::Runtime(e));
+        }
+
+        let mut write = BatchWrite { journal: new_journal, ..BatchWrite::default() };
+        let mut intents = Vec::new();
+        for (key, receipt) in world.entries().into_iter().skip(world_before) {
+            let event = receipt.get("event").and_then(Value::as_str).unwrap_or("").to_string();
+            let capability = receipt.get("effect").and_then(Value::as_str).unwrap_or("").to_string();
+            write.intents.push((key.to_string(), event, capability.clone(), receipt.clone()));
+            intents.push(Intent { key: key.to_string(), capability, receipt: receipt.clone(), attempts: 0 });
+        }
+        for (i, name) in agents.iter().enumerate() {
+            if let Some(state) = carry.state(i) {
+                for id in state.dedup.difference(&before[i]) {
+                    write.dedup.push((name.clone(), id.clone()));
+                }
+                write.memory.push((name.clone(), state.memory.clone()));
+            }
+        }
+        write.cursor = events.last().map(|(seq, _)| *seq).unwrap_or(self.cursor);
+        self.db.commit_batch(&write)?;
+        Metrics::time(&self.metrics.commit_us, clock);
+        Metrics::add(&self.metrics.batches, 1);
+        fault::point("after-intent");
+        self.cursor = write.cursor;
+        self.carry = Some(carry);
+        self.careful = false;
+
+        let m = &self.metrics;
+        Metrics::add(&m.events_processed, events.len() as u64);
+        Metrics::add(&m.firings, outcome.firings as u64);
+        Metrics::add(&m.effects_deduplicated, outcome.deduped_effects as u64);
+        if !intents.is_empty() {
+            let clock = std::time::Instant::now();
+            self.deliver(intents)?;
+            Metrics::time(&self.metrics.deliver_us, clock);
+        }
+        Ok(events.len())
+    }
+
+    /// Hands receipts to their sinks, in order, grouped by sink; marks the ones taken `done` in one
+    /// transaction. A sink that fails is not called again in this round: its remaining receipts wait for
+    /// the sweep, so one receiver's outage does not hold the others up for long.
+    fn deliver(&mut self, intents: Vec<Intent>) -> Result<(), Error> {
+        let mut done = Vec::new();
+        let mut down: HashSet<String> = HashSet::new();
+        let mut i = 0;
+        while i < intents.len() {
+            let sink_name = self.sinks.route(&intents[i].capability).map(str::to_string);
+            let mut j = i + 1;
+            while j < intents.len() && self.sinks.route(&intents[j].capability).map(str::to_string) == sink_name {
+                j += 1;
+            }
+            let group: Vec<&Intent> = intents[i..j].iter().collect();
+            i = j;
+            let Some(name) = sink_name else {
+                for item in group {
+                    let reason = format!("no sink is mapped for the capability {}", item.capability);
+                    self.db.mark_held(&item.key, &reason)?;
+                    Metrics::add(&self.metrics.effects_held, 1);
+                }
+                continue;
+            };
+            let Some(sink) = self.sinks.get_mut(&name) else { continue };
+            let chunks: Vec<Vec<&Intent>> =
+                if sink.batches() { vec![group] } else { group.into_iter().map(|g| vec![g]).collect() };
+            for chunk in chunks {
+                if down.contains(&name) {
+                    for item in &chunk {
+                        self.db.mark_failed(&item.key, "not tried: its sink failed this round", retry_at(item))?;
+                    }
+                    continue;
+                }
+                let results = sink.deliver(&chunk);
+                for (item, result) in chunk.iter().zip(results) {
+                    match result {
+                        Delivered::Done => {
+                            fault::point("after-dispatch");
+                            done.push(item.key.clone());
+                        }
+                        Delivered::Retry(reason) => {
+                            Metrics::add(&self.metrics.sink_errors, 1);
+                            down.insert(name.clone());
+                            self.db.mark_failed(&item.key, &reason, retry_at(item))?;
+                        }
+                        Delivered::Held(reason) => {
+                            Metrics::add(&self.metrics.sink_errors, 1);
+                            Metrics::add(&self.metrics.effects_held, 1);
+                            self.db.mark_held(&item.key, &reason)?;
+                        }
+                    }
+                }
+            }
+        }
+        self.db.mark_done(&done)?;
+        fault::point("after-done");
+        Metrics::add(&self.metrics.effects_applied, done.len() as u64);
+        Ok(())
+    }
+
+    /// Runs the whole log, then sends the waiting receipts until none is `intent` or `settle_ms` passes.
+    /// Returns how many receipts are still `intent`.
+    pub fn drain(&mut self, settle_ms: u64) -> Result<i64, Error> {
+        self.recover()?;
+        while self.step_batch()? > 0 {}
+        let deadline = now_ms() + settle_ms as i64;
+        loop {
+            self.sweep()?;
+            let waiting = self.db.counts()?.intent;
+            if waiting == 0 || now_ms() >= deadline {
+                return Ok(waiting);
+            }
+            let next = self.next_retry_ms()?.unwrap_or(deadline).clamp(now_ms(), deadline);
+            std::thread::sleep(std::time::Duration::from_millis((next - now_ms()).clamp(1, 200) as u64));
+        }
+    }
+
+    pub fn is_careful(&self) -> bool {
+        self.careful
+    }
+
+    /// The events the protocol has consumed, for metrics.
+    pub fn processed(&self) -> u64 {
+        self.metrics.events_processed.load(Ordering::Relaxed)
+    }
+}
+
+/// When a receipt that failed is tried again: exponential from 250 ms by its attempts, capped at 30 s,
+/// half jittered.
+fn retry_at(item: &Intent) -> i64 {
+    let base = 250i64.saturating_mul(1 << item.attempts.clamp(0, 7)).min(30_000);
+    now_ms() + base / 2 + fastrand::i64(0..=base / 2)
+}

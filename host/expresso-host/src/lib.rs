@@ -1,0 +1,18 @@
+//! Expresso's durable host. The event log, the journal J, the world table W and each agent's state live
+//! in one SQLite file; effects reach the world through sinks under a write-ahead protocol (a receipt is
+//! persisted as `intent` before its sink is called and marked `done` after), so a crash at any point
+//! re-delivers with the same `Idempotency-Key` and never loses or re-fires a finished effect.
+
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod fault;
+pub mod host;
+pub mod metrics;
+pub mod serve;
+pub mod sinks;
+pub mod store;
+
+pub use error::Error;
+pub use host::Host;
+pub use store::Db;

@@ -1,0 +1,372 @@
+//! `expresso serve`: events in over HTTP, exactly-once effects out.
+//!
+//! - `POST /events` takes one event envelope or a JSON array of them. Each is checked as a log line is
+//!   (the envelope's fields, the type, the payload the type needs); one bad event refuses the whole
+//!   request with 400 and the reason, and nothing of it is written. A body over the bound is 413. The
+//!   reply comes once the events are committed to the log, durably (200, with how many were new and how
+//!   many the log held already).
+//! - Requests wait in a bounded queue for the one writer, which commits everything waiting in one
+//!   transaction (a group commit). A full queue is 503; a log that has run too far ahead of the agents
+//!   is 429. Both carry `Retry-After`.
+//! - One processor runs the log through the write-ahead protocol, batch by batch.
+//! - `GET /healthz` (the process answers), `GET /readyz` (recovery is over and the processor is not
+//!   stopped by a fault), `GET /metrics` (Prometheus text).
+//! - SIGINT or SIGTERM: stop taking requests, commit what was accepted, let the processor finish the batch
+//!   in progress (its firing and its deliveries), and exit.
+
+use crate::error::Error;
+use crate::host::Host;
+use crate::metrics::Metrics;
+use crate::sinks::now_ms;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use expresso_runtime::{Event, read_log};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, TryRecvError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+/// The bounds `serve` holds to.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// One request's body, in bytes.
+    pub max_body: usize,
+    /// Events in one request.
+    pub max_events_per_request: usize,
+    /// Requests waiting for the writer.
+    pub queue: usize,
+    /// Events in the log the agents have not run yet, past which new requests get 429.
+    pub max_backlog: i64,
+    /// Events committed per group commit, at most.
+    pub max_group: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_body: 1 << 20,
+            max_events_per_request: 1_000,
+            queue: 1_024,
+            max_backlog: 100_000,
+            max_group: 4_096,
+        }
+    }
+}
+
+type Reply = oneshot::Sender<Result<Vec<bool>, String>>;
+
+struct Shared {
+    queue: SyncSender<(Vec<Event>, Reply)>,
+    metrics: Arc<Metrics>,
+    limits: Limits,
+    ready: Arc<AtomicBool>,
+    last_seq: Arc<AtomicI64>,
+    cursor: Arc<AtomicI64>,
+}
+
+/// A running server.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub metrics: Arc<Metrics>,
+    pub ready: Arc<AtomicBool>,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<Result<(), String>>>,
+}
+
+impl Running {
+    /// Stops gracefully: no new requests, accepted ones committed, the batch in progress finished.
+    pub fn stop(mut self) -> Result<(), String> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        self.join()
+    }
+
+    /// Waits until the server stops (by a signal, when started with signals).
+    pub fn join(mut self) -> Result<(), String> {
+        match self.server.take() {
+            Some(h) => h.join().map_err(|_| "the server thread panicked".to_string())?,
+            None => Ok(()),
+        }
+    }
+}
+
+/// Starts serving on `listen`. One thread owns the store and does every write: it commits what the
+/// requests bring (all that waits, in one transaction), then runs the next batch of the log, and again;
+/// so the log's commits and the protocol's never wait on each other's locks.
+pub fn start(mut host: Host, listen: SocketAddr, limits: Limits, signals: bool) -> Result<Running, Error> {
+    let metrics = host.metrics.clone();
+    let ready = Arc::new(AtomicBool::new(false));
+    let last_seq = Arc::new(AtomicI64::new(host.db().last_seq()?));
+    let cursor = Arc::new(AtomicI64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+
+    let listener =
+        std::net::TcpListener::bind(listen).map_err(|e| Error::Store(format!("cannot listen on {listen}: {e}")))?;
+    listener.set_nonblocking(true).map_err(|e| Error::Store(e.to_string()))?;
+    let addr = listener.local_addr().map_err(|e| Error::Store(e.to_string()))?;
+
+    let (queue, rx) = std::sync::mpsc::sync_channel::<(Vec<Event>, Reply)>(limits.queue.max(1));
+    let worker = {
+        let (ready, cursor, stop, last_seq) = (ready.clone(), cursor.clone(), stop.clone(), last_seq.clone());
+        let (metrics, max_group) = (metrics.clone(), limits.max_group);
+        std::thread::spawn(move || {
+            let mut pause = Duration::from_millis(100);
+            // Recovery first; requests wait in the queue meanwhile.
+            while let Err(e) = host.recover() {
+                eprintln!("expresso serve: recovery: {e}");
+                if stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_secs(5));
+            }
+            cursor.store(host.cursor(), Ordering::SeqCst);
+            ready.store(true, Ordering::SeqCst);
+            let mut waiting: Vec<(Vec<Event>, Reply)> = Vec::new();
+            let mut open = true;
+            let mut faulted_until: Option<std::time::Instant> = None;
+            loop {
+                // Everything the requests brought, in one transaction.
+                let mut count: usize = waiting.iter().map(|(e, _)| e.len()).sum();
+                while open && count < max_group {
+                    match rx.try_recv() {
+                        Ok(next) => {
+                            count += next.0.len();
+                            waiting.push(next);
+                        }
+                        Err(TryRecvError::Empty) => break,
+                        Err(TryRecvError::Disconnected) => open = false,
+                    }
+                }
+                let took = !waiting.is_empty();
+                if took {
+                    commit_requests(&mut host, std::mem::take(&mut waiting), &metrics, &last_seq);
+                }
+                if !open || stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                // The next batch, unless a fault is pausing the log.
+                let mut consumed = 0;
+                if faulted_until.is_none_or(|t| std::time::Instant::now() >= t) {
+                    match host.step_batch() {
+                        Ok(n) => {
+                            consumed = n;
+                            pause = Duration::from_millis(100);
+                            faulted_until = None;
+                            ready.store(true, Ordering::SeqCst);
+                        }
+                        Err(e) => {
+                            eprintln!("expresso serve: {e}");
+                            ready.store(false, Ordering::SeqCst);
+                            faulted_until = Some(std::time::Instant::now() + pause);
+                            pause = (pause * 2).min(Duration::from_secs(5));
+                        }
+                    }
+                    cursor.store(host.cursor(), Ordering::SeqCst);
+                }
+                let now = now_ms();
+                let next = host.next_retry_ms().ok().flatten();
+                if next.is_some_and(|t| t <= now)
+                    && let Err(e) = host.sweep()
+                {
+                    eprintln!("expresso serve: {e}");
+                }
+                if consumed == 0 && !took {
+                    let wait = next.map_or(100, |t| (t - now).clamp(1, 100)) as u64;
+                    match rx.recv_timeout(Duration::from_millis(wait)) {
+                        Ok(first) => waiting.push(first),
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Err(RecvTimeoutError::Disconnected) => open = false,
+                    }
+                }
+            }
+        })
+    };
+
+    let shared = Arc::new(Shared { queue, metrics: metrics.clone(), limits, ready: ready.clone(), last_seq, cursor });
+    let app = Router::new()
+        .route("/events", post(events))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics_text))
+        .with_state(shared);
+
+    let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
+    let stop_worker = stop.clone();
+    let server = std::thread::spawn(move || -> Result<(), String> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        let served = runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| e.to_string())?;
+            let signal = async move {
+                if signals {
+                    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                        .map_err(|e| e.to_string())?;
+                    tokio::select! {
+                        _ = shutdown_rx => {}
+                        _ = tokio::signal::ctrl_c() => {}
+                        _ = term.recv() => {}
+                    }
+                } else {
+                    let _ = shutdown_rx.await;
+                }
+                Ok::<(), String>(())
+            };
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = signal.await;
+                })
+                .await
+                .map_err(|e| e.to_string())
+        });
+        // The router and its queue are gone: the worker commits what was accepted, finishes the batch in
+        // progress, and ends.
+        drop(runtime);
+        stop_worker.store(true, Ordering::SeqCst);
+        let _ = worker.join();
+        served
+    });
+    Ok(Running { addr, metrics, ready, shutdown: Some(shutdown_tx), server: Some(server) })
+}
+
+/// Commits the requests' events to the log in one transaction and answers each request.
+fn commit_requests(host: &mut Host, group: Vec<(Vec<Event>, Reply)>, metrics: &Metrics, last_seq: &AtomicI64) {
+    let all: Vec<Event> = group.iter().flat_map(|(events, _)| events.iter().cloned()).collect();
+    let clock = std::time::Instant::now();
+    let appended = host.db_mut().append(&all);
+    Metrics::time(&metrics.ingest_commit_us, clock);
+    Metrics::add(&metrics.ingest_commits, 1);
+    match appended {
+        Ok(new) => {
+            if let Ok(seq) = host.db().last_seq() {
+                last_seq.store(seq, Ordering::SeqCst);
+            }
+            let mut at = 0;
+            for (events, reply) in group {
+                let _ = reply.send(Ok(new[at..at + events.len()].to_vec()));
+                at += events.len();
+            }
+        }
+        Err(e) => {
+            for (_, reply) in group {
+                let _ = reply.send(Err(e.to_string()));
+            }
+        }
+    }
+}
+
+fn refuse(status: StatusCode, reason: String) -> Response {
+    let mut response = (status, axum::Json(json!({ "error": reason }))).into_response();
+    if status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::SERVICE_UNAVAILABLE {
+        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    response
+}
+
+/// Checks every event of a body as a line of the log; the first bad one refuses the whole body.
+pub fn parse_events(bytes: &[u8], max_events: usize) -> Result<Vec<Event>, String> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("the body is not JSON: {e}"))?;
+    let items = match value {
+        Value::Array(items) => items,
+        Value::Object(_) => vec![value],
+        _ => return Err("the body is neither an event object nor an array of events".into()),
+    };
+    if items.is_empty() {
+        return Err("the array holds no event".into());
+    }
+    if items.len() > max_events {
+        return Err(format!("{} events in one request, more than {max_events}", items.len()));
+    }
+    let mut events = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let line = item.to_string();
+        match read_log(&line) {
+            Ok(mut one) if one.len() == 1 => events.push(one.remove(0)),
+            Ok(_) => return Err(format!("event {i}: not an event")),
+            Err(expresso_runtime::Error::BadLog(bad)) => {
+                let reason = bad.first().map(|(_, r)| r.clone()).unwrap_or_default();
+                return Err(format!("event {i}: {reason}"));
+            }
+            Err(e) => return Err(format!("event {i}: {e}")),
+        }
+    }
+    Ok(events)
+}
+
+async fn events(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Body) -> Response {
+    let m = &shared.metrics;
+    let limit = shared.limits.max_body;
+    let declared =
+        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        Metrics::add(&m.requests_refused, 1);
+        return refuse(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {limit} bytes"));
+    }
+    let bytes = match axum::body::to_bytes(body, limit).await {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            Metrics::add(&m.requests_refused, 1);
+            return refuse(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {limit} bytes"));
+        }
+    };
+    let events = match parse_events(&bytes, shared.limits.max_events_per_request) {
+        Ok(events) => events,
+        Err(reason) => {
+            Metrics::add(&m.requests_refused, 1);
+            return refuse(StatusCode::BAD_REQUEST, reason);
+        }
+    };
+    let backlog = shared.last_seq.load(Ordering::SeqCst) - shared.cursor.load(Ordering::SeqCst);
+    if backlog > shared.limits.max_backlog {
+        Metrics::add(&m.requests_refused, 1);
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("{backlog} events wait for the agents, more than {}", shared.limits.max_backlog),
+        );
+    }
+    let n = events.len();
+    let (tx, rx) = oneshot::channel();
+    if shared.queue.try_send((events, tx)).is_err() {
+        Metrics::add(&m.requests_refused, 1);
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, "the ingest queue is full".into());
+    }
+    match rx.await {
+        Ok(Ok(new)) => {
+            let fresh = new.iter().filter(|b| **b).count();
+            Metrics::add(&m.events_in, fresh as u64);
+            Metrics::add(&m.events_duplicate, (n - fresh) as u64);
+            (StatusCode::OK, axum::Json(json!({ "accepted": fresh, "duplicate": n - fresh }))).into_response()
+        }
+        Ok(Err(e)) => refuse(StatusCode::SERVICE_UNAVAILABLE, format!("the log could not be written: {e}")),
+        Err(_) => refuse(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping".into()),
+    }
+}
+
+async fn readyz(State(shared): State<Arc<Shared>>) -> Response {
+    if shared.ready.load(Ordering::SeqCst) {
+        (StatusCode::OK, "ready\n").into_response()
+    } else {
+        (StatusCode::SERVICE_UNAVAILABLE, "not ready\n").into_response()
+    }
+}
+
+async fn metrics_text(State(shared): State<Arc<Shared>>) -> Response {
+    let mut text = shared.metrics.render();
+    let backlog = shared.last_seq.load(Ordering::SeqCst) - shared.cursor.load(Ordering::SeqCst);
+    text.push_str(&format!(
+        "# HELP expresso_backlog_events events in the log the agents have not run yet\n# TYPE expresso_backlog_events gauge\nexpresso_backlog_events {backlog}\n"
+    ));
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
+}

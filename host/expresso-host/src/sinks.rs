@@ -1,0 +1,318 @@
+//! Sinks: where an effect's receipt goes. `http` posts the receipt as JSON with an `Idempotency-Key`
+//! header (a receiver that honours it makes delivery exactly-once); `slack` posts an incoming-webhook
+//! message; `file` appends JSON lines and syncs them; `reflex` runs an evoke reflex by name through the
+//! `evoke` program, under evoke's own body runner and effect gate.
+
+use crate::config::{Config, HttpConfig, ReflexConfig, SinkConfig};
+use crate::error::Error;
+use crate::store::Intent;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// What became of one delivery.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delivered {
+    /// The receiver took it: the receipt is marked `done`.
+    Done,
+    /// A failure that may pass (a connection refused, a timeout, a 5xx, a 429): tried again later.
+    Retry(String),
+    /// A refusal that will not pass by itself (a 4xx, a reflex that needs a person): held, never re-sent
+    /// by itself.
+    Held(String),
+}
+
+pub trait Sink: Send {
+    /// Whether one call of [`Sink::deliver`] may take many receipts (a file syncs once for all).
+    fn batches(&self) -> bool {
+        false
+    }
+    /// Delivers receipts, one result each, in order.
+    fn deliver(&mut self, items: &[&Intent]) -> Vec<Delivered>;
+}
+
+/// The sinks of a configuration, and which capability goes to which.
+pub struct Sinks {
+    by_name: BTreeMap<String, Box<dyn Sink>>,
+    capabilities: BTreeMap<String, String>,
+}
+
+impl Sinks {
+    pub fn from_config(config: &Config) -> Result<Sinks, Error> {
+        let mut by_name: BTreeMap<String, Box<dyn Sink>> = BTreeMap::new();
+        for (name, sink) in &config.sinks {
+            let built: Box<dyn Sink> = match sink {
+                SinkConfig::Http(h) => Box::new(Http::new(name, h, Format::Receipt, config)?),
+                SinkConfig::Slack(h) => Box::new(Http::new(name, h, Format::Slack, config)?),
+                SinkConfig::File { path } => Box::new(FileSink::new(config.resolve(path))),
+                SinkConfig::Reflex(r) => Box::new(Reflex::new(r)),
+            };
+            by_name.insert(name.clone(), built);
+        }
+        Ok(Sinks { by_name, capabilities: config.capabilities.clone() })
+    }
+
+    /// Sinks given directly, for tests and embedding.
+    pub fn new(by_name: BTreeMap<String, Box<dyn Sink>>, capabilities: BTreeMap<String, String>) -> Sinks {
+        Sinks { by_name, capabilities }
+    }
+
+    /// The sink's name for a capability.
+    pub fn route(&self, capability: &str) -> Option<&str> {
+        self.capabilities.get(capability).map(String::as_str)
+    }
+
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Box<dyn Sink>> {
+        self.by_name.get_mut(name)
+    }
+}
+
+/// Which body an HTTP sink posts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `{ "idempotency_key", "capability", "receipt" }`.
+    Receipt,
+    /// A Slack incoming webhook's `{ "text" }`.
+    Slack,
+}
+
+/// The delay before try `n` (1-based, n ≥ 2): exponential from 100 ms, capped at 2 s, with half of it
+/// jittered so that many senders kept out by one outage do not come back at once.
+pub fn backoff(n: u32) -> Duration {
+    let base = 100u64.saturating_mul(1 << (n.saturating_sub(2)).min(10)).min(2_000);
+    Duration::from_millis(base / 2 + fastrand::u64(0..=base / 2))
+}
+
+pub struct Http {
+    name: String,
+    url: String,
+    secret: Option<String>,
+    format: Format,
+    attempts: u32,
+    agent: ureq::Agent,
+}
+
+impl Http {
+    pub fn new(name: &str, h: &HttpConfig, format: Format, config: &Config) -> Result<Http, Error> {
+        let env = |var: &str, what: &str| {
+            std::env::var(var).map_err(|_| Error::Config {
+                file: config.file.clone(),
+                message: format!("[sinks.{name}] {what} names the variable {var}, which is not set"),
+                fix: format!("export {var} before starting"),
+            })
+        };
+        let url = match (&h.url, &h.url_env) {
+            (Some(url), _) => url.clone(),
+            (None, Some(var)) => env(var, "url_env")?,
+            (None, None) => unreachable!("checked when read"),
+        };
+        let secret = match &h.secret_env {
+            Some(var) => Some(env(var, "secret_env")?),
+            None => None,
+        };
+        let timeout = Duration::from_millis(h.timeout_ms.unwrap_or(5_000));
+        let agent = ureq::AgentBuilder::new().timeout_connect(timeout).timeout(timeout).redirects(0).build();
+        Ok(Http { name: name.to_string(), url, secret, format, attempts: h.attempts.unwrap_or(3), agent })
+    }
+
+    fn body(&self, item: &Intent) -> Value {
+        match self.format {
+            Format::Receipt => {
+                json!({ "idempotency_key": item.key, "capability": item.capability, "receipt": item.receipt })
+            }
+            Format::Slack => json!({ "text": slack_text(&item.receipt) }),
+        }
+    }
+
+    fn once(&self, item: &Intent) -> Delivered {
+        let mut request =
+            self.agent.post(&self.url).set("Content-Type", "application/json").set("Idempotency-Key", &item.key);
+        if let Some(secret) = &self.secret {
+            request = request.set("Authorization", &format!("Bearer {secret}"));
+        }
+        match request.send_string(&self.body(item).to_string()) {
+            Ok(_) => Delivered::Done,
+            Err(ureq::Error::Status(code, _)) if code == 408 || code == 429 || code >= 500 => {
+                Delivered::Retry(format!("sink {}: HTTP {code}", self.name))
+            }
+            Err(ureq::Error::Status(code, _)) => Delivered::Held(format!("sink {}: HTTP {code}", self.name)),
+            Err(ureq::Error::Transport(t)) => Delivered::Retry(format!("sink {}: {t}", self.name)),
+        }
+    }
+}
+
+impl Sink for Http {
+    fn deliver(&mut self, items: &[&Intent]) -> Vec<Delivered> {
+        items
+            .iter()
+            .map(|item| {
+                let mut last = Delivered::Retry("not tried".into());
+                for n in 1..=self.attempts {
+                    if n > 1 {
+                        std::thread::sleep(backoff(n));
+                    }
+                    last = self.once(item);
+                    if !matches!(last, Delivered::Retry(_)) {
+                        break;
+                    }
+                }
+                last
+            })
+            .collect()
+    }
+}
+
+/// The message a Slack-style incoming webhook shows for a receipt.
+pub fn slack_text(receipt: &Value) -> String {
+    let arg = |k: &str| receipt.pointer(&format!("/args/{k}")).and_then(Value::as_str).unwrap_or("").to_string();
+    let agent = receipt.get("agent").and_then(Value::as_str).unwrap_or("");
+    let verb = receipt.get("verb").and_then(Value::as_str).unwrap_or("");
+    let text = match verb {
+        "say" | "reply" | "message.send" => arg("text"),
+        "react" => arg("emoji"),
+        "notify" | "notify.send" => format!("@{}: {}", arg("to"), arg("text")),
+        "create_task" | "tasks.create" => {
+            let mut t = format!("New task: {}", arg("title"));
+            if !arg("assignee").is_empty() {
+                t.push_str(&format!(" (assignee {})", arg("assignee")));
+            }
+            if !arg("due").is_empty() {
+                t.push_str(&format!(" (due {})", arg("due")));
+            }
+            t
+        }
+        "create_note" | "notes.create" => format!("Note: {}\n{}", arg("title"), arg("body")),
+        _ => receipt.get("args").map(Value::to_string).unwrap_or_default(),
+    };
+    if agent.is_empty() { text } else { format!("[{agent}] {text}") }
+}
+
+/// JSON lines, one per receipt, synced before the delivery counts as done. A crash between the sync and
+/// the `done` mark writes the line again on recovery (at least once); each line carries its key, so a
+/// reader keeps the first line of each key.
+pub struct FileSink {
+    path: PathBuf,
+}
+
+impl FileSink {
+    pub fn new(path: PathBuf) -> FileSink {
+        FileSink { path }
+    }
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+impl Sink for FileSink {
+    fn batches(&self) -> bool {
+        true
+    }
+
+    fn deliver(&mut self, items: &[&Intent]) -> Vec<Delivered> {
+        let result = (|| -> std::io::Result<()> {
+            let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&self.path)?;
+            let at = now_ms();
+            let mut text = String::new();
+            for item in items {
+                let line = json!({
+                    "idempotency_key": item.key,
+                    "capability": item.capability,
+                    "receipt": item.receipt,
+                    "written_ms": at,
+                });
+                text.push_str(&line.to_string());
+                text.push('\n');
+            }
+            file.write_all(text.as_bytes())?;
+            file.sync_data()
+        })();
+        let outcome = match result {
+            Ok(()) => Delivered::Done,
+            Err(e) => Delivered::Retry(format!("{}: {e}", self.path.display())),
+        };
+        vec![outcome; items.len()]
+    }
+}
+
+/// Runs `evoke run NAME key=value…` with stdin closed, so evoke's effect gate holds: a destructive reflex
+/// asks for a person, finds no terminal and exits 3, and the receipt is held for a person.
+pub struct Reflex {
+    config: ReflexConfig,
+}
+
+impl Reflex {
+    pub fn new(config: &ReflexConfig) -> Reflex {
+        Reflex { config: config.clone() }
+    }
+
+    /// The `key=value` arguments from a receipt's args.
+    pub fn values(&self, receipt: &Value) -> Vec<String> {
+        let args = receipt.get("args").and_then(Value::as_object).cloned().unwrap_or_default();
+        let text = |v: &Value| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        match &self.config.args {
+            Some(map) => map
+                .iter()
+                .filter_map(|(key, from)| args.get(from).filter(|v| !v.is_null()).map(|v| format!("{key}={}", text(v))))
+                .collect(),
+            None => args.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| format!("{k}={}", text(v))).collect(),
+        }
+    }
+
+    fn once(&self, item: &Intent) -> Delivered {
+        let program = self.config.evoke.clone().unwrap_or_else(|| PathBuf::from("evoke"));
+        let timeout = Duration::from_millis(self.config.timeout_ms.unwrap_or(60_000));
+        let spawned = Command::new(&program)
+            .arg("run")
+            .arg(&self.config.reflex)
+            .args(self.values(&item.receipt))
+            .env("EXPRESSO_IDEMPOTENCY_KEY", &item.key)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn();
+        let mut child = match spawned {
+            Ok(child) => child,
+            Err(e) => return Delivered::Retry(format!("cannot run {}: {e}", program.display())),
+        };
+        let start = Instant::now();
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if start.elapsed() > timeout => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Delivered::Retry(format!("evoke run {} took longer than {timeout:?}", self.config.reflex));
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(e) => return Delivered::Retry(e.to_string()),
+            }
+        };
+        let mut stderr = String::new();
+        if let Some(mut pipe) = child.stderr.take() {
+            use std::io::Read;
+            let _ = (&mut pipe).take(4096).read_to_string(&mut stderr);
+        }
+        let said = stderr.lines().next().unwrap_or("").to_string();
+        let what = format!("evoke run {}", self.config.reflex);
+        match status.code() {
+            Some(0) => Delivered::Done,
+            Some(3) => Delivered::Held(format!("{what}: a person is needed to confirm ({said})")),
+            Some(5) => Delivered::Held(format!("{what}: declined ({said})")),
+            Some(2) | Some(4) | Some(6) => Delivered::Held(format!("{what}: refused, exit {status} ({said})")),
+            _ => Delivered::Retry(format!("{what}: failed, {status} ({said})")),
+        }
+    }
+}
+
+impl Sink for Reflex {
+    fn deliver(&mut self, items: &[&Intent]) -> Vec<Delivered> {
+        items.iter().map(|item| self.once(item)).collect()
+    }
+}

@@ -1,0 +1,357 @@
+//! The durable store: one SQLite file in WAL mode under the state directory, holding the event log, the
+//! journal J, the world table W (each receipt `intent` or `done`), and each agent's memory, cursor and
+//! dedup set. Whatever must happen together happens in one transaction: a batch's journal entries, its
+//! `intent` receipts, the dedup rows, the memory and the cursor that moves past it.
+
+use crate::error::Error;
+use expresso_runtime::{Event, MemoryStore, Store};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The file's name under the state directory.
+pub const FILE_NAME: &str = "expresso.db";
+const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL,
+    rev INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    UNIQUE (id, rev)
+);
+CREATE TABLE IF NOT EXISTS journal (key TEXT PRIMARY KEY, event TEXT NOT NULL, value TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS journal_by_event ON journal (event);
+CREATE TABLE IF NOT EXISTS world (
+    key TEXT PRIMARY KEY,
+    event TEXT NOT NULL,
+    capability TEXT NOT NULL,
+    receipt TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('intent', 'done', 'held')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_try_ms INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT
+);
+CREATE INDEX IF NOT EXISTS world_by_event ON world (event);
+CREATE INDEX IF NOT EXISTS world_intents ON world (next_try_ms) WHERE status = 'intent';
+CREATE TABLE IF NOT EXISTS agents (name TEXT PRIMARY KEY, memory TEXT NOT NULL, cursor INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS dedup (agent TEXT NOT NULL, event TEXT NOT NULL, PRIMARY KEY (agent, event)) WITHOUT ROWID;
+";
+
+/// An effect whose receipt is `intent`: persisted, not yet known to have reached its sink.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Intent {
+    pub key: String,
+    pub capability: String,
+    pub receipt: Value,
+    pub attempts: i64,
+}
+
+/// An agent's memory and cursor, as stored.
+pub type AgentRow = (Map<String, Value>, i64);
+
+/// What one batch commits at once.
+#[derive(Debug, Default)]
+pub struct BatchWrite {
+    /// `(journalKey, event id, value)`.
+    pub journal: Vec<(String, String, Value)>,
+    /// `(idemKey, event id, capability, receipt)`, written as `intent`.
+    pub intents: Vec<(String, String, String, Value)>,
+    /// `(agent, event id)`.
+    pub dedup: Vec<(String, String)>,
+    /// `(agent, memory)`: every agent's memory after the batch.
+    pub memory: Vec<(String, Map<String, Value>)>,
+    /// The log position every agent has read to.
+    pub cursor: i64,
+}
+
+/// Counts of the world table by status, and of the log.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub events: i64,
+    pub journal: i64,
+    pub intent: i64,
+    pub done: i64,
+    pub held: i64,
+}
+
+pub struct Db {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Db {
+    /// Opens (creating when missing) `<state>/expresso.db`.
+    pub fn open(state: &Path) -> Result<Db, Error> {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        // The store holds every event and effect: its place is made 0700 and the file 0600 (SQLite gives
+        // its -wal and -shm files the database file's mode).
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(state)
+            .map_err(|e| Error::Store(format!("cannot create the state directory {}: {e}", state.display())))?;
+        let path = state.join(FILE_NAME);
+        let place = |e: rusqlite::Error| Error::Store(format!("{}: {e}", path.display()));
+        let conn = Connection::open(&path).map_err(place)?;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| Error::Store(format!("{}: {e}", path.display())))?;
+        // WAL: readers do not block the writer; FULL: a commit is on disk when it returns.
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(place)?;
+        conn.pragma_update(None, "synchronous", "FULL").map_err(place)?;
+        conn.busy_timeout(Duration::from_secs(10)).map_err(place)?;
+        conn.execute_batch(SCHEMA).map_err(place)?;
+        let version: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'version'", [], |r| r.get(0))
+            .optional()
+            .map_err(place)?;
+        match version {
+            None => {
+                conn.execute("INSERT INTO meta (key, value) VALUES ('version', ?1)", [SCHEMA_VERSION.to_string()])
+                    .map_err(place)?;
+            }
+            Some(v) if v == SCHEMA_VERSION.to_string() => {}
+            Some(v) => {
+                return Err(Error::Store(format!(
+                    "{} is a version {v} store; this expresso reads version {SCHEMA_VERSION}",
+                    path.display()
+                )));
+            }
+        }
+        Ok(Db { conn, path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends events to the log in one transaction (a group commit). An event whose `(id, rev)` is in the
+    /// log already is not appended again. Returns, per event, whether it was new.
+    pub fn append(&mut self, events: &[Event]) -> Result<Vec<bool>, Error> {
+        let tx = self.conn.transaction()?;
+        let mut new = Vec::with_capacity(events.len());
+        {
+            let mut insert = tx.prepare_cached("INSERT OR IGNORE INTO events (id, rev, body) VALUES (?1, ?2, ?3)")?;
+            for event in events {
+                let body = serde_json::to_string(event).map_err(|e| Error::Store(e.to_string()))?;
+                new.push(insert.execute(params![event.id, event.rev as i64, body])? == 1);
+            }
+        }
+        tx.commit()?;
+        crate::fault::point("after-append");
+        Ok(new)
+    }
+
+    /// Up to `limit` events after log position `after`, in log order, with their positions.
+    pub fn events_after(&self, after: i64, limit: usize) -> Result<Vec<(i64, Event)>, Error> {
+        let mut stmt = self.conn.prepare_cached("SELECT seq, body FROM events WHERE seq > ?1 ORDER BY seq LIMIT ?2")?;
+        let rows =
+            stmt.query_map(params![after, limit as i64], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (seq, body) = row?;
+            let event: Event = serde_json::from_str(&body)
+                .map_err(|e| Error::Store(format!("event at log position {seq} does not read: {e}")))?;
+            out.push((seq, event));
+        }
+        Ok(out)
+    }
+
+    /// The position of the last event in the log (0 when empty).
+    pub fn last_seq(&self) -> Result<i64, Error> {
+        Ok(self.conn.query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))?)
+    }
+
+    /// The J entries of these events, as a store the runtime reads.
+    pub fn journal_of(&self, ids: &[&str]) -> Result<MemoryStore, Error> {
+        let mut store = MemoryStore::new();
+        let mut stmt = self.conn.prepare_cached("SELECT key, value FROM journal WHERE event = ?1")?;
+        for id in unique(ids) {
+            let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+            for row in rows {
+                let (key, value) = row?;
+                store.put(key, parse(&value)?).map_err(Error::Runtime)?;
+            }
+        }
+        Ok(store)
+    }
+
+    /// The W entries of these events, whatever their status: `intent`, `done` and `held` all keep the
+    /// runtime from applying the effect again.
+    pub fn world_of(&self, ids: &[&str]) -> Result<MemoryStore, Error> {
+        let mut store = MemoryStore::new();
+        let mut stmt = self.conn.prepare_cached("SELECT key, receipt FROM world WHERE event = ?1")?;
+        for id in unique(ids) {
+            let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+            for row in rows {
+                let (key, value) = row?;
+                store.put(key, parse(&value)?).map_err(Error::Runtime)?;
+            }
+        }
+        Ok(store)
+    }
+
+    /// Which of these events an agent has fired on.
+    pub fn dedup_of(&self, agent: &str, ids: &[&str]) -> Result<HashSet<String>, Error> {
+        let mut stmt = self.conn.prepare_cached("SELECT 1 FROM dedup WHERE agent = ?1 AND event = ?2")?;
+        let mut out = HashSet::new();
+        for id in unique(ids) {
+            if stmt.exists(params![agent, id])? {
+                out.insert(id.to_string());
+            }
+        }
+        Ok(out)
+    }
+
+    /// An agent's memory and cursor, when it has run before.
+    pub fn agent(&self, name: &str) -> Result<Option<AgentRow>, Error> {
+        let row: Option<(String, i64)> = self
+            .conn
+            .query_row("SELECT memory, cursor FROM agents WHERE name = ?1", [name], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        match row {
+            None => Ok(None),
+            Some((memory, cursor)) => match parse(&memory)? {
+                Value::Object(map) => Ok(Some((map, cursor))),
+                _ => Err(Error::Store(format!("agent {name}'s memory is not an object"))),
+            },
+        }
+    }
+
+    /// Commits a batch: journal entries, `intent` receipts, dedup rows, memory and cursor, all at once.
+    pub fn commit_batch(&mut self, batch: &BatchWrite) -> Result<(), Error> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut journal = tx.prepare_cached("INSERT INTO journal (key, event, value) VALUES (?1, ?2, ?3)")?;
+            for (key, event, value) in &batch.journal {
+                journal.execute(params![key, event, value.to_string()])?;
+            }
+            let mut world = tx.prepare_cached(
+                "INSERT INTO world (key, event, capability, receipt, status) VALUES (?1, ?2, ?3, ?4, 'intent')",
+            )?;
+            for (key, event, capability, receipt) in &batch.intents {
+                world.execute(params![key, event, capability, receipt.to_string()])?;
+            }
+            let mut dedup = tx.prepare_cached("INSERT OR IGNORE INTO dedup (agent, event) VALUES (?1, ?2)")?;
+            for (agent, event) in &batch.dedup {
+                dedup.execute(params![agent, event])?;
+            }
+            let mut agents = tx.prepare_cached(
+                "INSERT INTO agents (name, memory, cursor) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (name) DO UPDATE SET memory = excluded.memory, cursor = excluded.cursor",
+            )?;
+            for (agent, memory) in &batch.memory {
+                agents.execute(params![agent, Value::Object(memory.clone()).to_string(), batch.cursor])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Receipts still `intent` whose next try is due at `now_ms`, oldest first.
+    pub fn due_intents(&self, now_ms: i64, limit: usize) -> Result<Vec<Intent>, Error> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT key, capability, receipt, attempts FROM world
+             WHERE status = 'intent' AND next_try_ms <= ?1 ORDER BY rowid LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![now_ms, limit as i64], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (key, capability, receipt, attempts) = row?;
+            out.push(Intent { key, capability, receipt: parse(&receipt)?, attempts });
+        }
+        Ok(out)
+    }
+
+    /// The earliest next try of any `intent` receipt.
+    pub fn next_retry_ms(&self) -> Result<Option<i64>, Error> {
+        Ok(self.conn.query_row("SELECT MIN(next_try_ms) FROM world WHERE status = 'intent'", [], |r| r.get(0))?)
+    }
+
+    /// Marks receipts `done` in one transaction.
+    pub fn mark_done(&mut self, keys: &[String]) -> Result<(), Error> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let tx = self.conn.transaction()?;
+        {
+            let mut stmt = tx.prepare_cached(
+                "UPDATE world SET status = 'done', attempts = attempts + 1, last_error = NULL
+                 WHERE key = ?1 AND status = 'intent'",
+            )?;
+            for key in keys {
+                stmt.execute([key])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Records a failed try: the receipt stays `intent`, to be tried again at `next_try_ms`.
+    pub fn mark_failed(&mut self, key: &str, error: &str, next_try_ms: i64) -> Result<(), Error> {
+        self.conn.execute(
+            "UPDATE world SET attempts = attempts + 1, last_error = ?2, next_try_ms = ?3
+             WHERE key = ?1 AND status = 'intent'",
+            params![key, error, next_try_ms],
+        )?;
+        Ok(())
+    }
+
+    /// A sink refused for good (a person is needed): the receipt is `held` and never sent again by itself.
+    pub fn mark_held(&mut self, key: &str, reason: &str) -> Result<(), Error> {
+        self.conn.execute(
+            "UPDATE world SET status = 'held', attempts = attempts + 1, last_error = ?2
+             WHERE key = ?1 AND status = 'intent'",
+            params![key, reason],
+        )?;
+        Ok(())
+    }
+
+    /// A receipt's status and attempts, for reports and tests.
+    pub fn receipt_status(&self, key: &str) -> Result<Option<(String, i64)>, Error> {
+        Ok(self
+            .conn
+            .query_row("SELECT status, attempts FROM world WHERE key = ?1", [key], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?)
+    }
+
+    pub fn counts(&self) -> Result<Counts, Error> {
+        let count = |sql: &str| -> Result<i64, Error> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
+        Ok(Counts {
+            events: count("SELECT COUNT(*) FROM events")?,
+            journal: count("SELECT COUNT(*) FROM journal")?,
+            intent: count("SELECT COUNT(*) FROM world WHERE status = 'intent'")?,
+            done: count("SELECT COUNT(*) FROM world WHERE status = 'done'")?,
+            held: count("SELECT COUNT(*) FROM world WHERE status = 'held'")?,
+        })
+    }
+
+    /// Writes journal entries directly (a journal answered ahead of time, as a recording would).
+    pub fn seed_journal(&mut self, entries: &[(String, String, Value)]) -> Result<(), Error> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut stmt =
+                tx.prepare_cached("INSERT OR REPLACE INTO journal (key, event, value) VALUES (?1, ?2, ?3)")?;
+            for (key, event, value) in entries {
+                stmt.execute(params![key, event, value.to_string()])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+fn unique<'a>(ids: &[&'a str]) -> Vec<&'a str> {
+    let mut seen = HashSet::new();
+    ids.iter().copied().filter(|id| seen.insert(*id)).collect()
+}
+
+fn parse(text: &str) -> Result<Value, Error> {
+    serde_json::from_str(text).map_err(|e| Error::Store(format!("a stored value is not JSON: {e}")))
+}

@@ -1,0 +1,232 @@
+//! `serve` over loopback: events in, effects out; bad input refused with nothing written; push-back;
+//! health, readiness, metrics; a graceful stop that finishes the batch in progress.
+
+mod common;
+
+use common::*;
+use expresso_host::cli::{HostArgs, open};
+use expresso_host::serve::{Limits, Running, start};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn post(url: &str, body: &str) -> (u16, String, Option<String>) {
+    match ureq::post(url).set("Content-Type", "application/json").send_string(body) {
+        Ok(r) => (r.status(), r.into_string().unwrap_or_default(), None),
+        Err(ureq::Error::Status(code, r)) => {
+            let retry = r.header("retry-after").map(str::to_string);
+            (code, r.into_string().unwrap_or_default(), retry)
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn get(url: &str) -> (u16, String) {
+    match ureq::get(url).call() {
+        Ok(r) => (r.status(), r.into_string().unwrap_or_default()),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Waits for a condition, failing the test after a generous bound (not a speed assertion).
+fn eventually(what: &str, mut f: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !f() {
+        assert!(start.elapsed() < Duration::from_secs(30), "never: {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn file_sinks(dir: &Path) -> PathBuf {
+    let path = dir.join("sinks.toml");
+    std::fs::write(
+        &path,
+        "[sinks.log]\nkind = \"file\"\npath = \"out.jsonl\"\n[capabilities]\n\"react.add\" = \"log\"\n\"tasks.create\" = \"log\"\n\"message.send\" = \"log\"\n\"notify.send\" = \"log\"\n",
+    )
+    .unwrap();
+    path
+}
+
+fn serve(dir: &Path, n: usize, provider: Option<String>, limits: Limits) -> (Running, Vec<String>, usize) {
+    let (program, events, recording, expected) = triage_fixture(dir, n);
+    let args = HostArgs {
+        program,
+        state: Some(dir.join("state")),
+        sinks: file_sinks(dir),
+        provider: provider.unwrap_or_else(|| format!("recording:{}", recording.display())),
+        batch: 64,
+    };
+    let host = open(&args).unwrap();
+    let running = start(host, "127.0.0.1:0".parse().unwrap(), limits, false).unwrap();
+    let lines = std::fs::read_to_string(events).unwrap().lines().map(str::to_string).collect();
+    (running, lines, expected.values().map(Vec::len).sum())
+}
+
+#[test]
+fn events_in_single_and_batched_give_each_effect_once_with_health_and_metrics() {
+    let dir = temp_dir("serve-ok");
+    let (running, lines, total) = serve(&dir, 6, None, Limits::default());
+    let base = format!("http://{}", running.addr);
+    assert_eq!(get(&format!("{base}/healthz")).0, 200);
+    eventually("ready", || get(&format!("{base}/readyz")).0 == 200);
+    let (code, body, _) = post(&format!("{base}/events"), &lines[0]);
+    assert_eq!((code, body.as_str()), (200, r#"{"accepted":1,"duplicate":0}"#));
+    let batch = format!("[{}]", lines[1..].join(","));
+    let (code, body, _) = post(&format!("{base}/events"), &batch);
+    assert_eq!((code, body.as_str()), (200, r#"{"accepted":5,"duplicate":0}"#));
+    // The same event again is in the log already.
+    let (code, body, _) = post(&format!("{base}/events"), &lines[0]);
+    assert_eq!((code, body.as_str()), (200, r#"{"accepted":0,"duplicate":1}"#));
+    eventually("every effect written", || file_keys(&dir.join("out.jsonl")).len() == total);
+    eventually("metrics", || {
+        get(&format!("{base}/metrics")).1.contains(&format!("expresso_effects_applied_total {total}\n"))
+    });
+    let metrics = get(&format!("{base}/metrics")).1;
+    for line in [
+        "expresso_events_in_total 6\n",
+        "expresso_events_duplicate_total 1\n",
+        "expresso_events_processed_total 6\n",
+        "expresso_firings_total 6\n",
+        "expresso_provider_calls_total 6\n",
+        "expresso_effects_deduplicated_total 0\n",
+        "expresso_sink_errors_total 0\n",
+        "expresso_backlog_events 0\n",
+    ] {
+        assert!(metrics.contains(line), "{line} not in\n{metrics}");
+    }
+    running.stop().unwrap();
+    let keys = file_keys(&dir.join("out.jsonl"));
+    assert_eq!(dedup_sorted(keys.clone()).len(), keys.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_refused_with_the_reason_and_nothing_is_written() {
+    let dir = temp_dir("serve-bad");
+    let limits = Limits { max_body: 4096, ..Limits::default() };
+    let (running, lines, _) = serve(&dir, 2, None, limits);
+    let url = format!("http://{}/events", running.addr);
+    let cases: Vec<(String, u16, &str)> = vec![
+        ("{\"id\": ".into(), 400, "the body is not JSON"),
+        (lines[0].replace("\"message\"", "\"shout\""), 400, "unknown variant `shout`"),
+        (lines[0].replace("\"id\":\"m0\",", ""), 400, "missing field `id`"),
+        (
+            format!("[{},{}]", lines[1], lines[0].replace("\"speaker\":\"dana\",", "")),
+            400,
+            "event 1: a message event needs payload.speaker",
+        ),
+        ("[]".into(), 400, "the array holds no event"),
+        ("42".into(), 400, "neither an event object nor an array"),
+        (format!("[{}]", vec![lines[0].clone(); 60].join(",")), 413, "larger than 4096 bytes"),
+    ];
+    for (body, code, reason) in &cases {
+        let (got, text, _) = post(&url, body);
+        assert_eq!(got, *code, "{body:.80}: {text}");
+        assert!(text.contains(reason), "{body:.80}: {text}");
+    }
+    running.stop().unwrap();
+    let db = expresso_host::Db::open(&dir.join("state")).unwrap();
+    assert_eq!(db.counts().unwrap().events, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_log_too_far_ahead_of_the_agents_is_pushed_back_with_429_and_readiness_drops() {
+    // With no provider the first event faults, so the agents stay behind the log.
+    let dir = temp_dir("serve-429");
+    let limits = Limits { max_backlog: 0, ..Limits::default() };
+    let (running, lines, _) = serve(&dir, 2, Some("none".into()), limits);
+    let base = format!("http://{}", running.addr);
+    assert_eq!(post(&format!("{base}/events"), &lines[0]).0, 200);
+    eventually("not ready after the fault", || get(&format!("{base}/readyz")).0 == 503);
+    let (code, text, retry) = post(&format!("{base}/events"), &lines[1]);
+    assert_eq!(code, 429, "{text}");
+    assert!(text.contains("1 events wait for the agents"), "{text}");
+    assert_eq!(retry.as_deref(), Some("1"));
+    assert!(get(&format!("{base}/metrics")).1.contains("expresso_runtime_faults_total "));
+    running.stop().unwrap();
+    let db = expresso_host::Db::open(&dir.join("state")).unwrap();
+    assert_eq!(db.counts().unwrap().events, 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_graceful_stop_finishes_the_batch_in_progress() {
+    let dir = temp_dir("serve-stop");
+    let (running, lines, _) = serve(&dir, 60, None, Limits::default());
+    let url = format!("http://{}/events", running.addr);
+    for chunk in lines.chunks(10) {
+        assert_eq!(post(&url, &format!("[{}]", chunk.join(","))).0, 200);
+    }
+    running.stop().unwrap();
+    // Whatever the processor reached, it finished: no receipt is left `intent`, and the effects written
+    // are exactly those of the events up to the cursor.
+    let dir_state = dir.join("state");
+    let db = expresso_host::Db::open(&dir_state).unwrap();
+    let counts = db.counts().unwrap();
+    assert_eq!(counts.events, 60);
+    assert_eq!(counts.intent, 0);
+    let (_, cursor) = db.agent("Triage").unwrap().unwrap_or_default();
+    let expected: i64 = (0..cursor).map(|i| [3, 0, 2][(i % 3) as usize]).sum();
+    assert_eq!(counts.done, expected);
+    assert_eq!(file_keys(&dir.join("out.jsonl")).len() as i64, expected);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_full_queue_is_pushed_back_with_503_and_nothing_of_it_is_written() {
+    // The store's thread is held in recovery by a receipt whose receiver answers slowly, so the queue
+    // (one request) fills: of two requests sent meanwhile, one waits and one is refused.
+    let dir = temp_dir("serve-503");
+    let (program, events, recording, _) = triage_fixture(&dir, 2);
+    let slow = Receiver::start(true, 0);
+    slow.seen.delay_ms.store(4_000, std::sync::atomic::Ordering::SeqCst);
+    let sinks = dir.join("sinks.toml");
+    std::fs::write(
+        &sinks,
+        format!(
+            "[sinks.s]\nkind = \"http\"\nurl = \"{}\"\ntimeout_ms = 3000\nattempts = 1\n[capabilities]\n\"react.add\" = \"s\"\n\"tasks.create\" = \"s\"\n\"message.send\" = \"s\"\n\"notify.send\" = \"s\"\n",
+            slow.url()
+        ),
+    )
+    .unwrap();
+    let args = HostArgs {
+        program,
+        state: Some(dir.join("state")),
+        sinks,
+        provider: format!("recording:{}", recording.display()),
+        batch: 8,
+    };
+    let mut host = open(&args).unwrap();
+    let pending = expresso_host::store::BatchWrite {
+        intents: vec![(
+            "x|A#0/1/react|react.add".into(),
+            "x".into(),
+            "react.add".into(),
+            serde_json::json!({"args": {}}),
+        )],
+        ..Default::default()
+    };
+    host.db_mut().commit_batch(&pending).unwrap();
+    let limits = Limits { queue: 1, ..Limits::default() };
+    let running = start(host, "127.0.0.1:0".parse().unwrap(), limits, false).unwrap();
+    let url = format!("http://{}/events", running.addr);
+    let lines: Vec<String> = std::fs::read_to_string(events).unwrap().lines().map(str::to_string).collect();
+    let sends: Vec<_> = lines
+        .iter()
+        .map(|line| {
+            let (url, line) = (url.clone(), line.clone());
+            std::thread::spawn(move || post(&url, &line))
+        })
+        .collect();
+    let mut answers: Vec<(u16, String, Option<String>)> = sends.into_iter().map(|t| t.join().unwrap()).collect();
+    answers.sort();
+    assert_eq!(answers[0].0, 200, "{answers:?}");
+    assert_eq!(answers[1].0, 503, "{answers:?}");
+    assert!(answers[1].1.contains("the ingest queue is full"), "{answers:?}");
+    assert_eq!(answers[1].2.as_deref(), Some("1"));
+    running.stop().unwrap();
+    let db = expresso_host::Db::open(&dir.join("state")).unwrap();
+    assert_eq!(db.counts().unwrap().events, 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,113 @@
+//! `expresso-host serve` as a process: SIGTERM stops it cleanly; SIGKILL between a sink's success and
+//! `done`, then a restart, re-delivers by key and loses nothing.
+
+mod common;
+
+use common::*;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn spawn(dir: &Path, program: &Path, recording: &Path, sinks: &Path, fault: Option<&str>) -> (Child, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_expresso-host"));
+    cmd.args(["serve", program.to_str().unwrap(), "--state", dir.join("state").to_str().unwrap()])
+        .args(["--sinks", sinks.to_str().unwrap(), "--provider", &format!("recording:{}", recording.display())])
+        .args(["--listen", "127.0.0.1:0", "--batch", "2"])
+        .env_remove("EXPRESSO_FAULT")
+        .stderr(Stdio::piped());
+    if let Some(f) = fault {
+        cmd.env("EXPRESSO_FAULT", f);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let addr = line.trim().rsplit("http://").next().unwrap().to_string();
+    assert!(line.contains("listening on"), "{line}");
+    // Keep reading stderr so the child never blocks on a full pipe.
+    std::thread::spawn(move || for _ in stderr.lines() {});
+    (child, addr)
+}
+
+fn eventually(what: &str, mut f: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !f() {
+        assert!(start.elapsed() < Duration::from_secs(30), "never: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn sinks(dir: &Path, receiver: &Receiver) -> std::path::PathBuf {
+    let path = dir.join("sinks.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[sinks.s]\nkind = \"http\"\nurl = \"{}\"\n[capabilities]\n\"react.add\" = \"s\"\n\"tasks.create\" = \"s\"\n\"message.send\" = \"s\"\n\"notify.send\" = \"s\"\n",
+            receiver.url()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn sigterm_stops_serve_cleanly_after_what_it_accepted() {
+    let dir = temp_dir("proc-term");
+    let (program, events, recording, expected) = triage_fixture(&dir, 6);
+    let receiver = Receiver::start(true, 0);
+    let sinks = sinks(&dir, &receiver);
+    let (mut child, addr) = spawn(&dir, &program, &recording, &sinks, None);
+    let lines: Vec<String> = std::fs::read_to_string(events).unwrap().lines().map(str::to_string).collect();
+    let r = ureq::post(&format!("http://{addr}/events")).send_string(&format!("[{}]", lines.join(","))).unwrap();
+    assert_eq!(r.status(), 200);
+    let total: usize = expected.values().map(Vec::len).sum();
+    eventually("every effect", || receiver.applied().len() == total);
+    // SAFETY: kill(2) on a child this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let db = expresso_host::Db::open(&dir.join("state")).unwrap();
+    let counts = db.counts().unwrap();
+    assert_eq!((counts.events, counts.done as usize, counts.intent), (6, total, 0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sigkill_of_serve_between_a_delivery_and_done_then_a_restart_loses_nothing_and_acts_once() {
+    let dir = temp_dir("proc-kill");
+    let (program, events, recording, expected) = triage_fixture(&dir, 9);
+    let receiver = Receiver::start(true, 0);
+    let sinks = sinks(&dir, &receiver);
+    let (mut child, addr) = spawn(&dir, &program, &recording, &sinks, Some("after-dispatch:4"));
+    let lines: Vec<String> = std::fs::read_to_string(events).unwrap().lines().map(str::to_string).collect();
+    // The answer is sent once the events are committed; the kill may come before it is on the wire, so
+    // only a 200 or a dropped connection is expected here, and the count of events is checked at the end.
+    match ureq::post(&format!("http://{addr}/events")).send_string(&format!("[{}]", lines.join(","))) {
+        Ok(r) => assert_eq!(r.status(), 200),
+        Err(ureq::Error::Transport(_)) => {}
+        Err(e) => panic!("{e}"),
+    }
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(9), "serve was not killed at its point");
+    // The accepted events survived the kill; the restart re-sends the intents and runs the rest.
+    let (mut child, addr) = spawn(&dir, &program, &recording, &sinks, None);
+    let all = sorted(expected.values().flatten().cloned().collect());
+    eventually("every effect after the restart", || sorted(receiver.applied()) == all);
+    eventually("nothing left waiting", || {
+        ureq::get(&format!("http://{addr}/metrics"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap()
+            .contains("expresso_backlog_events 0\n")
+    });
+    assert!(receiver.requests().len() > all.len(), "the kill did not fall between a delivery and its done mark");
+    // SAFETY: kill(2) on a child this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    assert!(child.wait().unwrap().success());
+    let counts = expresso_host::Db::open(&dir.join("state")).unwrap().counts().unwrap();
+    assert_eq!((counts.events, counts.done as usize, counts.intent), (9, all.len(), 0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,234 @@
+//! Sinks against loopback receivers: an outage, a 500 that recovers, Slack's format, secrets by variable,
+//! the file sink, and the reflex sink through a stub `evoke`.
+
+mod common;
+
+use common::*;
+use expresso_host::cli::{HostArgs, open};
+use serde_json::Value;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+/// Every capability of the worked example to one sink section.
+fn all_to(dir: &Path, section: &str) -> PathBuf {
+    let path = dir.join("sinks.toml");
+    let text = format!(
+        "{section}\n[capabilities]\n\"react.add\" = \"s\"\n\"tasks.create\" = \"s\"\n\"message.send\" = \"s\"\n\"notify.send\" = \"s\"\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn args(dir: &Path, program: PathBuf, recording: &Path, sinks: PathBuf) -> HostArgs {
+    HostArgs {
+        program,
+        state: Some(dir.join("state")),
+        sinks,
+        provider: format!("recording:{}", recording.display()),
+        batch: 8,
+    }
+}
+
+fn all_keys(expected: &std::collections::BTreeMap<String, Vec<String>>) -> Vec<String> {
+    sorted(expected.values().flatten().cloned().collect())
+}
+
+#[test]
+fn a_receiver_down_for_a_while_gets_everything_once_it_is_back() {
+    let dir = temp_dir("outage");
+    let (program, events, recording, expected) = triage_fixture(&dir, 6);
+    let addr = free_addr();
+    let sinks = all_to(&dir, &format!("[sinks.s]\nkind = \"http\"\nurl = \"http://{addr}/hook\"\ntimeout_ms = 500"));
+    let mut host = open(&args(&dir, program, &recording, sinks)).unwrap();
+    host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
+    let metrics = host.metrics.clone();
+    let drain = std::thread::spawn(move || {
+        let waiting = host.drain(30_000).unwrap();
+        (waiting, host)
+    });
+    // The receiver comes up once the host has failed to reach it.
+    while metrics.sink_errors.load(Ordering::SeqCst) == 0 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let receiver = Receiver::start_on(addr, true, 0);
+    let (waiting, host) = drain.join().unwrap();
+    assert_eq!(waiting, 0);
+    assert_eq!(sorted(receiver.applied()), all_keys(&expected));
+    assert!(metrics.sink_errors.load(Ordering::SeqCst) >= 1);
+    let first = &expected["react.add"][0];
+    let (status, attempts) = host.db().receipt_status(first).unwrap().unwrap();
+    assert_eq!(status, "done");
+    assert!(attempts >= 2, "the first receipt was tried {attempts} time(s)");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_receiver_answering_500_then_recovering_gets_each_effect_once_by_its_key() {
+    let dir = temp_dir("five-hundred");
+    let (program, events, recording, expected) = triage_fixture(&dir, 3);
+    // Two 500s are absorbed by the sink's own retries; seven more outlast them and need the sweep.
+    for fail in [2usize, 9] {
+        let receiver = Receiver::start(true, fail);
+        let sinks = all_to(&dir, &format!("[sinks.s]\nkind = \"http\"\nurl = \"{}\"\nattempts = 3", receiver.url()));
+        let _ = std::fs::remove_dir_all(dir.join("state"));
+        let mut host = open(&args(&dir, program.clone(), &recording, sinks)).unwrap();
+        host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(&events).unwrap()).unwrap()).unwrap();
+        assert_eq!(host.drain(30_000).unwrap(), 0);
+        assert_eq!(sorted(receiver.applied()), all_keys(&expected), "after {fail} failures");
+        let requests = receiver.requests();
+        assert_eq!(requests.len(), all_keys(&expected).len() + fail);
+        // The first receipt was sent until it went through, each time with its own key.
+        let first = &requests[0].0;
+        assert!(requests.iter().take(fail.min(3)).all(|(k, _)| k == first));
+        // A sink error is a dispatch that used up its three tries.
+        assert_eq!(host.metrics.sink_errors.load(Ordering::SeqCst) as usize, fail / 3);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn slack_format_and_a_secret_read_from_the_variable_the_config_names() {
+    let dir = temp_dir("slack");
+    let (program, events, recording, _) = triage_fixture(&dir, 3);
+    let receiver = Receiver::start(true, 0);
+    let var = format!("EXPRESSO_TEST_SLACK_TOKEN_{}", std::process::id());
+    // SAFETY: set before any thread of this test reads the environment; the name is this test's own.
+    unsafe { std::env::set_var(&var, "s3cret") };
+    let sinks =
+        all_to(&dir, &format!("[sinks.s]\nkind = \"slack\"\nurl = \"{}\"\nsecret_env = \"{var}\"", receiver.url()));
+    assert!(!std::fs::read_to_string(&sinks).unwrap().contains("s3cret"));
+    let mut host = open(&args(&dir, program, &recording, sinks)).unwrap();
+    host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
+    assert_eq!(host.drain(5_000).unwrap(), 0);
+    let texts: Vec<Value> = receiver.requests().into_iter().map(|(_, b)| b).collect();
+    assert_eq!(
+        texts,
+        vec![
+            serde_json::json!({"text": "[Triage] 🐞"}),
+            serde_json::json!({"text": "[Triage] New task: Bug: message 0 about a bug (assignee oncall) (due +1d)"}),
+            serde_json::json!({"text": "[Triage] Logged. Open bugs: 1."}),
+            serde_json::json!({"text": "[Triage] @oncall: Churn risk from dana"}),
+            serde_json::json!({"text": "[Triage] Escalating now."}),
+        ]
+    );
+    assert!(receiver.seen.auth.lock().unwrap().iter().all(|a| a == "Bearer s3cret"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_configurations_are_refused_naming_the_file_and_the_fix() {
+    let dir = temp_dir("config");
+    let (program, _, recording, _) = triage_fixture(&dir, 0);
+    let refusal = |text: &str| {
+        let sinks = dir.join("bad.toml");
+        std::fs::write(&sinks, text).unwrap();
+        match open(&args(&dir, program.clone(), &recording, sinks)) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("accepted: {text}"),
+        }
+    };
+    let e = refusal("[sinks.a]\nkind = \"file\"\npath = \"x\"\n[capabilities]\n\"react.add\" = \"b\"\n");
+    assert!(e.contains("bad.toml") && e.contains("`react.add` names the sink `b`") && e.contains("fix:"), "{e}");
+    let e = refusal("[sinks.a]\nkind = \"file\"\npath = \"x\"\n[capabilities]\n\"react.add\" = \"a\"\n");
+    assert!(e.contains("maps no sink for message.send, notify.send, tasks.create"), "{e}");
+    let e = refusal("[sinks.a]\nkind = \"http\"\nurl = \"http://127.0.0.1:1/\"\nsecret = \"inline\"\n");
+    assert!(e.contains("unknown field `secret`") && e.contains("[sinks.a]") && e.contains("secret_env"), "{e}");
+    let e = refusal(
+        "[sinks.a]\nkind = \"http\"\nurl = \"http://127.0.0.1:1/\"\nsecret_env = \"EXPRESSO_TEST_NOT_SET_ANYWHERE\"\n[capabilities]\n\"react.add\" = \"a\"\n\"tasks.create\" = \"a\"\n\"message.send\" = \"a\"\n\"notify.send\" = \"a\"\n",
+    );
+    assert!(e.contains("EXPRESSO_TEST_NOT_SET_ANYWHERE, which is not set"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A stub `evoke` that records its argv and its idempotency key, then exits with `code`.
+fn stub_evoke(dir: &Path, code: i32) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let path = bin.join("evoke");
+    let log = dir.join("argv.log");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$EXPRESSO_IDEMPOTENCY_KEY $*\" >> '{}'\n[ -t 0 ] && echo 'stdin is a terminal' >&2\necho 'needs a person to confirm' >&2\nexit {code}\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
+#[test]
+fn the_reflex_sink_runs_evoke_by_name_from_path_with_the_receipts_values() {
+    let dir = temp_dir("reflex-path");
+    let (program, events, recording, _) = triage_fixture(&dir, 1);
+    let bin = stub_evoke(&dir, 0);
+    let sinks = dir.join("sinks.toml");
+    std::fs::write(
+        &sinks,
+        "[sinks.todo]\nkind = \"reflex\"\nreflex = \"todo\"\nargs = { title = \"title\", who = \"assignee\" }\n\
+         [sinks.log]\nkind = \"file\"\npath = \"out.jsonl\"\n\
+         [capabilities]\n\"tasks.create\" = \"todo\"\n\"react.add\" = \"log\"\n\"message.send\" = \"log\"\n\"notify.send\" = \"log\"\n",
+    )
+    .unwrap();
+    let state = dir.join("state");
+    let run = |cmd: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_expresso-host"))
+            .args(cmd)
+            .env("PATH", format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default()))
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["ingest", "--state", state.to_str().unwrap(), events.to_str().unwrap()]).status.success());
+    let provider = format!("recording:{}", recording.display());
+    let drain = [
+        "drain",
+        program.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+        "--sinks",
+        sinks.to_str().unwrap(),
+        "--provider",
+        &provider,
+    ];
+    let out = run(&drain);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let argv = std::fs::read_to_string(dir.join("argv.log")).unwrap();
+    assert_eq!(argv, "m0|Triage#0/2/create_task|tasks.create run todo title=Bug: message 0 about a bug who=oncall\n");
+    // Done: a second drain does not run it again.
+    assert!(run(&drain).status.success());
+    assert_eq!(std::fs::read_to_string(dir.join("argv.log")).unwrap(), argv);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_reflex_that_needs_a_person_is_held_and_not_run_again() {
+    let dir = temp_dir("reflex-held");
+    let (program, events, recording, _) = triage_fixture(&dir, 1);
+    let bin = stub_evoke(&dir, 3);
+    let sinks = dir.join("sinks.toml");
+    std::fs::write(
+        &sinks,
+        format!(
+            "[sinks.todo]\nkind = \"reflex\"\nreflex = \"wipe\"\nevoke = \"{}\"\n[sinks.log]\nkind = \"file\"\npath = \"out.jsonl\"\n\
+             [capabilities]\n\"tasks.create\" = \"todo\"\n\"react.add\" = \"log\"\n\"message.send\" = \"log\"\n\"notify.send\" = \"log\"\n",
+            bin.join("evoke").display()
+        ),
+    )
+    .unwrap();
+    let a = args(&dir, program, &recording, sinks);
+    let mut host = open(&a).unwrap();
+    host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
+    assert_eq!(host.drain(2_000).unwrap(), 0);
+    let key = "m0|Triage#0/2/create_task|tasks.create";
+    assert_eq!(host.db().receipt_status(key).unwrap().unwrap(), ("held".to_string(), 1));
+    assert_eq!(host.metrics.effects_held.load(Ordering::SeqCst), 1);
+    let argv = std::fs::read_to_string(dir.join("argv.log")).unwrap();
+    assert_eq!(argv, format!("{key} run wipe title=Bug: message 0 about a bug assignee=oncall due=+1d\n"));
+    drop(host);
+    let mut host = open(&a).unwrap();
+    assert_eq!(host.drain(2_000).unwrap(), 0);
+    assert_eq!(std::fs::read_to_string(dir.join("argv.log")).unwrap(), argv);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
