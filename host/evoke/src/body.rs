@@ -123,6 +123,50 @@ async fn components(call: &Call, wasm: &Path, cache: &Path, cancel: impl Future<
     }
 }
 
+/// Compiles every component body of `installed` into the cache, with no deadline, and says so for each one
+/// compiled now: a large body (a Python or JavaScript one) can take longer to compile than a decision may
+/// wait, and a compile started by a decision ends with its process. `add` and `trust` call this, so the
+/// first decision finds the body compiled.
+pub fn precompile(installed: &[evoke_files::project::Installed], cache: &Path) {
+    let wasm: Vec<(&str, PathBuf)> = installed
+        .iter()
+        .filter_map(|i| match &i.manifest.as_ref()?.run {
+            Run::File(path) if path.ends_with(".wasm") => Some((i.name.as_str(), i.dir.join(path))),
+            _ => None,
+        })
+        .filter(|(_, path)| path.is_file())
+        .collect();
+    if wasm.is_empty() {
+        return;
+    }
+    let host = match evoke_bodies::component::ComponentHost::new(cache) {
+        Ok(host) => host,
+        Err(message) => {
+            crate::render::err(&format!(
+                "warning: components were not compiled ahead: {}\n",
+                crate::render::shown(&message)
+            ));
+            return;
+        }
+    };
+    for (name, path) in wasm {
+        let started = std::time::Instant::now();
+        match host.preload(&path) {
+            Ok(evoke_bodies::component::Source::Compiled) => crate::render::err(&format!(
+                "compiled {}'s component in {:.1} s\n",
+                crate::render::shown(name),
+                started.elapsed().as_secs_f64()
+            )),
+            Ok(_) => {}
+            Err(message) => crate::render::err(&format!(
+                "warning: {}'s component does not compile: {}\n",
+                crate::render::shown(name),
+                crate::render::shown(&message)
+            )),
+        }
+    }
+}
+
 /// Resolves when the person presses Ctrl-C or evoke is sent SIGTERM: the body's group is then stopped. A
 /// second signal, or one once no run waits, ends evoke at once (`evoke_bodies::stop`).
 pub async fn interrupted() {

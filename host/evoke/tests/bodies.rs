@@ -321,3 +321,25 @@ fn ctrl_c_ends_a_component_stuck_on_a_fifo() {
     let line = line(&out);
     assert_eq!(line["cancelled"], true, "{line}");
 }
+
+#[test]
+fn trust_compiles_a_component_body_ahead_so_the_first_run_finds_it_compiled() {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let Some(project) = probe_project(root.path(), root.path()) else { return };
+    let trust = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+            .arg("trust")
+            .current_dir(&project)
+            .env("EVOKE_HOME", home.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let first = trust();
+    assert!(first.contains("compiled probe's component in "), "{first}");
+    let second = trust();
+    assert!(!second.contains("compiled"), "the second trust finds it compiled: {second}");
+}

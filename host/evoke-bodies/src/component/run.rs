@@ -83,8 +83,8 @@ async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc
     });
     match tokio::time::timeout_at(deadline.into(), job).await {
         Err(_elapsed) => Err(failure(
-            "stopped at the deadline: the component was still being compiled when the decision's time ran out \
-             (the compile goes on, and the next run uses it)",
+            "stopped at the deadline: the component was still being compiled when the decision's time ran out; \
+             compile it ahead with `evoke trust`",
         )),
         Ok(Err(join)) => Err(failure(format!("the component could not be compiled: {join}"))),
         Ok(Ok(ready)) => ready.map(|r| (r, Source::Compiled)).map_err(failure),

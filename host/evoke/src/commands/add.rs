@@ -60,6 +60,10 @@ pub fn run_with(
         }
     };
     report(&added, &location.root);
+    if let Ok(project) = evoke_files::project::load(location.clone()) {
+        let added_one: Vec<_> = project.installed.into_iter().filter(|i| i.name == added.name).collect();
+        crate::body::precompile(&added_one, &places.cache);
+    }
     // The theft test asks the project's engine, as it now stands with the newcomer installed.
     match Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None })
     {

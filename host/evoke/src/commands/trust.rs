@@ -57,6 +57,9 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
     match trust::record(&places, &location) {
         Ok(recorded) => {
             render::out(&format!("trusted: {}\n", recorded.digest));
+            if let Ok(project) = project::load(location.clone()) {
+                crate::body::precompile(&project.installed, &places.cache);
+            }
             Exit::Done
         }
         Err(e) => {
