@@ -294,7 +294,7 @@ impl Host {
             for chunk in chunks {
                 if down.contains(&name) {
                     for item in &chunk {
-                        self.db.mark_failed(&item.key, "not tried: its sink failed this round", retry_at(item))?;
+                        self.db.defer(&item.key, retry_at(item))?;
                     }
                     continue;
                 }

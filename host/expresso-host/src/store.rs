@@ -303,6 +303,15 @@ impl Db {
         Ok(())
     }
 
+    /// Puts a receipt off to `next_try_ms` without counting a try (its sink failed on another receipt).
+    pub fn defer(&mut self, key: &str, next_try_ms: i64) -> Result<(), Error> {
+        self.conn.execute(
+            "UPDATE world SET next_try_ms = ?2 WHERE key = ?1 AND status = 'intent'",
+            params![key, next_try_ms],
+        )?;
+        Ok(())
+    }
+
     /// A sink refused for good (a person is needed): the receipt is `held` and never sent again by itself.
     pub fn mark_held(&mut self, key: &str, reason: &str) -> Result<(), Error> {
         self.conn.execute(

@@ -232,3 +232,23 @@ fn a_reflex_that_needs_a_person_is_held_and_not_run_again() {
     assert_eq!(std::fs::read_to_string(dir.join("argv.log")).unwrap(), argv);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn receipts_put_off_behind_a_failing_one_are_not_counted_as_tried() {
+    // The receiver is down: the first receipt is tried (three times, one dispatch) and fails; the others
+    // for the same sink wait without a try counted against them.
+    let dir = temp_dir("deferred");
+    let (program, events, recording, expected) = triage_fixture(&dir, 3);
+    let addr = free_addr();
+    let sinks = all_to(&dir, &format!("[sinks.s]\nkind = \"http\"\nurl = \"http://{addr}/hook\"\ntimeout_ms = 300"));
+    let mut host = open(&args(&dir, program, &recording, sinks)).unwrap();
+    host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
+    host.recover().unwrap();
+    assert_eq!(host.step_batch().unwrap(), 3);
+    assert_eq!(host.db().counts().unwrap().intent, 5);
+    let first = &expected["react.add"][0];
+    assert_eq!(host.db().receipt_status(first).unwrap().unwrap(), ("intent".to_string(), 1));
+    let task = &expected["tasks.create"][0];
+    assert_eq!(host.db().receipt_status(task).unwrap().unwrap(), ("intent".to_string(), 0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
