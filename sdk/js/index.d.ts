@@ -1,5 +1,10 @@
 // Types for an evoke file body: a `.mts` or `.mjs` module inside the reflex directory whose default
-// export evoke calls with `(args, { input, config, signal })` (000 §8.1, D10).
+// export evoke calls with `(args, { input, config, signal })`, and whose result is a string or
+// `{ text, data? }`.
+//
+// From a body's folder, install this folder as a development dependency, then import the types:
+//
+//   npm install --save-dev /path/to/evoke/sdk/js
 //
 //   import type { Body } from "evoke-sdk";
 //
@@ -10,7 +15,9 @@
 //     };
 //   export default lights;
 //
-// Or, without the import, annotate the parameters: `(args: Args, ctx: Context<{ bridge: string }>)`.
+// Import them with `import type` only: evoke strips type imports before Node runs the body, and the package
+// has types and no code. Or, without the import, annotate the parameters: `(args: Args, ctx:
+// Context<{ bridge: string }>)`.
 
 /** An option's key: one of the keys the manifest lists under `options`. */
 export type OptionKey = string;

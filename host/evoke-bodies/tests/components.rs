@@ -129,6 +129,36 @@ async fn a_python_body_runs() {
 }
 
 #[tokio::test]
+async fn a_javascript_body_runs() {
+    let Some((dir, wasm)) = built("reflexes/split", "split.wasm") else { return };
+    let bill = json!({"amount": 6000, "currency": "EUR"});
+    let out = ok(host().run(&call(&dir, &[("bill", bill), ("people", json!(3))], Grants::default()), &wasm).await);
+    assert_eq!(out.text, "€60.00 split 3 ways is €20.00 each");
+    assert_eq!(out.data, Some(json!({"share": 2000, "people": 3, "over": 0, "currency": "EUR"})));
+
+    // A share is rounded up to the cent, or with the flag to a whole unit, and the surplus is said.
+    let bill = json!({"amount": 10000, "currency": "USD"});
+    let out =
+        ok(host().run(&call(&dir, &[("bill", bill.clone()), ("people", json!(3))], Grants::default()), &wasm).await);
+    assert_eq!(out.text, "$100.00 split 3 ways is $33.34 each; $0.02 over the bill");
+    let args = [("bill", bill), ("people", json!(3)), ("round", json!(true))];
+    let out = ok(host().run(&call(&dir, &args, Grants::default()), &wasm).await);
+    assert_eq!(out.text, "$100.00 split 3 ways is $34.00 each; $2.00 over the bill");
+    assert_eq!(out.data, Some(json!({"share": 3400, "people": 3, "over": 200, "currency": "USD"})));
+
+    // An `s64` beyond a double's exact integers arrives whole (a BigInt), and thousands are grouped.
+    let bill = json!({"amount": 123_456_789_012_345_678_i64, "currency": "JPY"});
+    let out = ok(host().run(&call(&dir, &[("bill", bill), ("people", json!(2))], Grants::default()), &wasm).await);
+    assert_eq!(out.text, "¥123,456,789,012,345,678 split 2 ways is ¥61,728,394,506,172,839 each");
+    assert_eq!(out.data.unwrap()["share"], json!(61_728_394_506_172_839_i64));
+
+    // What the body throws is the failure's message.
+    let bill = json!({"amount": 500, "currency": "CHF"});
+    let f = failed(host().run(&call(&dir, &[("bill", bill), ("people", json!(2.5))], Grants::default()), &wasm).await);
+    assert_eq!(f.message, "a bill cannot be split between 2.5 people");
+}
+
+#[tokio::test]
 async fn a_world_this_evoke_does_not_know_is_refused_by_name() {
     let Some((dir, wasm)) = built("host/evoke-bodies/tests/future", "future.wasm") else { return };
     let f = failed(host().run(&call(&dir, &[], Grants::default()), &wasm).await);

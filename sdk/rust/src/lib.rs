@@ -1,6 +1,8 @@
 //! Write an [evoke](https://github.com/) reflex's body in Rust.
 //!
-//! A body built with this crate is a WASI component of the `evoke:reflex@1.0.0` world (`wit/reflex/v1`).
+//! A body built with this crate is a WASI component of the `evoke:reflex@1.0.0` world. The world's WIT travels
+//! with the crate, in its `wit/` folder (a copy of the evoke repository's `wit/reflex/v1`, kept identical by a
+//! test there), so the crate builds wherever it is: from a path, a git checkout or a package.
 //! evoke runs it under the grants of its `reflex.toml`: it sees only the directories and `host:port`
 //! pairs named there, an environment of five variables, and no stdin; what it prints goes to evoke's
 //! stderr, never into the result. Its result is what [`run`](export) returns.
@@ -86,7 +88,7 @@ pub use bindings::evoke::reflex::types::{
 #[doc(hidden)]
 pub mod bindings {
     wit_bindgen::generate!({
-        path: "../../wit/reflex/v1",
+        path: "wit",
         world: "evoke:reflex/body@1.0.0",
         additional_derives: [Clone, PartialEq],
         pub_export_macro: true,
