@@ -302,17 +302,17 @@ pub fn said(input: &str, args: &[Offered]) -> Vec<Said> {
             };
             for (p, place) in all.iter().enumerate() {
                 let floor = if p == 0 { 0 } else { all[p - 1].2.min(place.1) };
-                if let Some(role) = marker(&input_toks, place.1, floor) {
-                    if let Some(g) = (0..group.len()).find(|&g| own_role(g, role)) {
-                        owner[p] = Some(group[g]);
-                    }
+                let marked =
+                    marker(&input_toks, place.1, floor).and_then(|role| (0..group.len()).find(|&g| own_role(g, role)));
+                if let Some(g) = marked {
+                    owner[p] = Some(group[g]);
                 }
             }
             for p in 0..all.len() {
                 if owner[p].is_some() {
                     continue;
                 }
-                let free = group.iter().copied().find(|j| !owner.iter().any(|o| *o == Some(*j)));
+                let free = group.iter().copied().find(|j| !owner.contains(&Some(*j)));
                 owner[p] = free;
             }
         }
