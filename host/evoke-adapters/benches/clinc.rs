@@ -12,6 +12,7 @@
 //! cargo bench -p evoke-adapters --bench clinc                 # the report
 //! cargo bench -p evoke-adapters --bench clinc -- tune         # the search behind calibration.rs
 //! cargo bench -p evoke-adapters --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
+//! cargo bench -p evoke-adapters --bench clinc -- home         # the example project's sentences, decided
 //! ```
 //!
 //! The data folder is `../shared/data` from the workspace, or `EVOKE_DATA`.
@@ -631,10 +632,59 @@ fn write_project(dir: &Path) {
     println!("wrote {} ({} reflexes) and val.tsv", dir.display(), intents.len());
 }
 
+/// The example project of docs/examples/home (lights, timer, volume and the rooms), read in process, and
+/// some sentences decided through the decision path by `local` at its shipped gate: outcome, call,
+/// confidence.
+fn home() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let rooms = read(&root.join("docs/examples/home/vocab/rooms.toml"));
+    let rooms = evoke_core::vocab::read_vocab("rooms", "vocab/rooms.toml", &rooms).value.expect("rooms reads");
+    let reflexes = [
+        ("lights", root.join("docs/examples/home/reflexes/lights")),
+        ("timer", root.join("reflexes/timer")),
+        ("volume", root.join("reflexes/volume")),
+    ]
+    .into_iter()
+    .map(|(name, dir)| {
+        let text = read(&dir.join("reflex.toml"));
+        let manifest = read_manifest("reflex.toml", &text, &|_: &str| true).value.expect("the manifest reads");
+        let vocabs = if name == "lights" { [("rooms".to_string(), rooms.clone())].into() } else { BTreeMap::new() };
+        Reflex { name: name.into(), manifest, vocabs }
+    })
+    .collect();
+    let catalog = Catalog::new(reflexes);
+    let local = Local::default();
+    for input in [
+        "kill the lights in the den",
+        "set a timer for 10 minutes",
+        "switch off the bedroom light",
+        "turn on the kitchen lights",
+        "set a timer for 1/2 an hour",
+        "set timer for 1 hour, 15 minutes, and 30 seconds",
+        "order a pizza",
+    ] {
+        let mut decider = Decider::new(&catalog, Some(GATE), input).expect("in bounds");
+        while let Some(questions) = decider.questions() {
+            let questions = questions.clone();
+            let raw = local.answer_now(&State { request: input.to_string() }, &questions).expect("local answers");
+            decider.feed(&validate(&questions, &raw).expect("valid"));
+        }
+        let d = decider.decision().expect("decided");
+        println!(
+            "{input:50} {:8} {:40} {}",
+            outcome_name(d.outcome),
+            d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default()),
+            d.confidence.map_or(String::new(), |c| format!("{c:.2}"))
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     match args.first().map(String::as_str) {
         Some("tune") | Some("mixed") => tune(),
+        Some("home") => home(),
         Some("project") => write_project(Path::new(args.get(1).map_or("target/clinc-project", String::as_str))),
         _ => {
             let local = Local::with_params(Settings::default(), Params::default(), ArgParams::default(), GATE);
