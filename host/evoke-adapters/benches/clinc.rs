@@ -5,8 +5,8 @@
 //! decision path (evoke-core's `Decider`, the answers validated as the command validates them), and the
 //! figures printed: in-scope top-1 accuracy, the outcome mix, wrong runs per thousand at the shipped gate,
 //! the out-of-scope abstain rate, the Brier score and decisions per second. MASSIVE `dev` measures
-//! argument reading. Nothing here is tuned on `val`: `tune` reads the `train` sentences that were not
-//! made examples, with `oos_train`.
+//! intent accuracy in the same protocol, and argument reading. Nothing here is tuned on `val`: `tune`
+//! reads the `train` sentences that were not made examples, with `oos_train`.
 //!
 //! ```text
 //! cargo bench -p evoke-adapters --bench clinc                 # the report
@@ -308,6 +308,7 @@ fn run_report(local: &Local, gate: Gate) {
         total as f64 / elapsed.as_secs_f64(),
         elapsed.as_secs_f64() * 1000.0 / total as f64
     );
+    massive_intents(local, gate);
     massive(local);
 }
 
@@ -512,6 +513,50 @@ fn tune() {
             println!("{route_bar:5} {write:6} {wrong:8.2} {:7.1} {:7.1}", 100.0 * acted, 100.0 * abstained);
         }
     }
+}
+
+/// Intent accuracy on MASSIVE dev, in CLINC's protocol: one reflex per intent, its first ten distinct
+/// `train` sentences as examples, every `dev` sentence decided through the decision path.
+fn massive_intents(local: &Local, gate: Gate) {
+    let dir = data_dir().join("massive-en-us");
+    let items = |name: &str| -> Vec<Item> {
+        read_jsonl(&dir.join(name))
+            .into_iter()
+            .map(|v| Item {
+                text: v["utt"].as_str().unwrap().to_string(),
+                intent: v["intent"].as_str().unwrap().to_string(),
+            })
+            .collect()
+    };
+    let (intents, _) = split_train(&items("train.jsonl"));
+    let catalog = catalog(&intents);
+    let dev = items("dev.jsonl");
+    let (mut top1, mut acted, mut runs, mut wrong_runs) = (0, 0, 0, 0);
+    for item in &dev {
+        let d = decide(&catalog, local, gate, &item.text);
+        if top(&d.route).0 == item.intent {
+            top1 += 1;
+        }
+        let right = d.reflex.as_deref() == Some(item.intent.as_str());
+        if d.outcome != Outcome::Abstain && right {
+            acted += 1;
+        }
+        if d.outcome == Outcome::Run {
+            runs += 1;
+            if !right {
+                wrong_runs += 1;
+            }
+        }
+    }
+    let n = dev.len().max(1) as f64;
+    println!("MASSIVE dev, intents: {} reflexes, {} inputs", catalog.reflexes().len(), dev.len());
+    println!("  top-1 route accuracy      {:.1}%", 100.0 * top1 as f64 / n);
+    println!("  right reflex acted on     {:.1}%", 100.0 * acted as f64 / n);
+    println!(
+        "  run                       {:.1}% ({wrong_runs} wrong, {:.2} per thousand)",
+        100.0 * runs as f64 / n,
+        1000.0 * wrong_runs as f64 / n
+    );
 }
 
 /// Argument reading on MASSIVE dev: each slot type with its train values as a vocabulary; each dev
