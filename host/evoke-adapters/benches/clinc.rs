@@ -5,13 +5,14 @@
 //! decision path (evoke-core's `Decider`, the answers validated as the command validates them), and the
 //! figures printed: in-scope top-1 accuracy, the outcome mix, wrong runs per thousand at the shipped gate,
 //! the out-of-scope abstain rate, the Brier score and decisions per second. MASSIVE `dev` measures
-//! argument reading. Nothing here is tuned on `val`: `tune` reads the `train` sentences that were not
-//! made examples, with `oos_train`.
+//! intent accuracy in the same protocol, and argument reading. Nothing here is tuned on `val`: `tune`
+//! reads the `train` sentences that were not made examples, with `oos_train`.
 //!
 //! ```text
 //! cargo bench -p evoke-adapters --bench clinc                 # the report
 //! cargo bench -p evoke-adapters --bench clinc -- tune         # the search behind calibration.rs
 //! cargo bench -p evoke-adapters --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
+//! cargo bench -p evoke-adapters --bench clinc -- home         # the example project's sentences, decided
 //! ```
 //!
 //! The data folder is `../shared/data` from the workspace, or `EVOKE_DATA`.
@@ -307,6 +308,7 @@ fn run_report(local: &Local, gate: Gate) {
         total as f64 / elapsed.as_secs_f64(),
         elapsed.as_secs_f64() * 1000.0 / total as f64
     );
+    massive_intents(local, gate);
     massive(local);
 }
 
@@ -513,6 +515,50 @@ fn tune() {
     }
 }
 
+/// Intent accuracy on MASSIVE dev, in CLINC's protocol: one reflex per intent, its first ten distinct
+/// `train` sentences as examples, every `dev` sentence decided through the decision path.
+fn massive_intents(local: &Local, gate: Gate) {
+    let dir = data_dir().join("massive-en-us");
+    let items = |name: &str| -> Vec<Item> {
+        read_jsonl(&dir.join(name))
+            .into_iter()
+            .map(|v| Item {
+                text: v["utt"].as_str().unwrap().to_string(),
+                intent: v["intent"].as_str().unwrap().to_string(),
+            })
+            .collect()
+    };
+    let (intents, _) = split_train(&items("train.jsonl"));
+    let catalog = catalog(&intents);
+    let dev = items("dev.jsonl");
+    let (mut top1, mut acted, mut runs, mut wrong_runs) = (0, 0, 0, 0);
+    for item in &dev {
+        let d = decide(&catalog, local, gate, &item.text);
+        if top(&d.route).0 == item.intent {
+            top1 += 1;
+        }
+        let right = d.reflex.as_deref() == Some(item.intent.as_str());
+        if d.outcome != Outcome::Abstain && right {
+            acted += 1;
+        }
+        if d.outcome == Outcome::Run {
+            runs += 1;
+            if !right {
+                wrong_runs += 1;
+            }
+        }
+    }
+    let n = dev.len().max(1) as f64;
+    println!("MASSIVE dev, intents: {} reflexes, {} inputs", catalog.reflexes().len(), dev.len());
+    println!("  top-1 route accuracy      {:.1}%", 100.0 * top1 as f64 / n);
+    println!("  right reflex acted on     {:.1}%", 100.0 * acted as f64 / n);
+    println!(
+        "  run                       {:.1}% ({wrong_runs} wrong, {:.2} per thousand)",
+        100.0 * runs as f64 / n,
+        1000.0 * wrong_runs as f64 / n
+    );
+}
+
 /// Argument reading on MASSIVE dev: each slot type with its train values as a vocabulary; each dev
 /// utterance asked which value it states (or unstated when it states none of that type).
 fn massive(local: &Local) {
@@ -631,10 +677,59 @@ fn write_project(dir: &Path) {
     println!("wrote {} ({} reflexes) and val.tsv", dir.display(), intents.len());
 }
 
+/// The example project of docs/examples/home (lights, timer, volume and the rooms), read in process, and
+/// some sentences decided through the decision path by `local` at its shipped gate: outcome, call,
+/// confidence.
+fn home() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let rooms = read(&root.join("docs/examples/home/vocab/rooms.toml"));
+    let rooms = evoke_core::vocab::read_vocab("rooms", "vocab/rooms.toml", &rooms).value.expect("rooms reads");
+    let reflexes = [
+        ("lights", root.join("docs/examples/home/reflexes/lights")),
+        ("timer", root.join("reflexes/timer")),
+        ("volume", root.join("reflexes/volume")),
+    ]
+    .into_iter()
+    .map(|(name, dir)| {
+        let text = read(&dir.join("reflex.toml"));
+        let manifest = read_manifest("reflex.toml", &text, &|_: &str| true).value.expect("the manifest reads");
+        let vocabs = if name == "lights" { [("rooms".to_string(), rooms.clone())].into() } else { BTreeMap::new() };
+        Reflex { name: name.into(), manifest, vocabs }
+    })
+    .collect();
+    let catalog = Catalog::new(reflexes);
+    let local = Local::default();
+    for input in [
+        "kill the lights in the den",
+        "set a timer for 10 minutes",
+        "switch off the bedroom light",
+        "turn on the kitchen lights",
+        "set a timer for 1/2 an hour",
+        "set timer for 1 hour, 15 minutes, and 30 seconds",
+        "order a pizza",
+    ] {
+        let mut decider = Decider::new(&catalog, Some(GATE), input).expect("in bounds");
+        while let Some(questions) = decider.questions() {
+            let questions = questions.clone();
+            let raw = local.answer_now(&State { request: input.to_string() }, &questions).expect("local answers");
+            decider.feed(&validate(&questions, &raw).expect("valid"));
+        }
+        let d = decider.decision().expect("decided");
+        println!(
+            "{input:50} {:8} {:40} {}",
+            outcome_name(d.outcome),
+            d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default()),
+            d.confidence.map_or(String::new(), |c| format!("{c:.2}"))
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     match args.first().map(String::as_str) {
         Some("tune") | Some("mixed") => tune(),
+        Some("home") => home(),
         Some("project") => write_project(Path::new(args.get(1).map_or("target/clinc-project", String::as_str))),
         _ => {
             let local = Local::with_params(Settings::default(), Params::default(), ArgParams::default(), GATE);

@@ -12,6 +12,7 @@ use crate::identity::identity;
 use crate::lint::lint;
 use crate::manifest::Effect;
 use crate::manifest::{Manifest, read_manifest};
+use crate::mention::{Offered, said};
 use crate::overlay::read_overlay;
 use crate::question::{Question, Questions};
 use crate::recognize::{PickKind, candidates};
@@ -21,13 +22,14 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
 /// The functions a vector folder may name.
-pub const FUNCTIONS: [&str; 13] = [
+pub const FUNCTIONS: [&str; 14] = [
     "identity",
     "manifest",
     "lint",
     "overlay",
     "vocab",
     "recognize",
+    "mentions",
     "questions",
     "validate",
     "gate",
@@ -67,6 +69,7 @@ pub fn call(function: &str, input: &Value) -> Result<Value, String> {
             }
         }
         "recognize" => recognize_case(input),
+        "mentions" => mentions_case(input),
         "questions" => questions_case(input),
         "validate" => validate_case(input),
         "gate" => gate_case(input),
@@ -148,6 +151,54 @@ fn recognize_case(input: &Value) -> Result<Value, String> {
     let found: Vec<Value> =
         candidates(text, kind).into_iter().map(|c| json!({ "span": c.span, "value": c.value })).collect();
     Ok(Value::Array(found))
+}
+
+/// The option keys and vocabulary words `input` says for each options or vocab argument of `reflex`.
+fn mentions_case(input: &Value) -> Result<Value, String> {
+    let catalog = catalog_of(input)?;
+    let name = as_str(input, Some("reflex"))?;
+    let text = as_str(input, Some("input"))?;
+    let reflex = catalog.get(name).ok_or_else(|| format!("no reflex is named \"{name}\""))?;
+    let asked: Vec<(&str, Question)> = reflex
+        .manifest
+        .args
+        .iter()
+        .filter(|a| matches!(a.source, crate::manifest::Source::Options(_) | crate::manifest::Source::Vocab(_)))
+        .filter_map(|a| crate::question::argument(reflex, a, &[]).map(|q| (a.name.as_str(), q)))
+        .collect();
+    let offered: Vec<Offered> = asked
+        .iter()
+        .filter_map(|(name, q)| match q {
+            Question::Choice { ask, options, .. } => Some(Offered {
+                name,
+                ask,
+                keys: options
+                    .0
+                    .iter()
+                    .filter(|(k, _)| k != crate::question::NONE && k != crate::question::UNSTATED)
+                    .map(|(k, t)| {
+                        let meaning = match t {
+                            crate::question::Text::Plain(s) => s.as_str(),
+                            crate::question::Text::Rich { what, .. } => what.as_str(),
+                        };
+                        (k.as_str(), meaning)
+                    })
+                    .collect(),
+            }),
+            Question::Yesno { .. } => None,
+        })
+        .collect();
+    let read = said(text, &offered);
+    let out: Map<String, Value> = offered
+        .iter()
+        .zip(read)
+        .map(|(o, s)| {
+            let mentions: Vec<Value> =
+                s.mentions.into_iter().map(|m| json!({ "key": m.key, "span": m.span })).collect();
+            (o.name.to_string(), Value::Array(mentions))
+        })
+        .collect();
+    Ok(Value::Object(out))
 }
 
 /// Builds the catalog a case describes: `reflexes` maps a local name to its `manifest`, `files`, optional

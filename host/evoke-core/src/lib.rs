@@ -18,6 +18,7 @@ pub mod identity;
 pub mod lint;
 pub mod log_entry;
 pub mod manifest;
+pub mod mention;
 pub mod overlay;
 pub mod project;
 pub mod question;

@@ -3,7 +3,7 @@
 
 use crate::adapter::Limits;
 use crate::catalog::{Catalog, Reflex};
-use crate::manifest::{Arg, Source};
+use crate::manifest::{Arg, Asserted, Source};
 use crate::recognize::Candidate;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
@@ -150,17 +150,39 @@ pub fn fits(reflex: &Reflex) -> Question {
     Question::Yesno { ask: FITS_ASK.into(), yes: Text::Plain(reflex.manifest.description.clone()), no: Text::Plain(no) }
 }
 
+/// An option's or a word's text: its meaning, with the examples that assert it for this argument. An
+/// example that asserts an option teaches it (`"kill the lights" = { state = "off" }` says that kill means
+/// off), so the classifier reads the utterance beside the meaning it teaches.
+fn taught(reflex: &Reflex, arg: &Arg, key: &str, meaning: &str) -> Text {
+    let examples: Vec<String> = reflex
+        .manifest
+        .examples
+        .iter()
+        .filter(|r| {
+            r.asserts.as_ref().is_some_and(|values| {
+                values.iter().any(|(name, value)| *name == arg.name && matches!(value, Asserted::Text(v) if v == key))
+            })
+        })
+        .map(|r| r.utterance.clone())
+        .collect();
+    if examples.is_empty() {
+        Text::Plain(meaning.to_string())
+    } else {
+        Text::Rich { what: meaning.to_string(), not_for: Vec::new(), examples }
+    }
+}
+
 /// `<reflex>.<arg>` for this input, or `None` for a pick with no candidate: it reads as unstated (D2).
 pub fn argument(reflex: &Reflex, arg: &Arg, candidates: &[Candidate]) -> Option<Question> {
     let mut options: Vec<(String, Text)> = Vec::new();
     let mut none = true;
     match &arg.source {
         Source::Options(list) => {
-            options.extend(list.iter().map(|(k, meaning)| (k.clone(), Text::Plain(meaning.clone()))));
+            options.extend(list.iter().map(|(k, meaning)| (k.clone(), taught(reflex, arg, k, meaning))));
         }
         Source::Vocab(_) => {
             let words = reflex.vocab_of(&arg.name).map(|v| v.words.as_slice()).unwrap_or_default();
-            options.extend(words.iter().map(|w| (w.word.clone(), Text::Plain(w.what.clone()))));
+            options.extend(words.iter().map(|w| (w.word.clone(), taught(reflex, arg, &w.word, &w.what))));
         }
         Source::Pick(kind) => {
             let found: Vec<&Candidate> = candidates.iter().filter(|c| c.kind == *kind).collect();
@@ -317,4 +339,44 @@ pub fn check_limits(catalog: &Catalog, limits: &Limits) -> Result<(), OverLimit>
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::read_manifest;
+
+    #[test]
+    fn an_option_carries_the_examples_that_assert_it() {
+        let text = r#"reflex = 1
+description = "Lights."
+effect = "write"
+confirm = "Set {state}?"
+run = "l.mjs"
+
+[args.state]
+ask = "On or off?"
+options.on = "Switch on."
+options.off = "Switch off."
+
+[examples]
+"kill the lights" = { state = "off" }
+"lights please" = {}
+"#;
+        let manifest = read_manifest("reflex.toml", text, &|_: &str| true).value.expect("reads");
+        let reflex = Reflex { name: "lights".into(), manifest, vocabs: Default::default() };
+        let arg = &reflex.manifest.args[0];
+        let Some(Question::Choice { options, .. }) = argument(&reflex, arg, &[]) else { panic!("a choice") };
+        let off = options.0.iter().find(|(k, _)| k == "off").map(|(_, t)| t.clone());
+        assert_eq!(
+            off,
+            Some(Text::Rich {
+                what: "Switch off.".into(),
+                not_for: Vec::new(),
+                examples: vec!["kill the lights".into()]
+            })
+        );
+        let on = options.0.iter().find(|(k, _)| k == "on").map(|(_, t)| t.clone());
+        assert_eq!(on, Some(Text::Plain("Switch on.".into())));
+    }
 }

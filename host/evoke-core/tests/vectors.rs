@@ -6,13 +6,14 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 /// The folders of `vectors/`, one per function of the core.
-const FOLDERS: [&str; 13] = [
+const FOLDERS: [&str; 14] = [
     "identity",
     "manifest",
     "lint",
     "overlay",
     "vocab",
     "recognize",
+    "mentions",
     "questions",
     "validate",
     "gate",

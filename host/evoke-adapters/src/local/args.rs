@@ -7,13 +7,65 @@
 use super::calibration::ArgParams;
 use super::lexicon;
 use super::words::{Word, is_stop, words};
+use evoke_core::mention::{By, Said};
 use evoke_core::question::{NO, NONE, Question, Text, UNSTATED, YES};
+use std::collections::HashSet;
 
 /// What `local` reads an argument question with.
 pub struct Reading<'a> {
     pub request: &'a [Word],
     pub params: &'a ArgParams,
     pub synonyms: &'a [(String, Vec<String>)],
+    /// What the core read of the keys said, for this argument: the longest key said wins, and a place
+    /// another argument takes is not this one's.
+    pub said: Option<&'a Said>,
+    /// Stems an example never teaches: every value word of the round's arguments, and the reflex's own
+    /// description.
+    pub common: &'a HashSet<String>,
+}
+
+/// The stems an option's examples teach it: the content words of the utterances that assert it which no
+/// other option's examples, no option's key or meaning, and no word of `common` has. From
+/// `"kill the lights" = { state = "off" }` beside `"turn on the kitchen lights" = { state = "on" }`, `off`
+/// learns `kill`.
+fn taught(options: &[(String, Text)], common: &HashSet<String>) -> Vec<HashSet<String>> {
+    let stems = |t: &str| -> HashSet<String> {
+        words(t)
+            .into_iter()
+            .filter(|w| !is_stop(w) && !w.lower.chars().any(|c| c.is_ascii_digit()))
+            .map(|w| w.stem)
+            .collect()
+    };
+    let of_examples: Vec<HashSet<String>> = options
+        .iter()
+        .map(|(_, t)| match t {
+            Text::Rich { examples, .. } => examples.iter().flat_map(|e| stems(e)).collect(),
+            Text::Plain(_) => HashSet::new(),
+        })
+        .collect();
+    let named: HashSet<String> = options
+        .iter()
+        .flat_map(|(k, t)| {
+            let meaning = match t {
+                Text::Plain(m) => m.as_str(),
+                Text::Rich { what, .. } => what.as_str(),
+            };
+            words(k).into_iter().chain(words(meaning)).map(|w| w.stem).collect::<Vec<_>>()
+        })
+        .collect();
+    (0..options.len())
+        .map(|i| {
+            of_examples[i]
+                .iter()
+                .filter(|s| {
+                    !named.contains(*s)
+                        && !common.contains(*s)
+                        && of_examples.iter().enumerate().all(|(j, o)| j == i || !o.contains(*s))
+                })
+                .cloned()
+                .collect()
+        })
+        .collect()
 }
 
 /// A key's evidence in [0, 1]: how surely the request says it.
@@ -48,11 +100,24 @@ fn quoted(text: &str) -> Vec<String> {
     out
 }
 
-/// The evidence that the request states the value `key`, whose text is `meaning`.
-fn value_evidence(reading: &Reading, key: &str, meaning: &str) -> f32 {
+/// The evidence that the request states the value `key`, whose text is `meaning` and whose examples
+/// teach the stems `taught`.
+fn value_evidence(reading: &Reading, key: &str, meaning: &str, taught: &HashSet<String>) -> f32 {
     let request = reading.request;
     let key_words = words(key);
     let mut best: f32 = 0.0;
+    if let Some(said) = reading.said {
+        match said.by(key) {
+            Some(By::Name) => return 1.0,
+            Some(By::Word) => best = reading.params.synonym,
+            // Said, but inside a longer key, or in a place another argument takes.
+            None if said.is_unread(key) => return 0.0,
+            None => {}
+        }
+    }
+    if request.iter().any(|r| taught.contains(&r.stem)) {
+        best = best.max(reading.params.taught);
+    }
     if phrase_at(request, &key_words).is_some() {
         best = 1.0;
     }
@@ -127,8 +192,9 @@ pub fn answer_choice(reading: &Reading, question: &Question) -> Vec<(String, f64
     let ask_words = words(ask);
     let otherwise = otherwise.as_deref().unwrap_or(UNSTATED);
     let flag = options.contains(YES) && options.contains(NO) && options.0.len() <= 3;
+    let taught = taught(&options.0, reading.common);
     let mut keys: Vec<(String, Option<f32>)> = Vec::new();
-    for (key, text) in &options.0 {
+    for ((key, text), taught) in options.0.iter().zip(&taught) {
         let sentinel = key == otherwise || (key == NONE && otherwise == UNSTATED);
         if sentinel {
             keys.push((key.clone(), None));
@@ -143,7 +209,7 @@ pub fn answer_choice(reading: &Reading, question: &Question) -> Vec<(String, f64
         } else if let Some((start, end)) = span_of(key) {
             span_evidence(reading, &ask_words, start, end)
         } else {
-            value_evidence(reading, key, meaning)
+            value_evidence(reading, key, meaning, taught)
         };
         keys.push((key.clone(), Some(evidence)));
     }
@@ -206,7 +272,8 @@ mod tests {
     fn ask(request: &str, question: &Question) -> Vec<(String, f64)> {
         let ws = words(request);
         let params = params();
-        answer_choice(&Reading { request: &ws, params: &params, synonyms: &[] }, question)
+        let common = HashSet::new();
+        answer_choice(&Reading { request: &ws, params: &params, synonyms: &[], said: None, common: &common }, question)
     }
 
     fn top(d: &[(String, f64)]) -> (&str, f64) {

@@ -70,6 +70,8 @@ pub struct ArgParams {
     pub unsaid: f32,
     /// Evidence of a word the lexicon holds for a key.
     pub synonym: f32,
+    /// Evidence of a word that the examples asserting a key teach it (`kill` for `off`).
+    pub taught: f32,
     /// Evidence of a key of several words, all its content words said (scaled by the share said).
     pub partial: f32,
     /// Evidence of a meaning, all its content words said.
@@ -89,6 +91,7 @@ impl Default for ArgParams {
             none_gap: 0.6,
             unsaid: 0.7,
             synonym: 0.8,
+            taught: 0.75,
             partial: 0.35,
             meaning: 0.5,
             span: 0.8,
@@ -102,4 +105,4 @@ impl Default for ArgParams {
 pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.96, write: 0.98 };
 
 /// A version of these constants, part of the id.
-pub const VERSION: &str = "2";
+pub const VERSION: &str = "3";

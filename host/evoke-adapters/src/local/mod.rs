@@ -23,7 +23,7 @@ use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Lim
 use evoke_core::question::{NONE, Options, Question, Questions, Text};
 use route::RouteModel;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
@@ -175,8 +175,16 @@ impl Engine {
         std::thread::sleep(self.slow);
         let request = &state.request;
         let request_words = words::words(request);
-        let reading =
-            args::Reading { request: &request_words, params: &self.arg_params, synonyms: &self.settings.synonyms };
+        let said = evoke_core::mention::said_in_round(request, questions);
+        let common = self.common_words(questions);
+        let empty = HashSet::new();
+        let reading = |id: &str| args::Reading {
+            request: &request_words,
+            params: &self.arg_params,
+            synonyms: &self.settings.synonyms,
+            said: said.iter().find(|(i, _)| i == id).map(|(_, s)| s),
+            common: common.get(id.split_once('.').map_or(id, |(r, _)| r)).unwrap_or(&empty),
+        };
         let mut raw = Raw::new();
         for (id, question) in &questions.0 {
             let answer: BTreeMap<String, f64> = match question {
@@ -187,17 +195,48 @@ impl Engine {
                         self.route(request, question).ok_or_else(|| AdapterError::new("the route offers nothing"))?;
                     d.iter().cloned().collect()
                 }
-                Question::Choice { .. } => args::answer_choice(&reading, question).into_iter().collect(),
+                Question::Choice { .. } => args::answer_choice(&reading(id), question).into_iter().collect(),
                 Question::Yesno { .. } if id.starts_with("fits.") => {
                     [("yes".to_string(), self.fit(request, id, question))].into_iter().collect()
                 }
                 Question::Yesno { .. } => {
-                    [("yes".to_string(), args::answer_yesno(&reading, question))].into_iter().collect()
+                    [("yes".to_string(), args::answer_yesno(&reading(id), question))].into_iter().collect()
                 }
             };
             raw.insert(id.clone(), answer);
         }
         Ok(raw)
+    }
+}
+
+impl Engine {
+    /// Per reflex of the round's argument questions, the stems no example teaches: every key and meaning
+    /// of its arguments, and its description as the route question that offered it says it.
+    fn common_words(&self, questions: &Questions) -> BTreeMap<String, HashSet<String>> {
+        let mut out: BTreeMap<String, HashSet<String>> = BTreeMap::new();
+        for (id, question) in &questions.0 {
+            let Some((reflex, _)) = id.split_once('.') else { continue };
+            let Question::Choice { options, .. } = question else { continue };
+            if reflex == "fits" || reflex == "weave" {
+                continue;
+            }
+            let set = out.entry(reflex.to_string()).or_default();
+            for (key, text) in &options.0 {
+                set.extend(words::words(key).into_iter().map(|w| w.stem));
+                set.extend(words::words(plain(text)).into_iter().map(|w| w.stem));
+            }
+        }
+        let models = self.models.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        for (reflex, set) in out.iter_mut() {
+            let description = models
+                .iter()
+                .rev()
+                .find_map(|(_, m)| m.options.iter().find(|o| o.key == *reflex).map(|o| o.description.clone()));
+            if let Some(d) = description {
+                set.extend(words::words(&d).into_iter().map(|w| w.stem));
+            }
+        }
+        out
     }
 }
 
@@ -256,7 +295,119 @@ impl Adapter for Local {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use evoke_core::catalog::{Catalog, Reflex};
+    use evoke_core::decide::Decider;
+    use evoke_core::decision::{Decision, Value};
+    use evoke_core::manifest::read_manifest;
+    use evoke_core::validate::validate;
+    use evoke_core::vocab::read_vocab;
     use std::time::{Duration, Instant};
+
+    fn reflex(name: &str, manifest: &str, vocabs: &[(&str, &str)]) -> Reflex {
+        let reading = read_manifest("reflex.toml", manifest, &|_: &str| true);
+        let manifest = reading.value.unwrap_or_else(|| panic!("{name}: {:?}", reading.diagnostics));
+        let vocabs = vocabs
+            .iter()
+            .map(|(v, text)| (v.to_string(), read_vocab(v, "vocab.toml", text).value.expect("the vocabulary reads")))
+            .collect();
+        Reflex { name: name.into(), manifest, vocabs }
+    }
+
+    /// One decision through the decision path, answered by `local`.
+    fn decide(catalog: &Catalog, input: &str) -> Decision {
+        let local = Local::default();
+        let mut decider = Decider::new(catalog, Some(local.gate), input).expect("in bounds");
+        while let Some(questions) = decider.questions() {
+            let questions = questions.clone();
+            let raw = local.answer_now(&State { request: input.into() }, &questions).expect("answers");
+            decider.feed(&validate(&questions, &raw).expect("valid"));
+        }
+        decider.decision().expect("decided").clone()
+    }
+
+    fn option(decision: &Decision, arg: &str) -> Option<String> {
+        match decision.args.as_ref()?.get(arg)? {
+            Value::Option { key } => Some(key.clone()),
+            Value::Word { word, .. } => Some(word.clone()),
+            other => Some(format!("{other:?}")),
+        }
+    }
+
+    #[test]
+    fn two_arguments_over_the_same_units_each_read_their_own() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../reflexes/convert/reflex.toml"))
+            .expect("the shipped convert reflex");
+        let catalog = Catalog::new(vec![reflex("convert", &text, &[])]);
+        for (input, from, to) in [
+            ("convert 10 miles to km", "mi", "km"),
+            ("convert 10 km into miles", "km", "mi"),
+            ("convert to kg from 3 pounds", "lb", "kg"),
+        ] {
+            let d = decide(&catalog, input);
+            assert_eq!(d.reflex.as_deref(), Some("convert"), "{input}");
+            assert_eq!((option(&d, "from"), option(&d, "to")), (Some(from.into()), Some(to.into())), "{input}: {d:?}");
+        }
+        // A unit said once fills one argument: `to` is asked for.
+        let d = decide(&catalog, "convert 10 km");
+        assert_eq!(option(&d, "from").as_deref(), Some("km"));
+        assert_eq!(option(&d, "to"), None, "{d:?}");
+    }
+
+    const HEAT: &str = r#"reflex = 1
+description = "Set a thermostat to a temperature."
+effect = "write"
+confirm = "Set {device} to {degrees}?"
+run = "heat.mjs"
+
+[args.device]
+ask = "Which thermostat?"
+vocab = "devices"
+
+[args.degrees]
+ask = "To how many degrees?"
+pick = "number"
+"#;
+
+    #[test]
+    fn the_longest_vocabulary_word_said_wins_whatever_the_order() {
+        for devices in [
+            "thermostat = \"The hall thermostat.\"\n\"office thermostat\" = \"The one upstairs.\"\n",
+            "\"office thermostat\" = \"The one upstairs.\"\nthermostat = \"The hall thermostat.\"\n",
+        ] {
+            let catalog = Catalog::new(vec![reflex("heat", HEAT, &[("devices", devices)])]);
+            let d = decide(&catalog, "set office thermostat to 19");
+            assert_eq!(option(&d, "device").as_deref(), Some("office thermostat"), "{devices}: {d:?}");
+            let d = decide(&catalog, "set the thermostat to 19");
+            assert_eq!(option(&d, "device").as_deref(), Some("thermostat"), "{devices}: {d:?}");
+        }
+    }
+
+    #[test]
+    fn an_example_teaches_the_option_it_asserts() {
+        let lights = r#"reflex = 1
+description = "Turn the lights in one room on or off."
+effect = "write"
+confirm = "Set the lights {state}?"
+run = "lights.mjs"
+
+[args.state]
+ask = "What should the lights do?"
+options.on = "Switch on."
+options.off = "Switch off."
+
+[examples]
+"turn on the kitchen lights" = { state = "on" }
+"snuff the lamps" = { state = "off" }
+"#;
+        let catalog = Catalog::new(vec![reflex("lights", lights, &[])]);
+        let d = decide(&catalog, "snuff the lights in the den");
+        assert_eq!(option(&d, "state").as_deref(), Some("off"), "{d:?}");
+        // What the example teaches is its own word, not the words every request of the reflex says.
+        let d = decide(&catalog, "turn on the lights");
+        assert_eq!(option(&d, "state").as_deref(), Some("on"), "{d:?}");
+        let d = decide(&catalog, "the lights in the den");
+        assert_eq!(option(&d, "state"), None, "{d:?}");
+    }
 
     #[test]
     fn a_slow_answer_is_raced_against_the_deadline_not_waited_for() {

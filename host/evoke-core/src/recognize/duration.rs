@@ -1,11 +1,12 @@
 //! `duration`, read in seconds: `10 minutes`, `90s`, `1h30m`, `2 hours 15 minutes`, `an hour and a half`,
-//! `half an hour`, `a minute`, `one and a half hours`, `a quarter of an hour`, `3 days`, `2 weeks`.
+//! `half an hour`, `1/2 an hour`, `1 1/2 hours`, `a minute`, `one and a half hours`, `a quarter of an hour`,
+//! `3 days`, `2 weeks`, and pieces joined by commas and `and` (`1 hour, 15 minutes, and 30 seconds`).
 //!
 //! Months and years are not durations here: their length in seconds depends on the calendar.
 
 use super::Hit;
 use super::scan::{Scan, hits};
-use super::words::{and_a_fraction, parse_numeral, parse_word_number};
+use super::words::{and_a_fraction, parse_digit_fraction, parse_numeral, parse_word_number};
 
 pub(crate) const SECOND: u64 = 1;
 pub(crate) const MINUTE: u64 = 60;
@@ -93,6 +94,17 @@ fn segment(s: &Scan, i: usize) -> Option<(f64, u64, usize)> {
             return Some((q * u as f64, u, j));
         }
     }
+    // 1/2 an hour, 1/2 hour, 3/4 of an hour, 1 1/2 hours
+    if let Some((q, mut k)) = parse_digit_fraction(s, i) {
+        if s.is_word(k, "of") && is_a(s, k + 1) {
+            k += 2;
+        } else if is_a(s, k) {
+            k += 1;
+        }
+        if let Some(u) = unit_at(s, k, true) {
+            return Some((q * u as f64, u, k + 1));
+        }
+    }
     // 10 minutes, ten minutes, 1.5 hours, one and a half hours, 90s, 10min
     let digits = s.digits(i).is_some();
     let (mut q, j) = if digits { parse_numeral(s, i)? } else { parse_word_number(s, i)? };
@@ -123,7 +135,14 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, u64)> {
     let (mut total, mut last, mut j) = segment(s, i)?;
     // 2 hours 15 minutes, 2 hours and 15 minutes, 1h30m, 1 hour, 30 minutes
     loop {
-        let k = if s.is_word(j, "and") || s.is_punct(j, ',') { j + 1 } else { j };
+        // joined by nothing, `and`, a comma, or a comma and `and` (`1 hour, 15 minutes, and 30 seconds`)
+        let k = if s.is_punct(j, ',') && s.is_word(j + 1, "and") {
+            j + 2
+        } else if s.is_word(j, "and") || s.is_punct(j, ',') {
+            j + 1
+        } else {
+            j
+        };
         match segment(s, k) {
             Some((secs, u, end)) if u < last => {
                 total += secs;
@@ -187,6 +206,11 @@ mod tests {
         one("a quarter of an hour", "a quarter of an hour", 900);
         one("three quarters of an hour", "three quarters of an hour", 2700);
         one("1.5h", "1.5h", 5400);
+        one("set a timer for 1/2 an hour", "1/2 an hour", 1800);
+        one("1/2 hour", "1/2 hour", 1800);
+        one("3/4 of an hour", "3/4 of an hour", 2700);
+        one("in 1 1/2 hours", "1 1/2 hours", 5400);
+        one("two point five hours", "two point five hours", 9000);
     }
 
     #[test]
@@ -197,6 +221,8 @@ mod tests {
         one("2 hours and 15 minutes", "2 hours and 15 minutes", 8100);
         one("an hour and 15 minutes", "an hour and 15 minutes", 4500);
         one("1 hour, 30 minutes", "1 hour, 30 minutes", 5400);
+        one("set timer for 1 hour, 15 minutes, and 30 seconds", "1 hour, 15 minutes, and 30 seconds", 4530);
+        one("1 hour, 15 minutes and 30 seconds", "1 hour, 15 minutes and 30 seconds", 4530);
         assert_eq!(durs("5 minutes and 10 minutes").len(), 2);
     }
 

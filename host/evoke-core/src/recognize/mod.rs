@@ -268,6 +268,13 @@ fn read(input: &str, today: Option<CivilDate>) -> Vec<Candidate> {
     out
 }
 
+/// Whether a lower-case word is a number said in words (`ten`, `twenty`, `hundred`, `half`).
+pub(crate) fn is_number_word(w: &str) -> bool {
+    words::unit_value(w).is_some()
+        || words::tens_value(w).is_some()
+        || matches!(w, "hundred" | "thousand" | "million" | "billion" | "dozen" | "half")
+}
+
 /// Every candidate of every kind, sorted by (start, end, kind). A date without a year gives no
 /// candidate here (see the module notes); use [`recognize_at`] to read one.
 pub fn recognize(input: &str) -> Vec<Candidate> {

@@ -1,5 +1,5 @@
 //! `number`: digits (`30`, `2.5`, `1,000`, `-4`), number words (`forty`, `twenty one`, `a hundred`,
-//! `two and a half`, `half`) and percentages (`30%`, `30 percent`, read as 30, the sign in the span).
+//! `two and a half`, `half`, `twenty point five`) and percentages (`30%`, `30 percent`, read as 30, the sign in the span).
 
 use super::Hit;
 use super::scan::{Scan, hits};
@@ -60,6 +60,8 @@ mod tests {
         one("A Hundred times", "A Hundred", 100.0);
         one("two and a half", "two and a half", 2.5);
         one("cut it in half", "half", 0.5);
+        one("twenty point five degrees", "twenty point five", 20.5);
+        one("three point one four", "three point one four", 3.14);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Numbers as people write them: digits (`30`, `2.5`, `1,000`) and English words (`forty`, `twenty-one`,
-//! `a hundred`, `two and a half`), and ordinals (`14th`, `twenty first`). Shared by every recognizer.
+//! `a hundred`, `two and a half`, `twenty point five`), and ordinals (`14th`, `twenty first`). Shared by every recognizer.
 
 use super::scan::Scan;
 
@@ -189,10 +189,58 @@ pub(crate) fn parse_word_number(s: &Scan, i: usize) -> Option<(f64, usize)> {
         }
     }
     let (v, j) = parse_int_words(s, i)?;
+    if let Some((decimals, k)) = point_digits(s, j) {
+        return Some((format!("{v}.{decimals}").parse().ok()?, k));
+    }
     if let Some((f, k)) = and_a_fraction(s, j) {
         return Some((v as f64 + f, k));
     }
     Some((v as f64, j))
+}
+
+/// The most digit words read after `point`: more than an f64 holds exactly is not a reading.
+const MAX_POINT_DIGITS: usize = 15;
+
+/// `point five`, `point two five` at `i`: the decimals said as digit words (`zero` to `nine`, and `oh`),
+/// as digits, and the index after them. `point` followed by anything else is not a decimal point.
+fn point_digits(s: &Scan, i: usize) -> Option<(String, usize)> {
+    if !s.is_word(i, "point") {
+        return None;
+    }
+    let digit = |w: &str| if w == "oh" { Some(0) } else { unit_value(w).filter(|d| *d <= 9) };
+    let mut digits = String::new();
+    let mut j = i + 1;
+    while let Some(d) = s.word(j).and_then(digit) {
+        digits.push(char::from(b'0' + d as u8));
+        j += 1;
+    }
+    if digits.is_empty() || digits.len() > MAX_POINT_DIGITS {
+        return None;
+    }
+    Some((digits, j))
+}
+
+/// A fraction in digits, `1/2` or `3/4`, and a whole number before one (`1 1/2`): the value and the index
+/// after it. The slash must be glued to both numbers, and the fraction be a proper one (`1/2`, not `2/1`),
+/// so that a date or a ratio is not read as one.
+pub(crate) fn parse_digit_fraction(s: &Scan, i: usize) -> Option<(f64, usize)> {
+    let proper = |k: usize| -> Option<f64> {
+        let a: u64 = s.digits(k)?.parse().ok()?;
+        if !(s.is_punct(k + 1, '/') && s.adjacent(k, k + 1) && s.adjacent(k + 1, k + 2)) {
+            return None;
+        }
+        let b: u64 = s.digits(k + 2)?.parse().ok()?;
+        (a > 0 && a < b && b <= 100).then(|| a as f64 / b as f64)
+    };
+    if let Some(f) = proper(i) {
+        return Some((f, i + 3));
+    }
+    let whole: u64 = s.digits(i)?.parse().ok()?;
+    if whole >= 1_000_000 || s.adjacent(i, i + 1) {
+        return None;
+    }
+    let f = proper(i + 1)?;
+    Some((whole as f64 + f, i + 4))
 }
 
 /// Digits with optional thousands groups and decimals: `30`, `2.5`, `1,000`, `1,234.5`.
@@ -301,6 +349,19 @@ mod tests {
         assert_eq!(num("one hundred and"), Some((100.0, 2)));
         assert_eq!(num("a"), None);
         assert_eq!(num("a cat"), None);
+        assert_eq!(num("twenty point five"), Some((20.5, 3)));
+        assert_eq!(num("zero point oh five"), Some((0.05, 4)));
+        assert_eq!(num("five point plan"), Some((5.0, 1)));
+    }
+
+    #[test]
+    fn fractions_in_digits() {
+        let s = scan("1/2 1 3/4 2/1 1 / 2 0/3");
+        assert_eq!(parse_digit_fraction(&s, 0), Some((0.5, 3)));
+        assert_eq!(parse_digit_fraction(&s, 3), Some((1.75, 7)));
+        assert_eq!(parse_digit_fraction(&s, 7), None, "not a proper fraction");
+        assert_eq!(parse_digit_fraction(&s, 10), None, "the slash is not glued");
+        assert_eq!(parse_digit_fraction(&s, 13), None, "nothing over three");
     }
 
     #[test]
