@@ -9,11 +9,8 @@ use crate::limits::{Over, Tally};
 use evoke_core::refs::{Ref, Version, newest_release, parse_version_tag};
 use gix::bstr::ByteSlice;
 use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 /// Why a fetch gave nothing to install.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,11 +59,28 @@ static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::ne
 
 type Redirect = dyn Fn(&str) -> Option<String> + Send + Sync;
 
+/// Told when a step that waits on the network begins and ends, so that the binary can draw it; the
+/// library itself never writes to the terminal.
+pub trait Progress: Send + Sync {
+    /// A step begins: `what` says what it waits on (`fetching REF@TAG`), outside text, unescaped.
+    fn begin(&self, what: &str);
+    /// The step begun last has ended.
+    fn end(&self);
+}
+
+/// No progress shown: the default, and what a test or a pipe gets.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn begin(&self, _what: &str) {}
+    fn end(&self) {}
+}
+
 /// Fetches refs for one command. A repository and tag are fetched once, however many reflexes they hold.
 pub struct Fetcher {
     scratch: PathBuf,
     redirect: Option<Box<Redirect>>,
-    progress: bool,
+    progress: Box<dyn Progress>,
     repos: HashMap<(String, String), (PathBuf, String)>,
     /// The tags listed per repository, once per command.
     listed: std::cell::RefCell<HashMap<String, Vec<(String, String)>>>,
@@ -79,7 +93,7 @@ impl Fetcher {
         Fetcher {
             scratch: scratch.join(format!("fetch-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))),
             redirect: None,
-            progress: std::io::stderr().is_terminal(),
+            progress: Box::new(Silent),
             repos: HashMap::new(),
             listed: Default::default(),
             counter: 0,
@@ -90,6 +104,12 @@ impl Fetcher {
     /// actually fetched, so a test can serve a well-formed ref from a repository on loopback.
     pub fn with_redirect(mut self, redirect: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> Fetcher {
         self.redirect = Some(Box::new(redirect));
+        self
+    }
+
+    /// Reports each network step to `progress`.
+    pub fn with_progress(mut self, progress: impl Progress + 'static) -> Fetcher {
+        self.progress = Box::new(progress);
         self
     }
 
@@ -113,7 +133,7 @@ impl Fetcher {
         let repo = scratch_repo(&dir)?;
         let url = self.url(&reference.repository);
         let shown = reference.repository.clone();
-        let result = with_progress(self.progress, &format!("reading the tags of {shown}"), || {
+        let result = stepped(&*self.progress, &format!("reading the tags of {shown}"), || {
             let remote = repo
                 .remote_at_without_url_rewrite(url.as_str())
                 .map_err(remote_error(&shown))?
@@ -178,7 +198,7 @@ impl Fetcher {
         let url = self.url(&reference.repository);
         let shown = reference.repository.clone();
         let spec = format!("+refs/tags/{tag}:refs/tags/{tag}");
-        let commit = with_progress(self.progress, &format!("fetching {shown}@{tag}"), || {
+        let commit = stepped(&*self.progress, &format!("fetching {shown}@{tag}"), || {
             let remote = repo
                 .remote_at_without_url_rewrite(url.as_str())
                 .map_err(remote_error(&shown))?
@@ -349,32 +369,10 @@ fn walk_tree(
     Ok(())
 }
 
-/// Runs `work`, showing on a terminal a line that counts the seconds once it has taken more than one.
-fn with_progress<T>(terminal: bool, what: &str, work: impl FnOnce() -> T) -> T {
-    if !terminal {
-        return work();
-    }
-    let done = Arc::new(AtomicBool::new(false));
-    let shown = Arc::new(AtomicBool::new(false));
-    let ticker = {
-        let (done, shown, what) = (done.clone(), shown.clone(), what.to_string());
-        std::thread::spawn(move || {
-            let start = Instant::now();
-            while !done.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(100));
-                let elapsed = start.elapsed();
-                if elapsed >= Duration::from_secs(1) && !done.load(Ordering::SeqCst) {
-                    eprint!("\r\x1b[K{what} … {}s", elapsed.as_secs());
-                    shown.store(true, Ordering::SeqCst);
-                }
-            }
-        })
-    };
+/// Runs `work` as one step told to `progress`.
+fn stepped<T>(progress: &dyn Progress, what: &str, work: impl FnOnce() -> T) -> T {
+    progress.begin(what);
     let result = work();
-    done.store(true, Ordering::SeqCst);
-    let _ = ticker.join();
-    if shown.load(Ordering::SeqCst) {
-        eprint!("\r\x1b[K");
-    }
+    progress.end();
     result
 }

@@ -13,6 +13,7 @@ pub mod filter;
 pub mod line;
 pub mod load;
 pub mod log;
+pub mod progress;
 pub mod prompt;
 pub mod render;
 pub mod session;

@@ -24,7 +24,7 @@ pub fn run(options: &session::Options, name: &str, source: &str) -> Exit {
         Ok(found) => found,
         Err(exit) => return exit,
     };
-    let mut fetcher = Fetcher::new(&places.cache);
+    let mut fetcher = Fetcher::new(&places.cache).with_progress(crate::progress::Fetching::default());
     run_with(options, &places, &location, &mut fetcher, name, source)
 }
 

@@ -19,7 +19,6 @@ use evoke_core::manifest::{Effect, Record, Source};
 use evoke_core::question::arg_id;
 use evoke_core::validate::Answers;
 use serde_json::{Value, json};
-use std::io::IsTerminal;
 use std::time::Instant;
 
 /// One case: an utterance, the reflex whose record it is, and what the record asserts.
@@ -142,11 +141,9 @@ pub fn run(session: &Session, json: bool, repeat: usize) -> Exit {
         Ok(runtime) => runtime,
         Err(exit) => return exit,
     };
-    let terminal = std::io::stderr().is_terminal();
     // Per case, per repeat.
     let mut runs: Vec<Vec<Result<Scored, String>>> = Vec::new();
-    let total = cases.len() * repeat;
-    let mut done = 0;
+    let bar = (!json).then(|| crate::progress::Bar::new(cases.len() * repeat, "calibrating"));
     for case in &cases {
         let mut these = Vec::new();
         for _ in 0..repeat {
@@ -163,16 +160,13 @@ pub fn run(session: &Session, json: bool, repeat: usize) -> Exit {
                 Ok(decided) => Ok(score(session, case, &decided.decision, &decided.answers)),
                 Err(failed) => Err(failed.failure.to_string()),
             });
-            done += 1;
-            if terminal && !json {
-                render::err(&format!("\r  calibrating: {done}/{total}"));
+            if let Some(bar) = &bar {
+                bar.step();
             }
         }
         runs.push(these);
     }
-    if terminal && !json {
-        render::err("\r\x1b[K");
-    }
+    drop(bar);
     let report = report(session, &cases, &runs, repeat);
     if json {
         render::out(&format!("{report}\n"));

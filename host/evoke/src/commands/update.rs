@@ -19,7 +19,7 @@ pub fn run(options: &session::Options, accept: bool) -> Exit {
         Ok(found) => found,
         Err(exit) => return exit,
     };
-    let mut fetcher = Fetcher::new(&places.cache);
+    let mut fetcher = Fetcher::new(&places.cache).with_progress(crate::progress::Fetching::default());
     run_with(options, &places, &location, &mut fetcher, accept)
 }
 

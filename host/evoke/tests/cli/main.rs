@@ -3,6 +3,7 @@
 
 mod support;
 
+mod calibrate;
 mod completions;
 mod config;
 mod errors;
