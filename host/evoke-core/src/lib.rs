@@ -27,3 +27,4 @@ pub mod refs;
 pub mod text;
 pub mod validate;
 pub mod vocab;
+pub mod weave;

@@ -1,0 +1,244 @@
+//! The plan of a woven sentence: its steps, each a part decided as one input, their stages, and the
+//! verdict over them all. The plan is settled before anything runs; running it is the host's.
+
+use super::{Part, Reading, Split};
+use crate::decision::{Decision, Outcome, Value};
+use crate::manifest::Effect;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// How a step came to be other than one part decided on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Repair {
+    /// A part that matched nothing alone, read as an item of its neighbour's task.
+    Spliced,
+    /// The step before it, written again for another value its words name.
+    Again,
+}
+
+/// One step of the plan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// From 1.
+    pub step: usize,
+    /// The words the step was decided on.
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repair: Option<Repair>,
+    /// The earlier steps it runs after, from 1: every step of the stages before its own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<usize>,
+    pub decision: Decision,
+}
+
+/// A part left out because it says what not to do.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Excluded {
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Why a plan stops before any step runs, or what holds it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum VerdictBecause {
+    /// Every part says what not to do.
+    NothingToDo,
+    /// A part matched nothing, alone or as an item of its neighbour's task: the whole request is refused.
+    FoundNothing { text: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The weakest step's outcome: `abstain` when the plan is refused, else `ask` over `confirm` over `run`.
+    pub outcome: Outcome,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub because: Vec<VerdictBecause>,
+}
+
+/// A binding of a later step to an earlier step's result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Bind {
+    pub step: usize,
+    pub arg: String,
+    pub from: usize,
+    pub field: String,
+    pub via: &'static str,
+}
+
+/// The plan whole, as `evoke try --json` prints it (less `trace`, which the host adds).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub input: String,
+    pub steps: Vec<Step>,
+    pub binds: Vec<Bind>,
+    /// Each stage's steps, from 1. A stage holds one write, or a run of consecutive reads.
+    pub stages: Vec<Vec<usize>>,
+    pub verdict: Verdict,
+    pub excluded: Vec<Excluded>,
+    pub splits: Vec<Split>,
+}
+
+impl Plan {
+    /// Whether the plan may run at all: refused plans never do.
+    pub fn refused(&self) -> bool {
+        self.verdict.outcome == Outcome::Abstain
+    }
+
+    /// The plan's digest: the sentence and every step's call, in order. Two runs of one plan share it.
+    pub fn digest(&self) -> String {
+        let mut hasher = Sha256::new();
+        hasher.update(self.input.as_bytes());
+        for step in &self.steps {
+            hasher.update(b"\n");
+            hasher.update(step.decision.reflex.as_deref().unwrap_or("").as_bytes());
+            hasher.update(b" ");
+            hasher.update(step.decision.call.as_deref().unwrap_or("").as_bytes());
+        }
+        let bytes = hasher.finalize();
+        format!("sha256:{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
+    }
+
+    /// The stage a step (from 1) runs in, from 0.
+    pub fn stage_of(&self, step: usize) -> usize {
+        self.stages.iter().position(|s| s.contains(&step)).unwrap_or(usize::MAX)
+    }
+}
+
+/// A part's decision, with the repair that made it when it is not the part alone.
+#[derive(Debug, Clone)]
+pub struct Decided {
+    pub part: Part,
+    pub decision: Decision,
+    pub repair: Option<Repair>,
+}
+
+/// The stages of steps with these effects: each write or destructive step alone, any run of consecutive
+/// reads together. Numbers from 1.
+pub fn stages(effects: &[Effect]) -> Vec<Vec<usize>> {
+    let mut stages: Vec<Vec<usize>> = Vec::new();
+    let mut reads_open = false;
+    for (i, effect) in effects.iter().enumerate() {
+        if *effect == Effect::Read && reads_open {
+            stages.last_mut().expect("a read stage is open").push(i + 1);
+        } else {
+            stages.push(vec![i + 1]);
+        }
+        reads_open = *effect == Effect::Read;
+    }
+    stages
+}
+
+/// Settles the plan from the reading and each part's decision, in the reading's order.
+pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
+    let excluded: Vec<Excluded> =
+        reading.excluded.iter().map(|p| Excluded { text: p.text.clone(), start: p.start, end: p.end }).collect();
+    let mut plan = Plan {
+        input: input.to_string(),
+        steps: Vec::new(),
+        binds: Vec::new(),
+        stages: Vec::new(),
+        verdict: Verdict { outcome: Outcome::Run, because: Vec::new() },
+        excluded,
+        splits: reading.splits.clone(),
+    };
+    if decided.is_empty() {
+        plan.verdict = Verdict { outcome: Outcome::Abstain, because: vec![VerdictBecause::NothingToDo] };
+        return plan;
+    }
+    let found_nothing: Vec<VerdictBecause> = decided
+        .iter()
+        .filter(|d| d.decision.outcome == Outcome::Abstain)
+        .map(|d| VerdictBecause::FoundNothing { text: d.part.text.clone() })
+        .collect();
+    for (i, d) in decided.into_iter().enumerate() {
+        plan.steps.push(Step {
+            step: i + 1,
+            text: d.part.text,
+            start: d.part.start,
+            end: d.part.end,
+            repair: d.repair,
+            after: Vec::new(),
+            decision: d.decision,
+        });
+    }
+    if !found_nothing.is_empty() {
+        plan.verdict = Verdict { outcome: Outcome::Abstain, because: found_nothing };
+        return plan;
+    }
+    let effects: Vec<Effect> = plan.steps.iter().map(|s| s.decision.effect.unwrap_or(Effect::Destructive)).collect();
+    plan.stages = stages(&effects);
+    for (k, stage) in plan.stages.iter().enumerate() {
+        let before: Vec<usize> = plan.stages[..k].iter().flatten().copied().collect();
+        for step in stage {
+            plan.steps[step - 1].after = before.clone();
+        }
+    }
+    let rank = |o: Outcome| match o {
+        Outcome::Abstain => 0,
+        Outcome::Ask => 1,
+        Outcome::Confirm => 2,
+        Outcome::Run => 3,
+    };
+    plan.verdict.outcome =
+        plan.steps.iter().map(|s| s.decision.outcome).min_by_key(|o| rank(*o)).unwrap_or(Outcome::Abstain);
+    plan
+}
+
+/// The words a part that matched nothing is tried with: its neighbour's words with the part written in,
+/// the earlier one first. `None` when the part stands alone.
+pub fn splice_text(parts: &[Part], i: usize) -> Option<(usize, String)> {
+    let part = &parts[i];
+    let neighbour = if i > 0 {
+        i - 1
+    } else if parts.len() > 1 {
+        1
+    } else {
+        return None;
+    };
+    let n = &parts[neighbour];
+    let joined = if neighbour < i {
+        format!("{} {} {}", n.text, part.connective.as_deref().unwrap_or("and"), part.text)
+    } else {
+        format!("{} {} {}", part.text, n.connective.as_deref().unwrap_or("and"), n.text)
+    };
+    Some((neighbour, joined))
+}
+
+/// Whether a spliced decision takes the part as an item of its neighbour's task: the same reflex, not an
+/// abstain, and at least one value the part's words say that the neighbour's did not take.
+pub fn splice_holds(part: &Part, neighbour: &Decision, spliced: &Decision) -> bool {
+    if spliced.outcome == Outcome::Abstain || spliced.reflex != neighbour.reflex || spliced.reflex.is_none() {
+        return false;
+    }
+    let Some(args) = &spliced.args else { return false };
+    let said = part.text.to_lowercase();
+    args.0.iter().any(|(name, value)| {
+        let theirs = neighbour.args.as_ref().and_then(|a| a.get(name));
+        if theirs == Some(value) {
+            return false;
+        }
+        match value {
+            Value::Word { word, .. } => contains_word(&said, &word.to_lowercase()),
+            Value::Option { key } => contains_word(&said, &key.to_lowercase()),
+            Value::Pick { span, .. } => said.contains(&span.text.to_lowercase()),
+            Value::Flag => false,
+        }
+    })
+}
+
+/// Whether `word` stands in `text` as whole words.
+fn contains_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+    })
+}

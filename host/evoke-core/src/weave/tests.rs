@@ -1,0 +1,218 @@
+use super::plan::{Decided, Repair, VerdictBecause, settle, splice_holds, splice_text, stages};
+use super::*;
+use crate::decision::{Args, Decision, Outcome, Value};
+use crate::manifest::Effect;
+use crate::recognize::recognize;
+use crate::validate::Distribution;
+
+fn words_of(input: &str) -> Vec<String> {
+    cuts(input, &recognize(input)).into_iter().map(|c| c.word).collect()
+}
+
+/// Every cut answered yes, or those listed no.
+fn answers(input: &str, no: &[&str]) -> (Vec<Cut>, Answers) {
+    let found = cuts(input, &recognize(input));
+    let mut answers = Answers::new();
+    for cut in &found {
+        let p = if no.contains(&cut.word.as_str()) { 0.1 } else { 0.9 };
+        answers.insert(cut.id(), Distribution(vec![("yes".into(), p), ("no".into(), 1.0 - p)]));
+    }
+    (found, answers)
+}
+
+fn texts(parts: &[Part]) -> Vec<&str> {
+    parts.iter().map(|p| p.text.as_str()).collect()
+}
+
+#[test]
+fn connectives_commas_and_semicolons_are_places_to_cut() {
+    assert_eq!(
+        words_of("turn off the den lights and set a timer, then dim the office; next play music after that stop"),
+        ["and", ",", "then", ";", "next", "after that"]
+    );
+    assert!(words_of("turn off the den lights").is_empty());
+}
+
+#[test]
+fn quotes_and_typed_spans_keep_their_connectives() {
+    assert!(words_of("play 'rock and roll' loud").is_empty(), "{:?}", words_of("play 'rock and roll' loud"));
+    assert!(words_of("play \"salt, pepper\" now").is_empty());
+    assert!(words_of("book the room between 2 and 3 pm").is_empty());
+    // An apostrophe inside a word opens nothing.
+    assert_eq!(words_of("look up dana's address and email them"), ["and"]);
+}
+
+#[test]
+fn a_connective_at_either_end_is_no_place_to_cut() {
+    assert!(words_of("and turn off the lights").is_empty());
+    assert!(words_of("turn off the lights and").is_empty());
+    assert!(words_of("before you go").is_empty());
+}
+
+#[test]
+fn the_answers_cut_the_sentence_into_parts() {
+    let input = "turn off the den lights and set a timer for 5 minutes";
+    let (found, a) = answers(input, &[]);
+    let reading = read(input, &found, &a, 0.4).unwrap();
+    assert_eq!(texts(&reading.parts), ["turn off the den lights", "set a timer for 5 minutes"]);
+    assert_eq!((reading.parts[1].start, reading.parts[1].end), (28, 53));
+    assert_eq!(reading.splits.len(), 1);
+    assert!(reading.splits[0].cut);
+    // Under the bar, the sentence is one part.
+    let (found, a) = answers(input, &["and"]);
+    let reading = read(input, &found, &a, 0.4).unwrap();
+    assert_eq!(texts(&reading.parts), [input]);
+    assert!(!reading.splits[0].cut);
+}
+
+#[test]
+fn negated_parts_are_left_out() {
+    let input = "turn on the den lights but don't touch the office";
+    let (found, a) = answers(input, &[]);
+    let reading = read(input, &found, &a, 0.4).unwrap();
+    assert_eq!(texts(&reading.parts), ["turn on the den lights"]);
+    assert_eq!(texts(&reading.excluded), ["don't touch the office"]);
+    for said in ["don't turn on the kitchen lights", "Do not dim it", "never mind", "not now", "without music"] {
+        assert!(negated(said), "{said}");
+    }
+    for said in ["note this", "nevertheless go", "do it"] {
+        assert!(!negated(said), "{said}");
+    }
+}
+
+#[test]
+fn order_words_order_the_steps() {
+    let cases: [(&str, [&str; 2]); 5] = [
+        ("dim the den then set a timer", ["dim the den", "set a timer"]),
+        ("dim the den, after that set a timer", ["dim the den", "set a timer"]),
+        ("before you dim the den, set a timer", ["dim the den", "set a timer"]),
+        ("set a timer after you dim the den", ["dim the den", "set a timer"]),
+        ("set a timer before you dim the den", ["set a timer", "dim the den"]),
+    ];
+    for (input, want) in cases {
+        let (found, a) = answers(input, &[]);
+        let reading = read(input, &found, &a, 0.4).unwrap();
+        assert_eq!(texts(&reading.parts), want, "{input}");
+    }
+}
+
+#[test]
+fn more_parts_than_the_bound_are_refused() {
+    let input = (0..MAX_PARTS + 1).map(|i| format!("do thing {i}")).collect::<Vec<_>>().join(" and ");
+    let (found, a) = answers(&input, &[]);
+    assert_eq!(read(&input, &found, &a, 0.4), Err(TooMany::TooManyParts { found: MAX_PARTS + 1, limit: MAX_PARTS }));
+}
+
+#[test]
+fn a_long_run_of_connectives_is_read_once() {
+    let input = "and ".repeat(500);
+    let found = cuts(input.trim(), &recognize(input.trim()));
+    // Every inner `and` is a place; the count is what a caller bounds before asking.
+    assert_eq!(found.len(), 498);
+    assert!(found.len() > MAX_CUTS);
+}
+
+fn decision(input: &str, outcome: Outcome, reflex: Option<&str>, effect: Option<Effect>, args: Args) -> Decision {
+    Decision {
+        input: input.into(),
+        outcome,
+        reflex: reflex.map(str::to_string),
+        call: reflex.map(|r| crate::decision::call_line(r, &args)),
+        args: reflex.map(|_| args),
+        effect,
+        unconsumed: None,
+        confidence: Some(0.9),
+        weakest: None,
+        judgments: Vec::new(),
+        runner_up: None,
+        contenders: Vec::new(),
+        prompt: None,
+        because: None,
+        missing: None,
+    }
+}
+
+fn part(text: &str, start: usize) -> Part {
+    Part { start, end: start + text.chars().count(), text: text.into(), connective: None }
+}
+
+#[test]
+fn a_write_never_shares_a_stage() {
+    use Effect::*;
+    assert_eq!(stages(&[Write, Write]), vec![vec![1], vec![2]]);
+    assert_eq!(
+        stages(&[Read, Read, Write, Read, Destructive, Read, Read]),
+        vec![vec![1, 2], vec![3], vec![4], vec![5], vec![6, 7]]
+    );
+}
+
+#[test]
+fn a_plan_of_two_writes_has_two_stages_and_the_weakest_outcome() {
+    let reading = Reading { parts: vec![part("a", 0), part("b", 6)], excluded: Vec::new(), splits: Vec::new() };
+    let decided = vec![
+        Decided {
+            part: part("a", 0),
+            decision: decision("a", Outcome::Confirm, Some("lights"), Some(Effect::Write), Args::default()),
+            repair: None,
+        },
+        Decided {
+            part: part("b", 6),
+            decision: decision("b", Outcome::Run, Some("timer"), Some(Effect::Write), Args::default()),
+            repair: None,
+        },
+    ];
+    let plan = settle("a and b", &reading, decided);
+    assert_eq!(plan.stages, vec![vec![1], vec![2]]);
+    assert_eq!(plan.steps[1].after, vec![1]);
+    assert_eq!(plan.verdict.outcome, Outcome::Confirm);
+    assert!(!plan.refused());
+    assert!(plan.digest().starts_with("sha256:"));
+}
+
+#[test]
+fn a_part_that_found_nothing_refuses_the_whole_plan() {
+    let reading = Reading { parts: vec![part("a", 0), part("b", 6)], excluded: Vec::new(), splits: Vec::new() };
+    let decided = vec![
+        Decided {
+            part: part("a", 0),
+            decision: decision("a", Outcome::Run, Some("lights"), Some(Effect::Write), Args::default()),
+            repair: None,
+        },
+        Decided {
+            part: part("b", 6),
+            decision: decision("b", Outcome::Abstain, None, None, Args::default()),
+            repair: None,
+        },
+    ];
+    let plan = settle("a and b", &reading, decided);
+    assert!(plan.refused());
+    assert_eq!(plan.verdict.because, vec![VerdictBecause::FoundNothing { text: "b".into() }]);
+    assert!(plan.stages.is_empty(), "a refused plan has nothing to run");
+}
+
+#[test]
+fn nothing_but_negation_is_nothing_to_do() {
+    let reading =
+        Reading { parts: Vec::new(), excluded: vec![part("don't turn on the lights", 0)], splits: Vec::new() };
+    let plan = settle("don't turn on the lights", &reading, Vec::new());
+    assert_eq!(plan.verdict.outcome, Outcome::Abstain);
+    assert_eq!(plan.verdict.because, vec![VerdictBecause::NothingToDo]);
+    assert_eq!(plan.excluded.len(), 1);
+}
+
+#[test]
+fn a_splice_holds_only_for_a_value_the_part_said() {
+    let parts = vec![part("turn off the den lights", 0), part("the office", 29)];
+    let (neighbour, joined) = splice_text(&parts, 1).unwrap();
+    assert_eq!((neighbour, joined.as_str()), (0, "turn off the den lights and the office"));
+    let word = |w: &str| Value::Word { word: w.into(), value: None };
+    let den =
+        decision("x", Outcome::Run, Some("lights"), Some(Effect::Write), Args(vec![("room".into(), word("den"))]));
+    let office =
+        decision("x", Outcome::Run, Some("lights"), Some(Effect::Write), Args(vec![("room".into(), word("office"))]));
+    assert!(splice_holds(&parts[1], &den, &office));
+    assert!(!splice_holds(&parts[1], &den, &den), "the neighbour's own values take nothing from the part");
+    let pizza = part("order a large pizza", 29);
+    assert!(!splice_holds(&pizza, &den, &den));
+    let _ = Repair::Spliced;
+}
