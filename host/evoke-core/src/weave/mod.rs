@@ -6,6 +6,7 @@
 //! Nothing here is quadratic in the number of connectives: the sentence is read once, left to right, and a
 //! sentence with more places to cut than [`MAX_CUTS`] is refused before any question is asked.
 
+pub mod again;
 pub mod plan;
 
 use crate::question::{Question, Questions, Text};

@@ -31,6 +31,7 @@ pub struct Step {
     /// The earlier steps it runs after, from 1: every step of the stages before its own.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<usize>,
+    #[serde(flatten)]
     pub decision: Decision,
 }
 

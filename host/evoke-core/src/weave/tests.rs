@@ -216,3 +216,106 @@ fn a_splice_holds_only_for_a_value_the_part_said() {
     assert!(!splice_holds(&pizza, &den, &den));
     let _ = Repair::Spliced;
 }
+
+mod again_steps {
+    use super::super::again::{self, ALSO, INSTEAD, NOTHING, OUT};
+    use crate::adapter::Gate;
+    use crate::catalog::{Catalog, Reflex};
+    use crate::decide::Decider;
+    use crate::decision::{Outcome, Value};
+    use crate::manifest::read_manifest;
+    use crate::validate::{Answers, Distribution};
+    use crate::vocab::read_vocab;
+
+    const LIGHTS: &str = r#"
+reflex = 1
+description = "Turn the lights in one room on, off, or dim them."
+effect = "write"
+confirm = "Set the {room} lights {state}?"
+run = "lights.mjs"
+[args.room]
+ask = "Which room?"
+vocab = "rooms"
+[args.state]
+ask = "What should the lights do?"
+options.on = "Switch on."
+options.off = "Switch off."
+"#;
+    const ROOMS: &str =
+        "den = \"The TV room.\"\noffice = { what = \"The study.\", value = \"group-7\" }\nkitchen = \"Cooking.\"\n";
+    const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.6, write: 0.8 };
+
+    fn catalog() -> Catalog {
+        let manifest = read_manifest("reflex.toml", LIGHTS, &|_: &str| true).value.unwrap();
+        let vocab = read_vocab("rooms", "rooms.toml", ROOMS).value.unwrap();
+        Catalog::new(vec![Reflex {
+            name: "lights".into(),
+            manifest,
+            vocabs: [("rooms".to_string(), vocab)].into_iter().collect(),
+        }])
+    }
+
+    fn sure(key: &str, keys: &[&str]) -> Distribution {
+        Distribution(
+            keys.iter()
+                .map(|k| (k.to_string(), if *k == key { 0.95 } else { 0.05 / (keys.len() - 1) as f64 }))
+                .collect(),
+        )
+    }
+
+    fn den_off(catalog: &Catalog, input: &str) -> crate::decision::Decision {
+        let mut decider = Decider::new(catalog, Some(GATE), input).unwrap();
+        let mut answers = Answers::new();
+        answers.insert("route".into(), sure("lights", &["lights", "none"]));
+        decider.feed(&answers);
+        let mut answers = Answers::new();
+        answers.insert("fits.lights".into(), Distribution(vec![("yes".into(), 0.95), ("no".into(), 0.05)]));
+        answers.insert("lights.room".into(), sure("den", &["den", "office", "kitchen", "none", "unstated"]));
+        answers.insert("lights.state".into(), sure("off", &["on", "off", "none", "unstated"]));
+        decider.feed(&answers).unwrap().clone()
+    }
+
+    #[test]
+    fn another_value_said_as_well_is_one_more_step_with_that_value() {
+        let catalog = catalog();
+        let input = "turn off the den and office lights";
+        let decision = den_off(&catalog, input);
+        assert_eq!(decision.outcome, Outcome::Run);
+        let others = again::others(&catalog, &decision, 7);
+        assert_eq!(others.len(), 1);
+        assert_eq!(others[0].id, "weave.again_21_27_lights__room");
+        let round = again::round(&decision, &others);
+        assert_eq!(round.get(&others[0].id).unwrap().keys(), [ALSO, INSTEAD, OUT, NOTHING]);
+        let mut answers = Answers::new();
+        answers.insert(others[0].id.clone(), sure(ALSO, &[ALSO, INSTEAD, OUT, NOTHING]));
+        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4);
+        assert_eq!(base, decision);
+        assert_eq!(more.len(), 1);
+        assert_eq!(more[0].call.as_deref(), Some("lights room=\"office\" state=\"off\""));
+        assert_eq!(
+            more[0].args.as_ref().unwrap().get("room"),
+            Some(&Value::Word { word: "office".into(), value: Some("group-7".into()) })
+        );
+        assert!(more[0].judgments.iter().any(|j| j.question == others[0].id && j.top == ALSO));
+        assert!(more[0].judgments.iter().all(|j| j.question != "route"));
+    }
+
+    #[test]
+    fn a_value_ruled_out_or_said_of_something_else_adds_no_step() {
+        let catalog = catalog();
+        let decision = den_off(&catalog, "turn off the den but not the office");
+        let others = again::others(&catalog, &decision, 7);
+        for key in [OUT, NOTHING] {
+            let mut answers = Answers::new();
+            answers.insert(others[0].id.clone(), sure(key, &[ALSO, INSTEAD, OUT, NOTHING]));
+            let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4);
+            assert_eq!(base, decision, "{key}");
+            assert!(more.is_empty(), "{key}");
+        }
+        let mut answers = Answers::new();
+        answers.insert(others[0].id.clone(), sure(INSTEAD, &[ALSO, INSTEAD, OUT, NOTHING]));
+        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4);
+        assert!(more.is_empty());
+        assert_eq!(base.call.as_deref(), Some("lights room=\"office\" state=\"off\""));
+    }
+}
