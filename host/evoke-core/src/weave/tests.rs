@@ -319,3 +319,61 @@ options.off = "Switch off."
         assert_eq!(base.call.as_deref(), Some("lights room=\"office\" state=\"off\""));
     }
 }
+
+mod yields {
+    use crate::contract::{Level, diff};
+    use crate::manifest::read_manifest;
+    use crate::recognize::PickKind;
+
+    const BASE: &str = "reflex = 1\ndescription = \"Look up a contact.\"\neffect = \"read\"\nconfirm = \"Look up {name}?\"\nrun = \"b.mjs\"\n[args.name]\nask = \"Who?\"\npick = \"text\"\n";
+
+    fn manifest(extra: &str) -> crate::manifest::Manifest {
+        let text = format!("{BASE}{extra}");
+        let reading = read_manifest("reflex.toml", &text, &|_: &str| true);
+        reading.value.unwrap_or_else(|| panic!("{:?}", reading.diagnostics))
+    }
+
+    #[test]
+    fn yields_declare_the_result_fields_a_later_step_may_take() {
+        let m = manifest(
+            "[yields.email]\nkind = \"text\"\nabout = \"The contact's address.\"\n[yields.age]\nkind = \"number\"\n",
+        );
+        assert_eq!(m.yields.len(), 2);
+        assert_eq!((m.yields[0].field.as_str(), m.yields[0].kind), ("email", PickKind::Text));
+        assert_eq!(m.yields[0].about.as_deref(), Some("The contact's address."));
+        assert_eq!(m.yields[1].about, None);
+        let canonical = m.to_canonical_json();
+        assert_eq!(canonical["yields"]["email"]["kind"], "text");
+        assert!(manifest("").to_canonical_json().get("yields").is_none(), "no yields, no key");
+    }
+
+    #[test]
+    fn a_yield_without_a_pick_kind_is_refused_with_the_line() {
+        for (extra, said) in [
+            ("[yields.email]\nkind = \"mailbox\"\n", "is not a pick kind"),
+            ("[yields.email]\nabout = \"x\"\n", "kind"),
+            ("[yields.Email]\nkind = \"text\"\n", "is not a name"),
+        ] {
+            let text = format!("{BASE}{extra}");
+            let reading = read_manifest("reflex.toml", &text, &|_: &str| true);
+            assert!(reading.value.is_none(), "{extra}");
+            let all: Vec<String> =
+                reading.diagnostics.iter().map(|d| format!("{} {}", d.message, d.place.line)).collect();
+            assert!(all.iter().any(|m| m.contains(said)), "{extra}: {all:?}");
+            assert!(reading.diagnostics.iter().all(|d| d.place.line >= 9), "{all:?}");
+        }
+    }
+
+    #[test]
+    fn adding_a_field_is_minor_and_removing_or_changing_one_is_major() {
+        let none = manifest("");
+        let email = manifest("[yields.email]\nkind = \"text\"\n");
+        let number = manifest("[yields.email]\nkind = \"number\"\n");
+        let worded = manifest("[yields.email]\nkind = \"text\"\nabout = \"The address.\"\n");
+        assert_eq!(diff(&none, &email).unwrap().next, Level::Minor);
+        assert_eq!(diff(&email, &none).unwrap().next, Level::Major);
+        assert_eq!(diff(&email, &number).unwrap().next, Level::Major);
+        assert_eq!(diff(&email, &worded).unwrap().next, Level::Patch);
+        assert_eq!(diff(&email, &email).unwrap().next, Level::None);
+    }
+}
