@@ -377,3 +377,202 @@ mod yields {
         assert_eq!(diff(&email, &email).unwrap().next, Level::None);
     }
 }
+
+mod weaving {
+    use super::super::plan::{Repair, VerdictBecause};
+    use super::super::weaver::{NotWoven, Weaver, Woven};
+    use super::super::{MAX_CUTS, TooMany};
+    use crate::adapter::Gate;
+    use crate::catalog::{Catalog, Reflex};
+    use crate::decision::Outcome;
+    use crate::manifest::read_manifest;
+    use crate::question::{Question, Questions};
+    use crate::validate::{Answers, Distribution};
+    use crate::vocab::read_vocab;
+
+    const LIGHTS: &str = r#"
+reflex = 1
+description = "Turn the lights in one room on, off, or dim them."
+effect = "write"
+confirm = "Set the {room} lights {state}?"
+run = "lights.mjs"
+[args.room]
+ask = "Which room?"
+vocab = "rooms"
+[args.state]
+ask = "What should the lights do?"
+options.on = "Switch on."
+options.off = "Switch off."
+"#;
+    const TIMER: &str = r#"
+reflex = 1
+description = "Start a countdown timer."
+effect = "write"
+confirm = "Start a timer for {duration}?"
+run = "timer.mjs"
+[args.duration]
+ask = "For how long?"
+pick = "duration"
+"#;
+    const ROOMS: &str = "den = \"The TV room.\"\noffice = \"The study.\"\nkitchen = \"Cooking.\"\n";
+    const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.6, write: 0.8 };
+
+    fn catalog() -> Catalog {
+        let read = |t: &str| read_manifest("reflex.toml", t, &|_: &str| true).value.unwrap();
+        let vocab = read_vocab("rooms", "rooms.toml", ROOMS).value.unwrap();
+        Catalog::new(vec![
+            Reflex { name: "lights".into(), manifest: read(LIGHTS), vocabs: [("rooms".to_string(), vocab)].into() },
+            Reflex { name: "timer".into(), manifest: read(TIMER), vocabs: Default::default() },
+        ])
+    }
+
+    /// A scripted engine: the route by a word of the text, arguments by the words they name, every cut
+    /// as `cut` says, every other value `also`.
+    fn answer(text: &str, questions: &Questions, cut: &dyn Fn(&str) -> bool) -> Answers {
+        let sure = |key: &str, q: &Question| {
+            let keys = q.keys();
+            let key = if keys.contains(&key) { key } else { keys[keys.len() - 1] };
+            Distribution(keys.iter().map(|k| (k.to_string(), if *k == key { 1.0 } else { 0.0 })).collect())
+        };
+        let lower = text.to_lowercase();
+        let mut answers = Answers::new();
+        for (id, q) in &questions.0 {
+            let key: String = if id == "route" {
+                if lower.contains("light") {
+                    "lights"
+                } else if lower.contains("timer") {
+                    "timer"
+                } else {
+                    "none"
+                }
+                .into()
+            } else if id.starts_with("fits.") {
+                "yes".into()
+            } else if id.starts_with("weave.cut_") {
+                if cut(id) { "yes" } else { "no" }.into()
+            } else if id.starts_with("weave.again_") {
+                "also".into()
+            } else if id == "lights.room" {
+                // The room said last.
+                ["den", "office", "kitchen"]
+                    .iter()
+                    .filter_map(|w| lower.rfind(w).map(|at| (at, *w)))
+                    .max()
+                    .map_or("unstated", |(_, w)| w)
+                    .into()
+            } else if id == "lights.state" {
+                if lower.contains(" off") {
+                    "off"
+                } else if lower.contains(" on") {
+                    "on"
+                } else {
+                    "unstated"
+                }
+                .into()
+            } else {
+                q.keys()[0].to_string()
+            };
+            answers.insert(id.clone(), sure(&key, q));
+        }
+        answers
+    }
+
+    /// Weaves `input`, and lists the words each round was asked under.
+    fn weave(input: &str, cut: &dyn Fn(&str) -> bool) -> (Woven, Vec<String>) {
+        let catalog = catalog();
+        let mut weaver = Weaver::new(&catalog, Some(GATE), input).unwrap();
+        let mut asked = Vec::new();
+        while let Some((text, questions)) = weaver.questions() {
+            asked.push(text.to_string());
+            let answers = answer(text, questions, cut);
+            weaver.feed(&answers).unwrap();
+            assert!(asked.len() < 40, "the weave asks without end");
+        }
+        (weaver.woven().unwrap().clone(), asked)
+    }
+
+    fn plan_of(woven: Woven) -> super::super::plan::Plan {
+        match woven {
+            Woven::Plan(plan) => plan,
+            Woven::One(d) => panic!("one decision: {d:?}"),
+        }
+    }
+
+    #[test]
+    fn two_requests_plan_two_steps_in_two_stages() {
+        let input = "turn off the den lights and set a timer for 5 minutes";
+        let (woven, asked) = weave(input, &|_| true);
+        let plan = plan_of(woven);
+        let calls: Vec<&str> = plan.steps.iter().map(|s| s.decision.call.as_deref().unwrap()).collect();
+        assert_eq!(calls, ["lights room=\"den\" state=\"off\"", "timer duration=\"5 minutes\""]);
+        assert_eq!(plan.stages, vec![vec![1], vec![2]]);
+        assert_eq!(plan.verdict.outcome, Outcome::Run);
+        // The sentence's own round first, then each part's rounds under its own words.
+        assert_eq!(asked[0], input);
+        assert!(
+            asked[1..].iter().all(|t| t == "turn off the den lights" || t == "set a timer for 5 minutes"),
+            "{asked:?}"
+        );
+    }
+
+    #[test]
+    fn a_sentence_left_whole_is_one_decision() {
+        let input = "turn off the den lights and the kitchen";
+        let (woven, _) = weave(input, &|_| false);
+        // The kitchen is another value of the list: again writes the step for it.
+        let plan = plan_of(woven);
+        assert_eq!(plan.steps.len(), 2);
+        assert_eq!(plan.steps[1].repair, Some(Repair::Again));
+        let mut calls: Vec<&str> = plan.steps.iter().map(|s| s.decision.call.as_deref().unwrap()).collect();
+        calls.sort();
+        assert_eq!(calls, ["lights room=\"den\" state=\"off\"", "lights room=\"kitchen\" state=\"off\""]);
+        assert_eq!(plan.stages, vec![vec![1], vec![2]], "two writes, two stages");
+        let (woven, asked) = weave("set a timer for 5 minutes", &|_| true);
+        assert!(matches!(woven, Woven::One(ref d) if d.outcome == Outcome::Run), "{woven:?}");
+        assert_eq!(asked.len(), 2, "no place to cut: the rounds of one decision");
+    }
+
+    #[test]
+    fn a_half_that_matches_nothing_refuses_the_whole_request() {
+        let (woven, asked) = weave("turn off the den lights and order a large pizza", &|_| true);
+        let plan = plan_of(woven);
+        assert!(plan.refused());
+        assert_eq!(plan.verdict.because, vec![VerdictBecause::FoundNothing { text: "order a large pizza".into() }]);
+        assert!(
+            asked.iter().any(|t| t == "turn off the den lights and order a large pizza"),
+            "the splice was tried: {asked:?}"
+        );
+    }
+
+    #[test]
+    fn a_half_that_names_a_value_is_spliced_into_its_neighbour() {
+        let (woven, _) = weave("turn off the den lights, the office", &|_| true);
+        let plan = plan_of(woven);
+        assert!(!plan.refused(), "{:?}", plan.verdict);
+        assert_eq!(plan.steps[1].repair, Some(Repair::Spliced));
+        assert_eq!(plan.steps[1].decision.args.as_ref().unwrap().get("room").unwrap().shown(), "office");
+    }
+
+    #[test]
+    fn negation_leaves_parts_out_and_all_negation_is_nothing_to_do() {
+        let (woven, asked) = weave("don't turn on the kitchen lights", &|_| true);
+        let plan = plan_of(woven);
+        assert_eq!(plan.verdict.because, vec![VerdictBecause::NothingToDo]);
+        assert!(asked.is_empty(), "nothing is asked about what not to do");
+        let (woven, _) = weave("set a timer for 5 minutes but don't turn on the lights", &|_| true);
+        let plan = plan_of(woven);
+        assert_eq!(plan.steps.len(), 1);
+        assert_eq!(plan.excluded[0].text, "don't turn on the lights");
+    }
+
+    #[test]
+    fn too_many_places_to_cut_is_refused_before_any_question() {
+        let catalog = catalog();
+        let input = "and ".repeat(500);
+        match Weaver::new(&catalog, Some(GATE), input.trim()) {
+            Err(NotWoven::TooMany(TooMany::TooManyCuts { limit, .. })) => assert_eq!(limit, MAX_CUTS),
+            Err(other) => panic!("{other:?}"),
+            Ok(_) => panic!("woven"),
+        }
+    }
+}
