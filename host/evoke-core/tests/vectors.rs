@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 /// The folders of `vectors/`, one per function of the core.
-const FOLDERS: [&str; 13] = [
+const FOLDERS: [&str; 14] = [
     "identity",
     "manifest",
     "lint",
@@ -20,6 +20,7 @@ const FOLDERS: [&str; 13] = [
     "refs",
     "h1",
     "versions",
+    "weave",
 ];
 
 fn root() -> PathBuf {

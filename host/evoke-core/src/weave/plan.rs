@@ -190,10 +190,9 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
     plan
 }
 
-/// The words a part that matched nothing is tried with: its neighbour's words with the part written in,
-/// the earlier one first. `None` when the part stands alone.
-pub fn splice_text(parts: &[Part], i: usize) -> Option<(usize, String)> {
-    let part = &parts[i];
+/// The words a part that matched nothing is tried with: the sentence as typed from its neighbour's first
+/// word to its own last, the earlier neighbour first. `None` when the part stands alone.
+pub fn splice_text(input: &str, parts: &[Part], i: usize) -> Option<(usize, String)> {
     let neighbour = if i > 0 {
         i - 1
     } else if parts.len() > 1 {
@@ -201,13 +200,9 @@ pub fn splice_text(parts: &[Part], i: usize) -> Option<(usize, String)> {
     } else {
         return None;
     };
-    let n = &parts[neighbour];
-    let joined = if neighbour < i {
-        format!("{} {} {}", n.text, part.connective.as_deref().unwrap_or("and"), part.text)
-    } else {
-        format!("{} {} {}", part.text, n.connective.as_deref().unwrap_or("and"), n.text)
-    };
-    Some((neighbour, joined))
+    let (a, b) = (&parts[i], &parts[neighbour]);
+    let (start, end) = (a.start.min(b.start), a.end.max(b.end));
+    Some((neighbour, input.chars().skip(start).take(end.saturating_sub(start)).collect()))
 }
 
 /// Whether a spliced decision takes the part as an item of its neighbour's task: the same reflex, not an

@@ -202,9 +202,16 @@ fn nothing_but_negation_is_nothing_to_do() {
 
 #[test]
 fn a_splice_holds_only_for_a_value_the_part_said() {
-    let parts = vec![part("turn off the den lights", 0), part("the office", 29)];
-    let (neighbour, joined) = splice_text(&parts, 1).unwrap();
+    let parts = vec![part("turn off the den lights", 0), part("the office", 28)];
+    let (neighbour, joined) = splice_text("turn off the den lights and the office", &parts, 1).unwrap();
     assert_eq!((neighbour, joined.as_str()), (0, "turn off the den lights and the office"));
+    let (neighbour, joined) = splice_text(
+        "the office, and turn off the den lights",
+        &[part("the office", 0), part("turn off the den lights", 16)],
+        0,
+    )
+    .unwrap();
+    assert_eq!((neighbour, joined.as_str()), (1, "the office, and turn off the den lights"));
     let word = |w: &str| Value::Word { word: w.into(), value: None };
     let den =
         decision("x", Outcome::Run, Some("lights"), Some(Effect::Write), Args(vec![("room".into(), word("den"))]));

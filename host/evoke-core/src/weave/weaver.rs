@@ -224,7 +224,7 @@ impl<'c> Weaver<'c> {
                 continue;
             }
             self.spliced_tried[i] = true;
-            let Some((neighbour, joined)) = plan::splice_text(&reading.parts, i) else { continue };
+            let Some((neighbour, joined)) = plan::splice_text(&self.input, &reading.parts, i) else { continue };
             if abstains(&self.parts[neighbour]) {
                 continue;
             }
@@ -240,7 +240,8 @@ impl<'c> Weaver<'c> {
         }
         let planned: usize = self.parts.len() + self.extra.iter().map(Vec::len).sum::<usize>();
         for i in self.again_from..self.parts.len() {
-            let Some((decision, _)) = &self.parts[i] else { continue };
+            // A spliced step's words hold its neighbour's values, which are that step's already.
+            let Some((decision, None)) = &self.parts[i] else { continue };
             let room = MAX_PARTS.saturating_sub(planned);
             let others = again::others(self.catalog, decision, room);
             if others.is_empty() {
