@@ -1,7 +1,7 @@
 //! `evoke try [SENTENCE…]`: show every judgment of a decision without running anything (000 §6.4).
 //! With no sentence and stdin not a terminal, one decision per input line (the filter).
 
-use crate::decide::{Failed, decide};
+use crate::decide::Failed;
 use crate::exit::Exit;
 use crate::line::{Line, to_line};
 use crate::log::Log;
@@ -39,8 +39,22 @@ pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
 
 async fn one(session: &Session, log: &mut Log, input: &str, json: bool) -> Exit {
     let request = session.request(Instant::now());
-    match decide(&request, input).await {
-        Ok(decided) => {
+    match crate::weave::weave(&request, input).await {
+        Ok(crate::weave::Woven::Plan(woven)) => {
+            let trace = woven.all_trace();
+            let line = to_line(&crate::commands::weave::PlanLine { plan: &woven.plan, trace: &trace });
+            let rounds = woven.all_rounds();
+            if let Err(e) = log.append(&line, &rounds, &[]) {
+                render::err(&format!("warning: the plan was not logged: {}\n", render::shown(&e.to_string())));
+            }
+            if json {
+                render::out(&format!("{line}\n"));
+            } else {
+                render::out(&crate::commands::weave::reading(&woven.plan));
+            }
+            Exit::Done
+        }
+        Ok(crate::weave::Woven::One(decided)) => {
             let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None });
             if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
                 render::err(&format!("warning: the decision was not logged: {}\n", render::shown(&e.to_string())));

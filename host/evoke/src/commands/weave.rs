@@ -1,0 +1,494 @@
+//! Running a woven plan: settled first (every missing required value asked up front), shown numbered,
+//! then run stage by stage, each step through the same gate as one input when its turn comes. A failure,
+//! a decline or a refusal ends the weave after its stage; the steps after it are skipped and say so. The
+//! exit code is the worst step's.
+
+use crate::body::{self, interrupted};
+use crate::commands::say::worse;
+use crate::decide::{DEADLINE, TraceEntry};
+use crate::exit::Exit;
+use crate::journal::{Journal, Mark};
+use crate::line::{RanFields, to_line};
+use crate::log::Log;
+use crate::session::Session;
+use crate::weave::PlanDecided;
+use crate::{prompt, render};
+use evoke_core::decide::answered;
+use evoke_core::decision::{Decision, Outcome, Value};
+use evoke_core::manifest::Effect;
+use evoke_core::weave::plan::{Plan, VerdictBecause};
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// How a step ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ran,
+    Failed,
+    Declined,
+    Refused,
+    Skipped,
+    Unanswered,
+}
+
+/// Why a step stopped, or did not run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Why {
+    EarlierStep,
+    Said { message: String },
+}
+
+/// The line of one step: `step` and `steps` first, the decision's fields, `trace`, what the run added,
+/// and `status` last with `why`.
+#[derive(Serialize)]
+pub struct StepLine<'a> {
+    pub step: usize,
+    pub steps: usize,
+    #[serde(flatten)]
+    pub decision: &'a Decision,
+    pub trace: &'a [TraceEntry],
+    #[serde(flatten)]
+    pub ran: Option<RanFields<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pinned: Option<&'a Pinned>,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<Why>,
+}
+
+/// Which plan file a step ran from: the file as shown and the SHA-256 of what was read.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pinned {
+    pub file: String,
+    pub id: String,
+}
+
+/// The one line of a plan refused before it was made: an abstain over the whole input.
+#[derive(Serialize)]
+struct WholeLine<'a> {
+    input: &'a str,
+    outcome: Outcome,
+    judgments: [(); 0],
+    contenders: [(); 0],
+    because: &'a [VerdictBecause],
+    excluded: &'a [evoke_core::weave::plan::Excluded],
+    trace: &'a [TraceEntry],
+}
+
+/// How a plan is run.
+pub struct Options<'a> {
+    pub json: bool,
+    pub project_flag: Option<&'a Path>,
+    /// The plan ran before (its file, or `evoke resume`): its journal is read, not started over.
+    pub again: bool,
+    pub pinned: Option<Pinned>,
+}
+
+/// What one step's run came to.
+struct Ended {
+    exit: Exit,
+    status: Status,
+    why: Option<Why>,
+}
+
+/// Prints and logs a refused plan's one line, and says why.
+pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> Exit {
+    let plan = &woven.plan;
+    let trace = woven.all_trace();
+    let line = to_line(&WholeLine {
+        input: &plan.input,
+        outcome: Outcome::Abstain,
+        judgments: [],
+        contenders: [],
+        because: &plan.verdict.because,
+        excluded: &plan.excluded,
+        trace: &trace,
+    });
+    let _ = log.append(&line, &woven.rounds, &[]);
+    if json {
+        render::out(&format!("{line}\n"));
+    } else {
+        for because in &plan.verdict.because {
+            let said = match because {
+                VerdictBecause::NothingToDo => "evoke: the request only says what not to do; nothing ran".to_string(),
+                VerdictBecause::FoundNothing { text } => format!(
+                    "evoke: nothing installed does \"{}\", so the whole request is refused; nothing ran",
+                    render::shown(text)
+                ),
+            };
+            render::err(&format!("{said}\n"));
+        }
+    }
+    Exit::Abstain
+}
+
+/// The plan's numbered lines: `  1  lights room="den" state="off"  0.92`.
+pub fn shown(plan: &Plan) -> String {
+    let mut out = String::new();
+    for step in &plan.steps {
+        let d = &step.decision;
+        let call = d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default());
+        let confidence = d.confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
+        out.push_str(&format!("{:>3}  {}{}\n", step.step, render::shown(&call), confidence));
+    }
+    out
+}
+
+pub async fn act(
+    session: &Session,
+    log: &mut Log,
+    woven: PlanDecided,
+    started: Instant,
+    options: &Options<'_>,
+) -> Exit {
+    if woven.plan.refused() {
+        return refused_plan(log, &woven, options.json);
+    }
+    let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided } = woven;
+    let count = plan.steps.len();
+    let present = prompt::person_present();
+    let mut waited = std::time::Duration::ZERO;
+    // The sentence's own round is logged on the first step's line, beside that step's rounds.
+    let traces: Vec<Vec<TraceEntry>> = decided
+        .iter()
+        .enumerate()
+        .map(|(i, d)| if i == 0 { own_trace.iter().chain(&d.trace).cloned().collect() } else { d.trace.clone() })
+        .collect();
+    let rounds: Vec<Vec<crate::decide::Round>> = decided
+        .iter()
+        .enumerate()
+        .map(|(i, d)| if i == 0 { own_rounds.iter().chain(&d.rounds).cloned().collect() } else { d.rounds.clone() })
+        .collect();
+    let emit = |log: &mut Log, i: usize, decision: &Decision, ran: Option<&evoke_bodies::Ran>, status, why| {
+        let line = to_line(&StepLine {
+            step: i + 1,
+            steps: count,
+            decision,
+            trace: &traces[i],
+            ran: ran.map(RanFields::of),
+            pinned: options.pinned.as_ref(),
+            status,
+            why,
+        });
+        if let Err(e) = log.append(&line, &rounds[i], &decided[i].candidates) {
+            render::err(&format!("warning: the step was not logged: {}\n", render::shown(&e.to_string())));
+        }
+        if options.json {
+            render::out(&format!("{line}\n"));
+        }
+    };
+
+    // Settled first: every missing required value is asked before anything runs.
+    for i in 0..count {
+        let decision = plan.steps[i].decision.clone();
+        if decision.outcome != Outcome::Ask {
+            continue;
+        }
+        if !present {
+            return stopped_before_running(&plan, i, options, &emit, log);
+        }
+        let asked = Instant::now();
+        render::err(&format!("step {}: {}\n", i + 1, render::shown(decision.reflex.as_deref().unwrap_or_default())));
+        let mut answers: Vec<(String, Value)> = Vec::new();
+        for missing in decision.missing.clone().unwrap_or_default() {
+            let Some(mut value) = prompt::ask(&missing) else {
+                for (j, step) in plan.steps.iter().enumerate() {
+                    let (status, why) = if j == i { (Status::Declined, None) } else { skipped() };
+                    emit(log, j, &step.decision, None, status, why);
+                }
+                render::err("evoke: the question was left unanswered; nothing ran\n");
+                return Exit::Declined;
+            };
+            if let Value::Word { word, value: delivered } = &mut value {
+                let reflex = decision.reflex.as_deref().and_then(|r| session.catalog.get(r));
+                *delivered = reflex
+                    .and_then(|r| r.vocab_of(&missing.arg))
+                    .and_then(|v| v.find(word))
+                    .and_then(|w| w.value.clone());
+            }
+            answers.push((missing.arg.clone(), value));
+        }
+        waited += asked.elapsed();
+        plan.steps[i].decision =
+            answered(&session.catalog, session.gate.as_ref(), &decided[i].candidates, &decision, &answers);
+    }
+
+    if !options.json {
+        render::out(&shown(&plan));
+    }
+    let mut journal = {
+        let digest = plan.digest();
+        let opened = if options.again {
+            Journal::again(&session.places.state, &digest, &plan.input)
+        } else {
+            Journal::fresh(&session.places.state, &digest, &plan.input).map_err(|e| e.to_string())
+        };
+        match opened {
+            Ok(journal) => journal,
+            Err(e) => {
+                render::err(&format!("error: the plan's journal cannot be kept: {}; nothing ran\n", render::shown(&e)));
+                return Exit::Failed;
+            }
+        }
+    };
+
+    let mut exit = Exit::Done;
+    let mut stop_after: Option<usize> = None;
+    for (stage_index, stage) in plan.stages.clone().iter().enumerate() {
+        if stop_after.is_some_and(|s| stage_index > s) {
+            for &n in stage {
+                let (status, why) = skipped();
+                emit(log, n - 1, &plan.steps[n - 1].decision, None, status, why);
+            }
+            continue;
+        }
+        for &n in stage {
+            let i = n - 1;
+            let decision = plan.steps[i].decision.clone();
+            let deadline = started + DEADLINE + waited;
+            let ended =
+                step(session, log, &mut journal, i, &decision, deadline, present, &mut waited, options, &emit).await;
+            exit = worse(exit, ended.exit);
+            if ended.exit != Exit::Done && stop_after.is_none() {
+                stop_after = Some(stage_index);
+            }
+            let _ = ended.status;
+            let _ = ended.why;
+        }
+    }
+    if stop_after.is_some() && !options.json {
+        render::err("evoke: the weave stopped; the steps after it did not run\n");
+    }
+    exit
+}
+
+fn skipped() -> (Status, Option<Why>) {
+    (Status::Skipped, Some(Why::EarlierStep))
+}
+
+/// A plan that needs an answer no one can give here: every step's line at once, nothing run, and the
+/// literal command that gives the answer.
+fn stopped_before_running<F>(plan: &Plan, asking: usize, options: &Options<'_>, emit: &F, log: &mut Log) -> Exit
+where
+    F: Fn(&mut Log, usize, &Decision, Option<&evoke_bodies::Ran>, Status, Option<Why>),
+{
+    for (j, step) in plan.steps.iter().enumerate() {
+        let (status, why) = if step.decision.outcome == Outcome::Ask {
+            (Status::Unanswered, None)
+        } else if j == asking {
+            (Status::Unanswered, None)
+        } else {
+            skipped()
+        };
+        emit(log, j, &step.decision, None, status, why);
+    }
+    if !options.json {
+        let d = &plan.steps[asking].decision;
+        let line = serde_json::to_value(d).unwrap_or_default();
+        let command = render::literal_call(options.project_flag, &line, d.missing.as_deref().unwrap_or_default());
+        let asks: Vec<String> = d.missing.iter().flatten().map(|m| render::shown(&m.ask).into_owned()).collect();
+        render::err(&format!(
+            "evoke: step {} ({}) needs an answer before anything runs: {}\nto answer, run: {command}\n",
+            asking + 1,
+            d.reflex.as_deref().unwrap_or_default(),
+            asks.join(" ")
+        ));
+    }
+    Exit::NeedsPerson
+}
+
+/// One step at its turn: the journal first, then the gate, then the body.
+#[allow(clippy::too_many_arguments)]
+async fn step<F>(
+    session: &Session,
+    log: &mut Log,
+    journal: &mut Journal,
+    i: usize,
+    decision: &Decision,
+    deadline: Instant,
+    present: bool,
+    waited: &mut std::time::Duration,
+    options: &Options<'_>,
+    emit: &F,
+) -> Ended
+where
+    F: Fn(&mut Log, usize, &Decision, Option<&evoke_bodies::Ran>, Status, Option<Why>),
+{
+    let n = i + 1;
+    let call = decision.call.clone().unwrap_or_default();
+    let effect = decision.effect.unwrap_or(Effect::Destructive);
+    let said = |message: String| Some(Why::Said { message });
+    if let Some(entry) = journal.entry(n).cloned() {
+        match entry.mark {
+            Mark::Done => {
+                if !options.json {
+                    render::err(&format!("evoke: step {n} ran before; it does not run again\n"));
+                    if let Some(result) = &entry.result {
+                        render::out(&render::result(result));
+                    }
+                }
+                let status = if entry.failed { Status::Failed } else { Status::Ran };
+                emit(log, i, decision, None, status, said("it ran before; it does not run again".into()));
+                let exit = if entry.failed { Exit::Failed } else { Exit::Done };
+                return Ended { exit, status, why: None };
+            }
+            Mark::Intent => {
+                let question = format!("step {n} ({}) started before and may already have acted; run it again?", call);
+                if !present {
+                    let message = format!("{question} Answer at a terminal: evoke resume");
+                    if !options.json {
+                        render::err(&format!("evoke: {}\n", render::shown(&message)));
+                    }
+                    emit(log, i, decision, None, Status::Unanswered, said(message));
+                    return Ended { exit: Exit::NeedsPerson, status: Status::Unanswered, why: None };
+                }
+                let asked = Instant::now();
+                let yes = prompt::confirm(&question);
+                *waited += asked.elapsed();
+                if !yes {
+                    emit(log, i, decision, None, Status::Declined, None);
+                    return Ended { exit: Exit::Declined, status: Status::Declined, why: None };
+                }
+            }
+        }
+    }
+    match decision.outcome {
+        Outcome::Abstain | Outcome::Ask => {
+            emit(log, i, decision, None, Status::Refused, said("the step was not settled".into()));
+            return Ended { exit: Exit::Refused, status: Status::Refused, why: None };
+        }
+        Outcome::Confirm => {
+            let Some(prompt) = decision.prompt.clone() else {
+                return Ended { exit: Exit::Failed, status: Status::Failed, why: None };
+            };
+            if !present {
+                if !options.json {
+                    let line = serde_json::to_value(decision).unwrap_or_default();
+                    let command = render::literal_call(options.project_flag, &line, &[]);
+                    render::err(&format!(
+                        "evoke: step {n}: {} ({})\nto answer, run: {command}\n",
+                        render::shown(&prompt.template),
+                        render::shown(&prompt.reason)
+                    ));
+                }
+                emit(log, i, decision, None, Status::Unanswered, said(prompt.template.clone()));
+                return Ended { exit: Exit::NeedsPerson, status: Status::Unanswered, why: None };
+            }
+            render::err(&format!("{} — {}\n", render::shown(&prompt.own), render::shown(&prompt.reason)));
+            let asked = Instant::now();
+            let yes = prompt::confirm(&prompt.template);
+            *waited += asked.elapsed();
+            if !yes {
+                render::err(&format!("evoke: step {n} declined\n"));
+                emit(log, i, decision, None, Status::Declined, None);
+                return Ended { exit: Exit::Declined, status: Status::Declined, why: None };
+            }
+        }
+        Outcome::Run => {}
+    }
+    let name = decision.reflex.as_deref().unwrap_or_default();
+    let (Some(reflex), Some(dir)) = (session.catalog.get(name), body::dir_of(&session.project, name)) else {
+        render::err(&format!("error: {name} is not installed here\n"));
+        emit(log, i, decision, None, Status::Failed, said(format!("{name} is not installed here")));
+        return Ended { exit: Exit::Failed, status: Status::Failed, why: None };
+    };
+    let args = decision.args.clone().unwrap_or_default();
+    let deadline = deadline + *waited;
+    let prepared = match body::prepare(&session.project, reflex, &dir, &args, &decision.input, deadline) {
+        Ok(prepared) => prepared,
+        Err(not) => {
+            render::err(&format!("error: {}\n", not.message()));
+            let status = if not.exit() == Exit::Refused { Status::Refused } else { Status::Failed };
+            emit(log, i, decision, None, status, said(not.message().to_string()));
+            return Ended { exit: not.exit(), status, why: None };
+        }
+    };
+    let journaled = effect != Effect::Read;
+    if journaled && let Err(e) = journal.intent(n, &call) {
+        render::err(&format!("error: the step's intent cannot be recorded: {}; it did not run\n", e));
+        emit(log, i, decision, None, Status::Refused, said(format!("the journal cannot be written: {e}")));
+        return Ended { exit: Exit::Failed, status: Status::Refused, why: None };
+    }
+    let ran = body::run(&prepared, &session.places.cache, interrupted()).await;
+    let (text, failed) = match &ran.result {
+        Ok(output) => (Some(output.text.as_str()), false),
+        Err(failure) => (Some(failure.message.as_str()), true),
+    };
+    if journaled && let Err(e) = journal.done(n, &call, text, failed) {
+        render::err(&format!("warning: the step's end was not recorded: {e}\n"));
+    }
+    if ran.cancelled {
+        emit(log, i, decision, Some(&ran), Status::Failed, said("cancelled".into()));
+        return Ended { exit: Exit::Failed, status: Status::Failed, why: None };
+    }
+    match &ran.result {
+        Ok(output) => {
+            if !options.json {
+                render::out(&render::result(&output.text));
+            }
+            emit(log, i, decision, Some(&ran), Status::Ran, None);
+            Ended { exit: Exit::Done, status: Status::Ran, why: None }
+        }
+        Err(failure) => {
+            if !options.json {
+                render::err(&render::failure(failure));
+            }
+            emit(log, i, decision, Some(&ran), Status::Failed, said(failure.message.clone()));
+            Ended { exit: Exit::Failed, status: Status::Failed, why: None }
+        }
+    }
+}
+
+/// The plan whole on one line, as `evoke try --json` prints it.
+#[derive(Serialize)]
+pub struct PlanLine<'a> {
+    #[serde(flatten)]
+    pub plan: &'a Plan,
+    pub trace: &'a [TraceEntry],
+}
+
+/// `evoke try`'s reading of a plan: each step with its outcome, the stages, what was left out, and the
+/// verdict when the plan is refused.
+pub fn reading(plan: &Plan) -> String {
+    let mut out = String::new();
+    if plan.refused() {
+        for because in &plan.verdict.because {
+            match because {
+                VerdictBecause::NothingToDo => out.push_str("nothing to do: the request only says what not to do\n"),
+                VerdictBecause::FoundNothing { text } => out.push_str(&format!(
+                    "refused: nothing installed does \"{}\", so no step runs\n",
+                    render::shown(text)
+                )),
+            }
+        }
+    } else {
+        out.push_str(&format!("plan: {} steps in {} stages\n", plan.steps.len(), plan.stages.len()));
+        for step in &plan.steps {
+            let d = &step.decision;
+            let call = d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default());
+            let confidence = d.confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
+            let repair = step
+                .repair
+                .map(|r| format!("  ({})", serde_json::to_value(r).unwrap_or_default().as_str().unwrap_or("")))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "{:>3}  {}{}  {}{}\n",
+                step.step,
+                render::shown(&call),
+                confidence,
+                d.outcome.as_str(),
+                repair
+            ));
+        }
+        let stages: Vec<String> =
+            plan.stages.iter().map(|s| s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ")).collect();
+        out.push_str(&format!("stages: {}\n", stages.join(" | ")));
+    }
+    for excluded in &plan.excluded {
+        out.push_str(&format!("left out: \"{}\" (it says what not to do)\n", render::shown(&excluded.text)));
+    }
+    out
+}
