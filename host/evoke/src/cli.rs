@@ -108,6 +108,8 @@ enum Command {
         #[arg(default_value_t = 1)]
         n: usize,
     },
+    /// Take up the last woven plan again: a step that ran is not run again, one that may have acted asks.
+    Resume,
     /// Run one core function on a conformance case's input (JSON on stdin), printing its output.
     #[command(hide = true)]
     Conform {
@@ -190,6 +192,10 @@ fn other(command: Command, options: &session::Options, json: bool) -> Exit {
         }
         Command::Run { name, values } => match Workspace::open(options) {
             Ok(session) => commands::run::run(&session, &name, &values, json),
+            Err(e) => setup_failed(e),
+        },
+        Command::Resume => match Session::open(options) {
+            Ok(session) => commands::weave::resume(&session, json, options.project_dir),
             Err(e) => setup_failed(e),
         },
         Command::Try { sentence } => match Session::open(options) {

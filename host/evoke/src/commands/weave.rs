@@ -148,6 +148,8 @@ pub async fn act(
         return refused_plan(log, &woven, options.json);
     }
     let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided } = woven;
+    // The plan as decided, before any answer a person gives: what a journal and `evoke resume` name it by.
+    let digest = plan.digest();
     let count = plan.steps.len();
     let present = prompt::person_present();
     let mut waited = std::time::Duration::ZERO;
@@ -220,7 +222,6 @@ pub async fn act(
         render::out(&shown(&plan));
     }
     let mut journal = {
-        let digest = plan.digest();
         let opened = if options.again {
             Journal::again(&session.places.state, &digest, &plan.input)
         } else {
@@ -491,4 +492,64 @@ pub fn reading(plan: &Plan) -> String {
         out.push_str(&format!("left out: \"{}\" (it says what not to do)\n", render::shown(&excluded.text)));
     }
     out
+}
+
+/// `evoke resume`: the last plan a sentence ran, decided again and run under its journal. The plan must
+/// be the one left: another plan is refused, since its steps are not the ones the journal speaks of.
+pub fn resume(session: &Session, json: bool, project_flag: Option<&Path>) -> Exit {
+    let latest = crate::journal::latest(&session.places.state);
+    let digest = match std::fs::read_to_string(&latest) {
+        Ok(digest) => digest.trim().to_string(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            render::err("error: no plan of several steps has run here; there is nothing to resume\n");
+            return Exit::Usage;
+        }
+        Err(e) => {
+            render::err(&format!("error: cannot read {}: {e}\n", latest.display()));
+            return Exit::Failed;
+        }
+    };
+    let journal = match Journal::again(&session.places.state, &digest, "") {
+        Ok(journal) => journal,
+        Err(e) => {
+            render::err(&format!("error: the plan's journal is refused: {}; nothing ran\n", render::shown(&e)));
+            return Exit::Refused;
+        }
+    };
+    let input = journal.input().to_string();
+    let runtime = match crate::session::runtime() {
+        Ok(runtime) => runtime,
+        Err(exit) => return exit,
+    };
+    let mut log = Log::open(&session.places.log());
+    runtime.block_on(async {
+        let started = Instant::now();
+        let request = session.request(started);
+        let woven = match crate::weave::weave(&request, &input).await {
+            Ok(crate::weave::Woven::Plan(woven)) => woven,
+            Ok(crate::weave::Woven::One(_)) => {
+                render::err("error: the sentence now reads as one call, not the plan left unfinished; nothing ran\n");
+                return Exit::Refused;
+            }
+            Err(failed) => {
+                return crate::commands::say::refused(
+                    &mut log,
+                    &input,
+                    failed.failure,
+                    &failed.trace,
+                    &failed.rounds,
+                    json,
+                );
+            }
+        };
+        if woven.plan.digest() != digest {
+            render::err(
+                "error: the sentence now reads as another plan than the one left unfinished (the reflexes or \
+                 the engine changed); nothing ran\n  = fix: say the sentence again: evoke \"…\"\n",
+            );
+            return Exit::Refused;
+        }
+        let options = Options { json, project_flag, again: true, pinned: None };
+        act(session, &mut log, *woven, started, &options).await
+    })
 }
