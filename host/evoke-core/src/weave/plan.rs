@@ -2,8 +2,11 @@
 //! verdict over them all. The plan is settled before anything runs; running it is the host's.
 
 use super::{Part, Reading, Split};
-use crate::decision::{Decision, Outcome, Value};
+use crate::catalog::Catalog;
+use crate::decision::{Decision, MissingBecause, Outcome, Value};
 use crate::manifest::Effect;
+use crate::manifest::Source;
+use crate::recognize::{PickKind, PickValue, Span};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -51,6 +54,10 @@ pub enum VerdictBecause {
     NothingToDo,
     /// A part matched nothing, alone or as an item of its neighbour's task: the whole request is refused.
     FoundNothing { text: String },
+    /// A step refers back for an argument that several earlier fields could give: evoke never guesses.
+    SeveralSources { step: usize, arg: String, from: Vec<usize> },
+    /// A step refers back for an argument that no earlier step yields.
+    NoSource { step: usize, arg: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -68,6 +75,7 @@ pub struct Bind {
     pub arg: String,
     pub from: usize,
     pub field: String,
+    pub kind: PickKind,
     pub via: &'static str,
 }
 
@@ -237,4 +245,93 @@ fn contains_word(text: &str, word: &str) -> bool {
         let after = text[at + word.len()..].chars().next();
         before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
     })
+}
+
+/// The words by which a part refers back to what an earlier step gave.
+const REFERS_BACK: [&str; 6] = ["it", "them", "that", "those", "the result", "that report"];
+
+/// Whether a step's words refer back to an earlier step's result.
+pub fn refers_back(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    REFERS_BACK.iter().any(|w| contains_word(&lower, w))
+}
+
+/// Binds each step that refers back and lacks a required argument to the one earlier field of its kind
+/// (`fill`). Several fields that fit stop the plan with `several_sources`; none, with `no_source`. Only a
+/// step whose words refer back takes from another; any other missing value is asked up front.
+pub fn bind(catalog: &Catalog, plan: &mut Plan) {
+    if plan.refused() {
+        return;
+    }
+    let mut stops = Vec::new();
+    for j in 0..plan.steps.len() {
+        let step = &plan.steps[j];
+        if step.decision.outcome != Outcome::Ask || !refers_back(&step.text) {
+            continue;
+        }
+        let Some(reflex) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
+        for missing in step.decision.missing.iter().flatten() {
+            if missing.because != MissingBecause::Unstated {
+                continue;
+            }
+            let Some(Source::Pick(kind)) = reflex.manifest.arg(&missing.arg).map(|a| &a.source) else { continue };
+            let mut sources: Vec<(usize, String)> = Vec::new();
+            for earlier in &plan.steps[..j] {
+                let Some(theirs) = earlier.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
+                for y in theirs.manifest.yields.iter().filter(|y| y.kind == *kind) {
+                    sources.push((earlier.step, y.field.clone()));
+                }
+            }
+            match sources.as_slice() {
+                [(from, field)] => plan.binds.push(Bind {
+                    step: j + 1,
+                    arg: missing.arg.clone(),
+                    from: *from,
+                    field: field.clone(),
+                    kind: *kind,
+                    via: "fill",
+                }),
+                [] => stops.push(VerdictBecause::NoSource { step: j + 1, arg: missing.arg.clone() }),
+                _ => stops.push(VerdictBecause::SeveralSources {
+                    step: j + 1,
+                    arg: missing.arg.clone(),
+                    from: sources.iter().map(|(from, _)| *from).collect(),
+                }),
+            }
+        }
+    }
+    if !stops.is_empty() {
+        plan.binds.clear();
+        plan.stages.clear();
+        plan.verdict = Verdict { outcome: Outcome::Abstain, because: stops };
+    }
+}
+
+/// The binds that fill a step (from 1).
+pub fn binds_of(plan: &Plan, step: usize) -> Vec<&Bind> {
+    plan.binds.iter().filter(|b| b.step == step).collect()
+}
+
+/// Whether every value a step is missing comes from a bind.
+pub fn filled_by_binds(plan: &Plan, step: usize) -> bool {
+    let decision = &plan.steps[step - 1].decision;
+    decision.missing.iter().flatten().all(|m| plan.binds.iter().any(|b| b.step == step && b.arg == m.arg))
+}
+
+/// The value a field of an earlier step's result gives an argument of `kind`: the result's own value,
+/// never one read anew. `None` when the field is absent or not of the kind.
+pub fn taken(kind: PickKind, field: &serde_json::Value) -> Option<Value> {
+    let (text, value) = match (kind, field) {
+        (PickKind::Text, serde_json::Value::String(s)) => (s.clone(), PickValue::Text(s.clone())),
+        (PickKind::Code, serde_json::Value::String(s)) => (s.clone(), PickValue::Code(s.clone())),
+        (PickKind::Time, serde_json::Value::String(s)) => (s.clone(), PickValue::Time(s.clone())),
+        (PickKind::Number, serde_json::Value::Number(n)) => (n.to_string(), PickValue::Number(n.as_f64()?)),
+        (PickKind::Duration, serde_json::Value::Number(n)) => {
+            let seconds = n.as_u64()?;
+            (format!("{seconds} s"), PickValue::Duration(seconds))
+        }
+        _ => return None,
+    };
+    crate::decide::bound_value(&text).ok()?;
+    Some(Value::Pick { span: Span { start: 0, end: 0, text }, value })
 }

@@ -583,3 +583,118 @@ pick = "duration"
         }
     }
 }
+
+mod binding {
+    use super::super::plan::{Decided, VerdictBecause, bind, refers_back, settle, taken};
+    use super::super::{Part, Reading};
+    use crate::catalog::{Catalog, Reflex};
+    use crate::decision::{Args, Choices, Decision, Missing, MissingBecause, Outcome, Value};
+    use crate::manifest::{Effect, read_manifest};
+    use crate::recognize::{PickKind, PickValue};
+
+    fn reflex(name: &str, text: &str) -> Reflex {
+        let manifest = read_manifest("reflex.toml", text, &|_: &str| true).value.unwrap();
+        Reflex { name: name.into(), manifest, vocabs: Default::default() }
+    }
+
+    const CONTACT: &str = "reflex = 1\ndescription = \"Look up a contact.\"\neffect = \"read\"\nconfirm = \"Look up?\"\nrun = \"c.mjs\"\n[yields.email]\nkind = \"text\"\n";
+    const DIRECTORY: &str = "reflex = 1\ndescription = \"Look up a desk.\"\neffect = \"read\"\nconfirm = \"Look up?\"\nrun = \"d.mjs\"\n[yields.desk_mail]\nkind = \"text\"\n";
+    const MAIL: &str = "reflex = 1\ndescription = \"Draft a mail.\"\neffect = \"write\"\nconfirm = \"Mail {to}?\"\nrun = \"m.mjs\"\n[args.to]\nask = \"To whom?\"\npick = \"text\"\n";
+
+    fn step(text: &str, reflex: &str, outcome: Outcome, effect: Effect, missing: Option<&str>) -> Decided {
+        let decision = Decision {
+            input: text.into(),
+            outcome,
+            reflex: Some(reflex.into()),
+            args: Some(Args::default()),
+            call: (outcome != Outcome::Ask).then(|| reflex.to_string()),
+            effect: (outcome != Outcome::Ask).then_some(effect),
+            unconsumed: None,
+            confidence: Some(0.9),
+            weakest: None,
+            judgments: Vec::new(),
+            runner_up: None,
+            contenders: Vec::new(),
+            prompt: None,
+            because: None,
+            missing: missing.map(|arg| {
+                vec![Missing {
+                    arg: arg.into(),
+                    ask: "To whom?".into(),
+                    because: MissingBecause::Unstated,
+                    choices: Choices::Pick { kind: "text", range: None },
+                }]
+            }),
+        };
+        Decided {
+            part: Part { start: 0, end: text.len(), text: text.into(), connective: None },
+            decision,
+            repair: None,
+        }
+    }
+
+    fn plan(catalog: &Catalog, steps: Vec<Decided>) -> super::super::plan::Plan {
+        let reading =
+            Reading { parts: steps.iter().map(|d| d.part.clone()).collect(), excluded: vec![], splits: vec![] };
+        let mut plan = settle("x", &reading, steps);
+        bind(catalog, &mut plan);
+        plan
+    }
+
+    #[test]
+    fn a_step_that_refers_back_takes_the_one_field_of_its_kind() {
+        let catalog = Catalog::new(vec![reflex("contact", CONTACT), reflex("mail", MAIL)]);
+        let p = plan(
+            &catalog,
+            vec![
+                step("look up dana's address", "contact", Outcome::Run, Effect::Read, None),
+                step("email them", "mail", Outcome::Ask, Effect::Write, Some("to")),
+            ],
+        );
+        assert!(!p.refused(), "{:?}", p.verdict);
+        assert_eq!(p.binds.len(), 1);
+        let b = &p.binds[0];
+        assert_eq!((b.step, b.arg.as_str(), b.from, b.field.as_str(), b.via), (2, "to", 1, "email", "fill"));
+        // Words that do not refer back take nothing: the value is asked up front.
+        let p = plan(
+            &catalog,
+            vec![
+                step("look up dana's address", "contact", Outcome::Run, Effect::Read, None),
+                step("write a mail", "mail", Outcome::Ask, Effect::Write, Some("to")),
+            ],
+        );
+        assert!(p.binds.is_empty());
+        assert!(refers_back("email them") && refers_back("send that report") && !refers_back("send the item"));
+    }
+
+    #[test]
+    fn several_fields_that_fit_stop_the_plan_and_none_says_no_source() {
+        let catalog =
+            Catalog::new(vec![reflex("contact", CONTACT), reflex("directory", DIRECTORY), reflex("mail", MAIL)]);
+        let p = plan(
+            &catalog,
+            vec![
+                step("look up dana", "contact", Outcome::Run, Effect::Read, None),
+                step("find her desk", "directory", Outcome::Run, Effect::Read, None),
+                step("email them", "mail", Outcome::Ask, Effect::Write, Some("to")),
+            ],
+        );
+        assert!(p.refused());
+        assert_eq!(
+            p.verdict.because,
+            vec![VerdictBecause::SeveralSources { step: 3, arg: "to".into(), from: vec![1, 2] }]
+        );
+        let p = plan(&catalog, vec![step("email them", "mail", Outcome::Ask, Effect::Write, Some("to"))]);
+        assert_eq!(p.verdict.because, vec![VerdictBecause::NoSource { step: 1, arg: "to".into() }]);
+    }
+
+    #[test]
+    fn a_field_is_taken_only_as_its_kind() {
+        let v = taken(PickKind::Text, &serde_json::json!("dana@example.com")).unwrap();
+        assert_eq!(v.shown(), "dana@example.com");
+        assert!(matches!(v, Value::Pick { value: PickValue::Text(_), .. }));
+        assert_eq!(taken(PickKind::Text, &serde_json::json!(3)), None);
+        assert_eq!(taken(PickKind::Number, &serde_json::json!("3")), None);
+        assert_eq!(taken(PickKind::Text, &serde_json::json!("a\u{1b}[2Jb")), None, "no value repaints a line");
+    }
+}

@@ -272,7 +272,9 @@ impl<'c> Weaver<'c> {
                 decided.push(plan::Decided { part: part.clone(), decision: more.clone(), repair: Some(Repair::Again) });
             }
         }
-        State::Done(Woven::Plan(plan::settle(&self.input, &reading, decided)))
+        let mut plan = plan::settle(&self.input, &reading, decided);
+        plan::bind(self.catalog, &mut plan);
+        State::Done(Woven::Plan(plan))
     }
 }
 
