@@ -31,6 +31,9 @@ pub struct Entry {
     pub mark: Mark,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+    /// The result's data, which a later step may take a field of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<serde_json::Value>,
     /// Whether the body failed; a failed step is done, and ran.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub failed: bool,
@@ -109,12 +112,26 @@ impl Journal {
     /// Records that the step's body is about to start.
     pub fn intent(&mut self, step: usize, call: &str) -> std::io::Result<()> {
         self.record.steps.retain(|e| e.step != step);
-        self.record.steps.push(Entry { step, call: call.to_string(), mark: Mark::Intent, result: None, failed: false });
+        self.record.steps.push(Entry {
+            step,
+            call: call.to_string(),
+            mark: Mark::Intent,
+            result: None,
+            data: None,
+            failed: false,
+        });
         self.save()
     }
 
     /// Records that the step's body returned, with its result's text, or failed.
-    pub fn done(&mut self, step: usize, call: &str, result: Option<&str>, failed: bool) -> std::io::Result<()> {
+    pub fn done(
+        &mut self,
+        step: usize,
+        call: &str,
+        result: Option<&str>,
+        data: Option<&serde_json::Value>,
+        failed: bool,
+    ) -> std::io::Result<()> {
         self.record.steps.retain(|e| e.step != step);
         let result = result.map(|r| {
             let mut end = r.len().min(RESULT_KEPT);
@@ -123,7 +140,9 @@ impl Journal {
             }
             r[..end].to_string()
         });
-        self.record.steps.push(Entry { step, call: call.to_string(), mark: Mark::Done, result, failed });
+        // Data past the journal's bound is not kept: a later step that needs it finds nothing to take.
+        let data = data.filter(|d| d.to_string().len() <= RESULT_KEPT).cloned();
+        self.record.steps.push(Entry { step, call: call.to_string(), mark: Mark::Done, result, data, failed });
         self.save()
     }
 
@@ -145,7 +164,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut journal = Journal::fresh(dir.path(), "sha256:ab12", "a and b").unwrap();
         journal.intent(1, "lights room=\"den\"").unwrap();
-        journal.done(1, "lights room=\"den\"", Some("ok"), false).unwrap();
+        journal.done(1, "lights room=\"den\"", Some("ok"), None, false).unwrap();
         journal.intent(2, "timer duration=\"5 minutes\"").unwrap();
         let again = Journal::again(dir.path(), "sha256:ab12", "a and b").unwrap();
         assert_eq!(again.entry(1).map(|e| e.mark), Some(Mark::Done));

@@ -16,7 +16,7 @@ use crate::{prompt, render};
 use evoke_core::decide::answered;
 use evoke_core::decision::{Decision, Outcome, Value};
 use evoke_core::manifest::Effect;
-use evoke_core::weave::plan::{Plan, VerdictBecause};
+use evoke_core::weave::plan::{self, Plan, VerdictBecause};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -50,6 +50,8 @@ pub struct StepLine<'a> {
     #[serde(flatten)]
     pub decision: &'a Decision,
     pub trace: &'a [TraceEntry],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub bound: &'a [Bound],
     #[serde(flatten)]
     pub ran: Option<RanFields<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -57,6 +59,15 @@ pub struct StepLine<'a> {
     pub status: Status,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<Why>,
+}
+
+/// A value a step took from another step's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Bound {
+    pub arg: String,
+    pub from: usize,
+    pub field: String,
+    pub value: Value,
 }
 
 /// Which plan file a step ran from: the file as shown and the SHA-256 of what was read.
@@ -90,8 +101,8 @@ pub struct Options<'a> {
 /// What one step's run came to.
 struct Ended {
     exit: Exit,
-    status: Status,
-    why: Option<Why>,
+    /// The result's `data`, which a later step may take a field of.
+    data: Option<serde_json::Value>,
 }
 
 /// Prints and logs a refused plan's one line, and says why.
@@ -118,11 +129,23 @@ pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> Exit {
                     "evoke: nothing installed does \"{}\", so the whole request is refused; nothing ran",
                     render::shown(text)
                 ),
+                VerdictBecause::SeveralSources { step, arg, from } => format!(
+                    "evoke: step {step} refers back for its {arg}, which steps {} could each give; evoke does not guess, so nothing ran: say which",
+                    from.iter().map(ToString::to_string).collect::<Vec<_>>().join(" and ")
+                ),
+                VerdictBecause::NoSource { step, arg } => format!(
+                    "evoke: step {step} refers back for its {arg}, which no earlier step gives; nothing ran: say the {arg}"
+                ),
             };
             render::err(&format!("{said}\n"));
         }
     }
-    Exit::Abstain
+    let asks = plan
+        .verdict
+        .because
+        .iter()
+        .any(|b| matches!(b, VerdictBecause::SeveralSources { .. } | VerdictBecause::NoSource { .. }));
+    if asks { Exit::NeedsPerson } else { Exit::Abstain }
 }
 
 /// The plan's numbered lines: `  1  lights room="den" state="off"  0.92`.
@@ -130,6 +153,13 @@ pub fn shown(plan: &Plan) -> String {
     let mut out = String::new();
     for step in &plan.steps {
         let d = &step.decision;
+        let binds = plan::binds_of(plan, step.step);
+        if d.outcome == Outcome::Ask && !binds.is_empty() {
+            let takes: Vec<String> = binds.iter().map(|b| format!("takes {} from {}", b.field, b.from)).collect();
+            let reflex = d.reflex.as_deref().unwrap_or_default();
+            out.push_str(&format!("{:>3}  {} · {}\n", step.step, render::shown(reflex), takes.join(", ")));
+            continue;
+        }
         let call = d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default());
         let confidence = d.confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
         out.push_str(&format!("{:>3}  {}{}\n", step.step, render::shown(&call), confidence));
@@ -164,12 +194,16 @@ pub async fn act(
         .enumerate()
         .map(|(i, d)| if i == 0 { own_rounds.iter().chain(&d.rounds).cloned().collect() } else { d.rounds.clone() })
         .collect();
+    let bounds: std::cell::RefCell<Vec<Vec<Bound>>> = std::cell::RefCell::new(vec![Vec::new(); count]);
+    let mut results: Vec<Option<serde_json::Value>> = vec![None; count];
     let emit = |log: &mut Log, i: usize, decision: &Decision, ran: Option<&evoke_bodies::Ran>, status, why| {
+        let bound = bounds.borrow();
         let line = to_line(&StepLine {
             step: i + 1,
             steps: count,
             decision,
             trace: &traces[i],
+            bound: &bound[i],
             ran: ran.map(RanFields::of),
             pinned: options.pinned.as_ref(),
             status,
@@ -186,7 +220,7 @@ pub async fn act(
     // Settled first: every missing required value is asked before anything runs.
     for i in 0..count {
         let decision = plan.steps[i].decision.clone();
-        if decision.outcome != Outcome::Ask {
+        if decision.outcome != Outcome::Ask || (!plan.binds.is_empty() && plan::filled_by_binds(&plan, i + 1)) {
             continue;
         }
         if !present {
@@ -248,7 +282,45 @@ pub async fn act(
         }
         for &n in stage {
             let i = n - 1;
-            let decision = plan.steps[i].decision.clone();
+            let mut decision = plan.steps[i].decision.clone();
+            let binds = plan::binds_of(&plan, n);
+            if !binds.is_empty() {
+                let mut answers = Vec::new();
+                let mut lacking = None;
+                for b in &binds {
+                    let field = results[b.from - 1].as_ref().and_then(|d| d.get(&b.field));
+                    match field.and_then(|f| plan::taken(b.kind, f)) {
+                        Some(value) => {
+                            bounds.borrow_mut()[i].push(Bound {
+                                arg: b.arg.clone(),
+                                from: b.from,
+                                field: b.field.clone(),
+                                value: value.clone(),
+                            });
+                            answers.push((b.arg.clone(), value));
+                        }
+                        None => lacking = Some(b),
+                    }
+                }
+                if let Some(b) = lacking {
+                    let message = format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg);
+                    if !options.json {
+                        render::err(&format!("evoke: step {n}: {message}; it did not run\n"));
+                    }
+                    emit(log, i, &decision, None, Status::Refused, Some(Why::Said { message }));
+                    exit = worse(exit, Exit::Refused);
+                    stop_after.get_or_insert(stage_index);
+                    continue;
+                }
+                decision =
+                    answered(&session.catalog, session.gate.as_ref(), &decided[i].candidates, &decision, &answers);
+                plan.steps[i].decision = decision.clone();
+                if !options.json {
+                    let call = decision.call.clone().unwrap_or_default();
+                    let confidence = decision.confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
+                    render::out(&format!("{n:>3}  {}{confidence}\n", render::shown(&call)));
+                }
+            }
             let deadline = started + DEADLINE + waited;
             let ended =
                 step(session, log, &mut journal, i, &decision, deadline, present, &mut waited, options, &emit).await;
@@ -256,8 +328,7 @@ pub async fn act(
             if ended.exit != Exit::Done && stop_after.is_none() {
                 stop_after = Some(stage_index);
             }
-            let _ = ended.status;
-            let _ = ended.why;
+            results[i] = ended.data;
         }
     }
     if stop_after.is_some() && !options.json {
@@ -334,7 +405,7 @@ where
                 let status = if entry.failed { Status::Failed } else { Status::Ran };
                 emit(log, i, decision, None, status, said("it ran before; it does not run again".into()));
                 let exit = if entry.failed { Exit::Failed } else { Exit::Done };
-                return Ended { exit, status, why: None };
+                return Ended { exit, data: entry.data.clone() };
             }
             Mark::Intent => {
                 let question = format!("step {n} ({}) started before and may already have acted; run it again?", call);
@@ -344,14 +415,14 @@ where
                         render::err(&format!("evoke: {}\n", render::shown(&message)));
                     }
                     emit(log, i, decision, None, Status::Unanswered, said(message));
-                    return Ended { exit: Exit::NeedsPerson, status: Status::Unanswered, why: None };
+                    return Ended { exit: Exit::NeedsPerson, data: None };
                 }
                 let asked = Instant::now();
                 let yes = prompt::confirm(&question);
                 *waited += asked.elapsed();
                 if !yes {
                     emit(log, i, decision, None, Status::Declined, None);
-                    return Ended { exit: Exit::Declined, status: Status::Declined, why: None };
+                    return Ended { exit: Exit::Declined, data: None };
                 }
             }
         }
@@ -359,11 +430,11 @@ where
     match decision.outcome {
         Outcome::Abstain | Outcome::Ask => {
             emit(log, i, decision, None, Status::Refused, said("the step was not settled".into()));
-            return Ended { exit: Exit::Refused, status: Status::Refused, why: None };
+            return Ended { exit: Exit::Refused, data: None };
         }
         Outcome::Confirm => {
             let Some(prompt) = decision.prompt.clone() else {
-                return Ended { exit: Exit::Failed, status: Status::Failed, why: None };
+                return Ended { exit: Exit::Failed, data: None };
             };
             if !present {
                 if !options.json {
@@ -376,7 +447,7 @@ where
                     ));
                 }
                 emit(log, i, decision, None, Status::Unanswered, said(prompt.template.clone()));
-                return Ended { exit: Exit::NeedsPerson, status: Status::Unanswered, why: None };
+                return Ended { exit: Exit::NeedsPerson, data: None };
             }
             render::err(&format!("{} — {}\n", render::shown(&prompt.own), render::shown(&prompt.reason)));
             let asked = Instant::now();
@@ -385,7 +456,7 @@ where
             if !yes {
                 render::err(&format!("evoke: step {n} declined\n"));
                 emit(log, i, decision, None, Status::Declined, None);
-                return Ended { exit: Exit::Declined, status: Status::Declined, why: None };
+                return Ended { exit: Exit::Declined, data: None };
             }
         }
         Outcome::Run => {}
@@ -394,7 +465,7 @@ where
     let (Some(reflex), Some(dir)) = (session.catalog.get(name), body::dir_of(&session.project, name)) else {
         render::err(&format!("error: {name} is not installed here\n"));
         emit(log, i, decision, None, Status::Failed, said(format!("{name} is not installed here")));
-        return Ended { exit: Exit::Failed, status: Status::Failed, why: None };
+        return Ended { exit: Exit::Failed, data: None };
     };
     let args = decision.args.clone().unwrap_or_default();
     let deadline = deadline + *waited;
@@ -404,26 +475,27 @@ where
             render::err(&format!("error: {}\n", not.message()));
             let status = if not.exit() == Exit::Refused { Status::Refused } else { Status::Failed };
             emit(log, i, decision, None, status, said(not.message().to_string()));
-            return Ended { exit: not.exit(), status, why: None };
+            return Ended { exit: not.exit(), data: None };
         }
     };
     let journaled = effect != Effect::Read;
     if journaled && let Err(e) = journal.intent(n, &call) {
         render::err(&format!("error: the step's intent cannot be recorded: {}; it did not run\n", e));
         emit(log, i, decision, None, Status::Refused, said(format!("the journal cannot be written: {e}")));
-        return Ended { exit: Exit::Failed, status: Status::Refused, why: None };
+        return Ended { exit: Exit::Failed, data: None };
     }
     let ran = body::run(&prepared, &session.places.cache, interrupted()).await;
     let (text, failed) = match &ran.result {
         Ok(output) => (Some(output.text.as_str()), false),
         Err(failure) => (Some(failure.message.as_str()), true),
     };
-    if journaled && let Err(e) = journal.done(n, &call, text, failed) {
+    let data = ran.result.as_ref().ok().and_then(|o| o.data.as_ref());
+    if journaled && let Err(e) = journal.done(n, &call, text, data, failed) {
         render::err(&format!("warning: the step's end was not recorded: {e}\n"));
     }
     if ran.cancelled {
         emit(log, i, decision, Some(&ran), Status::Failed, said("cancelled".into()));
-        return Ended { exit: Exit::Failed, status: Status::Failed, why: None };
+        return Ended { exit: Exit::Failed, data: None };
     }
     match &ran.result {
         Ok(output) => {
@@ -431,14 +503,14 @@ where
                 render::out(&render::result(&output.text));
             }
             emit(log, i, decision, Some(&ran), Status::Ran, None);
-            Ended { exit: Exit::Done, status: Status::Ran, why: None }
+            Ended { exit: Exit::Done, data: output.data.clone() }
         }
         Err(failure) => {
             if !options.json {
                 render::err(&render::failure(failure));
             }
             emit(log, i, decision, Some(&ran), Status::Failed, said(failure.message.clone()));
-            Ended { exit: Exit::Failed, status: Status::Failed, why: None }
+            Ended { exit: Exit::Failed, data: None }
         }
     }
 }
@@ -462,6 +534,12 @@ pub fn reading(plan: &Plan) -> String {
                 VerdictBecause::FoundNothing { text } => out.push_str(&format!(
                     "refused: nothing installed does \"{}\", so no step runs\n",
                     render::shown(text)
+                )),
+                VerdictBecause::SeveralSources { step, arg, from } => out.push_str(&format!(
+                    "stopped: step {step} refers back for its {arg}, which steps {from:?} could each give\n"
+                )),
+                VerdictBecause::NoSource { step, arg } => out.push_str(&format!(
+                    "stopped: step {step} refers back for its {arg}, which no earlier step gives\n"
                 )),
             }
         }
@@ -552,4 +630,111 @@ pub fn resume(session: &Session, json: bool, project_flag: Option<&Path>) -> Exi
         let options = Options { json, project_flag, again: true, pinned: None };
         act(session, &mut log, *woven, started, &options).await
     })
+}
+
+/// `evoke why` for a weave, from the log alone: a step's line explains that step and lists every step
+/// of its plan with how it ended; a plan refused whole says why; `try`'s plan line lists its steps.
+pub fn why(log_path: &Path, back: usize, entry: &serde_json::Value) -> Exit {
+    use serde_json::Value as J;
+    let said = |v: &J, key: &str| v.get(key).and_then(J::as_str).unwrap_or_default().to_string();
+    // A plan `try` printed, or one refused whole.
+    if entry.get("step").is_none() {
+        render::out(&format!("{}\n", to_line(&said(entry, "input"))));
+        if let Some(steps) = entry.get("steps").and_then(J::as_array) {
+            for step in steps {
+                render::out(&format!(
+                    "{:>3}  {}  {}\n",
+                    step.get("step").and_then(J::as_u64).unwrap_or(0),
+                    render::shown(&said(step, "call").if_empty(&said(step, "input"))),
+                    said(step, "outcome")
+                ));
+            }
+        }
+        for because in entry
+            .pointer("/verdict/because")
+            .or_else(|| entry.get("because"))
+            .and_then(J::as_array)
+            .into_iter()
+            .flatten()
+        {
+            render::out(&format!("  {}\n", render::shown(&because_text(because))));
+        }
+        for excluded in entry.get("excluded").and_then(J::as_array).into_iter().flatten() {
+            render::out(&format!("  left out: {}\n", to_line(&said(excluded, "text"))));
+        }
+        return Exit::Done;
+    }
+    let step = entry.get("step").and_then(J::as_u64).unwrap_or(1) as usize;
+    let steps = entry.get("steps").and_then(J::as_u64).unwrap_or(1) as usize;
+    render::out(&format!("step {step} of {steps}: {}\n", to_line(&said(entry, "input"))));
+    crate::commands::why::explain(entry);
+    for bound in entry.get("bound").and_then(J::as_array).into_iter().flatten() {
+        render::out(&format!(
+            "  took {} from step {}'s {}\n",
+            said(bound, "arg"),
+            bound.get("from").and_then(J::as_u64).unwrap_or(0),
+            said(bound, "field")
+        ));
+    }
+    // A step that ran or failed said so above, with its result or its error.
+    if !matches!(entry.get("status").and_then(J::as_str), Some("ran" | "failed")) {
+        render::out(&format!("  {}\n", status_text(entry)));
+    }
+    // The plan's other lines sit beside this one in the log, in the order they were written.
+    render::out("the plan:\n");
+    let first = back + step - 1;
+    for k in 0..steps {
+        let Some(at) = first.checked_sub(k) else { break };
+        let Ok(line) = crate::log::entry(log_path, at) else { break };
+        if line.get("steps").and_then(J::as_u64) != Some(steps as u64) {
+            break;
+        }
+        let call = said(&line, "call");
+        let shown = if call.is_empty() { said(&line, "reflex") } else { call };
+        render::out(&format!(
+            "{:>3}  {}  {}\n",
+            line.get("step").and_then(J::as_u64).unwrap_or(0),
+            render::shown(&shown),
+            status_text(&line)
+        ));
+    }
+    Exit::Done
+}
+
+trait IfEmpty {
+    fn if_empty(self, other: &str) -> String;
+}
+
+impl IfEmpty for String {
+    fn if_empty(self, other: &str) -> String {
+        if self.is_empty() { other.to_string() } else { self }
+    }
+}
+
+fn because_text(because: &serde_json::Value) -> String {
+    let kind = because.get("type").and_then(serde_json::Value::as_str).unwrap_or_default();
+    match kind {
+        "nothing_to_do" => "nothing to do: the request only says what not to do".into(),
+        "found_nothing" => format!(
+            "refused: nothing installed does \"{}\"",
+            because.get("text").and_then(serde_json::Value::as_str).unwrap_or_default()
+        ),
+        other => format!("stopped: {other}"),
+    }
+}
+
+fn status_text(line: &serde_json::Value) -> String {
+    let status = line.get("status").and_then(serde_json::Value::as_str).unwrap_or_default();
+    match line.get("why") {
+        Some(why) => {
+            let kind = why.get("type").and_then(serde_json::Value::as_str).unwrap_or_default();
+            let message = why.get("message").and_then(serde_json::Value::as_str);
+            match (kind, message) {
+                ("earlier_step", _) => format!("{status}: an earlier step stopped the weave"),
+                (_, Some(message)) => format!("{status}: {}", render::shown(message)),
+                (kind, None) => format!("{status}: {kind}"),
+            }
+        }
+        None => status.to_string(),
+    }
 }
