@@ -381,7 +381,7 @@ fn list_shows_a_refused_projects_path_escaped() {
 /// project trusted.
 fn example_copy(home: &Path) -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
-    for part in ["examples", "reflexes"] {
+    for part in ["docs", "reflexes"] {
         let status = Command::new("cp").arg("-r").arg(repo().join(part)).arg(root.path()).status().unwrap();
         assert!(status.success());
     }
