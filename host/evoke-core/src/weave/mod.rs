@@ -8,6 +8,7 @@
 
 pub mod again;
 pub mod plan;
+pub mod planfile;
 pub mod weaver;
 
 use crate::question::{Question, Questions, Text};

@@ -698,3 +698,60 @@ mod binding {
         assert_eq!(taken(PickKind::Text, &serde_json::json!("a\u{1b}[2Jb")), None, "no value repaints a line");
     }
 }
+
+mod plan_file {
+    use super::super::planfile::{AdapterPin, Pins, ReflexPin, check, read, write};
+
+    fn pins() -> Pins {
+        Pins {
+            evoke: "0.1.0".into(),
+            adapter: AdapterPin { name: "replay".into(), id: "replay".into() },
+            gate: None,
+            set: "sha256:aa".into(),
+            reflexes: [(
+                "lamp".to_string(),
+                ReflexPin { item: "sha256:11".into(), path: Some("reflexes/lamp".into()) },
+            )]
+            .into(),
+            vocab: [("rooms".to_string(), "sha256:22".to_string())].into(),
+        }
+    }
+
+    #[test]
+    fn a_plan_file_reads_back_and_checks_against_the_same_pins() {
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let file = read(&text).unwrap();
+        assert_eq!(file.input, "a and b");
+        assert_eq!(check(&text, &file, &pins()), Ok(()));
+    }
+
+    #[test]
+    fn a_changed_pin_is_refused_with_its_line_and_the_fix() {
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let file = read(&text).unwrap();
+        let mut now = pins();
+        now.reflexes.get_mut("lamp").unwrap().item = "sha256:33".into();
+        let refused = check(&text, &file, &now).unwrap_err();
+        assert_eq!(refused.key, "lamp");
+        assert_eq!(text.lines().nth(refused.line - 1).unwrap().trim_start().split(':').next(), Some("\"lamp\""));
+        assert!(refused.fix.contains("evoke try --save"), "{refused}");
+        let mut now = pins();
+        now.evoke = "0.2.0".into();
+        let refused = check(&text, &file, &now).unwrap_err();
+        assert_eq!(refused.key, "evoke");
+        assert!(refused.message.contains("0.2.0"));
+    }
+
+    #[test]
+    fn a_truncated_or_foreign_file_is_refused_before_anything() {
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let cut = &text[..text.len() / 2];
+        assert!(read(cut).unwrap_err().message.contains("not a plan file"));
+        let other = text.replace("\"plan\": 1", "\"plan\": 2");
+        let refused = read(&other).unwrap_err();
+        assert_eq!(refused.key, "plan");
+        assert!(refused.message.contains("format 2"), "{refused}");
+        let extra = text.replacen("{", "{\n  \"run_first\": true,", 1);
+        assert!(read(&extra).is_err(), "a key evoke never writes is refused");
+    }
+}
