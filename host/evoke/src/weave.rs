@@ -24,6 +24,8 @@ pub struct PlanDecided {
     pub rounds: Vec<Round>,
     /// Per step, in the plan's order: the rounds asked under its words and its candidates.
     pub steps: Vec<Decided>,
+    /// Every answer the plan took, with the words it was asked under, in the order asked.
+    pub answers: Vec<evoke_core::weave::planfile::Answer>,
 }
 
 impl PlanDecided {
@@ -135,7 +137,57 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
                     }
                 })
                 .collect();
-            Ok(Woven::Plan(Box::new(PlanDecided { plan, trace, rounds, steps })))
+            let answers = asked
+                .iter()
+                .map(|a| evoke_core::weave::planfile::Answer { text: a.text.clone(), raw: a.round.raw.clone() })
+                .collect();
+            Ok(Woven::Plan(Box::new(PlanDecided { plan, trace, rounds, steps, answers })))
         }
+    }
+}
+
+/// An engine that answers from a plan file's answers: each round from the answers given under its words.
+pub struct FromFile {
+    pub id: String,
+    pub gate: Option<evoke_core::adapter::Gate>,
+    pub answers: Vec<evoke_core::weave::planfile::Answer>,
+}
+
+impl evoke_core::adapter::Adapter for FromFile {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn gate(&self) -> Option<evoke_core::adapter::Gate> {
+        self.gate
+    }
+
+    fn cacheable(&self) -> bool {
+        false
+    }
+
+    fn answer<'a>(
+        &'a self,
+        state: &'a evoke_core::adapter::State,
+        questions: &'a evoke_core::question::Questions,
+        _cancel: &'a evoke_core::adapter::Cancel,
+    ) -> evoke_core::adapter::AnswerFuture<'a> {
+        let mut raw = evoke_core::adapter::Raw::new();
+        for answer in self.answers.iter().filter(|a| a.text == state.request) {
+            for id in questions.ids() {
+                if let Some(a) = answer.raw.get(id) {
+                    raw.insert(id.to_string(), a.clone());
+                }
+            }
+        }
+        let found = if raw.is_empty() {
+            Err(evoke_core::adapter::AdapterError::new(format!(
+                "the plan file holds no answers for \"{}\"",
+                state.request
+            )))
+        } else {
+            Ok(raw)
+        };
+        Box::pin(std::future::ready(found))
     }
 }

@@ -206,3 +206,60 @@ fn a_sentence_said_again_is_a_new_request_not_a_resume() {
     }
     assert_eq!(f.count("mark"), 4);
 }
+
+#[test]
+fn a_plan_file_runs_while_its_pins_hold_and_is_refused_after_an_edit() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    let plan = f.home.join("marks.plan.json");
+    let plan_arg = plan.to_str().unwrap();
+    let saved = f.evoke().args(["try", "--save", plan_arg, sentence]).output().unwrap();
+    assert_eq!(saved.status.code(), Some(0), "{}", text(&saved).1);
+    assert_eq!(f.count("mark"), 0, "try runs nothing");
+    let written = std::fs::read_to_string(&plan).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&written).unwrap();
+    for key in ["note", "plan", "input", "weave", "evoke", "adapter", "set", "reflexes", "vocab", "answers"] {
+        assert!(file.get(key).is_some(), "the plan file has {key}: {written}");
+    }
+    assert_eq!(file["answers"][0]["text"], sentence, "the sentence's own answers first");
+
+    let ran = f.evoke().args(["--json", "run", plan_arg]).output().unwrap();
+    let (stdout, stderr) = text(&ran);
+    assert_eq!(ran.status.code(), Some(0), "{stdout}{stderr}");
+    assert_eq!(f.count("mark"), 2);
+    let first: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["pinned"]["file"], plan_arg);
+    assert!(first["pinned"]["id"].as_str().unwrap().starts_with("sha256:"), "{first}");
+
+    // The same plan again: its journal says both writes are done, so neither runs again.
+    let again = f.evoke().args(["run", plan_arg]).output().unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again).1);
+    assert_eq!(f.count("mark"), 2);
+
+    // Edited by hand: the plan written is no longer what its answers give. Nothing runs.
+    let edited = written.replacen("\"outcome\": \"run\"", "\"outcome\": \"confirm\"", 1);
+    assert_ne!(edited, written);
+    std::fs::write(&plan, &edited).unwrap();
+    let refused = f.evoke().args(["run", plan_arg]).output().unwrap();
+    let (_, stderr) = text(&refused);
+    assert_eq!(refused.status.code(), Some(6), "{stderr}");
+    let line = edited.lines().position(|l| l.trim_start().starts_with("\"weave\":")).unwrap() + 1;
+    assert!(stderr.contains(&format!("line {line}: `weave`")), "{stderr}");
+    assert!(stderr.contains("evoke try --save"), "the fix: {stderr}");
+
+    // Truncated: refused on reading.
+    std::fs::write(&plan, &written[..written.len() / 2]).unwrap();
+    let refused = f.evoke().args(["run", plan_arg]).output().unwrap();
+    assert_eq!(refused.status.code(), Some(6));
+    assert!(text(&refused).1.contains("not a plan file"), "{}", text(&refused).1);
+
+    // Another engine than the one it was decided by: refused at the adapter's line.
+    std::fs::write(&plan, &written).unwrap();
+    let mut other = Command::new(env!("CARGO_BIN_EXE_evoke"));
+    other.current_dir(&f.project).env("EVOKE_HOME", &f.home).env("NO_COLOR", "1").stdin(Stdio::null());
+    let refused = other.args(["run", plan_arg]).output().unwrap();
+    let line = written.lines().position(|l| l.trim_start().starts_with("\"adapter\":")).unwrap() + 1;
+    assert_eq!(refused.status.code(), Some(6), "{}", text(&refused).1);
+    assert!(text(&refused).1.contains(&format!("line {line}: `adapter`")), "{}", text(&refused).1);
+    assert_eq!(f.count("mark"), 2, "nothing ran: {}", f.marks());
+}

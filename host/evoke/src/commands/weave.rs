@@ -177,7 +177,7 @@ pub async fn act(
     if woven.plan.refused() {
         return refused_plan(log, &woven, options.json);
     }
-    let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided } = woven;
+    let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided, .. } = woven;
     // The plan as decided, before any answer a person gives: what a journal and `evoke resume` name it by.
     let digest = plan.digest();
     let count = plan.steps.len();
@@ -737,4 +737,121 @@ fn status_text(line: &serde_json::Value) -> String {
         }
         None => status.to_string(),
     }
+}
+
+/// What a plan file pins, as it is here now.
+pub fn pins(session: &Session) -> evoke_core::weave::planfile::Pins {
+    use evoke_core::project::Setting;
+    use evoke_core::weave::planfile::{self, AdapterPin, Pins, ReflexPin};
+    let mut reflexes = std::collections::BTreeMap::new();
+    let mut vocab = std::collections::BTreeMap::new();
+    for reflex in session.catalog.reflexes() {
+        // A secret's pin is the variable it is read from, never its value.
+        let settings: Vec<(String, String)> = session
+            .project
+            .settings(&reflex.name)
+            .iter()
+            .map(|(k, s)| match s {
+                Setting::Plain(v) => (k.clone(), format!("plain:{v}")),
+                Setting::Env(var) => (k.clone(), format!("env:{var}")),
+            })
+            .collect();
+        let path = session.project.installed(&reflex.name).map(|i| i.dir.display().to_string());
+        reflexes.insert(reflex.name.clone(), ReflexPin { item: planfile::item(reflex, &settings), path });
+        for (name, v) in &reflex.vocabs {
+            vocab.insert(name.clone(), planfile::vocab(v));
+        }
+    }
+    Pins {
+        evoke: env!("CARGO_PKG_VERSION").to_string(),
+        adapter: AdapterPin { name: session.adapter_name.clone(), id: session.adapter.id().to_string() },
+        gate: session.gate,
+        set: session.plan.clone(),
+        reflexes,
+        vocab,
+    }
+}
+
+/// `evoke try --save FILE`: the plan whole, written atomically.
+pub fn save(session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]) -> Exit {
+    let weave = serde_json::to_value(&woven.plan).unwrap_or_default();
+    let text =
+        evoke_core::weave::planfile::write(&pins(session), &woven.plan.input, tags, weave, woven.answers.clone());
+    match evoke_files::atomic::write(path, text.as_bytes()) {
+        Ok(()) => {
+            render::err(&format!("saved the plan to {}; run it with: evoke run {}\n", path.display(), path.display()));
+            Exit::Done
+        }
+        Err(e) => {
+            render::err(&format!("error: cannot write {}: {e}\n", path.display()));
+            Exit::Failed
+        }
+    }
+}
+
+/// `evoke run FILE`: the plan of a plan file, run only when every pin still holds and its answers give
+/// the very plan written. Nothing runs otherwise.
+pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option<&Path>) -> Exit {
+    use evoke_core::weave::planfile;
+    let shown = path.display().to_string();
+    let refuse = |message: String| {
+        render::err(&format!("error: {}: {}; nothing ran\n", render::shown(&shown), render::shown(&message)));
+        Exit::Refused
+    };
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.len() > planfile::MAX_BYTES as u64 => {
+            return refuse(format!("over {} bytes; no plan evoke writes is", planfile::MAX_BYTES));
+        }
+        Ok(_) => {}
+        Err(e) => {
+            render::err(&format!("error: cannot read {}: {e}\n", render::shown(&shown)));
+            return Exit::Usage;
+        }
+    }
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => return refuse(format!("cannot be read as text: {e}")),
+    };
+    let file = match planfile::read(&text) {
+        Ok(file) => file,
+        Err(refused) => return refuse(refused.to_string()),
+    };
+    if let Err(refused) = planfile::check(&text, &file, &pins(session)) {
+        return refuse(refused.to_string());
+    }
+    let engine = crate::weave::FromFile {
+        id: session.adapter.id().to_string(),
+        gate: session.gate,
+        answers: file.answers.clone(),
+    };
+    let runtime = match crate::session::runtime() {
+        Ok(runtime) => runtime,
+        Err(exit) => return exit,
+    };
+    let mut log = Log::open(&session.places.log());
+    runtime.block_on(async {
+        let started = Instant::now();
+        let request = crate::decide::Request {
+            catalog: &session.catalog,
+            adapter: &engine,
+            gate: session.gate,
+            plan: &session.plan,
+            cache: None,
+            deadline: started + DEADLINE,
+        };
+        let woven = match crate::weave::weave(&request, &file.input).await {
+            Ok(crate::weave::Woven::Plan(woven)) => woven,
+            Ok(crate::weave::Woven::One(_)) => return refuse("its answers give one call, not the plan written".into()),
+            Err(failed) => return refuse(failed.failure.to_string()),
+        };
+        if serde_json::to_value(&woven.plan).ok().as_ref() != Some(&file.weave) {
+            let line = text.lines().position(|l| l.trim_start().starts_with("\"weave\":")).map_or(1, |i| i + 1);
+            return refuse(format!(
+                "line {line}: `weave`: the plan written is not the plan its answers give (was it edited?)\n  = fix: write the plan again: evoke try --save FILE \"…\""
+            ));
+        }
+        let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };
+        let options = Options { json, project_flag, again: true, pinned: Some(pinned) };
+        act(session, &mut log, *woven, started, &options).await
+    })
 }
