@@ -547,6 +547,13 @@ pub fn reading(plan: &Plan) -> String {
         out.push_str(&format!("plan: {} steps in {} stages\n", plan.steps.len(), plan.stages.len()));
         for step in &plan.steps {
             let d = &step.decision;
+            let binds = plan::binds_of(plan, step.step);
+            if d.outcome == Outcome::Ask && !binds.is_empty() {
+                let takes: Vec<String> = binds.iter().map(|b| format!("takes {} from {}", b.field, b.from)).collect();
+                let reflex = render::shown(d.reflex.as_deref().unwrap_or_default()).into_owned();
+                out.push_str(&format!("{:>3}  {reflex} · {}  bound\n", step.step, takes.join(", ")));
+                continue;
+            }
             let call = d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default());
             let confidence = d.confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
             let repair = step
