@@ -544,7 +544,8 @@ pub fn reading(plan: &Plan) -> String {
             }
         }
     } else {
-        out.push_str(&format!("plan: {} steps in {} stages\n", plan.steps.len(), plan.stages.len()));
+        let count = |n: usize, one: &str| if n == 1 { format!("1 {one}") } else { format!("{n} {one}s") };
+        out.push_str(&format!("plan: {} in {}\n", count(plan.steps.len(), "step"), count(plan.stages.len(), "stage")));
         for step in &plan.steps {
             let d = &step.decision;
             let binds = plan::binds_of(plan, step.step);
