@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 const RESULT_KEPT: usize = 4096;
 /// The largest journal file read back, in bytes: a plan holds at most a few steps.
 const MAX_JOURNAL: u64 = 1 << 20;
+/// The most journals kept: a fresh one past this many removes the oldest.
+pub const KEPT: usize = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -55,7 +57,8 @@ pub struct Journal {
 
 /// Where a plan's journal lives.
 pub fn path_of(state: &Path, digest: &str) -> PathBuf {
-    let name: String = digest.chars().filter(|c| c.is_ascii_hexdigit()).collect();
+    let hex = digest.strip_prefix("sha256:").unwrap_or(digest);
+    let name: String = hex.chars().filter(|c| c.is_ascii_hexdigit()).collect();
     state.join("weave").join(format!("{name}.json"))
 }
 
@@ -74,6 +77,7 @@ impl Journal {
         };
         journal.save()?;
         evoke_files::atomic::write(&latest(state), digest.as_bytes())?;
+        prune(&state.join("weave"), &journal.path);
         Ok(journal)
     }
 
@@ -155,6 +159,24 @@ impl Journal {
     }
 }
 
+/// Removes the oldest journals past [`KEPT`], never `keep`. A journal that cannot be removed stays.
+fn prune(dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut journals: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json") && e.path() != keep)
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if journals.len() < KEPT {
+        return;
+    }
+    journals.sort();
+    let extra = journals.len() + 1 - KEPT;
+    for (_, path) in journals.into_iter().take(extra) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +194,26 @@ mod tests {
         assert_eq!(again.entry(2).map(|e| e.mark), Some(Mark::Intent));
         assert_eq!(again.entry(3), None);
         assert_eq!(std::fs::read_to_string(latest(dir.path())).unwrap(), "sha256:ab12");
+    }
+
+    #[test]
+    fn journals_past_the_bound_are_removed_oldest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..KEPT + 5 {
+            Journal::fresh(dir.path(), &format!("sha256:{i:04x}"), "x").unwrap();
+            // Distinct times, so that the oldest is the first written.
+            let path = path_of(dir.path(), &format!("sha256:{i:04x}"));
+            let t = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000 + i as u64);
+            std::fs::File::options().write(true).open(&path).unwrap().set_modified(t).unwrap();
+        }
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("weave"))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+            .collect();
+        assert_eq!(left.len(), KEPT);
+        assert!(!path_of(dir.path(), "sha256:0000").exists(), "the oldest went first");
+        assert!(path_of(dir.path(), &format!("sha256:{:04x}", KEPT + 4)).exists());
     }
 
     #[test]
