@@ -263,3 +263,80 @@ fn a_plan_file_runs_while_its_pins_hold_and_is_refused_after_an_edit() {
     assert!(text(&refused).1.contains(&format!("line {line}: `adapter`")), "{}", text(&refused).1);
     assert_eq!(f.count("mark"), 2, "nothing ran: {}", f.marks());
 }
+
+#[test]
+fn an_optional_value_a_step_refers_back_to_is_written_into_its_words_and_decided_again() {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("project");
+    for (name, manifest, body) in [
+        (
+            "find",
+            "reflex = 1\ndescription = \"Find a book.\"\neffect = \"read\"\nconfirm = \"Find a book?\"\nrun = \"find.mjs\"\n\n[yields.title]\nkind = \"text\"\n",
+            "export default function find() { return { text: \"found dune\", data: { title: \"dune\" } }; }\n",
+        ),
+        (
+            "note",
+            "reflex = 1\ndescription = \"Note a title down.\"\neffect = \"write\"\nconfirm = \"Note it?\"\nrun = \"note.mjs\"\n\n[args.what]\nask = \"What?\"\npick = \"text\"\noptional = true\n",
+            "export default function note({ what }) { return `noted ${what ?? \"nothing\"}`; }\n",
+        ),
+    ] {
+        let dir = project.join("r").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
+        std::fs::write(dir.join(format!("{name}.mjs")), body).unwrap();
+    }
+    std::fs::write(project.join("evoke.toml"), "[reflexes]\nfind = \"r/find\"\nnote = \"r/note\"\n").unwrap();
+    std::fs::write(
+        project.join("recording.toml"),
+        r#"id = "replay"
+
+[gate]
+route = 0.5
+read = 0.6
+write = 0.8
+
+[answers."find a book and note it"]
+route = { find = 0.95, note = 0.02, none = 0.03 }
+"weave.cut_12_15" = { yes = 0.9 }
+
+[answers."find a book"]
+route = { find = 0.95, note = 0.02, none = 0.03 }
+"fits.find" = { yes = 0.9 }
+"fits.note" = { yes = 0.05 }
+
+[answers."note it"]
+route = { note = 0.95, find = 0.02, none = 0.03 }
+"fits.note" = { yes = 0.9 }
+"fits.find" = { yes = 0.05 }
+
+[answers.'note "dune"']
+route = { note = 0.95, find = 0.02, none = 0.03 }
+"fits.note" = { yes = 0.9 }
+"fits.find" = { yes = 0.05 }
+"note.what" = { "6-10" = 0.95, unstated = 0.05 }
+"#,
+    )
+    .unwrap();
+    let home = root.path().join("home");
+    let evoke = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1").stdin(Stdio::null());
+        command
+    };
+    assert!(evoke().arg("trust").output().unwrap().status.success());
+    let out = evoke().args(["--recording", "recording.toml", "--json", "find a book and note it"]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    let note = &lines[1];
+    assert_eq!(note["input"], "note \"dune\"", "decided again on the words with the value written in: {note}");
+    assert_eq!(note["call"], "note what=\"dune\"");
+    assert_eq!(note["result"]["text"], "noted dune");
+    assert_eq!(note["bound"][0]["arg"], "what");
+    assert_eq!(note["bound"][0]["from"], 1);
+    assert_eq!(note["bound"][0]["field"], "title");
+    let keys: Vec<&String> = note.as_object().unwrap().keys().collect();
+    let at = |k: &str| keys.iter().position(|x| x.as_str() == k).unwrap();
+    assert!(at("trace") < at("bound") && at("bound") < at("status"), "bound after trace, status last: {keys:?}");
+}

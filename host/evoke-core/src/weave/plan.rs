@@ -266,15 +266,21 @@ pub fn bind(catalog: &Catalog, plan: &mut Plan) {
     let mut stops = Vec::new();
     for j in 0..plan.steps.len() {
         let step = &plan.steps[j];
-        if step.decision.outcome != Outcome::Ask || !refers_back(&step.text) {
+        if step.decision.outcome == Outcome::Abstain || !refers_back(&step.text) {
             continue;
         }
         let Some(reflex) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
-        for missing in step.decision.missing.iter().flatten() {
-            if missing.because != MissingBecause::Unstated {
-                continue;
+        // A required value missing is filled; an optional one unstated is written into the words.
+        let missing = step.decision.missing.iter().flatten().filter(|m| m.because == MissingBecause::Unstated);
+        let mut wanted: Vec<(String, &'static str)> = missing.map(|m| (m.arg.clone(), "fill")).collect();
+        let stated = |name: &str| step.decision.args.as_ref().is_some_and(|a| a.get(name).is_some());
+        for arg in reflex.manifest.args.iter().filter(|a| !a.is_required() && !stated(&a.name)) {
+            if matches!(arg.source, Source::Pick(_)) && !wanted.iter().any(|(n, _)| *n == arg.name) {
+                wanted.push((arg.name.clone(), "rewrite"));
             }
-            let Some(Source::Pick(kind)) = reflex.manifest.arg(&missing.arg).map(|a| &a.source) else { continue };
+        }
+        for (name, via) in wanted {
+            let Some(Source::Pick(kind)) = reflex.manifest.arg(&name).map(|a| &a.source) else { continue };
             let mut sources: Vec<(usize, String)> = Vec::new();
             for earlier in &plan.steps[..j] {
                 let Some(theirs) = earlier.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
@@ -285,16 +291,18 @@ pub fn bind(catalog: &Catalog, plan: &mut Plan) {
             match sources.as_slice() {
                 [(from, field)] => plan.binds.push(Bind {
                     step: j + 1,
-                    arg: missing.arg.clone(),
+                    arg: name.clone(),
                     from: *from,
                     field: field.clone(),
                     kind: *kind,
-                    via: "fill",
+                    via,
                 }),
-                [] => stops.push(VerdictBecause::NoSource { step: j + 1, arg: missing.arg.clone() }),
+                // An optional value with nothing to take from is simply not given.
+                [] if via == "rewrite" => {}
+                [] => stops.push(VerdictBecause::NoSource { step: j + 1, arg: name.clone() }),
                 _ => stops.push(VerdictBecause::SeveralSources {
                     step: j + 1,
-                    arg: missing.arg.clone(),
+                    arg: name.clone(),
                     from: sources.iter().map(|(from, _)| *from).collect(),
                 }),
             }
@@ -307,15 +315,47 @@ pub fn bind(catalog: &Catalog, plan: &mut Plan) {
     }
 }
 
+/// The step's words with the value written in place of the words that refer back: text in quotes, so
+/// that it reads as one span. `None` when the words hold no such words or the value cannot be quoted.
+pub fn rewritten_words(text: &str, value: &Value) -> Option<String> {
+    let said = value.shown();
+    let written = match value {
+        Value::Pick { value: PickValue::Text(_), .. } if said.contains('"') => return None,
+        Value::Pick { value: PickValue::Text(_), .. } => format!("\"{said}\""),
+        _ => said.to_string(),
+    };
+    let lower = text.to_lowercase();
+    if lower.len() != text.len() {
+        return None;
+    }
+    let mut order: Vec<&str> = REFERS_BACK.to_vec();
+    order.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    for w in order {
+        let found = lower.match_indices(w).find(|(at, _)| {
+            let before = lower[..*at].chars().next_back();
+            let after = lower[at + w.len()..].chars().next();
+            before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+        });
+        if let Some((at, _)) = found {
+            return Some(format!("{}{written}{}", &text[..at], &text[at + w.len()..]));
+        }
+    }
+    None
+}
+
 /// The binds that fill a step (from 1).
 pub fn binds_of(plan: &Plan, step: usize) -> Vec<&Bind> {
     plan.binds.iter().filter(|b| b.step == step).collect()
 }
 
-/// Whether every value a step is missing comes from a bind.
+/// Whether every value a step is missing comes from a bind that fills it.
 pub fn filled_by_binds(plan: &Plan, step: usize) -> bool {
     let decision = &plan.steps[step - 1].decision;
-    decision.missing.iter().flatten().all(|m| plan.binds.iter().any(|b| b.step == step && b.arg == m.arg))
+    decision
+        .missing
+        .iter()
+        .flatten()
+        .all(|m| plan.binds.iter().any(|b| b.step == step && b.arg == m.arg && b.via == "fill"))
 }
 
 /// The value a field of an earlier step's result gives an argument of `kind`: the result's own value,

@@ -585,7 +585,7 @@ pick = "duration"
 }
 
 mod binding {
-    use super::super::plan::{Decided, VerdictBecause, bind, refers_back, settle, taken};
+    use super::super::plan::{Decided, VerdictBecause, bind, refers_back, rewritten_words, settle, taken};
     use super::super::{Part, Reading};
     use crate::catalog::{Catalog, Reflex};
     use crate::decision::{Args, Choices, Decision, Missing, MissingBecause, Outcome, Value};
@@ -686,6 +686,30 @@ mod binding {
         );
         let p = plan(&catalog, vec![step("email them", "mail", Outcome::Ask, Effect::Write, Some("to"))]);
         assert_eq!(p.verdict.because, vec![VerdictBecause::NoSource { step: 1, arg: "to".into() }]);
+    }
+
+    const NOTE: &str = "reflex = 1\ndescription = \"Note a title.\"\neffect = \"write\"\nconfirm = \"Note it?\"\nrun = \"n.mjs\"\n[args.what]\nask = \"What?\"\npick = \"text\"\noptional = true\n";
+
+    #[test]
+    fn an_optional_value_is_written_into_the_words_and_decided_again() {
+        let catalog = Catalog::new(vec![reflex("contact", CONTACT), reflex("note", NOTE)]);
+        let p = plan(
+            &catalog,
+            vec![
+                step("look up dana", "contact", Outcome::Run, Effect::Read, None),
+                step("note it", "note", Outcome::Run, Effect::Write, None),
+            ],
+        );
+        assert!(!p.refused(), "{:?}", p.verdict);
+        assert_eq!(p.binds.len(), 1);
+        assert_eq!((p.binds[0].arg.as_str(), p.binds[0].from, p.binds[0].via), ("what", 1, "rewrite"));
+        let value = taken(PickKind::Text, &serde_json::json!("dana@example.com")).unwrap();
+        assert_eq!(rewritten_words("note it", &value).as_deref(), Some("note \"dana@example.com\""));
+        assert_eq!(rewritten_words("send that report now", &value).as_deref(), Some("send \"dana@example.com\" now"));
+        assert_eq!(rewritten_words("note the item", &value), None);
+        // Words that do not refer back take nothing, and an optional value with no source is not given.
+        let p = plan(&catalog, vec![step("note a line", "note", Outcome::Run, Effect::Write, None)]);
+        assert!(p.binds.is_empty() && !p.refused());
     }
 
     #[test]

@@ -312,8 +312,51 @@ pub async fn act(
                     stop_after.get_or_insert(stage_index);
                     continue;
                 }
-                decision =
-                    answered(&session.catalog, session.gate.as_ref(), &decided[i].candidates, &decision, &answers);
+                // An optional value is written into the step's words, decided again under the same gate.
+                let mut candidates = decided[i].candidates.clone();
+                let mut fills = Vec::new();
+                let mut unread = None;
+                for ((arg, value), b) in answers.into_iter().zip(&binds) {
+                    if b.via != "rewrite" {
+                        fills.push((arg, value));
+                        continue;
+                    }
+                    let Some(words) = plan::rewritten_words(&decision.input, &value) else {
+                        unread = Some(format!("the value of {arg} cannot be written into the step's words"));
+                        break;
+                    };
+                    let request = session.request(Instant::now());
+                    match crate::decide::decide(&request, &words).await {
+                        Ok(again)
+                            if again.decision.reflex == decision.reflex
+                                && again.decision.args.as_ref().and_then(|a| a.get(&arg)).map(|v| v.shown())
+                                    == Some(value.shown()) =>
+                        {
+                            candidates = again.candidates.clone();
+                            decision = again.decision;
+                        }
+                        Ok(_) => {
+                            unread = Some(format!("\"{words}\" did not read {} as its {arg}", value.shown()));
+                            break;
+                        }
+                        Err(failed) => {
+                            unread = Some(failed.failure.to_string());
+                            break;
+                        }
+                    }
+                }
+                if let Some(message) = unread {
+                    if !options.json {
+                        render::err(&format!("evoke: step {n}: {}; it did not run\n", render::shown(&message)));
+                    }
+                    emit(log, i, &decision, None, Status::Refused, Some(Why::Said { message }));
+                    exit = worse(exit, Exit::Refused);
+                    stop_after.get_or_insert(stage_index);
+                    continue;
+                }
+                if !fills.is_empty() {
+                    decision = answered(&session.catalog, session.gate.as_ref(), &candidates, &decision, &fills);
+                }
                 plan.steps[i].decision = decision.clone();
                 if !options.json {
                     let call = decision.call.clone().unwrap_or_default();
