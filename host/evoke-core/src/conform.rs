@@ -37,6 +37,7 @@ pub const FUNCTIONS: [&str; 14] = [
     "refs",
     "h1",
     "versions",
+    "weave",
 ];
 
 /// Runs `function` on a case's `input`. An input of the wrong shape is an error, not a fault.
@@ -77,6 +78,7 @@ pub fn call(function: &str, input: &Value) -> Result<Value, String> {
         "refs" => crate::refs::vector_case(input),
         "h1" => crate::h1::vector_case(input),
         "versions" => crate::contract::vector_case(input),
+        "weave" => weave_case(input),
         other => Err(format!("no core function is named \"{other}\"")),
     }
 }
@@ -361,6 +363,70 @@ fn gate_case(input: &Value) -> Result<Value, String> {
 
 /// A whole decision: each round's questions answered from `answers` (a question it lacks goes
 /// unanswered), the line without `trace`, or the fault that ended it.
+/// A sentence and its answers, each round's under the words it is asked under, to what it came to: the
+/// plan's shape (each step's words, outcome, call and repair; the stages; the verdict; what was left out;
+/// each place to cut and whether it cut), or `{ "one": … }` for a sentence decided as one input, or a
+/// fault.
+fn weave_case(input: &Value) -> Result<Value, String> {
+    use crate::weave::weaver::{NotWoven, Weaver, Woven};
+    let catalog = catalog_of(input)?;
+    let gate = gate_of(input)?;
+    let text = as_str(input, Some("input"))?;
+    let by_text = input.get("answers").and_then(Value::as_object).ok_or("the input has no \"answers\" object")?;
+    let mut recorded: BTreeMap<&str, Raw> = BTreeMap::new();
+    for (words, answers) in by_text {
+        recorded.insert(words.as_str(), raw_of(answers)?);
+    }
+    let mut weaver = match Weaver::new(&catalog, gate, text) {
+        Ok(weaver) => weaver,
+        Err(NotWoven::Input(refusal)) => return Ok(json!({ "fault": refusal })),
+        Err(NotWoven::TooMany(reason)) => return Ok(json!({ "fault": reason })),
+    };
+    while let Some((words, questions)) = weaver.questions() {
+        let Some(answers) = recorded.get(words) else {
+            return Ok(json!({ "fault": { "type": "no_answers", "text": words } }));
+        };
+        let raw: Raw = questions.ids().filter_map(|id| answers.get(id).map(|a| (id.to_string(), a.clone()))).collect();
+        let validated = match validate(questions, &raw) {
+            Ok(validated) => validated,
+            Err(fault) => return Ok(json!({ "fault": fault, "text": words })),
+        };
+        if let Err(reason) = weaver.feed(&validated) {
+            return Ok(json!({ "fault": reason }));
+        }
+    }
+    let step = |d: &crate::decision::Decision| {
+        let mut out = json!({ "text": d.input, "outcome": d.outcome });
+        if let Some(call) = &d.call {
+            out["call"] = json!(call);
+        }
+        out
+    };
+    match weaver.woven().ok_or("the weave did not finish")? {
+        Woven::One(decision) => Ok(json!({ "one": step(decision) })),
+        Woven::Plan(plan) => {
+            let steps: Vec<Value> = plan
+                .steps
+                .iter()
+                .map(|s| {
+                    let mut out = step(&s.decision);
+                    if let Some(repair) = s.repair {
+                        out["repair"] = json!(repair);
+                    }
+                    out
+                })
+                .collect();
+            Ok(json!({
+                "steps": steps,
+                "stages": plan.stages,
+                "verdict": plan.verdict,
+                "excluded": plan.excluded.iter().map(|e| e.text.clone()).collect::<Vec<_>>(),
+                "splits": plan.splits.iter().map(|s| json!({ "text": s.text, "at": s.start, "cut": s.cut })).collect::<Vec<_>>(),
+            }))
+        }
+    }
+}
+
 fn decide_case(input: &Value) -> Result<Value, String> {
     let catalog = catalog_of(input)?;
     let gate = gate_of(input)?;

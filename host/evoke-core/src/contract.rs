@@ -152,6 +152,24 @@ pub fn diff(old: &Manifest, new: &Manifest) -> Result<Diff, WasFault> {
         }
     }
 
+    // What the result holds: a later step of a plan may take a field, so a field removed or changed
+    // breaks a plan that took it; a field added breaks nothing.
+    for y in &new.yields {
+        match old.yields.iter().find(|o| o.field == y.field) {
+            None => push(Level::Minor, "yield_added", format!("yields.{}", key(&y.field))),
+            Some(o) if o.kind != y.kind => {
+                push(Level::Major, "yield_changed", format!("yields.{}.kind", key(&y.field)))
+            }
+            Some(o) if o.about != y.about => push(Level::Patch, "wording", format!("yields.{}.about", key(&y.field))),
+            Some(_) => {}
+        }
+    }
+    for o in &old.yields {
+        if !new.yields.iter().any(|y| y.field == o.field) {
+            push(Level::Major, "yield_removed", format!("yields.{}", key(&o.field)));
+        }
+    }
+
     // Wording: what the classifier and the person read.
     if old.description != new.description {
         push(Level::Patch, "wording", "description".into());

@@ -28,3 +28,4 @@ pub mod refs;
 pub mod text;
 pub mod validate;
 pub mod vocab;
+pub mod weave;

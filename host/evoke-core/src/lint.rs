@@ -154,6 +154,12 @@ fn wording(manifest: &Manifest) -> Vec<(KeyPath, String)> {
             texts.push((root.child(table).child(&record.utterance), record.utterance.clone()));
         }
     }
+    // What a result's field holds is read where a plan binds a later step to it.
+    for y in &manifest.yields {
+        if let Some(about) = &y.about {
+            texts.push((root.child("yields").child(&y.field).child("about"), about.clone()));
+        }
+    }
     texts
 }
 

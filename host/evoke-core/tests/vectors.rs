@@ -21,6 +21,7 @@ const FOLDERS: [&str; 14] = [
     "refs",
     "h1",
     "versions",
+    "weave",
 ];
 
 fn root() -> PathBuf {

@@ -47,8 +47,11 @@ enum Command {
     Try {
         /// The sentence; with none and stdin not a terminal, one decision per input line.
         sentence: Vec<String>,
+        /// Write the plan of a sentence read as several steps to FILE, for `evoke run FILE`.
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
     },
-    /// Call a reflex by name, with its values: evoke run lights room=den state=off.
+    /// Call a reflex by name, with its values: evoke run lights room=den state=off; or run a plan file.
     Run {
         /// The reflex's local name.
         name: String,
@@ -108,6 +111,8 @@ enum Command {
         #[arg(default_value_t = 1)]
         n: usize,
     },
+    /// Take up the last woven plan again: a step that ran is not run again, one that may have acted asks.
+    Resume,
     /// Run one core function on a conformance case's input (JSON on stdin), printing its output.
     #[command(hide = true)]
     Conform {
@@ -188,14 +193,23 @@ fn other(command: Command, options: &session::Options, json: bool) -> Exit {
         Command::Config { name, setting, env } => {
             commands::config::run(options.project_dir, &name, &setting, env.as_deref())
         }
+        // A plan file: `evoke run month.plan.json`.
+        Command::Run { name, values } if values.is_empty() && name.ends_with(".json") => match Session::open(options) {
+            Ok(session) => commands::weave::run_file(&session, std::path::Path::new(&name), json, options.project_dir),
+            Err(e) => setup_failed(e),
+        },
         Command::Run { name, values } => match Workspace::open(options) {
             Ok(session) => commands::run::run(&session, &name, &values, json),
             Err(e) => setup_failed(e),
         },
-        Command::Try { sentence } => match Session::open(options) {
+        Command::Resume => match Session::open(options) {
+            Ok(session) => commands::weave::resume(&session, json, options.project_dir),
+            Err(e) => setup_failed(e),
+        },
+        Command::Try { sentence, save } => match Session::open(options) {
             Ok(session) => {
                 let sentence = (!sentence.is_empty()).then(|| sentence.join(" "));
-                commands::try_::run(&session, sentence, json)
+                commands::try_::run(&session, sentence, json, save.as_deref())
             }
             Err(e) => setup_failed(e),
         },

@@ -44,10 +44,22 @@ pub struct Decided {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Failure {
-    Input { refusal: Refusal },
-    Answer { fault: AnswerFault },
-    Adapter { message: String },
-    Deadline { seconds: u64 },
+    Input {
+        refusal: Refusal,
+    },
+    Answer {
+        fault: AnswerFault,
+    },
+    Adapter {
+        message: String,
+    },
+    Deadline {
+        seconds: u64,
+    },
+    /// A sentence with more places to cut, or more parts, than a plan holds.
+    Weave {
+        reason: evoke_core::weave::TooMany,
+    },
 }
 
 impl std::fmt::Display for Failure {
@@ -59,6 +71,7 @@ impl std::fmt::Display for Failure {
             Failure::Deadline { seconds } => {
                 write!(f, "refused: the {seconds}-second deadline passed while deciding; nothing ran")
             }
+            Failure::Weave { reason } => write!(f, "refused: {reason}; nothing ran"),
         }
     }
 }
@@ -109,7 +122,7 @@ pub async fn decide(request: &Request<'_>, input: &str) -> Result<Decided, Faile
 }
 
 /// One round: from the cache when it holds the answer, else one adapter call raced against the deadline.
-async fn ask(
+pub(crate) async fn ask(
     request: &Request<'_>,
     input: &str,
     questions: &Questions,

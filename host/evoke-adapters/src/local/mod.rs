@@ -14,6 +14,7 @@ pub mod route;
 mod settings;
 pub mod space;
 pub(crate) mod thread;
+mod weave;
 pub mod words;
 
 pub use calibration::{ArgParams, GATE, Params};
@@ -187,6 +188,10 @@ impl Engine {
         };
         let mut raw = Raw::new();
         for (id, question) in &questions.0 {
+            if let Some(answer) = weave::answer(request, id, question, questions) {
+                raw.insert(id.clone(), answer);
+                continue;
+            }
             let answer: BTreeMap<String, f64> = match question {
                 Question::Choice { otherwise, .. }
                     if id == "route" || (otherwise.as_deref() == Some(NONE) && is_route(question)) =>

@@ -23,6 +23,21 @@ impl Manifest {
                 Run::Argv(argv) => json!({ "argv": argv }),
             },
         );
+        if !self.yields.is_empty() {
+            let yields: Map<String, Value> = self
+                .yields
+                .iter()
+                .map(|y| {
+                    let mut entry = Map::new();
+                    entry.insert("kind".into(), json!(y.kind.as_str()));
+                    if let Some(about) = &y.about {
+                        entry.insert("about".into(), json!(about));
+                    }
+                    (y.field.clone(), Value::Object(entry))
+                })
+                .collect();
+            out.insert("yields".into(), Value::Object(yields));
+        }
         if !self.config.is_empty() {
             let config: Map<String, Value> = self
                 .config

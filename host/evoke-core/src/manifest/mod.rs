@@ -114,6 +114,15 @@ pub struct ConfigKey {
     pub secret: bool,
 }
 
+/// One field of a body's result, declared under `[yields.<field>]`: what a later step of a plan may take.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Yield {
+    pub field: String,
+    /// The pick kind its value is, which decides the arguments it may fill.
+    pub kind: crate::recognize::PickKind,
+    pub about: Option<String>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
     Read,
@@ -154,6 +163,8 @@ pub struct Manifest {
     pub args: Vec<Arg>,
     pub examples: Vec<Record>,
     pub tests: Vec<Record>,
+    /// The fields the body's result holds, in the order written.
+    pub yields: Vec<Yield>,
 }
 
 impl Manifest {

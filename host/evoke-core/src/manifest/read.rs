@@ -1,7 +1,7 @@
 //! Reading `reflex.toml` into a [`Manifest`], with every refusal and warning placed.
 
 use super::records::{Author, Seen, read_records};
-use super::{Access, Arg, ConfigKey, Effect, Grants, Manifest, Run, Source, placeholders};
+use super::{Access, Arg, ConfigKey, Effect, Grants, Manifest, Run, Source, Yield, placeholders};
 use crate::diag::{Problem, Reading};
 use crate::doc::{Doc, Entry, KeyPath, Sink, TableReader, number_of};
 use crate::recognize::PickKind;
@@ -60,6 +60,7 @@ fn read_top(top: &mut TableReader, dir: &dyn DirListing, sink: &mut Sink) -> Opt
     let config = top.get("config").map_or(Some(Vec::new()), |e| read_config(&e, sink));
     let grants = top.get("grants").map_or(Some(Grants::default()), |e| read_grants(&e, sink));
     let args = top.get("args").map_or(Some(Vec::new()), |e| read_args(&e, sink));
+    let yields = top.get("yields").map_or(Some(Vec::new()), |e| read_yields(&e, sink));
 
     // What follows is checked against the arguments; with arguments that did not read, checking would
     // only add echoes of the same fault.
@@ -85,6 +86,7 @@ fn read_top(top: &mut TableReader, dir: &dyn DirListing, sink: &mut Sink) -> Opt
         args: args?,
         examples: examples?,
         tests: tests?,
+        yields: yields?,
     })
 }
 
@@ -299,6 +301,60 @@ fn read_argv(entry: &Entry, args: &[Arg], check_names: bool, sink: &mut Sink) ->
         }
     }
     ok.then_some(argv)
+}
+
+/// `[yields.<field>]`: `kind`, a pick kind, and an optional one-line `about`.
+fn read_yields(entry: &Entry, sink: &mut Sink) -> Option<Vec<Yield>> {
+    let mut table = entry.table(sink)?;
+    let mut yields = Vec::new();
+    let mut ok = true;
+    for item in table.entries() {
+        if !is_name(item.name) {
+            sink.error(
+                Problem::BadName,
+                &item.path,
+                &item.key_span,
+                format!("the yielded field \"{}\" is not a name", crate::text::escape_outside(item.name)),
+                "write field names as [a-z][a-z0-9_]*",
+            );
+            ok = false;
+            continue;
+        }
+        let Some(mut t) = item.table(sink) else {
+            ok = false;
+            continue;
+        };
+        let kind = match t.get("kind") {
+            Some(e) => e.text(sink, false).and_then(|k| match k.parse::<PickKind>() {
+                Ok(kind) => Some(kind),
+                Err(_) => {
+                    sink.error(
+                        Problem::BadPick,
+                        &e.path,
+                        &e.key_span,
+                        format!("\"{}\" is not a pick kind", crate::text::escape_outside(&k)),
+                        "write one of number, duration, date, time, amount, code, text",
+                    );
+                    None
+                }
+            }),
+            None => {
+                t.missing(sink, "kind", "say what the field holds: { kind = \"text\" }");
+                None
+            }
+        };
+        let about = match t.get("about") {
+            Some(e) => e.nonempty_text(sink, false).map(Some),
+            None => Some(None),
+        };
+        t.finish(sink);
+        match (kind, about) {
+            (Some(kind), Some(about)) => yields.push(Yield { field: item.name.to_string(), kind, about }),
+            _ => ok = false,
+        }
+    }
+    table.finish(sink);
+    ok.then_some(yields)
 }
 
 fn read_config(entry: &Entry, sink: &mut Sink) -> Option<Vec<ConfigKey>> {

@@ -3,7 +3,7 @@
 //! with the literal command that gives the answer (exit 3), and an abstain exits 4 (D5).
 
 use crate::body::{self, interrupted};
-use crate::decide::{DEADLINE, Decided, Failed, Failure, Round, TraceEntry, decide};
+use crate::decide::{DEADLINE, Decided, Failed, Failure, Round, TraceEntry};
 use crate::exit::Exit;
 use crate::line::{Line, RanFields, RefusedLine, to_line};
 use crate::log::Log;
@@ -59,8 +59,17 @@ pub fn worse(a: Exit, b: Exit) -> Exit {
 async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_>) -> Exit {
     let started = Instant::now();
     let request = session.request(started);
-    let decided = match decide(&request, input).await {
-        Ok(decided) => decided,
+    let decided = match crate::weave::weave(&request, input).await {
+        Ok(crate::weave::Woven::One(decided)) => decided,
+        Ok(crate::weave::Woven::Plan(plan)) => {
+            let woven = crate::commands::weave::Options {
+                json: options.json,
+                project_flag: options.project_flag,
+                again: false,
+                pinned: None,
+            };
+            return crate::commands::weave::act(session, log, *plan, started, &woven).await;
+        }
         Err(Failed { failure, trace, rounds }) => return refused(log, input, failure, &trace, &rounds, options.json),
     };
     act(session, log, decided, started, options).await

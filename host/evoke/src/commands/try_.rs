@@ -1,7 +1,7 @@
 //! `evoke try [SENTENCE…]`: show every judgment of a decision without running anything (000 §6.4).
 //! With no sentence and stdin not a terminal, one decision per input line (the filter).
 
-use crate::decide::{Failed, decide};
+use crate::decide::Failed;
 use crate::exit::Exit;
 use crate::line::{Line, to_line};
 use crate::log::Log;
@@ -11,16 +11,16 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::time::Instant;
 
-pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
+pub fn run(session: &Session, sentence: Option<String>, json: bool, save: Option<&std::path::Path>) -> Exit {
     let mut log = Log::open(&session.places.log());
     let runtime = match crate::session::runtime() {
         Ok(runtime) => runtime,
         Err(exit) => return exit,
     };
     match sentence {
-        Some(sentence) => runtime.block_on(one(session, &mut log, &sentence, json)),
+        Some(sentence) => runtime.block_on(one(session, &mut log, &sentence, json, save)),
         None if !std::io::stdin().is_terminal() => crate::filter::each_line(|line| match line {
-            crate::filter::Line::Text(text) => runtime.block_on(one(session, &mut log, text, json)),
+            crate::filter::Line::Text(text) => runtime.block_on(one(session, &mut log, text, json, None)),
             crate::filter::Line::Refused { shown, refusal } => crate::commands::say::refused(
                 &mut log,
                 &shown,
@@ -37,10 +37,35 @@ pub fn run(session: &Session, sentence: Option<String>, json: bool) -> Exit {
     }
 }
 
-async fn one(session: &Session, log: &mut Log, input: &str, json: bool) -> Exit {
+async fn one(session: &Session, log: &mut Log, input: &str, json: bool, save: Option<&std::path::Path>) -> Exit {
     let request = session.request(Instant::now());
-    match decide(&request, input).await {
-        Ok(decided) => {
+    match crate::weave::weave(&request, input).await {
+        Ok(crate::weave::Woven::Plan(woven)) => {
+            let trace = woven.all_trace();
+            let line = to_line(&crate::commands::weave::PlanLine { plan: &woven.plan, trace: &trace });
+            let rounds = woven.all_rounds();
+            if let Err(e) = log.append(&line, &rounds, &[]) {
+                render::err(&format!("warning: the plan was not logged: {}\n", render::shown(&e.to_string())));
+            }
+            if json {
+                render::out(&format!("{line}\n"));
+            } else {
+                render::out(&crate::commands::weave::reading(&woven.plan));
+            }
+            if let Some(path) = save {
+                if woven.plan.refused() {
+                    render::err("error: a refused plan is not saved; nothing would run\n");
+                    return Exit::Usage;
+                }
+                return crate::commands::weave::save(session, &woven, path, &[]);
+            }
+            Exit::Done
+        }
+        Ok(crate::weave::Woven::One(_)) if save.is_some() => {
+            render::err("error: the sentence reads as one call, not a plan of several steps; run it as it is\n");
+            Exit::Usage
+        }
+        Ok(crate::weave::Woven::One(decided)) => {
             let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None });
             if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
                 render::err(&format!("warning: the decision was not logged: {}\n", render::shown(&e.to_string())));

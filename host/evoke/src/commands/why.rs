@@ -25,6 +25,9 @@ pub fn run(back: usize, json: bool) -> Exit {
         render::out(&format!("{}\n", crate::line::to_line(&entry)));
         return Exit::Done;
     }
+    if entry.get("steps").is_some() || entry.get("verdict").is_some() {
+        return crate::commands::weave::why(&places.log(), back, &entry);
+    }
     let input = entry.get("input").and_then(Value::as_str).unwrap_or_default();
     render::out(&format!("{}\n", crate::line::to_line(&input)));
     // A decision that failed closed has no outcome: its error is all there is to say.
@@ -32,6 +35,12 @@ pub fn run(back: usize, json: bool) -> Exit {
         render::out(&format!("  {}\n", render::shown(error)));
         return Exit::Done;
     }
+    explain(&entry);
+    Exit::Done
+}
+
+/// One decision's reading from its log entry, and what its body did.
+pub(crate) fn explain(entry: &Value) {
     let mut answers: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
     for round in entry.get("answers").and_then(Value::as_array).into_iter().flatten() {
         if let Some(raw) = round
@@ -42,12 +51,11 @@ pub fn run(back: usize, json: bool) -> Exit {
         }
     }
     let candidates = entry.get("candidates").cloned().unwrap_or(Value::Array(Vec::new()));
-    render::out(&render::reading(&entry, &answers, &candidates));
+    render::out(&render::reading(entry, &answers, &candidates));
     // What the body did, when it ran.
     if let Some(text) = entry.pointer("/result/text").and_then(Value::as_str) {
         render::out(&format!("  ran: {}", render::result(text)));
     } else if let Some(error) = entry.get("error").and_then(Value::as_str) {
         render::out(&format!("  failed: {}\n", render::shown(error)));
     }
-    Exit::Done
 }

@@ -1,0 +1,196 @@
+//! `local`'s answers to the questions evoke asks on its own account about a sentence (`weave.*`).
+//!
+//! A cut (`weave.cut_<start>_<end>`) separates two things when the words after the connective start a
+//! request of their own: a word that says what not to do, an order word's clause, or a verb a request
+//! starts with (one of the reflexes' own examples' first words, or a common command verb). Words that
+//! only name another value (`the den and office lights`) are no request of their own.
+//!
+//! Another value (`weave.again_<start>_<end>_<reflex>__<argument>`) is `also` where a list joins it to
+//! the value read, `out` where the words rule it out, and `nothing` otherwise.
+
+use super::words::{Word, words};
+use evoke_core::question::{Question, Questions, Text};
+use std::collections::BTreeMap;
+
+/// How sure a clear reading is. Both sides of the route's bar, far from it.
+const SURE: f64 = 0.9;
+
+/// Verbs a spoken request commonly starts with, beyond the ones the reflexes' examples start with.
+const VERBS: &[&str] = &[
+    "add", "ask", "book", "buy", "call", "cancel", "change", "check", "clear", "close", "create", "decrease", "delete",
+    "dim", "disable", "draft", "email", "enable", "find", "get", "give", "increase", "launch", "let", "list", "lock",
+    "look", "lower", "make", "mail", "message", "mute", "note", "open", "order", "pause", "play", "print", "put",
+    "raise", "read", "remind", "remove", "reset", "resume", "run", "save", "schedule", "search", "send", "set", "show",
+    "shut", "start", "stop", "switch", "take", "tell", "text", "turn", "unlock", "unmute", "wake", "what", "whats",
+    "when", "where", "who", "how", "write",
+];
+
+/// Words that may stand between a connective and the verb it joins.
+const LEAD: &[&str] = &["then", "also", "please", "and", "next", "that", "you", "i", "we", "can", "could", "just"];
+
+/// The first words that say what not to do.
+const NEGATIONS: &[&str] = &["don't", "dont", "not", "never", "without", "do"];
+
+/// The answer to one `weave.*` question, or `None` for one this engine does not know.
+pub fn answer(request: &str, id: &str, question: &Question, round: &Questions) -> Option<BTreeMap<String, f64>> {
+    if let Some((start, end)) = evoke_core::weave::cut_of_id(id) {
+        let p = cut(request, start, end, round);
+        return Some([("yes".to_string(), p), ("no".to_string(), 1.0 - p)].into_iter().collect());
+    }
+    if id.starts_with("weave.again_") {
+        return Some(again(request, id, question));
+    }
+    None
+}
+
+/// How likely the connective at `start..end` separates two requests.
+fn cut(request: &str, start: usize, end: usize, round: &Questions) -> f64 {
+    let chars: Vec<char> = request.chars().collect();
+    if start > end || end > chars.len() {
+        return 1.0 - SURE;
+    }
+    let connective: String = chars[start..end].iter().collect::<String>().to_lowercase();
+    let left = words(&chars[..start].iter().collect::<String>());
+    let right: Vec<Word> = words(&chars[end..].iter().collect::<String>());
+    if left.len() < 2 || right.len() < 2 {
+        return 1.0 - SURE;
+    }
+    let raw_first = right[0].lower.as_str();
+    if NEGATIONS.contains(&raw_first) && !(raw_first == "do" && right.get(1).is_none_or(|w| w.lower != "not")) {
+        return SURE;
+    }
+    let first = right.iter().map(|w| w.lower.as_str()).find(|w| !LEAD.contains(w)).unwrap_or(raw_first);
+    if NEGATIONS.contains(&first) && first != "do" {
+        return SURE;
+    }
+    let starts = example_starts(round);
+    if VERBS.contains(&first) || starts.iter().any(|s| s == first) {
+        return SURE;
+    }
+    // A clause after an order word or a semicolon is a request of its own even when its verb is unknown.
+    if matches!(connective.as_str(), "then" | "after that" | "next" | ";") && right.len() >= 3 {
+        return SURE;
+    }
+    1.0 - SURE
+}
+
+/// The first word of each example and description the route offers: how requests here start.
+fn example_starts(round: &Questions) -> Vec<String> {
+    let Some(Question::Choice { options, .. }) = round.get("route") else { return Vec::new() };
+    let mut starts = Vec::new();
+    for (_, text) in &options.0 {
+        if let Text::Rich { what, examples, .. } = text {
+            for said in examples.iter().chain(std::iter::once(what)) {
+                if let Some(w) = words(said).first() {
+                    starts.push(w.lower.clone());
+                }
+            }
+        }
+    }
+    starts
+}
+
+/// Whether the request asks for the value at `start..end` as well (`also`), instead (`instead`), rules it
+/// out (`out`), or says something else there (`nothing`).
+fn again(request: &str, id: &str, question: &Question) -> BTreeMap<String, f64> {
+    let keys: Vec<&str> = question.keys();
+    let mut p: BTreeMap<String, f64> = keys.iter().map(|k| (k.to_string(), 0.0)).collect();
+    let pick = |p: &mut BTreeMap<String, f64>, key: &str| {
+        let others = (keys.len().max(2) - 1) as f64;
+        for (k, v) in p.iter_mut() {
+            *v = if k == key { SURE } else { (1.0 - SURE) / others };
+        }
+    };
+    let offsets = id.strip_prefix("weave.again_").and_then(|rest| {
+        let mut it = rest.splitn(3, '_');
+        Some((it.next()?.parse::<usize>().ok()?, it.next()?.parse::<usize>().ok()?))
+    });
+    let Some((start, _end)) = offsets else {
+        pick(&mut p, "nothing");
+        return p;
+    };
+    let chars: Vec<char> = request.chars().collect();
+    let before: String = chars[..start.min(chars.len())].iter().collect::<String>().to_lowercase();
+    let before = words(&before);
+    let last: Vec<&str> = before.iter().rev().take(2).map(|w| w.lower.as_str()).collect();
+    let key = match last.as_slice() {
+        ["not", ..] | ["except", ..] | ["but", ..] | [_, "except"] => "out",
+        ["and", ..] | ["or", ..] | ["also", ..] | ["plus", ..] => "also",
+        ["of", "instead"] | ["instead", ..] => "instead",
+        _ if chars.get(start.wrapping_sub(2)) == Some(&',') => "also",
+        _ => "nothing",
+    };
+    pick(&mut p, key);
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evoke_core::question::{Options, YES};
+    use evoke_core::recognize::recognize;
+    use evoke_core::weave::{cut_question, cuts};
+
+    fn round(input: &str) -> (Questions, Vec<evoke_core::weave::Cut>) {
+        let route = Question::Choice {
+            ask: String::new(),
+            options: Options(vec![(
+                "lights".into(),
+                Text::Rich {
+                    what: "Turn the lights in one room on, off, or dim them.".into(),
+                    not_for: Vec::new(),
+                    examples: vec!["turn on the kitchen lights".into()],
+                },
+            )]),
+            otherwise: Some("none".into()),
+        };
+        let found = cuts(input, &recognize(input));
+        let mut questions = Questions(vec![("route".into(), route)]);
+        for c in &found {
+            questions.0.push((c.id(), cut_question(input, c)));
+        }
+        (questions, found)
+    }
+
+    fn yes(input: &str) -> Vec<bool> {
+        let (questions, found) = round(input);
+        found
+            .iter()
+            .map(|c| {
+                let q = questions.get(&c.id()).unwrap();
+                answer(input, &c.id(), q, &questions).unwrap()[YES] >= 0.5
+            })
+            .collect()
+    }
+
+    #[test]
+    fn two_requests_are_cut_and_a_list_of_values_is_not() {
+        assert_eq!(yes("turn off the den lights and set a timer for 5 minutes"), [true]);
+        assert_eq!(yes("turn off the den lights and order a large pizza"), [true]);
+        assert_eq!(yes("look up dana's address and email them"), [true]);
+        assert_eq!(yes("turn on the den lights but don't touch the office"), [true]);
+        assert_eq!(yes("turn off the den and office lights"), [false]);
+        assert_eq!(yes("dim the den then the office"), [false]);
+    }
+
+    #[test]
+    fn another_value_after_and_is_also_and_after_not_is_out() {
+        let q = Question::Choice {
+            ask: String::new(),
+            options: Options(
+                ["also", "instead", "out", "nothing"]
+                    .iter()
+                    .map(|k| (k.to_string(), Text::Plain(String::new())))
+                    .collect(),
+            ),
+            otherwise: Some("nothing".into()),
+        };
+        let top = |input: &str, start: usize| {
+            let a = again(input, &format!("weave.again_{start}_{}_lights__room", start + 6), &q);
+            a.into_iter().max_by(|x, y| x.1.total_cmp(&y.1)).unwrap().0
+        };
+        assert_eq!(top("turn off the den and office lights", 21), "also");
+        assert_eq!(top("turn off the den but not office lights", 25), "out");
+        assert_eq!(top("turn off the den lights in the office", 31), "nothing");
+    }
+}

@@ -1,0 +1,181 @@
+//! `again`: a list of values for one argument (`the den and office lights`) is one step per value. After a
+//! step is decided, every other word of the same vocabulary that its words say is asked about, one
+//! question each, `weave.again_<start>_<end>_<reflex>__<argument>`: `also` where the request asks for
+//! that value as well (one more step, the value in place), `instead` where it means that value in place
+//! of the one read, `out` where it rules it out, `nothing` where the words say something else.
+
+use crate::adapter::Gate;
+use crate::catalog::Catalog;
+use crate::decide::answered;
+use crate::decision::{Decision, Judgment, Outcome, Value};
+use crate::manifest::Source;
+use crate::question::{Options, Question, Questions, Text, arg_id};
+use crate::recognize::Candidate;
+use crate::validate::Answers;
+
+pub const ALSO: &str = "also";
+pub const INSTEAD: &str = "instead";
+pub const OUT: &str = "out";
+pub const NOTHING: &str = "nothing";
+
+/// One other value a step's words name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Other {
+    pub id: String,
+    pub arg: String,
+    pub word: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The other values of a decided step's vocabulary arguments that its words say, each once, in input order.
+/// At most `limit`.
+pub fn others(catalog: &Catalog, decision: &Decision, limit: usize) -> Vec<Other> {
+    let mut found = Vec::new();
+    let (Some(name), Some(args)) = (decision.reflex.as_deref(), decision.args.as_ref()) else { return found };
+    if decision.outcome == Outcome::Abstain {
+        return found;
+    }
+    let Some(reflex) = catalog.get(name) else { return found };
+    let lower: Vec<char> = decision.input.to_lowercase().chars().collect();
+    // Lowercasing keeps character offsets for the texts a request holds; a text where it would not is
+    // read as saying no other value.
+    if lower.len() != decision.input.chars().count() {
+        return found;
+    }
+    for arg in &reflex.manifest.args {
+        if !matches!(arg.source, Source::Vocab(_)) {
+            continue;
+        }
+        let Some(Value::Word { word: taken, .. }) = args.get(&arg.name) else { continue };
+        let Some(vocab) = reflex.vocab_of(&arg.name) else { continue };
+        for w in &vocab.words {
+            if w.word.eq_ignore_ascii_case(taken) {
+                continue;
+            }
+            if let Some(start) = whole_word_at(&lower, &w.word.to_lowercase()) {
+                let end = start + w.word.chars().count();
+                found.push(Other {
+                    id: format!("weave.again_{start}_{end}_{name}__{}", arg.name),
+                    arg: arg.name.clone(),
+                    word: w.word.clone(),
+                    start,
+                    end,
+                });
+            }
+        }
+    }
+    found.sort_by_key(|o| o.start);
+    found.truncate(limit);
+    found
+}
+
+/// Where `word` first stands as whole words in `text`, in characters.
+fn whole_word_at(text: &[char], word: &str) -> Option<usize> {
+    let word: Vec<char> = word.chars().collect();
+    if word.is_empty() || word.len() > text.len() {
+        return None;
+    }
+    (0..=text.len() - word.len()).find(|&i| {
+        text[i..i + word.len()] == word[..]
+            && (i == 0 || !text[i - 1].is_alphanumeric())
+            && text.get(i + word.len()).is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+/// The round that asks about every other value.
+pub fn round(decision: &Decision, others: &[Other]) -> Questions {
+    let reflex = decision.reflex.as_deref().unwrap_or_default();
+    let taken = |arg: &str| decision.args.as_ref().and_then(|a| a.get(arg)).map(|v| v.shown().to_string());
+    Questions(
+        others
+            .iter()
+            .map(|o| {
+                let read = taken(&o.arg).unwrap_or_default();
+                let options = vec![
+                    (
+                        ALSO.to_string(),
+                        Text::Plain(format!("It asks for {reflex} with {} \"{}\" as well.", o.arg, o.word)),
+                    ),
+                    (INSTEAD.to_string(), Text::Plain(format!("It means \"{}\" in place of \"{read}\".", o.word))),
+                    (OUT.to_string(), Text::Plain(format!("It rules \"{}\" out.", o.word))),
+                    (NOTHING.to_string(), Text::Plain("The words say something else there.".into())),
+                ];
+                let question = Question::Choice {
+                    ask: format!("Does the request ask for this value of {} too?", o.arg),
+                    options: Options(options),
+                    otherwise: Some(NOTHING.into()),
+                };
+                (o.id.clone(), question)
+            })
+            .collect(),
+    )
+}
+
+/// What the answers make of the step: the step itself (its value replaced where an answer said
+/// `instead`), and one more step per `also`, in input order. An answer under `bar` counts as `nothing`.
+pub fn apply(
+    catalog: &Catalog,
+    gate: Option<&Gate>,
+    candidates: &[Candidate],
+    decision: &Decision,
+    others: &[Other],
+    answers: &Answers,
+    bar: f64,
+) -> (Decision, Vec<Decision>) {
+    let mut base = decision.clone();
+    let mut more = Vec::new();
+    let vocab_value = |arg: &str, word: &str| {
+        decision
+            .reflex
+            .as_deref()
+            .and_then(|r| catalog.get(r))
+            .and_then(|r| r.vocab_of(arg))
+            .and_then(|v| v.find(word))
+            .and_then(|w| w.value.clone())
+    };
+    for other in others {
+        let Some(answer) = answers.get(&other.id) else { continue };
+        let (top, p) = answer.top();
+        if p < bar {
+            continue;
+        }
+        let value = Value::Word { word: other.word.clone(), value: vocab_value(&other.arg, &other.word) };
+        match top {
+            ALSO => more.push(written(catalog, gate, candidates, decision, other, value, top, p)),
+            INSTEAD => base = written(catalog, gate, candidates, &base, other, value, top, p),
+            _ => {}
+        }
+    }
+    (base, more)
+}
+
+/// The step written again with `value` in place: judged by the again question in place of the route's,
+/// and the value as sure as that answer.
+#[allow(clippy::too_many_arguments)]
+fn written(
+    catalog: &Catalog,
+    gate: Option<&Gate>,
+    candidates: &[Candidate],
+    decision: &Decision,
+    other: &Other,
+    value: Value,
+    top: &str,
+    p: f64,
+) -> Decision {
+    let first = answered(catalog, gate, candidates, decision, &[(other.arg.clone(), value)]);
+    let reflex = decision.reflex.as_deref().unwrap_or_default();
+    let question = arg_id(reflex, &other.arg);
+    let mut judgments: Vec<Judgment> = Vec::new();
+    for j in first.judgments {
+        if j.question == "route" {
+            judgments.push(Judgment { question: other.id.clone(), top: top.to_string(), p });
+        } else if j.question == question {
+            judgments.push(Judgment { question: j.question, top: j.top, p: p.min(j.p) });
+        } else {
+            judgments.push(j);
+        }
+    }
+    let rejudged = Decision { judgments, ..first };
+    answered(catalog, gate, candidates, &rejudged, &[])
+}

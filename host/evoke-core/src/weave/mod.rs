@@ -1,0 +1,360 @@
+//! Weaving: one sentence read as several steps. The reading is pure: where the sentence could be cut is
+//! found here, each place is asked as a question (`weave.cut_<start>_<end>`) beside the route, and the
+//! answers cut the sentence into parts. Each part is then decided as one input by the same decider as any
+//! sentence; [`plan`] settles the steps, their order and their stages.
+//!
+//! Nothing here is quadratic in the number of connectives: the sentence is read once, left to right, and a
+//! sentence with more places to cut than [`MAX_CUTS`] is refused before any question is asked.
+
+pub mod again;
+pub mod plan;
+pub mod planfile;
+pub mod weaver;
+
+use crate::question::{Question, Questions, Text};
+use crate::recognize::Candidate;
+use crate::validate::Answers;
+use serde::Serialize;
+
+/// The most places a sentence may be cut at: past this many connectives the sentence is refused rather
+/// than asked about.
+pub const MAX_CUTS: usize = 15;
+/// The most parts a sentence may be read as; a sentence cut into more is refused.
+pub const MAX_PARTS: usize = 8;
+
+/// The words that may join two things. `after that` is one connective of two words.
+const CONNECTIVES: [&str; 6] = ["and", "then", "but", "after", "before", "next"];
+/// The first words of a part that say what not to do.
+const NEGATIONS: [&[&str]; 6] = [&["not"], &["don't"], &["dont"], &["do", "not"], &["never"], &["without"]];
+
+/// A place the sentence could be cut: the connective's character offsets, end exclusive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cut {
+    pub start: usize,
+    pub end: usize,
+    /// The connective as typed, lowercased: `and`, `after that`, `,`.
+    pub word: String,
+}
+
+impl Cut {
+    /// The question's id: `weave.cut_<start>_<end>`.
+    pub fn id(&self) -> String {
+        format!("weave.cut_{}_{}", self.start, self.end)
+    }
+}
+
+/// Reads a cut question's offsets back from its id.
+pub fn cut_of_id(id: &str) -> Option<(usize, usize)> {
+    let rest = id.strip_prefix("weave.cut_")?;
+    let (start, end) = rest.split_once('_')?;
+    Some((start.parse().ok()?, end.parse().ok()?))
+}
+
+/// Why a sentence is refused before its plan is made.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TooMany {
+    /// More connectives than evoke asks about.
+    TooManyCuts { found: usize, limit: usize },
+    /// Cut into more parts than a plan holds.
+    TooManyParts { found: usize, limit: usize },
+}
+
+impl std::fmt::Display for TooMany {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TooMany::TooManyCuts { found, limit } => write!(
+                f,
+                "the sentence has {found} places it could be cut; evoke reads at most {limit}: say it in shorter requests"
+            ),
+            TooMany::TooManyParts { found, limit } => write!(
+                f,
+                "the sentence asks for {found} things; a plan holds at most {limit}: say it in shorter requests"
+            ),
+        }
+    }
+}
+
+/// One word or mark of the sentence, by character offsets.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Token {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+}
+
+/// The sentence's words (letters, digits and inner apostrophes) and its commas and semicolons, each with
+/// whether a quote or a typed span covers it.
+fn tokens(input: &str, spans: &[Candidate]) -> Vec<(Token, bool)> {
+    let chars: Vec<char> = input.chars().collect();
+    let mut protected = vec![false; chars.len()];
+    for c in spans {
+        for p in protected.iter_mut().take(c.span.end.min(chars.len())).skip(c.span.start) {
+            *p = true;
+        }
+    }
+    // Quotes: one opens at the start of a word and closes at the end of one. An unclosed quote protects the
+    // rest of the sentence, which only ever means fewer cuts.
+    let mut open: Option<char> = None;
+    for i in 0..chars.len() {
+        let ch = chars[i];
+        let before = if i == 0 { None } else { Some(chars[i - 1]) };
+        let after = chars.get(i + 1).copied();
+        match open {
+            Some(q) => {
+                protected[i] = true;
+                if closes(q, ch) && after.is_none_or(|a| !a.is_alphanumeric()) {
+                    open = None;
+                }
+            }
+            None => {
+                if is_quote(ch) && before.is_none_or(|b| b.is_whitespace() || b == '(') {
+                    open = Some(ch);
+                    protected[i] = true;
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let ch = chars[i];
+        if ch == ',' || ch == ';' {
+            out.push((Token { start: i, end: i + 1, text: ch.to_string() }, protected[i]));
+            i += 1;
+        } else if ch.is_alphanumeric() {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric()
+                    || (matches!(chars[i], '\'' | '’')
+                        && i + 1 < chars.len()
+                        && chars[i + 1].is_alphanumeric()
+                        && i > start))
+            {
+                i += 1;
+            }
+            let text: String = chars[start..i].iter().collect::<String>().to_lowercase().replace('’', "'");
+            let covered = protected[start..i].iter().any(|p| *p);
+            out.push((Token { start, end: i, text }, covered));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn is_quote(ch: char) -> bool {
+    matches!(ch, '"' | '\'' | '“' | '‘')
+}
+
+fn closes(open: char, ch: char) -> bool {
+    match open {
+        '“' => ch == '”',
+        '‘' => ch == '’',
+        other => ch == other,
+    }
+}
+
+/// Every place the sentence could be cut, in order: each connective and each comma or semicolon outside
+/// quotes and typed spans, with words on both sides. `between 2 and 3` keeps its `and`.
+pub fn cuts(input: &str, spans: &[Candidate]) -> Vec<Cut> {
+    let tokens = tokens(input, spans);
+    let mut cuts = Vec::new();
+    let mut i = 0;
+    // Whether a word stands before this token: a connective needs one on each side.
+    let mut word_before = false;
+    while i < tokens.len() {
+        let (token, covered) = &tokens[i];
+        let is_connective = CONNECTIVES.contains(&token.text.as_str()) || token.text == "," || token.text == ";";
+        if *covered || !is_connective || !word_before {
+            word_before |= is_word(token);
+            i += 1;
+            continue;
+        }
+        // `after that` is one connective.
+        let mut end_token = i;
+        if token.text == "after" && tokens.get(i + 1).is_some_and(|(t, c)| t.text == "that" && !c) {
+            end_token = i + 1;
+        }
+        if tokens.get(end_token + 1).is_none() {
+            break;
+        }
+        // `between 2 and 3`: the and of a range joins its two ends.
+        if token.text == "and"
+            && i >= 2
+            && (tokens[i - 2].0.text == "between" || (i >= 3 && tokens[i - 3].0.text == "between"))
+        {
+            i += 1;
+            continue;
+        }
+        let word = if end_token > i { "after that".to_string() } else { token.text.clone() };
+        cuts.push(Cut { start: token.start, end: tokens[end_token].0.end, word });
+        i = end_token + 1;
+    }
+    cuts
+}
+
+fn is_word(token: &Token) -> bool {
+    token.text != "," && token.text != ";"
+}
+
+const CUT_ASK: &str = "Does this connective separate two things the request asks for?";
+
+/// The question asked of one place: yes where the words before and after it are two requests.
+pub fn cut_question(input: &str, cut: &Cut) -> Question {
+    let chars: Vec<char> = input.chars().collect();
+    let left: String = chars[..cut.start.min(chars.len())].iter().collect();
+    let right: String = chars[cut.end.min(chars.len())..].iter().collect();
+    Question::Yesno {
+        ask: format!("{CUT_ASK} \"{}\" at {}-{}", cut.word, cut.start, cut.end),
+        yes: Text::Plain(format!("Two things: \"{}\" and \"{}\".", left.trim(), right.trim())),
+        no: Text::Plain(format!("One thing: \"{}\" joins words of one request.", cut.word)),
+    }
+}
+
+/// The first round of a sentence that may be woven: the route and one question per place to cut.
+pub fn first_round(route: &Questions, input: &str, cuts: &[Cut]) -> Questions {
+    let mut questions = route.clone();
+    for cut in cuts {
+        questions.0.push((cut.id(), cut_question(input, cut)));
+    }
+    questions
+}
+
+/// One answer to a place: where it cut, and how sure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Split {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub cut: bool,
+    pub p: f64,
+}
+
+/// A part of the sentence: its words (character offsets of the sentence) and the connective before it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Part {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connective: Option<String>,
+}
+
+/// What the answers made of the sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    /// The parts to decide, in the order they run.
+    pub parts: Vec<Part>,
+    /// The parts that say what not to do.
+    pub excluded: Vec<Part>,
+    pub splits: Vec<Split>,
+}
+
+/// Cuts the sentence where the answers say, at `bar` (the route's bar), then leaves out negated parts and
+/// puts the parts in the order their words give.
+pub fn read(input: &str, cuts: &[Cut], answers: &Answers, bar: f64) -> Result<Reading, TooMany> {
+    let chars: Vec<char> = input.chars().collect();
+    let mut splits = Vec::new();
+    let mut bounds: Vec<(usize, usize, Option<String>)> = Vec::new();
+    let mut from = 0;
+    let mut connective: Option<String> = None;
+    for cut in cuts {
+        let p = answers.get(&cut.id()).map_or(0.0, |d| d.p(crate::question::YES));
+        let is_cut = p >= bar;
+        splits.push(Split {
+            start: cut.start,
+            end: cut.end,
+            text: chars[cut.start..cut.end].iter().collect(),
+            cut: is_cut,
+            p,
+        });
+        if is_cut {
+            bounds.push((from, cut.start, connective.take()));
+            from = cut.end;
+            connective = Some(cut.word.clone());
+        }
+    }
+    bounds.push((from, chars.len(), connective));
+    let mut parts: Vec<Part> = Vec::new();
+    for (start, end, connective) in bounds {
+        let Some(part) = part_of(&chars, start, end, connective) else { continue };
+        // Two connectives side by side (`, and`, `and then`): the empty part between them carries its word on.
+        parts.push(part);
+    }
+    if parts.len() > MAX_PARTS {
+        return Err(TooMany::TooManyParts { found: parts.len(), limit: MAX_PARTS });
+    }
+    let (excluded, mut kept): (Vec<Part>, Vec<Part>) = parts.into_iter().partition(|p| negated(&p.text));
+    order(&mut kept);
+    Ok(Reading { parts: kept, excluded, splits })
+}
+
+/// A part's words, trimmed of spaces and of the order words that start it (`then`, `after that`, `also`,
+/// `please`, `before you`, `after you`). `None` when nothing is left.
+fn part_of(chars: &[char], start: usize, end: usize, connective: Option<String>) -> Option<Part> {
+    let mut s = start;
+    let mut e = end;
+    let mut connective = connective;
+    loop {
+        while s < e && !chars[s].is_alphanumeric() && !is_quote(chars[s]) {
+            s += 1;
+        }
+        let rest: String = chars[s..e].iter().collect::<String>().to_lowercase();
+        let lead = ["after that ", "then ", "also ", "please ", "and ", "next ", "before you ", "after you "]
+            .iter()
+            .find(|w| rest.starts_with(**w));
+        match lead {
+            Some(w) => {
+                let word = w.trim();
+                if word.starts_with("after") && word != "after that" {
+                    connective = Some("after".into());
+                } else if connective.is_none() || word == "then" || word == "after that" || word == "next" {
+                    connective = Some(word.to_string());
+                }
+                s += w.chars().count();
+            }
+            None => {
+                // `Y after you X`: the `you` after the connective is no word of the request.
+                let ordered = matches!(connective.as_deref(), Some("after") | Some("before"));
+                if ordered && rest.starts_with("you ") {
+                    s += 4;
+                    continue;
+                }
+                break;
+            }
+        }
+    }
+    while e > s && (chars[e - 1].is_whitespace() || matches!(chars[e - 1], '.' | '!' | ',' | ';')) {
+        e -= 1;
+    }
+    if s >= e {
+        return None;
+    }
+    Some(Part { start: s, end: e, text: chars[s..e].iter().collect(), connective })
+}
+
+/// Whether a part's first words say what not to do.
+pub fn negated(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .take(2)
+        .map(|w| {
+            w.to_lowercase().replace('’', "'").trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_string()
+        })
+        .collect();
+    NEGATIONS.iter().any(|n| n.len() <= words.len() && n.iter().zip(&words).all(|(a, b)| a == b))
+}
+
+/// `Y after you X` reads X, then Y: a part whose connective is `after` runs before the part it follows.
+/// Every other order is the sentence's own.
+fn order(parts: &mut [Part]) {
+    for i in 1..parts.len() {
+        if parts[i].connective.as_deref() == Some("after") {
+            parts.swap(i - 1, i);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,377 @@
+//! The plan of a woven sentence: its steps, each a part decided as one input, their stages, and the
+//! verdict over them all. The plan is settled before anything runs; running it is the host's.
+
+use super::{Part, Reading, Split};
+use crate::catalog::Catalog;
+use crate::decision::{Decision, MissingBecause, Outcome, Value};
+use crate::manifest::Effect;
+use crate::manifest::Source;
+use crate::recognize::{PickKind, PickValue, Span};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// How a step came to be other than one part decided on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Repair {
+    /// A part that matched nothing alone, read as an item of its neighbour's task.
+    Spliced,
+    /// The step before it, written again for another value its words name.
+    Again,
+}
+
+/// One step of the plan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// From 1.
+    pub step: usize,
+    /// The words the step was decided on.
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repair: Option<Repair>,
+    /// The earlier steps it runs after, from 1: every step of the stages before its own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<usize>,
+    #[serde(flatten)]
+    pub decision: Decision,
+}
+
+/// A part left out because it says what not to do.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Excluded {
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Why a plan stops before any step runs, or what holds it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum VerdictBecause {
+    /// Every part says what not to do.
+    NothingToDo,
+    /// A part matched nothing, alone or as an item of its neighbour's task: the whole request is refused.
+    FoundNothing { text: String },
+    /// A step refers back for an argument that several earlier fields could give: evoke never guesses.
+    SeveralSources { step: usize, arg: String, from: Vec<usize> },
+    /// A step refers back for an argument that no earlier step yields.
+    NoSource { step: usize, arg: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The weakest step's outcome: `abstain` when the plan is refused, else `ask` over `confirm` over `run`.
+    pub outcome: Outcome,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub because: Vec<VerdictBecause>,
+}
+
+/// A binding of a later step to an earlier step's result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Bind {
+    pub step: usize,
+    pub arg: String,
+    pub from: usize,
+    pub field: String,
+    pub kind: PickKind,
+    pub via: &'static str,
+}
+
+/// The plan whole, as `evoke try --json` prints it (less `trace`, which the host adds).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub input: String,
+    pub steps: Vec<Step>,
+    pub binds: Vec<Bind>,
+    /// Each stage's steps, from 1. A stage holds one write, or a run of consecutive reads.
+    pub stages: Vec<Vec<usize>>,
+    pub verdict: Verdict,
+    pub excluded: Vec<Excluded>,
+    pub splits: Vec<Split>,
+}
+
+impl Plan {
+    /// Whether the plan may run at all: refused plans never do.
+    pub fn refused(&self) -> bool {
+        self.verdict.outcome == Outcome::Abstain
+    }
+
+    /// The plan's digest: the sentence and every step's call, in order. Two runs of one plan share it.
+    pub fn digest(&self) -> String {
+        let mut hasher = Sha256::new();
+        hasher.update(self.input.as_bytes());
+        for step in &self.steps {
+            hasher.update(b"\n");
+            hasher.update(step.decision.reflex.as_deref().unwrap_or("").as_bytes());
+            hasher.update(b" ");
+            hasher.update(step.decision.call.as_deref().unwrap_or("").as_bytes());
+        }
+        let bytes = hasher.finalize();
+        format!("sha256:{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
+    }
+
+    /// The stage a step (from 1) runs in, from 0.
+    pub fn stage_of(&self, step: usize) -> usize {
+        self.stages.iter().position(|s| s.contains(&step)).unwrap_or(usize::MAX)
+    }
+}
+
+/// A part's decision, with the repair that made it when it is not the part alone.
+#[derive(Debug, Clone)]
+pub struct Decided {
+    pub part: Part,
+    pub decision: Decision,
+    pub repair: Option<Repair>,
+}
+
+/// The stages of steps with these effects: each write or destructive step alone, any run of consecutive
+/// reads together. Numbers from 1.
+pub fn stages(effects: &[Effect]) -> Vec<Vec<usize>> {
+    let mut stages: Vec<Vec<usize>> = Vec::new();
+    let mut reads_open = false;
+    for (i, effect) in effects.iter().enumerate() {
+        if *effect == Effect::Read && reads_open {
+            stages.last_mut().expect("a read stage is open").push(i + 1);
+        } else {
+            stages.push(vec![i + 1]);
+        }
+        reads_open = *effect == Effect::Read;
+    }
+    stages
+}
+
+/// Settles the plan from the reading and each part's decision, in the reading's order.
+pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
+    let excluded: Vec<Excluded> =
+        reading.excluded.iter().map(|p| Excluded { text: p.text.clone(), start: p.start, end: p.end }).collect();
+    let mut plan = Plan {
+        input: input.to_string(),
+        steps: Vec::new(),
+        binds: Vec::new(),
+        stages: Vec::new(),
+        verdict: Verdict { outcome: Outcome::Run, because: Vec::new() },
+        excluded,
+        splits: reading.splits.clone(),
+    };
+    if decided.is_empty() {
+        plan.verdict = Verdict { outcome: Outcome::Abstain, because: vec![VerdictBecause::NothingToDo] };
+        return plan;
+    }
+    let found_nothing: Vec<VerdictBecause> = decided
+        .iter()
+        .filter(|d| d.decision.outcome == Outcome::Abstain)
+        .map(|d| VerdictBecause::FoundNothing { text: d.part.text.clone() })
+        .collect();
+    for (i, d) in decided.into_iter().enumerate() {
+        plan.steps.push(Step {
+            step: i + 1,
+            text: d.part.text,
+            start: d.part.start,
+            end: d.part.end,
+            repair: d.repair,
+            after: Vec::new(),
+            decision: d.decision,
+        });
+    }
+    if !found_nothing.is_empty() {
+        plan.verdict = Verdict { outcome: Outcome::Abstain, because: found_nothing };
+        return plan;
+    }
+    let effects: Vec<Effect> = plan.steps.iter().map(|s| s.decision.effect.unwrap_or(Effect::Destructive)).collect();
+    plan.stages = stages(&effects);
+    for (k, stage) in plan.stages.iter().enumerate() {
+        let before: Vec<usize> = plan.stages[..k].iter().flatten().copied().collect();
+        for step in stage {
+            plan.steps[step - 1].after = before.clone();
+        }
+    }
+    let rank = |o: Outcome| match o {
+        Outcome::Abstain => 0,
+        Outcome::Ask => 1,
+        Outcome::Confirm => 2,
+        Outcome::Run => 3,
+    };
+    plan.verdict.outcome =
+        plan.steps.iter().map(|s| s.decision.outcome).min_by_key(|o| rank(*o)).unwrap_or(Outcome::Abstain);
+    plan
+}
+
+/// The words a part that matched nothing is tried with: the sentence as typed from its neighbour's first
+/// word to its own last, the earlier neighbour first. `None` when the part stands alone.
+pub fn splice_text(input: &str, parts: &[Part], i: usize) -> Option<(usize, String)> {
+    let neighbour = if i > 0 {
+        i - 1
+    } else if parts.len() > 1 {
+        1
+    } else {
+        return None;
+    };
+    let (a, b) = (&parts[i], &parts[neighbour]);
+    let (start, end) = (a.start.min(b.start), a.end.max(b.end));
+    Some((neighbour, input.chars().skip(start).take(end.saturating_sub(start)).collect()))
+}
+
+/// Whether a spliced decision takes the part as an item of its neighbour's task: the same reflex, not an
+/// abstain, and at least one value the part's words say that the neighbour's did not take.
+pub fn splice_holds(part: &Part, neighbour: &Decision, spliced: &Decision) -> bool {
+    if spliced.outcome == Outcome::Abstain || spliced.reflex != neighbour.reflex || spliced.reflex.is_none() {
+        return false;
+    }
+    let Some(args) = &spliced.args else { return false };
+    let said = part.text.to_lowercase();
+    args.0.iter().any(|(name, value)| {
+        let theirs = neighbour.args.as_ref().and_then(|a| a.get(name));
+        if theirs == Some(value) {
+            return false;
+        }
+        match value {
+            Value::Word { word, .. } => contains_word(&said, &word.to_lowercase()),
+            Value::Option { key } => contains_word(&said, &key.to_lowercase()),
+            Value::Pick { span, .. } => said.contains(&span.text.to_lowercase()),
+            Value::Flag => false,
+        }
+    })
+}
+
+/// Whether `word` stands in `text` as whole words.
+fn contains_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+/// The words by which a part refers back to what an earlier step gave.
+const REFERS_BACK: [&str; 6] = ["it", "them", "that", "those", "the result", "that report"];
+
+/// Whether a step's words refer back to an earlier step's result.
+pub fn refers_back(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    REFERS_BACK.iter().any(|w| contains_word(&lower, w))
+}
+
+/// Binds each step that refers back and lacks a required argument to the one earlier field of its kind
+/// (`fill`). Several fields that fit stop the plan with `several_sources`; none, with `no_source`. Only a
+/// step whose words refer back takes from another; any other missing value is asked up front.
+pub fn bind(catalog: &Catalog, plan: &mut Plan) {
+    if plan.refused() {
+        return;
+    }
+    let mut stops = Vec::new();
+    for j in 0..plan.steps.len() {
+        let step = &plan.steps[j];
+        if step.decision.outcome == Outcome::Abstain || !refers_back(&step.text) {
+            continue;
+        }
+        let Some(reflex) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
+        // A required value missing is filled; an optional one unstated is written into the words.
+        let missing = step.decision.missing.iter().flatten().filter(|m| m.because == MissingBecause::Unstated);
+        let mut wanted: Vec<(String, &'static str)> = missing.map(|m| (m.arg.clone(), "fill")).collect();
+        let stated = |name: &str| step.decision.args.as_ref().is_some_and(|a| a.get(name).is_some());
+        for arg in reflex.manifest.args.iter().filter(|a| !a.is_required() && !stated(&a.name)) {
+            if matches!(arg.source, Source::Pick(_)) && !wanted.iter().any(|(n, _)| *n == arg.name) {
+                wanted.push((arg.name.clone(), "rewrite"));
+            }
+        }
+        for (name, via) in wanted {
+            let Some(Source::Pick(kind)) = reflex.manifest.arg(&name).map(|a| &a.source) else { continue };
+            let mut sources: Vec<(usize, String)> = Vec::new();
+            for earlier in &plan.steps[..j] {
+                let Some(theirs) = earlier.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
+                for y in theirs.manifest.yields.iter().filter(|y| y.kind == *kind) {
+                    sources.push((earlier.step, y.field.clone()));
+                }
+            }
+            match sources.as_slice() {
+                [(from, field)] => plan.binds.push(Bind {
+                    step: j + 1,
+                    arg: name.clone(),
+                    from: *from,
+                    field: field.clone(),
+                    kind: *kind,
+                    via,
+                }),
+                // An optional value with nothing to take from is simply not given.
+                [] if via == "rewrite" => {}
+                [] => stops.push(VerdictBecause::NoSource { step: j + 1, arg: name.clone() }),
+                _ => stops.push(VerdictBecause::SeveralSources {
+                    step: j + 1,
+                    arg: name.clone(),
+                    from: sources.iter().map(|(from, _)| *from).collect(),
+                }),
+            }
+        }
+    }
+    if !stops.is_empty() {
+        plan.binds.clear();
+        plan.stages.clear();
+        plan.verdict = Verdict { outcome: Outcome::Abstain, because: stops };
+    }
+}
+
+/// The step's words with the value written in place of the words that refer back: text in quotes, so
+/// that it reads as one span. `None` when the words hold no such words or the value cannot be quoted.
+pub fn rewritten_words(text: &str, value: &Value) -> Option<String> {
+    let said = value.shown();
+    let written = match value {
+        Value::Pick { value: PickValue::Text(_), .. } if said.contains('"') => return None,
+        Value::Pick { value: PickValue::Text(_), .. } => format!("\"{said}\""),
+        _ => said.to_string(),
+    };
+    let lower = text.to_lowercase();
+    if lower.len() != text.len() {
+        return None;
+    }
+    let mut order: Vec<&str> = REFERS_BACK.to_vec();
+    order.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    for w in order {
+        let found = lower.match_indices(w).find(|(at, _)| {
+            let before = lower[..*at].chars().next_back();
+            let after = lower[at + w.len()..].chars().next();
+            before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+        });
+        if let Some((at, _)) = found {
+            return Some(format!("{}{written}{}", &text[..at], &text[at + w.len()..]));
+        }
+    }
+    None
+}
+
+/// The binds that fill a step (from 1).
+pub fn binds_of(plan: &Plan, step: usize) -> Vec<&Bind> {
+    plan.binds.iter().filter(|b| b.step == step).collect()
+}
+
+/// Whether every value a step is missing comes from a bind that fills it.
+pub fn filled_by_binds(plan: &Plan, step: usize) -> bool {
+    let decision = &plan.steps[step - 1].decision;
+    decision
+        .missing
+        .iter()
+        .flatten()
+        .all(|m| plan.binds.iter().any(|b| b.step == step && b.arg == m.arg && b.via == "fill"))
+}
+
+/// The value a field of an earlier step's result gives an argument of `kind`: the result's own value,
+/// never one read anew. `None` when the field is absent or not of the kind.
+pub fn taken(kind: PickKind, field: &serde_json::Value) -> Option<Value> {
+    let (text, value) = match (kind, field) {
+        (PickKind::Text, serde_json::Value::String(s)) => (s.clone(), PickValue::Text(s.clone())),
+        (PickKind::Code, serde_json::Value::String(s)) => (s.clone(), PickValue::Code(s.clone())),
+        (PickKind::Time, serde_json::Value::String(s)) => (s.clone(), PickValue::Time(s.clone())),
+        (PickKind::Number, serde_json::Value::Number(n)) => (n.to_string(), PickValue::Number(n.as_f64()?)),
+        (PickKind::Duration, serde_json::Value::Number(n)) => {
+            let seconds = n.as_u64()?;
+            (format!("{seconds} s"), PickValue::Duration(seconds))
+        }
+        _ => return None,
+    };
+    crate::decide::bound_value(&text).ok()?;
+    Some(Value::Pick { span: Span { start: 0, end: 0, text }, value })
+}

@@ -1,0 +1,781 @@
+use super::plan::{Decided, Repair, VerdictBecause, settle, splice_holds, splice_text, stages};
+use super::*;
+use crate::decision::{Args, Decision, Outcome, Value};
+use crate::manifest::Effect;
+use crate::recognize::recognize;
+use crate::validate::Distribution;
+
+fn words_of(input: &str) -> Vec<String> {
+    cuts(input, &recognize(input)).into_iter().map(|c| c.word).collect()
+}
+
+/// Every cut answered yes, or those listed no.
+fn answers(input: &str, no: &[&str]) -> (Vec<Cut>, Answers) {
+    let found = cuts(input, &recognize(input));
+    let mut answers = Answers::new();
+    for cut in &found {
+        let p = if no.contains(&cut.word.as_str()) { 0.1 } else { 0.9 };
+        answers.insert(cut.id(), Distribution(vec![("yes".into(), p), ("no".into(), 1.0 - p)]));
+    }
+    (found, answers)
+}
+
+fn texts(parts: &[Part]) -> Vec<&str> {
+    parts.iter().map(|p| p.text.as_str()).collect()
+}
+
+#[test]
+fn connectives_commas_and_semicolons_are_places_to_cut() {
+    assert_eq!(
+        words_of("turn off the den lights and set a timer, then dim the office; next play music after that stop"),
+        ["and", ",", "then", ";", "next", "after that"]
+    );
+    assert!(words_of("turn off the den lights").is_empty());
+}
+
+#[test]
+fn quotes_and_typed_spans_keep_their_connectives() {
+    assert!(words_of("play 'rock and roll' loud").is_empty(), "{:?}", words_of("play 'rock and roll' loud"));
+    assert!(words_of("play \"salt, pepper\" now").is_empty());
+    assert!(words_of("book the room between 2 and 3 pm").is_empty());
+    // An apostrophe inside a word opens nothing.
+    assert_eq!(words_of("look up dana's address and email them"), ["and"]);
+}
+
+#[test]
+fn a_connective_at_either_end_is_no_place_to_cut() {
+    assert!(words_of("and turn off the lights").is_empty());
+    assert!(words_of("turn off the lights and").is_empty());
+    assert!(words_of("before you go").is_empty());
+}
+
+#[test]
+fn the_answers_cut_the_sentence_into_parts() {
+    let input = "turn off the den lights and set a timer for 5 minutes";
+    let (found, a) = answers(input, &[]);
+    let reading = read(input, &found, &a, 0.4).unwrap();
+    assert_eq!(texts(&reading.parts), ["turn off the den lights", "set a timer for 5 minutes"]);
+    assert_eq!((reading.parts[1].start, reading.parts[1].end), (28, 53));
+    assert_eq!(reading.splits.len(), 1);
+    assert!(reading.splits[0].cut);
+    // Under the bar, the sentence is one part.
+    let (found, a) = answers(input, &["and"]);
+    let reading = read(input, &found, &a, 0.4).unwrap();
+    assert_eq!(texts(&reading.parts), [input]);
+    assert!(!reading.splits[0].cut);
+}
+
+#[test]
+fn negated_parts_are_left_out() {
+    let input = "turn on the den lights but don't touch the office";
+    let (found, a) = answers(input, &[]);
+    let reading = read(input, &found, &a, 0.4).unwrap();
+    assert_eq!(texts(&reading.parts), ["turn on the den lights"]);
+    assert_eq!(texts(&reading.excluded), ["don't touch the office"]);
+    for said in ["don't turn on the kitchen lights", "Do not dim it", "never mind", "not now", "without music"] {
+        assert!(negated(said), "{said}");
+    }
+    for said in ["note this", "nevertheless go", "do it"] {
+        assert!(!negated(said), "{said}");
+    }
+}
+
+#[test]
+fn order_words_order_the_steps() {
+    let cases: [(&str, [&str; 2]); 5] = [
+        ("dim the den then set a timer", ["dim the den", "set a timer"]),
+        ("dim the den, after that set a timer", ["dim the den", "set a timer"]),
+        ("before you dim the den, set a timer", ["dim the den", "set a timer"]),
+        ("set a timer after you dim the den", ["dim the den", "set a timer"]),
+        ("set a timer before you dim the den", ["set a timer", "dim the den"]),
+    ];
+    for (input, want) in cases {
+        let (found, a) = answers(input, &[]);
+        let reading = read(input, &found, &a, 0.4).unwrap();
+        assert_eq!(texts(&reading.parts), want, "{input}");
+    }
+}
+
+#[test]
+fn more_parts_than_the_bound_are_refused() {
+    let input = (0..MAX_PARTS + 1).map(|i| format!("do thing {i}")).collect::<Vec<_>>().join(" and ");
+    let (found, a) = answers(&input, &[]);
+    assert_eq!(read(&input, &found, &a, 0.4), Err(TooMany::TooManyParts { found: MAX_PARTS + 1, limit: MAX_PARTS }));
+}
+
+#[test]
+fn a_long_run_of_connectives_is_read_once() {
+    let input = "and ".repeat(500);
+    let found = cuts(input.trim(), &recognize(input.trim()));
+    // Every inner `and` is a place; the count is what a caller bounds before asking.
+    assert_eq!(found.len(), 498);
+    assert!(found.len() > MAX_CUTS);
+}
+
+fn decision(input: &str, outcome: Outcome, reflex: Option<&str>, effect: Option<Effect>, args: Args) -> Decision {
+    Decision {
+        input: input.into(),
+        outcome,
+        reflex: reflex.map(str::to_string),
+        call: reflex.map(|r| crate::decision::call_line(r, &args)),
+        args: reflex.map(|_| args),
+        effect,
+        unconsumed: None,
+        confidence: Some(0.9),
+        weakest: None,
+        judgments: Vec::new(),
+        runner_up: None,
+        contenders: Vec::new(),
+        prompt: None,
+        because: None,
+        missing: None,
+    }
+}
+
+fn part(text: &str, start: usize) -> Part {
+    Part { start, end: start + text.chars().count(), text: text.into(), connective: None }
+}
+
+#[test]
+fn a_write_never_shares_a_stage() {
+    use Effect::*;
+    assert_eq!(stages(&[Write, Write]), vec![vec![1], vec![2]]);
+    assert_eq!(
+        stages(&[Read, Read, Write, Read, Destructive, Read, Read]),
+        vec![vec![1, 2], vec![3], vec![4], vec![5], vec![6, 7]]
+    );
+}
+
+#[test]
+fn a_plan_of_two_writes_has_two_stages_and_the_weakest_outcome() {
+    let reading = Reading { parts: vec![part("a", 0), part("b", 6)], excluded: Vec::new(), splits: Vec::new() };
+    let decided = vec![
+        Decided {
+            part: part("a", 0),
+            decision: decision("a", Outcome::Confirm, Some("lights"), Some(Effect::Write), Args::default()),
+            repair: None,
+        },
+        Decided {
+            part: part("b", 6),
+            decision: decision("b", Outcome::Run, Some("timer"), Some(Effect::Write), Args::default()),
+            repair: None,
+        },
+    ];
+    let plan = settle("a and b", &reading, decided);
+    assert_eq!(plan.stages, vec![vec![1], vec![2]]);
+    assert_eq!(plan.steps[1].after, vec![1]);
+    assert_eq!(plan.verdict.outcome, Outcome::Confirm);
+    assert!(!plan.refused());
+    assert!(plan.digest().starts_with("sha256:"));
+}
+
+#[test]
+fn a_part_that_found_nothing_refuses_the_whole_plan() {
+    let reading = Reading { parts: vec![part("a", 0), part("b", 6)], excluded: Vec::new(), splits: Vec::new() };
+    let decided = vec![
+        Decided {
+            part: part("a", 0),
+            decision: decision("a", Outcome::Run, Some("lights"), Some(Effect::Write), Args::default()),
+            repair: None,
+        },
+        Decided {
+            part: part("b", 6),
+            decision: decision("b", Outcome::Abstain, None, None, Args::default()),
+            repair: None,
+        },
+    ];
+    let plan = settle("a and b", &reading, decided);
+    assert!(plan.refused());
+    assert_eq!(plan.verdict.because, vec![VerdictBecause::FoundNothing { text: "b".into() }]);
+    assert!(plan.stages.is_empty(), "a refused plan has nothing to run");
+}
+
+#[test]
+fn nothing_but_negation_is_nothing_to_do() {
+    let reading =
+        Reading { parts: Vec::new(), excluded: vec![part("don't turn on the lights", 0)], splits: Vec::new() };
+    let plan = settle("don't turn on the lights", &reading, Vec::new());
+    assert_eq!(plan.verdict.outcome, Outcome::Abstain);
+    assert_eq!(plan.verdict.because, vec![VerdictBecause::NothingToDo]);
+    assert_eq!(plan.excluded.len(), 1);
+}
+
+#[test]
+fn a_splice_holds_only_for_a_value_the_part_said() {
+    let parts = vec![part("turn off the den lights", 0), part("the office", 28)];
+    let (neighbour, joined) = splice_text("turn off the den lights and the office", &parts, 1).unwrap();
+    assert_eq!((neighbour, joined.as_str()), (0, "turn off the den lights and the office"));
+    let (neighbour, joined) = splice_text(
+        "the office, and turn off the den lights",
+        &[part("the office", 0), part("turn off the den lights", 16)],
+        0,
+    )
+    .unwrap();
+    assert_eq!((neighbour, joined.as_str()), (1, "the office, and turn off the den lights"));
+    let word = |w: &str| Value::Word { word: w.into(), value: None };
+    let den =
+        decision("x", Outcome::Run, Some("lights"), Some(Effect::Write), Args(vec![("room".into(), word("den"))]));
+    let office =
+        decision("x", Outcome::Run, Some("lights"), Some(Effect::Write), Args(vec![("room".into(), word("office"))]));
+    assert!(splice_holds(&parts[1], &den, &office));
+    assert!(!splice_holds(&parts[1], &den, &den), "the neighbour's own values take nothing from the part");
+    let pizza = part("order a large pizza", 29);
+    assert!(!splice_holds(&pizza, &den, &den));
+    let _ = Repair::Spliced;
+}
+
+mod again_steps {
+    use super::super::again::{self, ALSO, INSTEAD, NOTHING, OUT};
+    use crate::adapter::Gate;
+    use crate::catalog::{Catalog, Reflex};
+    use crate::decide::Decider;
+    use crate::decision::{Outcome, Value};
+    use crate::manifest::read_manifest;
+    use crate::validate::{Answers, Distribution};
+    use crate::vocab::read_vocab;
+
+    const LIGHTS: &str = r#"
+reflex = 1
+description = "Turn the lights in one room on, off, or dim them."
+effect = "write"
+confirm = "Set the {room} lights {state}?"
+run = "lights.mjs"
+[args.room]
+ask = "Which room?"
+vocab = "rooms"
+[args.state]
+ask = "What should the lights do?"
+options.on = "Switch on."
+options.off = "Switch off."
+"#;
+    const ROOMS: &str =
+        "den = \"The TV room.\"\noffice = { what = \"The study.\", value = \"group-7\" }\nkitchen = \"Cooking.\"\n";
+    const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.6, write: 0.8 };
+
+    fn catalog() -> Catalog {
+        let manifest = read_manifest("reflex.toml", LIGHTS, &|_: &str| true).value.unwrap();
+        let vocab = read_vocab("rooms", "rooms.toml", ROOMS).value.unwrap();
+        Catalog::new(vec![Reflex {
+            name: "lights".into(),
+            manifest,
+            vocabs: [("rooms".to_string(), vocab)].into_iter().collect(),
+        }])
+    }
+
+    fn sure(key: &str, keys: &[&str]) -> Distribution {
+        Distribution(
+            keys.iter()
+                .map(|k| (k.to_string(), if *k == key { 0.95 } else { 0.05 / (keys.len() - 1) as f64 }))
+                .collect(),
+        )
+    }
+
+    fn den_off(catalog: &Catalog, input: &str) -> crate::decision::Decision {
+        let mut decider = Decider::new(catalog, Some(GATE), input).unwrap();
+        let mut answers = Answers::new();
+        answers.insert("route".into(), sure("lights", &["lights", "none"]));
+        decider.feed(&answers);
+        let mut answers = Answers::new();
+        answers.insert("fits.lights".into(), Distribution(vec![("yes".into(), 0.95), ("no".into(), 0.05)]));
+        answers.insert("lights.room".into(), sure("den", &["den", "office", "kitchen", "none", "unstated"]));
+        answers.insert("lights.state".into(), sure("off", &["on", "off", "none", "unstated"]));
+        decider.feed(&answers).unwrap().clone()
+    }
+
+    #[test]
+    fn another_value_said_as_well_is_one_more_step_with_that_value() {
+        let catalog = catalog();
+        let input = "turn off the den and office lights";
+        let decision = den_off(&catalog, input);
+        assert_eq!(decision.outcome, Outcome::Run);
+        let others = again::others(&catalog, &decision, 7);
+        assert_eq!(others.len(), 1);
+        assert_eq!(others[0].id, "weave.again_21_27_lights__room");
+        let round = again::round(&decision, &others);
+        assert_eq!(round.get(&others[0].id).unwrap().keys(), [ALSO, INSTEAD, OUT, NOTHING]);
+        let mut answers = Answers::new();
+        answers.insert(others[0].id.clone(), sure(ALSO, &[ALSO, INSTEAD, OUT, NOTHING]));
+        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4);
+        assert_eq!(base, decision);
+        assert_eq!(more.len(), 1);
+        assert_eq!(more[0].call.as_deref(), Some("lights room=\"office\" state=\"off\""));
+        assert_eq!(
+            more[0].args.as_ref().unwrap().get("room"),
+            Some(&Value::Word { word: "office".into(), value: Some("group-7".into()) })
+        );
+        assert!(more[0].judgments.iter().any(|j| j.question == others[0].id && j.top == ALSO));
+        assert!(more[0].judgments.iter().all(|j| j.question != "route"));
+    }
+
+    #[test]
+    fn a_value_ruled_out_or_said_of_something_else_adds_no_step() {
+        let catalog = catalog();
+        let decision = den_off(&catalog, "turn off the den but not the office");
+        let others = again::others(&catalog, &decision, 7);
+        for key in [OUT, NOTHING] {
+            let mut answers = Answers::new();
+            answers.insert(others[0].id.clone(), sure(key, &[ALSO, INSTEAD, OUT, NOTHING]));
+            let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4);
+            assert_eq!(base, decision, "{key}");
+            assert!(more.is_empty(), "{key}");
+        }
+        let mut answers = Answers::new();
+        answers.insert(others[0].id.clone(), sure(INSTEAD, &[ALSO, INSTEAD, OUT, NOTHING]));
+        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4);
+        assert!(more.is_empty());
+        assert_eq!(base.call.as_deref(), Some("lights room=\"office\" state=\"off\""));
+    }
+}
+
+mod yields {
+    use crate::contract::{Level, diff};
+    use crate::manifest::read_manifest;
+    use crate::recognize::PickKind;
+
+    const BASE: &str = "reflex = 1\ndescription = \"Look up a contact.\"\neffect = \"read\"\nconfirm = \"Look up {name}?\"\nrun = \"b.mjs\"\n[args.name]\nask = \"Who?\"\npick = \"text\"\n";
+
+    fn manifest(extra: &str) -> crate::manifest::Manifest {
+        let text = format!("{BASE}{extra}");
+        let reading = read_manifest("reflex.toml", &text, &|_: &str| true);
+        reading.value.unwrap_or_else(|| panic!("{:?}", reading.diagnostics))
+    }
+
+    #[test]
+    fn yields_declare_the_result_fields_a_later_step_may_take() {
+        let m = manifest(
+            "[yields.email]\nkind = \"text\"\nabout = \"The contact's address.\"\n[yields.age]\nkind = \"number\"\n",
+        );
+        assert_eq!(m.yields.len(), 2);
+        assert_eq!((m.yields[0].field.as_str(), m.yields[0].kind), ("email", PickKind::Text));
+        assert_eq!(m.yields[0].about.as_deref(), Some("The contact's address."));
+        assert_eq!(m.yields[1].about, None);
+        let canonical = m.to_canonical_json();
+        assert_eq!(canonical["yields"]["email"]["kind"], "text");
+        assert!(manifest("").to_canonical_json().get("yields").is_none(), "no yields, no key");
+    }
+
+    #[test]
+    fn a_yield_without_a_pick_kind_is_refused_with_the_line() {
+        for (extra, said) in [
+            ("[yields.email]\nkind = \"mailbox\"\n", "is not a pick kind"),
+            ("[yields.email]\nabout = \"x\"\n", "kind"),
+            ("[yields.Email]\nkind = \"text\"\n", "is not a name"),
+        ] {
+            let text = format!("{BASE}{extra}");
+            let reading = read_manifest("reflex.toml", &text, &|_: &str| true);
+            assert!(reading.value.is_none(), "{extra}");
+            let all: Vec<String> =
+                reading.diagnostics.iter().map(|d| format!("{} {}", d.message, d.place.line)).collect();
+            assert!(all.iter().any(|m| m.contains(said)), "{extra}: {all:?}");
+            assert!(reading.diagnostics.iter().all(|d| d.place.line >= 9), "{all:?}");
+        }
+    }
+
+    #[test]
+    fn adding_a_field_is_minor_and_removing_or_changing_one_is_major() {
+        let none = manifest("");
+        let email = manifest("[yields.email]\nkind = \"text\"\n");
+        let number = manifest("[yields.email]\nkind = \"number\"\n");
+        let worded = manifest("[yields.email]\nkind = \"text\"\nabout = \"The address.\"\n");
+        assert_eq!(diff(&none, &email).unwrap().next, Level::Minor);
+        assert_eq!(diff(&email, &none).unwrap().next, Level::Major);
+        assert_eq!(diff(&email, &number).unwrap().next, Level::Major);
+        assert_eq!(diff(&email, &worded).unwrap().next, Level::Patch);
+        assert_eq!(diff(&email, &email).unwrap().next, Level::None);
+    }
+}
+
+mod weaving {
+    use super::super::plan::{Repair, VerdictBecause};
+    use super::super::weaver::{NotWoven, Weaver, Woven};
+    use super::super::{MAX_CUTS, TooMany};
+    use crate::adapter::Gate;
+    use crate::catalog::{Catalog, Reflex};
+    use crate::decision::Outcome;
+    use crate::manifest::read_manifest;
+    use crate::question::{Question, Questions};
+    use crate::validate::{Answers, Distribution};
+    use crate::vocab::read_vocab;
+
+    const LIGHTS: &str = r#"
+reflex = 1
+description = "Turn the lights in one room on, off, or dim them."
+effect = "write"
+confirm = "Set the {room} lights {state}?"
+run = "lights.mjs"
+[args.room]
+ask = "Which room?"
+vocab = "rooms"
+[args.state]
+ask = "What should the lights do?"
+options.on = "Switch on."
+options.off = "Switch off."
+"#;
+    const TIMER: &str = r#"
+reflex = 1
+description = "Start a countdown timer."
+effect = "write"
+confirm = "Start a timer for {duration}?"
+run = "timer.mjs"
+[args.duration]
+ask = "For how long?"
+pick = "duration"
+"#;
+    const ROOMS: &str = "den = \"The TV room.\"\noffice = \"The study.\"\nkitchen = \"Cooking.\"\n";
+    const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.6, write: 0.8 };
+
+    fn catalog() -> Catalog {
+        let read = |t: &str| read_manifest("reflex.toml", t, &|_: &str| true).value.unwrap();
+        let vocab = read_vocab("rooms", "rooms.toml", ROOMS).value.unwrap();
+        Catalog::new(vec![
+            Reflex { name: "lights".into(), manifest: read(LIGHTS), vocabs: [("rooms".to_string(), vocab)].into() },
+            Reflex { name: "timer".into(), manifest: read(TIMER), vocabs: Default::default() },
+        ])
+    }
+
+    /// A scripted engine: the route by a word of the text, arguments by the words they name, every cut
+    /// as `cut` says, every other value `also`.
+    fn answer(text: &str, questions: &Questions, cut: &dyn Fn(&str) -> bool) -> Answers {
+        let sure = |key: &str, q: &Question| {
+            let keys = q.keys();
+            let key = if keys.contains(&key) { key } else { keys[keys.len() - 1] };
+            Distribution(keys.iter().map(|k| (k.to_string(), if *k == key { 1.0 } else { 0.0 })).collect())
+        };
+        let lower = text.to_lowercase();
+        let mut answers = Answers::new();
+        for (id, q) in &questions.0 {
+            let key: String = if id == "route" {
+                if lower.contains("light") {
+                    "lights"
+                } else if lower.contains("timer") {
+                    "timer"
+                } else {
+                    "none"
+                }
+                .into()
+            } else if id.starts_with("fits.") {
+                "yes".into()
+            } else if id.starts_with("weave.cut_") {
+                if cut(id) { "yes" } else { "no" }.into()
+            } else if id.starts_with("weave.again_") {
+                "also".into()
+            } else if id == "lights.room" {
+                // The room said last.
+                ["den", "office", "kitchen"]
+                    .iter()
+                    .filter_map(|w| lower.rfind(w).map(|at| (at, *w)))
+                    .max()
+                    .map_or("unstated", |(_, w)| w)
+                    .into()
+            } else if id == "lights.state" {
+                if lower.contains(" off") {
+                    "off"
+                } else if lower.contains(" on") {
+                    "on"
+                } else {
+                    "unstated"
+                }
+                .into()
+            } else {
+                q.keys()[0].to_string()
+            };
+            answers.insert(id.clone(), sure(&key, q));
+        }
+        answers
+    }
+
+    /// Weaves `input`, and lists the words each round was asked under.
+    fn weave(input: &str, cut: &dyn Fn(&str) -> bool) -> (Woven, Vec<String>) {
+        let catalog = catalog();
+        let mut weaver = Weaver::new(&catalog, Some(GATE), input).unwrap();
+        let mut asked = Vec::new();
+        while let Some((text, questions)) = weaver.questions() {
+            asked.push(text.to_string());
+            let answers = answer(text, questions, cut);
+            weaver.feed(&answers).unwrap();
+            assert!(asked.len() < 40, "the weave asks without end");
+        }
+        (weaver.woven().unwrap().clone(), asked)
+    }
+
+    fn plan_of(woven: Woven) -> super::super::plan::Plan {
+        match woven {
+            Woven::Plan(plan) => plan,
+            Woven::One(d) => panic!("one decision: {d:?}"),
+        }
+    }
+
+    #[test]
+    fn two_requests_plan_two_steps_in_two_stages() {
+        let input = "turn off the den lights and set a timer for 5 minutes";
+        let (woven, asked) = weave(input, &|_| true);
+        let plan = plan_of(woven);
+        let calls: Vec<&str> = plan.steps.iter().map(|s| s.decision.call.as_deref().unwrap()).collect();
+        assert_eq!(calls, ["lights room=\"den\" state=\"off\"", "timer duration=\"5 minutes\""]);
+        assert_eq!(plan.stages, vec![vec![1], vec![2]]);
+        assert_eq!(plan.verdict.outcome, Outcome::Run);
+        // The sentence's own round first, then each part's rounds under its own words.
+        assert_eq!(asked[0], input);
+        assert!(
+            asked[1..].iter().all(|t| t == "turn off the den lights" || t == "set a timer for 5 minutes"),
+            "{asked:?}"
+        );
+    }
+
+    #[test]
+    fn a_sentence_left_whole_is_one_decision() {
+        let input = "turn off the den lights and the kitchen";
+        let (woven, _) = weave(input, &|_| false);
+        // The kitchen is another value of the list: again writes the step for it.
+        let plan = plan_of(woven);
+        assert_eq!(plan.steps.len(), 2);
+        assert_eq!(plan.steps[1].repair, Some(Repair::Again));
+        let mut calls: Vec<&str> = plan.steps.iter().map(|s| s.decision.call.as_deref().unwrap()).collect();
+        calls.sort();
+        assert_eq!(calls, ["lights room=\"den\" state=\"off\"", "lights room=\"kitchen\" state=\"off\""]);
+        assert_eq!(plan.stages, vec![vec![1], vec![2]], "two writes, two stages");
+        let (woven, asked) = weave("set a timer for 5 minutes", &|_| true);
+        assert!(matches!(woven, Woven::One(ref d) if d.outcome == Outcome::Run), "{woven:?}");
+        assert_eq!(asked.len(), 2, "no place to cut: the rounds of one decision");
+    }
+
+    #[test]
+    fn a_half_that_matches_nothing_refuses_the_whole_request() {
+        let (woven, asked) = weave("turn off the den lights and order a large pizza", &|_| true);
+        let plan = plan_of(woven);
+        assert!(plan.refused());
+        assert_eq!(plan.verdict.because, vec![VerdictBecause::FoundNothing { text: "order a large pizza".into() }]);
+        assert!(
+            asked.iter().any(|t| t == "turn off the den lights and order a large pizza"),
+            "the splice was tried: {asked:?}"
+        );
+    }
+
+    #[test]
+    fn a_half_that_names_a_value_is_spliced_into_its_neighbour() {
+        let (woven, _) = weave("turn off the den lights, the office", &|_| true);
+        let plan = plan_of(woven);
+        assert!(!plan.refused(), "{:?}", plan.verdict);
+        assert_eq!(plan.steps[1].repair, Some(Repair::Spliced));
+        assert_eq!(plan.steps[1].decision.args.as_ref().unwrap().get("room").unwrap().shown(), "office");
+    }
+
+    #[test]
+    fn negation_leaves_parts_out_and_all_negation_is_nothing_to_do() {
+        let (woven, asked) = weave("don't turn on the kitchen lights", &|_| true);
+        let plan = plan_of(woven);
+        assert_eq!(plan.verdict.because, vec![VerdictBecause::NothingToDo]);
+        assert!(asked.is_empty(), "nothing is asked about what not to do");
+        let (woven, _) = weave("set a timer for 5 minutes but don't turn on the lights", &|_| true);
+        let plan = plan_of(woven);
+        assert_eq!(plan.steps.len(), 1);
+        assert_eq!(plan.excluded[0].text, "don't turn on the lights");
+    }
+
+    #[test]
+    fn too_many_places_to_cut_is_refused_before_any_question() {
+        let catalog = catalog();
+        let input = "and ".repeat(500);
+        match Weaver::new(&catalog, Some(GATE), input.trim()) {
+            Err(NotWoven::TooMany(TooMany::TooManyCuts { limit, .. })) => assert_eq!(limit, MAX_CUTS),
+            Err(other) => panic!("{other:?}"),
+            Ok(_) => panic!("woven"),
+        }
+    }
+}
+
+mod binding {
+    use super::super::plan::{Decided, VerdictBecause, bind, refers_back, rewritten_words, settle, taken};
+    use super::super::{Part, Reading};
+    use crate::catalog::{Catalog, Reflex};
+    use crate::decision::{Args, Choices, Decision, Missing, MissingBecause, Outcome, Value};
+    use crate::manifest::{Effect, read_manifest};
+    use crate::recognize::{PickKind, PickValue};
+
+    fn reflex(name: &str, text: &str) -> Reflex {
+        let manifest = read_manifest("reflex.toml", text, &|_: &str| true).value.unwrap();
+        Reflex { name: name.into(), manifest, vocabs: Default::default() }
+    }
+
+    const CONTACT: &str = "reflex = 1\ndescription = \"Look up a contact.\"\neffect = \"read\"\nconfirm = \"Look up?\"\nrun = \"c.mjs\"\n[yields.email]\nkind = \"text\"\n";
+    const DIRECTORY: &str = "reflex = 1\ndescription = \"Look up a desk.\"\neffect = \"read\"\nconfirm = \"Look up?\"\nrun = \"d.mjs\"\n[yields.desk_mail]\nkind = \"text\"\n";
+    const MAIL: &str = "reflex = 1\ndescription = \"Draft a mail.\"\neffect = \"write\"\nconfirm = \"Mail {to}?\"\nrun = \"m.mjs\"\n[args.to]\nask = \"To whom?\"\npick = \"text\"\n";
+
+    fn step(text: &str, reflex: &str, outcome: Outcome, effect: Effect, missing: Option<&str>) -> Decided {
+        let decision = Decision {
+            input: text.into(),
+            outcome,
+            reflex: Some(reflex.into()),
+            args: Some(Args::default()),
+            call: (outcome != Outcome::Ask).then(|| reflex.to_string()),
+            effect: (outcome != Outcome::Ask).then_some(effect),
+            unconsumed: None,
+            confidence: Some(0.9),
+            weakest: None,
+            judgments: Vec::new(),
+            runner_up: None,
+            contenders: Vec::new(),
+            prompt: None,
+            because: None,
+            missing: missing.map(|arg| {
+                vec![Missing {
+                    arg: arg.into(),
+                    ask: "To whom?".into(),
+                    because: MissingBecause::Unstated,
+                    choices: Choices::Pick { kind: "text", range: None },
+                }]
+            }),
+        };
+        Decided {
+            part: Part { start: 0, end: text.len(), text: text.into(), connective: None },
+            decision,
+            repair: None,
+        }
+    }
+
+    fn plan(catalog: &Catalog, steps: Vec<Decided>) -> super::super::plan::Plan {
+        let reading =
+            Reading { parts: steps.iter().map(|d| d.part.clone()).collect(), excluded: vec![], splits: vec![] };
+        let mut plan = settle("x", &reading, steps);
+        bind(catalog, &mut plan);
+        plan
+    }
+
+    #[test]
+    fn a_step_that_refers_back_takes_the_one_field_of_its_kind() {
+        let catalog = Catalog::new(vec![reflex("contact", CONTACT), reflex("mail", MAIL)]);
+        let p = plan(
+            &catalog,
+            vec![
+                step("look up dana's address", "contact", Outcome::Run, Effect::Read, None),
+                step("email them", "mail", Outcome::Ask, Effect::Write, Some("to")),
+            ],
+        );
+        assert!(!p.refused(), "{:?}", p.verdict);
+        assert_eq!(p.binds.len(), 1);
+        let b = &p.binds[0];
+        assert_eq!((b.step, b.arg.as_str(), b.from, b.field.as_str(), b.via), (2, "to", 1, "email", "fill"));
+        // Words that do not refer back take nothing: the value is asked up front.
+        let p = plan(
+            &catalog,
+            vec![
+                step("look up dana's address", "contact", Outcome::Run, Effect::Read, None),
+                step("write a mail", "mail", Outcome::Ask, Effect::Write, Some("to")),
+            ],
+        );
+        assert!(p.binds.is_empty());
+        assert!(refers_back("email them") && refers_back("send that report") && !refers_back("send the item"));
+    }
+
+    #[test]
+    fn several_fields_that_fit_stop_the_plan_and_none_says_no_source() {
+        let catalog =
+            Catalog::new(vec![reflex("contact", CONTACT), reflex("directory", DIRECTORY), reflex("mail", MAIL)]);
+        let p = plan(
+            &catalog,
+            vec![
+                step("look up dana", "contact", Outcome::Run, Effect::Read, None),
+                step("find her desk", "directory", Outcome::Run, Effect::Read, None),
+                step("email them", "mail", Outcome::Ask, Effect::Write, Some("to")),
+            ],
+        );
+        assert!(p.refused());
+        assert_eq!(
+            p.verdict.because,
+            vec![VerdictBecause::SeveralSources { step: 3, arg: "to".into(), from: vec![1, 2] }]
+        );
+        let p = plan(&catalog, vec![step("email them", "mail", Outcome::Ask, Effect::Write, Some("to"))]);
+        assert_eq!(p.verdict.because, vec![VerdictBecause::NoSource { step: 1, arg: "to".into() }]);
+    }
+
+    const NOTE: &str = "reflex = 1\ndescription = \"Note a title.\"\neffect = \"write\"\nconfirm = \"Note it?\"\nrun = \"n.mjs\"\n[args.what]\nask = \"What?\"\npick = \"text\"\noptional = true\n";
+
+    #[test]
+    fn an_optional_value_is_written_into_the_words_and_decided_again() {
+        let catalog = Catalog::new(vec![reflex("contact", CONTACT), reflex("note", NOTE)]);
+        let p = plan(
+            &catalog,
+            vec![
+                step("look up dana", "contact", Outcome::Run, Effect::Read, None),
+                step("note it", "note", Outcome::Run, Effect::Write, None),
+            ],
+        );
+        assert!(!p.refused(), "{:?}", p.verdict);
+        assert_eq!(p.binds.len(), 1);
+        assert_eq!((p.binds[0].arg.as_str(), p.binds[0].from, p.binds[0].via), ("what", 1, "rewrite"));
+        let value = taken(PickKind::Text, &serde_json::json!("dana@example.com")).unwrap();
+        assert_eq!(rewritten_words("note it", &value).as_deref(), Some("note \"dana@example.com\""));
+        assert_eq!(rewritten_words("send that report now", &value).as_deref(), Some("send \"dana@example.com\" now"));
+        assert_eq!(rewritten_words("note the item", &value), None);
+        // Words that do not refer back take nothing, and an optional value with no source is not given.
+        let p = plan(&catalog, vec![step("note a line", "note", Outcome::Run, Effect::Write, None)]);
+        assert!(p.binds.is_empty() && !p.refused());
+    }
+
+    #[test]
+    fn a_field_is_taken_only_as_its_kind() {
+        let v = taken(PickKind::Text, &serde_json::json!("dana@example.com")).unwrap();
+        assert_eq!(v.shown(), "dana@example.com");
+        assert!(matches!(v, Value::Pick { value: PickValue::Text(_), .. }));
+        assert_eq!(taken(PickKind::Text, &serde_json::json!(3)), None);
+        assert_eq!(taken(PickKind::Number, &serde_json::json!("3")), None);
+        assert_eq!(taken(PickKind::Text, &serde_json::json!("a\u{1b}[2Jb")), None, "no value repaints a line");
+    }
+}
+
+mod plan_file {
+    use super::super::planfile::{AdapterPin, Pins, ReflexPin, check, read, write};
+
+    fn pins() -> Pins {
+        Pins {
+            evoke: "0.1.0".into(),
+            adapter: AdapterPin { name: "replay".into(), id: "replay".into() },
+            gate: None,
+            set: "sha256:aa".into(),
+            reflexes: [(
+                "lamp".to_string(),
+                ReflexPin { item: "sha256:11".into(), path: Some("reflexes/lamp".into()) },
+            )]
+            .into(),
+            vocab: [("rooms".to_string(), "sha256:22".to_string())].into(),
+        }
+    }
+
+    #[test]
+    fn a_plan_file_reads_back_and_checks_against_the_same_pins() {
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let file = read(&text).unwrap();
+        assert_eq!(file.input, "a and b");
+        assert_eq!(check(&text, &file, &pins()), Ok(()));
+    }
+
+    #[test]
+    fn a_changed_pin_is_refused_with_its_line_and_the_fix() {
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let file = read(&text).unwrap();
+        let mut now = pins();
+        now.reflexes.get_mut("lamp").unwrap().item = "sha256:33".into();
+        let refused = check(&text, &file, &now).unwrap_err();
+        assert_eq!(refused.key, "lamp");
+        assert_eq!(text.lines().nth(refused.line - 1).unwrap().trim_start().split(':').next(), Some("\"lamp\""));
+        assert!(refused.fix.contains("evoke try --save"), "{refused}");
+        let mut now = pins();
+        now.evoke = "0.2.0".into();
+        let refused = check(&text, &file, &now).unwrap_err();
+        assert_eq!(refused.key, "evoke");
+        assert!(refused.message.contains("0.2.0"));
+    }
+
+    #[test]
+    fn a_truncated_or_foreign_file_is_refused_before_anything() {
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let cut = &text[..text.len() / 2];
+        assert!(read(cut).unwrap_err().message.contains("not a plan file"));
+        let other = text.replace("\"plan\": 1", "\"plan\": 2");
+        let refused = read(&other).unwrap_err();
+        assert_eq!(refused.key, "plan");
+        assert!(refused.message.contains("format 2"), "{refused}");
+        let extra = text.replacen("{", "{\n  \"run_first\": true,", 1);
+        assert!(read(&extra).is_err(), "a key evoke never writes is refused");
+    }
+}

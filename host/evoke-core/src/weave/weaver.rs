@@ -1,0 +1,283 @@
+//! A woven decision in progress, as the [`Decider`] is one decision in progress: it hands out each round's
+//! questions with the words they are asked under, and takes back validated answers. Everything here is
+//! pure, so a recording replays it byte for byte and the vectors run it without an engine.
+//!
+//! The order of rounds: the whole sentence's first round (the route and every place to cut). A sentence
+//! the answers leave whole goes on as one decision. Otherwise each part is decided in turn, under its own
+//! words; then each part that matched nothing is tried once as an item of its neighbour's task; then each
+//! step whose words name other values of its vocabulary is asked about them (`again`).
+
+use super::again::{self, Other};
+use super::plan::{self, Plan, Repair};
+use super::{Cut, MAX_CUTS, MAX_PARTS, Reading, TooMany};
+use crate::adapter::Gate;
+use crate::catalog::Catalog;
+use crate::decide::{Decider, Refusal};
+use crate::decision::{Decision, Outcome};
+use crate::question::Questions;
+use crate::validate::Answers;
+
+/// What a sentence came to.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Woven {
+    /// One input, decided as ever.
+    One(Decision),
+    /// A plan of steps, settled.
+    Plan(Plan),
+}
+
+/// Why a sentence is refused before its plan is made.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NotWoven {
+    Input(Refusal),
+    TooMany(TooMany),
+}
+
+enum State<'c> {
+    First(Decider<'c>),
+    Whole(Decider<'c>),
+    Part { i: usize, decider: Decider<'c> },
+    Splice { i: usize, neighbour: usize, text: String, decider: Decider<'c> },
+    Again { i: usize, text: String, others: Vec<Other>, questions: Questions },
+    Done(Woven),
+}
+
+pub struct Weaver<'c> {
+    catalog: &'c Catalog,
+    gate: Option<Gate>,
+    input: String,
+    cuts: Vec<Cut>,
+    first: Questions,
+    bar: f64,
+    reading: Option<Reading>,
+    /// Per part: its decision and the repair that made it.
+    parts: Vec<Option<(Decision, Option<Repair>)>>,
+    /// Per part: the steps `again` added after it.
+    extra: Vec<Vec<Decision>>,
+    spliced_tried: Vec<bool>,
+    again_from: usize,
+    state: State<'c>,
+}
+
+impl<'c> Weaver<'c> {
+    /// Bounds the input, finds its places to cut, and refuses a sentence with more than a plan reads. The
+    /// cut bar is the route's; with no gate, an even chance.
+    pub fn new(catalog: &'c Catalog, gate: Option<Gate>, input: &str) -> Result<Self, NotWoven> {
+        let decider = Decider::new(catalog, gate, input).map_err(NotWoven::Input)?;
+        let cuts = super::cuts(input, decider.candidates());
+        if cuts.len() > MAX_CUTS {
+            return Err(NotWoven::TooMany(TooMany::TooManyCuts { found: cuts.len(), limit: MAX_CUTS }));
+        }
+        let bar = gate.map_or(0.5, |g| g.route);
+        let first = super::first_round(catalog.route_round(), input, &cuts);
+        let mut weaver = Weaver {
+            catalog,
+            gate,
+            input: input.to_string(),
+            cuts,
+            first,
+            bar,
+            reading: None,
+            parts: Vec::new(),
+            extra: Vec::new(),
+            spliced_tried: Vec::new(),
+            again_from: 0,
+            state: State::Done(Woven::Plan(plan::settle(input, &empty_reading(), Vec::new()))),
+        };
+        weaver.state = if weaver.cuts.is_empty() && super::negated(input) {
+            let reading = super::read(input, &[], &Answers::new(), 1.0).map_err(NotWoven::TooMany)?;
+            State::Done(Woven::Plan(plan::settle(input, &reading, Vec::new())))
+        } else if weaver.cuts.is_empty() || catalog.reflexes().is_empty() {
+            match decider.decision() {
+                Some(d) => State::Done(Woven::One(d.clone())),
+                None => State::Whole(decider),
+            }
+        } else {
+            State::First(decider)
+        };
+        Ok(weaver)
+    }
+
+    /// The next round: the words it is asked under and its questions; `None` once woven.
+    pub fn questions(&self) -> Option<(&str, &Questions)> {
+        match &self.state {
+            State::First(_) => Some((&self.input, &self.first)),
+            State::Whole(d) => d.questions().map(|q| (self.input.as_str(), q)),
+            State::Part { i, decider } => {
+                let text = &self.reading.as_ref().expect("parts are read").parts[*i].text;
+                decider.questions().map(|q| (text.as_str(), q))
+            }
+            State::Splice { text, decider, .. } => decider.questions().map(|q| (text.as_str(), q)),
+            State::Again { text, questions, .. } => Some((text.as_str(), questions)),
+            State::Done(_) => None,
+        }
+    }
+
+    pub fn woven(&self) -> Option<&Woven> {
+        match &self.state {
+            State::Done(woven) => Some(woven),
+            _ => None,
+        }
+    }
+
+    /// Takes the answers to the round [`Self::questions`] handed out.
+    pub fn feed(&mut self, answers: &Answers) -> Result<Option<&Woven>, TooMany> {
+        let state =
+            std::mem::replace(&mut self.state, State::Done(Woven::Plan(plan::settle("", &empty_reading(), vec![]))));
+        self.state = match state {
+            State::First(mut decider) => {
+                let reading = super::read(&self.input, &self.cuts, answers, self.bar)?;
+                let whole = reading.excluded.is_empty() && reading.splits.iter().all(|s| !s.cut);
+                let parts = reading.parts.len();
+                self.parts = vec![None; parts];
+                self.extra = vec![Vec::new(); parts];
+                self.spliced_tried = vec![false; parts];
+                self.reading = Some(reading);
+                if whole {
+                    decider.feed(answers);
+                    match decider.decision().cloned() {
+                        Some(decision) => self.whole_done(decision),
+                        None => State::Whole(decider),
+                    }
+                } else {
+                    self.next_part(0)
+                }
+            }
+            State::Whole(mut decider) => match decider.feed(answers).cloned() {
+                Some(decision) => self.whole_done(decision),
+                None => State::Whole(decider),
+            },
+            State::Part { i, mut decider } => match decider.feed(answers).cloned() {
+                Some(decision) => {
+                    self.parts[i] = Some((decision, None));
+                    self.next_part(i + 1)
+                }
+                None => State::Part { i, decider },
+            },
+            State::Splice { i, neighbour, text, mut decider } => match decider.feed(answers).cloned() {
+                Some(spliced) => {
+                    let reading = self.reading.as_ref().expect("parts are read");
+                    let (theirs, _) = self.parts[neighbour].as_ref().expect("decided");
+                    if plan::splice_holds(&reading.parts[i], theirs, &spliced) {
+                        self.parts[i] = Some((spliced, Some(Repair::Spliced)));
+                    }
+                    self.after_parts()
+                }
+                None => State::Splice { i, neighbour, text, decider },
+            },
+            State::Again { i, others, .. } => {
+                let (decision, repair) = self.parts[i].clone().expect("decided");
+                let candidates = crate::recognize::recognize(&decision.input);
+                let (base, more) =
+                    again::apply(self.catalog, self.gate.as_ref(), &candidates, &decision, &others, answers, self.bar);
+                self.parts[i] = Some((base, repair));
+                self.extra[i] = more;
+                self.again_from = i + 1;
+                self.after_parts()
+            }
+            done @ State::Done(_) => done,
+        };
+        Ok(self.woven())
+    }
+
+    /// The whole sentence decided as one input: woven only where it names other values of a list.
+    fn whole_done(&mut self, decision: Decision) -> State<'c> {
+        if self.cuts.is_empty() || self.reading.is_none() {
+            return State::Done(Woven::One(decision));
+        }
+        self.parts = vec![Some((decision, None))];
+        self.extra = vec![Vec::new()];
+        self.spliced_tried = vec![true];
+        self.after_parts()
+    }
+
+    fn next_part(&mut self, i: usize) -> State<'c> {
+        let reading = self.reading.as_ref().expect("parts are read");
+        if i >= reading.parts.len() {
+            return self.after_parts();
+        }
+        match Decider::new(self.catalog, self.gate, &reading.parts[i].text) {
+            Ok(decider) => match decider.decision().cloned() {
+                Some(decision) => {
+                    self.parts[i] = Some((decision, None));
+                    self.next_part(i + 1)
+                }
+                None => State::Part { i, decider },
+            },
+            // A part of a bounded input is bounded; one that is not found nothing to do.
+            Err(_) => {
+                self.parts[i] = None;
+                self.next_part(i + 1)
+            }
+        }
+    }
+
+    /// After every part is decided: a splice for each part that matched nothing, then `again` for each
+    /// step that names other values, then the plan.
+    fn after_parts(&mut self) -> State<'c> {
+        let reading = self.reading.clone().expect("parts are read");
+        let abstains =
+            |d: &Option<(Decision, Option<Repair>)>| d.as_ref().is_none_or(|(d, _)| d.outcome == Outcome::Abstain);
+        for i in 0..self.parts.len() {
+            if !abstains(&self.parts[i]) || self.spliced_tried[i] {
+                continue;
+            }
+            self.spliced_tried[i] = true;
+            let Some((neighbour, joined)) = plan::splice_text(&self.input, &reading.parts, i) else { continue };
+            if abstains(&self.parts[neighbour]) {
+                continue;
+            }
+            if let Ok(decider) = Decider::new(self.catalog, self.gate, &joined)
+                && decider.decision().is_none()
+            {
+                return State::Splice { i, neighbour, text: joined, decider };
+            }
+        }
+        // A plan with a part that found nothing is refused whole: asking more would change nothing.
+        if self.parts.iter().any(abstains) {
+            return self.finish();
+        }
+        let planned: usize = self.parts.len() + self.extra.iter().map(Vec::len).sum::<usize>();
+        for i in self.again_from..self.parts.len() {
+            // A spliced step's words hold its neighbour's values, which are that step's already.
+            let Some((decision, None)) = &self.parts[i] else { continue };
+            let room = MAX_PARTS.saturating_sub(planned);
+            let others = again::others(self.catalog, decision, room);
+            if others.is_empty() {
+                continue;
+            }
+            let questions = again::round(decision, &others);
+            return State::Again { i, text: decision.input.clone(), others, questions };
+        }
+        self.finish()
+    }
+
+    fn finish(&mut self) -> State<'c> {
+        let reading = self.reading.clone().expect("parts are read");
+        let whole = reading.splits.iter().all(|s| !s.cut) && reading.excluded.is_empty();
+        if whole && self.extra.iter().all(Vec::is_empty) {
+            if let Some(Some((decision, _))) = self.parts.first() {
+                return State::Done(Woven::One(decision.clone()));
+            }
+        }
+        let mut decided = Vec::new();
+        for (i, part) in reading.parts.iter().enumerate() {
+            let (decision, repair) = match &self.parts[i] {
+                Some(d) => d.clone(),
+                None => continue,
+            };
+            decided.push(plan::Decided { part: part.clone(), decision, repair });
+            for more in &self.extra[i] {
+                decided.push(plan::Decided { part: part.clone(), decision: more.clone(), repair: Some(Repair::Again) });
+            }
+        }
+        let mut plan = plan::settle(&self.input, &reading, decided);
+        plan::bind(self.catalog, &mut plan);
+        State::Done(Woven::Plan(plan))
+    }
+}
+
+fn empty_reading() -> Reading {
+    Reading { parts: Vec::new(), excluded: Vec::new(), splits: Vec::new() }
+}

@@ -1,0 +1,908 @@
+//! Running a woven plan: settled first (every missing required value asked up front), shown numbered,
+//! then run stage by stage, each step through the same gate as one input when its turn comes. A failure,
+//! a decline or a refusal ends the weave after its stage; the steps after it are skipped and say so. The
+//! exit code is the worst step's.
+
+use crate::body::{self, interrupted};
+use crate::commands::say::worse;
+use crate::decide::{DEADLINE, TraceEntry};
+use crate::exit::Exit;
+use crate::journal::{Journal, Mark};
+use crate::line::{RanFields, to_line};
+use crate::log::Log;
+use crate::session::Session;
+use crate::weave::PlanDecided;
+use crate::{prompt, render};
+use evoke_core::decide::answered;
+use evoke_core::decision::{Decision, Outcome, Value};
+use evoke_core::manifest::Effect;
+use evoke_core::weave::plan::{self, Plan, VerdictBecause};
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// How a step ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ran,
+    Failed,
+    Declined,
+    Refused,
+    Skipped,
+    Unanswered,
+}
+
+/// Why a step stopped, or did not run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Why {
+    EarlierStep,
+    Said { message: String },
+}
+
+/// The line of one step: `step` and `steps` first, the decision's fields, `trace`, what the run added,
+/// and `status` last with `why`.
+#[derive(Serialize)]
+pub struct StepLine<'a> {
+    pub step: usize,
+    pub steps: usize,
+    #[serde(flatten)]
+    pub decision: &'a Decision,
+    pub trace: &'a [TraceEntry],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub bound: &'a [Bound],
+    #[serde(flatten)]
+    pub ran: Option<RanFields<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pinned: Option<&'a Pinned>,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<Why>,
+}
+
+/// A value a step took from another step's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Bound {
+    pub arg: String,
+    pub from: usize,
+    pub field: String,
+    pub value: Value,
+}
+
+/// Which plan file a step ran from: the file as shown and the SHA-256 of what was read.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pinned {
+    pub file: String,
+    pub id: String,
+}
+
+/// The one line of a plan refused before it was made: an abstain over the whole input.
+#[derive(Serialize)]
+struct WholeLine<'a> {
+    input: &'a str,
+    outcome: Outcome,
+    judgments: [(); 0],
+    contenders: [(); 0],
+    because: &'a [VerdictBecause],
+    excluded: &'a [evoke_core::weave::plan::Excluded],
+    trace: &'a [TraceEntry],
+}
+
+/// How a plan is run.
+pub struct Options<'a> {
+    pub json: bool,
+    pub project_flag: Option<&'a Path>,
+    /// The plan ran before (its file, or `evoke resume`): its journal is read, not started over.
+    pub again: bool,
+    pub pinned: Option<Pinned>,
+}
+
+/// What one step's run came to.
+struct Ended {
+    exit: Exit,
+    /// The result's `data`, which a later step may take a field of.
+    data: Option<serde_json::Value>,
+}
+
+/// Prints and logs a refused plan's one line, and says why.
+pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> Exit {
+    let plan = &woven.plan;
+    let trace = woven.all_trace();
+    let line = to_line(&WholeLine {
+        input: &plan.input,
+        outcome: Outcome::Abstain,
+        judgments: [],
+        contenders: [],
+        because: &plan.verdict.because,
+        excluded: &plan.excluded,
+        trace: &trace,
+    });
+    let _ = log.append(&line, &woven.rounds, &[]);
+    if json {
+        render::out(&format!("{line}\n"));
+    } else {
+        for because in &plan.verdict.because {
+            let said = match because {
+                VerdictBecause::NothingToDo => "evoke: the request only says what not to do; nothing ran".to_string(),
+                VerdictBecause::FoundNothing { text } => format!(
+                    "evoke: nothing installed does \"{}\", so the whole request is refused; nothing ran",
+                    render::shown(text)
+                ),
+                VerdictBecause::SeveralSources { step, arg, from } => format!(
+                    "evoke: step {step} refers back for its {arg}, which steps {} could each give; evoke does not guess, so nothing ran: say which",
+                    from.iter().map(ToString::to_string).collect::<Vec<_>>().join(" and ")
+                ),
+                VerdictBecause::NoSource { step, arg } => format!(
+                    "evoke: step {step} refers back for its {arg}, which no earlier step gives; nothing ran: say the {arg}"
+                ),
+            };
+            render::err(&format!("{said}\n"));
+        }
+    }
+    let asks = plan
+        .verdict
+        .because
+        .iter()
+        .any(|b| matches!(b, VerdictBecause::SeveralSources { .. } | VerdictBecause::NoSource { .. }));
+    if asks { Exit::NeedsPerson } else { Exit::Abstain }
+}
+
+/// The plan's numbered lines: `  1  lights room="den" state="off"  0.92`.
+pub fn shown(plan: &Plan) -> String {
+    let mut out = String::new();
+    for step in &plan.steps {
+        let d = &step.decision;
+        let binds = plan::binds_of(plan, step.step);
+        if d.outcome == Outcome::Ask && !binds.is_empty() {
+            let takes: Vec<String> = binds.iter().map(|b| format!("takes {} from {}", b.field, b.from)).collect();
+            let reflex = d.reflex.as_deref().unwrap_or_default();
+            out.push_str(&format!("{:>3}  {} · {}\n", step.step, render::shown(reflex), takes.join(", ")));
+            continue;
+        }
+        let call = d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default());
+        let confidence = d.confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
+        out.push_str(&format!("{:>3}  {}{}\n", step.step, render::shown(&call), confidence));
+    }
+    out
+}
+
+pub async fn act(
+    session: &Session,
+    log: &mut Log,
+    woven: PlanDecided,
+    started: Instant,
+    options: &Options<'_>,
+) -> Exit {
+    if woven.plan.refused() {
+        return refused_plan(log, &woven, options.json);
+    }
+    let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided, .. } = woven;
+    // The plan as decided, before any answer a person gives: what a journal and `evoke resume` name it by.
+    let digest = plan.digest();
+    let count = plan.steps.len();
+    let present = prompt::person_present();
+    let mut waited = std::time::Duration::ZERO;
+    // The sentence's own round is logged on the first step's line, beside that step's rounds.
+    let traces: Vec<Vec<TraceEntry>> = decided
+        .iter()
+        .enumerate()
+        .map(|(i, d)| if i == 0 { own_trace.iter().chain(&d.trace).cloned().collect() } else { d.trace.clone() })
+        .collect();
+    let rounds: Vec<Vec<crate::decide::Round>> = decided
+        .iter()
+        .enumerate()
+        .map(|(i, d)| if i == 0 { own_rounds.iter().chain(&d.rounds).cloned().collect() } else { d.rounds.clone() })
+        .collect();
+    let bounds: std::cell::RefCell<Vec<Vec<Bound>>> = std::cell::RefCell::new(vec![Vec::new(); count]);
+    let mut results: Vec<Option<serde_json::Value>> = vec![None; count];
+    let emit = |log: &mut Log, i: usize, decision: &Decision, ran: Option<&evoke_bodies::Ran>, status, why| {
+        let bound = bounds.borrow();
+        let line = to_line(&StepLine {
+            step: i + 1,
+            steps: count,
+            decision,
+            trace: &traces[i],
+            bound: &bound[i],
+            ran: ran.map(RanFields::of),
+            pinned: options.pinned.as_ref(),
+            status,
+            why,
+        });
+        if let Err(e) = log.append(&line, &rounds[i], &decided[i].candidates) {
+            render::err(&format!("warning: the step was not logged: {}\n", render::shown(&e.to_string())));
+        }
+        if options.json {
+            render::out(&format!("{line}\n"));
+        }
+    };
+
+    // Settled first: every missing required value is asked before anything runs.
+    for i in 0..count {
+        let decision = plan.steps[i].decision.clone();
+        if decision.outcome != Outcome::Ask || (!plan.binds.is_empty() && plan::filled_by_binds(&plan, i + 1)) {
+            continue;
+        }
+        if !present {
+            return stopped_before_running(&plan, i, options, &emit, log);
+        }
+        let asked = Instant::now();
+        render::err(&format!("step {}: {}\n", i + 1, render::shown(decision.reflex.as_deref().unwrap_or_default())));
+        let mut answers: Vec<(String, Value)> = Vec::new();
+        for missing in decision.missing.clone().unwrap_or_default() {
+            let Some(mut value) = prompt::ask(&missing) else {
+                for (j, step) in plan.steps.iter().enumerate() {
+                    let (status, why) = if j == i { (Status::Declined, None) } else { skipped() };
+                    emit(log, j, &step.decision, None, status, why);
+                }
+                render::err("evoke: the question was left unanswered; nothing ran\n");
+                return Exit::Declined;
+            };
+            if let Value::Word { word, value: delivered } = &mut value {
+                let reflex = decision.reflex.as_deref().and_then(|r| session.catalog.get(r));
+                *delivered = reflex
+                    .and_then(|r| r.vocab_of(&missing.arg))
+                    .and_then(|v| v.find(word))
+                    .and_then(|w| w.value.clone());
+            }
+            answers.push((missing.arg.clone(), value));
+        }
+        waited += asked.elapsed();
+        plan.steps[i].decision =
+            answered(&session.catalog, session.gate.as_ref(), &decided[i].candidates, &decision, &answers);
+    }
+
+    if !options.json {
+        render::out(&shown(&plan));
+    }
+    let mut journal = {
+        let opened = if options.again {
+            Journal::again(&session.places.state, &digest, &plan.input)
+        } else {
+            Journal::fresh(&session.places.state, &digest, &plan.input).map_err(|e| e.to_string())
+        };
+        match opened {
+            Ok(journal) => journal,
+            Err(e) => {
+                render::err(&format!("error: the plan's journal cannot be kept: {}; nothing ran\n", render::shown(&e)));
+                return Exit::Failed;
+            }
+        }
+    };
+
+    let mut exit = Exit::Done;
+    let mut stop_after: Option<usize> = None;
+    for (stage_index, stage) in plan.stages.clone().iter().enumerate() {
+        if stop_after.is_some_and(|s| stage_index > s) {
+            for &n in stage {
+                let (status, why) = skipped();
+                emit(log, n - 1, &plan.steps[n - 1].decision, None, status, why);
+            }
+            continue;
+        }
+        for &n in stage {
+            let i = n - 1;
+            let mut decision = plan.steps[i].decision.clone();
+            let binds = plan::binds_of(&plan, n);
+            if !binds.is_empty() {
+                let mut answers = Vec::new();
+                let mut lacking = None;
+                for b in &binds {
+                    let field = results[b.from - 1].as_ref().and_then(|d| d.get(&b.field));
+                    match field.and_then(|f| plan::taken(b.kind, f)) {
+                        Some(value) => {
+                            bounds.borrow_mut()[i].push(Bound {
+                                arg: b.arg.clone(),
+                                from: b.from,
+                                field: b.field.clone(),
+                                value: value.clone(),
+                            });
+                            answers.push((b.arg.clone(), value));
+                        }
+                        None => lacking = Some(b),
+                    }
+                }
+                if let Some(b) = lacking {
+                    let message = format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg);
+                    if !options.json {
+                        render::err(&format!("evoke: step {n}: {message}; it did not run\n"));
+                    }
+                    emit(log, i, &decision, None, Status::Refused, Some(Why::Said { message }));
+                    exit = worse(exit, Exit::Refused);
+                    stop_after.get_or_insert(stage_index);
+                    continue;
+                }
+                // An optional value is written into the step's words, decided again under the same gate.
+                let mut candidates = decided[i].candidates.clone();
+                let mut fills = Vec::new();
+                let mut unread = None;
+                for ((arg, value), b) in answers.into_iter().zip(&binds) {
+                    if b.via != "rewrite" {
+                        fills.push((arg, value));
+                        continue;
+                    }
+                    let Some(words) = plan::rewritten_words(&decision.input, &value) else {
+                        unread = Some(format!("the value of {arg} cannot be written into the step's words"));
+                        break;
+                    };
+                    let request = session.request(Instant::now());
+                    match crate::decide::decide(&request, &words).await {
+                        Ok(again)
+                            if again.decision.reflex == decision.reflex
+                                && again.decision.args.as_ref().and_then(|a| a.get(&arg)).map(|v| v.shown())
+                                    == Some(value.shown()) =>
+                        {
+                            candidates = again.candidates.clone();
+                            decision = again.decision;
+                        }
+                        Ok(_) => {
+                            unread = Some(format!("\"{words}\" did not read {} as its {arg}", value.shown()));
+                            break;
+                        }
+                        Err(failed) => {
+                            unread = Some(failed.failure.to_string());
+                            break;
+                        }
+                    }
+                }
+                if let Some(message) = unread {
+                    if !options.json {
+                        render::err(&format!("evoke: step {n}: {}; it did not run\n", render::shown(&message)));
+                    }
+                    emit(log, i, &decision, None, Status::Refused, Some(Why::Said { message }));
+                    exit = worse(exit, Exit::Refused);
+                    stop_after.get_or_insert(stage_index);
+                    continue;
+                }
+                if !fills.is_empty() {
+                    decision = answered(&session.catalog, session.gate.as_ref(), &candidates, &decision, &fills);
+                }
+                plan.steps[i].decision = decision.clone();
+                if !options.json {
+                    let call = decision.call.clone().unwrap_or_default();
+                    let confidence = decision.confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
+                    render::out(&format!("{n:>3}  {}{confidence}\n", render::shown(&call)));
+                }
+            }
+            let deadline = started + DEADLINE + waited;
+            let ended =
+                step(session, log, &mut journal, i, &decision, deadline, present, &mut waited, options, &emit).await;
+            exit = worse(exit, ended.exit);
+            if ended.exit != Exit::Done && stop_after.is_none() {
+                stop_after = Some(stage_index);
+            }
+            results[i] = ended.data;
+        }
+    }
+    if stop_after.is_some() && !options.json {
+        render::err("evoke: the weave stopped; the steps after it did not run\n");
+    }
+    exit
+}
+
+fn skipped() -> (Status, Option<Why>) {
+    (Status::Skipped, Some(Why::EarlierStep))
+}
+
+/// A plan that needs an answer no one can give here: every step's line at once, nothing run, and the
+/// literal command that gives the answer.
+fn stopped_before_running<F>(plan: &Plan, asking: usize, options: &Options<'_>, emit: &F, log: &mut Log) -> Exit
+where
+    F: Fn(&mut Log, usize, &Decision, Option<&evoke_bodies::Ran>, Status, Option<Why>),
+{
+    for (j, step) in plan.steps.iter().enumerate() {
+        let (status, why) = if step.decision.outcome == Outcome::Ask {
+            (Status::Unanswered, None)
+        } else if j == asking {
+            (Status::Unanswered, None)
+        } else {
+            skipped()
+        };
+        emit(log, j, &step.decision, None, status, why);
+    }
+    if !options.json {
+        let d = &plan.steps[asking].decision;
+        let line = serde_json::to_value(d).unwrap_or_default();
+        let command = render::literal_call(options.project_flag, &line, d.missing.as_deref().unwrap_or_default());
+        let asks: Vec<String> = d.missing.iter().flatten().map(|m| render::shown(&m.ask).into_owned()).collect();
+        render::err(&format!(
+            "evoke: step {} ({}) needs an answer before anything runs: {}\nto answer, run: {command}\n",
+            asking + 1,
+            d.reflex.as_deref().unwrap_or_default(),
+            asks.join(" ")
+        ));
+    }
+    Exit::NeedsPerson
+}
+
+/// One step at its turn: the journal first, then the gate, then the body.
+#[allow(clippy::too_many_arguments)]
+async fn step<F>(
+    session: &Session,
+    log: &mut Log,
+    journal: &mut Journal,
+    i: usize,
+    decision: &Decision,
+    deadline: Instant,
+    present: bool,
+    waited: &mut std::time::Duration,
+    options: &Options<'_>,
+    emit: &F,
+) -> Ended
+where
+    F: Fn(&mut Log, usize, &Decision, Option<&evoke_bodies::Ran>, Status, Option<Why>),
+{
+    let n = i + 1;
+    let call = decision.call.clone().unwrap_or_default();
+    let effect = decision.effect.unwrap_or(Effect::Destructive);
+    let said = |message: String| Some(Why::Said { message });
+    if let Some(entry) = journal.entry(n).cloned() {
+        match entry.mark {
+            Mark::Done => {
+                if !options.json {
+                    render::err(&format!("evoke: step {n} ran before; it does not run again\n"));
+                    if let Some(result) = &entry.result {
+                        render::out(&render::result(result));
+                    }
+                }
+                let status = if entry.failed { Status::Failed } else { Status::Ran };
+                emit(log, i, decision, None, status, said("it ran before; it does not run again".into()));
+                let exit = if entry.failed { Exit::Failed } else { Exit::Done };
+                return Ended { exit, data: entry.data.clone() };
+            }
+            Mark::Intent => {
+                let question = format!("step {n} ({}) started before and may already have acted; run it again?", call);
+                if !present {
+                    let message = format!("{question} Answer at a terminal: evoke resume");
+                    if !options.json {
+                        render::err(&format!("evoke: {}\n", render::shown(&message)));
+                    }
+                    emit(log, i, decision, None, Status::Unanswered, said(message));
+                    return Ended { exit: Exit::NeedsPerson, data: None };
+                }
+                let asked = Instant::now();
+                let yes = prompt::confirm(&question);
+                *waited += asked.elapsed();
+                if !yes {
+                    emit(log, i, decision, None, Status::Declined, None);
+                    return Ended { exit: Exit::Declined, data: None };
+                }
+            }
+        }
+    }
+    match decision.outcome {
+        Outcome::Abstain | Outcome::Ask => {
+            emit(log, i, decision, None, Status::Refused, said("the step was not settled".into()));
+            return Ended { exit: Exit::Refused, data: None };
+        }
+        Outcome::Confirm => {
+            let Some(prompt) = decision.prompt.clone() else {
+                return Ended { exit: Exit::Failed, data: None };
+            };
+            if !present {
+                if !options.json {
+                    let line = serde_json::to_value(decision).unwrap_or_default();
+                    let command = render::literal_call(options.project_flag, &line, &[]);
+                    render::err(&format!(
+                        "evoke: step {n}: {} ({})\nto answer, run: {command}\n",
+                        render::shown(&prompt.template),
+                        render::shown(&prompt.reason)
+                    ));
+                }
+                emit(log, i, decision, None, Status::Unanswered, said(prompt.template.clone()));
+                return Ended { exit: Exit::NeedsPerson, data: None };
+            }
+            render::err(&format!("{} — {}\n", render::shown(&prompt.own), render::shown(&prompt.reason)));
+            let asked = Instant::now();
+            let yes = prompt::confirm(&prompt.template);
+            *waited += asked.elapsed();
+            if !yes {
+                render::err(&format!("evoke: step {n} declined\n"));
+                emit(log, i, decision, None, Status::Declined, None);
+                return Ended { exit: Exit::Declined, data: None };
+            }
+        }
+        Outcome::Run => {}
+    }
+    let name = decision.reflex.as_deref().unwrap_or_default();
+    let (Some(reflex), Some(dir)) = (session.catalog.get(name), body::dir_of(&session.project, name)) else {
+        render::err(&format!("error: {name} is not installed here\n"));
+        emit(log, i, decision, None, Status::Failed, said(format!("{name} is not installed here")));
+        return Ended { exit: Exit::Failed, data: None };
+    };
+    let args = decision.args.clone().unwrap_or_default();
+    let deadline = deadline + *waited;
+    let prepared = match body::prepare(&session.project, reflex, &dir, &args, &decision.input, deadline) {
+        Ok(prepared) => prepared,
+        Err(not) => {
+            render::err(&format!("error: {}\n", not.message()));
+            let status = if not.exit() == Exit::Refused { Status::Refused } else { Status::Failed };
+            emit(log, i, decision, None, status, said(not.message().to_string()));
+            return Ended { exit: not.exit(), data: None };
+        }
+    };
+    let journaled = effect != Effect::Read;
+    if journaled && let Err(e) = journal.intent(n, &call) {
+        render::err(&format!("error: the step's intent cannot be recorded: {}; it did not run\n", e));
+        emit(log, i, decision, None, Status::Refused, said(format!("the journal cannot be written: {e}")));
+        return Ended { exit: Exit::Failed, data: None };
+    }
+    let ran = body::run(&prepared, &session.places.cache, interrupted()).await;
+    let (text, failed) = match &ran.result {
+        Ok(output) => (Some(output.text.as_str()), false),
+        Err(failure) => (Some(failure.message.as_str()), true),
+    };
+    let data = ran.result.as_ref().ok().and_then(|o| o.data.as_ref());
+    if journaled && let Err(e) = journal.done(n, &call, text, data, failed) {
+        render::err(&format!("warning: the step's end was not recorded: {e}\n"));
+    }
+    if ran.cancelled {
+        emit(log, i, decision, Some(&ran), Status::Failed, said("cancelled".into()));
+        return Ended { exit: Exit::Failed, data: None };
+    }
+    match &ran.result {
+        Ok(output) => {
+            if !options.json {
+                render::out(&render::result(&output.text));
+            }
+            emit(log, i, decision, Some(&ran), Status::Ran, None);
+            Ended { exit: Exit::Done, data: output.data.clone() }
+        }
+        Err(failure) => {
+            if !options.json {
+                render::err(&render::failure(failure));
+            }
+            emit(log, i, decision, Some(&ran), Status::Failed, said(failure.message.clone()));
+            Ended { exit: Exit::Failed, data: None }
+        }
+    }
+}
+
+/// The plan whole on one line, as `evoke try --json` prints it.
+#[derive(Serialize)]
+pub struct PlanLine<'a> {
+    #[serde(flatten)]
+    pub plan: &'a Plan,
+    pub trace: &'a [TraceEntry],
+}
+
+/// `evoke try`'s reading of a plan: each step with its outcome, the stages, what was left out, and the
+/// verdict when the plan is refused.
+pub fn reading(plan: &Plan) -> String {
+    let mut out = String::new();
+    if plan.refused() {
+        for because in &plan.verdict.because {
+            match because {
+                VerdictBecause::NothingToDo => out.push_str("nothing to do: the request only says what not to do\n"),
+                VerdictBecause::FoundNothing { text } => out.push_str(&format!(
+                    "refused: nothing installed does \"{}\", so no step runs\n",
+                    render::shown(text)
+                )),
+                VerdictBecause::SeveralSources { step, arg, from } => out.push_str(&format!(
+                    "stopped: step {step} refers back for its {arg}, which steps {from:?} could each give\n"
+                )),
+                VerdictBecause::NoSource { step, arg } => out.push_str(&format!(
+                    "stopped: step {step} refers back for its {arg}, which no earlier step gives\n"
+                )),
+            }
+        }
+    } else {
+        let count = |n: usize, one: &str| if n == 1 { format!("1 {one}") } else { format!("{n} {one}s") };
+        out.push_str(&format!("plan: {} in {}\n", count(plan.steps.len(), "step"), count(plan.stages.len(), "stage")));
+        for step in &plan.steps {
+            let d = &step.decision;
+            let binds = plan::binds_of(plan, step.step);
+            if d.outcome == Outcome::Ask && !binds.is_empty() {
+                let takes: Vec<String> = binds.iter().map(|b| format!("takes {} from {}", b.field, b.from)).collect();
+                let reflex = render::shown(d.reflex.as_deref().unwrap_or_default()).into_owned();
+                out.push_str(&format!("{:>3}  {reflex} · {}  bound\n", step.step, takes.join(", ")));
+                continue;
+            }
+            let call = d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default());
+            let confidence = d.confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
+            let repair = step
+                .repair
+                .map(|r| format!("  ({})", serde_json::to_value(r).unwrap_or_default().as_str().unwrap_or("")))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "{:>3}  {}{}  {}{}\n",
+                step.step,
+                render::shown(&call),
+                confidence,
+                d.outcome.as_str(),
+                repair
+            ));
+        }
+        let stages: Vec<String> =
+            plan.stages.iter().map(|s| s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ")).collect();
+        out.push_str(&format!("stages: {}\n", stages.join(" | ")));
+    }
+    for excluded in &plan.excluded {
+        out.push_str(&format!("left out: \"{}\" (it says what not to do)\n", render::shown(&excluded.text)));
+    }
+    out
+}
+
+/// `evoke resume`: the last plan a sentence ran, decided again and run under its journal. The plan must
+/// be the one left: another plan is refused, since its steps are not the ones the journal speaks of.
+pub fn resume(session: &Session, json: bool, project_flag: Option<&Path>) -> Exit {
+    let latest = crate::journal::latest(&session.places.state);
+    let digest = match std::fs::read_to_string(&latest) {
+        Ok(digest) => digest.trim().to_string(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            render::err("error: no plan of several steps has run here; there is nothing to resume\n");
+            return Exit::Usage;
+        }
+        Err(e) => {
+            render::err(&format!("error: cannot read {}: {e}\n", latest.display()));
+            return Exit::Failed;
+        }
+    };
+    let journal = match Journal::again(&session.places.state, &digest, "") {
+        Ok(journal) => journal,
+        Err(e) => {
+            render::err(&format!("error: the plan's journal is refused: {}; nothing ran\n", render::shown(&e)));
+            return Exit::Refused;
+        }
+    };
+    let input = journal.input().to_string();
+    let runtime = match crate::session::runtime() {
+        Ok(runtime) => runtime,
+        Err(exit) => return exit,
+    };
+    let mut log = Log::open(&session.places.log());
+    runtime.block_on(async {
+        let started = Instant::now();
+        let request = session.request(started);
+        let woven = match crate::weave::weave(&request, &input).await {
+            Ok(crate::weave::Woven::Plan(woven)) => woven,
+            Ok(crate::weave::Woven::One(_)) => {
+                render::err("error: the sentence now reads as one call, not the plan left unfinished; nothing ran\n");
+                return Exit::Refused;
+            }
+            Err(failed) => {
+                return crate::commands::say::refused(
+                    &mut log,
+                    &input,
+                    failed.failure,
+                    &failed.trace,
+                    &failed.rounds,
+                    json,
+                );
+            }
+        };
+        if woven.plan.digest() != digest {
+            render::err(
+                "error: the sentence now reads as another plan than the one left unfinished (the reflexes or \
+                 the engine changed); nothing ran\n  = fix: say the sentence again: evoke \"…\"\n",
+            );
+            return Exit::Refused;
+        }
+        let options = Options { json, project_flag, again: true, pinned: None };
+        act(session, &mut log, *woven, started, &options).await
+    })
+}
+
+/// `evoke why` for a weave, from the log alone: a step's line explains that step and lists every step
+/// of its plan with how it ended; a plan refused whole says why; `try`'s plan line lists its steps.
+pub fn why(log_path: &Path, back: usize, entry: &serde_json::Value) -> Exit {
+    use serde_json::Value as J;
+    let said = |v: &J, key: &str| v.get(key).and_then(J::as_str).unwrap_or_default().to_string();
+    // A plan `try` printed, or one refused whole.
+    if entry.get("step").is_none() {
+        render::out(&format!("{}\n", to_line(&said(entry, "input"))));
+        if let Some(steps) = entry.get("steps").and_then(J::as_array) {
+            for step in steps {
+                render::out(&format!(
+                    "{:>3}  {}  {}\n",
+                    step.get("step").and_then(J::as_u64).unwrap_or(0),
+                    render::shown(&said(step, "call").if_empty(&said(step, "input"))),
+                    said(step, "outcome")
+                ));
+            }
+        }
+        for because in entry
+            .pointer("/verdict/because")
+            .or_else(|| entry.get("because"))
+            .and_then(J::as_array)
+            .into_iter()
+            .flatten()
+        {
+            render::out(&format!("  {}\n", render::shown(&because_text(because))));
+        }
+        for excluded in entry.get("excluded").and_then(J::as_array).into_iter().flatten() {
+            render::out(&format!("  left out: {}\n", to_line(&said(excluded, "text"))));
+        }
+        return Exit::Done;
+    }
+    let step = entry.get("step").and_then(J::as_u64).unwrap_or(1) as usize;
+    let steps = entry.get("steps").and_then(J::as_u64).unwrap_or(1) as usize;
+    render::out(&format!("step {step} of {steps}: {}\n", to_line(&said(entry, "input"))));
+    crate::commands::why::explain(entry);
+    for bound in entry.get("bound").and_then(J::as_array).into_iter().flatten() {
+        render::out(&format!(
+            "  took {} from step {}'s {}\n",
+            said(bound, "arg"),
+            bound.get("from").and_then(J::as_u64).unwrap_or(0),
+            said(bound, "field")
+        ));
+    }
+    // A step that ran or failed said so above, with its result or its error.
+    if !matches!(entry.get("status").and_then(J::as_str), Some("ran" | "failed")) {
+        render::out(&format!("  {}\n", status_text(entry)));
+    }
+    // The plan's other lines sit beside this one in the log, in the order they were written.
+    render::out("the plan:\n");
+    let first = back + step - 1;
+    for k in 0..steps {
+        let Some(at) = first.checked_sub(k) else { break };
+        let Ok(line) = crate::log::entry(log_path, at) else { break };
+        if line.get("steps").and_then(J::as_u64) != Some(steps as u64) {
+            break;
+        }
+        let call = said(&line, "call");
+        let shown = if call.is_empty() { said(&line, "reflex") } else { call };
+        render::out(&format!(
+            "{:>3}  {}  {}\n",
+            line.get("step").and_then(J::as_u64).unwrap_or(0),
+            render::shown(&shown),
+            status_text(&line)
+        ));
+    }
+    Exit::Done
+}
+
+trait IfEmpty {
+    fn if_empty(self, other: &str) -> String;
+}
+
+impl IfEmpty for String {
+    fn if_empty(self, other: &str) -> String {
+        if self.is_empty() { other.to_string() } else { self }
+    }
+}
+
+fn because_text(because: &serde_json::Value) -> String {
+    let kind = because.get("type").and_then(serde_json::Value::as_str).unwrap_or_default();
+    match kind {
+        "nothing_to_do" => "nothing to do: the request only says what not to do".into(),
+        "found_nothing" => format!(
+            "refused: nothing installed does \"{}\"",
+            because.get("text").and_then(serde_json::Value::as_str).unwrap_or_default()
+        ),
+        other => format!("stopped: {other}"),
+    }
+}
+
+fn status_text(line: &serde_json::Value) -> String {
+    let status = line.get("status").and_then(serde_json::Value::as_str).unwrap_or_default();
+    match line.get("why") {
+        Some(why) => {
+            let kind = why.get("type").and_then(serde_json::Value::as_str).unwrap_or_default();
+            let message = why.get("message").and_then(serde_json::Value::as_str);
+            match (kind, message) {
+                ("earlier_step", _) => format!("{status}: an earlier step stopped the weave"),
+                (_, Some(message)) => format!("{status}: {}", render::shown(message)),
+                (kind, None) => format!("{status}: {kind}"),
+            }
+        }
+        None => status.to_string(),
+    }
+}
+
+/// What a plan file pins, as it is here now.
+pub fn pins(session: &Session) -> evoke_core::weave::planfile::Pins {
+    use evoke_core::project::Setting;
+    use evoke_core::weave::planfile::{self, AdapterPin, Pins, ReflexPin};
+    let mut reflexes = std::collections::BTreeMap::new();
+    let mut vocab = std::collections::BTreeMap::new();
+    for reflex in session.catalog.reflexes() {
+        // A secret's pin is the variable it is read from, never its value.
+        let settings: Vec<(String, String)> = session
+            .project
+            .settings(&reflex.name)
+            .iter()
+            .map(|(k, s)| match s {
+                Setting::Plain(v) => (k.clone(), format!("plain:{v}")),
+                Setting::Env(var) => (k.clone(), format!("env:{var}")),
+            })
+            .collect();
+        let path = session.project.installed(&reflex.name).map(|i| i.dir.display().to_string());
+        reflexes.insert(reflex.name.clone(), ReflexPin { item: planfile::item(reflex, &settings), path });
+        for (name, v) in &reflex.vocabs {
+            vocab.insert(name.clone(), planfile::vocab(v));
+        }
+    }
+    Pins {
+        evoke: env!("CARGO_PKG_VERSION").to_string(),
+        adapter: AdapterPin { name: session.adapter_name.clone(), id: session.adapter.id().to_string() },
+        gate: session.gate,
+        set: session.plan.clone(),
+        reflexes,
+        vocab,
+    }
+}
+
+/// `evoke try --save FILE`: the plan whole, written atomically.
+pub fn save(session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]) -> Exit {
+    let weave = serde_json::to_value(&woven.plan).unwrap_or_default();
+    let text =
+        evoke_core::weave::planfile::write(&pins(session), &woven.plan.input, tags, weave, woven.answers.clone());
+    match evoke_files::atomic::write(path, text.as_bytes()) {
+        Ok(()) => {
+            render::err(&format!("saved the plan to {}; run it with: evoke run {}\n", path.display(), path.display()));
+            Exit::Done
+        }
+        Err(e) => {
+            render::err(&format!("error: cannot write {}: {e}\n", path.display()));
+            Exit::Failed
+        }
+    }
+}
+
+/// `evoke run FILE`: the plan of a plan file, run only when every pin still holds and its answers give
+/// the very plan written. Nothing runs otherwise.
+pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option<&Path>) -> Exit {
+    use evoke_core::weave::planfile;
+    let shown = path.display().to_string();
+    let refuse = |message: String| {
+        render::err(&format!("error: {}: {}; nothing ran\n", render::shown(&shown), render::shown(&message)));
+        Exit::Refused
+    };
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.len() > planfile::MAX_BYTES as u64 => {
+            return refuse(format!("over {} bytes; no plan evoke writes is", planfile::MAX_BYTES));
+        }
+        Ok(_) => {}
+        Err(e) => {
+            render::err(&format!("error: cannot read {}: {e}\n", render::shown(&shown)));
+            return Exit::Usage;
+        }
+    }
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => return refuse(format!("cannot be read as text: {e}")),
+    };
+    let file = match planfile::read(&text) {
+        Ok(file) => file,
+        Err(refused) => return refuse(refused.to_string()),
+    };
+    if let Err(refused) = planfile::check(&text, &file, &pins(session)) {
+        return refuse(refused.to_string());
+    }
+    let engine = crate::weave::FromFile {
+        id: session.adapter.id().to_string(),
+        gate: session.gate,
+        answers: file.answers.clone(),
+    };
+    let runtime = match crate::session::runtime() {
+        Ok(runtime) => runtime,
+        Err(exit) => return exit,
+    };
+    let mut log = Log::open(&session.places.log());
+    runtime.block_on(async {
+        let started = Instant::now();
+        let request = crate::decide::Request {
+            catalog: &session.catalog,
+            adapter: &engine,
+            gate: session.gate,
+            plan: &session.plan,
+            cache: None,
+            deadline: started + DEADLINE,
+        };
+        let woven = match crate::weave::weave(&request, &file.input).await {
+            Ok(crate::weave::Woven::Plan(woven)) => woven,
+            Ok(crate::weave::Woven::One(_)) => return refuse("its answers give one call, not the plan written".into()),
+            Err(failed) => return refuse(failed.failure.to_string()),
+        };
+        if serde_json::to_value(&woven.plan).ok().as_ref() != Some(&file.weave) {
+            let line = text.lines().position(|l| l.trim_start().starts_with("\"weave\":")).map_or(1, |i| i + 1);
+            return refuse(format!(
+                "line {line}: `weave`: the plan written is not the plan its answers give (was it edited?)\n  = fix: write the plan again: evoke try --save FILE \"…\""
+            ));
+        }
+        let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };
+        let options = Options { json, project_flag, again: true, pinned: Some(pinned) };
+        act(session, &mut log, *woven, started, &options).await
+    })
+}

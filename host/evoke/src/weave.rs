@@ -1,0 +1,193 @@
+//! Driving a sentence that may ask for several things: the core's [`Weaver`] hands out each round with the
+//! words it is asked under, the adapter answers under the one deadline of the whole sentence, and the
+//! answers are validated before the weaver reads them. A sentence with no place to cut asks exactly the
+//! rounds of one decision.
+
+use crate::decide::{Decided, Failed, Failure, Request, Round, TraceEntry, ask};
+use evoke_core::recognize::recognize;
+use evoke_core::validate::{Answers, validate};
+use evoke_core::weave::plan::Plan;
+use evoke_core::weave::weaver::{NotWoven, Weaver, Woven as CoreWoven};
+
+/// What a sentence came to: one decision as ever, or a plan of steps.
+#[allow(clippy::large_enum_variant)]
+pub enum Woven {
+    One(Decided),
+    Plan(Box<PlanDecided>),
+}
+
+/// A settled plan, with what each round asked.
+pub struct PlanDecided {
+    pub plan: Plan,
+    /// The whole sentence's own rounds: their trace and their answers.
+    pub trace: Vec<TraceEntry>,
+    pub rounds: Vec<Round>,
+    /// Per step, in the plan's order: the rounds asked under its words and its candidates.
+    pub steps: Vec<Decided>,
+    /// Every answer the plan took, with the words it was asked under, in the order asked.
+    pub answers: Vec<evoke_core::weave::planfile::Answer>,
+}
+
+impl PlanDecided {
+    /// Every adapter call the plan took: the sentence's own first, then each step's words' once.
+    pub fn all_trace(&self) -> Vec<TraceEntry> {
+        let mut all = self.trace.clone();
+        let mut seen: Vec<&str> = Vec::new();
+        for step in &self.steps {
+            if seen.contains(&step.decision.input.as_str()) {
+                continue;
+            }
+            seen.push(&step.decision.input);
+            all.extend(step.trace.iter().cloned());
+        }
+        all
+    }
+
+    /// Every round the plan took, the sentence's own first.
+    pub fn all_rounds(&self) -> Vec<Round> {
+        let mut all = self.rounds.clone();
+        let mut seen: Vec<&str> = Vec::new();
+        for step in &self.steps {
+            if seen.contains(&step.decision.input.as_str()) {
+                continue;
+            }
+            seen.push(&step.decision.input);
+            all.extend(step.rounds.iter().cloned());
+        }
+        all
+    }
+}
+
+/// One round asked: the words it was asked under, the call it took, and the adapter's answer.
+struct Asked {
+    text: String,
+    trace: Vec<TraceEntry>,
+    round: Round,
+}
+
+pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> {
+    let mut weaver = match Weaver::new(request.catalog, request.gate, input) {
+        Ok(weaver) => weaver,
+        Err(NotWoven::Input(refusal)) => {
+            return Err(Failed { failure: Failure::Input { refusal }, trace: Vec::new(), rounds: Vec::new() });
+        }
+        Err(NotWoven::TooMany(reason)) => {
+            return Err(Failed { failure: Failure::Weave { reason }, trace: Vec::new(), rounds: Vec::new() });
+        }
+    };
+    let mut asked: Vec<Asked> = Vec::new();
+    let mut answers = Answers::new();
+    let failed = |failure, asked: &[Asked]| Failed {
+        failure,
+        trace: asked.iter().flat_map(|a| a.trace.iter().cloned()).collect(),
+        rounds: asked.iter().map(|a| a.round.clone()).collect(),
+    };
+    while let Some((text, questions)) = weaver.questions() {
+        let (text, questions) = (text.to_string(), questions.clone());
+        let mut trace = Vec::new();
+        let raw = match ask(request, &text, &questions, &mut trace).await {
+            Ok(raw) => raw,
+            Err(failure) => return Err(failed(failure, &asked)),
+        };
+        let validated = validate(&questions, &raw);
+        asked.push(Asked {
+            text,
+            trace,
+            round: Round { questions: questions.ids().map(str::to_string).collect(), raw },
+        });
+        let validated = match validated {
+            Ok(validated) => validated,
+            Err(fault) => return Err(failed(Failure::Answer { fault }, &asked)),
+        };
+        if let Err(reason) = weaver.feed(&validated) {
+            return Err(failed(Failure::Weave { reason }, &asked));
+        }
+        answers.extend(validated);
+    }
+    let under = |text: &str| -> (Vec<TraceEntry>, Vec<Round>) {
+        let mine = asked.iter().filter(|a| a.text == text);
+        (mine.clone().flat_map(|a| a.trace.iter().cloned()).collect(), mine.map(|a| a.round.clone()).collect())
+    };
+    match weaver.woven().cloned().expect("a weaver without questions has woven") {
+        CoreWoven::One(decision) => {
+            let trace = asked.iter().flat_map(|a| a.trace.iter().cloned()).collect();
+            let rounds = asked.iter().map(|a| a.round.clone()).collect();
+            let candidates = recognize(input);
+            Ok(Woven::One(Decided { decision, trace, rounds, answers, candidates }))
+        }
+        CoreWoven::Plan(plan) => {
+            // The sentence's own rounds, and any asked under words no step kept (a splice that did not hold).
+            let kept: Vec<&str> =
+                plan.steps.iter().map(|s| s.decision.input.as_str()).filter(|t| *t != input).collect();
+            let own = asked.iter().filter(|a| !kept.contains(&a.text.as_str()));
+            let trace = own.clone().flat_map(|a| a.trace.iter().cloned()).collect();
+            let rounds = own.map(|a| a.round.clone()).collect();
+            let steps = plan
+                .steps
+                .iter()
+                .map(|step| {
+                    let text = step.decision.input.as_str();
+                    let (trace, rounds) = if text == input { (Vec::new(), Vec::new()) } else { under(text) };
+                    Decided {
+                        decision: step.decision.clone(),
+                        trace,
+                        rounds,
+                        answers: Answers::new(),
+                        candidates: recognize(text),
+                    }
+                })
+                .collect();
+            let answers = asked
+                .iter()
+                .map(|a| evoke_core::weave::planfile::Answer { text: a.text.clone(), raw: a.round.raw.clone() })
+                .collect();
+            Ok(Woven::Plan(Box::new(PlanDecided { plan, trace, rounds, steps, answers })))
+        }
+    }
+}
+
+/// An engine that answers from a plan file's answers: each round from the answers given under its words.
+pub struct FromFile {
+    pub id: String,
+    pub gate: Option<evoke_core::adapter::Gate>,
+    pub answers: Vec<evoke_core::weave::planfile::Answer>,
+}
+
+impl evoke_core::adapter::Adapter for FromFile {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn gate(&self) -> Option<evoke_core::adapter::Gate> {
+        self.gate
+    }
+
+    fn cacheable(&self) -> bool {
+        false
+    }
+
+    fn answer<'a>(
+        &'a self,
+        state: &'a evoke_core::adapter::State,
+        questions: &'a evoke_core::question::Questions,
+        _cancel: &'a evoke_core::adapter::Cancel,
+    ) -> evoke_core::adapter::AnswerFuture<'a> {
+        let mut raw = evoke_core::adapter::Raw::new();
+        for answer in self.answers.iter().filter(|a| a.text == state.request) {
+            for id in questions.ids() {
+                if let Some(a) = answer.raw.get(id) {
+                    raw.insert(id.to_string(), a.clone());
+                }
+            }
+        }
+        let found = if raw.is_empty() {
+            Err(evoke_core::adapter::AdapterError::new(format!(
+                "the plan file holds no answers for \"{}\"",
+                state.request
+            )))
+        } else {
+            Ok(raw)
+        };
+        Box::pin(std::future::ready(found))
+    }
+}

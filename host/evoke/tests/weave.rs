@@ -1,0 +1,342 @@
+//! A woven plan run for real: its steps in order, the step journal across a SIGKILL between steps and in
+//! the middle of one, and `evoke resume`, which never runs a done write again and asks before running one
+//! that may already have acted.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A project of three argv bodies that say what they do in `marks`: `mark` (a write), `nap` (a read that
+/// sleeps) and `hold` (a write that sleeps), answered by a recording.
+struct Fixture {
+    _root: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+    marks: PathBuf,
+}
+
+fn reflex(dir: &Path, name: &str, effect: &str, script: &str) {
+    let dir = dir.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = format!(
+        "reflex = 1\ndescription = \"{name} for the weave tests.\"\neffect = \"{effect}\"\nconfirm = \"Do {name}?\"\n\
+         run = [\"sh\", \"-c\", {script:?}]\n"
+    );
+    std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
+}
+
+/// The answers to a sentence whose parts are each one of the reflexes' names, cut at every `and`.
+fn recording(sentences: &[&str]) -> String {
+    let route = |top: &str| {
+        let mut keys = Vec::new();
+        for name in ["mark", "nap", "hold"] {
+            keys.push(format!("{name} = {}", if name == top { "0.95" } else { "0.01" }));
+        }
+        keys.push("none = 0.03".into());
+        format!("route = {{ {} }}\n", keys.join(", "))
+    };
+    let mut text = String::from("id = \"replay\"\n\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n\n");
+    let mut seen = Vec::new();
+    for sentence in sentences {
+        text.push_str(&format!("[answers.{sentence:?}]\n"));
+        let first = sentence.split(" and ").next().unwrap().split(' ').next().unwrap();
+        text.push_str(&route(first));
+        for (at, _) in sentence.match_indices(" and ") {
+            let start = sentence[..at + 1].chars().count();
+            text.push_str(&format!("\"weave.cut_{start}_{}\" = {{ yes = 0.9 }}\n", start + 3));
+        }
+        text.push('\n');
+        for part in sentence.split(" and ") {
+            if seen.contains(&part) {
+                continue;
+            }
+            seen.push(part);
+            let name = part.split(' ').next().unwrap();
+            text.push_str(&format!("[answers.{part:?}]\n{}", route(name)));
+            for other in ["mark", "nap", "hold"] {
+                text.push_str(&format!("\"fits.{other}\" = {{ yes = {} }}\n", if other == name { 0.9 } else { 0.05 }));
+            }
+            text.push('\n');
+        }
+    }
+    text
+}
+
+fn fixture(sentences: &[&str]) -> Fixture {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("project");
+    let marks = root.path().join("marks");
+    let r = project.join("r");
+    let m = marks.display().to_string();
+    reflex(&r, "mark", "write", &format!("echo mark >> {m}; echo marked"));
+    reflex(&r, "nap", "read", &format!("echo nap-start $$ >> {m}; sleep 5; echo nap-end >> {m}; echo napped"));
+    reflex(&r, "hold", "write", &format!("echo hold-start $$ >> {m}; sleep 20; echo hold-end >> {m}; echo held"));
+    std::fs::write(project.join("evoke.toml"), "[reflexes]\nmark = \"r/mark\"\nnap = \"r/nap\"\nhold = \"r/hold\"\n")
+        .unwrap();
+    std::fs::write(project.join("recording.toml"), recording(sentences)).unwrap();
+    let home = root.path().join("home");
+    let fixture = Fixture { project, home, marks, _root: root };
+    let trusted = fixture.evoke().arg("trust").output().unwrap();
+    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+    fixture
+}
+
+impl Fixture {
+    fn evoke(&self) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+        command
+            .current_dir(&self.project)
+            .env("EVOKE_HOME", &self.home)
+            .env("NO_COLOR", "1")
+            .arg("--recording")
+            .arg("recording.toml")
+            .stdin(Stdio::null());
+        command
+    }
+
+    fn marks(&self) -> String {
+        std::fs::read_to_string(&self.marks).unwrap_or_default()
+    }
+
+    fn count(&self, word: &str) -> usize {
+        self.marks().lines().filter(|l| l.split(' ').next() == Some(word)).count()
+    }
+
+    /// Waits until `marks` holds a line starting with `word`, and gives the pid on it.
+    fn wait_for(&self, word: &str, child: &mut std::process::Child) -> i32 {
+        let started = Instant::now();
+        loop {
+            if let Some(line) = self.marks().lines().find(|l| l.starts_with(word)) {
+                return line.split(' ').nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!("evoke ended ({status}) before {word}: {}", self.marks());
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "{word} never came: {}", self.marks());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn text(output: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+/// SIGKILL for evoke and for the body it left behind (its own process group).
+fn kill(child: &mut std::process::Child, body: i32) {
+    child.kill().unwrap();
+    child.wait().unwrap();
+    if body > 0 {
+        for target in [format!("-{body}"), body.to_string()] {
+            let _ = Command::new("kill").args(["-9", "--", &target]).stderr(Stdio::null()).status();
+        }
+    }
+}
+
+#[test]
+fn a_plan_runs_its_steps_in_order_and_says_each() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    let out = f.evoke().args(["--json", sentence]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["step"], i + 1);
+        assert_eq!(line["steps"], 2);
+        assert_eq!(line["status"], "ran", "{line}");
+        assert_eq!(line["result"]["text"], "marked");
+        let keys: Vec<&String> = line.as_object().unwrap().keys().collect();
+        assert_eq!(keys[..2], ["step", "steps"], "step and steps first");
+        assert_eq!(keys.last().unwrap().as_str(), "status", "status last");
+    }
+    assert_eq!(f.count("mark"), 2);
+}
+
+#[test]
+fn a_sigkill_in_the_middle_of_a_write_leaves_it_at_intent_and_resume_asks_before_running_it_again() {
+    let sentence = "mark it and nap and hold on";
+    let f = fixture(&[sentence]);
+    let mut child = f.evoke().arg(sentence).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let body = f.wait_for("hold-start", &mut child);
+    kill(&mut child, body);
+    assert_eq!((f.count("mark"), f.count("nap-end"), f.count("hold-start")), (1, 1, 1), "{}", f.marks());
+
+    let out = f.evoke().arg("resume").output().unwrap();
+    let (stdout, stderr) = text(&out);
+    // No terminal: the step that may have acted is asked about, and nothing of it runs.
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    assert!(stderr.contains("may already have acted"), "{stderr}");
+    assert!(stderr.contains("evoke resume"), "{stderr}");
+    assert_eq!(f.count("mark"), 1, "the done write did not run again: {}", f.marks());
+    assert_eq!(f.count("hold-start"), 1, "the write at intent did not run again: {}", f.marks());
+    assert!(stdout.contains("marked"), "a done step shows the result it had: {stdout}");
+}
+
+#[test]
+fn a_sigkill_between_writes_resumes_after_the_done_one() {
+    let sentence = "mark it and nap and mark it";
+    let f = fixture(&[sentence]);
+    let mut child = f.evoke().arg(sentence).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let body = f.wait_for("nap-start", &mut child);
+    kill(&mut child, body);
+    assert_eq!(f.count("mark"), 1, "{}", f.marks());
+
+    let out = f.evoke().arg("resume").output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    // Step 1 is done and not run again; the read runs again, and the last write runs once.
+    assert_eq!((f.count("mark"), f.count("nap-end")), (2, 1), "{}", f.marks());
+    assert!(stderr.contains("step 1 ran before"), "{stderr}");
+
+    // Everything is done now: resuming again runs nothing that writes.
+    let again = f.evoke().arg("resume").output().unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again).1);
+    assert_eq!(f.count("mark"), 2, "{}", f.marks());
+}
+
+#[test]
+fn a_sentence_said_again_is_a_new_request_not_a_resume() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    for _ in 0..2 {
+        let out = f.evoke().arg(sentence).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    }
+    assert_eq!(f.count("mark"), 4);
+}
+
+#[test]
+fn a_plan_file_runs_while_its_pins_hold_and_is_refused_after_an_edit() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    let plan = f.home.join("marks.plan.json");
+    let plan_arg = plan.to_str().unwrap();
+    let saved = f.evoke().args(["try", "--save", plan_arg, sentence]).output().unwrap();
+    assert_eq!(saved.status.code(), Some(0), "{}", text(&saved).1);
+    assert_eq!(f.count("mark"), 0, "try runs nothing");
+    let written = std::fs::read_to_string(&plan).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&written).unwrap();
+    for key in ["note", "plan", "input", "weave", "evoke", "adapter", "set", "reflexes", "vocab", "answers"] {
+        assert!(file.get(key).is_some(), "the plan file has {key}: {written}");
+    }
+    assert_eq!(file["answers"][0]["text"], sentence, "the sentence's own answers first");
+
+    let ran = f.evoke().args(["--json", "run", plan_arg]).output().unwrap();
+    let (stdout, stderr) = text(&ran);
+    assert_eq!(ran.status.code(), Some(0), "{stdout}{stderr}");
+    assert_eq!(f.count("mark"), 2);
+    let first: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["pinned"]["file"], plan_arg);
+    assert!(first["pinned"]["id"].as_str().unwrap().starts_with("sha256:"), "{first}");
+
+    // The same plan again: its journal says both writes are done, so neither runs again.
+    let again = f.evoke().args(["run", plan_arg]).output().unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again).1);
+    assert_eq!(f.count("mark"), 2);
+
+    // Edited by hand: the plan written is no longer what its answers give. Nothing runs.
+    let edited = written.replacen("\"outcome\": \"run\"", "\"outcome\": \"confirm\"", 1);
+    assert_ne!(edited, written);
+    std::fs::write(&plan, &edited).unwrap();
+    let refused = f.evoke().args(["run", plan_arg]).output().unwrap();
+    let (_, stderr) = text(&refused);
+    assert_eq!(refused.status.code(), Some(6), "{stderr}");
+    let line = edited.lines().position(|l| l.trim_start().starts_with("\"weave\":")).unwrap() + 1;
+    assert!(stderr.contains(&format!("line {line}: `weave`")), "{stderr}");
+    assert!(stderr.contains("evoke try --save"), "the fix: {stderr}");
+
+    // Truncated: refused on reading.
+    std::fs::write(&plan, &written[..written.len() / 2]).unwrap();
+    let refused = f.evoke().args(["run", plan_arg]).output().unwrap();
+    assert_eq!(refused.status.code(), Some(6));
+    assert!(text(&refused).1.contains("not a plan file"), "{}", text(&refused).1);
+
+    // Another engine than the one it was decided by: refused at the adapter's line.
+    std::fs::write(&plan, &written).unwrap();
+    let mut other = Command::new(env!("CARGO_BIN_EXE_evoke"));
+    other.current_dir(&f.project).env("EVOKE_HOME", &f.home).env("NO_COLOR", "1").stdin(Stdio::null());
+    let refused = other.args(["run", plan_arg]).output().unwrap();
+    let line = written.lines().position(|l| l.trim_start().starts_with("\"adapter\":")).unwrap() + 1;
+    assert_eq!(refused.status.code(), Some(6), "{}", text(&refused).1);
+    assert!(text(&refused).1.contains(&format!("line {line}: `adapter`")), "{}", text(&refused).1);
+    assert_eq!(f.count("mark"), 2, "nothing ran: {}", f.marks());
+}
+
+#[test]
+fn an_optional_value_a_step_refers_back_to_is_written_into_its_words_and_decided_again() {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("project");
+    for (name, manifest, body) in [
+        (
+            "find",
+            "reflex = 1\ndescription = \"Find a book.\"\neffect = \"read\"\nconfirm = \"Find a book?\"\nrun = \"find.mjs\"\n\n[yields.title]\nkind = \"text\"\n",
+            "export default function find() { return { text: \"found dune\", data: { title: \"dune\" } }; }\n",
+        ),
+        (
+            "note",
+            "reflex = 1\ndescription = \"Note a title down.\"\neffect = \"write\"\nconfirm = \"Note it?\"\nrun = \"note.mjs\"\n\n[args.what]\nask = \"What?\"\npick = \"text\"\noptional = true\n",
+            "export default function note({ what }) { return `noted ${what ?? \"nothing\"}`; }\n",
+        ),
+    ] {
+        let dir = project.join("r").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
+        std::fs::write(dir.join(format!("{name}.mjs")), body).unwrap();
+    }
+    std::fs::write(project.join("evoke.toml"), "[reflexes]\nfind = \"r/find\"\nnote = \"r/note\"\n").unwrap();
+    std::fs::write(
+        project.join("recording.toml"),
+        r#"id = "replay"
+
+[gate]
+route = 0.5
+read = 0.6
+write = 0.8
+
+[answers."find a book and note it"]
+route = { find = 0.95, note = 0.02, none = 0.03 }
+"weave.cut_12_15" = { yes = 0.9 }
+
+[answers."find a book"]
+route = { find = 0.95, note = 0.02, none = 0.03 }
+"fits.find" = { yes = 0.9 }
+"fits.note" = { yes = 0.05 }
+
+[answers."note it"]
+route = { note = 0.95, find = 0.02, none = 0.03 }
+"fits.note" = { yes = 0.9 }
+"fits.find" = { yes = 0.05 }
+
+[answers.'note "dune"']
+route = { note = 0.95, find = 0.02, none = 0.03 }
+"fits.note" = { yes = 0.9 }
+"fits.find" = { yes = 0.05 }
+"note.what" = { "6-10" = 0.95, unstated = 0.05 }
+"#,
+    )
+    .unwrap();
+    let home = root.path().join("home");
+    let evoke = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1").stdin(Stdio::null());
+        command
+    };
+    assert!(evoke().arg("trust").output().unwrap().status.success());
+    let out = evoke().args(["--recording", "recording.toml", "--json", "find a book and note it"]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    let note = &lines[1];
+    assert_eq!(note["input"], "note \"dune\"", "decided again on the words with the value written in: {note}");
+    assert_eq!(note["call"], "note what=\"dune\"");
+    assert_eq!(note["result"]["text"], "noted dune");
+    assert_eq!(note["bound"][0]["arg"], "what");
+    assert_eq!(note["bound"][0]["from"], 1);
+    assert_eq!(note["bound"][0]["field"], "title");
+    let keys: Vec<&String> = note.as_object().unwrap().keys().collect();
+    let at = |k: &str| keys.iter().position(|x| x.as_str() == k).unwrap();
+    assert!(at("trace") < at("bound") && at("bound") < at("status"), "bound after trace, status last: {keys:?}");
+}
