@@ -22,7 +22,7 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
 /// The functions a vector folder may name.
-pub const FUNCTIONS: [&str; 14] = [
+pub const FUNCTIONS: [&str; 15] = [
     "identity",
     "manifest",
     "lint",

@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 /// The folders of `vectors/`, one per function of the core.
-const FOLDERS: [&str; 14] = [
+const FOLDERS: [&str; 15] = [
     "identity",
     "manifest",
     "lint",
