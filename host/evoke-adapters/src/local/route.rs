@@ -8,10 +8,11 @@ use super::calibration::Params;
 use super::space::Spaces;
 use super::words::{Word, is_stop, words};
 use evoke_core::question::{Question, Text};
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 /// What one text of the route question is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum Kind {
     Description,
     Example,
@@ -19,7 +20,7 @@ enum Kind {
 }
 
 /// One reflex of the route question.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RouteOption {
     pub key: String,
     pub description: String,
@@ -27,7 +28,7 @@ pub struct RouteOption {
 }
 
 /// A route question made ready to answer: its texts in one space.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RouteModel {
     pub params: Params,
     pub options: Vec<RouteOption>,

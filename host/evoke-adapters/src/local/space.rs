@@ -3,10 +3,11 @@
 //! a query touches only the texts that share a feature with it, through an inverted index.
 
 use super::words::{Word, is_stop, words};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// How features are drawn from a text, and how much each kind weighs.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Shape {
     /// The weight of a stop word's features, against 1 for any other word.
     pub stop: f32,
@@ -47,7 +48,15 @@ pub fn word_features(ws: &[Word], shape: &Shape) -> Features {
             }
         }
     }
-    out.into_iter().collect()
+    in_order(out)
+}
+
+/// A text's features in the order of their hashes: every sum over them then runs in one order, so a
+/// space built twice, or a query read twice, gives the same bits.
+fn in_order(features: HashMap<u64, f32>) -> Features {
+    let mut out: Features = features.into_iter().collect();
+    out.sort_unstable_by_key(|(f, _)| *f);
+    out
 }
 
 /// The letter-run features of a text: runs inside each word, the word's edges marked.
@@ -76,11 +85,11 @@ pub fn gram_features(ws: &[Word], shape: &Shape) -> Features {
             }
         }
     }
-    out.into_iter().collect()
+    in_order(out)
 }
 
 /// A space over some texts: the IDF of each feature and an inverted index of the texts' vectors.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Space {
     idf: HashMap<u64, f32>,
     /// The IDF of a feature no text holds.
@@ -149,7 +158,7 @@ impl Space {
 }
 
 /// Both spaces over the same texts: words (with pairs) and letter runs.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Spaces {
     pub shape: Option<Shape>,
     words: Space,
