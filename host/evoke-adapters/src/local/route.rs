@@ -123,6 +123,21 @@ impl RouteModel {
         })
     }
 
+    /// Whether a model read back holds together: its spaces, one text's kind and owner per text, one
+    /// set of grounds per reflex, one key per reflex and the sentinel's. A model that does not is not
+    /// used.
+    pub fn holds_together(&self) -> bool {
+        let n = self.options.len();
+        let offered = self.keys.iter().filter(|k| !is_sentinel(k, self.otherwise.as_deref())).count();
+        self.spaces.holds_together()
+            && (self.params.class <= 0.0 || (self.classes.holds_together() && self.classes.len() == n))
+            && self.docs.len() == self.spaces.len()
+            && self.docs.iter().all(|(i, _)| *i < n)
+            && self.grounds.len() == n
+            && offered == n
+            && self.keys.len() == n + usize::from(self.otherwise.as_ref().is_some_and(|o| self.keys.contains(o)))
+    }
+
     /// Each reflex's score for a request, in option order.
     pub fn scores_of(&self, request: &str) -> Vec<f32> {
         self.scores(&words(request))

@@ -8,7 +8,7 @@
 //! one model:
 //!
 //! ```text
-//! magic (8 bytes) | key (32) | payload length (u64, little-endian) | SHA-256 of the payload (32) | payload
+//! magic (8 bytes) | key (32) | payload length (u64, little-endian) | BLAKE3 of the payload (32) | payload
 //! ```
 //!
 //! the payload being the model in postcard's binary form. It is read with one read and checked whole
@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"evkroute";
 /// The version of the layout and of the model's encoding. Changing how a model is built or what it
 /// holds changes it, so that no entry of an older build is read.
-const FORMAT: &str = "1";
+const FORMAT: &str = "2";
 const HEADER: usize = 8 + 32 + 8 + 32;
 /// The largest entry read: a model of thousands of reflexes stays well under it.
 const MAX_BYTES: u64 = 256 << 20;
@@ -117,12 +117,15 @@ fn decode(bytes: &[u8], key: &[u8; 32], params: Params) -> Result<RouteModel, St
     if stated != payload.len() as u64 {
         return Err(format!("truncated: {} bytes of a {stated}-byte model", payload.len()));
     }
-    if Sha256::digest(payload).as_slice() != &header[48..80] {
+    if blake3::hash(payload).as_bytes() != &header[48..80] {
         return Err("its checksum does not match".into());
     }
     let model: RouteModel = postcard::from_bytes(payload).map_err(|e| format!("cannot decode: {e}"))?;
     if model.params != params {
         return Err("it was fitted with other constants".into());
+    }
+    if !model.holds_together() {
+        return Err("its parts do not hold together".into());
     }
     Ok(model)
 }
@@ -133,7 +136,7 @@ fn encode(key: &[u8; 32], model: &RouteModel) -> Option<Vec<u8>> {
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(key);
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&Sha256::digest(&payload));
+    out.extend_from_slice(blake3::hash(&payload).as_bytes());
     out.extend_from_slice(&payload);
     Some(out)
 }
@@ -306,6 +309,20 @@ mod tests {
         params.beta += 1.0;
         let (_, source) = load_or_fit(dir.path(), "local/test", &mine, params).unwrap();
         assert!(matches!(&source, Source::Refitted(r) if r.contains("other constants")), "{source:?}");
+    }
+
+    #[test]
+    fn a_well_formed_entry_whose_parts_do_not_hold_together_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let q = route("lights out");
+        let key = key("local/test", &q);
+        // A whole entry, checksum and all, of a model that offers a key it has no reflex for.
+        let mut broken = fitted(&q);
+        broken.keys.insert(0, "ghost".into());
+        std::fs::write(path(dir.path(), &key), encode(&key, &broken).unwrap()).unwrap();
+        let (model, source) = load_or_fit(dir.path(), "local/test", &q, Params::default()).unwrap();
+        assert!(matches!(&source, Source::Refitted(r) if r.contains("do not hold together")), "{source:?}");
+        assert_eq!(distributions(&model), distributions(&fitted(&q)));
     }
 
     #[test]
