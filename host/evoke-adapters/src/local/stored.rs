@@ -326,6 +326,34 @@ mod tests {
     }
 
     #[test]
+    fn writers_filling_the_same_entry_at_once_leave_it_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let q = route("lights out");
+        let fresh = distributions(&fitted(&q));
+        let answers: Vec<Vec<Vec<(String, u64)>>> = std::thread::scope(|scope| {
+            let writers: Vec<_> = (0..4)
+                .map(|_| {
+                    scope.spawn(|| {
+                        (0..5)
+                            .map(|_| {
+                                let _ = std::fs::remove_file(path(dir.path(), &key("local/test", &q)));
+                                distributions(&load_or_fit(dir.path(), "local/test", &q, Params::default()).unwrap().0)
+                            })
+                            .last()
+                            .unwrap()
+                    })
+                })
+                .collect();
+            writers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        assert!(answers.iter().all(|a| *a == fresh));
+        let whole = read(&path(dir.path(), &key("local/test", &q)), &key("local/test", &q), Params::default());
+        assert!(matches!(&whole, Ok(Some(m)) if distributions(m) == fresh), "{:?}", whole.map(|_| ()));
+        // No temporary file is left behind.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
     fn the_place_keeps_a_bounded_number_of_entries() {
         let dir = tempfile::tempdir().unwrap();
         for i in 0..KEPT_FILES + 3 {
