@@ -353,6 +353,53 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
+    /// Where a child process started by the test below fills the entry; the child is this test binary.
+    const CHILD_PLACE: &str = "EVOKE_TEST_KEPT_PLACE";
+
+    /// Run only as a child of the test below (`--ignored`): fits or reads the entry many times over,
+    /// removing it before each turn so that it writes too.
+    #[test]
+    #[ignore = "run by two_processes_filling_the_same_entry_at_once_leave_it_whole"]
+    fn child_fills_the_entry() {
+        let dir = PathBuf::from(std::env::var_os(CHILD_PLACE).expect("started by the test that sets the place"));
+        let q = route("lights out");
+        let fresh = distributions(&fitted(&q));
+        for _ in 0..10 {
+            let _ = std::fs::remove_file(path(&dir, &key("local/test", &q)));
+            let (model, _) = load_or_fit(&dir, "local/test", &q, Params::default()).unwrap();
+            assert_eq!(distributions(&model), fresh);
+        }
+    }
+
+    #[test]
+    fn two_processes_filling_the_same_entry_at_once_leave_it_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let me = std::env::current_exe().unwrap();
+        let children: Vec<std::process::Child> = (0..2)
+            .map(|_| {
+                std::process::Command::new(&me)
+                    .args(["--ignored", "--exact", "local::stored::tests::child_fills_the_entry", "--nocapture"])
+                    .env(CHILD_PLACE, dir.path())
+                    .stdout(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            let said = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success() && said.contains("1 passed"), "{said}");
+        }
+        let q = route("lights out");
+        let whole = read(&path(dir.path(), &key("local/test", &q)), &key("local/test", &q), Params::default());
+        assert!(
+            matches!(&whole, Ok(Some(m)) if distributions(m) == distributions(&fitted(&q))),
+            "{:?}",
+            whole.map(|_| ())
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file is left behind");
+    }
+
     #[test]
     fn the_place_keeps_a_bounded_number_of_entries() {
         let dir = tempfile::tempdir().unwrap();
