@@ -13,13 +13,14 @@
 //! cargo bench -p evoke-adapters --bench clinc -- tune         # the search behind calibration.rs
 //! cargo bench -p evoke-adapters --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
 //! cargo bench -p evoke-adapters --bench clinc -- home         # the example project's sentences, decided
+//! cargo bench -p evoke-adapters --bench clinc -- kept         # a first decision: fitted against kept model
 //! ```
 //!
 //! The data folder is `../shared/data` from the workspace, or `EVOKE_DATA`.
 
 use evoke_adapters::local::route::RouteModel;
 use evoke_adapters::local::{ArgParams, GATE, Local, Params, Settings};
-use evoke_core::adapter::{Gate, State};
+use evoke_core::adapter::{Adapter, Gate, State};
 use evoke_core::catalog::{Catalog, Reflex};
 use evoke_core::decide::Decider;
 use evoke_core::decision::Outcome;
@@ -725,11 +726,80 @@ fn home() {
     }
 }
 
+/// A fresh engine's first decision on the 150-reflex project, as a new process makes it: fitting the
+/// route model (the baseline) against reading the model an earlier process kept in the cache place.
+/// Each is the median of several fresh engines; the ratio is against the baseline of the same run.
+fn kept() {
+    use evoke_adapters::local::stored;
+    const RUNS: usize = 9;
+    let train = clinc("train.jsonl");
+    let (intents, _) = split_train(&train);
+    let catalog = catalog(&intents);
+    let sentences = ["set a timer for ten minutes", "what's the weather like tomorrow", "order me a pizza"];
+    let params = Params::default();
+    let route = Decider::new(&catalog, Some(GATE), sentences[0])
+        .expect("in bounds")
+        .questions()
+        .and_then(|q| q.0.iter().find(|(id, _)| id == "route").map(|(_, q)| q.clone()))
+        .expect("the first round asks the route");
+    let place = std::env::temp_dir().join(format!("evoke-kept-bench-{}", std::process::id()));
+    let median = |mut times: Vec<f64>| {
+        times.sort_by(f64::total_cmp);
+        times[times.len() / 2]
+    };
+    let first_decision = |keep: bool, input: &str| {
+        let local = Local::with_params(Settings::default(), params, ArgParams::default(), GATE);
+        if keep {
+            local.keep_models_in(place.clone());
+        }
+        let started = Instant::now();
+        let d = decide(&catalog, &local, GATE, input);
+        (started.elapsed().as_secs_f64() * 1000.0, d.reflex)
+    };
+    // The model alone: fitted, and read back.
+    let fit = median(
+        (0..RUNS)
+            .map(|_| {
+                let started = Instant::now();
+                std::hint::black_box(RouteModel::build(&route, params));
+                started.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect(),
+    );
+    let id = Local::with_params(Settings::default(), params, ArgParams::default(), GATE).id().to_string();
+    let (_, source) = stored::load_or_fit(&place, &id, &route, params).expect("a route");
+    let bytes = std::fs::metadata(stored::path(&place, &stored::key(&id, &route))).map_or(0, |m| m.len());
+    let load = median(
+        (0..RUNS)
+            .map(|_| {
+                let started = Instant::now();
+                let (model, source) = stored::load_or_fit(&place, &id, &route, params).expect("a route");
+                assert_eq!(source, stored::Source::Loaded);
+                std::hint::black_box(model);
+                started.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect(),
+    );
+    println!("route model of {} reflexes ({source:?} first, {bytes} bytes kept)", intents.len());
+    println!("  fitted       {fit:8.2} ms");
+    println!("  read back    {load:8.2} ms   {:.3}× the fit", load / fit);
+    for input in sentences {
+        let fitted: Vec<(f64, Option<String>)> = (0..RUNS).map(|_| first_decision(false, input)).collect();
+        let kept: Vec<(f64, Option<String>)> = (0..RUNS).map(|_| first_decision(true, input)).collect();
+        assert!(fitted.iter().chain(&kept).all(|(_, r)| *r == fitted[0].1), "the same decision either way");
+        let a = median(fitted.iter().map(|(t, _)| *t).collect());
+        let b = median(kept.iter().map(|(t, _)| *t).collect());
+        println!("first decision {input:?}: fitted {a:7.2} ms, kept {b:6.2} ms   {:.3}× the fitted", b / a);
+    }
+    let _ = std::fs::remove_dir_all(&place);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     match args.first().map(String::as_str) {
         Some("tune") | Some("mixed") => tune(),
         Some("home") => home(),
+        Some("kept") => kept(),
         Some("project") => write_project(Path::new(args.get(1).map_or("target/clinc-project", String::as_str))),
         _ => {
             let local = Local::with_params(Settings::default(), Params::default(), ArgParams::default(), GATE);

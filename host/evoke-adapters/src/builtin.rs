@@ -29,7 +29,12 @@ pub fn open(
 ) -> Result<Box<dyn Adapter>, OpenError> {
     let refused = |message: String| OpenError::Refused { message };
     match name {
-        "local" => Ok(Box::new(crate::local::Local::from_table(settings).map_err(refused)?)),
+        "local" => {
+            let local = crate::local::Local::from_table(settings).map_err(refused)?;
+            // Its fitted route models are kept between processes, in the cache place.
+            local.keep_models_in(cache.join("local"));
+            Ok(Box::new(local))
+        }
         "openai" => Ok(Box::new(crate::openai::OpenAi::from_table(settings).map_err(refused)?)),
 
         other => match crate::component::open(other, settings, data, cache) {

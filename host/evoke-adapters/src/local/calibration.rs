@@ -6,9 +6,10 @@
 
 use super::space::Shape;
 use evoke_core::adapter::Gate;
+use serde::{Deserialize, Serialize};
 
 /// How the route reads.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Params {
     pub shape: Shape,
     /// The share of a text's similarity from whole words, against letter runs.

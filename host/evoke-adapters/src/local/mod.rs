@@ -6,6 +6,9 @@
 //! text (a vector space over its descriptions and examples) and kept inside the adapter. A fit is read
 //! from the route model that offered the same reflex with the same description; with none at hand it is
 //! read from the fit's own texts.
+//!
+//! Given a place to keep them ([`Engine::keep_models_in`]), route models outlive the process: a later
+//! process reads the fitted model back instead of fitting it again ([`stored`]).
 
 mod args;
 pub mod calibration;
@@ -13,6 +16,7 @@ mod lexicon;
 pub mod route;
 mod settings;
 pub mod space;
+pub mod stored;
 pub(crate) mod thread;
 mod weave;
 pub mod words;
@@ -26,7 +30,8 @@ use route::RouteModel;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// How many distinct route questions are kept ready.
 const KEPT: usize = 4;
@@ -54,6 +59,8 @@ pub struct Engine {
     settings: Settings,
     gate: Gate,
     models: Mutex<Vec<(u64, Arc<RouteModel>)>>,
+    /// Where fitted route models are kept between processes, when anywhere.
+    store: OnceLock<PathBuf>,
     /// The last route read, so that the fits of the same request do not read it again.
     last: Mutex<Option<(String, u64, Distribution)>>,
     /// A test's hook: how long each answer takes on top of its computing.
@@ -95,6 +102,7 @@ impl Local {
             settings,
             gate,
             models: Mutex::new(Vec::new()),
+            store: OnceLock::new(),
             last: Mutex::new(None),
             #[cfg(test)]
             slow: std::time::Duration::ZERO,
@@ -103,8 +111,21 @@ impl Local {
 }
 
 impl Engine {
-    /// The route model of this question, built once per distinct text.
+    /// Keeps the route models fitted from now on in `dir` (the cache place's `local/`), and reads them
+    /// from there before fitting. Set once: a later call changes nothing.
+    pub fn keep_models_in(&self, dir: PathBuf) {
+        let _ = self.store.set(dir);
+    }
+
+    /// The route model of this question, built once per distinct text (read from the kept models when
+    /// a place is given).
     pub fn model(&self, question: &Question) -> Option<Arc<RouteModel>> {
+        self.model_kept(question, true)
+    }
+
+    /// The model, kept between processes when `keep` and a place is given: a fit's question standing
+    /// alone is cheap to read and is never kept.
+    fn model_kept(&self, question: &Question, keep: bool) -> Option<Arc<RouteModel>> {
         let key = text_hash(question);
         let mut models = self.models.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(i) = models.iter().position(|(k, _)| *k == key) {
@@ -113,7 +134,10 @@ impl Engine {
             models.push(found);
             return Some(model);
         }
-        let model = Arc::new(RouteModel::build(question, self.params)?);
+        let model = Arc::new(match self.store.get().filter(|_| keep) {
+            Some(dir) => stored::load_or_fit(dir, &self.id, question, self.params)?.0,
+            None => RouteModel::build(question, self.params)?,
+        });
         if models.len() >= KEPT {
             models.remove(0);
         }
@@ -121,9 +145,9 @@ impl Engine {
         Some(model)
     }
 
-    fn route(&self, request: &str, question: &Question) -> Option<(u64, Arc<RouteModel>, Distribution)> {
+    fn route(&self, request: &str, question: &Question, keep: bool) -> Option<(u64, Arc<RouteModel>, Distribution)> {
         let key = text_hash(question);
-        let model = self.model(question)?;
+        let model = self.model_kept(question, keep)?;
         {
             let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
             if let Some((r, k, d)) = last.as_ref()
@@ -165,7 +189,7 @@ impl Engine {
             ]),
             otherwise: Some(NONE.to_string()),
         };
-        self.route(request, &alone)
+        self.route(request, &alone, false)
             .and_then(|(_, _, d)| d.iter().find(|(k, _)| k == name).map(|(_, p)| *p))
             .unwrap_or(0.0)
     }
@@ -196,8 +220,9 @@ impl Engine {
                 Question::Choice { otherwise, .. }
                     if id == "route" || (otherwise.as_deref() == Some(NONE) && is_route(question)) =>
                 {
-                    let (_, _, d) =
-                        self.route(request, question).ok_or_else(|| AdapterError::new("the route offers nothing"))?;
+                    let (_, _, d) = self
+                        .route(request, question, true)
+                        .ok_or_else(|| AdapterError::new("the route offers nothing"))?;
                     d.iter().cloned().collect()
                 }
                 Question::Choice { .. } => args::answer_choice(&reading(id), question).into_iter().collect(),

@@ -8,10 +8,11 @@ use super::calibration::Params;
 use super::space::Spaces;
 use super::words::{Word, is_stop, words};
 use evoke_core::question::{Question, Text};
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 /// What one text of the route question is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum Kind {
     Description,
     Example,
@@ -19,7 +20,7 @@ enum Kind {
 }
 
 /// One reflex of the route question.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RouteOption {
     pub key: String,
     pub description: String,
@@ -27,7 +28,7 @@ pub struct RouteOption {
 }
 
 /// A route question made ready to answer: its texts in one space.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RouteModel {
     pub params: Params,
     pub options: Vec<RouteOption>,
@@ -120,6 +121,21 @@ impl RouteModel {
             docs,
             grounds,
         })
+    }
+
+    /// Whether a model read back holds together: its spaces, one text's kind and owner per text, one
+    /// set of grounds per reflex, one key per reflex and the sentinel's. A model that does not is not
+    /// used.
+    pub fn holds_together(&self) -> bool {
+        let n = self.options.len();
+        let offered = self.keys.iter().filter(|k| !is_sentinel(k, self.otherwise.as_deref())).count();
+        self.spaces.holds_together()
+            && (self.params.class <= 0.0 || (self.classes.holds_together() && self.classes.len() == n))
+            && self.docs.len() == self.spaces.len()
+            && self.docs.iter().all(|(i, _)| *i < n)
+            && self.grounds.len() == n
+            && offered == n
+            && self.keys.len() == n + usize::from(self.otherwise.as_ref().is_some_and(|o| self.keys.contains(o)))
     }
 
     /// Each reflex's score for a request, in option order.

@@ -3,10 +3,11 @@
 //! a query touches only the texts that share a feature with it, through an inverted index.
 
 use super::words::{Word, is_stop, words};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// How features are drawn from a text, and how much each kind weighs.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Shape {
     /// The weight of a stop word's features, against 1 for any other word.
     pub stop: f32,
@@ -47,7 +48,15 @@ pub fn word_features(ws: &[Word], shape: &Shape) -> Features {
             }
         }
     }
-    out.into_iter().collect()
+    in_order(out)
+}
+
+/// A text's features in the order of their hashes: every sum over them then runs in one order, so a
+/// space built twice, or a query read twice, gives the same bits.
+fn in_order(features: HashMap<u64, f32>) -> Features {
+    let mut out: Features = features.into_iter().collect();
+    out.sort_unstable_by_key(|(f, _)| *f);
+    out
 }
 
 /// The letter-run features of a text: runs inside each word, the word's edges marked.
@@ -76,17 +85,24 @@ pub fn gram_features(ws: &[Word], shape: &Shape) -> Features {
             }
         }
     }
-    out.into_iter().collect()
+    in_order(out)
 }
 
-/// A space over some texts: the IDF of each feature and an inverted index of the texts' vectors.
-#[derive(Debug, Clone, Default)]
+/// A space over some texts: the IDF of each feature and an inverted index of the texts' vectors, laid
+/// out flat (a sorted list of features, searched by bisection) so that a kept space reads back as a few
+/// arrays rather than a map of many small lists.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Space {
-    idf: HashMap<u64, f32>,
+    /// Every feature some text holds, in increasing order.
+    features: Vec<u64>,
+    /// Per feature, its IDF.
+    idf: Vec<f32>,
+    /// Per feature, where its postings start in `postings`; one more entry closes the last.
+    starts: Vec<u32>,
+    /// Per feature in turn, the texts holding it and the feature's weight in each normalized vector.
+    postings: Vec<(u32, f32)>,
     /// The IDF of a feature no text holds.
     unseen: f32,
-    /// Per feature, the texts holding it and the feature's weight in each normalized vector.
-    postings: HashMap<u64, Vec<(u32, f32)>>,
     count: usize,
 }
 
@@ -118,7 +134,35 @@ impl Space {
                 postings.entry(f).or_default().push((i as u32, w / norm));
             }
         }
-        Space { idf, unseen, postings, count: docs.len() }
+        let mut features: Vec<u64> = idf.keys().copied().collect();
+        features.sort_unstable();
+        let mut flat = Space { unseen, count: docs.len(), ..Space::default() };
+        flat.starts.push(0);
+        for f in features {
+            flat.idf.push(idf[&f]);
+            flat.postings.extend(postings.remove(&f).unwrap_or_default());
+            flat.starts.push(flat.postings.len() as u32);
+            flat.features.push(f);
+        }
+        flat
+    }
+
+    /// Whether the arrays hold together, as a space read back must before it is used: every index in
+    /// bounds, the features in increasing order.
+    pub fn holds_together(&self) -> bool {
+        let n = self.features.len();
+        self.idf.len() == n
+            && self.starts.len() == n + 1
+            && self.starts.first() == Some(&0)
+            && self.starts.windows(2).all(|w| w[0] <= w[1])
+            && self.starts.last().is_some_and(|last| *last as usize == self.postings.len())
+            && self.features.windows(2).all(|w| w[0] < w[1])
+            && self.postings.iter().all(|(doc, _)| (*doc as usize) < self.count)
+    }
+
+    /// The place of a feature among `features`.
+    fn find(&self, feature: u64) -> Option<usize> {
+        self.features.binary_search(&feature).ok()
     }
 
     pub fn len(&self) -> usize {
@@ -131,14 +175,20 @@ impl Space {
 
     /// The cosine of `query` with every text, added into `sims` times `scale`.
     pub fn add_cosines(&self, query: &Features, scale: f32, sims: &mut [f32]) {
-        let weighted: Vec<(u64, f32)> =
-            query.iter().map(|(f, x)| (*f, tf(*x) * self.idf.get(f).copied().unwrap_or(self.unseen))).collect();
+        let weighted: Vec<(Option<usize>, f32)> = query
+            .iter()
+            .map(|(f, x)| {
+                let at = self.find(*f);
+                (at, tf(*x) * at.map_or(self.unseen, |i| self.idf[i]))
+            })
+            .collect();
         let norm = weighted.iter().map(|(_, w)| w * w).sum::<f32>().sqrt();
         if norm == 0.0 {
             return;
         }
-        for (f, w) in weighted {
-            if let Some(list) = self.postings.get(&f) {
+        for (at, w) in weighted {
+            if let Some(i) = at {
+                let list = &self.postings[self.starts[i] as usize..self.starts[i + 1] as usize];
                 let q = scale * w / norm;
                 for (doc, dw) in list {
                     sims[*doc as usize] += q * dw;
@@ -149,7 +199,7 @@ impl Space {
 }
 
 /// Both spaces over the same texts: words (with pairs) and letter runs.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Spaces {
     pub shape: Option<Shape>,
     words: Space,
@@ -169,6 +219,11 @@ impl Spaces {
 
     pub fn len(&self) -> usize {
         self.words.len()
+    }
+
+    /// Whether both spaces hold together over the same texts.
+    pub fn holds_together(&self) -> bool {
+        self.words.holds_together() && self.grams.holds_together() && self.words.len() == self.grams.len()
     }
 
     pub fn is_empty(&self) -> bool {
