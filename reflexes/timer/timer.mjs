@@ -1,4 +1,4 @@
-// Starts a detached countdown that outlives the run (a body must return at once; 000 §8.2) and, when the
+// Starts a detached countdown that outlives the run (a body must return at once) and, when the
 // time is up, appends a line to ~/.local/state/evoke-timers.log and rings the terminal bell if it can.
 import { spawn } from "node:child_process";
 import { homedir } from "node:os";

@@ -1,4 +1,4 @@
-//! The adapters a project may name (D11): the built-ins, each with its settings from the project's
+//! The adapters a project may name: the built-ins, each with its settings from the project's
 //! `[adapters.NAME]` table, then the component adapters the user installed in the data place
 //! ([`crate::component`]). A project never defines an adapter, and `replay` is chosen on the command line
 //! only.

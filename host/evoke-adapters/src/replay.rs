@@ -1,5 +1,5 @@
-//! `replay`: a recording answers offline, byte for byte (000 §11.2). Its declared gate is the gate, so
-//! the gate in tests is the gate in production; it is chosen only on the command line (D11).
+//! `replay`: a recording answers offline, byte for byte. Its declared gate is the gate, so
+//! the gate in tests is the gate in production; it is chosen only on the command line.
 
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
 use evoke_core::question::Questions;

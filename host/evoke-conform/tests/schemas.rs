@@ -1,4 +1,4 @@
-//! The JSON Schemas of `schemas/` (000 §15.1) against the shipped manifests, the vectors and the parser.
+//! The JSON Schemas of `schemas/` against the shipped manifests, the vectors and the parser.
 //!
 //! A schema is strict (an unknown key fails it, so an editor flags a typo) and can see one file only. So:
 //! - a case the vectors accept with no warning must pass its schema;
@@ -569,7 +569,7 @@ model    = "llama3"
         ("an empty path", "[reflexes]\nlights = \" \"\n"),
     ];
     // What evoke's own reader refuses too; the rest of `bad` is refused by the schema alone, from the
-    // spec's grammar of refs and tags (D6), D11's `replay`, and the shape of names and variables.
+    // spec's grammar of refs and tags, the built-in `replay` adapter, and the shape of names and variables.
     let reader_refuses = [
         "a bar over 1",
         "a remote without a tag",

@@ -1,4 +1,4 @@
-//! The adapter contract (000 §11.1): the engine that answers a decision's questions.
+//! The adapter contract: the engine that answers a decision's questions.
 
 use crate::question::Questions;
 use serde::{Deserialize, Serialize};

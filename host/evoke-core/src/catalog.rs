@@ -1,5 +1,5 @@
 //! The reflexes a decision reads: the active ones only, each with its effective manifest and the
-//! vocabularies its arguments name. An inactive reflex is left out of every question (000 §6.1).
+//! vocabularies its arguments name. An inactive reflex is left out of every question.
 
 use crate::manifest::{Manifest, Source};
 use crate::question::Questions;

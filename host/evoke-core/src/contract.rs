@@ -1,4 +1,4 @@
-//! Versions (000 §10.3, D8): the diff of a manifest's contract against the one at the newest version
+//! Versions: the diff of a manifest's contract against the one at the newest version
 //! tag, the level of the next version it calls for, and the `was` rules an update may never break.
 //!
 //! Arguments are matched across the two manifests by name, or by the new argument's `was` list naming

@@ -17,7 +17,7 @@ use crate::text::{Unclean, check_clean};
 use crate::validate::{Answers, Distribution};
 use serde::Serialize;
 
-/// The longest input a decision reads, in characters (000 §6.3).
+/// The longest input a decision reads, in characters.
 pub const MAX_INPUT_CHARS: usize = 2000;
 
 /// An input refused before any question was asked.
@@ -158,7 +158,7 @@ impl<'c> Decider<'c> {
 
     fn ranked(&self, route: &Distribution) -> Vec<(&'c str, f64)> {
         let catalog: &'c Catalog = self.catalog;
-        // The route's keys are the reflexes in install order, then `none` (D2): read them side by side
+        // The route's keys are the reflexes in install order, then `none`: read them side by side
         // rather than looking each name up.
         let mut ranked: Vec<(&'c str, f64)> = catalog
             .reflexes()
@@ -423,7 +423,7 @@ struct Reading<'a> {
     unconsumed: Vec<Span>,
 }
 
-/// Rules 2 to 4 of D3: ask for what is missing, else confirm for every reason that holds, else run.
+/// The gate's rules after abstaining: ask for what is missing, else confirm for every reason that holds, else run.
 fn settle(reading: Reading) -> Decision {
     let Reading { input, reflex, gate, args, judgments, contenders, missing, unconsumed } = reading;
     let weakest = judgments.iter().fold(None::<&Judgment>, |w, j| match w {

@@ -1,4 +1,4 @@
-//! A decision and its JSON line (003, 004, D1). Field order is the wire's; absent optionals are omitted.
+//! A decision and its JSON line. Field order is the wire's; absent optionals are omitted.
 
 use crate::manifest::Effect;
 use crate::question::serialize_pairs;
@@ -102,7 +102,7 @@ pub struct Prompt {
     pub template: String,
 }
 
-/// Why a complete call stops at confirm, in the order D3 lists them.
+/// Why a complete call stops at confirm, in the gate's order (docs/decision.md).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Because {

@@ -134,7 +134,7 @@ impl<'d, 'a> Sink<'d, 'a> {
         self.diagnostics
     }
 
-    /// Refuses text that breaks the rules of 000 §3.2, naming the character and where it is.
+    /// Refuses text that breaks the text rules (docs/format.md), naming the character and where it is.
     pub fn check_clean(
         &mut self,
         text: &str,
@@ -369,7 +369,7 @@ impl<'t, 'i> TableReader<'t, 'i> {
         sink.error(Problem::MissingKey, &self.path.child(key), &self.span, format!("{where_} has no `{key}`"), fix);
     }
 
-    /// Warns about every key not taken: unknown keys are reported, never fatal (000 §3.2).
+    /// Warns about every key not taken: unknown keys are reported, never fatal.
     pub fn finish(self, sink: &mut Sink) {
         for (k, _) in self.table.iter() {
             let name: &str = k.get_ref().as_ref();

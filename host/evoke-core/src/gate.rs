@@ -1,11 +1,11 @@
-//! The gate (000 §7, D3, D4): when a decision abstains, and why a complete call stops at confirm.
+//! The gate: when a decision abstains, and why a complete call stops at confirm.
 
 use crate::adapter::Gate;
 use crate::decision::Because;
 use crate::manifest::Effect;
 use crate::question::NONE;
 
-/// Rule 1 of D3: abstain on a `none` top, a route under its bar, or a winner whose fit is under its bar.
+/// The gate's first rule: abstain on a `none` top, a route under its bar, or a winner whose fit is under its bar.
 /// Bars apply only where the adapter declares a gate.
 pub fn abstains(gate: Option<&Gate>, route_top: &str, route_p: f64, fits_yes: Option<f64>) -> bool {
     if route_top == NONE {
@@ -28,7 +28,7 @@ pub struct Complete<'a> {
     pub runner_up: Option<(&'a str, f64)>,
 }
 
-/// Rule 3 of D3: every reason the call waits for a person, in order. Empty means it runs.
+/// The gate's third rule: every reason the call waits for a person, in order. Empty means it runs.
 pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     let mut because = Vec::new();
     if call.effect == Effect::Destructive {
@@ -62,7 +62,7 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     because
 }
 
-/// A user's moved bars (D4): `read` may never exceed `write`.
+/// A user's moved bars: `read` may never exceed `write`.
 pub fn check_bars(gate: &Gate) -> Result<(), String> {
     for (name, bar) in
         [("route", Some(gate.route)), ("fits", gate.fits), ("read", Some(gate.read)), ("write", Some(gate.write))]

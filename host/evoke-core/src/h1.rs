@@ -1,4 +1,4 @@
-//! The content hash h1 (000 §9.3, D7), the same as Go's module `h1:` hash (`dirhash.Hash1`): for each
+//! The content hash h1, the same as Go's module `h1:` hash (`dirhash.Hash1`): for each
 //! regular file, in byte order of its `/`-separated relative path, the line
 //! `hex(sha256(content)) + "  " + path + "\n"`; then `h1:` and the standard, padded base64 of the SHA-256
 //! of all the lines. A symlink, a submodule or any other entry that is not a regular file refuses the

@@ -1,4 +1,4 @@
-//! The identity of an utterance (000 §5.2): two records are the same utterance when their identities match.
+//! The identity of an utterance: two records are the same utterance when their identities match.
 
 use unicode_normalization::UnicodeNormalization;
 

@@ -1,4 +1,4 @@
-//! Lint (000 §5.3, 001 Lint): the limits a manifest should keep, and wording that addresses a model.
+//! Lint: the limits a manifest should keep, and wording that addresses a model.
 //! Lint reports and never refuses; each finding names the key.
 
 use crate::doc::KeyPath;

@@ -1,4 +1,4 @@
-//! Overlays (000 §9.1): `overlays/<name>.toml`, the user's wording for one reflex, merged over the shipped
+//! Overlays: `overlays/<name>.toml`, the user's wording for one reflex, merged over the shipped
 //! manifest. Tables merge by key, every value and list replaces whole, nothing is deleted. Wording may
 //! change; the contract may not, and an overlay that tries, or fails to read, makes its reflex inactive.
 
@@ -106,7 +106,7 @@ fn contract(entry: &Entry, sink: &mut Sink, what: &str) {
 fn merge_args(entry: &Entry, shipped: &Manifest, merged: &mut Manifest, sink: &mut Sink) {
     let Some(mut table) = entry.table(sink) else { return };
     for item in table.entries() {
-        // An overlay written against a former name follows the rename (000 §4.3).
+        // An overlay written against a former name follows the rename.
         let Some(live) = shipped.live_name(item.name) else {
             contract(&item, sink, &format!("`{}` is a new argument, and arguments are contract", item.name));
             continue;
@@ -158,7 +158,7 @@ fn merge_options(entry: &Entry, index: usize, merged: &mut Manifest, sink: &mut 
     }
 }
 
-/// The highest layer decides each utterance's table and value (000 §5.2).
+/// The highest layer decides each utterance's table and value.
 fn place_record(merged: &mut Manifest, table: &str, record: Record) {
     let id = identity(&record.utterance);
     let (own, other) = if table == "examples" {

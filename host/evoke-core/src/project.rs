@@ -1,4 +1,4 @@
-//! `evoke.toml` (D9): which adapter decides, which reflexes are installed under which local names, the
+//! `evoke.toml`: which adapter decides, which reflexes are installed under which local names, the
 //! user's moved bars, and each reflex's settings. Reading it is pure; finding it on disk is evoke-files'.
 
 use crate::adapter::Gate;
@@ -27,7 +27,7 @@ pub struct BarMoves {
 }
 
 impl BarMoves {
-    /// The adapter's gate with these moves applied. `read` may never exceed `write` (D4).
+    /// The adapter's gate with these moves applied. `read` may never exceed `write`.
     pub fn apply(&self, gate: Gate) -> Result<Gate, String> {
         let moved = Gate {
             route: self.route.unwrap_or(gate.route),
@@ -71,7 +71,7 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
     let mut project = ProjectFile::default();
     if let Some(e) = top.get("adapter") {
         project.adapter = e.nonempty_text(&mut sink, false);
-        // A recording carries its own gate, so a cloned project must never be able to bring one (D11).
+        // A recording carries its own gate, so a cloned project must never be able to bring one.
         if project.adapter.as_deref() == Some("replay") {
             sink.error(
                 Problem::BadName,

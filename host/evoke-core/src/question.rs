@@ -1,4 +1,4 @@
-//! The questions of a decision (000 §6.1, §11.1, D2), built from the active manifests and the input's
+//! The questions of a decision, built from the active manifests and the input's
 //! candidate spans, and the plan digest that pins every question the manifests can produce.
 
 use crate::adapter::Limits;
@@ -10,7 +10,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-/// The sentinel keys of 000 §12.2.
+/// The sentinel keys every question may answer with.
 pub const NONE: &str = "none";
 pub const UNSTATED: &str = "unstated";
 pub const YES: &str = "yes";
@@ -172,7 +172,7 @@ fn taught(reflex: &Reflex, arg: &Arg, key: &str, meaning: &str) -> Text {
     }
 }
 
-/// `<reflex>.<arg>` for this input, or `None` for a pick with no candidate: it reads as unstated (D2).
+/// `<reflex>.<arg>` for this input, or `None` for a pick with no candidate: it reads as unstated.
 pub fn argument(reflex: &Reflex, arg: &Arg, candidates: &[Candidate]) -> Option<Question> {
     let mut options: Vec<(String, Text)> = Vec::new();
     let mut none = true;
@@ -206,7 +206,7 @@ pub fn argument(reflex: &Reflex, arg: &Arg, candidates: &[Candidate]) -> Option<
 }
 
 /// The reflexes whose fit is asked: all while there are at most 3, else those with route p ≥ 0.05, and
-/// at least the top 2 (D2). `ranked` is in descending route order.
+/// at least the top 2. `ranked` is in descending route order.
 pub fn fits_asked<'a>(ranked: &[(&'a str, f64)]) -> Vec<&'a str> {
     if ranked.len() <= 3 {
         return ranked.iter().map(|(n, _)| *n).collect();
@@ -253,7 +253,7 @@ pub fn templates(catalog: &Catalog) -> Questions {
     Questions(all)
 }
 
-/// The plan digest (D2): SHA-256 of the canonical JSON of every template, as `sha256:<hex>`.
+/// The plan digest: SHA-256 of the canonical JSON of every template, as `sha256:<hex>`.
 pub fn plan_digest(catalog: &Catalog) -> String {
     let value = serde_json::to_value(templates(catalog)).unwrap_or(Value::Null);
     let mut canonical = String::new();

@@ -1,4 +1,4 @@
-//! A recording (000 §11.2): an adapter's declaration and its answers, keyed by utterance identity and
+//! A recording: an adapter's declaration and its answers, keyed by utterance identity and
 //! question id. Reading it is pure; answering from it is the `replay` adapter's.
 
 use crate::adapter::{Gate, Limits, Raw};

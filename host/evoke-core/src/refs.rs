@@ -1,4 +1,4 @@
-//! Refs (000 §10.1, D6): where a remote reflex comes from, and the version tag that pins it.
+//! Refs: where a remote reflex comes from, and the version tag that pins it.
 //!
 //! ```text
 //! ref    = ( "https://" host [":" port] "/" path | "ssh://" [user "@"] host [":" port] "/" path
@@ -118,7 +118,7 @@ pub fn parse_ref_and_tag(text: &str) -> Result<(Ref, Option<Version>), RefFault>
     Ok((reference, tag))
 }
 
-/// Reads a ref by D6's grammar.
+/// Reads a ref by the grammar of refs (docs/files.md).
 pub fn parse_ref(text: &str) -> Result<Ref, RefFault> {
     if text.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '?' | '#' | '%')) {
         return Err(RefFault::ForbiddenCharacter);

@@ -1,4 +1,4 @@
-//! The text rules of 000 §3.2: what a string may hold, and what a name looks like; and the one escaping
+//! The text rules: what a string may hold, and what a name looks like; and the one escaping
 //! function for text from outside on its way to a terminal.
 
 use std::borrow::Cow;
@@ -13,7 +13,7 @@ pub enum Unclean {
     Bidi { at: usize, ch: char },
 }
 
-/// The bidi controls 000 §3.2 refuses: embeddings and overrides, isolates, marks, and the Arabic letter mark.
+/// The bidi controls the text rules refuse: embeddings and overrides, isolates, marks, and the Arabic letter mark.
 pub fn is_bidi_control(ch: char) -> bool {
     matches!(ch, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }

@@ -1,4 +1,4 @@
-//! Answer validation (000 §6.2, §11.1): every answer is checked against the questions asked, and any
+//! Answer validation: every answer is checked against the questions asked, and any
 //! fault ends the decision. Nothing runs on an answer that did not validate.
 
 use crate::adapter::Raw;

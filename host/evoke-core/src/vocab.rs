@@ -1,4 +1,4 @@
-//! Vocabularies (000 §9.2): `vocab/<name>.toml`, a closed list of the user's words. The meaning is what the
+//! Vocabularies: `vocab/<name>.toml`, a closed list of the user's words. The meaning is what the
 //! classifier reads; the value, when set, is what the body receives instead of the word.
 
 use crate::diag::{Problem, Reading};

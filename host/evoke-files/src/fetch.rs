@@ -1,4 +1,4 @@
-//! Fetching (000 §10.2, D6) with gix: bare and shallow (depth 1), one tag at a time, read from the object
+//! Fetching with gix: bare and shallow (depth 1), one tag at a time, read from the object
 //! database without a checkout, once per repository and tag. Symlinks and submodules refuse the reflex
 //! directory. No hook runs: gix runs none on fetch, and nothing is checked out.
 //!
@@ -100,7 +100,7 @@ impl Fetcher {
         }
     }
 
-    /// Library use only, never reachable from the command line (D6): maps a ref's repository to the URL
+    /// Library use only, never reachable from the command line: maps a ref's repository to the URL
     /// actually fetched, so a test can serve a well-formed ref from a repository on loopback.
     pub fn with_redirect(mut self, redirect: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> Fetcher {
         self.redirect = Some(Box::new(redirect));

@@ -1,4 +1,4 @@
-//! Installing and updating (000 §10.2–10.4): `evoke add` puts a reflex in `evoke.toml` (and, for a
+//! Installing and updating: `evoke add` puts a reflex in `evoke.toml` (and, for a
 //! remote one, in the store and the lock with the effect the user consented to); `evoke update` brings
 //! the lock in line with `evoke.toml` and upstream's newer releases of the same major version. Neither
 //! prompts; update never blocks and never rewrites a user's file: it reports.
@@ -352,7 +352,7 @@ fn update_one(
     if tags.is_empty() {
         return fail(report, FetchError::NoVersionTag.to_string());
     }
-    // A published tag never changes (000 §10.2).
+    // A published tag never changes.
     if let Some(l) = locked
         && let Some((_, now)) = tags.iter().find(|(t, _)| *t == l.tag)
         && *now != l.commit

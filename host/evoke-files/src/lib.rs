@@ -1,6 +1,6 @@
-//! Places on disk (D9): where a project is, where evoke keeps its data, cache and log, and loading a
+//! Places on disk: where a project is, where evoke keeps its data, cache and log, and loading a
 //! project's reflexes with their overlays and vocabularies into the core's catalog; the lock, the store,
-//! trust and fetching (000 §9.3–9.4, §10).
+//! trust and fetching.
 
 pub mod atomic;
 pub mod fetch;

@@ -1,4 +1,4 @@
-//! `evoke.lock` (000 §9.3, D9): for each remote reflex the ref, the tag, the commit, the content hash h1
+//! `evoke.lock`: for each remote reflex the ref, the tag, the commit, the content hash h1
 //! of its directory and the effect the user consented to; and the adapter by name and id. Local
 //! reflexes are never locked. Only evoke writes this file.
 

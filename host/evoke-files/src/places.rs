@@ -1,4 +1,4 @@
-//! The four places evoke keeps things (D9): config (the home project), data, cache and state (the log).
+//! The four places evoke keeps things: config (the home project), data, cache and state (the log).
 //! `EVOKE_HOME=DIR` puts all four under one directory, which tests and transcripts use.
 
 use etcetera::{BaseStrategy, choose_base_strategy};

@@ -1,4 +1,4 @@
-//! A project (D9): the nearest directory at or above the working directory holding `evoke.toml`, or the
+//! A project: the nearest directory at or above the working directory holding `evoke.toml`, or the
 //! one `-C DIR` names, or else the home project. Loading reads every installed reflex with its overlay
 //! and vocabularies, and says of each whether it is active and, if not, why and what fixes it.
 
@@ -63,7 +63,7 @@ pub struct Installed {
     pub source: ReflexSource,
     pub dir: PathBuf,
     /// The effective manifest, when the manifest and its overlay read. For a remote reflex its effect is
-    /// never looser than the one the lock holds (effect only tightens, 000 §7.2).
+    /// never looser than the one the lock holds (an effect only tightens).
     pub manifest: Option<Manifest>,
     pub status: Result<Reflex, Inactive>,
     /// The lock's entry for a remote reflex.
@@ -261,7 +261,7 @@ fn install(
 }
 
 /// A remote reflex's directory in the store, when the lock holds it at a tag `evoke.toml` accepts and
-/// the store's copy still hashes to the lock's h1 (re-hashed at every start, 000 §9.3).
+/// the store's copy still hashes to the lock's h1 (re-hashed at every start).
 fn from_store(
     lock: &Lock,
     store: &Store,
@@ -324,7 +324,7 @@ fn merge_overlay(root: &Path, name: &str, manifest: Manifest) -> Result<Manifest
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(manifest),
-        // An overlay that fails to read makes its reflex inactive, never silently looser (000 §9.1).
+        // An overlay that fails to read makes its reflex inactive, never silently looser.
         Err(e) => {
             return Err(inactive(
                 format!("cannot read {}: {e}", path.display()),

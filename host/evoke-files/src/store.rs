@@ -1,4 +1,4 @@
-//! The store (000 §9.3, D7, D9): fetched reflex directories under `DATA/store/`, keyed by their h1, and
+//! The store: fetched reflex directories under `DATA/store/`, keyed by their h1, and
 //! re-hashed against the lock at every start. A copy that does not match is a miss.
 //!
 //! A directory's name is `h1-` and the hex of the hash's 32 bytes (the base64 of `h1:` holds `/`, which

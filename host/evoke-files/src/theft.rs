@@ -1,4 +1,4 @@
-//! The theft test (000 §10.4): route the installed reflexes' examples over the set with the newcomer in
+//! The theft test: route the installed reflexes' examples over the set with the newcomer in
 //! it, and name every phrase the newcomer would take, with its one-line fix. It reports; it never
 //! refuses.
 

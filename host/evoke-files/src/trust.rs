@@ -1,8 +1,8 @@
-//! Trust (000 §9.4): a project other than the home one must be trusted before evoke decides in it.
+//! Trust: a project other than the home one must be trusted before evoke decides in it.
 //! Trust binds to the content of the four owned paths, `evoke.toml`, `evoke.lock`, `overlays/` and
 //! `vocab/`; evoke's own writes renew it; any other change stops the next run until `evoke trust`.
 //!
-//! `DATA/trust.toml` holds, per project directory (canonical path), the h1 (D7) of the owned files and
+//! `DATA/trust.toml` holds, per project directory (canonical path), the h1 of the owned files and
 //! each file's SHA-256, so that a refusal can name what changed.
 
 use crate::places::Places;

@@ -1,4 +1,4 @@
-//! `evoke check` in a reflex's git working copy (000 §10.3, D8): the contract of the working copy's
+//! `evoke check` in a reflex's git working copy: the contract of the working copy's
 //! manifest diffed against the same directory at the newest version tag, and the next version.
 
 use evoke_core::contract::{Diff, Level, WasFault, diff, next_version};

@@ -13,7 +13,7 @@ use evoke_core::validate::{AnswerFault, Answers, validate};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
-/// The deadline of one decision, shared with its body's run (000 §6.3).
+/// The deadline of one decision, shared with its body's run.
 pub const DEADLINE: Duration = Duration::from_secs(30);
 
 /// One adapter call.

@@ -1,4 +1,4 @@
-//! The closed set of exit codes (D5).
+//! The closed set of exit codes.
 
 use std::process::ExitCode;
 

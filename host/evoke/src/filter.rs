@@ -23,7 +23,7 @@ pub enum Line<'a> {
     Refused { shown: String, refusal: Refusal },
 }
 
-/// Decides each non-blank line with `decide`; the exit is the worst of them (D5's order).
+/// Decides each non-blank line with `decide`; the exit is the worst of them (in the exit codes' order, worst first).
 pub fn each_line(mut decide: impl FnMut(Line) -> Exit) -> Exit {
     // A reader of our own, whose buffer says whether more input is already waiting.
     let mut input = std::io::BufReader::with_capacity(MAX_LINE_BYTES, std::io::stdin().lock());

@@ -1,5 +1,5 @@
 //! The JSON line of a decision as printed and logged: the decision's fields in the wire's order, then
-//! what the run added (003, D1).
+//! what the run added.
 
 use crate::decide::{Failure, TraceEntry};
 use evoke_bodies::{Contained, Output, Ran};
@@ -91,7 +91,7 @@ mod tests {
 }
 
 /// The line of a call by name (`evoke run --json`): nothing judged, so no confidence, weakest, judgments
-/// or contenders; a destructive call carries `prompt` and `because` like any confirm (003).
+/// or contenders; a destructive call carries `prompt` and `because` like any confirm.
 #[derive(Serialize)]
 pub struct NamedLine<'a> {
     pub input: &'a str,

@@ -80,7 +80,7 @@ pub fn release(keep: bool) {
     let _ = stdout.flush();
 }
 
-/// The human reading of a decision (000 §6.4), from its line and the answers behind it: the route, each
+/// The human reading of a decision, from its line and the answers behind it: the route, each
 /// argument read with `unstated` among the choices, the fit per reflex, then the outcome and the weakest
 /// judgment. `try` and `why` both print through here, so a logged decision reads exactly as it did.
 pub fn reading(

@@ -29,7 +29,7 @@ impl Workspace {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         let location = project::locate(&cwd, options.project_dir, &places)
             .map_err(|e| SetupError::new(e, Some("name a directory holding evoke.toml: evoke -C DIR …".into())))?;
-        // A project other than the home one decides only while its owned files are what was trusted (000 §9.4).
+        // A project other than the home one decides only while its owned files are what was trusted.
         evoke_files::trust::check(&places, &location).map_err(|u| SetupError {
             message: u.message(),
             diagnostics: Vec::new(),
@@ -126,7 +126,7 @@ impl Session {
 
 /// The adapter: a recording named on the command line, else the project's choice among the built-ins,
 /// then the component adapters the user installed in the data place. A project names one, never brings
-/// one (D11).
+/// one.
 fn choose_adapter(
     project: &Project,
     recording: Option<&Path>,

@@ -1,6 +1,6 @@
 //! The adapters through the command line: `local` deciding the example project offline, `openai` against
 //! a fake OpenAI-compatible server on loopback (real-shaped answers and malformed ones), and the
-//! malformed-answer faults of 000 §6.2 failing closed with exit 6 for every adapter kind.
+//! malformed-answer faults failing closed with exit 6 for every adapter kind.
 
 use evoke::decide::{DEADLINE, Failure, Request, decide};
 use evoke_adapters::local::Local;
@@ -18,7 +18,7 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
 }
 
-/// Runs evoke; a command naming a project with `-C` trusts it first (000 §9.4).
+/// Runs evoke; a command naming a project with `-C` trusts it first.
 fn evoke(home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     if args.first() == Some(&"-C") {
         let places = evoke_files::places::Places::under(home);

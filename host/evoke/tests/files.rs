@@ -4,7 +4,7 @@
 //! reading as a miss that names `evoke update`; `evoke add` of a local reflex running the theft test and
 //! naming its grants; a version that widens its grants left untaken until `--accept`; and a project's
 //! adapter settings and bars refused, nothing sent.
-//! The fetching goes through the library (D6: loopback is never reachable from the command line); every
+//! The fetching goes through the library (loopback is never reachable from the command line); every
 //! decision goes through the `evoke` binary.
 
 #[path = "../../evoke-files/tests/support/git_server.rs"]

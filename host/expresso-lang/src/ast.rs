@@ -1,4 +1,4 @@
-//! The syntax tree of Expresso §1. Every node carries the span of the source it was read from.
+//! The syntax tree of Expresso's grammar. Every node carries the span of the source it was read from.
 
 use crate::schema::Schema;
 use crate::span::Span;
@@ -144,7 +144,7 @@ pub enum Stmt {
     Action(Action),
 }
 
-/// A world effect. `ordinal` is its leaf ordinal in the behavior (§3 Identities).
+/// A world effect. `ordinal` is its leaf ordinal in the behavior (as the identities are built).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Action {
     pub verb: Name,
@@ -197,7 +197,7 @@ impl BinOp {
     }
 }
 
-/// A span of the conversation a model reads (`span` of §1).
+/// A span of the conversation a model reads (`span` in the grammar).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SpanRef {
     Meeting,

@@ -1,4 +1,4 @@
-//! The effect checker of §4: every expression's type and effect, joined over the dataflow; `E_GRANT` for
+//! The effect checker: every expression's type and effect, joined over the dataflow; `E_GRANT` for
 //! a missing action or observation capability, `E_CEILING` above the declared ceiling, `E_DUP_AGENT`,
 //! `E_TYPE`; and per agent the inferred effect, the minimal grant set and any over-grant.
 
@@ -40,7 +40,7 @@ pub struct LeafUse {
     pub closed: bool,
 }
 
-/// The observation capability of a leaf (§4): a namespaced name is its own capability, a plain one is
+/// The observation capability of a leaf: a namespaced name is its own capability, a plain one is
 /// read under `ai.`.
 pub fn obs(leaf: &str) -> String {
     if leaf.contains('.') { leaf.to_string() } else { format!("ai.{leaf}") }
@@ -50,7 +50,7 @@ pub fn obs(leaf: &str) -> String {
 pub const SUMMARIZE_CAP: &str = "ai.summarize";
 pub const MATCH_CAP: &str = "ai.match";
 
-/// The frames bound per firing (§1).
+/// The frames bound per firing.
 pub fn frame_type(name: &str) -> Option<Ty> {
     match name {
         "transcript" => Some(Ty::Text),

@@ -38,7 +38,7 @@ macro_rules! codes {
 }
 
 codes! {
-    // Parse errors (Expresso §1, and the static parse errors of §4).
+    // Parse errors, and the static errors found while parsing.
     Parse => "E_PARSE", Error;
     TooDeep => "E_DEPTH", Error;
     TooLarge => "E_TOO_LARGE", Error;
@@ -46,7 +46,7 @@ codes! {
     MeetingPhase => "E_MEETING_PHASE", Error;
     SilenceDuration => "E_SILENCE_DURATION", Error;
     Regex => "E_REGEX", Error;
-    // Checker errors (§4).
+    // Checker errors.
     Grant => "E_GRANT", Error;
     Ceiling => "E_CEILING", Error;
     DupAgent => "E_DUP_AGENT", Error;

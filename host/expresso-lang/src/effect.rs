@@ -1,4 +1,4 @@
-//! The effect lattice of §4: the three-point total order PURE ⊑ MODEL ⊑ WORLD, with join.
+//! The effect lattice: the three-point total order PURE ⊑ MODEL ⊑ WORLD, with join.
 
 use serde::Serialize;
 

@@ -1,4 +1,4 @@
-//! Expresso, the language (Expresso §1 Grammar, §4 Effect type system).
+//! Expresso, the language (its grammar and its effect type system).
 //!
 //! Pure: source text in, a syntax tree and diagnostics out. Nothing here opens a file, reads a clock or
 //! calls a model; the runtime crate does that with what this crate hands it.

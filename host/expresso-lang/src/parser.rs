@@ -1,4 +1,4 @@
-//! The parser of Expresso §1: recursive descent over the whole EBNF, spans on every node, and recovery
+//! The parser of Expresso's grammar: recursive descent over the whole EBNF, spans on every node, and recovery
 //! that skips to the next statement, member or item so one parse reports several errors.
 //!
 //! Every recursion goes through [`Parser::enter`], which refuses nesting deeper than
@@ -72,7 +72,7 @@ struct Parser<'a> {
     depth: usize,
     /// Set when the error budget or the depth bound is spent: everything stops, nothing more is reported.
     halted: bool,
-    /// The next leaf ordinal of the behavior being read (§3: `agent#behavior/leafOrdinal`).
+    /// The next leaf ordinal of the behavior being read (`agent#behavior/leafOrdinal`).
     ordinal: usize,
     /// Every leaf declaration, top-level and inline, in the order read.
     leaves: Vec<LeafDecl>,
@@ -1114,7 +1114,7 @@ impl Parser<'_> {
         Ok(parts)
     }
 
-    // ---- the static parse errors of §4 ----
+    // ---- the static errors found while parsing ----
 
     /// A leaf redeclared, top-level or inline, with another schema: call-site types must never lie.
     fn check_leaf_schemas(&mut self, program: &Program) {

@@ -1,4 +1,4 @@
-//! Leaf schemas (§1 `schema`): their canonical shape, the check of a model's answer against them, the
+//! Leaf schemas (`schema` in the grammar): their canonical shape, the check of a model's answer against them, the
 //! JSON Schema a structured-output provider is given, and whether evoke's closed engines can answer them.
 
 use crate::span::Span;

@@ -1,4 +1,4 @@
-//! Events per second through the runtime for the §6 Triage agent with a warm journal, beside baselines
+//! Events per second through the runtime for the worked example's Triage agent with a warm journal, beside baselines
 //! measured in the same run: the cold run that fills the journal (a provider answers every leaf) and a
 //! warm run whose world table already holds every effect (pure redelivery).
 //!

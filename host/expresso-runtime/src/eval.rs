@@ -1,4 +1,4 @@
-//! `exec` of §3: a behavior's body evaluated left to right. Its only two non-trivial leaves are MODEL,
+//! `exec` of the operational semantics: a behavior's body evaluated left to right. Its only two non-trivial leaves are MODEL,
 //! memoized in J by journal key, and WORLD, guarded in W by idempotency key; everything else is a pure
 //! function of the event, the frames, the agent's memory and values already journaled.
 

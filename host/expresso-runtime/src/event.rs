@@ -1,4 +1,4 @@
-//! The event envelope of §2, read from JSON lines, and the order the runtime consumes a log in.
+//! The event envelope, read from JSON lines, and the order the runtime consumes a log in.
 
 use crate::bounds::{MAX_EVENT_LINE_BYTES, MAX_EVENTS, MAX_REPORTED_BAD_LINES};
 use crate::error::Error;

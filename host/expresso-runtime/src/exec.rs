@@ -1,4 +1,4 @@
-//! The reduction rules of §3 over a log: for each event, each agent in program order, each behavior in
+//! The reduction rules over a log: for each event, each agent in program order, each behavior in
 //! its order — E-Skip, E-NoFire, E-Regex⊥, E-Fuzzy⊥ (the model's decision journaled even when it does
 //! not fire) and E-Fire — with MODEL memoized in the journal J and WORLD in the world table W.
 

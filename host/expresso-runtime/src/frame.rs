@@ -1,4 +1,4 @@
-//! The frames bound per firing (§1): `transcript`, the partition's conversation so far as
+//! The frames bound per firing: `transcript`, the partition's conversation so far as
 //! `Speaker: text` lines, and `meeting`, `{ title, host }` of the partition's current meeting; and the
 //! spans a leaf reads, cut from the same lines by event time.
 

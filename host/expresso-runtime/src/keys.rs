@@ -1,4 +1,4 @@
-//! The identities of §3, built exactly as it writes them: verbatim structured strings of log data and
+//! The identities, built exactly as the semantics writes them: verbatim structured strings of log data and
 //! program structure, never a clock, a counter or a hash.
 //!
 //! ```text
@@ -27,7 +27,7 @@ pub fn leaf_path(site: &str, ordinal: usize, loops: &[usize], name: &str) -> Str
     }
 }
 
-/// A fuzzy trigger's leaf: `site/trigger` (E-Fuzzy⊥ of §3).
+/// A fuzzy trigger's leaf: `site/trigger` (the rule E-Fuzzy⊥).
 pub fn trigger_path(site: &str) -> String {
     format!("{site}/trigger")
 }

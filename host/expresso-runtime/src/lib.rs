@@ -1,4 +1,4 @@
-//! Expresso's runtime (§2 Event model, §3 Small-step operational semantics): a program over an event log,
+//! Expresso's runtime (its event model and small-step operational semantics): a program over an event log,
 //! model leaves memoized in the journal J, world effects in the world table W, both keyed by replay-stable
 //! strings built only from log data.
 

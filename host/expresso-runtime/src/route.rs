@@ -1,4 +1,4 @@
-//! Trigger-aware routing (§4): `lives in` sets an agent's default home, but an agent that declares a
+//! Trigger-aware routing: `lives in` sets an agent's default home, but an agent that declares a
 //! behavior for a kind of event receives that kind regardless of its home, so a declared behavior can
 //! always fire.
 //!

@@ -1,4 +1,4 @@
-//! The three guarantees of §5, each as a test that can fail, and the properties behind them.
+//! Expresso's three guarantees, each as a test that can fail, and the properties behind them.
 
 mod support;
 

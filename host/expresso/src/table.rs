@@ -1,4 +1,4 @@
-//! The table of §6 Worked example: per event, its model leaves (fresh or journaled) and its world effects
+//! The table of the worked example: per event, its model leaves (fresh or journaled) and its world effects
 //! with their idempotency keys (applied or already in W).
 
 use expresso_runtime::Outcome;

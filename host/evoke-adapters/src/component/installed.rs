@@ -1,6 +1,6 @@
 //! Component adapters as the user installed them: `<data>/adapters/NAME/`, holding the component
 //! (`adapter.wasm`) and `adapter.toml`, which records its content hash, the hosts it may reach and the id
-//! it described itself with. Only `evoke adapter add` writes there; a project never does (D11).
+//! it described itself with. Only `evoke adapter add` writes there; a project never does.
 
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;

@@ -1,4 +1,4 @@
-//! Component adapters (000 §11, D11): an engine shipped as a WASI 0.2 component of the
+//! Component adapters: an engine shipped as a WASI 0.2 component of the
 //! `evoke:adapter@1.0.0` world (`wit/adapter/v1`), installed by the user into the data place with the
 //! hosts it may reach, then named in `evoke.toml` like a built-in.
 //!

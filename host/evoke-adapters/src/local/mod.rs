@@ -1,4 +1,4 @@
-//! `local`, the embedded default (D11): offline, deterministic, no download. It answers from the
+//! `local`, the embedded default: offline, deterministic, no download. It answers from the
 //! question texts alone: the route from the reflexes' descriptions, examples and `not_for` entries; a fit
 //! from the same reading; an argument from its keys and their texts and the request's words.
 //!

@@ -13,7 +13,7 @@
 //! gate    = { route = 0.6, read = 0.8, write = 0.9 }   # your calibration: `evoke calibrate`
 //! ```
 //!
-//! Without a `gate`, every complete call confirms (000 §7.2). The id covers the endpoint, the model, the
+//! Without a `gate`, every complete call confirms. The id covers the endpoint, the model, the
 //! prompt rendering and the gate.
 
 mod http;

@@ -1,4 +1,4 @@
-//! `reflex.toml`: the manifest a reflex ships (000 §3–5, 001).
+//! `reflex.toml`: the manifest a reflex ships.
 //!
 //! A manifest is two things: the contract (what the body receives, which no user may change) and the
 //! wording (what the classifier reads, which a user may override in an overlay).
@@ -56,7 +56,7 @@ pub enum Run {
     Argv(Vec<String>),
 }
 
-/// Where an argument's value comes from: exactly one source each (000 §4.1).
+/// Where an argument's value comes from: exactly one source each.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Source {
     /// The author's closed list: key and meaning, in file order.
@@ -129,7 +129,7 @@ pub enum Access {
     Write,
 }
 
-/// What a component body may reach (D10): directories and `host:port` pairs, `{key}` reading a config value.
+/// What a component body may reach: directories and `host:port` pairs, `{key}` reading a config value.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Grants {
     pub files: Vec<(String, Access)>,

@@ -1,4 +1,4 @@
-//! `{name}` placeholders in a `confirm` template and in argv elements (000 §4.4).
+//! `{name}` placeholders in a `confirm` template and in argv elements.
 
 /// One `{name}` in a template, with the byte range it covers (braces included).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -135,7 +135,7 @@ pub(crate) fn read_effect(entry: &Entry, sink: &mut Sink) -> Option<Effect> {
     effect
 }
 
-/// `confirm` names required arguments only (000 §4.4).
+/// `confirm` names required arguments only.
 pub(crate) fn read_confirm(entry: &Entry, args: &[Arg], check_names: bool, sink: &mut Sink) -> Option<String> {
     let confirm = entry.nonempty_text(sink, false)?;
     let found = match placeholders(&confirm) {
@@ -476,7 +476,7 @@ fn read_args(entry: &Entry, sink: &mut Sink) -> Option<Vec<Arg>> {
             None => ok = false,
         }
     }
-    // A former name never returns as a live argument, and belongs to one argument only (000 §4.3).
+    // A former name never returns as a live argument, and belongs to one argument only.
     for (arg, place) in args.iter().zip(&was_places) {
         for former in &arg.was {
             let live = args.iter().any(|a| &a.name == former);

@@ -1,4 +1,4 @@
-//! `[examples]` and `[tests]`: utterances and the values they assert (000 §5).
+//! `[examples]` and `[tests]`: utterances and the values they assert.
 
 use super::{Arg, Asserted, Record, Source};
 use crate::diag::Problem;
@@ -15,7 +15,7 @@ pub(crate) enum Author {
 }
 
 /// Identities already seen in this file, with the table and utterance that first held each: duplicates in
-/// one file are refused (000 §5.2), across `[examples]` and `[tests]` alike.
+/// one file are refused, across `[examples]` and `[tests]` alike.
 pub(crate) type Seen = HashMap<String, String>;
 
 /// Reads one records table against the reflex's arguments. Former argument names follow `was`.

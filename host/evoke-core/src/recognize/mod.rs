@@ -1,4 +1,4 @@
-//! The pick recognizers (000 §4.2, §12.2; 003 "Values"): code that finds the candidate spans of a
+//! The pick recognizers: code that finds the candidate spans of a
 //! `pick` argument in the input. The classifier later chooses among them; it never invents one.
 //!
 //! Seven kinds: `number`, `duration`, `date`, `time`, `amount`, `code`, `text`, one file each. Every
@@ -6,7 +6,7 @@
 //! longest match at each place. Spans are character offsets (Unicode scalar values), end exclusive, and
 //! leave out surrounding spaces and punctuation.
 //!
-//! Two rules join the kinds (000 §4.2):
+//! Two rules join the kinds:
 //!
 //! - **Quotes hide what they enclose.** A quoted region (see [`text`](self) for the pairs) is masked
 //!   before the other recognizers run: nothing is found inside it and no match reaches across it. Its
@@ -47,7 +47,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize, Serializer};
 
-/// The kinds of pick (000 §4.2; 003).
+/// The kinds of pick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PickKind {
@@ -119,7 +119,7 @@ pub struct Span {
 }
 
 impl Span {
-    /// The candidate's key in a question: `<start>-<end>` (000 §12.2).
+    /// The candidate's key in a question: `<start>-<end>`.
     pub fn key(&self) -> String {
         format!("{}-{}", self.start, self.end)
     }

@@ -76,7 +76,7 @@ fn kinds_parse() {
 
 #[test]
 fn the_spec_example() {
-    // 000 §12.2: { "start": 18, "end": 28, "text": "10 minutes" }
+    // The spec's worked example: { "start": 18, "end": 28, "text": "10 minutes" }
     let input = "remind me to call 10 minutes";
     let c = &candidates(input, PickKind::Duration)[0];
     assert_eq!((c.span.start, c.span.end, c.span.text.as_str()), (18, 28, "10 minutes"));

@@ -1,5 +1,5 @@
 //! `evoke adapter add|list|remove`: component adapters, installed by the user into the data place only
-//! (`<data>/adapters/NAME/`), never from a project (D11). A project then names one with `adapter = "NAME"`.
+//! (`<data>/adapters/NAME/`), never from a project. A project then names one with `adapter = "NAME"`.
 
 use crate::exit::Exit;
 use crate::render;

@@ -1,5 +1,5 @@
 //! `evoke add NAME REF[@TAG]` (or `--tag TAG`), and `evoke add NAME PATH` for a local reflex: install it,
-//! lint it, then the theft test (000 §10.4): the installed reflexes' examples routed over the new set,
+//! lint it, then the theft test: the installed reflexes' examples routed over the new set,
 //! naming every phrase the newcomer would take, with its one-line fix. Lint and theft report; they
 //! never refuse. The lock records the effect the user consented to.
 

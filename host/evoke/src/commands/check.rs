@@ -80,7 +80,7 @@ fn one(dir: &Path) -> (Exit, Option<evoke_files::versions::Against>) {
     versions(dir, &manifest)
 }
 
-/// In a git working copy: the contract diff against the newest version tag and the next version (D8).
+/// In a git working copy: the contract diff against the newest version tag and the next version.
 fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> (Exit, Option<evoke_files::versions::Against>) {
     use evoke_files::versions::{Against, against_newest_tag};
     let against = match against_newest_tag(dir, manifest) {

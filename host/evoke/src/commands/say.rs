@@ -1,6 +1,6 @@
 //! `evoke SENTENCE…`: decide, then act. A run runs; a confirm asks y/N at a terminal; an ask asks for the
 //! missing value from its closed choices and decides again; without a terminal, a confirm or an ask ends
-//! with the literal command that gives the answer (exit 3), and an abstain exits 4 (D5).
+//! with the literal command that gives the answer (exit 3), and an abstain exits 4.
 
 use crate::body::{self, interrupted};
 use crate::decide::{DEADLINE, Decided, Failed, Failure, Round, TraceEntry};
@@ -42,7 +42,7 @@ pub fn run(session: &Session, sentence: Option<String>, options: &Options) -> Ex
     }
 }
 
-/// D5's order, worst first: 6, 1, 3, 5, 4, 0.
+/// The exit codes' order, worst first: 6, 1, 3, 5, 4, 0.
 pub fn worse(a: Exit, b: Exit) -> Exit {
     let rank = |e: Exit| match e {
         Exit::Refused => 0,
@@ -103,7 +103,7 @@ pub(crate) fn refused(
 
 async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instant, options: &Options<'_>) -> Exit {
     let mut decision = decided.decision.clone();
-    // A prompt waiting for a person never counts against the deadline (000 §6.3).
+    // A prompt waiting for a person never counts against the deadline.
     let mut waited = std::time::Duration::ZERO;
     let present = prompt::person_present();
     loop {

@@ -51,7 +51,7 @@ fn summary(decision: &Decision) -> String {
     }
 }
 
-/// Whether a decision meets what the record asserts (000 §5.1: an argument a record does not name is not
+/// Whether a decision meets what the record asserts (an argument a record does not name is not
 /// asserted).
 pub fn passes(reflex: &str, record: &Record, decision: &Decision) -> bool {
     let acted = decision.outcome != Outcome::Abstain && decision.reflex.as_deref() == Some(reflex);

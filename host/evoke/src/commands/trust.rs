@@ -1,4 +1,4 @@
-//! `evoke trust`: show the files a project's trust binds to (000 §9.4), each with its hash, then record
+//! `evoke trust`: show the files a project's trust binds to, each with its hash, then record
 //! them. The home project is always trusted.
 
 use crate::exit::Exit;

@@ -1,4 +1,4 @@
-//! `evoke try [SENTENCE…]`: show every judgment of a decision without running anything (000 §6.4).
+//! `evoke try [SENTENCE…]`: show every judgment of a decision without running anything.
 //! With no sentence and stdin not a terminal, one decision per input line (the filter).
 
 use crate::decide::Failed;

@@ -1,4 +1,4 @@
-//! `evoke update [--accept]` (000 §10.3): never prompts, never blocks, never rewrites a user's file.
+//! `evoke update [--accept]`: never prompts, never blocks, never rewrites a user's file.
 //! It reports what was rewritten and taken, what went stale, what was orphaned, an effect loosened
 //! upstream, which the user keeps until `--accept`, and a version that widens its grants, which is not
 //! taken until `--accept` (exit 3).
