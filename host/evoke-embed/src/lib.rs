@@ -141,13 +141,75 @@ fn hash_file(hasher: &mut Sha256, name: &str, path: &Path) -> Result<(), LoadErr
     Ok(())
 }
 
-/// The files a model is made of, and whether each must be there.
-const FILES: [(&str, bool); 4] =
-    [("config.json", true), ("tokenizer.json", true), ("model.safetensors", true), ("1_Pooling/config.json", false)];
+/// The files a model is read from, and whether each must be there.
+const FILES: [(&str, bool); 5] = [
+    ("config.json", true),
+    ("tokenizer.json", true),
+    ("model.safetensors", true),
+    ("1_Pooling/config.json", false),
+    ("sentence_bert_config.json", false),
+];
+
+/// What stands for a file's content in the memo: its name, length, modification time and inode.
+fn stamp(dir: &Path) -> String {
+    use std::os::unix::fs::MetadataExt;
+    let mut out = String::new();
+    for (name, _) in FILES {
+        if let Ok(m) = std::fs::metadata(dir.join(name)) {
+            out.push_str(&format!("{name} {} {} {} {}\n", m.len(), m.mtime(), m.mtime_nsec(), m.ino()));
+        }
+    }
+    out
+}
+
+/// The sha256 of the files the model is read from, kept in `memo` while their stamps stand.
+fn model_hash(dir: &Path, memo: Option<&Path>) -> Result<String, LoadError> {
+    let memo_file = memo.map(|m| {
+        let key: String =
+            Sha256::digest(dir.as_os_str().as_encoded_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        m.join("models").join(format!("{key}.hash"))
+    });
+    let before = stamp(dir);
+    if let Some(f) = &memo_file
+        && let Ok(text) = std::fs::read_to_string(f)
+        && let Some(rest) = text.strip_prefix(&before)
+        && let Some(hash) = rest.strip_prefix("hash ").map(str::trim)
+        && hash.len() == 64
+    {
+        return Ok(hash.to_string());
+    }
+    let mut hasher = Sha256::new();
+    for (name, required) in FILES {
+        let path = dir.join(name);
+        if required || path.exists() {
+            hash_file(&mut hasher, name, &path)?;
+        }
+    }
+    let hash: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    // Kept only when nothing changed while it was read; a memo that cannot be written costs time only.
+    if let Some(f) = &memo_file
+        && stamp(dir) == before
+        && let Some(parent) = f.parent()
+        && std::fs::create_dir_all(parent).is_ok()
+    {
+        let tmp = f.with_extension(format!("tmp{}", std::process::id()));
+        if std::fs::write(&tmp, format!("{before}hash {hash}\n")).is_ok() && std::fs::rename(&tmp, f).is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+    Ok(hash)
+}
 
 impl Encoder {
-    /// Loads the model in `dir`.
+    /// Loads the model in `dir`, its hash read from every byte of its files.
     pub fn load(dir: &Path) -> Result<Encoder, LoadError> {
+        Encoder::load_memo(dir, None)
+    }
+
+    /// Loads the model in `dir`. With `memo`, a directory of evoke's cache place, the model's hash is
+    /// kept there beside each file's length, modification time and inode, and read again while all of
+    /// them stand: hashing a model's every byte costs more than loading it.
+    pub fn load_memo(dir: &Path, memo: Option<&Path>) -> Result<Encoder, LoadError> {
         match std::fs::metadata(dir) {
             Ok(m) if m.is_dir() => {}
             Ok(_) => return Err(error(dir, "this is not a directory")),
@@ -263,15 +325,7 @@ impl Encoder {
         let model = BertModel::load(vb, &config)
             .map_err(|e| error(&weights, format!("these weights do not fit config.json (a mismatched model?): {e}")))?;
 
-        // The model's identity: every file it is read from.
-        let mut hasher = Sha256::new();
-        for (name, required) in FILES.iter().copied().chain([("sentence_bert_config.json", false)]) {
-            let path = dir.join(name);
-            if required || path.exists() {
-                hash_file(&mut hasher, name, &path)?;
-            }
-        }
-        let hash: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        let hash = model_hash(dir, memo)?;
 
         let encoder = Encoder {
             model,

@@ -7,7 +7,7 @@
 //! from the route model that offered the same reflex with the same description; with none at hand it is
 //! read from the fit's own texts.
 
-mod args;
+pub(crate) mod args;
 pub mod calibration;
 mod lexicon;
 pub mod route;
