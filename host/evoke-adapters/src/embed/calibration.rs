@@ -24,7 +24,8 @@ pub struct Params {
     /// options' mean by more than the margin.
     pub arg_meaning: f32,
     pub arg_meaning_margin: f32,
-    /// An option's lift when an example asserting it is nearer the request than the floor.
+    /// An option's lift when an example asserting it is nearer the request than the floor and than every
+    /// example asserting another value.
     pub arg_example: f32,
     pub arg_example_floor: f32,
 }
@@ -40,8 +41,8 @@ impl Default for Params {
             threshold: 0.55,
             arg_meaning: 10.0,
             arg_meaning_margin: 0.05,
-            arg_example: 20.0,
-            arg_example_floor: 0.6,
+            arg_example: 40.0,
+            arg_example_floor: 0.4,
         }
     }
 }

@@ -460,8 +460,15 @@ impl Engine {
         let mut boost: BTreeMap<&str, f64> = BTreeMap::new();
         for (i, (key, _)) in values.iter().enumerate() {
             let from_meaning = p.arg_meaning * (meaning[i] - mean - p.arg_meaning_margin).max(0.0);
+            // An example teaches by contrast: nearer the request than every example of another value.
+            let others = example
+                .iter()
+                .enumerate()
+                .filter(|(j, e)| *j != i && e.is_finite())
+                .map(|(_, e)| *e)
+                .fold(p.arg_example_floor, f32::max);
             let from_example =
-                if example[i].is_finite() { p.arg_example * (example[i] - p.arg_example_floor).max(0.0) } else { 0.0 };
+                if example[i].is_finite() { p.arg_example * (example[i] - others).max(0.0) } else { 0.0 };
             boost.insert(key.as_str(), f64::from(from_meaning + from_example));
         }
         let logits: Vec<f64> =
