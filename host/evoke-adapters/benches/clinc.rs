@@ -867,34 +867,37 @@ fn tune_embed() {
     let vectors = encoder.embed(&texts).unwrap();
     println!("{} sentences embedded in {:.1} s", texts.len(), started.elapsed().as_secs_f64());
     let items: Vec<&Item> = scope.iter().copied().chain(oos_train.iter()).collect();
+    let keys: Vec<String> = match &route {
+        Question::Choice { options, .. } => options.keys().filter(|k| *k != NONE).map(str::to_string).collect(),
+        _ => unreachable!(),
+    };
     let mut rows = Vec::new();
     for nearest in [1.0f32, 0.8, 0.6] {
         for description in [0.0f32, 0.1] {
-            for beta in [20.0f32, 30.0, 40.0, 60.0] {
-                for threshold in [0.45f32, 0.5, 0.55, 0.6, 0.65] {
+            let p = EmbedParams { nearest, description, ..EmbedParams::default() };
+            let all: Vec<Vec<f32>> = vectors.iter().map(|q| engine.route_scores(&route, q, &p).unwrap()).collect();
+            for beta in [15.0f32, 20.0, 30.0, 40.0, 60.0] {
+                for threshold in [0.4f32, 0.45, 0.5, 0.55, 0.6, 0.65] {
                     let p = EmbedParams { nearest, description, beta, threshold, ..EmbedParams::default() };
-                    let (mut acc, mut nll, mut n_in) = (0usize, 0.0f64, 0usize);
-                    let mut oos_none = 0usize;
-                    for (item, q) in items.iter().zip(&vectors) {
-                        let d = engine.route_with(&route, q, &p).unwrap();
-                        let gold = if item.intent == "oos" { NONE } else { item.intent.as_str() };
-                        let pg = d.iter().find(|(k, _)| k == gold).map_or(1e-9, |(_, p)| *p).max(1e-9);
-                        nll -= pg.ln();
-                        let (k, _) = top(&d);
+                    let (mut acc, mut nll, mut n_in, mut oos_none) = (0usize, 0.0f64, 0usize, 0usize);
+                    for (item, scores) in items.iter().zip(&all) {
+                        let b = f64::from(beta);
+                        let none = b * f64::from(threshold);
+                        let max = scores.iter().map(|s| b * f64::from(*s)).fold(none, f64::max);
+                        let total: f64 = scores.iter().map(|s| (b * f64::from(*s) - max).exp()).sum::<f64>() + (none - max).exp();
+                        let best = (0..scores.len()).max_by(|x, y| scores[*x].total_cmp(&scores[*y])).unwrap();
+                        let best_is_none = none > b * f64::from(scores[best]);
                         if item.intent == "oos" {
-                            oos_none += usize::from(k == NONE);
+                            nll -= ((none - max).exp() / total).max(1e-9).ln();
+                            oos_none += usize::from(best_is_none);
                         } else {
                             n_in += 1;
-                            let ranked: Vec<(String, f64)> = d.iter().filter(|(k, _)| k != NONE).cloned().collect();
-                            acc += usize::from(top(&ranked).0 == gold);
+                            let gold = keys.iter().position(|k| *k == item.intent).unwrap();
+                            nll -= ((b * f64::from(scores[gold]) - max).exp() / total).max(1e-9).ln();
+                            acc += usize::from(best == gold);
                         }
                     }
-                    rows.push((
-                        nll / items.len() as f64,
-                        acc as f64 / n_in as f64,
-                        oos_none as f64 / oos_train.len() as f64,
-                        p,
-                    ));
+                    rows.push((nll / items.len() as f64, acc as f64 / n_in as f64, oos_none as f64 / oos_train.len() as f64, p));
                 }
             }
         }

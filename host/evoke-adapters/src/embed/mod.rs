@@ -295,6 +295,12 @@ impl Engine {
         Ok((key, route))
     }
 
+    /// Each reflex's route score for a request's vector under other constants, in the order offered.
+    pub fn route_scores(&self, question: &Question, q: &[f32], params: &Params) -> Result<Vec<f32>, AdapterError> {
+        let (_, route) = self.route_of(question)?;
+        Ok(scores(&route, q, params))
+    }
+
     /// The route's distribution for a request's vector under other constants: what the benchmark tunes.
     pub fn route_with(
         &self,
