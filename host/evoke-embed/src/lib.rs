@@ -437,9 +437,15 @@ fn unit(mut v: Vec<f32>) -> Vec<f32> {
     v
 }
 
-/// The dot product of two vectors: their cosine when both have unit length.
+/// The dot product of two vectors: their cosine when both have unit length. The sum is taken in one
+/// order, so the same vectors give the same bits.
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// The dot product of `q` with each of `vectors`, in order.
+pub fn dots(vectors: &[Vec<f32>], q: &[f32]) -> Vec<f32> {
+    vectors.iter().map(|v| dot(v, q)).collect()
 }
 
 /// Where the reference model is looked for when nothing names one: `$EVOKE_EMBED_MODEL`, else the

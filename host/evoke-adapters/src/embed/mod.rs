@@ -319,8 +319,8 @@ fn scores(route: &Route, q: &[f32], p: &Params) -> Vec<f32> {
     let mut best = vec![[f32::NEG_INFINITY; 2]; n];
     let mut description = vec![0.0f32; n];
     let mut not_for = vec![f32::NEG_INFINITY; n];
-    for ((i, kind), v) in route.docs.iter().zip(route.vectors.iter()) {
-        let s = dot(q, v);
+    let sims = evoke_embed::dots(&route.vectors, q);
+    for ((i, kind), s) in route.docs.iter().zip(sims) {
         match kind {
             Kind::Description => {
                 description[*i] = s;
