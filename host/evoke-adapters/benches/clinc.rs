@@ -788,7 +788,7 @@ fn embed_report() {
     println!();
     println!("embed's bars on val + oos_val (route, write): wrong runs ‰ · right acted · ran in scope · oos abstained");
     for route in [0.3, 0.4, 0.5] {
-        for write in [0.6, 0.7, 0.8, 0.9, 0.95] {
+        for write in [0.8, 0.9, 0.95, 0.97, 0.98, 0.99] {
             let gate = Gate { route, fits: None, read: write, write };
             let g = goals(&catalog, &embed_answer, gate, &val, &oos);
             println!(
@@ -884,7 +884,8 @@ fn tune_embed() {
                         let b = f64::from(beta);
                         let none = b * f64::from(threshold);
                         let max = scores.iter().map(|s| b * f64::from(*s)).fold(none, f64::max);
-                        let total: f64 = scores.iter().map(|s| (b * f64::from(*s) - max).exp()).sum::<f64>() + (none - max).exp();
+                        let total: f64 =
+                            scores.iter().map(|s| (b * f64::from(*s) - max).exp()).sum::<f64>() + (none - max).exp();
                         let best = (0..scores.len()).max_by(|x, y| scores[*x].total_cmp(&scores[*y])).unwrap();
                         let best_is_none = none > b * f64::from(scores[best]);
                         if item.intent == "oos" {
@@ -897,7 +898,12 @@ fn tune_embed() {
                             acc += usize::from(best == gold);
                         }
                     }
-                    rows.push((nll / items.len() as f64, acc as f64 / n_in as f64, oos_none as f64 / oos_train.len() as f64, p));
+                    rows.push((
+                        nll / items.len() as f64,
+                        acc as f64 / n_in as f64,
+                        oos_none as f64 / oos_train.len() as f64,
+                        p,
+                    ));
                 }
             }
         }

@@ -33,12 +33,12 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            nearest: 0.8,
+            nearest: 0.6,
             description_as_example: 1.0,
-            description: 0.0,
+            description: 0.1,
             not_for: 1.0,
-            beta: 30.0,
-            threshold: 0.55,
+            beta: 20.0,
+            threshold: 0.4,
             arg_meaning: 10.0,
             arg_meaning_margin: 0.05,
             arg_example: 40.0,
