@@ -5,8 +5,8 @@
 //! decision path (evoke-core's `Decider`, the answers validated as the command validates them), and the
 //! figures printed: in-scope top-1 accuracy, the outcome mix, wrong runs per thousand at the shipped gate,
 //! the out-of-scope abstain rate, the Brier score and decisions per second. MASSIVE `dev` measures
-//! intent accuracy in the same protocol, and argument reading. Nothing here is tuned on `val`: `tune`
-//! reads the `train` sentences that were not made examples, with `oos_train`.
+//! argument reading. Nothing here is tuned on `val`: `tune` reads the `train` sentences that were not
+//! made examples, with `oos_train`.
 //!
 //! ```text
 //! cargo bench -p evoke-adapters --bench clinc                 # the report
@@ -14,10 +14,15 @@
 //! cargo bench -p evoke-adapters --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
 //! cargo bench -p evoke-adapters --bench clinc -- home         # the example project's sentences, decided
 //! cargo bench -p evoke-adapters --bench clinc -- kept         # a first decision: fitted against kept model
+//! cargo bench -p evoke-adapters --bench clinc -- embed        # the goals table, embed beside local
+//! cargo bench -p evoke-adapters --bench clinc -- tune-embed   # the search behind embed/calibration.rs
 //! ```
+//!
+//! `embed` loads the model named by `EVOKE_EMBED_MODEL`, else the one `.ci/get-model` unpacks.
 //!
 //! The data folder is `../shared/data` from the workspace, or `EVOKE_DATA`.
 
+use evoke_adapters::embed::{Embed, GATE as EMBED_GATE, Params as EmbedParams};
 use evoke_adapters::local::route::RouteModel;
 use evoke_adapters::local::{ArgParams, GATE, Local, Params, Settings};
 use evoke_core::adapter::{Adapter, Gate, State};
@@ -140,13 +145,20 @@ struct Decided {
     route: Vec<(String, f64)>,
 }
 
+/// An engine's answers to one round, as its `answer_now` gives them.
+type Answer<'a> = &'a dyn Fn(&State, &Questions) -> evoke_core::adapter::Raw;
+
 fn decide(catalog: &Catalog, local: &Local, gate: Gate, input: &str) -> Decided {
+    decide_with(catalog, &|s, q| local.answer_now(s, q).expect("local answers"), gate, input)
+}
+
+fn decide_with(catalog: &Catalog, answer: Answer, gate: Gate, input: &str) -> Decided {
     let mut decider = Decider::new(catalog, Some(gate), input).expect("the input is in bounds");
     let mut route = Vec::new();
     while let Some(questions) = decider.questions() {
         let questions = questions.clone();
-        let raw = local.answer_now(&State { request: input.to_string() }, &questions).expect("local answers");
-        let answers = validate(&questions, &raw).expect("local's answers validate");
+        let raw = answer(&State { request: input.to_string() }, &questions);
+        let answers = validate(&questions, &raw).expect("the engine's answers validate");
         if let Some(d) = answers.get("route") {
             route = d.0.clone();
         }
@@ -794,12 +806,288 @@ fn kept() {
     let _ = std::fs::remove_dir_all(&place);
 }
 
+/// The goals table's figures of one engine on val + oos_val.
+#[derive(Default, Clone)]
+struct Goals {
+    in_scope: usize,
+    out_scope: usize,
+    top1: usize,
+    right_acted: usize,
+    wrong_runs: usize,
+    abstained_out: usize,
+    ran_in_scope: usize,
+    confirm_in: usize,
+    ms_per_decision: f64,
+    tops: Vec<(f64, bool)>,
+}
+
+fn goals(catalog: &Catalog, answer: Answer, gate: Gate, val: &[Item], oos: &[Item]) -> Goals {
+    decide_with(catalog, answer, gate, "warm up");
+    let mut g = Goals::default();
+    let started = Instant::now();
+    for item in val.iter().chain(oos) {
+        let d = decide_with(catalog, answer, gate, &item.text);
+        let out = item.intent == "oos";
+        let gold = if out { NONE } else { item.intent.as_str() };
+        let (top_key, top_p) = top(&d.route);
+        g.tops.push((top_p, top_key == gold));
+        if out {
+            g.out_scope += 1;
+            g.abstained_out += usize::from(d.outcome == Outcome::Abstain);
+        } else {
+            g.in_scope += 1;
+            g.top1 += usize::from(top_key == gold);
+            if d.outcome != Outcome::Abstain && d.reflex.as_deref() == Some(gold) {
+                g.right_acted += 1;
+            }
+            g.ran_in_scope += usize::from(d.outcome == Outcome::Run);
+            g.confirm_in += usize::from(d.outcome == Outcome::Confirm);
+        }
+        if d.outcome == Outcome::Run && d.reflex.as_deref() != Some(gold) {
+            g.wrong_runs += 1;
+        }
+    }
+    g.ms_per_decision = started.elapsed().as_secs_f64() * 1000.0 / (g.in_scope + g.out_scope) as f64;
+    g
+}
+
+fn embed_model() -> (std::sync::Arc<evoke_embed::Encoder>, f64) {
+    let dir = evoke_embed::reference_model_dir().expect("EVOKE_EMBED_MODEL or HOME");
+    let started = Instant::now();
+    let encoder = evoke_embed::Encoder::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let load_ms = started.elapsed().as_secs_f64() * 1000.0;
+    (std::sync::Arc::new(encoder), load_ms)
+}
+
+/// The issue's goals table on val + oos_val, embed beside local, with MASSIVE intent accuracy.
+fn embed_report() {
+    let train = clinc("train.jsonl");
+    let (intents, _) = split_train(&train);
+    let catalog = catalog(&intents);
+    let val = clinc("val.jsonl");
+    let oos = clinc("oos_val.jsonl");
+    let started = Instant::now();
+    let local = Local::default();
+    let local_build = {
+        decide(&catalog, &local, GATE, "warm up");
+        started.elapsed().as_secs_f64() * 1000.0
+    };
+    let (encoder, load_ms) = embed_model();
+    let engine = Embed::new(encoder.clone(), EmbedParams::default(), ArgParams::default(), EMBED_GATE, None);
+    let started = Instant::now();
+    decide_with(&catalog, &|s, q| engine.answer_now(s, q).expect("embed answers"), EMBED_GATE, "warm up");
+    let embed_build = started.elapsed().as_secs_f64() * 1000.0;
+    // The warm cache: a second engine reads the vectors the first one wrote.
+    let cache = tempfile::tempdir().unwrap();
+    let cold = Embed::new(
+        encoder.clone(),
+        EmbedParams::default(),
+        ArgParams::default(),
+        EMBED_GATE,
+        Some(cache.path().into()),
+    );
+    decide_with(&catalog, &|s, q| cold.answer_now(s, q).expect("embed answers"), EMBED_GATE, "warm up");
+    let warm = Embed::new(
+        encoder.clone(),
+        EmbedParams::default(),
+        ArgParams::default(),
+        EMBED_GATE,
+        Some(cache.path().into()),
+    );
+    let started = Instant::now();
+    decide_with(&catalog, &|s, q| warm.answer_now(s, q).expect("embed answers"), EMBED_GATE, "warm up");
+    let from_cache = started.elapsed().as_secs_f64() * 1000.0;
+
+    // The answers do not depend on the bars: each round's answers are kept, and the sweep below reads
+    // them again.
+    let memo: std::cell::RefCell<std::collections::HashMap<String, evoke_core::adapter::Raw>> = Default::default();
+    let embed_answer = |s: &State, q: &Questions| {
+        let key = format!("{}\n{}", s.request, q.ids().collect::<Vec<_>>().join(" "));
+        if let Some(raw) = memo.borrow().get(&key) {
+            return raw.clone();
+        }
+        let raw = engine.answer_now(s, q).expect("embed answers");
+        memo.borrow_mut().insert(key, raw.clone());
+        raw
+    };
+    let l = goals(&catalog, &|s, q| local.answer_now(s, q).expect("local answers"), GATE, &val, &oos);
+    let e = goals(&catalog, &embed_answer, EMBED_GATE, &val, &oos);
+    println!(
+        "CLINC150 val + oos_val ({} in scope, {} out of scope), {} reflexes, {EXAMPLES} examples each",
+        l.in_scope,
+        l.out_scope,
+        catalog.reflexes().len()
+    );
+    println!("local {} · gate {:?}", evoke_core::adapter::Adapter::id(&local), GATE);
+    println!("embed {} · gate {:?}", evoke_core::adapter::Adapter::id(&engine), EMBED_GATE);
+    println!();
+    println!("| figure | local | embed | embed goal |");
+    println!("| --- | --- | --- | --- |");
+    let pct = |a: usize, b: usize| format!("{:.1}%", 100.0 * a as f64 / b.max(1) as f64);
+    let per_k = |g: &Goals| format!("{:.2}", 1000.0 * g.wrong_runs as f64 / (g.in_scope + g.out_scope) as f64);
+    println!("| route top-1, in scope | {} | {} | |", pct(l.top1, l.in_scope), pct(e.top1, e.in_scope));
+    println!(
+        "| right reflex acted on (run, confirm, ask), in scope | {} | {} | ≥ 85% |",
+        pct(l.right_acted, l.in_scope),
+        pct(e.right_acted, e.in_scope)
+    );
+    println!("| wrong runs per thousand inputs | {} | {} | ≤ 3 |", per_k(&l), per_k(&e));
+    println!(
+        "| out of scope abstained | {} | {} | ≥ 70% |",
+        pct(l.abstained_out, l.out_scope),
+        pct(e.abstained_out, e.out_scope)
+    );
+    println!(
+        "| in-scope inputs that run without a question | {} | {} | ≥ 40% |",
+        pct(l.ran_in_scope, l.in_scope),
+        pct(e.ran_in_scope, e.in_scope)
+    );
+    println!("| in-scope inputs confirmed | {} | {} | |", pct(l.confirm_in, l.in_scope), pct(e.confirm_in, e.in_scope));
+    println!("| time per decision, warm | {:.3} ms | {:.3} ms | ≤ 15 ms |", l.ms_per_decision, e.ms_per_decision);
+    println!("| ratio embed / local per decision | 1 | {:.1} | |", e.ms_per_decision / l.ms_per_decision);
+    println!("| model load (once per process) | – | {load_ms:.0} ms | |");
+    println!("| first decision: reflex side built | {local_build:.0} ms | {embed_build:.0} ms | |");
+    println!("| first decision: reflex side read from the cache place | – | {from_cache:.0} ms | |");
+    println!();
+    println!("embed's bars on val + oos_val (route, write): wrong runs ‰ · right acted · ran in scope · oos abstained");
+    for route in [0.3, 0.4, 0.5] {
+        for write in [0.8, 0.9, 0.95, 0.97, 0.98, 0.99] {
+            let gate = Gate { route, fits: None, read: write, write };
+            let g = goals(&catalog, &embed_answer, gate, &val, &oos);
+            println!(
+                "  {route:.2} {write:.2}  {:6.2}  {:5.1}%  {:5.1}%  {:5.1}%",
+                1000.0 * g.wrong_runs as f64 / (g.in_scope + g.out_scope) as f64,
+                100.0 * g.right_acted as f64 / g.in_scope as f64,
+                100.0 * g.ran_in_scope as f64 / g.in_scope as f64,
+                100.0 * g.abstained_out as f64 / g.out_scope as f64
+            );
+        }
+    }
+    println!();
+    println!("embed's route top p on val + oos_val:");
+    reliability(&e.tops);
+    let (b, rel, res, unc) = brier_parts(&e.tops);
+    println!("  Brier (route top) {b:.4} = reliability {rel:.4} − resolution {res:.4} + uncertainty {unc:.4}");
+    massive_intents_beside_embed(&local, &engine);
+}
+
+/// MASSIVE intent accuracy: one reflex per intent with its first ten train utterances as examples;
+/// each dev utterance's route top, `none` aside.
+fn massive_intents_beside_embed(local: &Local, engine: &Embed) {
+    let dir = data_dir().join("massive-en-us");
+    let train = read_jsonl(&dir.join("train.jsonl"));
+    let dev = read_jsonl(&dir.join("dev.jsonl"));
+    let items = |rows: &[serde_json::Value]| -> Vec<Item> {
+        rows.iter()
+            .map(|v| Item {
+                text: v["utt"].as_str().unwrap().to_string(),
+                intent: v["intent"].as_str().unwrap().to_string(),
+            })
+            .collect()
+    };
+    let (intents, _) = split_train(&items(&train));
+    let all: Vec<usize> = (0..intents.len()).collect();
+    let route = sub_route(&intents, &all);
+    let questions = Questions(vec![("route".into(), route)]);
+    let dev = items(&dev);
+    let mut right = (0usize, 0usize);
+    for item in &dev {
+        let state = State { request: item.text.clone() };
+        for (i, raw) in [local.answer_now(&state, &questions).unwrap(), engine.answer_now(&state, &questions).unwrap()]
+            .iter()
+            .enumerate()
+        {
+            let d: Vec<(String, f64)> =
+                raw["route"].iter().filter(|(k, _)| *k != NONE).map(|(k, p)| (k.clone(), *p)).collect();
+            if top(&d).0 == item.intent {
+                if i == 0 { right.0 += 1 } else { right.1 += 1 }
+            }
+        }
+    }
+    let n = dev.len().max(1) as f64;
+    println!(
+        "MASSIVE dev intent accuracy ({} intents, {EXAMPLES} train examples each, {} utterances): local {:.1}% · embed {:.1}%",
+        intents.len(),
+        dev.len(),
+        100.0 * right.0 as f64 / n,
+        100.0 * right.1 as f64 / n
+    );
+}
+
+/// Searches embed's route constants on the held-out train sentences and oos_train (never val).
+fn tune_embed() {
+    let train = clinc("train.jsonl");
+    let oos_train = clinc("oos_train.jsonl");
+    let (intents, held) = split_train(&train);
+    let catalog = catalog(&intents);
+    let route = catalog.route_round().get("route").unwrap().clone();
+    let scope: Vec<&Item> = held.iter().step_by(5).copied().collect();
+    let (encoder, _) = embed_model();
+    let engine = Embed::new(encoder.clone(), EmbedParams::default(), ArgParams::default(), EMBED_GATE, None);
+    let started = Instant::now();
+    let texts: Vec<&str> =
+        scope.iter().chain(oos_train.iter().collect::<Vec<_>>().iter()).map(|i| i.text.as_str()).collect();
+    let vectors = encoder.embed(&texts).unwrap();
+    println!("{} sentences embedded in {:.1} s", texts.len(), started.elapsed().as_secs_f64());
+    let items: Vec<&Item> = scope.iter().copied().chain(oos_train.iter()).collect();
+    let keys: Vec<String> = match &route {
+        Question::Choice { options, .. } => options.keys().filter(|k| *k != NONE).map(str::to_string).collect(),
+        _ => unreachable!(),
+    };
+    let mut rows = Vec::new();
+    for nearest in [1.0f32, 0.8, 0.6] {
+        for description in [0.0f32, 0.1] {
+            let p = EmbedParams { nearest, description, ..EmbedParams::default() };
+            let all: Vec<Vec<f32>> = vectors.iter().map(|q| engine.route_scores(&route, q, &p).unwrap()).collect();
+            for beta in [15.0f32, 20.0, 30.0, 40.0, 60.0] {
+                for threshold in [0.4f32, 0.45, 0.5, 0.55, 0.6, 0.65] {
+                    let p = EmbedParams { nearest, description, beta, threshold, ..EmbedParams::default() };
+                    let (mut acc, mut nll, mut n_in, mut oos_none) = (0usize, 0.0f64, 0usize, 0usize);
+                    for (item, scores) in items.iter().zip(&all) {
+                        let b = f64::from(beta);
+                        let none = b * f64::from(threshold);
+                        let max = scores.iter().map(|s| b * f64::from(*s)).fold(none, f64::max);
+                        let total: f64 =
+                            scores.iter().map(|s| (b * f64::from(*s) - max).exp()).sum::<f64>() + (none - max).exp();
+                        let best = (0..scores.len()).max_by(|x, y| scores[*x].total_cmp(&scores[*y])).unwrap();
+                        let best_is_none = none > b * f64::from(scores[best]);
+                        if item.intent == "oos" {
+                            nll -= ((none - max).exp() / total).max(1e-9).ln();
+                            oos_none += usize::from(best_is_none);
+                        } else {
+                            n_in += 1;
+                            let gold = keys.iter().position(|k| *k == item.intent).unwrap();
+                            nll -= ((b * f64::from(scores[gold]) - max).exp() / total).max(1e-9).ln();
+                            acc += usize::from(best == gold);
+                        }
+                    }
+                    rows.push((
+                        nll / items.len() as f64,
+                        acc as f64 / n_in as f64,
+                        oos_none as f64 / oos_train.len() as f64,
+                        p,
+                    ));
+                }
+            }
+        }
+    }
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (nll, acc, oos, p) in rows.iter().take(12) {
+        println!(
+            "nll {nll:.4} acc {acc:.4} oos→none {oos:.3}  nearest {} description {} beta {} threshold {}",
+            p.nearest, p.description, p.beta, p.threshold
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     match args.first().map(String::as_str) {
-        Some("tune") | Some("mixed") => tune(),
         Some("home") => home(),
         Some("kept") => kept(),
+        Some("embed") => embed_report(),
+        Some("tune-embed") => tune_embed(),
+        Some("tune") | Some("mixed") => tune(),
         Some("project") => write_project(Path::new(args.get(1).map_or("target/clinc-project", String::as_str))),
         _ => {
             let local = Local::with_params(Settings::default(), Params::default(), ArgParams::default(), GATE);

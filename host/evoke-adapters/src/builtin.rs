@@ -7,7 +7,7 @@ use evoke_core::adapter::Adapter;
 use std::path::Path;
 
 /// The names built into this evoke.
-pub const NAMES: [&str; 2] = ["local", "openai"];
+pub const NAMES: [&str; 3] = ["local", "embed", "openai"];
 
 /// Why a named adapter could not be opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +35,7 @@ pub fn open(
             local.keep_models_in(cache.join("local"));
             Ok(Box::new(local))
         }
+        "embed" => Ok(Box::new(crate::embed::Embed::from_table(settings, cache).map_err(refused)?)),
         "openai" => Ok(Box::new(crate::openai::OpenAi::from_table(settings).map_err(refused)?)),
 
         other => match crate::component::open(other, settings, data, cache) {

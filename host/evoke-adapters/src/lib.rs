@@ -2,6 +2,7 @@
 
 pub mod builtin;
 pub mod component;
+pub mod embed;
 pub mod local;
 pub mod openai;
 pub mod replay;

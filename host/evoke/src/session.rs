@@ -168,7 +168,7 @@ fn choose_adapter(
                 evoke_adapters::component::installed::root(data).display()
             ),
             Some(format!(
-                "install it: evoke adapter add {name} FILE --allow-host HOST; or name a built-in (\"local\", \"openai\") or an installed one (evoke adapter list)"
+                "install it: evoke adapter add {name} FILE --allow-host HOST; or name a built-in (\"local\", \"embed\", \"openai\") or an installed one (evoke adapter list)"
             )),
         )),
     }

@@ -411,3 +411,165 @@ fn the_engine_sees_only_the_sentence_and_the_questions() {
         }
     }
 }
+
+/// The reference model for `embed`, or `None` (after saying so) outside CI when `.ci/get-model` has not
+/// been run; under CI its absence fails the test.
+fn embed_model() -> Option<PathBuf> {
+    let dir = evoke_embed::reference_model_dir().expect("neither EVOKE_EMBED_MODEL nor HOME is set");
+    if dir.join("model.safetensors").is_file() {
+        return Some(dir);
+    }
+    let message = format!("the reference model is not at {}: run `bash .ci/get-model`", dir.display());
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{message}");
+    }
+    eprintln!("skipped (model not present): {message}");
+    None
+}
+
+/// Copies a directory tree of small files.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// The example project with `adapter = "embed"`, and the one setting the home file needs.
+#[test]
+fn embed_decides_the_example_project_after_one_setting() {
+    let Some(model) = embed_model() else { return };
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("docs/examples/home"), project.path());
+    let toml = std::fs::read_to_string(project.path().join("evoke.toml")).unwrap();
+    let shipped = repo().join("reflexes");
+    let toml = toml
+        .replace("adapter = \"local\"", "adapter = \"embed\"")
+        .replace("\"../../../reflexes/timer\"", &format!("{:?}", shipped.join("timer").to_str().unwrap()))
+        .replace("\"../../../reflexes/volume\"", &format!("{:?}", shipped.join("volume").to_str().unwrap()));
+    assert!(toml.contains("adapter = \"embed\""));
+    std::fs::write(project.path().join("evoke.toml"), toml).unwrap();
+    home_settings(home.path(), &format!("[adapters.embed]\nmodel = {:?}\n", model.to_str().unwrap()));
+    let p = project.path().to_str().unwrap();
+
+    let (code, out, err) = evoke(home.path(), &["-C", p, "try", "--json", "kill the lights in the den"], &[]);
+    assert_eq!(code, 0, "{err}");
+    let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(line["reflex"], "lights", "{out}");
+    assert_eq!(line["args"]["state"]["key"], "off", "{out}");
+    assert_eq!(line["args"]["room"]["word"], "den", "{out}");
+    // The reflex is sure; whether it runs without a question rests on the state's reading against the
+    // write bar.
+    assert!(["run", "confirm"].contains(&line["outcome"].as_str().unwrap()), "{out}");
+    let route = line["judgments"].as_array().unwrap().iter().find(|j| j["question"] == "route").unwrap();
+    assert!(route["p"].as_f64().unwrap() > 0.95, "the route is sure of the lights: {out}");
+    assert!(out.contains("embed/"), "{out}");
+
+    let (code, out, _) = evoke(home.path(), &["-C", p, "try", "--json", "set a timer for 10 minutes"], &[]);
+    assert_eq!(code, 0);
+    let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(line["call"], "timer duration=\"10 minutes\"", "{out}");
+
+    // A sentence of two steps is woven with embed as with local: it answers where to cut.
+    let (code, out, err) =
+        evoke(home.path(), &["-C", p, "try", "--json", "turn off the den lights and set a timer for 5 minutes"], &[]);
+    assert_eq!(code, 0, "{err}");
+    let plan: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let calls: Vec<&str> = plan["steps"].as_array().unwrap().iter().map(|s| s["call"].as_str().unwrap_or("")).collect();
+    assert_eq!(calls, ["lights room=\"den\" state=\"off\"", "timer duration=\"5 minutes\""], "{out}");
+
+    // The reflex side was embedded once, into the cache place.
+    let cached = std::fs::read_dir(home.path().join("cache/embed"))
+        .map(|d| d.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == "vec")).count())
+        .unwrap_or(0);
+    assert!(cached > 0, "vectors kept under the cache place");
+
+    // A project may name the engine and nothing more: its own [adapters.embed] is refused.
+    let toml = std::fs::read_to_string(project.path().join("evoke.toml")).unwrap();
+    std::fs::write(
+        project.path().join("evoke.toml"),
+        format!("{toml}\n[adapters.embed]\nmodel = \"/tmp/elsewhere\"\n"),
+    )
+    .unwrap();
+    let (code, _, err) = evoke(home.path(), &["-C", p, "try", "kill the lights in the den"], &[]);
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("adapters.embed"), "{err}");
+}
+
+#[test]
+fn embed_names_a_missing_model_and_the_fix() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("docs/examples/home"), project.path());
+    let toml = std::fs::read_to_string(project.path().join("evoke.toml")).unwrap();
+    std::fs::write(project.path().join("evoke.toml"), toml.replace("adapter = \"local\"", "adapter = \"embed\""))
+        .unwrap();
+    home_settings(home.path(), "[adapters.embed]\nmodel = \"/nonexistent/models/all-MiniLM-L6-v2\"\n");
+    let (code, _, err) = evoke(home.path(), &["-C", project.path().to_str().unwrap(), "try", "kill the lights"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/nonexistent/models/all-MiniLM-L6-v2"), "{err}");
+    assert!(err.contains(".ci/get-model"), "{err}");
+}
+
+#[test]
+fn malformed_answers_fail_closed_for_embed() {
+    let Some(model) = embed_model() else { return };
+    let project = evoke_files::project::load(evoke_files::project::Location {
+        root: repo().join("docs/examples/home"),
+        home: false,
+    })
+    .unwrap();
+    let catalog = project.catalog();
+    let encoder = Arc::new(evoke_embed::Encoder::load(&model).unwrap());
+    let embed = || {
+        evoke_adapters::embed::Embed::new(
+            encoder.clone(),
+            evoke_adapters::embed::Params::default(),
+            evoke_adapters::local::ArgParams::default(),
+            evoke_adapters::embed::GATE,
+            None,
+        )
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    for how in ["not_offered", "nan", "sum", "missing"] {
+        let adapter = Spoiled { inner: embed(), how };
+        let request = Request {
+            catalog: &catalog,
+            adapter: &adapter,
+            gate: adapter.gate(),
+            plan: "p",
+            cache: None,
+            deadline: Instant::now() + DEADLINE,
+        };
+        let failed = runtime.block_on(decide(&request, "turn on the kitchen lights")).unwrap_err();
+        let Failure::Answer { fault } = &failed.failure else { panic!("{how}: {:?}", failed.failure) };
+        let expected = match how {
+            "not_offered" => matches!(fault, AnswerFault::NotOffered { .. }),
+            "nan" => matches!(fault, AnswerFault::NotProbability { .. }),
+            "sum" => matches!(fault, AnswerFault::NotDistribution { .. }),
+            _ => matches!(fault, AnswerFault::Unanswered { .. }),
+        };
+        assert!(expected, "{how}: {fault:?}");
+    }
+    // The deadline: an engine slower than it is refused without waiting for it.
+    let slow = embed().slowed(Duration::from_secs(10));
+    let request = Request {
+        catalog: &catalog,
+        adapter: &slow,
+        gate: slow.gate(),
+        plan: "p",
+        cache: None,
+        deadline: Instant::now() + Duration::from_millis(200),
+    };
+    let started = Instant::now();
+    let failed = runtime.block_on(decide(&request, "turn on the kitchen lights")).unwrap_err();
+    assert!(matches!(failed.failure, Failure::Deadline { .. }), "{:?}", failed.failure);
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+}

@@ -10,7 +10,7 @@
 //! Given a place to keep them ([`Engine::keep_models_in`]), route models outlive the process: a later
 //! process reads the fitted model back instead of fitting it again ([`stored`]).
 
-mod args;
+pub(crate) mod args;
 pub mod calibration;
 mod lexicon;
 pub mod route;
@@ -18,7 +18,7 @@ mod settings;
 pub mod space;
 pub mod stored;
 pub(crate) mod thread;
-mod weave;
+pub(crate) mod weave;
 pub mod words;
 
 pub use calibration::{ArgParams, GATE, Params};
@@ -243,19 +243,7 @@ impl Engine {
     /// Per reflex of the round's argument questions, the stems no example teaches: every key and meaning
     /// of its arguments, and its description as the route question that offered it says it.
     fn common_words(&self, questions: &Questions) -> BTreeMap<String, HashSet<String>> {
-        let mut out: BTreeMap<String, HashSet<String>> = BTreeMap::new();
-        for (id, question) in &questions.0 {
-            let Some((reflex, _)) = id.split_once('.') else { continue };
-            let Question::Choice { options, .. } = question else { continue };
-            if reflex == "fits" || reflex == "weave" {
-                continue;
-            }
-            let set = out.entry(reflex.to_string()).or_default();
-            for (key, text) in &options.0 {
-                set.extend(words::words(key).into_iter().map(|w| w.stem));
-                set.extend(words::words(plain(text)).into_iter().map(|w| w.stem));
-            }
-        }
+        let mut out = option_words(questions);
         let models = self.models.lock().unwrap_or_else(|e| e.into_inner()).clone();
         for (reflex, set) in out.iter_mut() {
             let description = models
@@ -273,6 +261,25 @@ impl Engine {
 /// A choice whose options carry descriptions with examples: a route over reflexes.
 fn is_route(question: &Question) -> bool {
     matches!(question, Question::Choice { options, .. } if options.0.iter().any(|(_, t)| matches!(t, Text::Rich { .. })))
+}
+
+/// Per reflex, the stems of every option key and meaning its argument questions offer in this round: words
+/// an example never teaches, since they already name a value.
+pub(crate) fn option_words(questions: &Questions) -> BTreeMap<String, HashSet<String>> {
+    let mut out: BTreeMap<String, HashSet<String>> = BTreeMap::new();
+    for (id, question) in &questions.0 {
+        let Some((reflex, _)) = id.split_once('.') else { continue };
+        let Question::Choice { options, .. } = question else { continue };
+        if reflex == "fits" || reflex == "weave" {
+            continue;
+        }
+        let set = out.entry(reflex.to_string()).or_default();
+        for (key, text) in &options.0 {
+            set.extend(words::words(key).into_iter().map(|w| w.stem));
+            set.extend(words::words(plain(text)).into_iter().map(|w| w.stem));
+        }
+    }
+    out
 }
 
 fn plain(text: &Text) -> &str {

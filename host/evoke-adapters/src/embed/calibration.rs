@@ -1,0 +1,55 @@
+//! The constants `embed` answers with, and the gate it declares. The route's were chosen on the CLINC150
+//! `train` sentences that were not made examples, with `oos_train` (`cargo bench -p evoke-adapters
+//! --bench clinc -- tune-embed`); the gate's bars from its calls on `val` and `oos_val` (`-- embed`, the
+//! lowest write bar near 3 wrong runs per thousand inputs; docs/embed.md). Changing any of them changes
+//! `embed`'s id.
+
+use evoke_core::adapter::Gate;
+
+/// How the route and the arguments read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params {
+    /// The weight of the nearest text, against the second nearest.
+    pub nearest: f32,
+    /// How far the description also stands as an example (times its similarity).
+    pub description_as_example: f32,
+    /// The weight of the description's own similarity, on top.
+    pub description: f32,
+    /// How much a `not_for` entry nearer than every example takes off.
+    pub not_for: f32,
+    /// The softmax's sharpness over cosines.
+    pub beta: f32,
+    /// The cosine `none` stands at.
+    pub threshold: f32,
+    /// An option's lift (in log-odds per unit of cosine) when its meaning is nearer the request than the
+    /// options' mean by more than the margin.
+    pub arg_meaning: f32,
+    pub arg_meaning_margin: f32,
+    /// An option's lift when an example asserting it is nearer the request than the floor and than every
+    /// example asserting another value.
+    pub arg_example: f32,
+    pub arg_example_floor: f32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            nearest: 0.6,
+            description_as_example: 1.0,
+            description: 0.1,
+            not_for: 1.0,
+            beta: 20.0,
+            threshold: 0.4,
+            arg_meaning: 10.0,
+            arg_meaning_margin: 0.05,
+            arg_example: 40.0,
+            arg_example_floor: 0.4,
+        }
+    }
+}
+
+/// The gate `embed` ships.
+pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.97, write: 0.99 };
+
+/// A version of these constants, part of the id.
+pub const VERSION: &str = "1";

@@ -1,0 +1,570 @@
+//! `embed`, the built-in engine that reads with a sentence encoder (a BERT-family model such as
+//! all-MiniLM-L6-v2) run in evoke's process on CPU. The user names the model directory in the home
+//! `evoke.toml`:
+//!
+//! ```toml
+//! [adapters.embed]
+//! model = "/home/me/.cache/evoke/models/all-MiniLM-L6-v2"
+//! ```
+//!
+//! The route compares the request's vector with the vector of every description, example and `not_for`
+//! entry; a fit reads the route again; an argument's options and vocabulary words are read as `local`
+//! reads them (a key or word said, a lexicon word, a quoted name), and the encoder adds what their
+//! meanings and the examples that assert them say. Picks and flags are read as `local` reads them: a
+//! span is an exact piece of the request, which an encoder cannot place.
+//!
+//! The reflex side of every question is embedded once and kept in the cache place, keyed by the model's
+//! hash and the question's texts (which come from the manifests); a warm decision embeds only the
+//! request. Every number is computed in one fixed order, so the same request and the same project give
+//! the same answers, bit for bit.
+
+pub mod calibration;
+mod store;
+
+pub use calibration::{GATE, Params};
+
+use crate::local::args::{self, Reading};
+use crate::local::thread::Worker;
+use crate::local::{ArgParams, words};
+use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
+use evoke_core::question::{NO, NONE, Options, Question, Questions, Text, UNSTATED, YES};
+use evoke_embed::{Encoder, dot};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// How many distinct questions' vectors are kept in memory.
+const KEPT: usize = 64;
+
+/// A distribution over keys, in the order offered.
+type Distribution = Arc<Vec<(String, f64)>>;
+
+/// The engine, shared with the thread it answers on.
+#[derive(Clone)]
+pub struct Embed(Arc<Engine>);
+
+impl std::ops::Deref for Embed {
+    type Target = Engine;
+
+    fn deref(&self) -> &Engine {
+        &self.0
+    }
+}
+
+pub struct Engine {
+    id: String,
+    encoder: Arc<Encoder>,
+    params: Params,
+    arg_params: ArgParams,
+    gate: Gate,
+    store: store::Store,
+    /// The last request's vector.
+    request: Mutex<Option<(String, Arc<Vec<f32>>)>>,
+    /// The last route read, so that the fits of the same request do not read it again.
+    last: Mutex<Option<(String, [u8; 32], Distribution)>>,
+    /// The route questions read, by the hash of their texts, newest last.
+    routes: Mutex<Vec<([u8; 32], Arc<Route>)>>,
+    worker: Worker,
+    /// A test's hook: how long each answer takes on top of its computing.
+    slow: std::time::Duration,
+}
+
+/// What one text of a route question is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Description,
+    Example,
+    NotFor,
+}
+
+/// A route question with its texts' vectors.
+struct Route {
+    /// Every key offered, in order, and whether it is the sentinel.
+    keys: Vec<(String, bool)>,
+    /// Per reflex (the keys that are not the sentinel, in order): its key and description.
+    reflexes: Vec<(String, String)>,
+    /// Per text: the reflex it belongs to and what it is.
+    docs: Vec<(usize, Kind)>,
+    vectors: Arc<Vec<Vec<f32>>>,
+}
+
+/// Why `[adapters.embed]` is refused.
+fn setting_error(message: impl Into<String>) -> String {
+    message.into()
+}
+
+impl Embed {
+    /// From the home file's `[adapters.embed]` table, its vectors kept under `cache` (evoke's cache
+    /// place).
+    pub fn from_table(table: Option<&toml::Table>, cache: &Path) -> Result<Embed, String> {
+        let mut model: Option<PathBuf> = None;
+        for (key, value) in table.into_iter().flatten() {
+            match key.as_str() {
+                "model" => match value.as_str() {
+                    Some(s) if !s.trim().is_empty() => model = Some(expand_home(s)),
+                    _ => {
+                        return Err(setting_error(
+                            "[adapters.embed] model must name a directory: model = \"/path/to/all-MiniLM-L6-v2\"",
+                        ));
+                    }
+                },
+                other => {
+                    return Err(setting_error(format!(
+                        "[adapters.embed] has no setting `{other}`; it takes model = \"DIRECTORY\""
+                    )));
+                }
+            }
+        }
+        let Some(model) = model else {
+            return Err(setting_error(format!(
+                "[adapters.embed] names no model: add model = \"DIRECTORY\" under [adapters.embed] in your home \
+                 evoke.toml, the directory of a sentence encoder in the Hugging Face layout ({})",
+                evoke_embed::FIX
+            )));
+        };
+        if !model.is_absolute() {
+            return Err(setting_error(format!(
+                "[adapters.embed] model = {:?} is not an absolute path: write the whole path, or one starting with ~/",
+                model.display().to_string()
+            )));
+        }
+        let encoder = Encoder::load_memo(&model, Some(&cache.join("embed"))).map_err(|e| e.to_string())?;
+        Ok(Embed::new(Arc::new(encoder), Params::default(), ArgParams::default(), GATE, Some(cache.join("embed"))))
+    }
+
+    /// With a loaded encoder and other constants: what the benchmark tunes. `cache` is the directory the
+    /// reflex side's vectors are kept in, or `None` to keep them in memory only.
+    pub fn new(
+        encoder: Arc<Encoder>,
+        params: Params,
+        arg_params: ArgParams,
+        gate: Gate,
+        cache: Option<PathBuf>,
+    ) -> Embed {
+        let mut hasher = Sha256::new();
+        hasher.update(format!("{}\n{params:?}\n{arg_params:?}\n{gate:?}", calibration::VERSION));
+        let digest: String = hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect();
+        let id = format!("embed/{} {} {digest}", calibration::VERSION, &encoder.hash()[..12]);
+        let store = store::Store::new(encoder.clone(), cache, KEPT);
+        Embed(Arc::new(Engine {
+            id,
+            encoder,
+            params,
+            arg_params,
+            gate,
+            store,
+            request: Mutex::new(None),
+            last: Mutex::new(None),
+            routes: Mutex::new(Vec::new()),
+            worker: Worker::new("evoke-embed"),
+            slow: std::time::Duration::ZERO,
+        }))
+    }
+
+    /// A copy that takes `slow` longer over every answer: the deadline's test.
+    #[doc(hidden)]
+    pub fn slowed(&self, slow: std::time::Duration) -> Embed {
+        let e = &self.0;
+        let mut copy =
+            Embed::new(e.encoder.clone(), e.params, e.arg_params, e.gate, e.store.dir().map(Path::to_path_buf));
+        Arc::get_mut(&mut copy.0).expect("a new engine").slow = slow;
+        copy
+    }
+}
+
+/// `~/x` as the home directory's `x`.
+fn expand_home(path: &str) -> PathBuf {
+    match path.strip_prefix("~/") {
+        Some(rest) => match std::env::var_os("HOME") {
+            Some(home) => PathBuf::from(home).join(rest),
+            None => PathBuf::from(path),
+        },
+        None => PathBuf::from(path),
+    }
+}
+
+fn plain(text: &Text) -> &str {
+    match text {
+        Text::Plain(s) => s,
+        Text::Rich { what, .. } => what,
+    }
+}
+
+/// The sha256 of every text of a question: the key its vectors are kept under.
+fn texts_hash(question: &Question) -> [u8; 32] {
+    let mut h = Sha256::new();
+    let mut put = |s: &str| {
+        h.update((s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
+    };
+    match question {
+        Question::Choice { ask, options, otherwise } => {
+            put("choice");
+            put(ask);
+            put(otherwise.as_deref().unwrap_or(""));
+            for (key, text) in &options.0 {
+                put(key);
+                match text {
+                    Text::Plain(s) => put(s),
+                    Text::Rich { what, not_for, examples } => {
+                        put(what);
+                        put(&format!("{} {}", not_for.len(), examples.len()));
+                        not_for.iter().chain(examples).for_each(|s| put(s));
+                    }
+                }
+            }
+        }
+        Question::Yesno { ask, yes, no } => {
+            put("yesno");
+            put(ask);
+            put(plain(yes));
+            put(plain(no));
+        }
+    }
+    h.finalize().into()
+}
+
+/// A choice whose options carry descriptions with examples: a route over reflexes.
+fn is_route(question: &Question) -> bool {
+    matches!(question, Question::Choice { options, .. } if options.0.iter().any(|(_, t)| matches!(t, Text::Rich { .. })))
+}
+
+impl Engine {
+    /// The encoder this engine reads with.
+    pub fn encoder(&self) -> &Encoder {
+        &self.encoder
+    }
+
+    /// The request's vector, computed once per request.
+    fn request_vector(&self, request: &str) -> Result<Arc<Vec<f32>>, AdapterError> {
+        if let Some((r, v)) = self.request.lock().unwrap_or_else(|e| e.into_inner()).as_ref()
+            && r == request
+        {
+            return Ok(v.clone());
+        }
+        let v = Arc::new(self.encoder.embed_one(request).map_err(|e| AdapterError::new(e.to_string()))?);
+        *self.request.lock().unwrap_or_else(|e| e.into_inner()) = Some((request.to_string(), v.clone()));
+        Ok(v)
+    }
+
+    /// The route question made ready: its texts' vectors, from memory, the cache place, or the encoder.
+    fn route_of(&self, question: &Question) -> Result<([u8; 32], Arc<Route>), AdapterError> {
+        let key = texts_hash(question);
+        {
+            let routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, r)) = routes.iter().find(|(k, _)| *k == key) {
+                return Ok((key, r.clone()));
+            }
+        }
+        let Question::Choice { options, otherwise, .. } = question else {
+            return Err(AdapterError::new("a route is a choice"));
+        };
+        let mut keys = Vec::new();
+        let mut reflexes = Vec::new();
+        let mut docs = Vec::new();
+        let mut texts: Vec<&str> = Vec::new();
+        for (k, text) in &options.0 {
+            let sentinel = Some(k.as_str()) == otherwise.as_deref();
+            keys.push((k.clone(), sentinel));
+            if sentinel {
+                continue;
+            }
+            let i = reflexes.len();
+            reflexes.push((k.clone(), plain(text).to_string()));
+            texts.push(plain(text));
+            docs.push((i, Kind::Description));
+            if let Text::Rich { examples, not_for, .. } = text {
+                for e in examples {
+                    texts.push(e);
+                    docs.push((i, Kind::Example));
+                }
+                for n in not_for {
+                    texts.push(n);
+                    docs.push((i, Kind::NotFor));
+                }
+            }
+        }
+        let vectors = self.store.vectors(&key, &texts).map_err(|e| AdapterError::new(e.to_string()))?;
+        let route = Arc::new(Route { keys, reflexes, docs, vectors });
+        let mut routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
+        if routes.len() >= 8 {
+            routes.remove(0);
+        }
+        routes.push((key, route.clone()));
+        Ok((key, route))
+    }
+
+    /// Each reflex's route score for a request's vector under other constants, in the order offered.
+    pub fn route_scores(&self, question: &Question, q: &[f32], params: &Params) -> Result<Vec<f32>, AdapterError> {
+        let (_, route) = self.route_of(question)?;
+        Ok(scores(&route, q, params))
+    }
+
+    /// The route's distribution for a request's vector under other constants: what the benchmark tunes.
+    pub fn route_with(
+        &self,
+        question: &Question,
+        q: &[f32],
+        params: &Params,
+    ) -> Result<Vec<(String, f64)>, AdapterError> {
+        let (_, route) = self.route_of(question)?;
+        Ok(distribution(&route, q, params))
+    }
+}
+
+/// Each reflex's score for a request vector, in order.
+fn scores(route: &Route, q: &[f32], p: &Params) -> Vec<f32> {
+    let n = route.reflexes.len();
+    let mut best = vec![[f32::NEG_INFINITY; 2]; n];
+    let mut description = vec![0.0f32; n];
+    let mut not_for = vec![f32::NEG_INFINITY; n];
+    let sims = evoke_embed::dots(&route.vectors, q);
+    for ((i, kind), s) in route.docs.iter().zip(sims) {
+        match kind {
+            Kind::Description => {
+                description[*i] = s;
+                keep_two(&mut best[*i], s * p.description_as_example);
+            }
+            Kind::Example => keep_two(&mut best[*i], s),
+            Kind::NotFor => not_for[*i] = not_for[*i].max(s),
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let [a, b] = best[i];
+            let b = if b.is_finite() { b } else { a };
+            let near = p.nearest * a + (1.0 - p.nearest) * b;
+            let penalty = (not_for[i] - a).max(0.0);
+            near + p.description * description[i] - p.not_for * penalty
+        })
+        .collect()
+}
+
+/// The route's distribution: a softmax of the reflexes' scores against the fixed score `none` stands at.
+fn distribution(route: &Route, q: &[f32], p: &Params) -> Vec<(String, f64)> {
+    let scores = scores(route, q, p);
+    let beta = f64::from(p.beta);
+    let has_none = route.keys.iter().any(|(_, s)| *s);
+    let none_logit = if has_none { Some(beta * f64::from(p.threshold)) } else { None };
+    let max = scores.iter().map(|s| beta * f64::from(*s)).chain(none_logit).fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = scores.iter().map(|s| (beta * f64::from(*s) - max).exp()).collect();
+    let none_weight = none_logit.map_or(0.0, |z| (z - max).exp());
+    let total: f64 = weights.iter().sum::<f64>() + none_weight;
+    let mut out = Vec::with_capacity(route.keys.len());
+    let mut next = 0;
+    for (key, sentinel) in &route.keys {
+        if *sentinel {
+            out.push((key.clone(), none_weight / total));
+        } else {
+            out.push((key.clone(), weights[next] / total));
+            next += 1;
+        }
+    }
+    out
+}
+
+impl Engine {
+    fn route(&self, request: &str, question: &Question) -> Result<([u8; 32], Distribution), AdapterError> {
+        let (key, route) = self.route_of(question)?;
+        {
+            let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((r, k, d)) = last.as_ref()
+                && r == request
+                && *k == key
+            {
+                return Ok((key, d.clone()));
+            }
+        }
+        let q = self.request_vector(request)?;
+        let d = Arc::new(distribution(&route, &q, &self.params));
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((request.to_string(), key, d.clone()));
+        Ok((key, d))
+    }
+
+    /// A fit: the route's probability of the reflex, from the route question that offered it with this
+    /// description; with none at hand, the fit's own texts stand as a route of one reflex.
+    fn fit(&self, request: &str, id: &str, question: &Question) -> Result<f64, AdapterError> {
+        let Question::Yesno { yes, no, .. } = question else { return Ok(0.0) };
+        let name = id.strip_prefix("fits.").unwrap_or(id);
+        let description = plain(yes);
+        let routes: Vec<([u8; 32], Arc<Route>)> = self.routes.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        for (key, route) in routes.iter().rev() {
+            if !route.reflexes.iter().any(|(k, d)| k == name && d == description) {
+                continue;
+            }
+            let last = self.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let d = match last {
+                Some((r, k, d)) if r == request && k == *key => d,
+                _ => Arc::new(distribution(route, &self.request_vector(request)?, &self.params)),
+            };
+            return Ok(d.iter().find(|(k, _)| k == name).map_or(0.0, |(_, p)| *p));
+        }
+        let not_for: Vec<String> = plain(no).split("; ").filter(|s| !s.is_empty()).map(str::to_string).collect();
+        let alone = Question::Choice {
+            ask: String::new(),
+            options: Options(vec![
+                (name.to_string(), Text::Rich { what: description.to_string(), not_for, examples: Vec::new() }),
+                (NONE.to_string(), Text::Plain(String::new())),
+            ]),
+            otherwise: Some(NONE.to_string()),
+        };
+        let (_, d) = self.route(request, &alone)?;
+        Ok(d.iter().find(|(k, _)| k == name).map_or(0.0, |(_, p)| *p))
+    }
+
+    /// An option or vocabulary question: `local`'s reading of the words said, moved by how near the
+    /// request is to each option's meaning and to the examples that assert it.
+    fn choice(
+        &self,
+        request: &str,
+        reading: &Reading,
+        question: &Question,
+    ) -> Result<Vec<(String, f64)>, AdapterError> {
+        let lexical = args::answer_choice(reading, question);
+        let Question::Choice { options, otherwise, .. } = question else { return Ok(lexical) };
+        let otherwise = otherwise.as_deref().unwrap_or(UNSTATED);
+        let is_sentinel = |k: &str| k == otherwise || k == NONE || k == UNSTATED;
+        // Picks (span keys) and flags are read as `local` reads them.
+        let flag = options.contains(YES) && options.contains(NO);
+        let spans = options.0.iter().any(|(k, _)| {
+            k.split_once('-').is_some_and(|(a, b)| a.parse::<usize>().is_ok() && b.parse::<usize>().is_ok())
+        });
+        if flag || spans {
+            return Ok(lexical);
+        }
+        // Per option: its meaning (with its key), and the examples that assert it.
+        let mut texts: Vec<String> = Vec::new();
+        let mut owner: Vec<(usize, bool)> = Vec::new();
+        let values: Vec<&(String, Text)> = options.0.iter().filter(|(k, _)| !is_sentinel(k)).collect();
+        for (i, (key, text)) in values.iter().enumerate() {
+            let meaning = plain(text);
+            texts.push(if meaning.is_empty() { key.clone() } else { format!("{key}: {meaning}") });
+            owner.push((i, false));
+            if let Text::Rich { examples, .. } = text {
+                for e in examples {
+                    texts.push(e.clone());
+                    owner.push((i, true));
+                }
+            }
+        }
+        if values.is_empty() {
+            return Ok(lexical);
+        }
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let vectors = self.store.vectors(&texts_hash(question), &refs).map_err(|e| AdapterError::new(e.to_string()))?;
+        let q = self.request_vector(request)?;
+        let mut meaning = vec![f32::NEG_INFINITY; values.len()];
+        let mut example = vec![f32::NEG_INFINITY; values.len()];
+        for ((i, is_example), v) in owner.iter().zip(vectors.iter()) {
+            let s = dot(&q, v);
+            let slot = if *is_example { &mut example[*i] } else { &mut meaning[*i] };
+            *slot = slot.max(s);
+        }
+        let mean = meaning.iter().sum::<f32>() / meaning.len() as f32;
+        let p = &self.params;
+        let mut boost: BTreeMap<&str, f64> = BTreeMap::new();
+        for (i, (key, _)) in values.iter().enumerate() {
+            let from_meaning = p.arg_meaning * (meaning[i] - mean - p.arg_meaning_margin).max(0.0);
+            // An example teaches by contrast: nearer the request than every example of another value.
+            let others = example
+                .iter()
+                .enumerate()
+                .filter(|(j, e)| *j != i && e.is_finite())
+                .map(|(_, e)| *e)
+                .fold(p.arg_example_floor, f32::max);
+            let from_example =
+                if example[i].is_finite() { p.arg_example * (example[i] - others).max(0.0) } else { 0.0 };
+            boost.insert(key.as_str(), f64::from(from_meaning + from_example));
+        }
+        let logits: Vec<f64> =
+            lexical.iter().map(|(k, pr)| pr.max(1e-300).ln() + boost.get(k.as_str()).copied().unwrap_or(0.0)).collect();
+        let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let weights: Vec<f64> = logits.iter().map(|z| (z - max).exp()).collect();
+        let total: f64 = weights.iter().sum();
+        Ok(lexical.iter().zip(weights).map(|((k, _), w)| (k.clone(), w / total)).collect())
+    }
+
+    /// Every question answered, synchronously.
+    pub fn answer_now(&self, state: &State, questions: &Questions) -> Result<Raw, AdapterError> {
+        if !self.slow.is_zero() {
+            std::thread::sleep(self.slow);
+        }
+        let request = &state.request;
+        let request_words = words::words(request);
+        let said = evoke_core::mention::said_in_round(request, questions);
+        let common = crate::local::option_words(questions);
+        let empty = HashSet::new();
+        let reading = |id: &str| Reading {
+            request: &request_words,
+            params: &self.arg_params,
+            synonyms: &[],
+            said: said.iter().find(|(i, _)| i == id).map(|(_, s)| s),
+            common: common.get(id.split_once('.').map_or(id, |(r, _)| r)).unwrap_or(&empty),
+        };
+        let mut raw = Raw::new();
+        for (id, question) in &questions.0 {
+            // Where a sentence may be cut into steps: read as `local` reads it, from the words alone.
+            if let Some(answer) = crate::local::weave::answer(request, id, question, questions) {
+                raw.insert(id.clone(), answer);
+                continue;
+            }
+            let answer: BTreeMap<String, f64> = match question {
+                Question::Choice { otherwise, .. }
+                    if id == "route" || (otherwise.as_deref() == Some(NONE) && is_route(question)) =>
+                {
+                    self.route(request, question)?.1.iter().cloned().collect()
+                }
+                Question::Choice { .. } => self.choice(request, &reading(id), question)?.into_iter().collect(),
+                Question::Yesno { .. } if id.starts_with("fits.") => {
+                    [("yes".to_string(), self.fit(request, id, question)?)].into_iter().collect()
+                }
+                Question::Yesno { .. } => {
+                    [("yes".to_string(), args::answer_yesno(&reading(id), question))].into_iter().collect()
+                }
+            };
+            raw.insert(id.clone(), answer);
+        }
+        Ok(raw)
+    }
+}
+
+/// Keeps the two highest values, highest first.
+fn keep_two(best: &mut [f32; 2], x: f32) {
+    if x > best[0] {
+        best[1] = best[0];
+        best[0] = x;
+    } else if x > best[1] {
+        best[1] = x;
+    }
+}
+
+impl Adapter for Embed {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn limits(&self) -> Limits {
+        Limits::default()
+    }
+
+    fn gate(&self) -> Option<Gate> {
+        Some(self.gate)
+    }
+
+    fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, cancel: &'a Cancel) -> AnswerFuture<'a> {
+        let engine = self.0.clone();
+        let (state, questions, cancel) = (state.clone(), questions.clone(), cancel.clone());
+        self.0.worker.answer(move || {
+            // A decision stopped (its deadline, or the user's signal) before its turn is not computed.
+            if cancel.is_cancelled() {
+                return Err(AdapterError::new("the decision was cancelled before embed answered"));
+            }
+            let raw = engine.answer_now(&state, &questions)?;
+            if cancel.is_cancelled() {
+                return Err(AdapterError::new("the decision was cancelled while embed answered"));
+            }
+            Ok(raw)
+        })
+    }
+}
