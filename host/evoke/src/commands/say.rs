@@ -43,6 +43,25 @@ pub fn run(session: &Session, sentence: Option<String>, options: &Options) -> Ex
 }
 
 /// The exit codes' order, worst first: 6, 1, 3, 5, 4, 0.
+/// Asks the person for each value the decision misses, in order; a vocabulary word answered carries the
+/// value its entry delivers. `None` when a question is left unanswered.
+pub(crate) fn ask_missing(
+    catalog: &evoke_core::catalog::Catalog,
+    decision: &evoke_core::decision::Decision,
+) -> Option<Vec<(String, Value)>> {
+    let mut answers: Vec<(String, Value)> = Vec::new();
+    for missing in decision.missing.clone().unwrap_or_default() {
+        let mut value = prompt::ask(&missing)?;
+        if let Value::Word { word, value: delivered } = &mut value {
+            let reflex = decision.reflex.as_deref().and_then(|r| catalog.get(r));
+            *delivered =
+                reflex.and_then(|r| r.vocab_of(&missing.arg)).and_then(|v| v.find(word)).and_then(|w| w.value.clone());
+        }
+        answers.push((missing.arg.clone(), value));
+    }
+    Some(answers)
+}
+
 pub fn worse(a: Exit, b: Exit) -> Exit {
     let rank = |e: Exit| match e {
         Exit::Refused => 0,
@@ -117,22 +136,11 @@ async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instan
             }
             Outcome::Ask if present => {
                 let asked = Instant::now();
-                let mut answers: Vec<(String, Value)> = Vec::new();
-                for missing in decision.missing.clone().unwrap_or_default() {
-                    let Some(mut value) = prompt::ask(&missing) else {
-                        finish(log, &decided, &decision, None, options);
-                        render::err("evoke: the question was left unanswered; nothing ran\n");
-                        return Exit::Declined;
-                    };
-                    if let Value::Word { word, value: delivered } = &mut value {
-                        let reflex = decision.reflex.as_deref().and_then(|r| session.catalog.get(r));
-                        *delivered = reflex
-                            .and_then(|r| r.vocab_of(&missing.arg))
-                            .and_then(|v| v.find(word))
-                            .and_then(|w| w.value.clone());
-                    }
-                    answers.push((missing.arg.clone(), value));
-                }
+                let Some(answers) = ask_missing(&session.catalog, &decision) else {
+                    finish(log, &decided, &decision, None, options);
+                    render::err("evoke: the question was left unanswered; nothing ran\n");
+                    return Exit::Declined;
+                };
                 waited += asked.elapsed();
                 decision = answered(&session.catalog, session.gate.as_ref(), &decided.candidates, &decision, &answers);
             }

@@ -228,25 +228,14 @@ pub async fn act(
         }
         let asked = Instant::now();
         render::err(&format!("step {}: {}\n", i + 1, render::shown(decision.reflex.as_deref().unwrap_or_default())));
-        let mut answers: Vec<(String, Value)> = Vec::new();
-        for missing in decision.missing.clone().unwrap_or_default() {
-            let Some(mut value) = prompt::ask(&missing) else {
-                for (j, step) in plan.steps.iter().enumerate() {
-                    let (status, why) = if j == i { (Status::Declined, None) } else { skipped() };
-                    emit(log, j, &step.decision, None, status, why);
-                }
-                render::err("evoke: the question was left unanswered; nothing ran\n");
-                return Exit::Declined;
-            };
-            if let Value::Word { word, value: delivered } = &mut value {
-                let reflex = decision.reflex.as_deref().and_then(|r| session.catalog.get(r));
-                *delivered = reflex
-                    .and_then(|r| r.vocab_of(&missing.arg))
-                    .and_then(|v| v.find(word))
-                    .and_then(|w| w.value.clone());
+        let Some(answers) = crate::commands::say::ask_missing(&session.catalog, &decision) else {
+            for (j, step) in plan.steps.iter().enumerate() {
+                let (status, why) = if j == i { (Status::Declined, None) } else { skipped() };
+                emit(log, j, &step.decision, None, status, why);
             }
-            answers.push((missing.arg.clone(), value));
-        }
+            render::err("evoke: the question was left unanswered; nothing ran\n");
+            return Exit::Declined;
+        };
         waited += asked.elapsed();
         plan.steps[i].decision =
             answered(&session.catalog, session.gate.as_ref(), &decided[i].candidates, &decision, &answers);
