@@ -420,7 +420,7 @@ fn embed_model() -> Option<PathBuf> {
         return Some(dir);
     }
     let message = format!("the reference model is not at {}: run `bash .ci/get-model`", dir.display());
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
+    if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
         panic!("{message}");
     }
     eprintln!("skipped (model not present): {message}");
