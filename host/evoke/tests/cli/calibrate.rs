@@ -32,3 +32,32 @@ fn at_a_terminal_a_bar_counts_the_cases_and_is_cleared() {
     assert!(seen.contains("calibrating"), "the bar was drawn: {seen:?}");
     assert!(seen.contains("/3"), "it counts the three cases: {seen:?}");
 }
+
+#[test]
+fn the_report_for_a_person_and_its_json_line() {
+    let world = World::lamp();
+    let run = world.evoke(&["--recording", "recording.toml", "calibrate", "--repeat", "2"]);
+    assert_eq!(run.code, 0, "{}", run.seen());
+    assert!(run.stdout.contains("outcomes   run 2 · confirm 0 · ask 0 · abstain 1"), "{}", run.stdout);
+    insta::assert_snapshot!("human", run.seen());
+    let run = world.evoke(&["--recording", "recording.toml", "--json", "calibrate", "--repeat", "2"]);
+    assert_eq!(run.code, 0, "{}", run.seen());
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON line");
+    assert_eq!(report["records"], 3, "{report}");
+    insta::assert_snapshot!("json", run.seen());
+}
+
+#[test]
+fn a_miss_is_named_with_what_differs() {
+    let world = World::lamp();
+    let recording = world.read("recording.toml").replace(
+        "\"lamp.room\"  = { office = 0.9, den = 0.05, unstated = 0.05 }",
+        "\"lamp.room\"  = { den = 0.9, office = 0.05, unstated = 0.05 }",
+    );
+    assert_ne!(recording, world.read("recording.toml"), "the recording was changed");
+    world.write("recording.toml", &recording);
+    let run = world.evoke(&["--recording", "recording.toml", "calibrate"]);
+    assert_eq!(run.code, 0, "{}", run.seen());
+    assert!(run.stdout.contains("misses:"), "{}", run.stdout);
+    insta::assert_snapshot!(run.seen());
+}

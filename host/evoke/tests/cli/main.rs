@@ -3,12 +3,18 @@
 
 mod support;
 
+mod adapter;
 mod calibrate;
+mod check;
 mod completions;
 mod config;
 mod errors;
 mod filter;
 mod list;
 mod man;
+mod run;
+mod say;
 mod tag;
 mod test;
+mod try_;
+mod update;

@@ -133,7 +133,9 @@ impl World {
     }
 
     pub fn evoke_with(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Run {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+        // EVOKE_BIN runs the same snapshots against another build, so two builds' outputs can be compared.
+        let program = std::env::var_os("EVOKE_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_evoke").into());
+        let mut command = Command::new(program);
         command
             .args(args)
             .current_dir(self.root.path())

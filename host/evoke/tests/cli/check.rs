@@ -1,0 +1,45 @@
+//! `evoke check`: a manifest's refusals in rustc's shape, its lint findings, and a directory that is no
+//! reflex.
+
+use crate::support::World;
+
+#[test]
+fn a_refused_manifest_shows_each_diagnostic_with_its_line_key_and_fix() {
+    let world = World::empty();
+    // An argument with no `ask`, an unknown effect: each refused with its line.
+    let broken = crate::support::LAMP.replace("effect = \"write\"", "effect = \"sometimes\"");
+    assert_ne!(broken, crate::support::LAMP, "the manifest was changed");
+    world.write("reflexes/lamp/reflex.toml", &broken);
+    world.write("reflexes/lamp/lamp.mjs", crate::support::LAMP_BODY);
+    let run = world.evoke(&["check", "reflexes/lamp"]);
+    assert_eq!(run.code, 2, "{}", run.seen());
+    assert!(run.stderr.contains("reflex.toml:3:"), "{}", run.stderr);
+    insta::assert_snapshot!(run.seen());
+}
+
+#[test]
+fn a_manifest_that_reads_says_what_it_holds() {
+    let world = World::empty();
+    // One example only and no description of the word it needs: lint speaks, the manifest still reads.
+    let thin = crate::support::LAMP.replace(
+        "[tests]\n\"switch the office lamp on\" = { room = \"office\", state = \"on\" }\n\"order a pizza\" = false\n",
+        "",
+    );
+    assert_ne!(thin, crate::support::LAMP, "the manifest was changed");
+    world.write("reflexes/lamp/reflex.toml", &thin);
+    world.write("reflexes/lamp/lamp.mjs", crate::support::LAMP_BODY);
+    let run = world.evoke(&["check", "reflexes/lamp"]);
+    assert_eq!(run.code, 0, "{}", run.seen());
+    assert!(run.stdout.contains("reads · write · 2 arguments"), "{}", run.stdout);
+    insta::assert_snapshot!(run.seen());
+}
+
+#[test]
+fn a_directory_without_a_manifest_says_where_to_run_it() {
+    let world = World::empty();
+    world.write("notes.txt", "not a reflex\n");
+    let run = world.evoke(&["check"]);
+    assert_eq!(run.code, 2, "{}", run.seen());
+    assert!(run.stderr.contains("= fix: run `evoke check` in a reflex directory"), "{}", run.stderr);
+    insta::assert_snapshot!(run.seen());
+}
