@@ -473,11 +473,9 @@ fn settle(reading: Reading) -> Decision {
         decision.outcome = Outcome::Run;
     } else {
         decision.outcome = Outcome::Confirm;
-        let template =
-            fill(&reflex.manifest.confirm, |name| args.get(name).map_or(String::new(), |v| v.shown().to_string()));
         let reason =
             because.iter().map(|b| reason(b, effect, complete.confidence, &unconsumed)).collect::<Vec<_>>().join("; ");
-        decision.prompt = Some(Prompt { own: format!("evoke will run: {call}"), reason, template });
+        decision.prompt = Some(confirm_prompt(reflex, args, &call, reason));
         decision.because = Some(because);
     }
     decision.call = Some(call);
@@ -499,6 +497,19 @@ fn comparable(value: &PickValue) -> Option<f64> {
         PickValue::Duration(seconds) => Some(*seconds as f64),
         _ => None,
     }
+}
+
+/// The confirm prompt of a complete call: evoke's own line naming the call, the reason, and the reflex's
+/// `confirm` template filled with the values. A decision and a call by name both ask with it.
+pub fn confirm_prompt(reflex: &Reflex, args: &Args, call: &str, reason: String) -> Prompt {
+    let template =
+        fill(&reflex.manifest.confirm, |name| args.get(name).map_or(String::new(), |v| v.shown().to_string()));
+    Prompt { own: format!("evoke will run: {call}"), reason, template }
+}
+
+/// The prompt of a destructive call given by name: it always asks first, whatever the engine's bars.
+pub fn destructive_prompt(reflex: &Reflex, args: &Args, call: &str) -> Prompt {
+    confirm_prompt(reflex, args, call, reason(&Because::Destructive, Effect::Destructive, 1.0, &[]))
 }
 
 /// One clause of the prompt's reason.

@@ -76,6 +76,11 @@ pub fn nth_from_end(log: &str, back: usize) -> Result<&str, LogFault> {
 /// Reads one line of the log.
 pub fn read_log_entry(line: &str) -> Result<LogEntry, LogFault> {
     let line: Value = serde_json::from_str(line).map_err(|e| LogFault::NotJson { message: e.to_string() })?;
+    log_entry_of(line)
+}
+
+/// A line of the log already parsed as JSON.
+pub fn log_entry_of(line: Value) -> Result<LogEntry, LogFault> {
     if !line.is_object() {
         return Err(LogFault::NotObject);
     }

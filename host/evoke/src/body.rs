@@ -21,7 +21,7 @@ pub struct Prepared {
 
 /// Why a body could not be prepared: refused (a value that would start with `-`: exit 6) or failed
 /// (a setting missing: exit 1).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum NotPrepared {
     Refused(String),
     Failed(String),

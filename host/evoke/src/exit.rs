@@ -21,6 +21,22 @@ pub enum Exit {
     Refused = 6,
 }
 
+impl Exit {
+    /// The worse of two exits, in the exit codes' order, worst first: 2 and 6, then 1, 3, 5, 4, 0. Many
+    /// decisions (the filter's lines, a plan's steps) end with the worst of theirs.
+    pub fn worse(self, other: Exit) -> Exit {
+        let rank = |e: Exit| match e {
+            Exit::Refused | Exit::Usage => 0,
+            Exit::Failed => 1,
+            Exit::NeedsPerson => 2,
+            Exit::Declined => 3,
+            Exit::Abstain => 4,
+            Exit::Done => 5,
+        };
+        if rank(other) < rank(self) { other } else { self }
+    }
+}
+
 impl From<Exit> for ExitCode {
     fn from(exit: Exit) -> ExitCode {
         ExitCode::from(exit as u8)

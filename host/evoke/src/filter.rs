@@ -6,6 +6,7 @@
 //! refused like any input that breaks the bounds, and the lines after it are still decided. A line is
 //! never buffered past the bound: the rest of an over-long one is skipped to its newline, counted only.
 
+use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::render;
 use evoke_core::decide::{MAX_INPUT_CHARS, Refusal};
@@ -23,8 +24,9 @@ pub enum Line<'a> {
     Refused { shown: String, refusal: Refusal },
 }
 
-/// Decides each non-blank line with `decide`; the exit is the worst of them (in the exit codes' order, worst first).
-pub fn each_line(mut decide: impl FnMut(Line) -> Exit) -> Exit {
+/// Decides each non-blank line with `decide`; a line's error is said as it ends, and the lines after it are
+/// still decided. The exit is the worst of them (in the exit codes' order, worst first).
+pub fn each_line(mut decide: impl FnMut(Line) -> CommandResult) -> CommandResult {
     // A reader of our own, whose buffer says whether more input is already waiting.
     let mut input = std::io::BufReader::with_capacity(MAX_LINE_BYTES, std::io::stdin().lock());
     let mut worst = Exit::Done;
@@ -39,8 +41,10 @@ pub fn each_line(mut decide: impl FnMut(Line) -> Exit) -> Exit {
             Ok(None) => break,
             Err(e) => {
                 render::release(false);
-                render::err(&format!("error: the input could not be read: {e}; the lines after it were not decided\n"));
-                return crate::commands::say::worse(worst, Exit::Failed);
+                return Err(CommandError::new(
+                    worst.worse(Exit::Failed),
+                    format!("the input could not be read: {e}; the lines after it were not decided"),
+                ));
             }
         };
         let exit = match read {
@@ -61,10 +65,10 @@ pub fn each_line(mut decide: impl FnMut(Line) -> Exit) -> Exit {
                 refusal: Refusal::TooLong { chars, limit: MAX_INPUT_CHARS },
             }),
         };
-        worst = crate::commands::say::worse(worst, exit);
+        worst = worst.worse(render::finished(exit));
     }
     render::release(false);
-    worst
+    Ok(worst)
 }
 
 /// What a line of input came to.

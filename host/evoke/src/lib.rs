@@ -3,11 +3,15 @@
 //! This crate holds the command line (`cli`, one file per command under `commands/`), the one place that
 //! renders output (`render`), the decision's driver (`decide`) and the log.
 
+pub mod act;
 pub mod body;
 pub mod cache;
+pub mod calibration;
 pub mod cli;
 pub mod commands;
+pub mod context;
 pub mod decide;
+pub mod error;
 pub mod exit;
 pub mod filter;
 pub mod journal;
@@ -16,6 +20,7 @@ pub mod load;
 pub mod log;
 pub mod progress;
 pub mod prompt;
+pub mod reading;
 pub mod render;
 pub mod session;
 pub mod weave;

@@ -2,6 +2,7 @@
 //! answers and the input's candidates next to it, so `why` can explain it from the log alone.
 
 use crate::decide::Round;
+use crate::error::CommandError;
 use evoke_core::recognize::Candidate;
 use serde_json::Value;
 use std::io::Write;
@@ -83,15 +84,16 @@ fn cut(line: &str) -> Option<String> {
 /// The `back`-th entry from the end (1 is the last decision). The log is read from its end, a block at a
 /// time, and only the line asked for is parsed: a long log costs what lies after that line, and a broken
 /// line before it is never read.
-pub fn entry(path: &Path, back: usize) -> Result<Value, String> {
+/// Every fault is a usage error: the log is a file the command names by N.
+pub fn entry(path: &Path, back: usize) -> Result<Value, CommandError> {
     use std::io::{Read, Seek, SeekFrom};
     const BLOCK: u64 = 64 << 10;
-    let missing = || format!("no decision is logged yet ({} is missing)", path.display());
+    let missing = || CommandError::usage(format!("no decision is logged yet ({} is missing)", path.display()));
     let mut file = std::fs::File::open(path).map_err(|_| missing())?;
     let mut at = file.metadata().map_err(|_| missing())?.len();
     let parse = |line: &[u8]| {
         serde_json::from_slice(line)
-            .map_err(|e| format!("{}: entry {} from the end is not JSON: {e}", path.display(), back))
+            .map_err(|e| CommandError::usage(format!("{}: entry {back} from the end is not JSON: {e}", path.display())))
     };
     let is_entry = |line: &[u8]| !line.trim_ascii().is_empty();
     let mut found = 0;
@@ -103,7 +105,7 @@ pub fn entry(path: &Path, back: usize) -> Result<Value, String> {
         block.resize((at - start) as usize, 0);
         file.seek(SeekFrom::Start(start))
             .and_then(|_| file.read_exact(&mut block))
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            .map_err(|e| CommandError::usage(format!("cannot read {}: {e}", path.display())))?;
         let mut rest = &block[..];
         while let Some(feed) = rest.iter().rposition(|b| *b == b'\n') {
             let mut line = rest[feed + 1..].to_vec();
@@ -127,7 +129,7 @@ pub fn entry(path: &Path, back: usize) -> Result<Value, String> {
             return parse(&carry);
         }
     }
-    Err(held(found))
+    Err(CommandError::usage(held(found)))
 }
 
 fn held(count: usize) -> String {
@@ -152,11 +154,11 @@ mod tests {
         std::fs::write(&log, &text).unwrap();
         assert_eq!(entry(&log, 1).unwrap()["input"], "last");
         assert_eq!(entry(&log, 2).unwrap()["input"].as_str().unwrap().len(), 200_000);
-        assert!(entry(&log, 3).unwrap_err().contains("entry 3 from the end is not JSON"));
+        assert!(entry(&log, 3).unwrap_err().message.contains("entry 3 from the end is not JSON"));
         assert_eq!(entry(&log, 4).unwrap()["input"], "first");
-        assert!(entry(&log, 5).unwrap_err().starts_with("the log holds 4 decisions;"));
-        assert!(entry(&log, 0).unwrap_err().starts_with("the log holds 4 decisions;"));
-        assert!(entry(&dir.path().join("none"), 1).unwrap_err().starts_with("no decision is logged yet"));
+        assert!(entry(&log, 5).unwrap_err().message.starts_with("the log holds 4 decisions;"));
+        assert!(entry(&log, 0).unwrap_err().message.starts_with("the log holds 4 decisions;"));
+        assert!(entry(&dir.path().join("none"), 1).unwrap_err().message.starts_with("no decision is logged yet"));
     }
 
     #[test]

@@ -1,10 +1,16 @@
 //! Every line evoke shows a person is written here, so wording and colour live in one place.
 
+use crate::error::{CommandError, CommandResult};
+use crate::exit::Exit;
+use crate::reading::Reading;
+use evoke_core::contract::{Level, Widened};
+use evoke_core::decision::{Decision, Prompt};
 use evoke_core::diag::Diagnostic;
 use evoke_core::lint::Finding;
 pub use evoke_core::text::escape_outside as shown;
 pub use evoke_core::text::escape_outside_lines as shown_lines;
 use evoke_core::text::escape_outside_lines;
+use evoke_files::install::Event;
 use std::io::{self, IsTerminal, Write};
 
 /// Whether to colour the error stream: only on a terminal, and never under `NO_COLOR`.
@@ -29,6 +35,43 @@ pub fn lint_finding(file: &str, f: &Finding) -> String {
     let label = paint("warning", "1;33", colour_stderr());
     let kind = serde_json::to_value(f.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
     format!("{label}[lint:{kind}]: {}\n  --> {}\n   = key: {}\n", shown(&f.message), shown(file), shown(&f.key))
+}
+
+/// An error as a person reads it: the diagnostics behind it, then `error: …`, then the fix. The message
+/// and the fix may quote outside text (a path, a remote's words), so both are shown escaped.
+pub fn error(e: &CommandError) -> String {
+    let mut out: String = e.diagnostics.iter().map(diagnostic).collect();
+    out.push_str(&format!("error: {}\n", shown(&e.message)));
+    if let Some(fix) = &e.fix {
+        out.push_str(&fix_line(fix));
+    }
+    out
+}
+
+/// The `= fix:` line under an error, a warning, an inactive reflex or a theft: written here alone.
+pub fn fix_line(fix: &str) -> String {
+    format!("  = fix: {}\n", shown(fix))
+}
+
+/// A warning: something did not happen that the command could do without; with the fix when there is one.
+pub fn warning(message: &str, fix: Option<&str>) -> String {
+    format!("warning: {}\n{}", shown(message), fix.map(fix_line).unwrap_or_default())
+}
+
+/// A note: a step the command left out, and why.
+pub fn note(message: &str) -> String {
+    format!("note: {}\n", shown(message))
+}
+
+/// A command's end: an error is printed, once, here; the exit is the command's or the error's.
+pub fn finished(outcome: CommandResult) -> Exit {
+    match outcome {
+        Ok(exit) => exit,
+        Err(e) => {
+            err(&error(&e));
+            e.exit
+        }
+    }
 }
 
 /// A body's result as shown at a terminal: its lines, every other control or bidi character escaped, so a
@@ -80,102 +123,69 @@ pub fn release(keep: bool) {
     let _ = stdout.flush();
 }
 
-/// The human reading of a decision, from its line and the answers behind it: the route, each
-/// argument read with `unstated` among the choices, the fit per reflex, then the outcome and the weakest
-/// judgment. `try` and `why` both print through here, so a logged decision reads exactly as it did.
-pub fn reading(
-    line: &serde_json::Value,
-    answers: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>,
-    candidates: &serde_json::Value,
-) -> String {
-    use serde_json::Value;
-    let span_text = |key: &str| -> Option<String> {
-        candidates.as_array()?.iter().find_map(|c| {
-            let span = c.get("span")?;
-            let this = format!("{}-{}", span.get("start")?, span.get("end")?);
-            (this == key)
-                .then(|| format!("\"{}\"", shown(span.get("text").and_then(Value::as_str).unwrap_or_default())))
-        })
-    };
+/// The human reading of a decision: the route, each argument read with `unstated` among the choices,
+/// the fit per reflex, then the outcome and the weakest judgment. `try` and `why` both print through here,
+/// so a logged decision reads exactly as it did. Every string came from a decision or from the log, so
+/// each is shown escaped.
+pub fn reading(r: &Reading) -> String {
     let ranked = |question: &str| -> String {
-        let Some(answer) = answers.get(question) else { return String::new() };
+        let Some(answer) = r.answers.get(question) else { return String::new() };
         // Keys that would print as 0.00 say nothing a reader can use.
         let mut keys: Vec<(&String, &f64)> = answer.iter().filter(|(_, p)| **p >= 0.005).collect();
         keys.sort_by(|a, b| b.1.total_cmp(a.1).then_with(|| a.0.cmp(b.0)));
         keys.iter()
-            .map(|(k, p)| format!("{} {:.2}", span_text(k).unwrap_or_else(|| shown(k).into_owned()), p))
+            .map(|(k, p)| {
+                let key = match r.span_text(k) {
+                    Some(text) => format!("\"{}\"", shown(text)),
+                    None => shown(k).into_owned(),
+                };
+                format!("{key} {p:.2}")
+            })
             .collect::<Vec<_>>()
             .join(" · ")
     };
-    let judgments: Vec<&Value> =
-        line.get("judgments").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
-    let contenders: Vec<&Value> =
-        line.get("contenders").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
     let arg_questions: Vec<&str> =
-        judgments.iter().filter_map(|j| j.get("question").and_then(Value::as_str)).filter(|q| *q != "route").collect();
-    let fits: Vec<String> = contenders
-        .iter()
-        .filter_map(|c| Some(format!("{} {:.2}", shown(c.get("reflex")?.as_str()?), c.get("fits")?.as_f64()?)))
-        .collect();
-    let label = |question: &str| shown(question.split_once('.').map_or(question, |(_, arg)| arg)).into_owned();
-    let mut width = arg_questions.iter().map(|q| label(q).chars().count()).max().unwrap_or(0);
+        r.judgments.iter().filter_map(|j| j.question.as_deref()).filter(|q| *q != "route").collect();
+    let fits: Vec<String> = r.fits.iter().map(|(reflex, fits)| format!("{} {fits:.2}", shown(reflex))).collect();
+    let mut width = arg_questions.iter().map(|q| argument(q).chars().count()).max().unwrap_or(0);
     if !fits.is_empty() {
         width = width.max("fits".len());
     }
 
     let mut out = String::new();
-    if answers.contains_key("route") {
+    if r.answers.contains_key("route") {
         out.push_str(&format!("  {}\n", ranked("route")));
     }
     for question in &arg_questions {
-        out.push_str(&format!("  {:<width$}  {}\n", label(question), ranked(question)));
+        out.push_str(&format!("  {:<width$}  {}\n", argument(question), ranked(question)));
     }
     if !fits.is_empty() {
         out.push_str(&format!("  {:<width$}  {}\n", "fits", fits.join(" · ")));
     }
-    out.push_str(&format!("  {}\n", outcome_line(line)));
+    out.push_str(&format!("  {}\n", outcome_line(r)));
     out
 }
 
-fn outcome_line(line: &serde_json::Value) -> String {
-    use serde_json::Value;
-    // Every string of a line came from a decision or from the log, so each is shown escaped.
-    let text = |v: Option<&Value>| shown(v.and_then(Value::as_str).unwrap_or_default()).into_owned();
-    let weakest = line.get("weakest").map(|w| {
-        let question = text(w.get("question"));
-        let label = question.split_once('.').map_or(question.as_str(), |(_, arg)| arg).to_string();
-        format!(" · weakest: {label} {:.2}", w.get("p").and_then(Value::as_f64).unwrap_or(0.0))
-    });
-    let weakest = weakest.unwrap_or_default();
-    match line.get("outcome").and_then(Value::as_str).unwrap_or_default() {
-        "run" => format!("run {}{weakest}", text(line.get("call"))),
-        "confirm" => {
-            let because: Vec<String> = line
-                .get("because")
-                .and_then(Value::as_array)
-                .map(|b| b.iter().map(|r| text(r.get("type"))).collect())
-                .unwrap_or_default();
-            format!("confirm {} · because: {}{weakest}", text(line.get("call")), because.join(", "))
-        }
-        "ask" => {
-            let missing: Vec<String> = line
-                .get("missing")
-                .and_then(Value::as_array)
-                .map(|m| m.iter().map(|r| text(r.get("arg"))).collect())
-                .unwrap_or_default();
-            format!("ask {}{weakest}", missing.join(", "))
-        }
-        "abstain" => {
-            let route = line.get("judgments").and_then(Value::as_array).and_then(|j| j.first());
-            match route {
-                Some(r) => format!(
-                    "abstain · route: {} {:.2}",
-                    text(r.get("top")),
-                    r.get("p").and_then(Value::as_f64).unwrap_or(0.0)
-                ),
-                None => "abstain · nothing is installed".to_string(),
-            }
-        }
+/// A question's argument, as a reading labels it: `room` for `lights.room`.
+fn argument(question: &str) -> String {
+    shown(question.split_once('.').map_or(question, |(_, arg)| arg)).into_owned()
+}
+
+fn outcome_line(r: &Reading) -> String {
+    let weakest = r
+        .weakest
+        .as_ref()
+        .map(|(question, p)| format!(" · weakest: {} {p:.2}", argument(question)))
+        .unwrap_or_default();
+    let listed = |items: &[String]| items.iter().map(|i| shown(i).into_owned()).collect::<Vec<_>>().join(", ");
+    match r.outcome.as_str() {
+        "run" => format!("run {}{weakest}", shown(&r.call)),
+        "confirm" => format!("confirm {} · because: {}{weakest}", shown(&r.call), listed(&r.because)),
+        "ask" => format!("ask {}{weakest}", listed(&r.missing)),
+        "abstain" => match r.judgments.first() {
+            Some(route) => format!("abstain · route: {} {:.2}", shown(&route.top), route.p),
+            None => "abstain · nothing is installed".to_string(),
+        },
         other => other.to_string(),
     }
 }
@@ -202,36 +212,21 @@ pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
 
 /// The literal command that makes a call by name: `evoke run lights room=den state=off`. A missing
 /// value stands as its choices, `room=<den|office>`.
-pub fn literal_call(
-    project: Option<&std::path::Path>,
-    line: &serde_json::Value,
-    missing: &[evoke_core::decision::Missing],
-) -> String {
-    use evoke_core::decision::Choices;
+pub fn literal_call(project: Option<&std::path::Path>, decision: &Decision) -> String {
+    use evoke_core::decision::{Choices, Value};
     let quote = |s: &str| shlex::try_quote(s).map(|q| q.to_string()).unwrap_or_else(|_| format!("'{s}'"));
     let mut command = String::from("evoke");
     if let Some(dir) = project {
         command.push_str(&format!(" -C {}", quote(&dir.display().to_string())));
     }
-    let reflex = line.get("reflex").and_then(serde_json::Value::as_str).unwrap_or_default();
-    command.push_str(&format!(" run {reflex}"));
-    if let Some(args) = line.get("args").and_then(serde_json::Value::as_object) {
-        for (name, value) in args {
-            let shown = match value.get("type").and_then(serde_json::Value::as_str) {
-                Some("option") => value.get("key").and_then(serde_json::Value::as_str).unwrap_or_default().to_string(),
-                Some("word") => value.get("word").and_then(serde_json::Value::as_str).unwrap_or_default().to_string(),
-                Some("pick") => {
-                    value.pointer("/span/text").and_then(serde_json::Value::as_str).unwrap_or_default().to_string()
-                }
-                _ => {
-                    command.push_str(&format!(" {name}"));
-                    continue;
-                }
-            };
-            command.push_str(&format!(" {name}={}", quote(&shown)));
+    command.push_str(&format!(" run {}", decision.reflex.as_deref().unwrap_or_default()));
+    for (name, value) in decision.args.iter().flat_map(|args| &args.0) {
+        match value {
+            Value::Flag => command.push_str(&format!(" {name}")),
+            value => command.push_str(&format!(" {name}={}", quote(value.shown()))),
         }
     }
-    for m in missing {
+    for m in decision.missing.iter().flatten() {
         let choices = match &m.choices {
             Choices::Vocab { words } => words.0.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join("|"),
             Choices::Options { options } => options.0.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join("|"),
@@ -243,6 +238,32 @@ pub fn literal_call(
     shown(&command).into_owned()
 }
 
+/// evoke's own line before a confirm question, so the reflex's words can never pass for evoke's.
+pub fn confirm_line(prompt: &Prompt) -> String {
+    format!("{} — {}\n", shown(&prompt.own), shown(&prompt.reason))
+}
+
+/// A decision that needs a person where none can answer: what it asks, then the literal command that
+/// gives the answer. `step` names the step of a plan it is.
+pub fn unanswered(project: Option<&std::path::Path>, decision: &Decision, step: Option<usize>) -> String {
+    let command = literal_call(project, decision);
+    let asks = || decision.missing.iter().flatten().map(|m| shown(&m.ask).into_owned()).collect::<Vec<_>>().join(" ");
+    let reflex = decision.reflex.as_deref().unwrap_or_default();
+    let said = match (step, &decision.prompt, &decision.missing) {
+        (None, Some(prompt), _) => format!("evoke: {} ({})", shown(&prompt.template), shown(&prompt.reason)),
+        (None, None, Some(_)) => format!("evoke: {reflex} needs an answer: {}", asks()),
+        (None, None, None) => "evoke: a person must answer first".to_string(),
+        // A step still missing a value is asked before anything runs; a complete one confirms at its turn.
+        (Some(n), _, Some(_)) | (Some(n), None, None) => {
+            format!("evoke: step {n} ({reflex}) needs an answer before anything runs: {}", asks())
+        }
+        (Some(n), Some(prompt), None) => {
+            format!("evoke: step {n}: {} ({})", shown(&prompt.template), shown(&prompt.reason))
+        }
+    };
+    format!("{said}\nto answer, run: {command}\n")
+}
+
 /// A body's failure for a person: the message, then its frames; both are the body's words, escaped.
 pub fn failure(failure: &evoke_bodies::Failure) -> String {
     let mut out = format!("error: {}\n", escape_outside_lines(&failure.message));
@@ -250,4 +271,74 @@ pub fn failure(failure: &evoke_bodies::Failure) -> String {
         out.push_str(&format!("    {}\n", shown(frame)));
     }
     out
+}
+
+fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(12)]
+}
+
+/// One line of `evoke update`'s report per event, in the words a person reads.
+pub fn update_event(event: &Event) -> String {
+    match event {
+        // A tag is named by the remote: outside text, shown escaped like every other.
+        Event::Taken { name, from: None, to, .. } => format!("taken      {name} {}\n", shown(to)),
+        Event::Taken { name, from: Some(from), to, .. } if from == to => {
+            format!("restored   {name} {} (its store copy was missing or changed)\n", shown(to))
+        }
+        Event::Taken { name, from: Some(from), to, level } => {
+            let level = level
+                .map(|l| format!(" ({})", if l == Level::None { "no contract change".into() } else { l.to_string() }));
+            format!("taken      {name} {} → {}{}\n", shown(from), shown(to), level.unwrap_or_default())
+        }
+        Event::Unchanged { name, tag } => format!("unchanged  {name} {}\n", shown(tag)),
+        Event::Rewritten { file, from, to, .. } => {
+            let file = shown(file);
+            let (from, to) = (shown(from), shown(to));
+            format!("rewritten  {file}: `{from}` reads as `{to}` (renamed upstream); the file is left as it is\n")
+        }
+        Event::Stale { file, line, message, fix, .. } => {
+            format!("stale      {}:{line}: {}\n{}", shown(file), shown(message), fix_line(fix))
+        }
+        Event::Orphaned { file, why } => format!("orphaned   {}: {}\n", shown(file), shown(why)),
+        Event::Loosened { name, consented, upstream } => {
+            format!(
+                "loosened   {name}: upstream's effect is {upstream}; you keep {consented} until: evoke update --accept\n"
+            )
+        }
+        Event::Accepted { name, from, to } => format!("accepted   {name}: the effect is {to} now (was {from})\n"),
+        Event::Widened { name, tag, kept, grants } => format!(
+            "widened    {name}: {} grants itself more than you consented to: {}; the lock keeps {}\n{}",
+            shown(tag),
+            grant_list(grants),
+            shown(kept),
+            fix_line("read the grants, then: evoke update --accept")
+        ),
+        Event::GrantsAccepted { name, tag, grants } => {
+            format!("accepted   {name}: {} with its wider grants: {}\n", shown(tag), grant_list(grants))
+        }
+        Event::Tightened { name, from, to } => format!("tightened  {name}: the effect is {to} now (was {from})\n"),
+        Event::Major { name, tag } => {
+            let tag = shown(tag);
+            format!(
+                "major      {name}: {tag} is out; to take it, set its tag to \"{tag}\" in evoke.toml, then: evoke update\n"
+            )
+        }
+        Event::Moved { name, tag, locked, now } => format!(
+            "refused    {name}: the tag {} moved (locked {}, now {}); a published tag never changes, so the lock is kept\n",
+            shown(tag),
+            short(locked),
+            short(now)
+        ),
+        // A fetch's failure may quote what the remote sent, and a path of its tree.
+        Event::Failed { name, why } => format!("failed     {name}: {}\n", shown(why)),
+        Event::Dropped { name } => {
+            format!("dropped    {name}: no longer fetched by evoke.toml; removed from the lock\n")
+        }
+    }
+}
+
+/// Grants as a person reads them, `; `-separated; their paths and hosts came from upstream, so they are
+/// escaped.
+pub fn grant_list(grants: &[Widened]) -> String {
+    grants.iter().map(|g| shown(&g.to_string()).into_owned()).collect::<Vec<_>>().join("; ")
 }

@@ -2,14 +2,14 @@
 //! its gate and the user's moved bars, and the plan digest checked against the adapter.
 
 use crate::cache::AnswerCache;
+use crate::error::CommandError;
 use evoke_adapters::replay::Replay;
 use evoke_core::adapter::{Adapter, Gate};
 use evoke_core::catalog::Catalog;
-use evoke_core::diag::Diagnostic;
 use evoke_core::question::{check_limits, plan_digest};
 use evoke_core::recording::read_recording_lazy;
 use evoke_files::places::Places;
-use evoke_files::project::{self, Project};
+use evoke_files::project::{self, Location, Project};
 use std::path::{Path, PathBuf};
 
 /// A trusted project, loaded: what every command that reads or runs reflexes needs.
@@ -19,29 +19,32 @@ pub struct Workspace {
     pub catalog: Catalog,
 }
 
+/// The places and the project found from the working directory, or the one `-C DIR` names: the one way
+/// every command finds them.
+pub fn locate(project_dir: Option<&Path>) -> Result<(Places, Location), CommandError> {
+    let places = Places::from_env().map_err(|e| CommandError::failed(e.to_string()))?;
+    places.private_cache().map_err(|e| {
+        CommandError::failed(format!("the cache place {} cannot be made private: {e}", places.cache.display()))
+    })?;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let location = project::locate(&cwd, project_dir, &places).map_err(|e| {
+        CommandError::usage(e.to_string()).with_fix("name a directory holding evoke.toml: evoke -C DIR …")
+    })?;
+    Ok((places, location))
+}
+
+/// [`locate`], refusing a project other than the home one unless its owned files are what was trusted.
+pub fn locate_trusted(project_dir: Option<&Path>) -> Result<(Places, Location), CommandError> {
+    let (places, location) = locate(project_dir)?;
+    evoke_files::trust::check(&places, &location)?;
+    Ok((places, location))
+}
+
 impl Workspace {
     /// Finds the project, refuses it unless trusted, and loads its reflexes.
-    pub fn open(options: &Options) -> Result<Workspace, SetupError> {
-        let places = Places::from_env().map_err(|e| SetupError::new(e, None))?;
-        places.private_cache().map_err(|e| {
-            SetupError::new(format!("the cache place {} cannot be made private: {e}", places.cache.display()), None)
-        })?;
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        let location = project::locate(&cwd, options.project_dir, &places)
-            .map_err(|e| SetupError::new(e, Some("name a directory holding evoke.toml: evoke -C DIR …".into())))?;
-        // A project other than the home one decides only while its owned files are what was trusted.
-        evoke_files::trust::check(&places, &location).map_err(|u| SetupError {
-            message: u.message(),
-            diagnostics: Vec::new(),
-            fix: Some("evoke trust".into()),
-            needs_person: true,
-        })?;
-        let project = project::load(location).map_err(|e| SetupError {
-            message: e.message,
-            diagnostics: e.diagnostics,
-            fix: None,
-            needs_person: false,
-        })?;
+    pub fn open(options: &Options) -> Result<Workspace, CommandError> {
+        let (places, location) = locate_trusted(options.project_dir)?;
+        let project = project::load(location)?;
         let mut catalog = project.catalog();
         if let Some(tag) = options.tag {
             catalog.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
@@ -62,22 +65,7 @@ pub struct Session {
     pub cache: AnswerCache,
 }
 
-/// Why a session could not be set up: a message, the diagnostics behind it, and the fix.
-#[derive(Debug)]
-pub struct SetupError {
-    pub message: String,
-    pub diagnostics: Vec<Diagnostic>,
-    pub fix: Option<String>,
-    /// A person must act (an untrusted project): exit 3 rather than 2.
-    pub needs_person: bool,
-}
-
-impl SetupError {
-    fn new(message: impl Into<String>, fix: Option<String>) -> Self {
-        SetupError { message: message.into(), diagnostics: Vec::new(), fix, needs_person: false }
-    }
-}
-
+/// The global options every command may be given.
 pub struct Options<'a> {
     pub project_dir: Option<&'a Path>,
     pub recording: Option<&'a Path>,
@@ -85,37 +73,31 @@ pub struct Options<'a> {
 }
 
 impl Session {
-    pub fn open(options: &Options) -> Result<Session, SetupError> {
+    pub fn open(options: &Options) -> Result<Session, CommandError> {
         let Workspace { places, project, catalog } = Workspace::open(options)?;
         let (adapter_name, adapter) = choose_adapter(&project, options.recording, &places.data, &places.cache)?;
         let plan = plan_digest(&catalog);
         if let Some(recorded) = adapter.plan()
             && recorded != plan
         {
-            return Err(SetupError::new(
-                format!(
-                    "the recording was made for another set of reflexes (plan {recorded}; this project's is {plan})"
-                ),
-                Some("record the answers again against this project, or remove `plan` from the recording".into()),
-            ));
+            return Err(CommandError::usage(format!(
+                "the recording was made for another set of reflexes (plan {recorded}; this project's is {plan})"
+            ))
+            .with_fix("record the answers again against this project, or remove `plan` from the recording"));
         }
         if let Err(over) = check_limits(&catalog, &adapter.limits()) {
-            return Err(SetupError::new(
-                format!(
-                    "the question {} has {} {}, over the adapter's limit of {}",
-                    over.question, over.count, over.what, over.limit
-                ),
-                Some("install fewer reflexes or options, or choose an adapter with higher limits".into()),
-            ));
+            return Err(CommandError::usage(format!(
+                "the question {} has {} {}, over the adapter's limit of {}",
+                over.question, over.count, over.what, over.limit
+            ))
+            .with_fix("install fewer reflexes or options, or choose an adapter with higher limits"));
         }
         // The bars and the adapters' settings come from the home evoke.toml alone: a project names its
         // adapter and nothing more.
         let gate = match (adapter.gate(), project.settings.bars.get(&adapter_name)) {
             (Some(gate), Some(moves)) => Some(moves.apply(gate).map_err(|e| {
-                SetupError::new(
-                    format!("[bars.{adapter_name}] in {}: {e}", project.settings.file.display()),
-                    Some("move the bars so that read ≤ write".into()),
-                )
+                CommandError::usage(format!("[bars.{adapter_name}] in {}: {e}", project.settings.file.display()))
+                    .with_fix("move the bars so that read ≤ write")
             })?),
             (gate, _) => gate,
         };
@@ -132,57 +114,60 @@ fn choose_adapter(
     recording: Option<&Path>,
     data: &Path,
     cache: &Path,
-) -> Result<(String, Box<dyn Adapter>), SetupError> {
+) -> Result<(String, Box<dyn Adapter>), CommandError> {
     if let Some(path) = recording {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| SetupError::new(format!("cannot read the recording {}: {e}", path.display()), None))?;
+            .map_err(|e| CommandError::usage(format!("cannot read the recording {}: {e}", path.display())))?;
         // Only the declaration is read now; each sentence's table when it is asked for.
         let reading = read_recording_lazy(&path.display().to_string(), &text);
         return match reading.value {
             Some(recording) => Ok(("replay".into(), Box::new(Replay::new(recording)))),
-            None => Err(SetupError {
-                message: format!("the recording {} is refused", path.display()),
-                diagnostics: reading.diagnostics,
-                fix: None,
-                needs_person: false,
-            }),
+            None => Err(CommandError::usage(format!("the recording {} is refused", path.display()))
+                .with_diagnostics(reading.diagnostics)),
         };
     }
     let name = project.file.adapter.clone().unwrap_or_else(|| "local".into());
     let home = project.settings.file.display();
     match evoke_adapters::builtin::open(&name, project.settings.adapters.get(&name), data, cache) {
         Ok(adapter) => Ok((name, adapter)),
-        Err(evoke_adapters::builtin::OpenError::Refused { message }) => Err(SetupError::new(
-            format!("the adapter `{name}` is refused: {message}"),
-            Some(if evoke_adapters::builtin::NAMES.contains(&name.as_str()) {
+        Err(evoke_adapters::builtin::OpenError::Refused { message }) => Err(CommandError::usage(format!("the adapter `{name}` is refused: {message}")).with_fix(
+            if evoke_adapters::builtin::NAMES.contains(&name.as_str()) {
                 format!("fix [adapters.{name}] in your home evoke.toml at {home}")
             } else {
                 format!(
                     "fix [adapters.{name}] in your home evoke.toml at {home}, or add the adapter again: evoke adapter add {name} FILE --allow-host HOST"
                 )
-            }),
+            },
         )),
-        Err(evoke_adapters::builtin::OpenError::Unknown { .. }) => Err(SetupError::new(
-            format!(
-                "the adapter `{name}` is neither built into evoke nor installed (in {})",
-                evoke_adapters::component::installed::root(data).display()
-            ),
-            Some(format!(
-                "install it: evoke adapter add {name} FILE --allow-host HOST; or name a built-in (\"local\", \"embed\", \"openai\") or an installed one (evoke adapter list)"
-            )),
-        )),
+        Err(evoke_adapters::builtin::OpenError::Unknown { .. }) => Err(CommandError::usage(format!(
+            "the adapter `{name}` is neither built into evoke nor installed (in {})",
+            evoke_adapters::component::installed::root(data).display()
+        ))
+        .with_fix(format!(
+            "install it: evoke adapter add {name} FILE --allow-host HOST; or name a built-in (\"local\", \"embed\", \"openai\") or an installed one (evoke adapter list)"
+        ))),
     }
 }
 
 impl Session {
     /// One decision's request, its 30 seconds counted from `started`.
     pub fn request(&self, started: std::time::Instant) -> crate::decide::Request<'_> {
+        self.request_through(self.adapter.as_ref(), Some(&self.cache), started)
+    }
+
+    /// [`Session::request`] answered by `adapter` instead of the session's own, with `cache` or none.
+    pub fn request_through<'a>(
+        &'a self,
+        adapter: &'a dyn Adapter,
+        cache: Option<&'a AnswerCache>,
+        started: std::time::Instant,
+    ) -> crate::decide::Request<'a> {
         crate::decide::Request {
             catalog: &self.catalog,
-            adapter: self.adapter.as_ref(),
+            adapter,
             gate: self.gate,
             plan: &self.plan,
-            cache: Some(&self.cache),
+            cache,
             deadline: started + crate::decide::DEADLINE,
         }
     }
@@ -190,9 +175,9 @@ impl Session {
 
 /// The runtime a command drives adapters and bodies on: one thread, timers and signals. A runtime that
 /// cannot start is said, and the command fails.
-pub fn runtime() -> Result<tokio::runtime::Runtime, crate::exit::Exit> {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| {
-        crate::render::err(&format!("error: cannot start: {e}\n"));
-        crate::exit::Exit::Failed
-    })
+pub fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CommandError::failed(format!("cannot start: {e}")))
 }

@@ -12,8 +12,9 @@ use std::sync::Arc;
 use wasmtime_wasi::sockets::SocketAddrUse;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder};
 
-/// The environment a body sees: these, with the values evoke has, and nothing else.
-pub const ENVIRONMENT: [&str; 5] = ["PATH", "HOME", "TMPDIR", "LANG", "TERM"];
+/// The environment a body sees: these, with the values evoke has, and nothing else; the same five a
+/// process body keeps, so a body sees the same environment however it is built.
+pub const ENVIRONMENT: [&str; 5] = crate::process::KEPT_VARIABLES;
 
 /// Where a granted path lies on this machine: an absolute path as written, a relative one in the
 /// reflex's directory.

@@ -1,6 +1,8 @@
 //! `evoke adapter add|list|remove`: component adapters, installed by the user into the data place only
 //! (`<data>/adapters/NAME/`), never from a project. A project then names one with `adapter = "NAME"`.
 
+use crate::context::Context;
+use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::render;
 use clap::Subcommand;
@@ -29,53 +31,45 @@ pub enum Action {
     Remove { name: String },
 }
 
-pub fn run(action: Action, json: bool) -> Exit {
-    let places = match Places::from_env() {
-        Ok(places) => places,
-        Err(e) => {
-            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
-            return Exit::Failed;
-        }
-    };
-    match action {
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Action,
+}
+
+pub fn run(context: &Context, args: Args) -> CommandResult {
+    let places = Places::from_env().map_err(|e| CommandError::failed(e.to_string()))?;
+    match args.action {
         Action::Add { name, file, allow_host } => add(&places, &name, &file, &allow_host),
-        Action::List => list(&places, json),
+        Action::List => list(&places, context.json),
         Action::Remove { name } => remove(&places, &name),
     }
 }
 
-fn usage(message: &str, fix: &str) -> Exit {
-    render::err(&format!("error: {}\n  = fix: {}\n", render::shown(message), render::shown(fix)));
-    Exit::Usage
+fn usage(message: impl ToString, fix: &str) -> CommandError {
+    CommandError::usage(message.to_string()).with_fix(fix)
 }
 
-fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> Exit {
-    if let Err(e) = installed::check_name(name) {
-        return usage(&e, "choose another name");
-    }
+fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> CommandResult {
+    installed::check_name(name).map_err(|e| usage(e, "choose another name"))?;
     let mut allowed = Vec::new();
     for host in hosts {
-        match installed::host_pair(host) {
-            Ok(pair) if !allowed.contains(&pair) => allowed.push(pair),
-            Ok(_) => {}
-            Err(e) => return usage(&e, "--allow-host api.example.com, or --allow-host 127.0.0.1:8080"),
+        let pair = installed::host_pair(host)
+            .map_err(|e| usage(e, "--allow-host api.example.com, or --allow-host 127.0.0.1:8080"))?;
+        if !allowed.contains(&pair) {
+            allowed.push(pair);
         }
     }
-    let bytes = match std::fs::read(file) {
-        Ok(bytes) => bytes,
-        Err(e) => return usage(&format!("{} cannot be read: {e}", file.display()), "name a component file (.wasm)"),
-    };
+    let bytes = std::fs::read(file)
+        .map_err(|e| usage(format!("{} cannot be read: {e}", file.display()), "name a component file (.wasm)"))?;
     // Load it as a decision would, before anything is written: a file that is not an adapter, or whose
     // `describe` fails, is refused, and the compile is cached for the first decision.
-    let adapter = match ComponentAdapter::from_bytes(name, &bytes, &allowed, &places.cache) {
-        Ok(adapter) => adapter,
-        Err(e) => {
-            return usage(
-                &format!("{} is refused: {e}", file.display()),
-                "build a component of the evoke:adapter@1.0.0 world (docs/adapters.md)",
-            );
-        }
-    };
+    let adapter = ComponentAdapter::from_bytes(name, &bytes, &allowed, &places.cache).map_err(|e| {
+        usage(
+            format!("{} is refused: {e}", file.display()),
+            "build a component of the evoke:adapter@1.0.0 world (docs/adapters.md)",
+        )
+    })?;
     let before = installed::read(&places.data, name).ok().flatten();
     let record = Installed {
         name: name.to_string(),
@@ -86,13 +80,7 @@ fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> Exit {
     };
     let written = evoke_files::atomic::write(&record.wasm(), &bytes)
         .and_then(|()| evoke_files::atomic::write(&record.dir.join(installed::RECORD), record.record().as_bytes()));
-    if let Err(e) = written {
-        render::err(&format!(
-            "error: {}\n",
-            render::shown(&format!("{} cannot be written: {e}", record.dir.display()))
-        ));
-        return Exit::Failed;
-    }
+    written.map_err(|e| CommandError::failed(format!("{} cannot be written: {e}", record.dir.display())))?;
     let verb = if before.is_some() { "replaced" } else { "added" };
     // The id and the hosts are the component's own words: shown escaped.
     render::out(&format!("{verb} adapter {}: {}\n", render::shown(name), render::shown(&adapter.description().id)));
@@ -110,21 +98,15 @@ fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> Exit {
         render::out(&format!("  (it could reach {} before)\n", reach(&before.allow_hosts)));
     }
     render::out(&format!("name it in a project's evoke.toml: adapter = \"{name}\"\n"));
-    Exit::Done
+    Ok(Exit::Done)
 }
 
 fn reach(hosts: &[String]) -> String {
     if hosts.is_empty() { "no host".into() } else { render::shown(&hosts.join(", ")).into_owned() }
 }
 
-fn list(places: &Places, json: bool) -> Exit {
-    let found = match installed::list(&places.data) {
-        Ok(found) => found,
-        Err(e) => {
-            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
-            return Exit::Failed;
-        }
-    };
+fn list(places: &Places, json: bool) -> CommandResult {
+    let found = installed::list(&places.data).map_err(|e| CommandError::failed(e.to_string()))?;
     if json {
         let installed: Vec<serde_json::Value> = found
             .iter()
@@ -137,7 +119,7 @@ fn list(places: &Places, json: bool) -> Exit {
             .collect();
         let line = serde_json::json!({ "builtin": evoke_adapters::builtin::NAMES, "installed": installed });
         render::out(&format!("{}\n", crate::line::to_line(&line)));
-        return Exit::Done;
+        return Ok(Exit::Done);
     }
     if found.is_empty() {
         render::out("no component adapter is installed; add one with: evoke adapter add NAME FILE --allow-host HOST\n");
@@ -154,41 +136,23 @@ fn list(places: &Places, json: bool) -> Exit {
         ));
     }
     render::out(&format!("built in: {}\n", evoke_adapters::builtin::NAMES.join(", ")));
-    Exit::Done
+    Ok(Exit::Done)
 }
 
-fn remove(places: &Places, name: &str) -> Exit {
+fn remove(places: &Places, name: &str) -> CommandResult {
     if installed::RESERVED.contains(&name) {
-        return usage(&format!("`{name}` is built into evoke and cannot be removed"), "evoke adapter list");
+        return Err(usage(format!("`{name}` is built into evoke and cannot be removed"), "evoke adapter list"));
     }
-    match installed::read(&places.data, name) {
-        Ok(Some(found)) => match std::fs::remove_dir_all(&found.dir) {
-            Ok(()) => {
-                render::out(&format!("removed adapter {name}\n"));
-                Exit::Done
-            }
-            Err(e) => {
-                render::err(&format!(
-                    "error: {}\n",
-                    render::shown(&format!("{} cannot be removed: {e}", found.dir.display()))
-                ));
-                Exit::Failed
-            }
-        },
-        Ok(None) => usage(&format!("no adapter is installed as `{name}`"), "evoke adapter list"),
+    let dir = match installed::read(&places.data, name) {
+        Ok(Some(found)) => std::fs::remove_dir_all(&found.dir)
+            .map_err(|e| CommandError::failed(format!("{} cannot be removed: {e}", found.dir.display()))),
+        Ok(None) => Err(usage(format!("no adapter is installed as `{name}`"), "evoke adapter list")),
+        // A record that does not read is still the user's to remove.
         Err(e) => {
-            // A record that does not read is still the user's to remove.
-            let dir = installed::dir(&places.data, name);
-            match std::fs::remove_dir_all(&dir) {
-                Ok(()) => {
-                    render::out(&format!("removed adapter {name}\n"));
-                    Exit::Done
-                }
-                Err(_) => {
-                    render::err(&format!("error: {}\n", render::shown(&e.to_string())));
-                    Exit::Failed
-                }
-            }
+            std::fs::remove_dir_all(installed::dir(&places.data, name)).map_err(|_| CommandError::failed(e.to_string()))
         }
-    }
+    };
+    dir?;
+    render::out(&format!("removed adapter {name}\n"));
+    Ok(Exit::Done)
 }

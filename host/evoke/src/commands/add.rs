@@ -3,7 +3,8 @@
 //! naming every phrase the newcomer would take, with its one-line fix. Lint and theft report; they
 //! never refuse. The lock records the effect the user consented to.
 
-use crate::commands::trust::{locate, require};
+use crate::context::Context;
+use crate::error::CommandResult;
 use crate::exit::Exit;
 use crate::render;
 use crate::session::{self, Session};
@@ -19,13 +20,18 @@ use evoke_files::project::Location;
 use evoke_files::theft::{Theft, theft_test};
 use std::path::{Path, PathBuf};
 
-pub fn run(options: &session::Options, name: &str, source: &str) -> Exit {
-    let (places, location) = match locate(options.project_dir) {
-        Ok(found) => found,
-        Err(exit) => return exit,
-    };
+#[derive(clap::Args)]
+pub struct Args {
+    /// Its local name.
+    name: String,
+    /// A ref (https://host/path, ssh://host/path or user@host:path, then //subdir) or a directory.
+    source: String,
+}
+
+pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let (places, location) = context.locate_trusted()?;
     let mut fetcher = Fetcher::new(&places.cache).with_progress(crate::progress::Fetching::default());
-    run_with(options, &places, &location, &mut fetcher, name, source)
+    run_with(&context.options(), &places, &location, &mut fetcher, &args.name, &args.source)
 }
 
 /// The command with its fetcher given, so a test can serve refs from loopback.
@@ -36,29 +42,13 @@ pub fn run_with(
     fetcher: &mut Fetcher,
     name: &str,
     source: &str,
-) -> Exit {
-    if let Err(exit) = require(places, location) {
-        return exit;
-    }
+) -> CommandResult {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let session =
         Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None });
     let adapter =
         session.as_ref().ok().map(|s| LockedAdapter { name: s.adapter_name.clone(), id: s.adapter.id().to_string() });
-    let added = match install::add(places, location, fetcher, &cwd, name, source, options.tag, adapter) {
-        Ok(added) => added,
-        Err(e) => {
-            for d in &e.diagnostics {
-                render::err(&render::diagnostic(d));
-            }
-            // The message may name a path of a fetched tree, or quote what a remote sent.
-            render::err(&format!("error: {}\n", render::shown(&e.message)));
-            if let Some(fix) = e.fix {
-                render::err(&format!("  = fix: {}\n", render::shown(&fix)));
-            }
-            return Exit::Usage;
-        }
-    };
+    let added = install::add(places, location, fetcher, &cwd, name, source, options.tag, adapter)?;
     report(&added, &location.root);
     if let Ok(project) = evoke_files::project::load(location.clone()) {
         let added_one: Vec<_> = project.installed.into_iter().filter(|i| i.name == added.name).collect();
@@ -68,9 +58,9 @@ pub fn run_with(
     match Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None })
     {
         Ok(session) => theft(&session, &added),
-        Err(e) => render::err(&format!("note: no theft test: {}\n", render::shown(&e.message))),
+        Err(e) => render::err(&render::note(&format!("no theft test: {}", e.message))),
     }
-    Exit::Done
+    Ok(Exit::Done)
 }
 
 fn report(added: &Added, root: &Path) {
@@ -83,7 +73,7 @@ fn report(added: &Added, root: &Path) {
     // What the user consents to by adding it: every path the body may reach with its mode, every host.
     let grants = grants_widened(&Grants::default(), &added.manifest.grants);
     if !grants.is_empty() {
-        render::out(&format!("  grants: {}\n", crate::commands::update::grant_list(&grants)));
+        render::out(&format!("  grants: {}\n", render::grant_list(&grants)));
     }
     let file = added.dir.join("reflex.toml");
     let shown = file.strip_prefix(root).unwrap_or(&file).display().to_string();
@@ -94,12 +84,8 @@ fn report(added: &Added, root: &Path) {
 
 fn theft(session: &Session, added: &Added) {
     if let Some(Err(inactive)) = session.project.installed(&added.name).map(|i| &i.status) {
-        render::out(&format!(
-            "{} is inactive: {}\n  = fix: {}\n",
-            render::shown(&added.name),
-            render::shown(&inactive.why),
-            render::shown(&inactive.fix)
-        ));
+        let said = format!("{} is inactive: {}\n", render::shown(&added.name), render::shown(&inactive.why));
+        render::out(&format!("{said}{}", render::fix_line(&inactive.fix)));
     }
     let others: Vec<Reflex> = session.catalog.reflexes().iter().filter(|r| r.name != added.name).cloned().collect();
     if others.iter().all(|r| r.manifest.examples.is_empty()) {
@@ -114,7 +100,7 @@ fn theft(session: &Session, added: &Added) {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
         Ok(runtime) => runtime,
         Err(e) => {
-            render::err(&format!("note: no theft test: {}\n", render::shown(&e.to_string())));
+            render::err(&render::note(&format!("no theft test: {e}")));
             return;
         }
     };
@@ -132,12 +118,13 @@ fn theft(session: &Session, added: &Added) {
             for Theft { phrase, owner, newcomer_p, owner_p, fix } in thefts {
                 let (phrase, owner, fix) = (render::shown(&phrase), render::shown(&owner), render::shown(&fix));
                 render::out(&format!(
-                    "theft: \"{phrase}\" (an example of {owner}) would go to {} ({newcomer_p:.2}; {owner} {owner_p:.2})\n  = fix: {fix}\n",
-                    render::shown(&added.name)
+                    "theft: \"{phrase}\" (an example of {owner}) would go to {} ({newcomer_p:.2}; {owner} {owner_p:.2})\n{}",
+                    render::shown(&added.name),
+                    render::fix_line(&fix)
                 ));
             }
         }
         // The engine's failure may quote what an adapter sent.
-        Err(skipped) => render::err(&format!("note: the theft test stopped: {}\n", render::shown(&skipped.0))),
+        Err(skipped) => render::err(&render::note(&format!("the theft test stopped: {}", skipped.0))),
     }
 }

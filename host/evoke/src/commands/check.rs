@@ -2,19 +2,28 @@
 //! copy, the contract diff against the newest version tag and the next version. At a directory holding
 //! no `reflex.toml` inside a working copy, every reflex under it, and the repository's next version.
 
+use crate::context::Context;
+use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::{load, render};
 use evoke_core::lint::lint;
-use std::path::Path;
+use evoke_files::versions::Against;
+use std::path::{Path, PathBuf};
 
-pub fn run(path: Option<&Path>) -> Exit {
-    let dir = path.unwrap_or(Path::new("."));
+#[derive(clap::Args)]
+pub struct Args {
+    /// The reflex directory (default: the current one).
+    path: Option<PathBuf>,
+}
+
+pub fn run(_: &Context, args: &Args) -> CommandResult {
+    let dir = args.path.as_deref().unwrap_or(Path::new("."));
     if !dir.join("reflex.toml").exists()
         && let Some(dirs) = evoke_files::versions::reflex_dirs(dir).filter(|d| !d.is_empty())
     {
-        return whole_repository(&dirs);
+        return Ok(whole_repository(&dirs));
     }
-    one(dir).0
+    one(dir).map(|(exit, _)| exit)
 }
 
 /// One tag covers the whole repository: each reflex, then the highest level among them.
@@ -22,7 +31,8 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
     let mut exit = Exit::Done;
     let mut results = Vec::new();
     for dir in dirs {
-        let (e, against) = one(dir);
+        // Each reflex is read whatever the one before it came to; its error is said where it stands.
+        let (e, against) = one(dir).unwrap_or_else(|e| (render::finished(Err(e)), None));
         if e != Exit::Done && exit == Exit::Done {
             exit = e;
         }
@@ -45,25 +55,19 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
     exit
 }
 
-fn one(dir: &Path) -> (Exit, Option<evoke_files::versions::Against>) {
-    let (file, reading) = match load::reflex(dir) {
-        // A path is outside text: shown escaped wherever it is printed.
-        Ok((file, reading)) => (render::shown(&file).into_owned(), reading),
-        Err(message) => {
-            render::err(&format!(
-                "error: {}\n  = fix: run `evoke check` in a reflex directory, or name one: `evoke check reflexes/lights`\n",
-                render::shown(&message)
-            ));
-            return (Exit::Usage, None);
-        }
-    };
+fn one(dir: &Path) -> Result<(Exit, Option<Against>), CommandError> {
+    let (file, reading) = load::reflex(dir).map_err(|e| {
+        e.with_fix("run `evoke check` in a reflex directory, or name one: `evoke check reflexes/lights`")
+    })?;
+    // A path is outside text: shown escaped wherever it is printed.
+    let file = render::shown(&file).into_owned();
     for d in &reading.diagnostics {
         render::err(&render::diagnostic(d));
     }
     let Some(manifest) = reading.value else {
         let errors = reading.diagnostics.iter().filter(|d| d.is_error()).count();
         render::err(&format!("{file}: refused ({errors} error{})\n", if errors == 1 { "" } else { "s" }));
-        return (Exit::Usage, None);
+        return Ok((Exit::Usage, None));
     };
     let findings = lint(&manifest);
     for f in &findings {
@@ -81,15 +85,9 @@ fn one(dir: &Path) -> (Exit, Option<evoke_files::versions::Against>) {
 }
 
 /// In a git working copy: the contract diff against the newest version tag and the next version.
-fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> (Exit, Option<evoke_files::versions::Against>) {
-    use evoke_files::versions::{Against, against_newest_tag};
-    let against = match against_newest_tag(dir, manifest) {
-        Ok(against) => against,
-        Err(e) => {
-            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
-            return (Exit::Failed, None);
-        }
-    };
+fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Result<(Exit, Option<Against>), CommandError> {
+    let against =
+        evoke_files::versions::against_newest_tag(dir, manifest).map_err(|e| CommandError::failed(e.to_string()))?;
     // Tags and keys come from the repository: shown escaped.
     let exit = match &against {
         None => Exit::Done,
@@ -125,14 +123,8 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> (Exit, Opt
                 }
                 evoke_core::contract::WasFault::WasDropped { key, name } => format!("put `{name}` back in {key}"),
             };
-            render::err(&format!(
-                "error: refused against {}: {}\n  = fix: {}\n",
-                render::shown(&newest.to_string()),
-                render::shown(&fault.to_string()),
-                render::shown(&fix)
-            ));
-            Exit::Usage
+            return Err(CommandError::usage(format!("refused against {newest}: {fault}")).with_fix(fix));
         }
     };
-    (exit, against)
+    Ok((exit, against))
 }

@@ -1,18 +1,17 @@
-//! `evoke completions SHELL` and `evoke man`: generated from the one clap definition, so they never drift.
+//! `evoke completions SHELL`: generated from the one clap definition, so they never drift.
 
+use crate::context::Context;
+use crate::error::CommandResult;
 use crate::exit::Exit;
 use clap::CommandFactory;
 
-pub fn completions(shell: clap_complete::Shell) -> Exit {
-    let mut command = crate::cli::Cli::command();
-    clap_complete::generate(shell, &mut command, "evoke", &mut std::io::stdout());
-    Exit::Done
+#[derive(clap::Args)]
+pub struct Args {
+    shell: clap_complete::Shell,
 }
 
-pub fn man() -> Exit {
-    let page = clap_mangen::Man::new(crate::cli::Cli::command());
-    match page.render(&mut std::io::stdout()) {
-        Ok(()) => Exit::Done,
-        Err(_) => Exit::Failed,
-    }
+pub fn run(_: &Context, args: &Args) -> CommandResult {
+    let mut command = crate::cli::Cli::command();
+    clap_complete::generate(args.shell, &mut command, "evoke", &mut std::io::stdout());
+    Ok(Exit::Done)
 }

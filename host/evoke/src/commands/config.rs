@@ -2,86 +2,99 @@
 //! `evoke.toml`. A secret is only ever named by the environment variable that holds it; its value is
 //! never written to a file.
 
+use crate::context::Context;
+use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::render;
 use evoke_files::places::Places;
 use evoke_files::project::{self, PROJECT_FILE};
 use std::path::{Path, PathBuf};
 
-pub fn run(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>) -> Exit {
-    match set(project_dir, name, setting, env) {
-        Ok(said) => {
-            render::out(&format!("{}\n", render::shown(&said)));
-            Exit::Done
-        }
-        Err(message) => {
-            render::err(&format!("error: {}\n", render::shown(&message)));
-            Exit::Usage
-        }
-    }
+#[derive(clap::Args)]
+pub struct Args {
+    /// The reflex's local name.
+    name: String,
+    /// key=value, or key with --env.
+    setting: String,
+    /// Read the setting from this environment variable at each run (the only way to give a secret).
+    #[arg(long, value_name = "VAR")]
+    env: Option<String>,
 }
 
-fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>) -> Result<String, String> {
-    let places = Places::from_env()?;
+pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let said = set(context.project_dir(), &args.name, &args.setting, args.env.as_deref())?;
+    render::out(&format!("{}\n", render::shown(&said)));
+    Ok(Exit::Done)
+}
+
+/// Every fault of a setting is the command line's, or a file's it names (exit 2).
+fn usage(message: impl ToString) -> CommandError {
+    CommandError::usage(message.to_string())
+}
+
+fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>) -> Result<String, CommandError> {
+    let places = Places::from_env().map_err(usage)?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let location = project::locate(&cwd, project_dir, &places)?;
-    let loaded = project::load(location.clone()).map_err(|e| e.message)?;
+    let location = project::locate(&cwd, project_dir, &places).map_err(usage)?;
+    let loaded = project::load(location.clone()).map_err(|e| usage(e.message))?;
     let installed = loaded
         .installed(name)
-        .ok_or_else(|| format!("no reflex is installed as `{name}` in {}", location.root.display()))?;
+        .ok_or_else(|| usage(format!("no reflex is installed as `{name}` in {}", location.root.display())))?;
     let manifest = match (&installed.manifest, project::read_reflex_dir(&installed.dir)) {
         (Some(manifest), _) => manifest.clone(),
         (None, Ok(manifest)) => manifest,
-        (None, Err(inactive)) => return Err(format!("{name}'s manifest does not read: {}", inactive.why)),
+        (None, Err(inactive)) => return Err(usage(format!("{name}'s manifest does not read: {}", inactive.why))),
     };
     let (key, value) = match (setting.split_once('='), env) {
         (Some((key, value)), None) => (key, Some(value)),
         (None, Some(_)) => (setting, None),
-        (Some(_), Some(_)) => return Err("give either key=value or key --env VAR, not both".into()),
+        (Some(_), Some(_)) => return Err(usage("give either key=value or key --env VAR, not both")),
         (None, None) => {
-            return Err(format!(
+            return Err(usage(format!(
                 "give a value: evoke config {name} {setting}=VALUE, or for a secret: evoke config {name} {setting} --env VAR"
-            ));
+            )));
         }
     };
     let Some(declared) = manifest.config.iter().find(|c| c.name == key) else {
         let keys: Vec<&str> = manifest.config.iter().map(|c| c.name.as_str()).collect();
-        return Err(format!(
+        return Err(usage(format!(
             "{name} has no setting `{key}`; its settings are: {}",
             if keys.is_empty() { "none".into() } else { keys.join(", ") }
-        ));
+        )));
     };
     if declared.secret && value.is_some() {
-        return Err(format!(
+        return Err(usage(format!(
             "`{key}` is a secret, and a secret is never written to a file: export it in a variable, then run: evoke config {name} {key} --env VAR"
-        ));
+        )));
     }
     if let Some(var) = env {
         let valid = var.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !valid {
-            return Err(format!("\"{var}\" is not an environment variable's name"));
+            return Err(usage(format!("\"{var}\" is not an environment variable's name")));
         }
     }
     if let Some(value) = value
         && !evoke_core::text::is_clean_line(value)
     {
-        return Err("the value holds a control or bidi character".into());
+        return Err(usage("the value holds a control or bidi character"));
     }
 
     let path = location.root.join(PROJECT_FILE);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && location.home => String::new(),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => return Err(usage(format!("cannot read {}: {e}", path.display()))),
     };
-    let mut document: toml_edit::DocumentMut = text.parse().map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut document: toml_edit::DocumentMut = text.parse().map_err(|e| usage(format!("{}: {e}", path.display())))?;
     let config = document.entry("config").or_insert(toml_edit::table());
-    let config = config.as_table_mut().ok_or_else(|| format!("`config` in {} is not a table", path.display()))?;
+    let config =
+        config.as_table_mut().ok_or_else(|| usage(format!("`config` in {} is not a table", path.display())))?;
     config.set_implicit(true);
     let reflex = config.entry(name).or_insert(toml_edit::table());
-    let reflex =
-        reflex.as_table_like_mut().ok_or_else(|| format!("`config.{name}` in {} is not a table", path.display()))?;
+    let reflex = reflex
+        .as_table_like_mut()
+        .ok_or_else(|| usage(format!("`config.{name}` in {} is not a table", path.display())))?;
     let said = match (value, env) {
         (Some(value), _) => {
             reflex.insert(key, toml_edit::value(value));
@@ -95,6 +108,6 @@ fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>)
         }
         (None, None) => unreachable!("one of the two is given"),
     };
-    evoke_files::trust::write_owned(&places, &location, &[(&path, document.to_string().as_bytes())])?;
+    evoke_files::trust::write_owned(&places, &location, &[(&path, document.to_string().as_bytes())]).map_err(usage)?;
     Ok(said)
 }

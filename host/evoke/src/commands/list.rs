@@ -1,40 +1,26 @@
 //! `evoke list`: every installed reflex with its summary, effect, source and whether it is active, and
 //! when it is not, why and the command or edit that fixes it.
 
-use crate::commands::trust::{locate, shown_path};
+use crate::commands::trust::shown_path;
+use crate::context::Context;
+use crate::error::{CommandResult, TRUST_FIX};
 use crate::exit::Exit;
 use crate::render;
 use evoke_core::project::ReflexSource;
 use evoke_files::project::load_in;
 use evoke_files::trust;
-use std::path::Path;
 
-pub fn run(project_dir: Option<&Path>) -> Exit {
-    let (places, location) = match locate(project_dir) {
-        Ok(found) => found,
-        Err(exit) => return exit,
-    };
+pub fn run(context: &Context) -> CommandResult {
+    let (places, location) = context.locate()?;
+    // An untrusted project is still listed: what it would install is what a person reads before trusting it.
     if let Err(u) = trust::check(&places, &location) {
-        render::err(&format!(
-            "warning: nothing decides here yet: {}\n  = fix: evoke trust\n",
-            render::shown(&u.message())
-        ));
+        render::err(&render::warning(&format!("nothing decides here yet: {}", u.message()), Some(TRUST_FIX)));
     }
-    let project = match load_in(location.clone(), &places) {
-        Ok(project) => project,
-        Err(e) => {
-            for d in &e.diagnostics {
-                render::err(&render::diagnostic(d));
-            }
-            // The message may quote evoke.toml or a path in it.
-            render::err(&format!("error: {}\n", render::shown(&e.message)));
-            return Exit::Usage;
-        }
-    };
+    let project = load_in(location.clone(), &places)?;
     if project.installed.is_empty() {
         let where_ = if location.home { "your home project".to_string() } else { shown_path(&location.root) };
         render::out(&format!("nothing is installed in {where_}; install a reflex with: evoke add NAME REF\n"));
-        return Exit::Done;
+        return Ok(Exit::Done);
     }
     let rows: Vec<[String; 4]> = project
         .installed
@@ -73,12 +59,8 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
         );
         render::out(&format!("{}\n", render::shown(line.trim_end())));
         if let Err(inactive) = &installed.status {
-            render::out(&format!(
-                "  = why: {}\n  = fix: {}\n",
-                render::shown(&inactive.why),
-                render::shown(&inactive.fix)
-            ));
+            render::out(&format!("  = why: {}\n{}", render::shown(&inactive.why), render::fix_line(&inactive.fix)));
         }
     }
-    Exit::Done
+    Ok(Exit::Done)
 }

@@ -8,6 +8,8 @@ pub mod completions;
 pub mod config;
 pub mod conform;
 pub mod list;
+pub mod man;
+pub mod resume;
 pub mod run;
 pub mod say;
 pub mod test;

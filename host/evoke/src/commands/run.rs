@@ -2,51 +2,49 @@
 //! the same sources and ranges as a decision's, and a destructive call still confirms.
 
 use crate::body::{self, interrupted};
+use crate::context::Context;
 use crate::decide::DEADLINE;
+use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::line::{NamedLine, RanFields, to_line};
 use crate::log::Log;
 use crate::session::Workspace;
 use crate::{prompt, render};
 use evoke_core::catalog::Reflex;
-use evoke_core::decision::{Args, Because, Outcome, Prompt, Value, call_line};
-use evoke_core::manifest::{Effect, Source, fill};
+use evoke_core::decision::{Because, Outcome, Value, call_line};
+use evoke_core::manifest::{Effect, Source};
 use evoke_core::recognize::{PickKind, PickValue, Span, candidates};
 use std::time::Instant;
 
-pub fn run(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Exit {
+#[derive(clap::Args)]
+pub struct Args {
+    /// The reflex's local name.
+    name: String,
+    /// Its values, as key=value, and flags by name.
+    values: Vec<String>,
+}
+
+pub fn run(context: &Context, args: &Args) -> CommandResult {
+    // A plan file: `evoke run month.plan.json`.
+    if args.values.is_empty() && args.name.ends_with(".json") {
+        let session = context.session()?;
+        let path = std::path::Path::new(&args.name);
+        return crate::commands::weave::run_file(&session, path, context.json, context.project_dir());
+    }
+    by_name(&context.workspace()?, &args.name, &args.values, context.json)
+}
+
+fn by_name(session: &Workspace, name: &str, pairs: &[String], json: bool) -> CommandResult {
     let Some(reflex) = session.catalog.get(name) else {
-        let why = match session.project.installed(name).map(|i| &i.status) {
-            // Only what came from outside is escaped: evoke's own `= fix:` line stays a line of its own.
-            Some(Err(inactive)) => format!(
-                "{} is inactive: {}\n  = fix: {}",
-                render::shown(name),
-                render::shown(&inactive.why),
-                render::shown(&inactive.fix)
-            ),
-            _ => format!("no reflex is installed as `{}`", render::shown(name)),
-        };
-        render::err(&format!("error: {why}\n"));
-        return Exit::Usage;
+        return Err(match session.project.installed(name).map(|i| &i.status) {
+            Some(Err(inactive)) => CommandError::inactive(name, inactive),
+            _ => CommandError::usage(format!("no reflex is installed as `{name}`")),
+        });
     };
-    let args = match read_args(reflex, pairs) {
-        Ok(args) => args,
-        Err(NotRead::Unclean(message)) => {
-            render::err(&format!("error: {message}\n"));
-            return Exit::Refused;
-        }
-        Err(NotRead::Usage(message)) => {
-            render::err(&format!("error: {}\n", render::shown(&message)));
-            return Exit::Usage;
-        }
-    };
+    let args = read_args(reflex, pairs)?;
     let call = call_line(name, &args);
     let destructive = reflex.manifest.effect == Effect::Destructive;
-    let prompt_shown = destructive.then(|| Prompt {
-        own: format!("evoke will run: {call}"),
-        reason: "it is destructive, and a destructive call always asks first".into(),
-        template: fill(&reflex.manifest.confirm, |n| args.get(n).map_or(String::new(), |v| v.shown().to_string())),
-    });
+    let prompt_shown = destructive.then(|| evoke_core::decide::destructive_prompt(reflex, &args, &call));
     let because = [Because::Destructive];
     let line_of = |outcome, ran| {
         to_line(&NamedLine {
@@ -77,70 +75,38 @@ pub fn run(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Exi
                     p.reason
                 ));
             }
-            return Exit::NeedsPerson;
+            return Ok(Exit::NeedsPerson);
         }
-        render::err(&format!("{} — {}\n", render::shown(&p.own), p.reason));
-        let asked = Instant::now();
-        let yes = prompt::confirm(&p.template);
-        waited = asked.elapsed();
-        if !yes {
+        if !crate::act::confirmed(p, &mut waited) {
             let _ = log.append(&line_of(Outcome::Confirm, None), &[], &[]);
             render::err("evoke: declined; nothing ran\n");
-            return Exit::Declined;
+            return Ok(Exit::Declined);
         }
     }
-    let Some(dir) = body::dir_of(&session.project, name) else { return Exit::Failed };
+    let Some(dir) = body::dir_of(&session.project, name) else { return Ok(Exit::Failed) };
     let deadline = Instant::now() + DEADLINE + waited;
-    let prepared = match body::prepare(&session.project, reflex, &dir, &args, "", deadline) {
-        Ok(prepared) => prepared,
-        Err(not) => {
-            render::err(&format!("error: {}\n", not.message()));
-            return not.exit();
-        }
-    };
-    let runtime = match crate::session::runtime() {
-        Ok(runtime) => runtime,
-        Err(exit) => return exit,
-    };
+    let prepared = body::prepare(&session.project, reflex, &dir, &args, "", deadline)?;
+    let runtime = crate::session::runtime()?;
     let ran = runtime.block_on(body::run(&prepared, &session.places.cache, interrupted()));
     let line = line_of(Outcome::Run, Some(RanFields::of(&ran)));
     let _ = log.append(&line, &[], &[]);
     if json {
         render::out(&format!("{line}\n"));
     }
-    match &ran.result {
-        Ok(output) => {
-            if !json {
-                render::out(&render::result(&output.text));
-            }
-            Exit::Done
-        }
-        Err(failure) => {
-            if !json {
-                render::err(&render::failure(failure));
-            }
-            Exit::Failed
-        }
-    }
-}
-
-/// Why the pairs of a call by name were not read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NotRead {
-    /// A value breaks the text rules: refused (exit 6), as a sentence holding it is.
-    Unclean(String),
-    /// A name or a value the reflex does not take (exit 2).
-    Usage(String),
+    Ok(crate::act::shown(&ran, json))
 }
 
 /// Reads `key=value` pairs (and bare flag names) against the reflex's arguments. Former names follow
 /// `was`; every value must be one its source offers. Every value first meets the rules a sentence does
 /// (clean text, at most 2,000 characters), since it reaches the same places: the confirm template, the
 /// literal command, the body.
-pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
+///
+/// A value that breaks the text rules is refused (exit 6), as a sentence holding it is; a name or a value
+/// the reflex does not take is a usage error (exit 2).
+pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<evoke_core::decision::Args, CommandError> {
     let manifest = &reflex.manifest;
     let mut given: Vec<(String, Value)> = Vec::new();
-    let usage = NotRead::Usage;
+    let usage = CommandError::usage;
     let mut seen = std::collections::BTreeSet::new();
     for pair in pairs {
         let (key, text) = match pair.split_once('=') {
@@ -163,11 +129,11 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
                 }
                 other => (other.to_string(), "write it as clean text"),
             };
-            return Err(NotRead::Unclean(format!(
-                "the value of `{}` is refused: it {what}; a value given by name meets the text rules of a \
-                 sentence, so it can never repaint the confirm line\n  = fix: {fix}",
-                render::shown(key)
-            )));
+            return Err(CommandError::refused(format!(
+                "the value of `{key}` is refused: it {what}; a value given by name meets the text rules of a \
+                 sentence, so it can never repaint the confirm line"
+            ))
+            .with_fix(fix));
         }
         let Some(live) = manifest.live_name(key) else {
             let names: Vec<&str> = manifest.args.iter().map(|a| a.name.as_str()).collect();
@@ -245,7 +211,7 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
         return Err(usage(format!("{} needs {}", reflex.name, missing.join(", "))));
     }
     let ordered = manifest.args.iter().filter_map(|a| given.iter().find(|(n, _)| *n == a.name).cloned()).collect();
-    Ok(Args(ordered))
+    Ok(evoke_core::decision::Args(ordered))
 }
 
 fn comparable(value: &PickValue) -> Option<f64> {

@@ -3,7 +3,9 @@
 //! with the literal command that gives the answer (exit 3), and an abstain exits 4.
 
 use crate::body::{self, interrupted};
+use crate::context::Context;
 use crate::decide::{DEADLINE, Decided, Failed, Failure, Round, TraceEntry};
+use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::line::{Line, RanFields, RefusedLine, to_line};
 use crate::log::Log;
@@ -20,29 +22,24 @@ pub struct Options<'a> {
     pub project_flag: Option<&'a Path>,
 }
 
-pub fn run(session: &Session, sentence: Option<String>, options: &Options) -> Exit {
-    let runtime = match crate::session::runtime() {
-        Ok(runtime) => runtime,
-        Err(exit) => return exit,
-    };
+pub fn run(context: &Context, sentence: Option<String>) -> CommandResult {
+    let session = context.session()?;
+    let options = Options { json: context.json, project_flag: context.project_dir() };
+    let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());
     match sentence {
-        Some(sentence) => runtime.block_on(one(session, &mut log, &sentence, options)),
+        Some(sentence) => runtime.block_on(one(&session, &mut log, &sentence, &options)),
         // The filter: one decision per line, and the worst exit of them all.
         None if !std::io::stdin().is_terminal() => crate::filter::each_line(|line| match line {
-            crate::filter::Line::Text(text) => runtime.block_on(one(session, &mut log, text, options)),
+            crate::filter::Line::Text(text) => runtime.block_on(one(&session, &mut log, text, &options)),
             crate::filter::Line::Refused { shown, refusal } => {
                 refused(&mut log, &shown, Failure::Input { refusal }, &[], &[], options.json)
             }
         }),
-        None => {
-            render::err("error: say what you want: evoke \"turn on the kitchen lights\"\n");
-            Exit::Usage
-        }
+        None => Err(CommandError::usage("say what you want: evoke \"turn on the kitchen lights\"")),
     }
 }
 
-/// The exit codes' order, worst first: 6, 1, 3, 5, 4, 0.
 /// Asks the person for each value the decision misses, in order; a vocabulary word answered carries the
 /// value its entry delivers. `None` when a question is left unanswered.
 pub(crate) fn ask_missing(
@@ -62,20 +59,7 @@ pub(crate) fn ask_missing(
     Some(answers)
 }
 
-pub fn worse(a: Exit, b: Exit) -> Exit {
-    let rank = |e: Exit| match e {
-        Exit::Refused => 0,
-        Exit::Failed => 1,
-        Exit::NeedsPerson => 2,
-        Exit::Declined => 3,
-        Exit::Abstain => 4,
-        Exit::Done => 5,
-        Exit::Usage => 0,
-    };
-    if rank(b) < rank(a) { b } else { a }
-}
-
-async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_>) -> Exit {
+async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_>) -> CommandResult {
     let started = Instant::now();
     let request = session.request(started);
     let decided = match crate::weave::weave(&request, input).await {
@@ -102,7 +86,7 @@ pub(crate) fn refused(
     trace: &[TraceEntry],
     rounds: &[Round],
     json: bool,
-) -> Exit {
+) -> CommandResult {
     // The input echoed is cut at the 2,000 characters a decision reads, so a refused line is bounded however
     // long the input was; the fault still counts every character.
     let input = match input.char_indices().nth(evoke_core::decide::MAX_INPUT_CHARS) {
@@ -113,14 +97,19 @@ pub(crate) fn refused(
     let _ = log.append(&line, rounds, &[]);
     if json {
         render::out(&format!("{line}\n"));
-    } else {
-        // An adapter's message and the keys it named came from outside.
-        render::err(&format!("error: {}\n", render::shown(&failure.to_string())));
+        return Ok(Exit::Refused);
     }
-    Exit::Refused
+    // An adapter's message and the keys it named came from outside: the error escapes them.
+    Err(CommandError::refused(failure.to_string()))
 }
 
-async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instant, options: &Options<'_>) -> Exit {
+async fn act(
+    session: &Session,
+    log: &mut Log,
+    decided: Decided,
+    started: Instant,
+    options: &Options<'_>,
+) -> CommandResult {
     let mut decision = decided.decision.clone();
     // A prompt waiting for a person never counts against the deadline.
     let mut waited = std::time::Duration::ZERO;
@@ -132,14 +121,14 @@ async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instan
                 if !options.json {
                     render::err("evoke: nothing installed does that\n");
                 }
-                return Exit::Abstain;
+                return Ok(Exit::Abstain);
             }
             Outcome::Ask if present => {
                 let asked = Instant::now();
                 let Some(answers) = ask_missing(&session.catalog, &decision) else {
                     finish(log, &decided, &decision, None, options);
                     render::err("evoke: the question was left unanswered; nothing ran\n");
-                    return Exit::Declined;
+                    return Ok(Exit::Declined);
                 };
                 waited += asked.elapsed();
                 decision = answered(&session.catalog, session.gate.as_ref(), &decided.candidates, &decision, &answers);
@@ -147,42 +136,16 @@ async fn act(session: &Session, log: &mut Log, decided: Decided, started: Instan
             Outcome::Ask | Outcome::Confirm if !present => {
                 finish(log, &decided, &decision, None, options);
                 if !options.json {
-                    let line = serde_json::to_value(&decision).unwrap_or_default();
-                    let command = render::literal_call(
-                        options.project_flag,
-                        &line,
-                        decision.missing.as_deref().unwrap_or_default(),
-                    );
-                    let said = match (&decision.prompt, &decision.missing) {
-                        (Some(prompt), _) => {
-                            format!("evoke: {} ({})", render::shown(&prompt.template), render::shown(&prompt.reason))
-                        }
-                        (None, Some(missing)) => {
-                            let asks: Vec<String> =
-                                missing.iter().map(|m| render::shown(&m.ask).into_owned()).collect();
-                            format!(
-                                "evoke: {} needs an answer: {}",
-                                decision.reflex.as_deref().unwrap_or_default(),
-                                asks.join(" ")
-                            )
-                        }
-                        _ => "evoke: a person must answer first".to_string(),
-                    };
-                    render::err(&format!("{said}\nto answer, run: {command}\n"));
+                    render::err(&render::unanswered(options.project_flag, &decision, None));
                 }
-                return Exit::NeedsPerson;
+                return Ok(Exit::NeedsPerson);
             }
             Outcome::Confirm => {
-                let Some(prompt) = decision.prompt.clone() else { return Exit::Failed };
-                // evoke's own line first, so the reflex's words can never pass for evoke's.
-                render::err(&format!("{} — {}\n", render::shown(&prompt.own), render::shown(&prompt.reason)));
-                let asked = Instant::now();
-                let yes = prompt::confirm(&prompt.template);
-                waited += asked.elapsed();
-                if !yes {
+                let Some(prompt) = decision.prompt.clone() else { return Ok(Exit::Failed) };
+                if !crate::act::confirmed(&prompt, &mut waited) {
                     finish(log, &decided, &decision, None, options);
                     render::err("evoke: declined; nothing ran\n");
-                    return Exit::Declined;
+                    return Ok(Exit::Declined);
                 }
                 return execute(session, log, &decided, &decision, started + DEADLINE + waited, options).await;
             }
@@ -201,44 +164,18 @@ async fn execute(
     decision: &Decision,
     deadline: Instant,
     options: &Options<'_>,
-) -> Exit {
-    let reflex_name = decision.reflex.as_deref().unwrap_or_default();
-    let (Some(reflex), Some(dir)) = (session.catalog.get(reflex_name), body::dir_of(&session.project, reflex_name))
-    else {
-        render::err(&format!("error: {reflex_name} is not installed here\n"));
-        return Exit::Failed;
-    };
-    let args = decision.args.clone().unwrap_or_default();
-    let prepared = match body::prepare(&session.project, reflex, &dir, &args, &decision.input, deadline) {
-        Ok(prepared) => prepared,
-        Err(not) => {
-            render::err(&format!("error: {}\n", not.message()));
-            return not.exit();
-        }
-    };
+) -> CommandResult {
+    let prepared = crate::act::prepare(session, decision, deadline)?;
     let ran = body::run(&prepared, &session.places.cache, interrupted()).await;
     finish(log, decided, decision, Some(&ran), options);
-    match &ran.result {
-        Ok(output) => {
-            if !options.json {
-                render::out(&render::result(&output.text));
-            }
-            Exit::Done
-        }
-        Err(failure) => {
-            if !options.json {
-                render::err(&render::failure(failure));
-            }
-            Exit::Failed
-        }
-    }
+    Ok(crate::act::shown(&ran, options.json))
 }
 
 /// Logs the decision as it ended and, under `--json`, prints its line.
 fn finish(log: &mut Log, decided: &Decided, decision: &Decision, ran: Option<&evoke_bodies::Ran>, options: &Options) {
     let line = to_line(&Line { decision, trace: &decided.trace, ran: ran.map(RanFields::of) });
     if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
-        render::err(&format!("warning: the decision was not logged: {}\n", render::shown(&e.to_string())));
+        render::err(&render::warning(&format!("the decision was not logged: {e}"), None));
     }
     if options.json {
         render::out(&format!("{line}\n"));

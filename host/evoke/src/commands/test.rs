@@ -2,27 +2,32 @@
 //! when the decision acts on that reflex with every value it asserts, or, for `false`, when it does not
 //! act on that reflex at all.
 
+use crate::context::Context;
 use crate::decide::decide;
+use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::render;
-use crate::session::Session;
 use evoke_core::decision::{Decision, Outcome, Value};
 use evoke_core::identity::identity;
 use evoke_core::manifest::{Asserted, Record};
 use std::time::Instant;
 
-pub fn run(session: &Session, name: Option<&str>) -> Exit {
+#[derive(clap::Args)]
+pub struct Args {
+    /// Only this reflex's tests.
+    name: Option<String>,
+}
+
+pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let session = context.session()?;
+    let name = args.name.as_deref();
     let reflexes: Vec<_> = session.catalog.reflexes().iter().filter(|r| name.is_none_or(|n| r.name == n)).collect();
     if let Some(name) = name
         && reflexes.is_empty()
     {
-        render::err(&format!("error: no active reflex is installed as `{}`\n", render::shown(name)));
-        return Exit::Usage;
+        return Err(CommandError::usage(format!("no active reflex is installed as `{name}`")));
     }
-    let runtime = match crate::session::runtime() {
-        Ok(runtime) => runtime,
-        Err(exit) => return exit,
-    };
+    let runtime = crate::session::runtime()?;
     let (mut passed, mut failed) = (0, 0);
     for reflex in reflexes {
         for record in &reflex.manifest.tests {
@@ -40,7 +45,7 @@ pub fn run(session: &Session, name: Option<&str>) -> Exit {
         }
     }
     render::out(&format!("{passed} passed, {failed} failed\n"));
-    if failed == 0 { Exit::Done } else { Exit::Failed }
+    Ok(if failed == 0 { Exit::Done } else { Exit::Failed })
 }
 
 fn summary(decision: &Decision) -> String {

@@ -1,22 +1,20 @@
 //! `evoke trust`: show the files a project's trust binds to, each with its hash, then record
 //! them. The home project is always trusted.
 
+use crate::context::Context;
+use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::render;
-use evoke_files::places::Places;
-use evoke_files::project::{self, Location};
+use evoke_files::project;
 use evoke_files::trust;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-pub fn run(project_dir: Option<&Path>) -> Exit {
-    let (places, location) = match locate(project_dir) {
-        Ok(found) => found,
-        Err(exit) => return exit,
-    };
+pub fn run(context: &Context) -> CommandResult {
+    let (places, location) = context.locate()?;
     let shown = render::shown(&shown_path(&location.root)).into_owned();
     if location.home {
         render::out(&format!("{shown} is your home project, which is always trusted\n"));
-        return Exit::Done;
+        return Ok(Exit::Done);
     }
     // A project bringing settings only the home file may hold is refused on every use; trusting it would
     // only put the refusal off, so it is refused here, line by line.
@@ -25,22 +23,13 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
         let home = places.config.join(project::PROJECT_FILE);
         let refused = evoke_files::home_only::refuse(&file.display().to_string(), &text, &home);
         if !refused.is_empty() {
-            for d in &refused {
-                render::err(&render::diagnostic(d));
-            }
-            render::err(&format!(
-                "error: {shown} is not trusted: its evoke.toml holds settings only your home evoke.toml may hold\n"
-            ));
-            return Exit::Usage;
+            return Err(CommandError::usage(format!(
+                "{shown} is not trusted: its evoke.toml holds settings only your home evoke.toml may hold"
+            ))
+            .with_diagnostics(refused));
         }
     }
-    let snapshot = match trust::snapshot(&location.root) {
-        Ok(snapshot) => snapshot,
-        Err(e) => {
-            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
-            return Exit::Failed;
-        }
-    };
+    let snapshot = trust::snapshot(&location.root).map_err(|e| CommandError::failed(e.to_string()))?;
     let before = trust::check(&places, &location);
     match &before {
         Ok(()) => render::out(&format!("{shown} is trusted as it is; recording it again, bound to:\n")),
@@ -54,52 +43,15 @@ pub fn run(project_dir: Option<&Path>) -> Exit {
     for (path, hash) in &snapshot.files {
         render::out(&format!("  {:<width$}  sha256:{hash}\n", render::shown(path)));
     }
-    match trust::record(&places, &location) {
-        Ok(recorded) => {
-            render::out(&format!("trusted: {}\n", recorded.digest));
-            if let Ok(project) = project::load(location.clone()) {
-                crate::body::precompile(&project.installed, &places.cache);
-            }
-            Exit::Done
-        }
-        Err(e) => {
-            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
-            Exit::Failed
-        }
+    let recorded = trust::record(&places, &location).map_err(|e| CommandError::failed(e.to_string()))?;
+    render::out(&format!("trusted: {}\n", recorded.digest));
+    if let Ok(project) = project::load(location.clone()) {
+        crate::body::precompile(&project.installed, &places.cache);
     }
-}
-
-/// The places and the project, as every command of this family finds them.
-pub fn locate(project_dir: Option<&Path>) -> Result<(Places, Location), Exit> {
-    let places = Places::from_env().map_err(|e| {
-        render::err(&format!("error: {}\n", render::shown(&e.to_string())));
-        Exit::Failed
-    })?;
-    places.private_cache().map_err(|e| {
-        let message = format!("the cache place {} cannot be made private: {e}", places.cache.display());
-        render::err(&format!("error: {}\n", render::shown(&message)));
-        Exit::Failed
-    })?;
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let location = project::locate(&cwd, project_dir, &places).map_err(|e| {
-        render::err(&format!(
-            "error: {}\n  = fix: name a directory holding evoke.toml: evoke -C DIR …\n",
-            render::shown(&e.to_string())
-        ));
-        Exit::Usage
-    })?;
-    Ok((places, location))
+    Ok(Exit::Done)
 }
 
 /// A project's directory as a person reads it: relative to the working directory when inside it.
 pub fn shown_path(root: &Path) -> String {
     trust::shown(root)
-}
-
-/// Refuses an untrusted project with the line that ends in the command that fixes it (exit 3).
-pub fn require(places: &Places, location: &Location) -> Result<(), Exit> {
-    trust::check(places, location).map_err(|u| {
-        render::err(&format!("error: {}\n  = fix: evoke trust\n", render::shown(&u.message())));
-        Exit::NeedsPerson
-    })
 }

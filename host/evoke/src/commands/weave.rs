@@ -4,8 +4,8 @@
 //! exit code is the worst step's.
 
 use crate::body::{self, interrupted};
-use crate::commands::say::worse;
 use crate::decide::{DEADLINE, TraceEntry};
+use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::journal::{Journal, Mark};
 use crate::line::{RanFields, to_line};
@@ -106,7 +106,7 @@ struct Ended {
 }
 
 /// Prints and logs a refused plan's one line, and says why.
-pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> Exit {
+pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> CommandResult {
     let plan = &woven.plan;
     let trace = woven.all_trace();
     let line = to_line(&WholeLine {
@@ -145,7 +145,7 @@ pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> Exit {
         .because
         .iter()
         .any(|b| matches!(b, VerdictBecause::SeveralSources { .. } | VerdictBecause::NoSource { .. }));
-    if asks { Exit::NeedsPerson } else { Exit::Abstain }
+    Ok(if asks { Exit::NeedsPerson } else { Exit::Abstain })
 }
 
 /// The plan's numbered lines: `  1  lights room="den" state="off"  0.92`.
@@ -173,7 +173,7 @@ pub async fn act(
     woven: PlanDecided,
     started: Instant,
     options: &Options<'_>,
-) -> Exit {
+) -> CommandResult {
     if woven.plan.refused() {
         return refused_plan(log, &woven, options.json);
     }
@@ -210,7 +210,7 @@ pub async fn act(
             why,
         });
         if let Err(e) = log.append(&line, &rounds[i], &decided[i].candidates) {
-            render::err(&format!("warning: the step was not logged: {}\n", render::shown(&e.to_string())));
+            render::err(&render::warning(&format!("the step was not logged: {e}"), None));
         }
         if options.json {
             render::out(&format!("{line}\n"));
@@ -224,7 +224,7 @@ pub async fn act(
             continue;
         }
         if !present {
-            return stopped_before_running(&plan, i, options, &emit, log);
+            return Ok(stopped_before_running(&plan, i, options, &emit, log));
         }
         let asked = Instant::now();
         render::err(&format!("step {}: {}\n", i + 1, render::shown(decision.reflex.as_deref().unwrap_or_default())));
@@ -234,7 +234,7 @@ pub async fn act(
                 emit(log, j, &step.decision, None, status, why);
             }
             render::err("evoke: the question was left unanswered; nothing ran\n");
-            return Exit::Declined;
+            return Ok(Exit::Declined);
         };
         waited += asked.elapsed();
         plan.steps[i].decision =
@@ -244,20 +244,13 @@ pub async fn act(
     if !options.json {
         render::out(&shown(&plan));
     }
-    let mut journal = {
-        let opened = if options.again {
-            Journal::again(&session.places.state, &digest, &plan.input)
-        } else {
-            Journal::fresh(&session.places.state, &digest, &plan.input).map_err(|e| e.to_string())
-        };
-        match opened {
-            Ok(journal) => journal,
-            Err(e) => {
-                render::err(&format!("error: the plan's journal cannot be kept: {}; nothing ran\n", render::shown(&e)));
-                return Exit::Failed;
-            }
-        }
+    let opened = if options.again {
+        Journal::again(&session.places.state, &digest, &plan.input)
+    } else {
+        Journal::fresh(&session.places.state, &digest, &plan.input).map_err(|e| e.to_string())
     };
+    let mut journal =
+        opened.map_err(|e| CommandError::failed(format!("the plan's journal cannot be kept: {e}; nothing ran")))?;
 
     let mut exit = Exit::Done;
     let mut stop_after: Option<usize> = None;
@@ -297,7 +290,7 @@ pub async fn act(
                         render::err(&format!("evoke: step {n}: {message}; it did not run\n"));
                     }
                     emit(log, i, &decision, None, Status::Refused, Some(Why::Said { message }));
-                    exit = worse(exit, Exit::Refused);
+                    exit = exit.worse(Exit::Refused);
                     stop_after.get_or_insert(stage_index);
                     continue;
                 }
@@ -339,7 +332,7 @@ pub async fn act(
                         render::err(&format!("evoke: step {n}: {}; it did not run\n", render::shown(&message)));
                     }
                     emit(log, i, &decision, None, Status::Refused, Some(Why::Said { message }));
-                    exit = worse(exit, Exit::Refused);
+                    exit = exit.worse(Exit::Refused);
                     stop_after.get_or_insert(stage_index);
                     continue;
                 }
@@ -356,7 +349,7 @@ pub async fn act(
             let deadline = started + DEADLINE + waited;
             let ended =
                 step(session, log, &mut journal, i, &decision, deadline, present, &mut waited, options, &emit).await;
-            exit = worse(exit, ended.exit);
+            exit = exit.worse(ended.exit);
             if ended.exit != Exit::Done && stop_after.is_none() {
                 stop_after = Some(stage_index);
             }
@@ -366,7 +359,7 @@ pub async fn act(
     if stop_after.is_some() && !options.json {
         render::err("evoke: the weave stopped; the steps after it did not run\n");
     }
-    exit
+    Ok(exit)
 }
 
 fn skipped() -> (Status, Option<Why>) {
@@ -391,15 +384,7 @@ where
     }
     if !options.json {
         let d = &plan.steps[asking].decision;
-        let line = serde_json::to_value(d).unwrap_or_default();
-        let command = render::literal_call(options.project_flag, &line, d.missing.as_deref().unwrap_or_default());
-        let asks: Vec<String> = d.missing.iter().flatten().map(|m| render::shown(&m.ask).into_owned()).collect();
-        render::err(&format!(
-            "evoke: step {} ({}) needs an answer before anything runs: {}\nto answer, run: {command}\n",
-            asking + 1,
-            d.reflex.as_deref().unwrap_or_default(),
-            asks.join(" ")
-        ));
+        render::err(&render::unanswered(options.project_flag, d, Some(asking + 1)));
     }
     Exit::NeedsPerson
 }
@@ -470,22 +455,12 @@ where
             };
             if !present {
                 if !options.json {
-                    let line = serde_json::to_value(decision).unwrap_or_default();
-                    let command = render::literal_call(options.project_flag, &line, &[]);
-                    render::err(&format!(
-                        "evoke: step {n}: {} ({})\nto answer, run: {command}\n",
-                        render::shown(&prompt.template),
-                        render::shown(&prompt.reason)
-                    ));
+                    render::err(&render::unanswered(options.project_flag, decision, Some(n)));
                 }
                 emit(log, i, decision, None, Status::Unanswered, said(prompt.template.clone()));
                 return Ended { exit: Exit::NeedsPerson, data: None };
             }
-            render::err(&format!("{} — {}\n", render::shown(&prompt.own), render::shown(&prompt.reason)));
-            let asked = Instant::now();
-            let yes = prompt::confirm(&prompt.template);
-            *waited += asked.elapsed();
-            if !yes {
+            if !crate::act::confirmed(&prompt, waited) {
                 render::err(&format!("evoke: step {n} declined\n"));
                 emit(log, i, decision, None, Status::Declined, None);
                 return Ended { exit: Exit::Declined, data: None };
@@ -493,26 +468,20 @@ where
         }
         Outcome::Run => {}
     }
-    let name = decision.reflex.as_deref().unwrap_or_default();
-    let (Some(reflex), Some(dir)) = (session.catalog.get(name), body::dir_of(&session.project, name)) else {
-        render::err(&format!("error: {name} is not installed here\n"));
-        emit(log, i, decision, None, Status::Failed, said(format!("{name} is not installed here")));
-        return Ended { exit: Exit::Failed, data: None };
-    };
-    let args = decision.args.clone().unwrap_or_default();
-    let deadline = deadline + *waited;
-    let prepared = match body::prepare(&session.project, reflex, &dir, &args, &decision.input, deadline) {
+    let prepared = match crate::act::prepare(session, decision, deadline + *waited) {
         Ok(prepared) => prepared,
-        Err(not) => {
-            render::err(&format!("error: {}\n", not.message()));
-            let status = if not.exit() == Exit::Refused { Status::Refused } else { Status::Failed };
-            emit(log, i, decision, None, status, said(not.message().to_string()));
-            return Ended { exit: not.exit(), data: None };
+        // The step's error is said where it stands; the weave goes on to end its stage.
+        Err(e) => {
+            render::err(&render::error(&e));
+            let status = if e.exit == Exit::Refused { Status::Refused } else { Status::Failed };
+            emit(log, i, decision, None, status, said(e.message.clone()));
+            return Ended { exit: e.exit, data: None };
         }
     };
     let journaled = effect != Effect::Read;
     if journaled && let Err(e) = journal.intent(n, &call) {
-        render::err(&format!("error: the step's intent cannot be recorded: {}; it did not run\n", e));
+        let message = format!("the step's intent cannot be recorded: {e}; it did not run");
+        render::err(&render::error(&CommandError::failed(message)));
         emit(log, i, decision, None, Status::Refused, said(format!("the journal cannot be written: {e}")));
         return Ended { exit: Exit::Failed, data: None };
     }
@@ -523,26 +492,21 @@ where
     };
     let data = ran.result.as_ref().ok().and_then(|o| o.data.as_ref());
     if journaled && let Err(e) = journal.done(n, &call, text, data, failed) {
-        render::err(&format!("warning: the step's end was not recorded: {e}\n"));
+        render::err(&render::warning(&format!("the step's end was not recorded: {e}"), None));
     }
     if ran.cancelled {
         emit(log, i, decision, Some(&ran), Status::Failed, said("cancelled".into()));
         return Ended { exit: Exit::Failed, data: None };
     }
+    let exit = crate::act::shown(&ran, options.json);
     match &ran.result {
         Ok(output) => {
-            if !options.json {
-                render::out(&render::result(&output.text));
-            }
             emit(log, i, decision, Some(&ran), Status::Ran, None);
-            Ended { exit: Exit::Done, data: output.data.clone() }
+            Ended { exit, data: output.data.clone() }
         }
         Err(failure) => {
-            if !options.json {
-                render::err(&render::failure(failure));
-            }
             emit(log, i, decision, Some(&ran), Status::Failed, said(failure.message.clone()));
-            Ended { exit: Exit::Failed, data: None }
+            Ended { exit, data: None }
         }
     }
 }
@@ -610,66 +574,6 @@ pub fn reading(plan: &Plan) -> String {
         out.push_str(&format!("left out: \"{}\" (it says what not to do)\n", render::shown(&excluded.text)));
     }
     out
-}
-
-/// `evoke resume`: the last plan a sentence ran, decided again and run under its journal. The plan must
-/// be the one left: another plan is refused, since its steps are not the ones the journal speaks of.
-pub fn resume(session: &Session, json: bool, project_flag: Option<&Path>) -> Exit {
-    let latest = crate::journal::latest(&session.places.state);
-    let digest = match std::fs::read_to_string(&latest) {
-        Ok(digest) => digest.trim().to_string(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            render::err("error: no plan of several steps has run here; there is nothing to resume\n");
-            return Exit::Usage;
-        }
-        Err(e) => {
-            render::err(&format!("error: cannot read {}: {e}\n", latest.display()));
-            return Exit::Failed;
-        }
-    };
-    let journal = match Journal::again(&session.places.state, &digest, "") {
-        Ok(journal) => journal,
-        Err(e) => {
-            render::err(&format!("error: the plan's journal is refused: {}; nothing ran\n", render::shown(&e)));
-            return Exit::Refused;
-        }
-    };
-    let input = journal.input().to_string();
-    let runtime = match crate::session::runtime() {
-        Ok(runtime) => runtime,
-        Err(exit) => return exit,
-    };
-    let mut log = Log::open(&session.places.log());
-    runtime.block_on(async {
-        let started = Instant::now();
-        let request = session.request(started);
-        let woven = match crate::weave::weave(&request, &input).await {
-            Ok(crate::weave::Woven::Plan(woven)) => woven,
-            Ok(crate::weave::Woven::One(_)) => {
-                render::err("error: the sentence now reads as one call, not the plan left unfinished; nothing ran\n");
-                return Exit::Refused;
-            }
-            Err(failed) => {
-                return crate::commands::say::refused(
-                    &mut log,
-                    &input,
-                    failed.failure,
-                    &failed.trace,
-                    &failed.rounds,
-                    json,
-                );
-            }
-        };
-        if woven.plan.digest() != digest {
-            render::err(
-                "error: the sentence now reads as another plan than the one left unfinished (the reflexes or \
-                 the engine changed); nothing ran\n  = fix: say the sentence again: evoke \"…\"\n",
-            );
-            return Exit::Refused;
-        }
-        let options = Options { json, project_flag, again: true, pinned: None };
-        act(session, &mut log, *woven, started, &options).await
-    })
 }
 
 /// `evoke why` for a weave, from the log alone: a step's line explains that step and lists every step
@@ -813,40 +717,28 @@ pub fn pins(session: &Session) -> evoke_core::weave::planfile::Pins {
 }
 
 /// `evoke try --save FILE`: the plan whole, written atomically.
-pub fn save(session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]) -> Exit {
+pub fn save(session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]) -> CommandResult {
     let weave = serde_json::to_value(&woven.plan).unwrap_or_default();
     let text =
         evoke_core::weave::planfile::write(&pins(session), &woven.plan.input, tags, weave, woven.answers.clone());
-    match evoke_files::atomic::write(path, text.as_bytes()) {
-        Ok(()) => {
-            render::err(&format!("saved the plan to {}; run it with: evoke run {}\n", path.display(), path.display()));
-            Exit::Done
-        }
-        Err(e) => {
-            render::err(&format!("error: cannot write {}: {e}\n", path.display()));
-            Exit::Failed
-        }
-    }
+    evoke_files::atomic::write(path, text.as_bytes())
+        .map_err(|e| CommandError::failed(format!("cannot write {}: {e}", path.display())))?;
+    render::err(&format!("saved the plan to {}; run it with: evoke run {}\n", path.display(), path.display()));
+    Ok(Exit::Done)
 }
 
 /// `evoke run FILE`: the plan of a plan file, run only when every pin still holds and its answers give
 /// the very plan written. Nothing runs otherwise.
-pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option<&Path>) -> Exit {
+pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option<&Path>) -> CommandResult {
     use evoke_core::weave::planfile;
     let shown = path.display().to_string();
-    let refuse = |message: String| {
-        render::err(&format!("error: {}: {}; nothing ran\n", render::shown(&shown), render::shown(&message)));
-        Exit::Refused
-    };
+    let refuse = |message: String| Err(CommandError::refused(format!("{shown}: {message}; nothing ran")));
     match std::fs::metadata(path) {
         Ok(meta) if meta.len() > planfile::MAX_BYTES as u64 => {
             return refuse(format!("over {} bytes; no plan evoke writes is", planfile::MAX_BYTES));
         }
         Ok(_) => {}
-        Err(e) => {
-            render::err(&format!("error: cannot read {}: {e}\n", render::shown(&shown)));
-            return Exit::Usage;
-        }
+        Err(e) => return Err(CommandError::usage(format!("cannot read {shown}: {e}"))),
     }
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -864,21 +756,12 @@ pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option
         gate: session.gate,
         answers: file.answers.clone(),
     };
-    let runtime = match crate::session::runtime() {
-        Ok(runtime) => runtime,
-        Err(exit) => return exit,
-    };
+    let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());
     runtime.block_on(async {
         let started = Instant::now();
-        let request = crate::decide::Request {
-            catalog: &session.catalog,
-            adapter: &engine,
-            gate: session.gate,
-            plan: &session.plan,
-            cache: None,
-            deadline: started + DEADLINE,
-        };
+        // The plan file's answers, never the cache's: the plan is the one its answers give.
+        let request = session.request_through(&engine, None, started);
         let woven = match crate::weave::weave(&request, &file.input).await {
             Ok(crate::weave::Woven::Plan(woven)) => woven,
             Ok(crate::weave::Woven::One(_)) => return refuse("its answers give one call, not the plan written".into()),
@@ -886,9 +769,10 @@ pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option
         };
         if serde_json::to_value(&woven.plan).ok().as_ref() != Some(&file.weave) {
             let line = text.lines().position(|l| l.trim_start().starts_with("\"weave\":")).map_or(1, |i| i + 1);
-            return refuse(format!(
-                "line {line}: `weave`: the plan written is not the plan its answers give (was it edited?)\n  = fix: write the plan again: evoke try --save FILE \"…\""
-            ));
+            return Err(CommandError::refused(format!(
+                "{shown}: line {line}: `weave`: the plan written is not the plan its answers give (was it edited?); nothing ran"
+            ))
+            .with_fix("write the plan again: evoke try --save FILE \"…\""));
         }
         let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };
         let options = Options { json, project_flag, again: true, pinned: Some(pinned) };

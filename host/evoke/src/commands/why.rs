@@ -1,61 +1,59 @@
 //! `evoke why [N]`: explain a decision from the log alone; N counts back from 1, the last.
 
+use crate::context::Context;
+use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
+use crate::reading::Reading;
 use crate::{log, render};
+use evoke_core::log_entry::log_entry_of;
 use evoke_files::places::Places;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
-pub fn run(back: usize, json: bool) -> Exit {
-    let places = match Places::from_env() {
-        Ok(places) => places,
-        Err(e) => {
-            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
-            return Exit::Failed;
-        }
-    };
-    let entry = match log::entry(&places.log(), back) {
-        Ok(entry) => entry,
-        Err(e) => {
-            render::err(&format!("error: {}\n", render::shown(&e.to_string())));
-            return Exit::Usage;
-        }
-    };
-    if json {
+#[derive(clap::Args)]
+pub struct Args {
+    /// How far back: 1 is the last decision.
+    #[arg(default_value_t = 1)]
+    n: usize,
+}
+
+pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let back = args.n;
+    let places = Places::from_env().map_err(|e| CommandError::failed(e.to_string()))?;
+    let entry = log::entry(&places.log(), back)?;
+    if context.json {
         render::out(&format!("{}\n", crate::line::to_line(&entry)));
-        return Exit::Done;
+        return Ok(Exit::Done);
+    }
+    // A line that is JSON but no object is no decision: there is nothing to explain.
+    if !entry.is_object() {
+        return Err(CommandError::usage(format!(
+            "{}: entry {back} from the end is not a JSON object",
+            places.log().display()
+        )));
     }
     if entry.get("steps").is_some() || entry.get("verdict").is_some() {
-        return crate::commands::weave::why(&places.log(), back, &entry);
+        return Ok(crate::commands::weave::why(&places.log(), back, &entry));
     }
     let input = entry.get("input").and_then(Value::as_str).unwrap_or_default();
     render::out(&format!("{}\n", crate::line::to_line(&input)));
     // A decision that failed closed has no outcome: its error is all there is to say.
     if let (None, Some(error)) = (entry.get("outcome"), entry.get("error").and_then(Value::as_str)) {
         render::out(&format!("  {}\n", render::shown(error)));
-        return Exit::Done;
+        return Ok(Exit::Done);
     }
     explain(&entry);
-    Exit::Done
+    Ok(Exit::Done)
 }
 
 /// One decision's reading from its log entry, and what its body did.
 pub(crate) fn explain(entry: &Value) {
-    let mut answers: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
-    for round in entry.get("answers").and_then(Value::as_array).into_iter().flatten() {
-        if let Some(raw) = round
-            .get("raw")
-            .and_then(|r| serde_json::from_value::<BTreeMap<String, BTreeMap<String, f64>>>(r.clone()).ok())
-        {
-            answers.extend(raw);
-        }
-    }
-    let candidates = entry.get("candidates").cloned().unwrap_or(Value::Array(Vec::new()));
-    render::out(&render::reading(entry, &answers, &candidates));
+    // A line that is no object was refused when it was read; one that is reads as far as it can.
+    let Ok(logged) = log_entry_of(entry.clone()) else { return };
+    render::out(&render::reading(&Reading::of_log(&logged)));
     // What the body did, when it ran.
-    if let Some(text) = entry.pointer("/result/text").and_then(Value::as_str) {
+    if let Some(text) = &logged.ran {
         render::out(&format!("  ran: {}", render::result(text)));
-    } else if let Some(error) = entry.get("error").and_then(Value::as_str) {
+    } else if let Some(error) = &logged.error {
         render::out(&format!("  failed: {}\n", render::shown(error)));
     }
 }

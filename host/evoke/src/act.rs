@@ -1,0 +1,48 @@
+//! Acting on a decided call, the same way for a sentence, a step of a plan and a call by name: the confirm
+//! asked at a terminal, the body prepared for its reflex, and what the run printed shown.
+
+use crate::body::{self, Prepared};
+use crate::error::CommandError;
+use crate::exit::Exit;
+use crate::session::Session;
+use crate::{prompt, render};
+use evoke_core::decision::{Decision, Prompt};
+use std::time::{Duration, Instant};
+
+/// Asks a person to confirm, evoke's own line first so the reflex's words can never pass for evoke's. The
+/// time the person takes is added to `waited`: a prompt never counts against the deadline.
+pub fn confirmed(prompt: &Prompt, waited: &mut Duration) -> bool {
+    render::err(&render::confirm_line(prompt));
+    let asked = Instant::now();
+    let yes = prompt::confirm(&prompt.template);
+    *waited += asked.elapsed();
+    yes
+}
+
+/// The decided call's body, ready to run: its reflex found here, its values and settings resolved.
+pub fn prepare(session: &Session, decision: &Decision, deadline: Instant) -> Result<Prepared, CommandError> {
+    let name = decision.reflex.as_deref().unwrap_or_default();
+    let (Some(reflex), Some(dir)) = (session.catalog.get(name), body::dir_of(&session.project, name)) else {
+        return Err(CommandError::failed(format!("{name} is not installed here")));
+    };
+    let args = decision.args.clone().unwrap_or_default();
+    Ok(body::prepare(&session.project, reflex, &dir, &args, &decision.input, deadline)?)
+}
+
+/// What a run printed, shown to a person (under `--json` its line says it); the exit it means.
+pub fn shown(ran: &evoke_bodies::Ran, json: bool) -> Exit {
+    match &ran.result {
+        Ok(output) => {
+            if !json {
+                render::out(&render::result(&output.text));
+            }
+            Exit::Done
+        }
+        Err(failure) => {
+            if !json {
+                render::err(&render::failure(failure));
+            }
+            Exit::Failed
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! What every command is given: the global options of the command line, and the ways to open what a
+//! command works in from them.
+
+use crate::error::CommandError;
+use crate::session::{self, Session, Workspace};
+use evoke_files::places::Places;
+use evoke_files::project::Location;
+use std::path::{Path, PathBuf};
+
+pub struct Context {
+    /// `-C DIR`: the project there instead of the one found from the working directory.
+    pub project: Option<PathBuf>,
+    /// `--json`: each decision's JSON line instead of its reading.
+    pub json: bool,
+    /// `--recording FILE`: answers from a recording instead of an engine.
+    pub recording: Option<PathBuf>,
+    /// `--tag TAG`: only reflexes with this tag take part.
+    pub tag: Option<String>,
+}
+
+impl Context {
+    pub fn project_dir(&self) -> Option<&Path> {
+        self.project.as_deref()
+    }
+
+    pub fn options(&self) -> session::Options<'_> {
+        session::Options {
+            project_dir: self.project.as_deref(),
+            recording: self.recording.as_deref(),
+            tag: self.tag.as_deref(),
+        }
+    }
+
+    /// The trusted project, loaded, with the engine that decides in it.
+    pub fn session(&self) -> Result<Session, CommandError> {
+        Session::open(&self.options())
+    }
+
+    /// The trusted project, loaded, with no engine.
+    pub fn workspace(&self) -> Result<Workspace, CommandError> {
+        Workspace::open(&self.options())
+    }
+
+    /// The places and the project, trusted or not.
+    pub fn locate(&self) -> Result<(Places, Location), CommandError> {
+        session::locate(self.project_dir())
+    }
+
+    /// The places and the project, refused unless trusted.
+    pub fn locate_trusted(&self) -> Result<(Places, Location), CommandError> {
+        session::locate_trusted(self.project_dir())
+    }
+}

@@ -1,0 +1,114 @@
+//! The reading of a decision, typed: what `evoke try` shows of a decision it just made, and what `evoke why`
+//! shows of one read back from the log, so that a logged decision reads exactly as it did. `render::reading`
+//! writes it.
+//!
+//! From the log every field is read leniently: a field of the wrong shape reads as absent, so a damaged
+//! line is explained as far as it can be.
+
+use crate::decide::Decided;
+use evoke_core::adapter::Raw;
+use evoke_core::log_entry::LogEntry;
+use serde_json::Value;
+
+/// One decision as its reading shows it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reading {
+    /// `run`, `confirm`, `ask` or `abstain`; empty when the line has none.
+    pub outcome: String,
+    pub call: String,
+    pub judgments: Vec<Judged>,
+    /// Each contender with its `fits`, in the decision's order.
+    pub fits: Vec<(String, f64)>,
+    /// The weakest judgment's question and probability.
+    pub weakest: Option<(String, f64)>,
+    /// Why a confirm waits: each reason's kind.
+    pub because: Vec<String>,
+    /// The arguments an ask misses.
+    pub missing: Vec<String>,
+    /// Every question's raw answer.
+    pub answers: Raw,
+    /// The input's candidate spans: the key an answer names them by (`<start>-<end>`) and their text.
+    pub spans: Vec<(String, String)>,
+}
+
+/// One judgment: its question (absent when the line lacks it), the top answer and its probability.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Judged {
+    pub question: Option<String>,
+    pub top: String,
+    pub p: f64,
+}
+
+/// The `type` serde gives a tagged value: the one name the JSON line and the reading share.
+fn tag<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value).ok().and_then(|v| v.get("type")?.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+impl Reading {
+    /// A decision as it was just decided.
+    pub fn of_decided(decided: &Decided) -> Reading {
+        let d = &decided.decision;
+        Reading {
+            outcome: d.outcome.as_str().to_string(),
+            call: d.call.clone().unwrap_or_default(),
+            judgments: d
+                .judgments
+                .iter()
+                .map(|j| Judged { question: Some(j.question.clone()), top: j.top.clone(), p: j.p })
+                .collect(),
+            fits: d.contenders.iter().filter_map(|c| Some((c.reflex.clone(), c.fits?))).collect(),
+            weakest: d.weakest.as_ref().map(|w| (w.question.clone(), w.p)),
+            because: d.because.iter().flatten().map(tag).collect(),
+            missing: d.missing.iter().flatten().map(|m| m.arg.clone()).collect(),
+            answers: decided.rounds.iter().flat_map(|r| r.raw.clone()).collect(),
+            spans: decided
+                .candidates
+                .iter()
+                .map(|c| (format!("{}-{}", c.span.start, c.span.end), c.span.text.clone()))
+                .collect(),
+        }
+    }
+
+    /// A decision read back from its line in the log.
+    pub fn of_log(entry: &LogEntry) -> Reading {
+        let line = &entry.line;
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
+        let array = |key: &str| line.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        Reading {
+            outcome: text(line.get("outcome")),
+            call: text(line.get("call")),
+            judgments: array("judgments")
+                .iter()
+                .map(|j| Judged {
+                    question: j.get("question").and_then(Value::as_str).map(str::to_string),
+                    top: text(j.get("top")),
+                    p: j.get("p").and_then(Value::as_f64).unwrap_or(0.0),
+                })
+                .collect(),
+            fits: array("contenders")
+                .iter()
+                .filter_map(|c| Some((c.get("reflex")?.as_str()?.to_string(), c.get("fits")?.as_f64()?)))
+                .collect(),
+            weakest: line
+                .get("weakest")
+                .map(|w| (text(w.get("question")), w.get("p").and_then(Value::as_f64).unwrap_or(0.0))),
+            because: array("because").iter().map(|r| text(r.get("type"))).collect(),
+            missing: array("missing").iter().map(|r| text(r.get("arg"))).collect(),
+            answers: entry.answers.clone(),
+            spans: entry
+                .candidates
+                .iter()
+                .filter_map(|c| {
+                    let span = c.get("span")?;
+                    let key = format!("{}-{}", span.get("start")?, span.get("end")?);
+                    Some((key, text(span.get("text"))))
+                })
+                .collect(),
+        }
+    }
+
+    /// The text of the candidate span an answer names by `key`.
+    pub fn span_text(&self, key: &str) -> Option<&str> {
+        self.spans.iter().find(|(k, _)| k == key).map(|(_, text)| text.as_str())
+    }
+}
