@@ -142,9 +142,9 @@ pub fn precompile(installed: &[evoke_files::project::Installed], cache: &Path) {
     let host = match evoke_bodies::component::ComponentHost::new(cache) {
         Ok(host) => host,
         Err(message) => {
-            crate::render::err(&format!(
-                "warning: components were not compiled ahead: {}\n",
-                crate::render::shown(&message)
+            crate::render::err(&crate::render::warning(
+                &format!("components were not compiled ahead: {message}"),
+                None,
             ));
             return;
         }
@@ -158,10 +158,9 @@ pub fn precompile(installed: &[evoke_files::project::Installed], cache: &Path) {
                 started.elapsed().as_secs_f64()
             )),
             Ok(_) => {}
-            Err(message) => crate::render::err(&format!(
-                "warning: {}'s component does not compile: {}\n",
-                crate::render::shown(name),
-                crate::render::shown(&message)
+            Err(message) => crate::render::err(&crate::render::warning(
+                &format!("{name}'s component does not compile: {message}"),
+                None,
             )),
         }
     }

@@ -148,12 +148,12 @@ fn open(file: &Path) -> rusqlite::Result<Connection> {
         Ok(db) => Ok(db),
         Err(e) if is_damage(&e) => {
             let aside = file.with_extension(format!("sqlite3.damaged-{}", std::process::id()));
-            crate::render::err(&format!(
-                "warning: the answer cache {} is damaged ({}); it was moved to {} and a new one started\n",
-                crate::render::shown(&file.display().to_string()),
-                crate::render::shown(&e.to_string()),
-                crate::render::shown(&aside.display().to_string()),
-            ));
+            let said = format!(
+                "the answer cache {} is damaged ({e}); it was moved to {} and a new one started",
+                file.display(),
+                aside.display()
+            );
+            crate::render::err(&crate::render::warning(&said, None));
             for suffix in ["", "-wal", "-shm"] {
                 let from = PathBuf::from(format!("{}{suffix}", file.display()));
                 let to = PathBuf::from(format!("{}{suffix}", aside.display()));

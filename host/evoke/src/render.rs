@@ -37,6 +37,11 @@ pub fn lint_finding(file: &str, f: &Finding) -> String {
     format!("{label}[lint:{kind}]: {}\n  --> {}\n   = key: {}\n", shown(&f.message), shown(file), shown(&f.key))
 }
 
+/// A JSON line, as `--json` prints one: the line is already made safe for a terminal (`line::to_line`).
+pub fn json_line(line: &str) {
+    out(&format!("{line}\n"));
+}
+
 /// An error as a person reads it: the diagnostics behind it, then `error: …`, then the fix. The message
 /// and the fix may quote outside text (a path, a remote's words), so both are shown escaped.
 pub fn error(e: &CommandError) -> String {

@@ -118,7 +118,7 @@ fn list(places: &Places, json: bool) -> CommandResult {
             })
             .collect();
         let line = serde_json::json!({ "builtin": evoke_adapters::builtin::NAMES, "installed": installed });
-        render::out(&format!("{}\n", crate::line::to_line(&line)));
+        render::json_line(&crate::line::to_line(&line));
         return Ok(Exit::Done);
     }
     if found.is_empty() {

@@ -69,7 +69,7 @@ fn report(added: &Added, root: &Path) {
     if let Some(locked) = &added.locked {
         line.push_str(&format!(" · commit {} · {}", &locked.commit[..locked.commit.len().min(12)], locked.h1));
     }
-    render::out(&format!("{line}\n"));
+    render::json_line(&line);
     // What the user consents to by adding it: every path the body may reach with its mode, every host.
     let grants = grants_widened(&Grants::default(), &added.manifest.grants);
     if !grants.is_empty() {

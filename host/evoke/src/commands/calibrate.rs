@@ -145,7 +145,7 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
     let utterances: Vec<&str> = cases.iter().map(|c| c.record.utterance.as_str()).collect();
     let report = calibration::report(&setting, &utterances, &runs);
     if json {
-        render::out(&format!("{}\n", crate::line::to_line(&report)));
+        render::json_line(&crate::line::to_line(&report));
     } else {
         render::out(&report.to_string());
     }

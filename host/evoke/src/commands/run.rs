@@ -67,7 +67,7 @@ fn by_name(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Com
             let line = line_of(Outcome::Confirm, None);
             let _ = log.append(&line, &[], &[]);
             if json {
-                render::out(&format!("{line}\n"));
+                render::json_line(&line);
             } else {
                 render::err(&format!(
                     "evoke: {} ({})\na destructive call confirms at a terminal: run it there\n",
@@ -91,7 +91,7 @@ fn by_name(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Com
     let line = line_of(Outcome::Run, Some(RanFields::of(&ran)));
     let _ = log.append(&line, &[], &[]);
     if json {
-        render::out(&format!("{line}\n"));
+        render::json_line(&line);
     }
     Ok(crate::act::shown(&ran, json))
 }

@@ -96,7 +96,7 @@ pub(crate) fn refused(
     let line = to_line(&RefusedLine { input, error: failure.to_string(), fault: &failure, trace });
     let _ = log.append(&line, rounds, &[]);
     if json {
-        render::out(&format!("{line}\n"));
+        render::json_line(&line);
         return Ok(Exit::Refused);
     }
     // An adapter's message and the keys it named came from outside: the error escapes them.
@@ -178,6 +178,6 @@ fn finish(log: &mut Log, decided: &Decided, decision: &Decision, ran: Option<&ev
         render::err(&render::warning(&format!("the decision was not logged: {e}"), None));
     }
     if options.json {
-        render::out(&format!("{line}\n"));
+        render::json_line(&line);
     }
 }

@@ -57,7 +57,7 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool, save: Op
                 render::err(&render::warning(&format!("the plan was not logged: {e}"), None));
             }
             if json {
-                render::out(&format!("{line}\n"));
+                render::json_line(&line);
             } else {
                 render::out(&crate::commands::weave::reading(&woven.plan));
             }
@@ -78,7 +78,7 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool, save: Op
                 render::err(&render::warning(&format!("the decision was not logged: {e}"), None));
             }
             if json {
-                render::out(&format!("{line}\n"));
+                render::json_line(&line);
             } else {
                 render::out(&render::reading(&Reading::of_decided(&decided)));
             }

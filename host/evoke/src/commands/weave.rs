@@ -120,7 +120,7 @@ pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> CommandRe
     });
     let _ = log.append(&line, &woven.rounds, &[]);
     if json {
-        render::out(&format!("{line}\n"));
+        render::json_line(&line);
     } else {
         for because in &plan.verdict.because {
             let said = match because {
@@ -213,7 +213,7 @@ pub async fn act(
             render::err(&render::warning(&format!("the step was not logged: {e}"), None));
         }
         if options.json {
-            render::out(&format!("{line}\n"));
+            render::json_line(&line);
         }
     };
 

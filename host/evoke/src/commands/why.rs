@@ -21,7 +21,7 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
     let places = Places::from_env().map_err(|e| CommandError::failed(e.to_string()))?;
     let entry = log::entry(&places.log(), back)?;
     if context.json {
-        render::out(&format!("{}\n", crate::line::to_line(&entry)));
+        render::json_line(&crate::line::to_line(&entry));
         return Ok(Exit::Done);
     }
     // A line that is JSON but no object is no decision: there is nothing to explain.

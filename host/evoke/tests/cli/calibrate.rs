@@ -50,12 +50,11 @@ fn the_report_for_a_person_and_its_json_line() {
 #[test]
 fn a_miss_is_named_with_what_differs() {
     let world = World::lamp();
-    let recording = world.read("recording.toml").replace(
+    world.edit(
+        "recording.toml",
         "\"lamp.room\"  = { office = 0.9, den = 0.05, unstated = 0.05 }",
         "\"lamp.room\"  = { den = 0.9, office = 0.05, unstated = 0.05 }",
     );
-    assert_ne!(recording, world.read("recording.toml"), "the recording was changed");
-    world.write("recording.toml", &recording);
     let run = world.evoke(&["--recording", "recording.toml", "calibrate"]);
     assert_eq!(run.code, 0, "{}", run.seen());
     assert!(run.stdout.contains("misses:"), "{}", run.stdout);

@@ -19,8 +19,7 @@ fn each_line_is_decided_and_the_exit_is_the_worst() {
 fn a_line_that_needs_a_person_outranks_an_abstention() {
     let world = World::lamp();
     // Under the write bar, so the first line needs a person, who is not at a terminal here.
-    let recording = world.read("recording.toml").replace("write = 0.8", "write = 0.99");
-    world.write("recording.toml", &recording);
+    world.edit("recording.toml", "write = 0.8", "write = 0.99");
     let lines = "order a pizza\nturn off the den lamp\n";
     let run = world.evoke_with(&["--recording", "recording.toml"], Some(lines), &[]);
     assert_eq!(run.code, 3, "{}", run.seen());

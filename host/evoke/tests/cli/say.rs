@@ -14,9 +14,7 @@ fn an_abstain_says_nothing_installed_does_that() {
 fn a_confirm_without_a_terminal_ends_with_the_literal_command() {
     let world = World::lamp();
     // Under a gate whose write bar the answers do not clear, the call confirms.
-    let recording = world.read("recording.toml").replace("write = 0.8", "write = 0.99");
-    assert_ne!(recording, world.read("recording.toml"), "the recording was changed");
-    world.write("recording.toml", &recording);
+    world.edit("recording.toml", "write = 0.8", "write = 0.99");
     let run = world.evoke(&["--recording", "recording.toml", "turn off the den lamp"]);
     assert_eq!(run.code, 3, "{}", run.seen());
     assert!(run.stderr.contains("to answer, run: evoke run lamp room=den state=off"), "{}", run.stderr);
@@ -26,12 +24,11 @@ fn a_confirm_without_a_terminal_ends_with_the_literal_command() {
 #[test]
 fn an_ask_without_a_terminal_names_the_choices() {
     let world = World::lamp();
-    let recording = world.read("recording.toml").replace(
+    world.edit(
+        "recording.toml",
         "\"lamp.room\"  = { den = 0.9, office = 0.05, unstated = 0.05 }",
         "\"lamp.room\"  = { den = 0.05, office = 0.05, unstated = 0.9 }",
     );
-    assert_ne!(recording, world.read("recording.toml"), "the recording was changed");
-    world.write("recording.toml", &recording);
     let run = world.evoke(&["--recording", "recording.toml", "turn off the den lamp"]);
     assert_eq!(run.code, 3, "{}", run.seen());
     assert!(run.stderr.contains("room=<den|office>"), "{}", run.stderr);

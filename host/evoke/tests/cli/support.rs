@@ -124,6 +124,14 @@ impl World {
         std::fs::write(path, text).unwrap();
     }
 
+    /// Replaces `from` with `to` in a file of the world; the file must hold `from`, so an edit that would
+    /// change nothing fails the test instead of passing it quietly.
+    pub fn edit(&self, relative: &str, from: &str, to: &str) {
+        let text = self.read(relative);
+        assert!(text.contains(from), "{relative} holds {from:?}");
+        self.write(relative, &text.replace(from, to));
+    }
+
     pub fn read(&self, relative: &str) -> String {
         std::fs::read_to_string(self.root.path().join(relative)).unwrap()
     }

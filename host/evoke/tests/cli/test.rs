@@ -15,12 +15,11 @@ fn every_test_passes_when_the_answers_meet_what_it_asserts() {
 fn a_test_the_answers_miss_fails_and_the_exit_says_so() {
     let world = World::lamp();
     // The office sentence read as the den: the test asserts room = "office".
-    let recording = world.read("recording.toml").replace(
+    world.edit(
+        "recording.toml",
         "\"lamp.room\"  = { office = 0.9, den = 0.05, unstated = 0.05 }",
         "\"lamp.room\"  = { den = 0.9, office = 0.05, unstated = 0.05 }",
     );
-    assert_ne!(recording, world.read("recording.toml"), "the recording was changed");
-    world.write("recording.toml", &recording);
     let run = world.evoke(&["--recording", "recording.toml", "test"]);
     assert_eq!(run.code, 1, "{}", run.seen());
     assert!(run.stdout.contains("FAIL  lamp  \"switch the office lamp on\""), "{}", run.stdout);
