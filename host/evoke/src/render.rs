@@ -3,15 +3,18 @@
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::reading::Reading;
-use evoke_core::contract::{Level, Widened};
 use evoke_core::decision::{Decision, Prompt};
 use evoke_core::diag::Diagnostic;
 use evoke_core::lint::Finding;
 pub use evoke_core::text::escape_outside as shown;
 pub use evoke_core::text::escape_outside_lines as shown_lines;
 use evoke_core::text::escape_outside_lines;
-use evoke_files::install::Event;
 use std::io::{self, IsTerminal, Write};
+
+mod plan;
+mod update;
+pub use plan::{plan_reading, plan_refused, plan_steps};
+pub use update::{grant_list, update_event};
 
 /// Whether to colour the error stream: only on a terminal, and never under `NO_COLOR`.
 pub fn colour_stderr() -> bool {
@@ -276,74 +279,4 @@ pub fn failure(failure: &evoke_bodies::Failure) -> String {
         out.push_str(&format!("    {}\n", shown(frame)));
     }
     out
-}
-
-fn short(commit: &str) -> &str {
-    &commit[..commit.len().min(12)]
-}
-
-/// One line of `evoke update`'s report per event, in the words a person reads.
-pub fn update_event(event: &Event) -> String {
-    match event {
-        // A tag is named by the remote: outside text, shown escaped like every other.
-        Event::Taken { name, from: None, to, .. } => format!("taken      {name} {}\n", shown(to)),
-        Event::Taken { name, from: Some(from), to, .. } if from == to => {
-            format!("restored   {name} {} (its store copy was missing or changed)\n", shown(to))
-        }
-        Event::Taken { name, from: Some(from), to, level } => {
-            let level = level
-                .map(|l| format!(" ({})", if l == Level::None { "no contract change".into() } else { l.to_string() }));
-            format!("taken      {name} {} → {}{}\n", shown(from), shown(to), level.unwrap_or_default())
-        }
-        Event::Unchanged { name, tag } => format!("unchanged  {name} {}\n", shown(tag)),
-        Event::Rewritten { file, from, to, .. } => {
-            let file = shown(file);
-            let (from, to) = (shown(from), shown(to));
-            format!("rewritten  {file}: `{from}` reads as `{to}` (renamed upstream); the file is left as it is\n")
-        }
-        Event::Stale { file, line, message, fix, .. } => {
-            format!("stale      {}:{line}: {}\n{}", shown(file), shown(message), fix_line(fix))
-        }
-        Event::Orphaned { file, why } => format!("orphaned   {}: {}\n", shown(file), shown(why)),
-        Event::Loosened { name, consented, upstream } => {
-            format!(
-                "loosened   {name}: upstream's effect is {upstream}; you keep {consented} until: evoke update --accept\n"
-            )
-        }
-        Event::Accepted { name, from, to } => format!("accepted   {name}: the effect is {to} now (was {from})\n"),
-        Event::Widened { name, tag, kept, grants } => format!(
-            "widened    {name}: {} grants itself more than you consented to: {}; the lock keeps {}\n{}",
-            shown(tag),
-            grant_list(grants),
-            shown(kept),
-            fix_line("read the grants, then: evoke update --accept")
-        ),
-        Event::GrantsAccepted { name, tag, grants } => {
-            format!("accepted   {name}: {} with its wider grants: {}\n", shown(tag), grant_list(grants))
-        }
-        Event::Tightened { name, from, to } => format!("tightened  {name}: the effect is {to} now (was {from})\n"),
-        Event::Major { name, tag } => {
-            let tag = shown(tag);
-            format!(
-                "major      {name}: {tag} is out; to take it, set its tag to \"{tag}\" in evoke.toml, then: evoke update\n"
-            )
-        }
-        Event::Moved { name, tag, locked, now } => format!(
-            "refused    {name}: the tag {} moved (locked {}, now {}); a published tag never changes, so the lock is kept\n",
-            shown(tag),
-            short(locked),
-            short(now)
-        ),
-        // A fetch's failure may quote what the remote sent, and a path of its tree.
-        Event::Failed { name, why } => format!("failed     {name}: {}\n", shown(why)),
-        Event::Dropped { name } => {
-            format!("dropped    {name}: no longer fetched by evoke.toml; removed from the lock\n")
-        }
-    }
-}
-
-/// Grants as a person reads them, `; `-separated; their paths and hosts came from upstream, so they are
-/// escaped.
-pub fn grant_list(grants: &[Widened]) -> String {
-    grants.iter().map(|g| shown(&g.to_string()).into_owned()).collect::<Vec<_>>().join("; ")
 }

@@ -59,7 +59,7 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool, save: Op
             if json {
                 render::json_line(&line);
             } else {
-                render::out(&crate::commands::weave::reading(&woven.plan));
+                render::out(&render::plan_reading(&woven.plan));
             }
             if let Some(path) = save {
                 if woven.plan.refused() {
