@@ -1,7 +1,9 @@
 //! evoke: say what you want; evoke turns it into a safe, typed call of a program you installed.
 //!
-//! This crate holds the command line (`cli`, one file per command under `commands/`), the one place that
-//! renders output (`render`), the decision's driver (`decide`) and the log.
+//! This crate holds the command line (`cli`, one file per command under `commands/`, each with its own
+//! arguments and `run(&Context, &Args)`), the one error a command ends with (`error::CommandError`, printed
+//! once by `cli::main`), the one place that renders output (`render`), acting on a decided call (`act`), the
+//! decision's driver (`decide`), the log, and calibration's statistics (`calibration`).
 
 pub mod act;
 pub mod body;

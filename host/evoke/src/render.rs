@@ -11,8 +11,10 @@ pub use evoke_core::text::escape_outside_lines as shown_lines;
 use evoke_core::text::escape_outside_lines;
 use std::io::{self, IsTerminal, Write};
 
+mod check;
 mod plan;
 mod update;
+pub use check::{against_newest, manifest_reads, manifest_refused, repository_next};
 pub use plan::{plan_reading, plan_refused, plan_steps};
 pub use update::{grant_list, update_event};
 

@@ -39,17 +39,8 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
         results.extend(against);
     }
     if exit == Exit::Done && results.len() == dirs.len() {
-        match evoke_files::versions::repository_next(&results) {
-            Some((newest, _, Some(next))) => render::out(&format!(
-                "the repository, {} reflex{}: next version {next} (since {})\n",
-                dirs.len(),
-                if dirs.len() == 1 { "" } else { "es" },
-                render::shown(&newest.to_string())
-            )),
-            Some((newest, _, None)) => {
-                render::out(&format!("the repository: no change since {}\n", render::shown(&newest.to_string())))
-            }
-            None => {}
+        if let Some((newest, _, next)) = evoke_files::versions::repository_next(&results) {
+            render::out(&render::repository_next(dirs.len(), &newest.to_string(), next.as_ref()));
         }
     }
     exit
@@ -66,21 +57,14 @@ fn one(dir: &Path) -> Result<(Exit, Option<Against>), CommandError> {
     }
     let Some(manifest) = reading.value else {
         let errors = reading.diagnostics.iter().filter(|d| d.is_error()).count();
-        render::err(&format!("{file}: refused ({errors} error{})\n", if errors == 1 { "" } else { "s" }));
+        render::err(&render::manifest_refused(&file, errors));
         return Ok((Exit::Usage, None));
     };
     let findings = lint(&manifest);
     for f in &findings {
         render::err(&render::lint_finding(&file, f));
     }
-    render::out(&format!(
-        "{file}: reads · {} · {} argument{} · {} lint finding{}\n",
-        manifest.effect,
-        manifest.args.len(),
-        if manifest.args.len() == 1 { "" } else { "s" },
-        findings.len(),
-        if findings.len() == 1 { "" } else { "s" },
-    ));
+    render::out(&render::manifest_reads(&file, &manifest, findings.len()));
     versions(dir, &manifest)
 }
 
@@ -88,34 +72,8 @@ fn one(dir: &Path) -> Result<(Exit, Option<Against>), CommandError> {
 fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Result<(Exit, Option<Against>), CommandError> {
     let against =
         evoke_files::versions::against_newest_tag(dir, manifest).map_err(|e| CommandError::failed(e.to_string()))?;
-    // Tags and keys come from the repository: shown escaped.
     let exit = match &against {
         None => Exit::Done,
-        Some(Against::FirstRelease { suggested }) => {
-            render::out(&format!("no version tag yet: the first release is {suggested}\n"));
-            Exit::Done
-        }
-        Some(Against::NewSince { newest, next }) => {
-            render::out(&format!("new since {}: minor · next version {next}\n", render::shown(&newest.to_string())));
-            Exit::Done
-        }
-        Some(Against::Diff { newest, diff, next }) => {
-            match next {
-                Some(next) => render::out(&format!(
-                    "since {}: {} · next version {next}\n",
-                    render::shown(&newest.to_string()),
-                    diff.next
-                )),
-                None => {
-                    render::out(&format!("since {}: no change · no new version\n", render::shown(&newest.to_string())))
-                }
-            }
-            let width = diff.changes.iter().map(|c| c.change.len()).max().unwrap_or(0);
-            for c in &diff.changes {
-                render::out(&format!("  {:<5}  {:<width$}  {}\n", c.level.as_str(), c.change, render::shown(&c.key)));
-            }
-            Exit::Done
-        }
         Some(Against::Refused { newest, fault }) => {
             let fix = match &fault {
                 evoke_core::contract::WasFault::WasReturned { name, .. } => {
@@ -124,6 +82,10 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Result<(Ex
                 evoke_core::contract::WasFault::WasDropped { key, name } => format!("put `{name}` back in {key}"),
             };
             return Err(CommandError::usage(format!("refused against {newest}: {fault}")).with_fix(fix));
+        }
+        Some(against) => {
+            render::out(&render::against_newest(against));
+            Exit::Done
         }
     };
     Ok((exit, against))

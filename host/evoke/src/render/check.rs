@@ -1,0 +1,59 @@
+//! `evoke check`'s report: whether a manifest reads, and in a git working copy, how it stands against the
+//! newest version tag. Tags, keys and paths come from the repository: each is shown escaped.
+
+use super::shown;
+use evoke_core::manifest::Manifest;
+use evoke_files::versions::Against;
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A manifest that reads: its effect, how many arguments, how many lint findings.
+pub fn manifest_reads(file: &str, manifest: &Manifest, findings: usize) -> String {
+    format!(
+        "{file}: reads · {} · {} · {}\n",
+        manifest.effect,
+        plural(manifest.args.len(), "argument", "arguments"),
+        plural(findings, "lint finding", "lint findings")
+    )
+}
+
+/// A manifest refused, after its diagnostics.
+pub fn manifest_refused(file: &str, errors: usize) -> String {
+    format!("{file}: refused ({})\n", plural(errors, "error", "errors"))
+}
+
+/// How a reflex stands against its newest version tag (a refusal is an error, not said here).
+pub fn against_newest(against: &Against) -> String {
+    match against {
+        Against::FirstRelease { suggested } => format!("no version tag yet: the first release is {suggested}\n"),
+        Against::NewSince { newest, next } => {
+            format!("new since {}: minor · next version {next}\n", shown(&newest.to_string()))
+        }
+        Against::Diff { newest, diff, next } => {
+            let mut out = match next {
+                Some(next) => format!("since {}: {} · next version {next}\n", shown(&newest.to_string()), diff.next),
+                None => format!("since {}: no change · no new version\n", shown(&newest.to_string())),
+            };
+            let width = diff.changes.iter().map(|c| c.change.len()).max().unwrap_or(0);
+            for c in &diff.changes {
+                out.push_str(&format!("  {:<5}  {:<width$}  {}\n", c.level.as_str(), c.change, shown(&c.key)));
+            }
+            out
+        }
+        Against::Refused { .. } => String::new(),
+    }
+}
+
+/// The next version of a repository of `reflexes` reflexes, since its newest tag.
+pub fn repository_next(reflexes: usize, newest: &str, next: Option<&impl std::fmt::Display>) -> String {
+    match next {
+        Some(next) => format!(
+            "the repository, {reflexes} reflex{}: next version {next} (since {})\n",
+            if reflexes == 1 { "" } else { "es" },
+            shown(newest)
+        ),
+        None => format!("the repository: no change since {}\n", shown(newest)),
+    }
+}
