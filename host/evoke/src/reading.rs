@@ -5,6 +5,9 @@
 //! From the log every field is read leniently: a field of the wrong shape reads as absent, so a damaged
 //! line is explained as far as it can be.
 
+mod weave;
+pub use weave::{LoggedPlan, LoggedStep};
+
 use crate::decide::Decided;
 use evoke_core::adapter::Raw;
 use evoke_core::log_entry::LogEntry;

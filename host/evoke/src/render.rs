@@ -15,7 +15,7 @@ mod check;
 mod plan;
 mod update;
 pub use check::{against_newest, manifest_reads, manifest_refused, repository_next};
-pub use plan::{plan_reading, plan_refused, plan_steps};
+pub use plan::{plan_reading, plan_refused, plan_steps, plan_why, step_end, step_head, step_line};
 pub use update::{grant_list, update_event};
 
 /// Whether to colour the error stream: only on a terminal, and never under `NO_COLOR`.

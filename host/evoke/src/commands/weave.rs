@@ -10,6 +10,7 @@ use crate::exit::Exit;
 use crate::journal::{Journal, Mark};
 use crate::line::{RanFields, to_line};
 use crate::log::Log;
+use crate::reading::{LoggedPlan, LoggedStep};
 use crate::session::Session;
 use crate::weave::PlanDecided;
 use crate::{prompt, render};
@@ -489,108 +490,29 @@ pub struct PlanLine<'a> {
 /// `evoke why` for a weave, from the log alone: a step's line explains that step and lists every step
 /// of its plan with how it ended; a plan refused whole says why; `try`'s plan line lists its steps.
 pub fn why(log_path: &Path, back: usize, entry: &serde_json::Value) -> Exit {
-    use serde_json::Value as J;
-    let said = |v: &J, key: &str| v.get(key).and_then(J::as_str).unwrap_or_default().to_string();
     // A plan `try` printed, or one refused whole.
     if entry.get("step").is_none() {
-        render::out(&format!("{}\n", to_line(&said(entry, "input"))));
-        if let Some(steps) = entry.get("steps").and_then(J::as_array) {
-            for step in steps {
-                render::out(&format!(
-                    "{:>3}  {}  {}\n",
-                    step.get("step").and_then(J::as_u64).unwrap_or(0),
-                    render::shown(&said(step, "call").if_empty(&said(step, "input"))),
-                    said(step, "outcome")
-                ));
-            }
-        }
-        for because in entry
-            .pointer("/verdict/because")
-            .or_else(|| entry.get("because"))
-            .and_then(J::as_array)
-            .into_iter()
-            .flatten()
-        {
-            render::out(&format!("  {}\n", render::shown(&because_text(because))));
-        }
-        for excluded in entry.get("excluded").and_then(J::as_array).into_iter().flatten() {
-            render::out(&format!("  left out: {}\n", to_line(&said(excluded, "text"))));
-        }
+        render::out(&render::plan_why(&LoggedPlan::of(entry)));
         return Exit::Done;
     }
-    let step = entry.get("step").and_then(J::as_u64).unwrap_or(1) as usize;
-    let steps = entry.get("steps").and_then(J::as_u64).unwrap_or(1) as usize;
-    render::out(&format!("step {step} of {steps}: {}\n", to_line(&said(entry, "input"))));
+    let this = LoggedStep::of(entry);
+    render::out(&render::step_head(&this));
     crate::commands::why::explain(entry);
-    for bound in entry.get("bound").and_then(J::as_array).into_iter().flatten() {
-        render::out(&format!(
-            "  took {} from step {}'s {}\n",
-            said(bound, "arg"),
-            bound.get("from").and_then(J::as_u64).unwrap_or(0),
-            said(bound, "field")
-        ));
-    }
-    // A step that ran or failed said so above, with its result or its error.
-    if !matches!(entry.get("status").and_then(J::as_str), Some("ran" | "failed")) {
-        render::out(&format!("  {}\n", status_text(entry)));
-    }
+    render::out(&render::step_end(&this));
     // The plan's other lines sit beside this one in the log, in the order they were written.
     render::out("the plan:\n");
+    let (step, steps) = (this.step.unwrap_or(1) as usize, this.steps.unwrap_or(1));
     let first = back + step - 1;
-    for k in 0..steps {
+    for k in 0..steps as usize {
         let Some(at) = first.checked_sub(k) else { break };
         let Ok(line) = crate::log::entry(log_path, at) else { break };
-        if line.get("steps").and_then(J::as_u64) != Some(steps as u64) {
+        let other = LoggedStep::of(&line);
+        if other.steps != Some(steps) {
             break;
         }
-        let call = said(&line, "call");
-        let shown = if call.is_empty() { said(&line, "reflex") } else { call };
-        render::out(&format!(
-            "{:>3}  {}  {}\n",
-            line.get("step").and_then(J::as_u64).unwrap_or(0),
-            render::shown(&shown),
-            status_text(&line)
-        ));
+        render::out(&render::step_line(&other));
     }
     Exit::Done
-}
-
-trait IfEmpty {
-    fn if_empty(self, other: &str) -> String;
-}
-
-impl IfEmpty for String {
-    fn if_empty(self, other: &str) -> String {
-        if self.is_empty() { other.to_string() } else { self }
-    }
-}
-
-fn because_text(because: &serde_json::Value) -> String {
-    let kind = because.get("type").and_then(serde_json::Value::as_str).unwrap_or_default();
-    match kind {
-        "nothing_to_do" => "nothing to do: the request only says what not to do".into(),
-        "found_nothing" => format!(
-            "refused: nothing installed does \"{}\"",
-            because.get("text").and_then(serde_json::Value::as_str).unwrap_or_default()
-        ),
-        other => format!("stopped: {other}"),
-    }
-}
-
-fn status_text(line: &serde_json::Value) -> String {
-    let status = line.get("status").and_then(serde_json::Value::as_str).unwrap_or_default();
-    match line.get("why") {
-        Some(why) => {
-            let kind = why.get("type").and_then(serde_json::Value::as_str).unwrap_or_default();
-            let message = why.get("message").and_then(serde_json::Value::as_str);
-            match (kind, message) {
-                ("earlier_step", _) => format!("{status}: an earlier step stopped the weave"),
-                (_, Some(message)) => format!("{status}: {}", render::shown(message)),
-                (kind, None) => format!("{status}: {kind}"),
-            }
-        }
-        None => status.to_string(),
-    }
 }
 
 /// What a plan file pins, as it is here now.

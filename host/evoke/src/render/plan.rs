@@ -2,6 +2,8 @@
 //! a plan was refused whole.
 
 use super::shown;
+use crate::line::to_line;
+use crate::reading::{LoggedPlan, LoggedStep};
 use evoke_core::decision::Outcome;
 use evoke_core::weave::plan::{self, Plan, VerdictBecause};
 
@@ -96,4 +98,59 @@ pub fn plan_reading(plan: &Plan) -> String {
         out.push_str(&format!("left out: \"{}\" (it says what not to do)\n", shown(&excluded.text)));
     }
     out
+}
+
+/// `evoke why` of a plan's own line (`try`'s, or one refused whole): its steps, why it was refused, what
+/// was left out.
+pub fn plan_why(plan: &LoggedPlan) -> String {
+    let mut out = format!("{}\n", to_line(&plan.input));
+    for (step, call, outcome) in &plan.steps {
+        out.push_str(&format!("{step:>3}  {}  {outcome}\n", shown(call)));
+    }
+    for (kind, text) in &plan.because {
+        let said = match kind.as_str() {
+            "nothing_to_do" => "nothing to do: the request only says what not to do".to_string(),
+            "found_nothing" => format!("refused: nothing installed does \"{text}\""),
+            other => format!("stopped: {other}"),
+        };
+        out.push_str(&format!("  {}\n", shown(&said)));
+    }
+    for excluded in &plan.excluded {
+        out.push_str(&format!("  left out: {}\n", to_line(excluded)));
+    }
+    out
+}
+
+/// The head of `evoke why` for a step: which step of how many, and its words.
+pub fn step_head(step: &LoggedStep) -> String {
+    format!("step {} of {}: {}\n", step.step.unwrap_or(1), step.steps.unwrap_or(1), to_line(&step.input))
+}
+
+/// What a step took from the steps before it, and, unless it ran or failed (its result or error says
+/// so), how it ended.
+pub fn step_end(step: &LoggedStep) -> String {
+    let mut out = String::new();
+    for (arg, from, field) in &step.bound {
+        out.push_str(&format!("  took {arg} from step {from}'s {field}\n"));
+    }
+    if !matches!(step.status.as_str(), "ran" | "failed") {
+        out.push_str(&format!("  {}\n", step_status(step)));
+    }
+    out
+}
+
+/// One step among the plan's, as `evoke why` lists them: its number, its call, how it ended.
+pub fn step_line(step: &LoggedStep) -> String {
+    let shown_call = if step.call.is_empty() { &step.reflex } else { &step.call };
+    format!("{:>3}  {}  {}\n", step.step.unwrap_or(0), shown(shown_call), step_status(step))
+}
+
+fn step_status(step: &LoggedStep) -> String {
+    let status = &step.status;
+    match &step.why {
+        Some((kind, _)) if kind == "earlier_step" => format!("{status}: an earlier step stopped the weave"),
+        Some((_, Some(message))) => format!("{status}: {}", shown(message)),
+        Some((kind, None)) => format!("{status}: {kind}"),
+        None => status.to_string(),
+    }
 }
