@@ -96,3 +96,24 @@ impl CommandError {
         CommandError::usage(format!("{name} is inactive: {}", inactive.why)).with_fix(inactive.fix.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_prints_its_diagnostics_then_its_message_then_its_fix_escaped() {
+        let e = CommandError::usage("cannot read \u{1b}[2Jfile").with_fix("name \u{202E}another");
+        assert_eq!(e.exit, Exit::Usage);
+        let shown = crate::render::error(&e);
+        assert_eq!(shown, "error: cannot read \\u{1B}[2Jfile\n  = fix: name \\u{202E}another\n");
+    }
+
+    #[test]
+    fn a_body_refused_before_it_ran_keeps_its_exit() {
+        let refused = CommandError::from(crate::body::NotPrepared::Refused("a value starts with -".into()));
+        assert_eq!((refused.exit, refused.message.as_str()), (Exit::Refused, "a value starts with -"));
+        let failed = CommandError::from(crate::body::NotPrepared::Failed("no token".into()));
+        assert_eq!(failed.exit, Exit::Failed);
+    }
+}

@@ -115,3 +115,22 @@ impl Reading {
         self.spans.iter().find(|(k, _)| k == key).map(|(_, text)| text.as_str())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evoke_core::log_entry::read_log_entry;
+
+    #[test]
+    fn a_damaged_line_reads_as_far_as_it_can() {
+        let line = r#"{"outcome":"confirm","call":"lamp","judgments":[{"top":"lamp","p":0.9},{"question":"lamp.room","top":"den","p":"x"}],"contenders":[{"reflex":"lamp","fits":0.8},{"reflex":"mail"}],"because":[{"type":"under_floor"},{}],"candidates":[{"span":{"start":0,"end":3,"text":"den"}},{"span":{}}]}"#;
+        let reading = Reading::of_log(&read_log_entry(line).unwrap());
+        assert_eq!(reading.outcome, "confirm");
+        assert_eq!(reading.judgments[0].question, None);
+        assert_eq!(reading.judgments[1].p, 0.0, "a probability that is no number reads as 0");
+        assert_eq!(reading.fits, [("lamp".to_string(), 0.8)], "a contender without fits is left out");
+        assert_eq!(reading.because, ["under_floor", ""]);
+        assert_eq!(reading.span_text("0-3"), Some("den"));
+        assert_eq!(reading.spans.len(), 1, "a span without its ends is left out");
+    }
+}
