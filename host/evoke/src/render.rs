@@ -11,9 +11,11 @@ pub use evoke_core::text::escape_outside_lines as shown_lines;
 use evoke_core::text::escape_outside_lines;
 use std::io::{self, IsTerminal, Write};
 
+mod adapter;
 mod check;
 mod plan;
 mod update;
+pub use adapter::{adapter_added, adapter_list, adapter_removed};
 pub use check::{against_newest, manifest_reads, manifest_refused, repository_next};
 pub use plan::{plan_reading, plan_refused, plan_steps, plan_why, step_end, step_head, step_line};
 pub use update::{grant_list, update_event};

@@ -81,28 +81,11 @@ fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> CommandRes
     let written = evoke_files::atomic::write(&record.wasm(), &bytes)
         .and_then(|()| evoke_files::atomic::write(&record.dir.join(installed::RECORD), record.record().as_bytes()));
     written.map_err(|e| CommandError::failed(format!("{} cannot be written: {e}", record.dir.display())))?;
-    let verb = if before.is_some() { "replaced" } else { "added" };
-    // The id and the hosts are the component's own words: shown escaped.
-    render::out(&format!("{verb} adapter {}: {}\n", render::shown(name), render::shown(&adapter.description().id)));
-    render::out(&format!("  id        {}\n", render::shown(adapter.id())));
-    let gate = match adapter.gate() {
-        Some(g) => {
-            let fits = g.fits.map(|f| format!(" · fits {f}")).unwrap_or_default();
-            format!("route {}{fits} · read {} · write {}", g.route, g.read, g.write)
-        }
-        None => "none: every complete call confirms".into(),
-    };
-    render::out(&format!("  gate      {gate}\n"));
-    render::out(&format!("  may reach {}\n", reach(&record.allow_hosts)));
-    if let Some(before) = before.filter(|b| b.allow_hosts != record.allow_hosts) {
-        render::out(&format!("  (it could reach {} before)\n", reach(&before.allow_hosts)));
-    }
-    render::out(&format!("name it in a project's evoke.toml: adapter = \"{name}\"\n"));
+    let replaced = before.is_some();
+    let could_reach_before = before.filter(|b| b.allow_hosts != record.allow_hosts).map(|b| b.allow_hosts);
+    let added = render::adapter_added(&record, adapter.id(), adapter.gate(), replaced, could_reach_before.as_deref());
+    render::out(&added);
     Ok(Exit::Done)
-}
-
-fn reach(hosts: &[String]) -> String {
-    if hosts.is_empty() { "no host".into() } else { render::shown(&hosts.join(", ")).into_owned() }
 }
 
 fn list(places: &Places, json: bool) -> CommandResult {
@@ -121,21 +104,7 @@ fn list(places: &Places, json: bool) -> CommandResult {
         render::json_line(&crate::line::to_line(&line));
         return Ok(Exit::Done);
     }
-    if found.is_empty() {
-        render::out("no component adapter is installed; add one with: evoke adapter add NAME FILE --allow-host HOST\n");
-    }
-    let width = found.iter().map(|i| i.name.chars().count()).max().unwrap_or(0);
-    let ids = found.iter().map(|i| i.id.chars().count()).max().unwrap_or(0);
-    for i in &found {
-        render::out(&format!(
-            "{:<width$}  {:<ids$}  sha256:{}  may reach {}\n",
-            render::shown(&i.name),
-            render::shown(&i.id),
-            &i.sha256[..12],
-            reach(&i.allow_hosts)
-        ));
-    }
-    render::out(&format!("built in: {}\n", evoke_adapters::builtin::NAMES.join(", ")));
+    render::out(&render::adapter_list(&found, &evoke_adapters::builtin::NAMES));
     Ok(Exit::Done)
 }
 
@@ -153,6 +122,6 @@ fn remove(places: &Places, name: &str) -> CommandResult {
         }
     };
     dir?;
-    render::out(&format!("removed adapter {name}\n"));
+    render::out(&render::adapter_removed(name));
     Ok(Exit::Done)
 }
