@@ -12,10 +12,12 @@ use evoke_core::text::escape_outside_lines;
 use std::io::{self, IsTerminal, Write};
 
 mod adapter;
+mod add;
 mod check;
 mod plan;
 mod update;
 pub use adapter::{adapter_added, adapter_list, adapter_removed};
+pub use add::{added, inactive, thefts};
 pub use check::{against_newest, manifest_reads, manifest_refused, repository_next};
 pub use plan::{plan_reading, plan_refused, plan_steps, plan_why, step_end, step_head, step_line};
 pub use update::{grant_list, update_event};

@@ -17,7 +17,7 @@ use evoke_files::install::{self, Added};
 use evoke_files::lock::LockedAdapter;
 use evoke_files::places::Places;
 use evoke_files::project::Location;
-use evoke_files::theft::{Theft, theft_test};
+use evoke_files::theft::theft_test;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -64,17 +64,9 @@ pub fn run_with(
 }
 
 fn report(added: &Added, root: &Path) {
-    let mut line =
-        format!("added {}: {} · {}", render::shown(&added.name), render::shown(&added.source), added.manifest.effect);
-    if let Some(locked) = &added.locked {
-        line.push_str(&format!(" · commit {} · {}", &locked.commit[..locked.commit.len().min(12)], locked.h1));
-    }
-    render::json_line(&line);
     // What the user consents to by adding it: every path the body may reach with its mode, every host.
     let grants = grants_widened(&Grants::default(), &added.manifest.grants);
-    if !grants.is_empty() {
-        render::out(&format!("  grants: {}\n", render::grant_list(&grants)));
-    }
+    render::out(&render::added(added, &grants));
     let file = added.dir.join("reflex.toml");
     let shown = file.strip_prefix(root).unwrap_or(&file).display().to_string();
     for finding in &added.findings {
@@ -84,8 +76,7 @@ fn report(added: &Added, root: &Path) {
 
 fn theft(session: &Session, added: &Added) {
     if let Some(Err(inactive)) = session.project.installed(&added.name).map(|i| &i.status) {
-        let said = format!("{} is inactive: {}\n", render::shown(&added.name), render::shown(&inactive.why));
-        render::out(&format!("{said}{}", render::fix_line(&inactive.fix)));
+        render::out(&render::inactive(&added.name, inactive));
     }
     let others: Vec<Reflex> = session.catalog.reflexes().iter().filter(|r| r.name != added.name).cloned().collect();
     if others.iter().all(|r| r.manifest.examples.is_empty()) {
@@ -109,21 +100,7 @@ fn theft(session: &Session, added: &Added) {
         runtime.block_on(session.adapter.answer(state, questions, &cancel)).map_err(|e| e.to_string())
     };
     match theft_test(&others, &newcomer, &mut ask) {
-        Ok(thefts) if thefts.is_empty() => {
-            let name = render::shown(&added.name);
-            render::out(&format!("theft test: no example of the installed reflexes goes to {name}\n"));
-        }
-        Ok(thefts) => {
-            // The phrase is an example from a manifest, and the fix quotes one: both came from outside.
-            for Theft { phrase, owner, newcomer_p, owner_p, fix } in thefts {
-                let (phrase, owner, fix) = (render::shown(&phrase), render::shown(&owner), render::shown(&fix));
-                render::out(&format!(
-                    "theft: \"{phrase}\" (an example of {owner}) would go to {} ({newcomer_p:.2}; {owner} {owner_p:.2})\n{}",
-                    render::shown(&added.name),
-                    render::fix_line(&fix)
-                ));
-            }
-        }
+        Ok(thefts) => render::out(&render::thefts(&added.name, &thefts)),
         // The engine's failure may quote what an adapter sent.
         Err(skipped) => render::err(&render::note(&format!("the theft test stopped: {}", skipped.0))),
     }

@@ -4,6 +4,7 @@
 mod support;
 
 mod adapter;
+mod add;
 mod calibrate;
 mod check;
 mod completions;

@@ -1,0 +1,44 @@
+//! `evoke add`'s report: the reflex added with what it is granted, whether it is active, and the theft
+//! test. A name, a source, an example and a fix all came from outside: each is shown escaped.
+
+use super::{fix_line, grant_list, shown};
+use evoke_core::contract::Widened;
+use evoke_files::install::Added;
+use evoke_files::project::Inactive;
+use evoke_files::theft::Theft;
+
+/// The reflex added: its name, source and effect, the commit and tree hash it is locked to, and the
+/// grants the user consents to by adding it.
+pub fn added(added: &Added, grants: &[Widened]) -> String {
+    let mut out = format!("added {}: {} · {}", shown(&added.name), shown(&added.source), added.manifest.effect);
+    if let Some(locked) = &added.locked {
+        out.push_str(&format!(" · commit {} · {}", &locked.commit[..locked.commit.len().min(12)], locked.h1));
+    }
+    out.push('\n');
+    if !grants.is_empty() {
+        out.push_str(&format!("  grants: {}\n", grant_list(grants)));
+    }
+    out
+}
+
+/// A reflex installed but inactive: why, and the fix.
+pub fn inactive(name: &str, inactive: &Inactive) -> String {
+    format!("{} is inactive: {}\n{}", shown(name), shown(&inactive.why), fix_line(&inactive.fix))
+}
+
+/// The theft test's findings: each example of another reflex the newcomer would take, with its fix.
+pub fn thefts(newcomer: &str, thefts: &[Theft]) -> String {
+    if thefts.is_empty() {
+        return format!("theft test: no example of the installed reflexes goes to {}\n", shown(newcomer));
+    }
+    let mut out = String::new();
+    for Theft { phrase, owner, newcomer_p, owner_p, fix } in thefts {
+        let (phrase, owner) = (shown(phrase), shown(owner));
+        out.push_str(&format!(
+            "theft: \"{phrase}\" (an example of {owner}) would go to {} ({newcomer_p:.2}; {owner} {owner_p:.2})\n{}",
+            shown(newcomer),
+            fix_line(fix)
+        ));
+    }
+    out
+}
