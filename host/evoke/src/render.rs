@@ -15,11 +15,13 @@ mod adapter;
 mod add;
 mod check;
 mod plan;
+mod project;
 mod update;
 pub use adapter::{adapter_added, adapter_list, adapter_removed};
 pub use add::{added, inactive, thefts};
 pub use check::{against_newest, manifest_reads, manifest_refused, repository_next};
 pub use plan::{plan_reading, plan_refused, plan_steps, plan_why, step_end, step_head, step_line};
+pub use project::{home_trusted, listed, nothing_installed, trusted, trusting};
 pub use update::{grant_list, update_event};
 
 /// Whether to colour the error stream: only on a terminal, and never under `NO_COLOR`.

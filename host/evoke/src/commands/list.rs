@@ -19,7 +19,7 @@ pub fn run(context: &Context) -> CommandResult {
     let project = load_in(location.clone(), &places)?;
     if project.installed.is_empty() {
         let where_ = if location.home { "your home project".to_string() } else { shown_path(&location.root) };
-        render::out(&format!("nothing is installed in {where_}; install a reflex with: evoke add NAME REF\n"));
+        render::out(&render::nothing_installed(&where_));
         return Ok(Exit::Done);
     }
     let rows: Vec<[String; 4]> = project
@@ -57,10 +57,7 @@ pub fn run(context: &Context) -> CommandResult {
             w2 = widths[2],
             w3 = widths[3]
         );
-        render::out(&format!("{}\n", render::shown(line.trim_end())));
-        if let Err(inactive) = &installed.status {
-            render::out(&format!("  = why: {}\n{}", render::shown(&inactive.why), render::fix_line(&inactive.fix)));
-        }
+        render::out(&render::listed(&line, installed.status.as_ref().err()));
     }
     Ok(Exit::Done)
 }

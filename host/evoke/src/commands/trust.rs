@@ -13,7 +13,7 @@ pub fn run(context: &Context) -> CommandResult {
     let (places, location) = context.locate()?;
     let shown = render::shown(&shown_path(&location.root)).into_owned();
     if location.home {
-        render::out(&format!("{shown} is your home project, which is always trusted\n"));
+        render::out(&render::home_trusted(&shown));
         return Ok(Exit::Done);
     }
     // A project bringing settings only the home file may hold is refused on every use; trusting it would
@@ -31,20 +31,9 @@ pub fn run(context: &Context) -> CommandResult {
     }
     let snapshot = trust::snapshot(&location.root).map_err(|e| CommandError::failed(e.to_string()))?;
     let before = trust::check(&places, &location);
-    match &before {
-        Ok(()) => render::out(&format!("{shown} is trusted as it is; recording it again, bound to:\n")),
-        Err(u) if !u.never => render::out(&format!(
-            "{shown} changed since you trusted it ({}); trusting it now, bound to:\n",
-            render::shown(&u.changed.join(", "))
-        )),
-        Err(_) => render::out(&format!("trusting {shown}, bound to the content of:\n")),
-    }
-    let width = snapshot.files.keys().map(|k| k.chars().count()).max().unwrap_or(0);
-    for (path, hash) in &snapshot.files {
-        render::out(&format!("  {:<width$}  sha256:{hash}\n", render::shown(path)));
-    }
+    render::out(&render::trusting(&shown, before.as_ref().err(), &snapshot));
     let recorded = trust::record(&places, &location).map_err(|e| CommandError::failed(e.to_string()))?;
-    render::out(&format!("trusted: {}\n", recorded.digest));
+    render::out(&render::trusted(&recorded.digest));
     if let Ok(project) = project::load(location.clone()) {
         crate::body::precompile(&project.installed, &places.cache);
     }

@@ -17,5 +17,6 @@ mod run;
 mod say;
 mod tag;
 mod test;
+mod trust;
 mod try_;
 mod update;
