@@ -206,6 +206,37 @@ fn outcome_line(r: &Reading) -> String {
     }
 }
 
+/// `evoke why`'s first line: the input as typed, quoted as the JSON line quotes it.
+pub fn logged_input(input: &str) -> String {
+    format!("{}\n", crate::line::to_line(&input))
+}
+
+/// `evoke why` of a decision that failed closed: its error is all there is to say.
+pub fn logged_refusal(error: &str) -> String {
+    format!("  {}\n", shown(error))
+}
+
+/// `evoke why`'s last line: what the body printed when it ran, or its error.
+pub fn logged_run(ran: Option<&str>, error: Option<&str>) -> String {
+    match (ran, error) {
+        (Some(text), _) => format!("  ran: {}", result(text)),
+        (None, Some(error)) => format!("  failed: {}\n", shown(error)),
+        (None, None) => String::new(),
+    }
+}
+
+/// One held-out test of `evoke test`: pass or FAIL, the reflex, the utterance, what it was decided as, and
+/// for a `false` record, what it must not be.
+pub fn tested(ok: bool, reflex: &str, utterance: &str, got: &str, must_not: bool) -> String {
+    let mark = if ok { "pass" } else { "FAIL" };
+    let wanted = if must_not { format!(" (must not be {reflex})") } else { String::new() };
+    format!("{}\n", shown(&format!("{mark}  {reflex}  {utterance:?}  → {got}{wanted}")))
+}
+
+pub fn tests_passed(passed: usize, failed: usize) -> String {
+    format!("{passed} passed, {failed} failed\n")
+}
+
 /// The question of a missing value and its closed choices, numbered.
 pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
     use evoke_core::decision::Choices;

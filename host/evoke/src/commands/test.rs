@@ -36,15 +36,11 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
                 Ok(decided) => (passes(&reflex.name, record, &decided.decision), summary(&decided.decision)),
                 Err(failed) => (false, failed.failure.to_string()),
             };
-            let mark = if ok { "pass" } else { "FAIL" };
-            let wanted =
-                if record.asserts.is_none() { format!(" (must not be {})", reflex.name) } else { String::new() };
-            let line = format!("{mark}  {}  {:?}  → {got}{wanted}", reflex.name, record.utterance);
-            render::out(&format!("{}\n", render::shown(&line)));
+            render::out(&render::tested(ok, &reflex.name, &record.utterance, &got, record.asserts.is_none()));
             if ok { passed += 1 } else { failed += 1 }
         }
     }
-    render::out(&format!("{passed} passed, {failed} failed\n"));
+    render::out(&render::tests_passed(passed, failed));
     Ok(if failed == 0 { Exit::Done } else { Exit::Failed })
 }
 

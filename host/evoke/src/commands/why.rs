@@ -35,10 +35,10 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
         return Ok(crate::commands::weave::why(&places.log(), back, &entry));
     }
     let input = entry.get("input").and_then(Value::as_str).unwrap_or_default();
-    render::out(&format!("{}\n", crate::line::to_line(&input)));
+    render::out(&render::logged_input(input));
     // A decision that failed closed has no outcome: its error is all there is to say.
     if let (None, Some(error)) = (entry.get("outcome"), entry.get("error").and_then(Value::as_str)) {
-        render::out(&format!("  {}\n", render::shown(error)));
+        render::out(&render::logged_refusal(error));
         return Ok(Exit::Done);
     }
     explain(&entry);
@@ -50,10 +50,5 @@ pub(crate) fn explain(entry: &Value) {
     // A line that is no object was refused when it was read; one that is reads as far as it can.
     let Ok(logged) = log_entry_of(entry.clone()) else { return };
     render::out(&render::reading(&Reading::of_log(&logged)));
-    // What the body did, when it ran.
-    if let Some(text) = &logged.ran {
-        render::out(&format!("  ran: {}", render::result(text)));
-    } else if let Some(error) = &logged.error {
-        render::out(&format!("  failed: {}\n", render::shown(error)));
-    }
+    render::out(&render::logged_run(logged.ran.as_deref(), logged.error.as_deref()));
 }
