@@ -20,7 +20,10 @@ mod update;
 pub use adapter::{adapter_added, adapter_list, adapter_removed};
 pub use add::{added, inactive, thefts};
 pub use check::{against_newest, manifest_reads, manifest_refused, repository_next};
-pub use plan::{plan_reading, plan_refused, plan_steps, plan_why, step_end, step_head, step_line};
+pub use plan::{
+    plan_reading, plan_refused, plan_saved, plan_step, plan_steps, plan_why, step_asks, step_declined, step_end,
+    step_head, step_line, step_not_run, step_ran_before,
+};
 pub use project::{home_trusted, listed, nothing_installed, trusted, trusting};
 pub use update::{grant_list, update_event};
 
@@ -288,6 +291,15 @@ pub fn literal_call(project: Option<&std::path::Path>, decision: &Decision) -> S
 /// evoke's own line before a confirm question, so the reflex's words can never pass for evoke's.
 pub fn confirm_line(prompt: &Prompt) -> String {
     format!("{} — {}\n", shown(&prompt.own), shown(&prompt.reason))
+}
+
+/// A destructive call by name where no person can confirm it: its question, and where to run it.
+pub fn destructive_unanswered(prompt: &Prompt) -> String {
+    format!(
+        "evoke: {} ({})\na destructive call confirms at a terminal: run it there\n",
+        shown(&prompt.template),
+        shown(&prompt.reason)
+    )
 }
 
 /// A decision that needs a person where none can answer: what it asks, then the literal command that

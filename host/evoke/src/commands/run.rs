@@ -69,11 +69,7 @@ fn by_name(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Com
             if json {
                 render::json_line(&line);
             } else {
-                render::err(&format!(
-                    "evoke: {} ({})\na destructive call confirms at a terminal: run it there\n",
-                    render::shown(&p.template),
-                    p.reason
-                ));
+                render::err(&render::destructive_unanswered(p));
             }
             return Ok(Exit::NeedsPerson);
         }

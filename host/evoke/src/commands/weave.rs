@@ -195,7 +195,7 @@ pub async fn act(
             return Ok(stopped_before_running(&plan, i, options, &emit, log));
         }
         let asked = Instant::now();
-        render::err(&format!("step {}: {}\n", i + 1, render::shown(decision.reflex.as_deref().unwrap_or_default())));
+        render::err(&render::step_asks(i + 1, decision.reflex.as_deref().unwrap_or_default()));
         let Some(answers) = crate::commands::say::ask_missing(&session.catalog, &decision) else {
             for (j, step) in plan.steps.iter().enumerate() {
                 let (status, why) = if j == i { (Status::Declined, None) } else { skipped() };
@@ -255,7 +255,7 @@ pub async fn act(
                 if let Some(b) = lacking {
                     let message = format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg);
                     if !options.json {
-                        render::err(&format!("evoke: step {n}: {message}; it did not run\n"));
+                        render::err(&render::step_not_run(n, &message));
                     }
                     emit(log, i, &decision, None, Status::Refused, Some(Why::Said { message }));
                     exit = exit.worse(Exit::Refused);
@@ -297,7 +297,7 @@ pub async fn act(
                 }
                 if let Some(message) = unread {
                     if !options.json {
-                        render::err(&format!("evoke: step {n}: {}; it did not run\n", render::shown(&message)));
+                        render::err(&render::step_not_run(n, &message));
                     }
                     emit(log, i, &decision, None, Status::Refused, Some(Why::Said { message }));
                     exit = exit.worse(Exit::Refused);
@@ -310,8 +310,7 @@ pub async fn act(
                 plan.steps[i].decision = decision.clone();
                 if !options.json {
                     let call = decision.call.clone().unwrap_or_default();
-                    let confidence = decision.confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
-                    render::out(&format!("{n:>3}  {}{confidence}\n", render::shown(&call)));
+                    render::out(&render::plan_step(n, &call, decision.confidence));
                 }
             }
             let deadline = started + DEADLINE + waited;
@@ -382,7 +381,7 @@ where
         match entry.mark {
             Mark::Done => {
                 if !options.json {
-                    render::err(&format!("evoke: step {n} ran before; it does not run again\n"));
+                    render::err(&render::step_ran_before(n));
                     if let Some(result) = &entry.result {
                         render::out(&render::result(result));
                     }
@@ -429,7 +428,7 @@ where
                 return Ended { exit: Exit::NeedsPerson, data: None };
             }
             if !crate::act::confirmed(&prompt, waited) {
-                render::err(&format!("evoke: step {n} declined\n"));
+                render::err(&render::step_declined(n));
                 emit(log, i, decision, None, Status::Declined, None);
                 return Ended { exit: Exit::Declined, data: None };
             }
@@ -555,7 +554,7 @@ pub fn save(session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]
         evoke_core::weave::planfile::write(&pins(session), &woven.plan.input, tags, weave, woven.answers.clone());
     evoke_files::atomic::write(path, text.as_bytes())
         .map_err(|e| CommandError::failed(format!("cannot write {}: {e}", path.display())))?;
-    render::err(&format!("saved the plan to {}; run it with: evoke run {}\n", path.display(), path.display()));
+    render::err(&render::plan_saved(&path.display().to_string()));
     Ok(Exit::Done)
 }
 

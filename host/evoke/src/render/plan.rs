@@ -38,8 +38,7 @@ pub fn plan_steps(plan: &Plan) -> String {
             continue;
         }
         let call = d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default());
-        let confidence = d.confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
-        out.push_str(&format!("{:>3}  {}{}\n", step.step, shown(&call), confidence));
+        out.push_str(&plan_step(step.step, &call, d.confidence));
     }
     out
 }
@@ -153,4 +152,34 @@ fn step_status(step: &LoggedStep) -> String {
         Some((kind, None)) => format!("{status}: {kind}"),
         None => status.to_string(),
     }
+}
+
+/// One numbered step of a plan as it runs: `  1  lights room="den" state="off"  0.92`.
+pub fn plan_step(n: usize, call: &str, confidence: Option<f64>) -> String {
+    let confidence = confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
+    format!("{n:>3}  {}{confidence}\n", shown(call))
+}
+
+/// A step that asks for a value before anything runs.
+pub fn step_asks(n: usize, reflex: &str) -> String {
+    format!("step {n}: {}\n", shown(reflex))
+}
+
+/// A step that did not run, and why.
+pub fn step_not_run(n: usize, why: &str) -> String {
+    format!("evoke: step {n}: {}; it did not run\n", shown(why))
+}
+
+/// A step its journal says ran before: it does not run again.
+pub fn step_ran_before(n: usize) -> String {
+    format!("evoke: step {n} ran before; it does not run again\n")
+}
+
+pub fn step_declined(n: usize) -> String {
+    format!("evoke: step {n} declined\n")
+}
+
+/// A plan saved by `evoke try --save`, and how to run it.
+pub fn plan_saved(file: &str) -> String {
+    format!("saved the plan to {file}; run it with: evoke run {file}\n")
 }
