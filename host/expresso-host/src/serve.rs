@@ -77,6 +77,11 @@ pub trait Processor: Send + 'static {
     fn cursor(&self) -> i64;
     fn next_retry_ms(&mut self) -> Result<Option<i64>, Error>;
     fn sweep(&mut self) -> Result<usize, Error>;
+    /// How long the thread waits for a request when nothing was run. A process that owns its log is
+    /// woken by its own requests; a worker sharing one must also look for events others appended.
+    fn idle_wait(&self) -> Duration {
+        Duration::from_millis(100)
+    }
 }
 
 impl<S: LogStore + 'static> Processor for Host<S> {
@@ -226,7 +231,8 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
                     eprintln!("expresso serve: {e}");
                 }
                 if consumed == 0 && !took {
-                    let wait = next.map_or(100, |t| (t - now).clamp(1, 100)) as u64;
+                    let idle = host.idle_wait().as_millis().max(1) as i64;
+                    let wait = next.map_or(idle, |t| (t - now).clamp(1, idle)) as u64;
                     match rx.recv_timeout(Duration::from_millis(wait)) {
                         Ok(first) => waiting.push(first),
                         Err(RecvTimeoutError::Timeout) => {}

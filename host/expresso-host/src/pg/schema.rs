@@ -84,16 +84,21 @@ pub fn connect(ns: &Namespace) -> Result<Client, Error> {
     config.application_name("expresso");
     let mut client = config.connect(NoTls)?;
     let schema = &ns.schema;
-    // Two workers starting at once may both make the schema: the creation is serialized by a lock.
-    client.batch_execute(&format!(
-        "SELECT pg_advisory_lock({key}, -1);
-         CREATE SCHEMA IF NOT EXISTS {schema};
-         SET search_path TO {schema};
-         {TABLES}
-         INSERT INTO meta (key, value) VALUES ('version', '{SCHEMA_VERSION}') ON CONFLICT (key) DO NOTHING;
-         SELECT pg_advisory_unlock({key}, -1);",
-        key = ns.append_key()
-    ))?;
+    client.batch_execute(&format!("SET search_path TO {schema}"))?;
+    // The tables are made once. Only when they are missing: `CREATE INDEX IF NOT EXISTS` takes a lock on
+    // its table even when the index is there, which would stall the log's appends at every new connection.
+    let made: Option<String> = client.query_one("SELECT to_regclass('meta')::text", &[])?.get(0);
+    if made.is_none() {
+        // Two workers starting at once may both make them: the making is serialized by a lock held to the
+        // end of its transaction (the statements of one batch are one transaction).
+        client.batch_execute(&format!(
+            "SELECT pg_advisory_xact_lock({key}, -1);
+             CREATE SCHEMA IF NOT EXISTS {schema};
+             {TABLES}
+             INSERT INTO meta (key, value) VALUES ('version', '{SCHEMA_VERSION}') ON CONFLICT (key) DO NOTHING;",
+            key = ns.append_key()
+        ))?;
+    }
     let version: String = client.query_one("SELECT value FROM meta WHERE key = 'version'", &[])?.get(0);
     if version != SCHEMA_VERSION {
         return Err(Error::Store(format!(

@@ -217,25 +217,40 @@ impl Processor for Worker {
                 eprintln!("expresso serve: worker {}: {e}", self.id);
             }
         }
+        // Each partition steps on a thread of its own: their commits then wait on the disk together, and
+        // Postgres syncs them in one flush (its group commit), where one after another each waits alone.
+        let now = Instant::now();
+        let results: Vec<(i32, Result<usize, Error>, i64, bool)> = std::thread::scope(|scope| {
+            let running: Vec<_> = self
+                .held
+                .iter_mut()
+                .filter(|(_, held)| held.resting_until.is_none_or(|t| now >= t))
+                .map(|(&part, held)| {
+                    scope.spawn(move || {
+                        let result = held.host.step_batch();
+                        (part, result, held.host.cursor(), held.host.db().is_closed())
+                    })
+                })
+                .collect();
+            running.into_iter().map(|h| h.join().expect("a partition's step panicked")).collect()
+        });
         let mut consumed = 0;
         let mut lost = Vec::new();
         let mut cursor: Option<i64> = None;
-        for (&part, held) in self.held.iter_mut() {
-            if held.resting_until.is_some_and(|t| Instant::now() < t) {
-                continue;
-            }
-            match held.host.step_batch() {
+        for (part, result, at, closed) in results {
+            let Some(held) = self.held.get_mut(&part) else { continue };
+            match result {
                 Ok(n) => {
                     consumed += n;
                     held.resting_until = None;
                     held.pause = Duration::from_millis(50);
                     if n > 0 {
-                        cursor = Some(cursor.map_or(held.host.cursor(), |c| c.min(held.host.cursor())));
+                        cursor = Some(cursor.map_or(at, |c| c.min(at)));
                     }
                 }
                 Err(e) => {
                     eprintln!("expresso serve: partition {part}: {e}");
-                    if held.host.db().is_closed() || matches!(e, Error::Store(_)) {
+                    if closed || matches!(e, Error::Store(_)) {
                         // The connection, and with it the lease, is gone (or the fence refused): another
                         // worker, or this one at its next look, takes the partition and recovers it.
                         lost.push(part);
@@ -258,6 +273,11 @@ impl Processor for Worker {
         self.cursor
     }
 
+    /// Events another worker appended wake no one here: the partitions are looked at again this soon.
+    fn idle_wait(&self) -> Duration {
+        Duration::from_millis(10)
+    }
+
     fn next_retry_ms(&mut self) -> Result<Option<i64>, Error> {
         let mut next: Option<i64> = None;
         for held in self.held.values_mut() {
@@ -269,13 +289,22 @@ impl Processor for Worker {
     }
 
     fn sweep(&mut self) -> Result<usize, Error> {
-        let mut sent = 0;
-        for (part, held) in self.held.iter_mut() {
-            match held.host.sweep() {
-                Ok(n) => sent += n,
-                Err(e) => eprintln!("expresso serve: partition {part}: {e}"),
-            }
-        }
+        let sent = std::thread::scope(|scope| {
+            let running: Vec<_> = self
+                .held
+                .iter_mut()
+                .map(|(&part, held)| {
+                    scope.spawn(move || match held.host.sweep() {
+                        Ok(n) => n,
+                        Err(e) => {
+                            eprintln!("expresso serve: partition {part}: {e}");
+                            0
+                        }
+                    })
+                })
+                .collect();
+            running.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+        });
         Ok(sent)
     }
 }
