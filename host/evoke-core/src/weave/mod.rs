@@ -295,10 +295,13 @@ pub fn read(input: &str, cuts: &[Cut], answers: &Answers, bar: f64) -> Result<Re
 /// the cuts itself knows from this which words the plan will decide first.
 pub fn parts_cut_at(input: &str, at: &[(usize, usize)]) -> Vec<Part> {
     let chars: Vec<char> = input.chars().collect();
-    let mut cuts = Vec::new();
+    let mut cuts: Vec<Cut> = Vec::new();
     let mut answers = Answers::new();
-    for &(start, end) in at {
-        if start >= end || end > chars.len() {
+    let mut at = at.to_vec();
+    at.sort_unstable();
+    for (start, end) in at {
+        // A place outside the text, or one overlapping the place before it, is no place to cut.
+        if start >= end || end > chars.len() || cuts.last().is_some_and(|c| start < c.end) {
             continue;
         }
         let typed: String = chars[start..end].iter().collect::<String>().to_lowercase();
@@ -309,7 +312,6 @@ pub fn parts_cut_at(input: &str, at: &[(usize, usize)]) -> Vec<Part> {
         );
         cuts.push(cut);
     }
-    cuts.sort_by_key(|c| c.start);
     read(input, &cuts, &answers, 0.5).map(|r| r.parts).unwrap_or_default()
 }
 

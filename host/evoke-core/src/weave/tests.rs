@@ -799,4 +799,9 @@ fn the_parts_at_given_places_are_the_parts_the_answers_give() {
         ["turn off the den lights", "set a timer for 5 minutes"]
     );
     assert!(parts_cut_at("turn off the lights", &[(40, 44), (3, 1)]).len() == 1, "places out of the text are none");
+    // Overlapping places: the first stands, the one inside it is none.
+    assert_eq!(
+        texts(&parts_cut_at("turn off the den lights and set a timer", &[(26, 27), (24, 27)])),
+        ["turn off the den lights", "set a timer"]
+    );
 }
