@@ -10,7 +10,7 @@ pub mod limits;
 pub mod lock;
 pub mod places;
 pub mod project;
+pub mod release_tags;
 pub mod store;
 pub mod theft;
 pub mod trust;
-pub mod versions;
