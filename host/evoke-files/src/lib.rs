@@ -8,6 +8,7 @@ pub mod home_only;
 pub mod install;
 pub mod limits;
 pub mod lock;
+pub mod lock_error;
 pub mod places;
 pub mod project;
 pub mod release_tags;
