@@ -7,7 +7,7 @@ pub mod body;
 pub mod cache;
 pub mod cli;
 pub mod commands;
-pub mod decide;
+pub mod drive;
 pub mod exit;
 pub mod filter;
 pub mod journal;

@@ -176,14 +176,14 @@ fn choose_adapter(
 
 impl Session {
     /// One decision's request, its 30 seconds counted from `started`.
-    pub fn request(&self, started: std::time::Instant) -> crate::decide::Request<'_> {
-        crate::decide::Request {
+    pub fn request(&self, started: std::time::Instant) -> crate::drive::Request<'_> {
+        crate::drive::Request {
             catalog: &self.catalog,
             adapter: self.adapter.as_ref(),
             gate: self.gate,
             plan: &self.plan,
             cache: Some(&self.cache),
-            deadline: started + crate::decide::DEADLINE,
+            deadline: started + crate::drive::DEADLINE,
         }
     }
 }

@@ -10,7 +10,7 @@
 //! answer cache, so an engine that samples shows its spread.
 
 use crate::commands::test::passes;
-use crate::decide::{DEADLINE, Request, decide};
+use crate::drive::{DEADLINE, Request, decide};
 use crate::exit::Exit;
 use crate::render;
 use crate::session::Session;

@@ -10,7 +10,7 @@ use std::path::Path;
 pub fn run(path: Option<&Path>) -> Exit {
     let dir = path.unwrap_or(Path::new("."));
     if !dir.join("reflex.toml").exists()
-        && let Some(dirs) = evoke_files::versions::reflex_dirs(dir).filter(|d| !d.is_empty())
+        && let Some(dirs) = evoke_files::release_tags::reflex_dirs(dir).filter(|d| !d.is_empty())
     {
         return whole_repository(&dirs);
     }
@@ -29,7 +29,7 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
         results.extend(against);
     }
     if exit == Exit::Done && results.len() == dirs.len() {
-        match evoke_files::versions::repository_next(&results) {
+        match evoke_files::release_tags::repository_next(&results) {
             Some((newest, _, Some(next))) => render::out(&format!(
                 "the repository, {} reflex{}: next version {next} (since {})\n",
                 dirs.len(),
@@ -45,7 +45,7 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
     exit
 }
 
-fn one(dir: &Path) -> (Exit, Option<evoke_files::versions::Against>) {
+fn one(dir: &Path) -> (Exit, Option<evoke_files::release_tags::Against>) {
     let (file, reading) = match load::reflex(dir) {
         // A path is outside text: shown escaped wherever it is printed.
         Ok((file, reading)) => (render::shown(&file).into_owned(), reading),
@@ -81,8 +81,11 @@ fn one(dir: &Path) -> (Exit, Option<evoke_files::versions::Against>) {
 }
 
 /// In a git working copy: the contract diff against the newest version tag and the next version.
-fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> (Exit, Option<evoke_files::versions::Against>) {
-    use evoke_files::versions::{Against, against_newest_tag};
+fn versions(
+    dir: &Path,
+    manifest: &evoke_core::manifest::Manifest,
+) -> (Exit, Option<evoke_files::release_tags::Against>) {
+    use evoke_files::release_tags::{Against, against_newest_tag};
     let against = match against_newest_tag(dir, manifest) {
         Ok(against) => against,
         Err(e) => {

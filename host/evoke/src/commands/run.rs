@@ -2,7 +2,7 @@
 //! the same sources and ranges as a decision's, and a destructive call still confirms.
 
 use crate::body::{self, interrupted};
-use crate::decide::DEADLINE;
+use crate::drive::DEADLINE;
 use crate::exit::Exit;
 use crate::line::{NamedLine, RanFields, to_line};
 use crate::log::Log;
@@ -222,7 +222,7 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
                 let Some(found) = found else {
                     return Err(usage(format!("\"{text}\" does not read as a {} for `{live}`", kind.as_str())));
                 };
-                if let (Some((low, high)), Some(n)) = (arg.range, comparable(&found.value))
+                if let (Some((low, high)), Some(n)) = (arg.range, found.value.comparable())
                     && (n < low || n > high)
                 {
                     return Err(usage(format!("`{live}` is {n}, outside its range {low}–{high}")));
@@ -246,12 +246,4 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<Args, NotRead> {
     }
     let ordered = manifest.args.iter().filter_map(|a| given.iter().find(|(n, _)| *n == a.name).cloned()).collect();
     Ok(Args(ordered))
-}
-
-fn comparable(value: &PickValue) -> Option<f64> {
-    match value {
-        PickValue::Number(n) => Some(*n),
-        PickValue::Duration(seconds) => Some(*seconds as f64),
-        _ => None,
-    }
 }

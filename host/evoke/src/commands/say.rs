@@ -3,7 +3,7 @@
 //! with the literal command that gives the answer (exit 3), and an abstain exits 4.
 
 use crate::body::{self, interrupted};
-use crate::decide::{DEADLINE, Decided, Failed, Failure, Round, TraceEntry};
+use crate::drive::{DEADLINE, Decided, Failed, Failure, Round, TraceEntry};
 use crate::exit::Exit;
 use crate::line::{Line, RanFields, RefusedLine, to_line};
 use crate::log::Log;

@@ -2,7 +2,7 @@
 //! when the decision acts on that reflex with every value it asserts, or, for `false`, when it does not
 //! act on that reflex at all.
 
-use crate::decide::decide;
+use crate::drive::decide;
 use crate::exit::Exit;
 use crate::render;
 use crate::session::Session;

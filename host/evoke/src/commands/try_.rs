@@ -1,7 +1,7 @@
 //! `evoke try [SENTENCE…]`: show every judgment of a decision without running anything.
 //! With no sentence and stdin not a terminal, one decision per input line (the filter).
 
-use crate::decide::Failed;
+use crate::drive::Failed;
 use crate::exit::Exit;
 use crate::line::{Line, to_line};
 use crate::log::Log;
@@ -24,7 +24,7 @@ pub fn run(session: &Session, sentence: Option<String>, json: bool, save: Option
             crate::filter::Line::Refused { shown, refusal } => crate::commands::say::refused(
                 &mut log,
                 &shown,
-                crate::decide::Failure::Input { refusal },
+                crate::drive::Failure::Input { refusal },
                 &[],
                 &[],
                 json,

@@ -5,7 +5,7 @@
 
 use crate::body::{self, interrupted};
 use crate::commands::say::worse;
-use crate::decide::{DEADLINE, TraceEntry};
+use crate::drive::{DEADLINE, TraceEntry};
 use crate::exit::Exit;
 use crate::journal::{Journal, Mark};
 use crate::line::{RanFields, to_line};
@@ -189,7 +189,7 @@ pub async fn act(
         .enumerate()
         .map(|(i, d)| if i == 0 { own_trace.iter().chain(&d.trace).cloned().collect() } else { d.trace.clone() })
         .collect();
-    let rounds: Vec<Vec<crate::decide::Round>> = decided
+    let rounds: Vec<Vec<crate::drive::Round>> = decided
         .iter()
         .enumerate()
         .map(|(i, d)| if i == 0 { own_rounds.iter().chain(&d.rounds).cloned().collect() } else { d.rounds.clone() })
@@ -315,7 +315,7 @@ pub async fn act(
                         break;
                     };
                     let request = session.request(Instant::now());
-                    match crate::decide::decide(&request, &words).await {
+                    match crate::drive::decide(&request, &words).await {
                         Ok(again)
                             if again.decision.reflex == decision.reflex
                                 && again.decision.args.as_ref().and_then(|a| a.get(&arg)).map(|v| v.shown())
@@ -871,7 +871,7 @@ pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option
     let mut log = Log::open(&session.places.log());
     runtime.block_on(async {
         let started = Instant::now();
-        let request = crate::decide::Request {
+        let request = crate::drive::Request {
             catalog: &session.catalog,
             adapter: &engine,
             gate: session.gate,
