@@ -10,9 +10,9 @@
 
 use evoke_bodies::component::{ComponentHost, Source};
 use evoke_bodies::node::{self, Node};
-use evoke_bodies::{Call, Ran};
+use evoke_bodies::{BodyValue, Call, Ran};
 use evoke_core::manifest::Grants;
-use serde_json::json;
+use evoke_core::recognize::PickValue;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -21,10 +21,15 @@ fn root() -> PathBuf {
 }
 
 fn call(dir: &Path) -> Call {
-    let args = [("quantity", json!(10)), ("from", json!("km")), ("to", json!("mi"))];
+    let args = [
+        ("quantity", BodyValue::Pick(PickValue::Number(10.0))),
+        ("from", BodyValue::Option("km".into())),
+        ("to", BodyValue::Option("mi".into())),
+    ];
     Call {
         dir: dir.to_path_buf(),
         args: args.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        today: evoke_bodies::dates::today(),
         input: String::new(),
         config: Vec::new(),
         grants: Grants::default(),

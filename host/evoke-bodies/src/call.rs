@@ -1,6 +1,8 @@
 //! What a body receives and what comes back.
 
+use crate::body_value::BodyValue;
 use evoke_core::manifest::Grants;
+use jiff::civil::Date;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -10,10 +12,12 @@ use std::time::Instant;
 pub struct Call {
     /// The reflex's directory; a file body's path and a grant's relative path are read from here.
     pub dir: PathBuf,
-    /// Per argument, in manifest order, what the body receives: an option's key, a word's value
-    /// or the word, a pick's value (the number, the seconds, the date reading, the time, the amount, the
-    /// code, the text), `true` for a flag. Unstated optional arguments are absent.
-    pub args: Vec<(String, serde_json::Value)>,
+    /// Per argument, in manifest order, what the body receives, typed by the manifest's kind: an
+    /// option's key, a word's value or the word, a pick's value, a flag. Unstated optional arguments are
+    /// absent.
+    pub args: Vec<(String, BodyValue)>,
+    /// The day a date reading is counted from: today where the person is, when the body runs.
+    pub today: Date,
     /// The sentence as typed; empty for a call by name.
     pub input: String,
     /// Every config key as a string, secrets resolved from the environment for this run only.

@@ -6,12 +6,14 @@
 //! its declaration (`contained`).
 
 pub mod argv;
+pub mod body_value;
 pub mod bounded;
 pub mod call;
 pub mod component;
+pub mod dates;
 pub mod node;
 pub mod process;
 pub mod stop;
-pub mod values;
 
+pub use body_value::BodyValue;
 pub use call::{Call, Contained, Failure, Output, Ran};

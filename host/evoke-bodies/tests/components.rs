@@ -3,10 +3,12 @@
 
 mod support;
 
+use evoke_bodies::BodyValue;
 use evoke_bodies::Call;
 use evoke_bodies::component::{ComponentHost, Source, known_worlds};
 use evoke_core::manifest::{Grants, read_manifest};
-use serde_json::{Value, json};
+use evoke_core::recognize::{DateReading, PickValue};
+use serde_json::json;
 use std::path::Path;
 use support::*;
 
@@ -30,12 +32,17 @@ fn with_config(mut call: Call, config: &[(&str, &str)]) -> Call {
 #[tokio::test]
 async fn convert_is_a_pure_body() {
     let Some((dir, wasm)) = built("reflexes/convert", "convert.wasm") else { return };
-    let c = call(&dir, &[("quantity", json!(10)), ("from", json!("km")), ("to", json!("mi"))], grants_of(&dir, &[]));
+    let c = call(
+        &dir,
+        &[("quantity", number(10 as f64)), ("from", option("km")), ("to", option("mi"))],
+        grants_of(&dir, &[]),
+    );
     let out = ok(host().run(&c, &wasm).await);
     assert_eq!(out.text, "10 km is 6.21 mi");
     assert_eq!(out.data.as_ref().unwrap()["unit"], "mi");
 
-    let c = call(&dir, &[("quantity", json!(72)), ("from", json!("f")), ("to", json!("kg"))], Grants::default());
+    let c =
+        call(&dir, &[("quantity", number(72 as f64)), ("from", option("f")), ("to", option("kg"))], Grants::default());
     let f = failed(host().run(&c, &wasm).await);
     assert_eq!(f.message, "cannot convert a temperature (°F) to a mass (kg)");
 }
@@ -58,14 +65,17 @@ async fn notes_reads_only_the_granted_folder() {
     assert_eq!(out.text, "2 notes: groceries, ideas");
     assert_eq!(out.data, Some(json!(["groceries", "ideas"])));
 
-    let out =
-        ok(host().run(&with_config(call(&dir, &[("name", json!("groceries"))], grants.clone()), &config), &wasm).await);
+    let out = ok(host()
+        .run(&with_config(call(&dir, &[("name", BodyValue::text("groceries"))], grants.clone()), &config), &wasm)
+        .await);
     assert_eq!(out.text, "bread\nmilk");
 
     // The same body, pointed at a folder it was not granted, finds nothing there.
     let beside = secret.display().to_string();
     let config = [("folder", beside.as_str())];
-    let f = failed(host().run(&with_config(call(&dir, &[("name", json!("diary"))], grants), &config), &wasm).await);
+    let f = failed(
+        host().run(&with_config(call(&dir, &[("name", BodyValue::text("diary"))], grants), &config), &wasm).await,
+    );
     assert_eq!(f.message, "there is no note \"diary\"");
 }
 
@@ -85,7 +95,14 @@ async fn weather_calls_the_granted_station_on_loopback() {
     assert_eq!(grants.net, vec![format!("{station}:8080")]);
 
     let c = with_config(
-        call(&dir, &[("place", json!("group 7")), ("day", json!({"type": "offset", "days": 1}))], grants.clone()),
+        call(
+            &dir,
+            &[
+                ("place", BodyValue::Word("group 7".into())),
+                ("day", BodyValue::Pick(PickValue::Date(DateReading::Offset { days: 1 }))),
+            ],
+            grants.clone(),
+        ),
         &config,
     );
     let out = ok(host().run(&c, &wasm).await);
@@ -97,30 +114,30 @@ async fn weather_calls_the_granted_station_on_loopback() {
 
     // A station the config names but the grant does not cover is refused before anything is sent.
     let config = [("station", "127.0.0.1")];
-    let f = failed(host().run(&with_config(call(&dir, &[("place", json!("home"))], grants), &config), &wasm).await);
+    let f = failed(
+        host()
+            .run(&with_config(call(&dir, &[("place", BodyValue::Word("home".into()))], grants), &config), &wasm)
+            .await,
+    );
     assert_eq!(f.message, "the request failed: HttpRequestDenied");
 }
 
 #[tokio::test]
 async fn a_python_body_runs() {
     let Some((dir, wasm)) = built("reflexes/tip", "tip.wasm") else { return };
-    let bill = json!({"amount": 4200, "currency": "EUR"});
+    let bill = amount(4200, "EUR");
     let out = ok(host().run(&call(&dir, &[("bill", bill.clone())], Grants::default()), &wasm).await);
     assert_eq!(out.text, "a 15% tip on €42.00 is €6.30; €48.30 in all");
     assert_eq!(out.data, Some(json!({"tip": 630, "total": 4830, "currency": "EUR", "percent": 15.0})));
 
-    let args = [("bill", bill), ("percent", json!(20)), ("round", json!(true))];
+    let args = [("bill", bill), ("percent", number(20 as f64)), ("round", BodyValue::Flag)];
     let out = ok(host().run(&call(&dir, &args, Grants::default()), &wasm).await);
     assert_eq!(out.text, "a 20% tip on €42.00 is €9.00; €51.00 in all");
 
     let f = failed(
         host()
             .run(
-                &call(
-                    &dir,
-                    &[("bill", json!({"amount": 100, "currency": "USD"})), ("percent", json!(120))],
-                    Grants::default(),
-                ),
+                &call(&dir, &[("bill", amount(100, "USD")), ("percent", number(120 as f64))], Grants::default()),
                 &wasm,
             )
             .await,
@@ -131,30 +148,35 @@ async fn a_python_body_runs() {
 #[tokio::test]
 async fn a_javascript_body_runs() {
     let Some((dir, wasm)) = built("reflexes/split", "split.wasm") else { return };
-    let bill = json!({"amount": 6000, "currency": "EUR"});
-    let out = ok(host().run(&call(&dir, &[("bill", bill), ("people", json!(3))], Grants::default()), &wasm).await);
+    let bill = amount(6000, "EUR");
+    let out =
+        ok(host().run(&call(&dir, &[("bill", bill), ("people", number(3 as f64))], Grants::default()), &wasm).await);
     assert_eq!(out.text, "€60.00 split 3 ways is €20.00 each");
     assert_eq!(out.data, Some(json!({"share": 2000, "people": 3, "over": 0, "currency": "EUR"})));
 
     // A share is rounded up to the cent, or with the flag to a whole unit, and the surplus is said.
-    let bill = json!({"amount": 10000, "currency": "USD"});
-    let out =
-        ok(host().run(&call(&dir, &[("bill", bill.clone()), ("people", json!(3))], Grants::default()), &wasm).await);
+    let bill = amount(10000, "USD");
+    let out = ok(host()
+        .run(&call(&dir, &[("bill", bill.clone()), ("people", number(3 as f64))], Grants::default()), &wasm)
+        .await);
     assert_eq!(out.text, "$100.00 split 3 ways is $33.34 each; $0.02 over the bill");
-    let args = [("bill", bill), ("people", json!(3)), ("round", json!(true))];
+    let args = [("bill", bill), ("people", number(3 as f64)), ("round", BodyValue::Flag)];
     let out = ok(host().run(&call(&dir, &args, Grants::default()), &wasm).await);
     assert_eq!(out.text, "$100.00 split 3 ways is $34.00 each; $2.00 over the bill");
     assert_eq!(out.data, Some(json!({"share": 3400, "people": 3, "over": 200, "currency": "USD"})));
 
     // An `s64` beyond a double's exact integers arrives whole (a BigInt), and thousands are grouped.
-    let bill = json!({"amount": 123_456_789_012_345_678_i64, "currency": "JPY"});
-    let out = ok(host().run(&call(&dir, &[("bill", bill), ("people", json!(2))], Grants::default()), &wasm).await);
+    let bill = amount(123_456_789_012_345_678_i64, "JPY");
+    let out =
+        ok(host().run(&call(&dir, &[("bill", bill), ("people", number(2 as f64))], Grants::default()), &wasm).await);
     assert_eq!(out.text, "¥123,456,789,012,345,678 split 2 ways is ¥61,728,394,506,172,839 each");
     assert_eq!(out.data.unwrap()["share"], json!(61_728_394_506_172_839_i64));
 
     // What the body throws is the failure's message.
-    let bill = json!({"amount": 500, "currency": "CHF"});
-    let f = failed(host().run(&call(&dir, &[("bill", bill), ("people", json!(2.5))], Grants::default()), &wasm).await);
+    let bill = amount(500, "CHF");
+    let f = failed(
+        host().run(&call(&dir, &[("bill", bill), ("people", number(2.5 as f64))], Grants::default()), &wasm).await,
+    );
     assert_eq!(f.message, "a bill cannot be split between 2.5 people");
 }
 
@@ -185,7 +207,7 @@ async fn what_is_not_a_component_is_refused() {
 async fn a_compiled_component_is_cached_on_disk_and_in_memory() {
     let Some((dir, wasm)) = built("reflexes/convert", "convert.wasm") else { return };
     let cache = scratch("cache");
-    let args = [("quantity", json!(1)), ("from", json!("kg")), ("to", json!("lb"))];
+    let args = [("quantity", number(1 as f64)), ("from", option("kg")), ("to", option("lb"))];
     let c = call(&dir, &args, Grants::default());
 
     let first = ComponentHost::new(&cache).unwrap();
@@ -208,7 +230,7 @@ async fn a_compiled_component_is_cached_on_disk_and_in_memory() {
 async fn a_cancelled_run_says_so() {
     let Some((dir, wasm)) = probe() else { return };
     warm(&dir, &wasm).await;
-    let c = call(&dir, &[("action", Value::from("spin"))], Grants::default());
+    let c = call(&dir, &[("action", option("spin"))], Grants::default());
     let ran = host().run_until(&c, &wasm, tokio::time::sleep(std::time::Duration::from_millis(300))).await;
     assert!(ran.cancelled);
     assert_eq!(ran.contained, evoke_bodies::Contained::Full);
@@ -225,7 +247,7 @@ fn compiled_file(host: &ComponentHost) -> std::path::PathBuf {
 async fn a_compiled_file_put_in_another_ones_place_never_runs() {
     let Some((dir, wasm)) = built("reflexes/convert", "convert.wasm") else { return };
     let Some((probe_dir, probe_wasm)) = probe() else { return };
-    let args = [("quantity", json!(1)), ("from", json!("kg")), ("to", json!("lb"))];
+    let args = [("quantity", number(1 as f64)), ("from", option("kg")), ("to", option("lb"))];
     let c = call(&dir, &args, Grants::default());
 
     // Each component compiled into a cache of its own.
@@ -254,4 +276,26 @@ async fn a_compiled_file_put_in_another_ones_place_never_runs() {
     assert_eq!(source, Some(Source::Compiled));
     let (_, source) = ComponentHost::new(&convert_cache).unwrap().run_traced(&c, &wasm).await;
     assert_eq!(source, Some(Source::Disk));
+}
+
+/// The kinds travel with the call: a manifest edited on disk after the decision changes nothing about
+/// what the body receives, and a body without a manifest beside it receives the same.
+#[tokio::test]
+async fn the_kinds_come_with_the_call_not_from_the_manifest_on_disk() {
+    let Some((_, wasm)) = probe() else { return };
+    let dir = scratch("kinds-travel");
+    let copy = dir.join("probe.wasm");
+    std::fs::copy(&wasm, &copy).unwrap();
+    let c = probe_call(&dir, "env", "", Grants::default());
+    assert!(ok(host().run(&c, &copy).await).text.contains("PATH"));
+
+    // The same argument declared a text now: a host that read the kinds from here would hand the body a
+    // text where it asks for an option's key.
+    std::fs::write(
+        dir.join("reflex.toml"),
+        "reflex = 1\ndescription = \"Edited after the decision.\"\neffect = \"read\"\nrun = \"probe.wasm\"\n\n\
+         [args.action]\nask = \"What?\"\npick = \"text\"\n",
+    )
+    .unwrap();
+    assert!(ok(host().run(&c, &copy).await).text.contains("PATH"));
 }

@@ -12,7 +12,7 @@ use crate::decision::{
 use crate::gate::{Complete, abstains, confirm_reasons};
 use crate::manifest::{Arg, Effect, Source, fill};
 use crate::question::{self, NONE, Questions, UNSTATED, YES, arg_id, fits_id};
-use crate::recognize::{Candidate, PickValue, Span, recognize};
+use crate::recognize::{Candidate, Span, recognize};
 use crate::text::{Unclean, check_clean};
 use crate::validate::{Answers, Distribution};
 use serde::Serialize;
@@ -238,7 +238,7 @@ impl<'c> Decider<'c> {
                 Read::Value(value) => {
                     if let Value::Pick { span, value: picked } = &value {
                         if let Some(range) = arg.range
-                            && let Some(n) = comparable(picked).filter(|n| *n < range.0 || *n > range.1)
+                            && let Some(n) = picked.comparable().filter(|n| *n < range.0 || *n > range.1)
                         {
                             missing.push(self.missing(
                                 reflex,
@@ -488,15 +488,6 @@ enum Read {
     NotOffered,
     /// A flag read as no.
     Absent,
-}
-
-/// The number a `range` compares: a number as is, a duration in seconds.
-fn comparable(value: &PickValue) -> Option<f64> {
-    match value {
-        PickValue::Number(n) => Some(*n),
-        PickValue::Duration(seconds) => Some(*seconds as f64),
-        _ => None,
-    }
 }
 
 /// The confirm prompt of a complete call: evoke's own line naming the call, the reason, and the reflex's

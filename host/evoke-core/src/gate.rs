@@ -62,22 +62,42 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     because
 }
 
-/// A user's moved bars: `read` may never exceed `write`.
-pub fn check_bars(gate: &Gate) -> Result<(), String> {
-    for (name, bar) in
-        [("route", Some(gate.route)), ("fits", gate.fits), ("read", Some(gate.read)), ("write", Some(gate.write))]
-    {
-        if let Some(bar) = bar {
-            if !(0.0..=1.0).contains(&bar) {
-                return Err(format!("the `{name}` bar is {bar}; a bar is a probability, from 0 to 1"));
+/// Why a gate's bars cannot stand, wherever they were given: moved by the user, declared by a component,
+/// written in a recording.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BarError {
+    /// A bar outside 0 to 1, or not a number at all.
+    NotAProbability { bar: &'static str, value: f64 },
+    /// `read` over `write`: a read would be let through where a write is not.
+    ReadOverWrite { read: f64, write: f64 },
+}
+
+impl std::fmt::Display for BarError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BarError::NotAProbability { bar, value } => {
+                write!(f, "the `{bar}` bar is {value}; a bar is a probability, from 0 to 1")
+            }
+            BarError::ReadOverWrite { read, write } => {
+                write!(f, "the `read` bar ({read}) exceeds the `write` bar ({write}); read never exceeds write")
             }
         }
     }
+}
+
+impl std::error::Error for BarError {}
+
+/// The one check of a gate's bars: each a probability, and `read` never over `write`.
+pub fn check_bars(gate: &Gate) -> Result<(), BarError> {
+    for (bar, value) in
+        [("route", Some(gate.route)), ("fits", gate.fits), ("read", Some(gate.read)), ("write", Some(gate.write))]
+    {
+        if let Some(value) = value.filter(|v| !(0.0..=1.0).contains(v)) {
+            return Err(BarError::NotAProbability { bar, value });
+        }
+    }
     if gate.read > gate.write {
-        return Err(format!(
-            "the `read` bar ({}) exceeds the `write` bar ({}); read never exceeds write",
-            gate.read, gate.write
-        ));
+        return Err(BarError::ReadOverWrite { read: gate.read, write: gate.write });
     }
     Ok(())
 }

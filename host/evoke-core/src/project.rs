@@ -28,7 +28,7 @@ pub struct BarMoves {
 
 impl BarMoves {
     /// The adapter's gate with these moves applied. `read` may never exceed `write`.
-    pub fn apply(&self, gate: Gate) -> Result<Gate, String> {
+    pub fn apply(&self, gate: Gate) -> Result<Gate, crate::gate::BarError> {
         let moved = Gate {
             route: self.route.unwrap_or(gate.route),
             fits: self.fits.or(gate.fits),

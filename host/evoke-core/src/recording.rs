@@ -107,7 +107,7 @@ fn read_gate(entry: &Entry, sink: &mut Sink) -> Option<Gate> {
     }
     table.finish(sink);
     let gate = Gate { route: route?, fits, read: read?, write: write? };
-    if gate.read > gate.write {
+    if let Err(crate::gate::BarError::ReadOverWrite { .. }) = crate::gate::check_bars(&gate) {
         sink.error(
             Problem::BadRange,
             &entry.path,

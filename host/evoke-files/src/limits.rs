@@ -1,5 +1,5 @@
-//! How much a fetched reflex may hold: at most 10,000 files, 64 MiB in all, 16 MiB per file, and
-//! directories nested at most 32 deep below the reflex directory. A fetch over any of them is refused
+//! How much a fetched reflex may hold: at most 10,000 files, 64 MiB in all, 16 MiB per file (a `.wasm`
+//! component may take the whole 64 MiB), and directories nested at most 32 deep below the reflex directory. A fetch over any of them is refused
 //! before anything is read into memory or written; the store's re-hash at every start holds a copy to the
 //! same bounds, so a copy grown by another hand is a miss rather than a start that reads a gigabyte.
 
@@ -12,6 +12,9 @@ pub const MAX_FILES: u64 = 10_000;
 pub const MAX_TOTAL: u64 = 64 << 20;
 /// At most this many bytes in one file.
 pub const MAX_FILE: u64 = 16 << 20;
+/// At most this many bytes in one `.wasm` file. A component carries its language's runtime (a Python
+/// one is about 18 MB before any code of its own), so it may fill what the whole reflex may hold.
+pub const MAX_COMPONENT: u64 = MAX_TOTAL;
 /// At most this many directories nested below the reflex directory.
 pub const MAX_DEPTH: usize = 32;
 
@@ -22,7 +25,7 @@ pub enum Over {
     Files { path: String },
     /// More than [`MAX_TOTAL`] bytes in all; `path` is the file that crossed it.
     Total { path: String },
-    /// One file over [`MAX_FILE`] bytes.
+    /// One file over [`MAX_FILE`] bytes ([`MAX_COMPONENT`] for a `.wasm` file).
     File { path: String, size: u64 },
     /// A directory nested deeper than [`MAX_DEPTH`].
     Depth { path: String },
@@ -41,7 +44,8 @@ impl Over {
         match self {
             Over::Files { .. } => "at most 10,000 files",
             Over::Total { .. } => "at most 64 MiB in all",
-            Over::File { .. } => "at most 16 MiB per file",
+            Over::File { path, .. } if is_component(path) => "at most 64 MiB in a .wasm component",
+            Over::File { .. } => "at most 16 MiB per file (64 MiB for a .wasm component)",
             Over::Depth { .. } => "directories at most 32 deep",
         }
     }
@@ -60,6 +64,16 @@ impl fmt::Display for Over {
     }
 }
 
+/// Whether `path` names a WebAssembly file, which may be larger than any other.
+fn is_component(path: &str) -> bool {
+    path.rsplit('/').next().is_some_and(|name| name.len() > ".wasm".len() && name.ends_with(".wasm"))
+}
+
+/// The most one file at `path` may hold.
+pub fn file_cap(path: &str) -> u64 {
+    if is_component(path) { MAX_COMPONENT } else { MAX_FILE }
+}
+
 /// A running count of what a walk has met, refusing the first entry past a limit.
 #[derive(Debug, Default)]
 pub struct Tally {
@@ -75,7 +89,7 @@ impl Tally {
         if self.files > MAX_FILES {
             return Err(Over::Files { path: path.to_string() });
         }
-        if size > MAX_FILE {
+        if size > file_cap(path) {
             return Err(Over::File { path: path.to_string(), size });
         }
         self.total += size;

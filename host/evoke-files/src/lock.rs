@@ -6,6 +6,8 @@ use evoke_core::manifest::Effect;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+pub use crate::lock_error::{LockError, LockFault};
+
 pub const LOCK_FILE: &str = "evoke.lock";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,43 +38,48 @@ pub struct Lock {
 
 impl Lock {
     /// Reads `evoke.lock` under `root`; no file is an empty lock.
-    pub fn load(root: &Path) -> Result<Lock, String> {
+    pub fn load(root: &Path) -> Result<Lock, LockError> {
         let path = root.join(LOCK_FILE);
         match std::fs::read_to_string(&path) {
-            Ok(text) => Lock::parse(&text).map_err(|e| format!("{}: {e}", path.display())),
+            Ok(text) => Lock::parse(&text).map_err(|fault| LockError::Malformed { path, fault }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Lock::default()),
-            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+            Err(source) => Err(LockError::Read { path, source }),
         }
     }
 
-    pub fn parse(text: &str) -> Result<Lock, String> {
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.message().to_string())?;
+    pub fn parse(text: &str) -> Result<Lock, LockFault> {
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| LockFault::Toml(e.message().to_string()))?;
         let mut lock = Lock::default();
-        let string = |t: &toml::Table, key: &str, at: &str| -> Result<String, String> {
-            t.get(key).and_then(|v| v.as_str()).map(str::to_string).ok_or_else(|| format!("{at} has no `{key}` string"))
+        let string = |t: &toml::Table, key: &'static str, at: &str| -> Result<String, LockFault> {
+            t.get(key)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+                .ok_or_else(|| LockFault::Missing { at: at.to_string(), key })
+        };
+        let table_at = |value: &'_ toml::Value, at: &str| -> Result<toml::Table, LockFault> {
+            value.as_table().cloned().ok_or_else(|| LockFault::NotATable { at: at.to_string() })
         };
         for (key, value) in &table {
             match key.as_str() {
                 "version" => {
                     if value.as_integer() != Some(1) {
-                        return Err("this lock was written by a newer evoke (`version` is not 1)".into());
+                        return Err(LockFault::Newer);
                     }
                 }
                 "adapter" => {
-                    let t = value.as_table().ok_or("[adapter] must be a table")?;
+                    let t = &table_at(value, "[adapter]")?;
                     lock.adapter = Some(LockedAdapter {
                         name: string(t, "name", "[adapter]")?,
                         id: string(t, "id", "[adapter]")?,
                     });
                 }
                 "reflexes" => {
-                    let reflexes = value.as_table().ok_or("[reflexes] must be a table")?;
-                    for (name, entry) in reflexes {
+                    let reflexes = table_at(value, "[reflexes]")?;
+                    for (name, entry) in &reflexes {
                         let at = format!("[reflexes.{name}]");
-                        let t = entry.as_table().ok_or_else(|| format!("{at} must be a table"))?;
+                        let t = &table_at(entry, &at)?;
                         let effect = string(t, "effect", &at)?;
-                        let effect = Effect::parse(&effect)
-                            .ok_or_else(|| format!("{at}: `effect` is read, write or destructive"))?;
+                        let effect = Effect::parse(&effect).ok_or_else(|| LockFault::Effect { at: at.clone() })?;
                         lock.reflexes.insert(
                             name.clone(),
                             Locked {
@@ -85,7 +92,7 @@ impl Lock {
                         );
                     }
                 }
-                other => return Err(format!("unknown key `{other}`")),
+                other => return Err(LockFault::UnknownKey(other.to_string())),
             }
         }
         Ok(lock)
@@ -132,5 +139,19 @@ mod tests {
             },
         );
         assert_eq!(Lock::parse(&lock.to_text()).unwrap(), lock);
+    }
+    #[test]
+    fn a_bad_lock_says_which_table_and_key() {
+        let text = "version = 1\n[reflexes.lights]\nref = \"r\"\ntag = \"v1\"\ncommit = \"c\"\nh1 = \"h\"\neffect = \"loud\"\n";
+        assert_eq!(Lock::parse(text).unwrap_err(), LockFault::Effect { at: "[reflexes.lights]".into() });
+        let missing = Lock::parse("[adapter]\nname = \"local\"\n").unwrap_err();
+        assert_eq!(missing.to_string(), "[adapter] has no `id` string");
+        assert_eq!(Lock::parse("version = 2\n").unwrap_err(), LockFault::Newer);
+
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(LOCK_FILE), "surprise = 1\n").unwrap();
+        let e = Lock::load(dir.path()).unwrap_err();
+        assert!(matches!(&e, LockError::Malformed { fault: LockFault::UnknownKey(k), .. } if k == "surprise"));
+        assert_eq!(e.to_string(), format!("{}: unknown key `surprise`", dir.path().join(LOCK_FILE).display()));
     }
 }

@@ -173,10 +173,8 @@ pub fn load_in(location: Location, places: &Places) -> Result<Project, LoadError
         file.bars.clear();
         read_home_settings(home_file)?
     };
-    let lock = Lock::load(&location.root).map_err(|message| LoadError {
-        message: format!("{message}; evoke update writes it anew"),
-        diagnostics: Vec::new(),
-    })?;
+    let lock = Lock::load(&location.root)
+        .map_err(|e| LoadError { message: format!("{e}; {}", e.fix()), diagnostics: Vec::new() })?;
     let store = Store::new(&places.data);
     let installed = file
         .reflexes

@@ -225,6 +225,41 @@ fn a_file_over_16_mib_is_refused_before_anything_is_written() {
 }
 
 #[test]
+fn a_component_may_hold_more_than_16_mib_but_no_more_than_the_whole_reflex() {
+    use evoke_files::limits::Over;
+    let world = World::new();
+    // A Python component carries its interpreter: about 18 MB before any code of its own.
+    let up = world.upstream("python");
+    std::fs::create_dir_all(&up.work).unwrap();
+    std::fs::write(up.work.join("body.wasm"), vec![0u8; 18 << 20]).unwrap();
+    up.commit(&[("reflex.toml", &manifest("Python.", "read", "read it"))], "an 18 MiB component");
+    up.tag("v1.0.0", false);
+    let reference = parse_ref("https://example.test/python").unwrap();
+    let fetched = world.fetcher().fetch(&reference, "v1.0.0").unwrap();
+    let body = fetched.files.iter().find(|(path, _)| path == "body.wasm").expect("the component is fetched");
+    assert_eq!(body.1.len(), 18 << 20);
+
+    // The same size under another name is still refused: only a component may be that large.
+    let up = world.upstream("named");
+    std::fs::create_dir_all(&up.work).unwrap();
+    std::fs::write(up.work.join("body.wasm.bin"), vec![0u8; 18 << 20]).unwrap();
+    up.commit(&[("reflex.toml", &manifest("Named.", "read", "read it"))], "18 MiB, not a component");
+    up.tag("v1.0.0", false);
+    let over = add_is_refused_over(&world, "named", "v1.0.0");
+    assert_eq!(over, Over::File { path: "body.wasm.bin".into(), size: 18 << 20 });
+
+    // A component past the whole reflex's 64 MiB is refused as a file, naming its own limit.
+    let up = world.upstream("huge");
+    std::fs::create_dir_all(&up.work).unwrap();
+    std::fs::write(up.work.join("huge.wasm"), vec![0u8; 65 << 20]).unwrap();
+    up.commit(&[("reflex.toml", &manifest("Huge.", "read", "read it"))], "a 65 MiB component");
+    up.tag("v1.0.0", false);
+    let over = add_is_refused_over(&world, "huge", "v1.0.0");
+    assert_eq!(over, Over::File { path: "huge.wasm".into(), size: 65 << 20 });
+    assert_eq!(over.limit(), "at most 64 MiB in a .wasm component");
+}
+
+#[test]
 fn more_than_64_mib_in_all_is_refused_before_anything_is_written() {
     use evoke_files::limits::Over;
     let world = World::new();

@@ -9,7 +9,7 @@
 //!
 //! Run: `cargo bench -p evoke --bench decide`
 
-use evoke::decide::{DEADLINE, Request, decide};
+use evoke::drive::{DEADLINE, Request, decide};
 use evoke_adapters::replay::Replay;
 use evoke_core::adapter::{Adapter, State};
 use evoke_core::question::{Questions, plan_digest};

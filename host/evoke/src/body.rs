@@ -1,9 +1,9 @@
 //! From a decided call to a body's run: the values as the body receives them, the settings with secrets
 //! read for this run only, the grants filled, and the way of running the manifest's `run` names.
 
+use evoke_bodies::dates::today;
 use evoke_bodies::node::Node;
-use evoke_bodies::values::{argv_text, body_value, today};
-use evoke_bodies::{Call, Contained, Failure, Ran, argv};
+use evoke_bodies::{BodyValue, Call, Contained, Failure, Ran, argv};
 use evoke_core::catalog::Reflex;
 use evoke_core::decision::Args;
 use evoke_core::manifest::{Grants, Run, fill};
@@ -78,15 +78,16 @@ pub fn prepare(
         net: reflex.manifest.grants.net.iter().map(|pair| fill(pair, setting)).collect(),
     };
     let today = today();
-    let values = args.0.iter().map(|(name, value)| (name.clone(), body_value(value, today))).collect();
+    let values = args.0.iter().map(|(name, value)| (name.clone(), BodyValue::from(value))).collect();
     let run = match &reflex.manifest.run {
         Run::Argv(template) => Run::Argv(
-            argv::fill(template, |name| args.get(name).map(|v| argv_text(v, today))).map_err(NotPrepared::Refused)?,
+            argv::fill(template, |name| args.get(name).map(|v| BodyValue::from(v).argv_text(today)))
+                .map_err(NotPrepared::Refused)?,
         ),
         file => file.clone(),
     };
     Ok(Prepared {
-        call: Call { dir: dir.to_path_buf(), args: values, input: input.to_string(), config, grants, deadline },
+        call: Call { dir: dir.to_path_buf(), args: values, today, input: input.to_string(), config, grants, deadline },
         run,
     })
 }

@@ -3,7 +3,7 @@
 //! This crate holds the command line (`cli`, one file per command under `commands/`, each with its own
 //! arguments and `run(&Context, &Args)`), the one error a command ends with (`error::CommandError`, printed
 //! once by `cli::main`), the one place that renders output (`render`), acting on a decided call (`act`), the
-//! decision's driver (`decide`), the log, and calibration's statistics (`calibration`).
+//! decision's driver (`drive`), the log, and calibration's statistics (`calibration`).
 
 pub mod act;
 pub mod body;
@@ -12,7 +12,7 @@ pub mod calibration;
 pub mod cli;
 pub mod commands;
 pub mod context;
-pub mod decide;
+pub mod drive;
 pub mod error;
 pub mod exit;
 pub mod filter;

@@ -1,7 +1,7 @@
 //! The JSON line of a decision as printed and logged: the decision's fields in the wire's order, then
 //! what the run added.
 
-use crate::decide::{Failure, TraceEntry};
+use crate::drive::{Failure, TraceEntry};
 use evoke_bodies::{Contained, Output, Ran};
 use evoke_core::decision::Decision;
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! The decision log (`log.jsonl` in the state place): every decision's line, with the adapter's raw
 //! answers and the input's candidates next to it, so `why` can explain it from the log alone.
 
-use crate::decide::Round;
+use crate::drive::Round;
 use crate::error::CommandError;
 use evoke_core::recognize::Candidate;
 use serde_json::Value;

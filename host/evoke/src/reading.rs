@@ -8,7 +8,7 @@
 mod weave;
 pub use weave::{LoggedPlan, LoggedStep};
 
-use crate::decide::Decided;
+use crate::drive::Decided;
 use evoke_core::adapter::Raw;
 use evoke_core::log_entry::LogEntry;
 use serde_json::Value;

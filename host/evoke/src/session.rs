@@ -151,7 +151,7 @@ fn choose_adapter(
 
 impl Session {
     /// One decision's request, its 30 seconds counted from `started`.
-    pub fn request(&self, started: std::time::Instant) -> crate::decide::Request<'_> {
+    pub fn request(&self, started: std::time::Instant) -> crate::drive::Request<'_> {
         self.request_through(self.adapter.as_ref(), Some(&self.cache), started)
     }
 
@@ -161,14 +161,14 @@ impl Session {
         adapter: &'a dyn Adapter,
         cache: Option<&'a AnswerCache>,
         started: std::time::Instant,
-    ) -> crate::decide::Request<'a> {
-        crate::decide::Request {
+    ) -> crate::drive::Request<'a> {
+        crate::drive::Request {
             catalog: &self.catalog,
             adapter,
             gate: self.gate,
             plan: &self.plan,
             cache,
-            deadline: started + crate::decide::DEADLINE,
+            deadline: started + crate::drive::DEADLINE,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! answers are validated before the weaver reads them. A sentence with no place to cut asks exactly the
 //! rounds of one decision.
 
-use crate::decide::{Decided, Failed, Failure, Request, Round, TraceEntry, ask};
+use crate::drive::{Decided, Failed, Failure, Request, Round, TraceEntry, ask};
 use evoke_core::recognize::recognize;
 use evoke_core::validate::{Answers, validate};
 use evoke_core::weave::plan::Plan;

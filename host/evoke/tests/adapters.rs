@@ -2,7 +2,7 @@
 //! a fake OpenAI-compatible server on loopback (real-shaped answers and malformed ones), and the
 //! malformed-answer faults failing closed with exit 6 for every adapter kind.
 
-use evoke::decide::{DEADLINE, Failure, Request, decide};
+use evoke::drive::{DEADLINE, Failure, Request, decide};
 use evoke_adapters::local::Local;
 use evoke_core::adapter::{Adapter, AnswerFuture, Cancel, Gate, Raw, State};
 use evoke_core::question::Questions;

@@ -4,6 +4,7 @@
 use crate::config::Config;
 use crate::error::Error;
 use crate::host::{DEFAULT_BATCH, Host};
+use crate::pg::{Worker, WorkerOptions};
 use crate::serve::{Limits, start};
 use crate::sinks::Sinks;
 use crate::store::Db;
@@ -86,14 +87,16 @@ pub enum HostCommand {
 pub fn run(command: HostCommand) -> Result<u8, Error> {
     match command {
         HostCommand::Serve(args) => {
-            let host = open(&args.host)?;
             let limits = Limits {
                 max_body: args.max_body,
                 queue: args.queue,
                 max_backlog: args.max_backlog,
                 ..Limits::default()
             };
-            let running = start(host, args.listen, limits, true)?;
+            let running = match open_worker(&args.host)? {
+                Some(worker) => start(worker, args.listen, limits, true)?,
+                None => start(open(&args.host)?, args.listen, limits, true)?,
+            };
             eprintln!("expresso serve: listening on http://{}", running.addr);
             running.join().map_err(Error::Store)?;
             eprintln!("expresso serve: stopped");
@@ -202,6 +205,27 @@ pub fn provider(spec: &str) -> Result<Box<dyn Provider + Send>, Error> {
         return OpenAi::from_env().map(|p| Box::new(p) as Box<dyn Provider + Send>).map_err(refuse);
     }
     Err(refuse("not a provider".into()))
+}
+
+/// Opens a Postgres worker when the sink configuration's `[store]` names a database; `None` when the
+/// store is SQLite. Each partition the worker leases gets its own protocol, sinks and provider.
+pub fn open_worker(args: &HostArgs) -> Result<Option<Worker>, Error> {
+    let config = Config::read(&args.sinks)?;
+    let Some(ns) = config.postgres()? else { return Ok(None) };
+    let compiled = program(&args.program)?;
+    config.covers(&world_capabilities(&compiled))?;
+    // Checked once here, so a bad provider or sink is refused at start, not at the first lease.
+    Sinks::from_config(&config)?;
+    provider(&args.provider)?;
+    // The database is reached once at start, so a wrong URL is refused at once.
+    crate::pg::connect(&ns)?;
+    let (spec, batch) = (args.provider.clone(), args.batch.max(1));
+    let make: crate::pg::worker::MakeHost = Box::new(move |store| {
+        let mut host = Host::new(compiled.clone(), store, Sinks::from_config(&config)?, provider(&spec)?);
+        host.batch = batch;
+        Ok(host)
+    });
+    Ok(Some(Worker::new(ns, WorkerOptions::default(), make)))
 }
 
 /// Opens the host: the program, the sinks (refused when an effect the program may apply has none), the

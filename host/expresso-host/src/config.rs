@@ -19,6 +19,11 @@
 //! kind = "reflex"
 //! reflex = "deploy"
 //!
+//! [store]                             # optional: without it, SQLite under the state directory
+//! postgres_env = "EXPRESSO_PG_URL"    # or `postgres = "postgres://host/db"`; workers sharing it scale out
+//! schema = "expresso"                 # the database schema (default `expresso`)
+//! partitions = 16                     # fixed once the log has events (default 16)
+//!
 //! [capabilities]
 //! "tasks.create" = "tasks"
 //! "message.send" = "chat"
@@ -40,12 +45,31 @@ pub struct Config {
     pub sinks: BTreeMap<String, SinkConfig>,
     #[serde(default)]
     pub capabilities: BTreeMap<String, String>,
+    /// Where the store is, when not SQLite under the state directory.
+    pub store: Option<StoreConfig>,
     /// Where the file was read from: relative paths in it are read from its directory.
     #[serde(skip)]
     pub dir: PathBuf,
     #[serde(skip)]
     pub file: String,
 }
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoreConfig {
+    /// The Postgres URL.
+    pub postgres: Option<String>,
+    /// Or the name of the variable holding it (a URL may carry a password).
+    pub postgres_env: Option<String>,
+    /// The schema the tables live in (default `expresso`).
+    pub schema: Option<String>,
+    /// How many partitions the log is split into (default 16; 1 to 1024).
+    pub partitions: Option<u32>,
+}
+
+/// The default partition count: enough for a few workers to share, few enough that an idle worker's
+/// round over its partitions stays cheap.
+pub const DEFAULT_PARTITIONS: u32 = 16;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
@@ -120,6 +144,17 @@ impl Config {
                 ));
             }
         }
+        if let Some(store) = &self.store {
+            if store.postgres.is_some() == store.postgres_env.is_some() {
+                return Err(refuse(
+                    "[store] needs exactly one of `postgres` and `postgres_env`".into(),
+                    "give the database's URL as `postgres`, or the variable holding it as `postgres_env`".into(),
+                ));
+            }
+            if store.partitions.is_some_and(|p| p == 0 || p > 1024) {
+                return Err(refuse("[store] partitions must be 1..=1024".into(), "give 1 to 1024 (default 16)".into()));
+            }
+        }
         for (name, sink) in &self.sinks {
             if let SinkConfig::Http(h) | SinkConfig::Slack(h) = sink {
                 if h.url.is_some() == h.url_env.is_some() {
@@ -154,6 +189,25 @@ impl Config {
             message: format!("[capabilities] maps no sink for {}, which the program's effects need", names.join(", ")),
             fix: format!("add `\"{}\" = \"SINK\"` under [capabilities]", names[0]),
         })
+    }
+
+    /// The Postgres deployment the file names, if any: its URL read from the variable when so given.
+    pub fn postgres(&self) -> Result<Option<crate::pg::Namespace>, Error> {
+        let Some(store) = &self.store else { return Ok(None) };
+        let url = match (&store.postgres, &store.postgres_env) {
+            (Some(url), _) => url.clone(),
+            (None, Some(var)) => std::env::var(var).ok().filter(|v| !v.is_empty()).ok_or_else(|| Error::Config {
+                file: self.file.clone(),
+                message: format!("[store] postgres_env names `{var}`, which is not set"),
+                fix: format!("export {var}=postgres://USER@HOST:PORT/DB"),
+            })?,
+            (None, None) => return Ok(None),
+        };
+        Ok(Some(crate::pg::Namespace {
+            url,
+            schema: store.schema.clone().unwrap_or_else(|| "expresso".into()),
+            partitions: store.partitions.unwrap_or(DEFAULT_PARTITIONS),
+        }))
     }
 
     fn names(&self) -> String {

@@ -38,3 +38,13 @@ impl From<expresso_runtime::Error> for Error {
         Error::Runtime(e)
     }
 }
+
+impl From<postgres::Error> for Error {
+    fn from(e: postgres::Error) -> Error {
+        // The driver's Display says only "db error"; the server's own message says what went wrong.
+        match e.as_db_error() {
+            Some(db) => Error::Store(format!("postgres: {}: {}", db.code().code(), db.message())),
+            None => Error::Store(format!("postgres: {e}")),
+        }
+    }
+}

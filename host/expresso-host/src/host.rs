@@ -10,6 +10,7 @@
 
 use crate::error::Error;
 use crate::fault;
+use crate::log_store::LogStore;
 use crate::metrics::Metrics;
 use crate::sinks::{Delivered, Sinks, now_ms};
 use crate::store::{BatchWrite, Db, Intent};
@@ -26,9 +27,10 @@ pub const DEFAULT_BATCH: usize = 256;
 /// Receipts delivered per sweep of the `intent` rows.
 const SWEEP_LIMIT: usize = 256;
 
-pub struct Host {
+/// The protocol over a store: SQLite's `Db` by default, or one Postgres partition.
+pub struct Host<S: LogStore = Db> {
     compiled: Compiled,
-    db: Db,
+    db: S,
     sinks: Sinks,
     provider: Box<dyn Provider + Send>,
     carry: Option<Carry>,
@@ -66,8 +68,8 @@ impl Store for Tagged<'_> {
     }
 }
 
-impl Host {
-    pub fn new(compiled: Compiled, db: Db, sinks: Sinks, provider: Box<dyn Provider + Send>) -> Host {
+impl<S: LogStore> Host<S> {
+    pub fn new(compiled: Compiled, db: S, sinks: Sinks, provider: Box<dyn Provider + Send>) -> Host<S> {
         Host {
             compiled,
             db,
@@ -81,12 +83,17 @@ impl Host {
         }
     }
 
-    pub fn db(&self) -> &Db {
+    pub fn db(&self) -> &S {
         &self.db
     }
 
-    pub fn db_mut(&mut self) -> &mut Db {
+    pub fn db_mut(&mut self) -> &mut S {
         &mut self.db
+    }
+
+    /// Gives the store back (a partition's lease, to release it).
+    pub fn into_store(self) -> S {
+        self.db
     }
 
     /// The log position every agent has read to.
@@ -161,7 +168,7 @@ impl Host {
     }
 
     /// When the next `intent` receipt is due, if any is waiting.
-    pub fn next_retry_ms(&self) -> Result<Option<i64>, Error> {
+    pub fn next_retry_ms(&mut self) -> Result<Option<i64>, Error> {
         self.db.next_retry_ms()
     }
 

@@ -8,11 +8,14 @@ pub mod config;
 pub mod error;
 pub mod fault;
 pub mod host;
+pub mod log_store;
 pub mod metrics;
+pub mod pg;
 pub mod serve;
 pub mod sinks;
 pub mod store;
 
 pub use error::Error;
 pub use host::Host;
+pub use log_store::LogStore;
 pub use store::Db;

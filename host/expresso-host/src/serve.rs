@@ -16,6 +16,7 @@
 
 use crate::error::Error;
 use crate::host::Host;
+use crate::log_store::LogStore;
 use crate::metrics::Metrics;
 use crate::sinks::now_ms;
 use axum::Router;
@@ -61,6 +62,55 @@ impl Default for Limits {
     }
 }
 
+/// What `serve` drives: one thread owns it and does every write. A `Host` over one store, or a
+/// Postgres worker holding the partitions it has leased.
+pub trait Processor: Send + 'static {
+    fn metrics(&self) -> Arc<Metrics>;
+    /// Appends the requests' events to the log, in one transaction.
+    fn append(&mut self, events: &[Event]) -> Result<Vec<bool>, Error>;
+    fn last_seq(&mut self) -> Result<i64, Error>;
+    /// Recovery at start: `intent` receipts sent again.
+    fn recover(&mut self) -> Result<usize, Error>;
+    /// Runs the next batch of the log; how many events it consumed.
+    fn step(&mut self) -> Result<usize, Error>;
+    /// The log position the processing has reached (for the backlog bound).
+    fn cursor(&self) -> i64;
+    fn next_retry_ms(&mut self) -> Result<Option<i64>, Error>;
+    fn sweep(&mut self) -> Result<usize, Error>;
+    /// How long the thread waits for a request when nothing was run. A process that owns its log is
+    /// woken by its own requests; a worker sharing one must also look for events others appended.
+    fn idle_wait(&self) -> Duration {
+        Duration::from_millis(100)
+    }
+}
+
+impl<S: LogStore + 'static> Processor for Host<S> {
+    fn metrics(&self) -> Arc<Metrics> {
+        self.metrics.clone()
+    }
+    fn append(&mut self, events: &[Event]) -> Result<Vec<bool>, Error> {
+        self.db_mut().append(events)
+    }
+    fn last_seq(&mut self) -> Result<i64, Error> {
+        self.db_mut().last_seq()
+    }
+    fn recover(&mut self) -> Result<usize, Error> {
+        Host::recover(self)
+    }
+    fn step(&mut self) -> Result<usize, Error> {
+        self.step_batch()
+    }
+    fn cursor(&self) -> i64 {
+        Host::cursor(self)
+    }
+    fn next_retry_ms(&mut self) -> Result<Option<i64>, Error> {
+        Host::next_retry_ms(self)
+    }
+    fn sweep(&mut self) -> Result<usize, Error> {
+        Host::sweep(self)
+    }
+}
+
 type Reply = oneshot::Sender<Result<Vec<bool>, String>>;
 
 struct Shared {
@@ -102,10 +152,10 @@ impl Running {
 /// Starts serving on `listen`. One thread owns the store and does every write: it commits what the
 /// requests bring (all that waits, in one transaction), then runs the next batch of the log, and again;
 /// so the log's commits and the protocol's never wait on each other's locks.
-pub fn start(mut host: Host, listen: SocketAddr, limits: Limits, signals: bool) -> Result<Running, Error> {
-    let metrics = host.metrics.clone();
+pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, signals: bool) -> Result<Running, Error> {
+    let metrics = host.metrics();
     let ready = Arc::new(AtomicBool::new(false));
-    let last_seq = Arc::new(AtomicI64::new(host.db().last_seq()?));
+    let last_seq = Arc::new(AtomicI64::new(host.last_seq().unwrap_or(0)));
     let cursor = Arc::new(AtomicI64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
 
@@ -157,7 +207,7 @@ pub fn start(mut host: Host, listen: SocketAddr, limits: Limits, signals: bool) 
                 // The next batch, unless a fault is pausing the log.
                 let mut consumed = 0;
                 if faulted_until.is_none_or(|t| std::time::Instant::now() >= t) {
-                    match host.step_batch() {
+                    match host.step() {
                         Ok(n) => {
                             consumed = n;
                             pause = Duration::from_millis(100);
@@ -181,7 +231,8 @@ pub fn start(mut host: Host, listen: SocketAddr, limits: Limits, signals: bool) 
                     eprintln!("expresso serve: {e}");
                 }
                 if consumed == 0 && !took {
-                    let wait = next.map_or(100, |t| (t - now).clamp(1, 100)) as u64;
+                    let idle = host.idle_wait().as_millis().max(1) as i64;
+                    let wait = next.map_or(idle, |t| (t - now).clamp(1, idle)) as u64;
                     match rx.recv_timeout(Duration::from_millis(wait)) {
                         Ok(first) => waiting.push(first),
                         Err(RecvTimeoutError::Timeout) => {}
@@ -242,15 +293,20 @@ pub fn start(mut host: Host, listen: SocketAddr, limits: Limits, signals: bool) 
 }
 
 /// Commits the requests' events to the log in one transaction and answers each request.
-fn commit_requests(host: &mut Host, group: Vec<(Vec<Event>, Reply)>, metrics: &Metrics, last_seq: &AtomicI64) {
+fn commit_requests<P: Processor>(
+    host: &mut P,
+    group: Vec<(Vec<Event>, Reply)>,
+    metrics: &Metrics,
+    last_seq: &AtomicI64,
+) {
     let all: Vec<Event> = group.iter().flat_map(|(events, _)| events.iter().cloned()).collect();
     let clock = std::time::Instant::now();
-    let appended = host.db_mut().append(&all);
+    let appended = host.append(&all);
     Metrics::time(&metrics.ingest_commit_us, clock);
     Metrics::add(&metrics.ingest_commits, 1);
     match appended {
         Ok(new) => {
-            if let Ok(seq) = host.db().last_seq() {
+            if let Ok(seq) = host.last_seq() {
                 last_seq.store(seq, Ordering::SeqCst);
             }
             let mut at = 0;

@@ -14,6 +14,7 @@ mod world;
 
 use evoke_bodies::component::ComponentHost;
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
+use evoke_core::gate::{BarError, check_bars};
 use evoke_core::question::Questions;
 use installed::Installed;
 use std::path::Path;
@@ -153,18 +154,18 @@ fn check_description(d: wit::Description) -> Result<Description, String> {
     let gate = match d.gate {
         None => None,
         Some(g) => {
-            let bars = [("route", Some(g.route)), ("fits", g.fits), ("read", Some(g.read)), ("write", Some(g.write))];
-            for (bar, value) in bars {
-                if let Some(value) = value.filter(|v| !(0.0..=1.0).contains(v)) {
+            let gate = Gate { route: g.route, fits: g.fits, read: g.read, write: g.write };
+            match check_bars(&gate) {
+                Ok(()) => Some(gate),
+                Err(BarError::NotAProbability { bar, value }) => {
                     return Err(format!(
                         "refused: the component's gate gives `{bar}` {value}, which is not a probability"
                     ));
                 }
+                Err(BarError::ReadOverWrite { .. }) => {
+                    return Err("refused: the component's gate puts `read` over `write`".into());
+                }
             }
-            if g.read > g.write {
-                return Err("refused: the component's gate puts `read` over `write`".into());
-            }
-            Some(Gate { route: g.route, fits: g.fits, read: g.read, write: g.write })
         }
     };
     let limits = d.limits.map_or(Limits::default(), |l| Limits {

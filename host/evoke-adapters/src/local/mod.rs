@@ -210,6 +210,10 @@ impl Engine {
             said: said.iter().find(|(i, _)| i == id).map(|(_, s)| s),
             common: common.get(id.split_once('.').map_or(id, |(r, _)| r)).unwrap_or(&empty),
         };
+        // A sentence this engine cuts into several requests is routed by the words the plan decides first:
+        // the plan never uses the whole sentence's route once it cuts, and that part's own route round then
+        // finds its answer ready instead of reading the words again.
+        let routed = self.first_part(request, questions);
         let mut raw = Raw::new();
         for (id, question) in &questions.0 {
             if let Some(answer) = weave::answer(request, id, question, questions) {
@@ -221,7 +225,7 @@ impl Engine {
                     if id == "route" || (otherwise.as_deref() == Some(NONE) && is_route(question)) =>
                 {
                     let (_, _, d) = self
-                        .route(request, question, true)
+                        .route(routed.as_deref().unwrap_or(request), question, true)
                         .ok_or_else(|| AdapterError::new("the route offers nothing"))?;
                     d.iter().cloned().collect()
                 }
@@ -240,6 +244,24 @@ impl Engine {
 }
 
 impl Engine {
+    /// The words of the part a woven sentence's plan decides first, when this round asks where to cut it
+    /// and this engine reads a cut at one place or more (at the route's bar, as the plan does).
+    fn first_part(&self, request: &str, questions: &Questions) -> Option<String> {
+        questions.get("route")?;
+        let mut at = Vec::new();
+        for (id, question) in &questions.0 {
+            let Some(place) = evoke_core::weave::cut_of_id(id) else { continue };
+            let answer = weave::answer(request, id, question, questions)?;
+            if answer.get(evoke_core::question::YES).is_some_and(|p| *p >= self.gate.route) {
+                at.push(place);
+            }
+        }
+        if at.is_empty() {
+            return None;
+        }
+        evoke_core::weave::parts_cut_at(request, &at).into_iter().next().map(|p| p.text)
+    }
+
     /// Per reflex of the round's argument questions, the stems no example teaches: every key and meaning
     /// of its arguments, and its description as the route question that offered it says it.
     fn common_words(&self, questions: &Questions) -> BTreeMap<String, HashSet<String>> {

@@ -174,6 +174,26 @@ mod tests {
     }
 
     #[test]
+    fn a_sentence_read_as_two_requests_is_routed_by_the_part_decided_first() {
+        use evoke_core::adapter::State;
+        let ask = |input: &str, questions: &Questions| {
+            let local = crate::local::Local::default();
+            local.answer_now(&State { request: input.into() }, questions).unwrap()["route"].clone()
+        };
+        let route_only =
+            |questions: &Questions| Questions(vec![("route".into(), questions.get("route").unwrap().clone())]);
+        let input = "turn off the den lights and set a timer for 5 minutes";
+        let (questions, _) = round(input);
+        let woven = ask(input, &questions);
+        assert_eq!(woven, ask("turn off the den lights", &route_only(&questions)));
+        assert_ne!(woven, ask(input, &route_only(&questions)), "not the whole sentence's own route");
+        // A list of values is one request: routed by its own words.
+        let input = "turn off the den and office lights";
+        let (questions, _) = round(input);
+        assert_eq!(ask(input, &questions), ask(input, &route_only(&questions)));
+    }
+
+    #[test]
     fn another_value_after_and_is_also_and_after_not_is_out() {
         let q = Question::Choice {
             ask: String::new(),

@@ -24,8 +24,8 @@ mod runtime;
 mod sandbox;
 mod stdio;
 mod store;
-mod values;
 pub mod wit_package;
+mod wit_value;
 mod world;
 
 pub use cache::Source;
@@ -63,7 +63,6 @@ pub(crate) struct Inner {
     engine: Engine,
     linker: Linker<StoreData>,
     cache: cache::Cache,
-    kinds: values::ManifestKinds,
     stdio: stdio::Stdio,
     memory: usize,
     _ticker: engine::Ticker,
@@ -115,15 +114,7 @@ impl ComponentHost {
             Some(Captured(pipe)) => stdio::Stdio::Capture(pipe),
             None => stdio::Stdio::Stderr,
         };
-        let inner = Inner {
-            engine,
-            linker,
-            cache,
-            kinds: values::ManifestKinds::default(),
-            stdio,
-            memory: options.memory_limit,
-            _ticker,
-        };
+        let inner = Inner { engine, linker, cache, stdio, memory: options.memory_limit, _ticker };
         Ok(ComponentHost { inner: Arc::new(inner), runtime: Arc::default() })
     }
 

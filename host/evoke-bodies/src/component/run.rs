@@ -8,7 +8,7 @@ use super::grants;
 use super::net::NetGrants;
 use super::stdio::Tail;
 use super::store::{Sandbox, Setup, Stop};
-use super::values;
+use super::wit_value::wit_values;
 use super::world::{Body, latest::evoke::reflex::types as wit};
 use crate::bounded::{Flood, OUTPUT_LIMIT};
 use crate::call::{Call, Contained, Failure, Output, Ran};
@@ -34,7 +34,7 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
     let (ready, from) = load(inner, wasm, deadline).await?;
     *source = Some(from);
 
-    let args = values::convert(&call.args, &inner.kinds.of(&call.dir)).map_err(failure)?;
+    let args = wit_values(&call.args, call.today).map_err(failure)?;
     let net = Arc::new(NetGrants::parse(&call.grants.net).map_err(failure)?);
     let tail = Tail::default();
     let wasi = grants::wasi_ctx(call, &net, &inner.stdio, &tail).map_err(failure)?;

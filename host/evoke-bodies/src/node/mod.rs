@@ -153,7 +153,7 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cancel: impl Future<O
         Err(e) => return failed(format!("cannot start {}: {e}", node.program.display()), contained),
     };
     let message = serde_json::json!({
-        "args": serde_json::Value::Object(call.args.iter().cloned().collect()),
+        "args": serde_json::Value::Object(call.args.iter().map(|(k, v)| (k.clone(), v.json(call.today))).collect()),
         "input": call.input,
         "config": serde_json::Value::Object(call.config.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect()),
         "body": body,

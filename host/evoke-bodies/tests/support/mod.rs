@@ -2,10 +2,11 @@
 
 #![allow(dead_code)]
 
+use evoke_bodies::BodyValue;
 use evoke_bodies::component::ComponentHost;
 use evoke_bodies::{Call, Failure, Output, Ran};
 use evoke_core::manifest::{Access, Grants};
-use serde_json::Value;
+use evoke_core::recognize::PickValue;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -51,10 +52,11 @@ pub fn host() -> &'static ComponentHost {
 
 /// A call with time to compile its component on a loaded machine: a test that is about the deadline sets
 /// its own, after [`warm`].
-pub fn call(dir: &Path, args: &[(&str, Value)], grants: Grants) -> Call {
+pub fn call(dir: &Path, args: &[(&str, BodyValue)], grants: Grants) -> Call {
     Call {
         dir: dir.to_path_buf(),
         args: args.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        today: evoke_bodies::dates::today(),
         input: String::new(),
         config: Vec::new(),
         grants,
@@ -68,6 +70,18 @@ pub async fn warm(dir: &Path, wasm: &Path) {
     ok(host().run(&probe_call(dir, "env", "", Grants::default()), wasm).await);
 }
 
+pub fn option(key: &str) -> BodyValue {
+    BodyValue::Option(key.to_string())
+}
+
+pub fn number(n: f64) -> BodyValue {
+    BodyValue::Pick(PickValue::Number(n))
+}
+
+pub fn amount(amount: i64, currency: &str) -> BodyValue {
+    BodyValue::Pick(PickValue::Amount { amount, currency: currency.to_string() })
+}
+
 pub fn files(grants: &[(&Path, Access)]) -> Grants {
     Grants { files: grants.iter().map(|(p, a)| (p.display().to_string(), *a)).collect(), net: Vec::new() }
 }
@@ -78,9 +92,9 @@ pub fn net(pairs: &[String]) -> Grants {
 
 /// The probe, doing `action` on `target`.
 pub fn probe_call(dir: &Path, action: &str, target: &str, grants: Grants) -> Call {
-    let mut args = vec![("action", Value::from(action))];
+    let mut args = vec![("action", option(action))];
     if !target.is_empty() {
-        args.push(("target", Value::from(target)));
+        args.push(("target", BodyValue::text(target)));
     }
     call(dir, &args, grants)
 }

@@ -165,6 +165,15 @@ fn whole_as_integer<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
 }
 
 impl PickValue {
+    /// The number a `range` compares: a number as is, a duration in seconds; `None` for every other kind.
+    pub fn comparable(&self) -> Option<f64> {
+        match self {
+            PickValue::Number(n) => Some(*n),
+            PickValue::Duration(seconds) => Some(*seconds as f64),
+            _ => None,
+        }
+    }
+
     pub fn kind(&self) -> PickKind {
         match self {
             PickValue::Number(_) => PickKind::Number,

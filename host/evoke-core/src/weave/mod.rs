@@ -290,6 +290,31 @@ pub fn read(input: &str, cuts: &[Cut], answers: &Answers, bar: f64) -> Result<Re
     Ok(Reading { parts: kept, excluded, splits })
 }
 
+/// The parts the sentence reads as when it is cut at exactly these places (each a place's `(start, end)`,
+/// as its question's id gives them), in the order they run, negated parts left out. An engine that reads
+/// the cuts itself knows from this which words the plan will decide first.
+pub fn parts_cut_at(input: &str, at: &[(usize, usize)]) -> Vec<Part> {
+    let chars: Vec<char> = input.chars().collect();
+    let mut cuts: Vec<Cut> = Vec::new();
+    let mut answers = Answers::new();
+    let mut at = at.to_vec();
+    at.sort_unstable();
+    for (start, end) in at {
+        // A place outside the text, or one overlapping the place before it, is no place to cut.
+        if start >= end || end > chars.len() || cuts.last().is_some_and(|c| start < c.end) {
+            continue;
+        }
+        let typed: String = chars[start..end].iter().collect::<String>().to_lowercase();
+        let cut = Cut { start, end, word: typed.split_whitespace().collect::<Vec<_>>().join(" ") };
+        answers.insert(
+            cut.id(),
+            crate::validate::Distribution(vec![(crate::question::YES.into(), 1.0), (crate::question::NO.into(), 0.0)]),
+        );
+        cuts.push(cut);
+    }
+    read(input, &cuts, &answers, 0.5).map(|r| r.parts).unwrap_or_default()
+}
+
 /// A part's words, trimmed of spaces and of the order words that start it (`then`, `after that`, `also`,
 /// `please`, `before you`, `after you`). `None` when nothing is left.
 fn part_of(chars: &[char], start: usize, end: usize, connective: Option<String>) -> Option<Part> {

@@ -779,3 +779,29 @@ mod plan_file {
         assert!(read(&extra).is_err(), "a key evoke never writes is refused");
     }
 }
+
+#[test]
+fn the_parts_at_given_places_are_the_parts_the_answers_give() {
+    for input in [
+        "turn off the den lights and set a timer for 5 minutes",
+        "set a timer for 5 minutes after you turn off the den lights",
+        "don't touch the office, then please dim the den after that stop the music",
+        "turn  off the den lights after   that set a timer",
+    ] {
+        let (found, a) = answers(input, &[]);
+        let read_parts = read(input, &found, &a, 0.5).unwrap().parts;
+        let at: Vec<(usize, usize)> = found.iter().map(|c| (c.start, c.end)).collect();
+        assert_eq!(parts_cut_at(input, &at), read_parts, "{input}");
+    }
+    // Only the places given cut, and the first part to run comes first.
+    assert_eq!(
+        texts(&parts_cut_at("set a timer for 5 minutes after you turn off the den lights", &[(26, 31)])),
+        ["turn off the den lights", "set a timer for 5 minutes"]
+    );
+    assert!(parts_cut_at("turn off the lights", &[(40, 44), (3, 1)]).len() == 1, "places out of the text are none");
+    // Overlapping places: the first stands, the one inside it is none.
+    assert_eq!(
+        texts(&parts_cut_at("turn off the den lights and set a timer", &[(26, 27), (24, 27)])),
+        ["turn off the den lights", "set a timer"]
+    );
+}

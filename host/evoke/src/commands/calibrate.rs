@@ -12,7 +12,7 @@
 use crate::calibration::{self, Scored};
 use crate::commands::test::passes;
 use crate::context::Context;
-use crate::decide::decide;
+use crate::drive::decide;
 use crate::error::CommandResult;
 use crate::exit::Exit;
 use crate::render;

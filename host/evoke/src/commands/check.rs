@@ -7,7 +7,7 @@ use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::{load, render};
 use evoke_core::lint::lint;
-use evoke_files::versions::Against;
+use evoke_files::release_tags::Against;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -19,7 +19,7 @@ pub struct Args {
 pub fn run(_: &Context, args: &Args) -> CommandResult {
     let dir = args.path.as_deref().unwrap_or(Path::new("."));
     if !dir.join("reflex.toml").exists()
-        && let Some(dirs) = evoke_files::versions::reflex_dirs(dir).filter(|d| !d.is_empty())
+        && let Some(dirs) = evoke_files::release_tags::reflex_dirs(dir).filter(|d| !d.is_empty())
     {
         return Ok(whole_repository(&dirs));
     }
@@ -39,7 +39,7 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
         results.extend(against);
     }
     if exit == Exit::Done && results.len() == dirs.len() {
-        if let Some((newest, _, next)) = evoke_files::versions::repository_next(&results) {
+        if let Some((newest, _, next)) = evoke_files::release_tags::repository_next(&results) {
             render::out(&render::repository_next(dirs.len(), &newest.to_string(), next.as_ref()));
         }
     }
@@ -70,8 +70,8 @@ fn one(dir: &Path) -> Result<(Exit, Option<Against>), CommandError> {
 
 /// In a git working copy: the contract diff against the newest version tag and the next version.
 fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Result<(Exit, Option<Against>), CommandError> {
-    let against =
-        evoke_files::versions::against_newest_tag(dir, manifest).map_err(|e| CommandError::failed(e.to_string()))?;
+    let against = evoke_files::release_tags::against_newest_tag(dir, manifest)
+        .map_err(|e| CommandError::failed(e.to_string()))?;
     let exit = match &against {
         None => Exit::Done,
         Some(Against::Refused { newest, fault }) => {

@@ -3,7 +3,7 @@
 
 use crate::body::{self, interrupted};
 use crate::context::Context;
-use crate::decide::DEADLINE;
+use crate::drive::DEADLINE;
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::line::{NamedLine, RanFields, to_line};
@@ -184,7 +184,7 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<evoke_core::decisi
                 let Some(found) = found else {
                     return Err(usage(format!("\"{text}\" does not read as a {} for `{live}`", kind.as_str())));
                 };
-                if let (Some((low, high)), Some(n)) = (arg.range, comparable(&found.value))
+                if let (Some((low, high)), Some(n)) = (arg.range, found.value.comparable())
                     && (n < low || n > high)
                 {
                     return Err(usage(format!("`{live}` is {n}, outside its range {low}–{high}")));
@@ -208,12 +208,4 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<evoke_core::decisi
     }
     let ordered = manifest.args.iter().filter_map(|a| given.iter().find(|(n, _)| *n == a.name).cloned()).collect();
     Ok(evoke_core::decision::Args(ordered))
-}
-
-fn comparable(value: &PickValue) -> Option<f64> {
-    match value {
-        PickValue::Number(n) => Some(*n),
-        PickValue::Duration(seconds) => Some(*seconds as f64),
-        _ => None,
-    }
 }

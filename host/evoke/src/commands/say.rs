@@ -4,7 +4,7 @@
 
 use crate::body::{self, interrupted};
 use crate::context::Context;
-use crate::decide::{DEADLINE, Decided, Failed, Failure, Round, TraceEntry};
+use crate::drive::{DEADLINE, Decided, Failed, Failure, Round, TraceEntry};
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::line::{Line, RanFields, RefusedLine, to_line};

@@ -3,7 +3,7 @@
 //! act on that reflex at all.
 
 use crate::context::Context;
-use crate::decide::decide;
+use crate::drive::decide;
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::render;

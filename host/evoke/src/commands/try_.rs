@@ -2,7 +2,7 @@
 //! With no sentence and stdin not a terminal, one decision per input line (the filter).
 
 use crate::context::Context;
-use crate::decide::Failed;
+use crate::drive::Failed;
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::line::{Line, to_line};
@@ -36,7 +36,7 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
             crate::filter::Line::Refused { shown, refusal } => crate::commands::say::refused(
                 &mut log,
                 &shown,
-                crate::decide::Failure::Input { refusal },
+                crate::drive::Failure::Input { refusal },
                 &[],
                 &[],
                 json,

@@ -4,7 +4,7 @@
 //! exit code is the worst step's.
 
 use crate::body::{self, interrupted};
-use crate::decide::{DEADLINE, TraceEntry};
+use crate::drive::{DEADLINE, TraceEntry};
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::journal::{Journal, Mark};
@@ -157,7 +157,7 @@ pub async fn act(
         .enumerate()
         .map(|(i, d)| if i == 0 { own_trace.iter().chain(&d.trace).cloned().collect() } else { d.trace.clone() })
         .collect();
-    let rounds: Vec<Vec<crate::decide::Round>> = decided
+    let rounds: Vec<Vec<crate::drive::Round>> = decided
         .iter()
         .enumerate()
         .map(|(i, d)| if i == 0 { own_rounds.iter().chain(&d.rounds).cloned().collect() } else { d.rounds.clone() })
@@ -276,7 +276,7 @@ pub async fn act(
                         break;
                     };
                     let request = session.request(Instant::now());
-                    match crate::decide::decide(&request, &words).await {
+                    match crate::drive::decide(&request, &words).await {
                         Ok(again)
                             if again.decision.reflex == decision.reflex
                                 && again.decision.args.as_ref().and_then(|a| a.get(&arg)).map(|v| v.shown())

@@ -3,7 +3,7 @@
 
 use super::shown;
 use evoke_core::manifest::Manifest;
-use evoke_files::versions::Against;
+use evoke_files::release_tags::Against;
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

@@ -1,6 +1,9 @@
 //! Loopback receivers and the fixtures the host's tests share.
 #![allow(dead_code)]
 
+pub mod postgres;
+pub mod workers;
+
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;

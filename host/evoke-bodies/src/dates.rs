@@ -1,47 +1,8 @@
-//! What a body receives for each argument: an option's key, a word's value or the word, a
-//! pick's value, `true` for a flag. A date is resolved to a day here, when the body runs, and only here.
+//! The day a date reading names, resolved when the body runs and only then.
 
-use evoke_core::decision::Value;
-use evoke_core::recognize::{DateReading, PickValue};
+use evoke_core::recognize::DateReading;
 use jiff::ToSpan;
 use jiff::civil::{Date, Weekday};
-use serde_json::json;
-
-/// The body's value of one argument, as JSON.
-pub fn body_value(value: &Value, today: Date) -> serde_json::Value {
-    match value {
-        Value::Option { key } => json!(key),
-        Value::Word { word, value } => json!(value.as_deref().unwrap_or(word)),
-        Value::Flag => json!(true),
-        Value::Pick { value, .. } => match value {
-            PickValue::Number(n) => number(*n),
-            PickValue::Duration(seconds) => json!(seconds),
-            PickValue::Date(reading) => {
-                resolve(reading, today).map_or(serde_json::Value::Null, |d| json!(d.to_string()))
-            }
-            PickValue::Time(text) | PickValue::Code(text) | PickValue::Text(text) => json!(text),
-            PickValue::Amount { amount, currency } => json!({ "amount": amount, "currency": currency }),
-        },
-    }
-}
-
-/// The value as one argv element: numbers and seconds as digits, a date as `YYYY-MM-DD`, an amount in
-/// its minor units followed by its currency (`1200 EUR`), text as is.
-pub fn argv_text(value: &Value, today: Date) -> String {
-    match body_value(value, today) {
-        serde_json::Value::String(s) => s,
-        serde_json::Value::Object(amount) => format!(
-            "{} {}",
-            amount.get("amount").map(ToString::to_string).unwrap_or_default(),
-            amount.get("currency").and_then(|c| c.as_str()).unwrap_or_default()
-        ),
-        other => other.to_string(),
-    }
-}
-
-fn number(n: f64) -> serde_json::Value {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 { json!(n as i64) } else { json!(n) }
-}
 
 /// The day a date reading names, counted from `today`. `this <weekday>` is the next such day on or after
 /// today; `next <weekday>` the first one after today that is not today; `last <weekday>` the most recent

@@ -1,0 +1,355 @@
+//! Load through `serve` on each store, with faults: SQLite in one process, or Postgres shared by
+//! WORKERS processes. The worked example's agent, its leaf answered by the journal, every effect to an
+//! HTTP receiver on loopback that honours `Idempotency-Key`. Events (one per request, spread over
+//! WORKSPACES partition keys) are sent open-loop at RATE per second for SECONDS by CLIENTS threads, each
+//! request to the next worker (another one when a worker does not answer).
+//!
+//! With FAULTS=1 (the default): at a quarter of the run a worker is killed with SIGKILL and started again;
+//! at half the run Postgres is restarted (STORE=pg); at three quarters the receiver answers 503 for
+//! DOWN_MS. The figures: sustained throughput, ingest-to-effect latency (an event's first sending to its
+//! effect's first arrival), the effects applied, which must equal the expected count exactly, and where
+//! the workers' time went, from their own counters.
+//!
+//! cargo build --release -p expresso-host --bin expresso-host --example load_scale
+//! STORE=sqlite target/release/examples/load_scale
+//! STORE=pg WORKERS=1 EXPRESSO_TEST_PG_URL=postgres://... EXPRESSO_TEST_PG_CTL="pg_ctl -D ..." target/release/examples/load_scale
+//! STORE=pg WORKERS=2 ...
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use expresso_host::pg::Namespace;
+use expresso_host::store::Db;
+use serde_json::json;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+const TRIAGE: &str = include_str!("triage.ex");
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+fn now_ms() -> f64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs_f64() * 1000.0
+}
+
+#[derive(Default)]
+struct Receiver {
+    down: AtomicBool,
+    requests: AtomicUsize,
+    /// First arrival of each key, by event index.
+    applied: Mutex<HashMap<String, (usize, f64)>>,
+}
+
+async fn hook(State(r): State<Arc<Receiver>>, headers: HeaderMap) -> StatusCode {
+    r.requests.fetch_add(1, Ordering::SeqCst);
+    if r.down.load(Ordering::SeqCst) {
+        return StatusCode::SERVICE_UNAVAILABLE;
+    }
+    let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let event: usize =
+        key.split('|').next().and_then(|e| e.strip_prefix('e')).and_then(|n| n.parse().ok()).unwrap_or(0);
+    r.applied.lock().unwrap().entry(key).or_insert((event, now_ms()));
+    StatusCode::OK
+}
+
+struct Setup {
+    bin: PathBuf,
+    dir: PathBuf,
+}
+
+fn spawn_serve(setup: &Setup, port: u16) -> Child {
+    let dir = &setup.dir;
+    let mut child = Command::new(&setup.bin)
+        .args(["serve", dir.join("triage.ex").to_str().unwrap()])
+        .args(["--state", dir.join("state").to_str().unwrap(), "--sinks", dir.join("sinks.toml").to_str().unwrap()])
+        .args(["--listen", &format!("127.0.0.1:{port}"), "--queue", "4096"])
+        .env_remove("EXPRESSO_FAULT")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run expresso-host (build it with --release first)");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("listening") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "serve ended before it listened");
+    }
+    std::thread::spawn(move || for _ in stderr.lines() {});
+    child
+}
+
+fn restart_postgres() {
+    let ctl = std::env::var("EXPRESSO_TEST_PG_CTL").expect("EXPRESSO_TEST_PG_CTL: the pg_ctl command of the server");
+    let mut words = ctl.split_whitespace();
+    let status = Command::new(words.next().unwrap())
+        .args(words)
+        .args(["restart", "-m", "fast"])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "pg_ctl restart failed");
+}
+
+fn metric(text: &str, name: &str) -> f64 {
+    text.lines().find_map(|l| l.strip_prefix(&format!("{name} "))).and_then(|v| v.trim().parse().ok()).unwrap_or(0.0)
+}
+
+fn main() {
+    let store = std::env::var("STORE").unwrap_or_else(|_| "sqlite".into());
+    let pg = store == "pg";
+    let workers = if pg { env("WORKERS", 2).max(1) } else { 1 };
+    let rate = env("RATE", 1000);
+    let seconds = env("SECONDS", 12);
+    let clients = env("CLIENTS", 48);
+    let workspaces = env("WORKSPACES", 16).max(1);
+    let partitions = env("PARTITIONS", 4) as u32;
+    let faults = env("FAULTS", 1) == 1;
+    let down_ms = env("DOWN_MS", 2000) as u64;
+    let n = rate * seconds;
+    let bin = std::env::current_exe().unwrap().parent().unwrap().parent().unwrap().join("expresso-host");
+
+    let dir = std::env::temp_dir().join(format!("expresso-load-scale-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("triage.ex"), TRIAGE).unwrap();
+
+    let receiver = Arc::new(Receiver::default());
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let hook_url = format!("http://{}/hook", listener.local_addr().unwrap());
+    {
+        let state = receiver.clone();
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+            rt.block_on(async move {
+                let app = Router::new().route("/hook", post(hook)).with_state(state);
+                axum::serve(tokio::net::TcpListener::from_std(listener).unwrap(), app).await.unwrap();
+            });
+        });
+    }
+    let ns = pg.then(|| Namespace {
+        url: std::env::var("EXPRESSO_TEST_PG_URL").expect("STORE=pg needs EXPRESSO_TEST_PG_URL"),
+        schema: format!("load_{}", std::process::id()),
+        partitions,
+    });
+    let store_toml = ns.as_ref().map_or(String::new(), |ns| {
+        format!("[store]\npostgres = \"{}\"\nschema = \"{}\"\npartitions = {}\n", ns.url, ns.schema, ns.partitions)
+    });
+    std::fs::write(
+        dir.join("sinks.toml"),
+        format!(
+            "{store_toml}[sinks.s]\nkind = \"http\"\nurl = \"{hook_url}\"\ntimeout_ms = 2000\n[capabilities]\n\"react.add\" = \"s\"\n\"tasks.create\" = \"s\"\n\"message.send\" = \"s\"\n\"notify.send\" = \"s\"\n"
+        ),
+    )
+    .unwrap();
+
+    let kinds = ["bug", "question", "churn"];
+    let mut expected = 0usize;
+    let mut seed = Vec::with_capacity(n);
+    let mut bodies = Vec::with_capacity(n);
+    for i in 0..n {
+        let id = format!("e{i}");
+        expected += [3, 0, 2][i % 3];
+        seed.push((
+            format!("Triage#0|{id}/Triage#0/0/classify"),
+            id.clone(),
+            json!({"kind": kinds[i % 3], "urgency": "now"}),
+        ));
+        bodies.push(
+            json!({
+                "id": id,
+                "partition": {"workspace": format!("w{}", i % workspaces), "room": "#support"},
+                "type": "message",
+                "payload": {"speaker": "dana", "text": format!("message {i}")},
+                "t_event": 1_000 + i as u64,
+            })
+            .to_string(),
+        );
+    }
+    match &ns {
+        Some(ns) => {
+            let mut client = expresso_host::pg::connect(ns).unwrap();
+            expresso_host::pg::partition_store::seed_journal(&mut client, &seed).unwrap();
+        }
+        None => Db::open(&dir.join("state")).unwrap().seed_journal(&seed).unwrap(),
+    }
+
+    let setup = Arc::new(Setup { bin, dir: dir.clone() });
+    let ports: Vec<u16> = (0..workers)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port())
+        .collect();
+    let servers: Arc<Vec<Mutex<Child>>> = Arc::new(ports.iter().map(|p| Mutex::new(spawn_serve(&setup, *p))).collect());
+    let urls: Arc<Vec<String>> = Arc::new(ports.iter().map(|p| format!("http://127.0.0.1:{p}/events")).collect());
+    // Every worker holds its share before the clock starts.
+    std::thread::sleep(Duration::from_millis(if pg { 1_000 } else { 100 }));
+    let bodies = Arc::new(bodies);
+    let sent_at: Arc<Mutex<HashMap<usize, f64>>> = Arc::new(Mutex::new(HashMap::new()));
+    let next = Arc::new(AtomicUsize::new(0));
+    let retried = Arc::new(AtomicUsize::new(0));
+    let start = Instant::now();
+    let start_ms = now_ms();
+
+    let fault_thread = faults.then(|| {
+        let (servers, receiver, setup, ports) = (servers.clone(), receiver.clone(), setup.clone(), ports.clone());
+        std::thread::spawn(move || {
+            let quarter = Duration::from_secs_f64(seconds as f64 / 4.0);
+            let at = |k: u32| (quarter * k).saturating_sub(start.elapsed());
+            std::thread::sleep(at(1));
+            {
+                let mut child = servers[0].lock().unwrap();
+                child.kill().unwrap();
+                child.wait().unwrap();
+                let killed = start.elapsed();
+                *child = spawn_serve(&setup, ports[0]);
+                println!(
+                    "  fault: worker 0 killed (SIGKILL) at {:.2}s, serving again after {:.0} ms",
+                    killed.as_secs_f64(),
+                    (start.elapsed() - killed).as_secs_f64() * 1000.0
+                );
+            }
+            if pg {
+                std::thread::sleep(at(2));
+                let t = start.elapsed();
+                restart_postgres();
+                println!(
+                    "  fault: Postgres restarted at {:.2}s, in {:.0} ms",
+                    t.as_secs_f64(),
+                    (start.elapsed() - t).as_secs_f64() * 1000.0
+                );
+            }
+            std::thread::sleep(at(3));
+            receiver.down.store(true, Ordering::SeqCst);
+            let down_at = start.elapsed();
+            std::thread::sleep(Duration::from_millis(down_ms));
+            receiver.down.store(false, Ordering::SeqCst);
+            println!("  fault: receiver down (503) from {:.2}s for {down_ms} ms", down_at.as_secs_f64());
+        })
+    });
+
+    let threads: Vec<_> = (0..clients)
+        .map(|_| {
+            let (bodies, sent_at, next, retried, urls) =
+                (bodies.clone(), sent_at.clone(), next.clone(), retried.clone(), urls.clone());
+            std::thread::spawn(move || {
+                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(10)).build();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= bodies.len() {
+                        return;
+                    }
+                    let due = Duration::from_secs_f64(i as f64 / rate as f64);
+                    if let Some(wait) = due.checked_sub(start.elapsed()) {
+                        std::thread::sleep(wait);
+                    }
+                    sent_at.lock().unwrap().insert(i, now_ms());
+                    // Sent until acknowledged, to the next worker when one does not answer; the log keeps
+                    // one copy of an event sent twice.
+                    let mut w = i % urls.len();
+                    while agent.post(&urls[w]).set("Content-Type", "application/json").send_string(&bodies[i]).is_err()
+                    {
+                        retried.fetch_add(1, Ordering::SeqCst);
+                        w = (w + 1) % urls.len();
+                        std::thread::sleep(Duration::from_millis(10));
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    if let Some(f) = fault_thread {
+        f.join().unwrap();
+    }
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while receiver.applied.lock().unwrap().len() < expected && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let texts: Vec<String> = ports
+        .iter()
+        .map(|p| {
+            ureq::get(&format!("http://127.0.0.1:{p}/metrics"))
+                .call()
+                .ok()
+                .and_then(|r| r.into_string().ok())
+                .unwrap_or_default()
+        })
+        .collect();
+    for server in servers.iter() {
+        let mut child = server.lock().unwrap();
+        // SAFETY: kill(2) on a child this example started.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        child.wait().unwrap();
+    }
+
+    let applied = receiver.applied.lock().unwrap();
+    let sent_at = sent_at.lock().unwrap();
+    let mut latencies: Vec<f64> = applied.values().filter_map(|(i, at)| sent_at.get(i).map(|s| at - s)).collect();
+    latencies.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let last = applied.values().map(|(_, at)| *at).fold(0.0, f64::max);
+    let pct =
+        |p: f64| latencies.get(((latencies.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(f64::NAN);
+    let label = if pg {
+        format!("Postgres, {workers} worker(s), {partitions} partitions")
+    } else {
+        "SQLite, one process".into()
+    };
+    println!(
+        "load ({label}): {n} events at {rate}/s for {seconds}s, {clients} clients, one event per request, faults {}",
+        if faults { "on" } else { "off" }
+    );
+    println!(
+        "  sustained: {:.0} events/s ingest to effect (last effect at {:.2}s)",
+        n as f64 / ((last - start_ms) / 1000.0),
+        (last - start_ms) / 1000.0
+    );
+    println!("  ingest-to-effect: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms", pct(0.5), pct(0.99), pct(1.0));
+    let requests = receiver.requests.load(Ordering::SeqCst);
+    println!(
+        "  effects applied at the receiver: {} of {expected} expected: {}; {requests} deliveries (sent again by the faults, or refused while down: {})",
+        applied.len(),
+        if applied.len() == expected { "exact" } else { "MISMATCH" },
+        requests.saturating_sub(applied.len())
+    );
+    println!("  requests the clients sent again (a worker killed or refusing): {}", retried.load(Ordering::SeqCst));
+    // Where the time went, summed over the workers still running at the end (the killed one's counters
+    // died with it).
+    let sum = |name: &str| texts.iter().map(|t| metric(t, name)).sum::<f64>();
+    let batches = sum("expresso_batches_total").max(1.0);
+    let commits = sum("expresso_ingest_commits_total").max(1.0);
+    println!(
+        "  log: {:.0} group commits, {:.1} events each, {:.2} ms each",
+        commits,
+        sum("expresso_events_in_total") / commits,
+        sum("expresso_ingest_commit_microseconds_total") / commits / 1000.0
+    );
+    println!(
+        "  protocol: {:.0} batches, {:.1} events each; per batch: read {:.2} ms, run {:.2} ms, commit intents {:.2} ms, deliver + done {:.2} ms",
+        batches,
+        sum("expresso_events_processed_total") / batches,
+        sum("expresso_read_microseconds_total") / batches / 1000.0,
+        sum("expresso_run_microseconds_total") / batches / 1000.0,
+        sum("expresso_commit_microseconds_total") / batches / 1000.0,
+        sum("expresso_deliver_microseconds_total") / batches / 1000.0
+    );
+    let ok = applied.len() == expected;
+    drop(applied);
+    if let Some(ns) = &ns
+        && let Ok(mut client) = postgres::Client::connect(&ns.url, postgres::NoTls)
+    {
+        let _ = client.batch_execute(&format!("DROP SCHEMA IF EXISTS {} CASCADE", ns.schema));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    if !ok {
+        std::process::exit(1);
+    }
+}

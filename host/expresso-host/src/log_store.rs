@@ -1,0 +1,89 @@
+//! What the write-ahead protocol needs of a store, whichever engine holds it: the SQLite file of one
+//! process (`Db`) or one partition of a shared Postgres database (`pg::PartitionStore`). The protocol
+//! (`Host`) is written once against this trait, so both engines run the same firing, commit and delivery.
+//!
+//! A store is one ordered log as the protocol sees it: `events_after` returns the events it owns (all of
+//! them for SQLite, one partition's for Postgres) in log order, and `commit_batch` moves the cursor with
+//! the batch's effects in one transaction.
+
+use crate::error::Error;
+use crate::store::{AgentRow, BatchWrite, Counts, Db, Intent};
+use expresso_runtime::{Event, MemoryStore};
+use std::collections::HashSet;
+
+pub trait LogStore: Send {
+    /// Appends events to the log in one transaction; per event, whether it was new.
+    fn append(&mut self, events: &[Event]) -> Result<Vec<bool>, Error>;
+    /// Up to `limit` of this store's events after log position `after`, in log order.
+    fn events_after(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Event)>, Error>;
+    /// The position of the last event in the whole log (0 when empty).
+    fn last_seq(&mut self) -> Result<i64, Error>;
+    /// The journal entries of these events.
+    fn journal_of(&mut self, ids: &[&str]) -> Result<MemoryStore, Error>;
+    /// The world entries of these events, whatever their status.
+    fn world_of(&mut self, ids: &[&str]) -> Result<MemoryStore, Error>;
+    /// Which of these events an agent has fired on.
+    fn dedup_of(&mut self, agent: &str, ids: &[&str]) -> Result<HashSet<String>, Error>;
+    /// An agent's memory and cursor, when it has run before.
+    fn agent(&mut self, name: &str) -> Result<Option<AgentRow>, Error>;
+    /// Commits a batch at once; refuses when the cursor is no longer this store's to move.
+    fn commit_batch(&mut self, batch: &BatchWrite) -> Result<(), Error>;
+    /// `intent` receipts due at `now_ms`, oldest first.
+    fn due_intents(&mut self, now_ms: i64, limit: usize) -> Result<Vec<Intent>, Error>;
+    /// The earliest next try of any `intent` receipt.
+    fn next_retry_ms(&mut self) -> Result<Option<i64>, Error>;
+    fn mark_done(&mut self, keys: &[String]) -> Result<(), Error>;
+    fn mark_failed(&mut self, key: &str, error: &str, next_try_ms: i64) -> Result<(), Error>;
+    fn defer(&mut self, key: &str, next_try_ms: i64) -> Result<(), Error>;
+    fn mark_held(&mut self, key: &str, reason: &str) -> Result<(), Error>;
+    /// Counts of this store's receipts by status, and of the log.
+    fn counts(&mut self) -> Result<Counts, Error>;
+}
+
+impl LogStore for Db {
+    fn append(&mut self, events: &[Event]) -> Result<Vec<bool>, Error> {
+        Db::append(self, events)
+    }
+    fn events_after(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Event)>, Error> {
+        Db::events_after(self, after, limit)
+    }
+    fn last_seq(&mut self) -> Result<i64, Error> {
+        Db::last_seq(self)
+    }
+    fn journal_of(&mut self, ids: &[&str]) -> Result<MemoryStore, Error> {
+        Db::journal_of(self, ids)
+    }
+    fn world_of(&mut self, ids: &[&str]) -> Result<MemoryStore, Error> {
+        Db::world_of(self, ids)
+    }
+    fn dedup_of(&mut self, agent: &str, ids: &[&str]) -> Result<HashSet<String>, Error> {
+        Db::dedup_of(self, agent, ids)
+    }
+    fn agent(&mut self, name: &str) -> Result<Option<AgentRow>, Error> {
+        Db::agent(self, name)
+    }
+    fn commit_batch(&mut self, batch: &BatchWrite) -> Result<(), Error> {
+        Db::commit_batch(self, batch)
+    }
+    fn due_intents(&mut self, now_ms: i64, limit: usize) -> Result<Vec<Intent>, Error> {
+        Db::due_intents(self, now_ms, limit)
+    }
+    fn next_retry_ms(&mut self) -> Result<Option<i64>, Error> {
+        Db::next_retry_ms(self)
+    }
+    fn mark_done(&mut self, keys: &[String]) -> Result<(), Error> {
+        Db::mark_done(self, keys)
+    }
+    fn mark_failed(&mut self, key: &str, error: &str, next_try_ms: i64) -> Result<(), Error> {
+        Db::mark_failed(self, key, error, next_try_ms)
+    }
+    fn defer(&mut self, key: &str, next_try_ms: i64) -> Result<(), Error> {
+        Db::defer(self, key, next_try_ms)
+    }
+    fn mark_held(&mut self, key: &str, reason: &str) -> Result<(), Error> {
+        Db::mark_held(self, key, reason)
+    }
+    fn counts(&mut self) -> Result<Counts, Error> {
+        Db::counts(self)
+    }
+}

@@ -1,0 +1,109 @@
+//! The Postgres schema and the names of its advisory locks.
+
+use crate::error::Error;
+use postgres::{Client, NoTls};
+
+const SCHEMA_VERSION: &str = "1";
+
+const TABLES: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS events (
+    seq BIGSERIAL PRIMARY KEY,
+    part INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    rev BIGINT NOT NULL,
+    body TEXT NOT NULL,
+    UNIQUE (id, rev)
+);
+CREATE INDEX IF NOT EXISTS events_by_part ON events (part, seq);
+CREATE TABLE IF NOT EXISTS journal (key TEXT PRIMARY KEY, event TEXT NOT NULL, value TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS journal_by_event ON journal (event);
+CREATE TABLE IF NOT EXISTS world (
+    key TEXT PRIMARY KEY,
+    part INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    capability TEXT NOT NULL,
+    receipt TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('intent', 'done', 'held')),
+    attempts BIGINT NOT NULL DEFAULT 0,
+    next_try_ms BIGINT NOT NULL DEFAULT 0,
+    last_error TEXT,
+    made BIGSERIAL
+);
+CREATE INDEX IF NOT EXISTS world_by_event ON world (event);
+CREATE INDEX IF NOT EXISTS world_intents ON world (part, next_try_ms) WHERE status = 'intent';
+CREATE TABLE IF NOT EXISTS agents (part INTEGER NOT NULL, name TEXT NOT NULL, memory TEXT NOT NULL, PRIMARY KEY (part, name));
+CREATE TABLE IF NOT EXISTS cursors (part INTEGER PRIMARY KEY, cursor BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS dedup (agent TEXT NOT NULL, event TEXT NOT NULL, PRIMARY KEY (agent, event));
+";
+
+/// Where one deployment lives in a database: its schema, and the advisory-lock keys derived from the
+/// schema's name, so two deployments in one database never take each other's locks.
+#[derive(Debug, Clone)]
+pub struct Namespace {
+    pub url: String,
+    pub schema: String,
+    pub partitions: u32,
+}
+
+impl Namespace {
+    fn base(&self) -> i32 {
+        let mut hash: u32 = 0x811c_9dc5;
+        for byte in self.schema.bytes() {
+            hash ^= byte as u32;
+            hash = hash.wrapping_mul(0x0100_0193);
+        }
+        // Three consecutive keys, all positive.
+        ((hash & 0x3fff_ffff) as i32) & !3
+    }
+    /// `(key, partition)`: the lease of a partition.
+    pub fn lease_key(&self) -> i32 {
+        self.base()
+    }
+    /// `(key, worker id)`: held by each live worker, so workers can count each other.
+    pub fn presence_key(&self) -> i32 {
+        self.base() + 1
+    }
+    /// `(key, 0)`: held by an append for its transaction, so log positions become visible in order.
+    pub fn append_key(&self) -> i32 {
+        self.base() + 2
+    }
+}
+
+/// Opens a connection, with the deployment's schema made and chosen.
+pub fn connect(ns: &Namespace) -> Result<Client, Error> {
+    if !ns.schema.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') || ns.schema.is_empty() {
+        return Err(Error::Store(format!(
+            "the Postgres schema `{}` must be lower-case letters, digits and `_`",
+            ns.schema
+        )));
+    }
+    let mut config: postgres::Config =
+        ns.url.parse().map_err(|e| Error::Store(format!("the Postgres URL does not read: {e}")))?;
+    config.connect_timeout(std::time::Duration::from_secs(5));
+    config.application_name("expresso");
+    let mut client = config.connect(NoTls)?;
+    let schema = &ns.schema;
+    client.batch_execute(&format!("SET search_path TO {schema}"))?;
+    // The tables are made once. Only when they are missing: `CREATE INDEX IF NOT EXISTS` takes a lock on
+    // its table even when the index is there, which would stall the log's appends at every new connection.
+    let made: Option<String> = client.query_one("SELECT to_regclass('meta')::text", &[])?.get(0);
+    if made.is_none() {
+        // Two workers starting at once may both make them: the making is serialized by a lock held to the
+        // end of its transaction (the statements of one batch are one transaction).
+        client.batch_execute(&format!(
+            "SELECT pg_advisory_xact_lock({key}, -1);
+             CREATE SCHEMA IF NOT EXISTS {schema};
+             {TABLES}
+             INSERT INTO meta (key, value) VALUES ('version', '{SCHEMA_VERSION}') ON CONFLICT (key) DO NOTHING;",
+            key = ns.append_key()
+        ))?;
+    }
+    let version: String = client.query_one("SELECT value FROM meta WHERE key = 'version'", &[])?.get(0);
+    if version != SCHEMA_VERSION {
+        return Err(Error::Store(format!(
+            "the Postgres schema {schema} is a version {version} store; this expresso reads version {SCHEMA_VERSION}"
+        )));
+    }
+    Ok(client)
+}

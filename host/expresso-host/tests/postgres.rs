@@ -1,0 +1,110 @@
+//! Scale-out on Postgres: leases, the cursor's fence, two workers sharing one log with exactly-once
+//! effects, and a worker killed mid-firing whose partitions another takes over.
+
+mod common;
+
+use common::postgres::{client, namespace, spread_events, url};
+use common::workers::*;
+use common::*;
+use expresso_host::LogStore;
+use expresso_host::pg::PartitionStore;
+use expresso_host::store::BatchWrite;
+use serde_json::{Map, Value};
+
+#[test]
+fn a_partition_is_leased_by_one_connection_and_a_moved_cursor_refuses_the_commit() {
+    let Some(url) = url() else { return };
+    let ns = namespace(&url, "lease", 4);
+    let first = PartitionStore::lease(client(&ns), &ns, 2).unwrap().ok().expect("a free partition is leased");
+    assert!(PartitionStore::lease(client(&ns), &ns, 2).unwrap().is_err(), "a held partition was leased again");
+    assert!(PartitionStore::lease(client(&ns), &ns, 3).unwrap().is_ok(), "another partition is free");
+    let mut first = first;
+    let mut memory = Map::new();
+    memory.insert("n".into(), Value::from(1));
+    let batch = |cursor| BatchWrite { memory: vec![("A".into(), memory.clone())], cursor, ..BatchWrite::default() };
+    first.commit_batch(&batch(5)).unwrap();
+    // Someone else moved the cursor (a lease that passed on): this holder's next commit is refused whole.
+    client(&ns).execute("UPDATE cursors SET cursor = 9 WHERE part = 2", &[]).unwrap();
+    let refused = first.commit_batch(&batch(7)).unwrap_err().to_string();
+    assert!(refused.contains("lease has passed"), "{refused}");
+    let cursor: i64 = client(&ns).query_one("SELECT cursor FROM cursors WHERE part = 2", &[]).unwrap().get(0);
+    assert_eq!(cursor, 9);
+    // Released, the partition is free again.
+    drop(first);
+    assert!(PartitionStore::lease(client(&ns), &ns, 2).unwrap().is_ok(), "a dropped lease stayed held");
+}
+
+#[test]
+fn two_workers_share_one_log_with_exactly_once_effects() {
+    let Some(url) = url() else { return };
+    let ns = namespace(&url, "two", 8);
+    let dir = temp_dir("pg-two");
+    let (program, events, recording, expected) = triage_fixture(&dir, 60);
+    let receiver = Receiver::start(true, 0);
+    let sinks = pg_sinks(&dir, &ns, &receiver.url());
+    let (mut a, addr_a) = spawn_worker(&program, &recording, &sinks, None);
+    let (mut b, addr_b) = spawn_worker(&program, &recording, &sinks, None);
+    let mut look = client(&ns);
+    eventually("both workers hold partitions", 20, || lease_holders(&mut look, &ns) == 2);
+    let events = spread_events(&events, 16);
+    for (i, chunk) in events.chunks(5).enumerate() {
+        let body = Value::Array(chunk.to_vec()).to_string();
+        assert!(post(if i % 2 == 0 { &addr_a } else { &addr_b }, &body), "a worker refused events");
+    }
+    let all = sorted(expected.values().flatten().cloned().collect());
+    eventually("every effect", 30, || sorted(receiver.applied()) == all);
+    // No fault: each effect was sent exactly once, so no partition ran on two workers.
+    assert_eq!(sorted(receiver.requests().into_iter().map(|(k, _)| k).collect()), all);
+    let processed = |addr: &str| -> u64 {
+        let text = ureq::get(&format!("http://{addr}/metrics")).call().unwrap().into_string().unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("expresso_events_processed_total "))
+            .map(|v| v.trim().parse().unwrap())
+            .unwrap_or(0)
+    };
+    // An event with no effect may still be running when the last effect has arrived.
+    eventually("every event run", 30, || processed(&addr_a) + processed(&addr_b) >= 60);
+    let (pa, pb) = (processed(&addr_a), processed(&addr_b));
+    assert_eq!(pa + pb, 60, "events run: {pa} + {pb}");
+    assert!(pa > 0 && pb > 0, "one worker ran everything: {pa} + {pb}");
+    terminate(&mut a);
+    terminate(&mut b);
+    let counts = expresso_host::pg::partition_store::counts(&mut look).unwrap();
+    assert_eq!((counts.events, counts.done as usize, counts.intent), (60, all.len(), 0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_worker_killed_mid_firing_is_taken_over_with_no_double_effect_and_nothing_lost() {
+    let Some(url) = url() else { return };
+    let ns = namespace(&url, "kill", 4);
+    let dir = temp_dir("pg-kill");
+    let (program, events, recording, expected) = triage_fixture(&dir, 30);
+    let receiver = Receiver::start(true, 0);
+    let sinks = pg_sinks(&dir, &ns, &receiver.url());
+    let (mut survivor, addr_s) = spawn_worker(&program, &recording, &sinks, None);
+    // The other worker kills itself after its 3rd successful delivery, before marking it done.
+    let (mut doomed, addr_d) = spawn_worker(&program, &recording, &sinks, Some("after-dispatch:3"));
+    let mut look = client(&ns);
+    eventually("both workers hold partitions", 20, || lease_holders(&mut look, &ns) == 2);
+    let events = spread_events(&events, 12);
+    for chunk in events.chunks(3) {
+        let body = Value::Array(chunk.to_vec()).to_string();
+        // The doomed worker takes every request it can; once it is dead, the survivor takes the rest.
+        if !post(&addr_d, &body) {
+            assert!(post(&addr_s, &body), "the surviving worker refused events");
+        }
+    }
+    use std::os::unix::process::ExitStatusExt;
+    let status = doomed.0.wait().unwrap();
+    assert_eq!(status.signal(), Some(9), "the worker was not killed at its point");
+    let all = sorted(expected.values().flatten().cloned().collect());
+    eventually("every effect, after the takeover", 30, || sorted(receiver.applied()) == all);
+    let requests = receiver.requests().len();
+    assert!(requests > all.len(), "no receipt was sent again: the kill did not fall mid-firing");
+    eventually("nothing waiting", 30, || {
+        expresso_host::pg::partition_store::counts(&mut look).is_ok_and(|c| c.intent == 0 && c.events == 30)
+    });
+    terminate(&mut survivor);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
