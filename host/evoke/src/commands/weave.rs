@@ -252,21 +252,14 @@ pub async fn act(
                         None => lacking = Some(b),
                     }
                 }
-                if let Some(b) = lacking {
-                    let message = format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg);
-                    if !options.json {
-                        render::err(&render::step_not_run(n, &message));
-                    }
-                    emit(log, i, &decision, None, Status::Refused, Some(Why::Said { message }));
-                    exit = exit.worse(Exit::Refused);
-                    stop_after.get_or_insert(stage_index);
-                    continue;
-                }
+                // A value no earlier step gave stops the step as one its words do not read.
+                let mut unread =
+                    lacking.map(|b| format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg));
                 // An optional value is written into the step's words, decided again under the same gate.
                 let mut candidates = decided[i].candidates.clone();
                 let mut fills = Vec::new();
-                let mut unread = None;
-                for ((arg, value), b) in answers.into_iter().zip(&binds) {
+                let taken = if unread.is_none() { answers } else { Vec::new() };
+                for ((arg, value), b) in taken.into_iter().zip(&binds) {
                     if b.via != "rewrite" {
                         fills.push((arg, value));
                         continue;
