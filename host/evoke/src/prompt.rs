@@ -22,7 +22,7 @@ fn read_line() -> Option<String> {
 
 /// `[y/N]`: only a yes runs.
 pub fn confirm(question: &str) -> bool {
-    render::err(&format!("{} [y/N] ", render::shown(question)));
+    render::err(&render::confirm_question(question));
     matches!(read_line().as_deref().map(str::to_lowercase).as_deref(), Some("y" | "yes"))
 }
 
@@ -37,7 +37,7 @@ pub fn ask(missing: &Missing) -> Option<Value> {
         let answer = read_line().filter(|a| !a.is_empty())?;
         match accept(missing, &answer) {
             Ok(value) => return Some(value),
-            Err(why) => render::err(&format!("{}\n", render::shown(&why))),
+            Err(why) => render::err(&render::not_a_choice(&why)),
         }
     }
     None

@@ -240,6 +240,16 @@ pub fn tests_passed(passed: usize, failed: usize) -> String {
     format!("{passed} passed, {failed} failed\n")
 }
 
+/// The confirm question a person answers at a terminal: the reflex's filled template, then `[y/N]`.
+pub fn confirm_question(question: &str) -> String {
+    format!("{} [y/N] ", shown(question))
+}
+
+/// Why an answer typed at an ask is none of its choices.
+pub fn not_a_choice(why: &str) -> String {
+    format!("{}\n", shown(why))
+}
+
 /// The question of a missing value and its closed choices, numbered.
 pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
     use evoke_core::decision::Choices;
