@@ -16,6 +16,7 @@
 //! cargo bench -p evoke-adapters --bench clinc -- kept         # a first decision: fitted against kept model
 //! cargo bench -p evoke-adapters --bench clinc -- embed        # the goals table, embed beside local
 //! cargo bench -p evoke-adapters --bench clinc -- tune-embed   # the search behind embed/calibration.rs
+//! cargo bench -p evoke-adapters --bench clinc -- tune-embed head  # the same with the route's logistic head
 //! ```
 //!
 //! `embed` loads the model named by `EVOKE_EMBED_MODEL`, else the one `.ci/get-model` unpacks.
@@ -32,6 +33,7 @@ use evoke_core::decision::Outcome;
 use evoke_core::manifest::read_manifest;
 use evoke_core::question::{NONE, Options, Question, Questions, Text, UNSTATED};
 use evoke_core::validate::validate;
+use evoke_embed::head::Fitting;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -1034,48 +1036,110 @@ fn tune_embed() {
         Question::Choice { options, .. } => options.keys().filter(|k| *k != NONE).map(str::to_string).collect(),
         _ => unreachable!(),
     };
+    let sweep_head = std::env::args().any(|a| a == "head");
     let mut rows = Vec::new();
     for nearest in [1.0f32, 0.8, 0.6] {
         for description in [0.0f32, 0.1] {
+            if sweep_head && (nearest, description) != (0.6, 0.1) {
+                continue;
+            }
             let p = EmbedParams { nearest, description, ..EmbedParams::default() };
             let all: Vec<Vec<f32>> = vectors.iter().map(|q| engine.route_scores(&route, q, &p).unwrap()).collect();
-            for beta in [15.0f32, 20.0, 30.0, 40.0, 60.0] {
-                for threshold in [0.4f32, 0.45, 0.5, 0.55, 0.6, 0.65] {
-                    let p = EmbedParams { nearest, description, beta, threshold, ..EmbedParams::default() };
-                    let (mut acc, mut nll, mut n_in, mut oos_none) = (0usize, 0.0f64, 0usize, 0usize);
-                    for (item, scores) in items.iter().zip(&all) {
-                        let b = f64::from(beta);
-                        let none = b * f64::from(threshold);
-                        let max = scores.iter().map(|s| b * f64::from(*s)).fold(none, f64::max);
-                        let total: f64 =
-                            scores.iter().map(|s| (b * f64::from(*s) - max).exp()).sum::<f64>() + (none - max).exp();
-                        let best = (0..scores.len()).max_by(|x, y| scores[*x].total_cmp(&scores[*y])).unwrap();
-                        let best_is_none = none > b * f64::from(scores[best]);
-                        if item.intent == "oos" {
-                            nll -= ((none - max).exp() / total).max(1e-9).ln();
-                            oos_none += usize::from(best_is_none);
-                        } else {
-                            n_in += 1;
-                            let gold = keys.iter().position(|k| *k == item.intent).unwrap();
-                            nll -= ((b * f64::from(scores[gold]) - max).exp() / total).max(1e-9).ln();
-                            acc += usize::from(best == gold);
+            let fittings: Vec<Option<Fitting>> = if sweep_head {
+                let mut f = Vec::new();
+                for steps in [100usize, 300] {
+                    for l2 in [3e-4f32, 1e-3, 3e-3, 1e-2] {
+                        f.push(Some(Fitting { l2, steps }));
+                    }
+                }
+                f
+            } else {
+                vec![None]
+            };
+            for fitting in fittings {
+                let started = Instant::now();
+                let heads: Vec<Vec<f32>> = match fitting {
+                    Some(f) => vectors.iter().map(|q| engine.head_logits(&route, q, f).unwrap()).collect(),
+                    None => vec![vec![0.0; keys.len()]; vectors.len()],
+                };
+                if let Some(f) = fitting {
+                    let right = items
+                        .iter()
+                        .zip(&heads)
+                        .filter(|(item, z)| {
+                            item.intent != "oos" && {
+                                let best = (0..z.len()).max_by(|x, y| z[*x].total_cmp(&z[*y])).unwrap();
+                                keys[best] == item.intent
+                            }
+                        })
+                        .count();
+                    println!(
+                        "head {f:?}: fitted and read in {:.1} s, top-1 alone {:.4}",
+                        started.elapsed().as_secs_f64(),
+                        right as f64 / scope.len() as f64
+                    );
+                }
+                let weights: &[f32] = if fitting.is_some() { &[0.5, 1.0, 2.0, 3.0, 5.0] } else { &[0.0] };
+                let betas: &[f32] =
+                    if fitting.is_some() { &[5.0, 10.0, 20.0, 30.0] } else { &[15.0, 20.0, 30.0, 40.0, 60.0] };
+                let thresholds: Vec<f32> = if fitting.is_some() {
+                    (2..=30).map(|i| i as f32 * 0.05).collect()
+                } else {
+                    vec![0.4, 0.45, 0.5, 0.55, 0.6, 0.65]
+                };
+                for &head in weights {
+                    for &beta in betas {
+                        for &threshold in &thresholds {
+                            let p = EmbedParams {
+                                nearest,
+                                description,
+                                beta,
+                                threshold,
+                                head,
+                                head_fitting: fitting.unwrap_or_default(),
+                                ..EmbedParams::default()
+                            };
+                            let (mut acc, mut nll, mut n_in, mut oos_none) = (0usize, 0.0f64, 0usize, 0usize);
+                            for ((item, scores), z) in items.iter().zip(&all).zip(&heads) {
+                                let b = f64::from(beta);
+                                let logits: Vec<f64> = scores
+                                    .iter()
+                                    .zip(z)
+                                    .map(|(s, z)| b * f64::from(*s) + f64::from(head) * f64::from(*z))
+                                    .collect();
+                                let none = b * f64::from(threshold);
+                                let max = logits.iter().copied().fold(none, f64::max);
+                                let total: f64 =
+                                    logits.iter().map(|l| (l - max).exp()).sum::<f64>() + (none - max).exp();
+                                let best = (0..logits.len()).max_by(|x, y| logits[*x].total_cmp(&logits[*y])).unwrap();
+                                let best_is_none = none > logits[best];
+                                if item.intent == "oos" {
+                                    nll -= ((none - max).exp() / total).max(1e-9).ln();
+                                    oos_none += usize::from(best_is_none);
+                                } else {
+                                    n_in += 1;
+                                    let gold = keys.iter().position(|k| *k == item.intent).unwrap();
+                                    nll -= ((logits[gold] - max).exp() / total).max(1e-9).ln();
+                                    acc += usize::from(best == gold);
+                                }
+                            }
+                            rows.push((
+                                nll / items.len() as f64,
+                                acc as f64 / n_in as f64,
+                                oos_none as f64 / oos_train.len() as f64,
+                                p,
+                            ));
                         }
                     }
-                    rows.push((
-                        nll / items.len() as f64,
-                        acc as f64 / n_in as f64,
-                        oos_none as f64 / oos_train.len() as f64,
-                        p,
-                    ));
                 }
             }
         }
     }
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for (nll, acc, oos, p) in rows.iter().take(12) {
+    for (nll, acc, oos, p) in rows.iter().take(16) {
         println!(
-            "nll {nll:.4} acc {acc:.4} oos→none {oos:.3}  nearest {} description {} beta {} threshold {}",
-            p.nearest, p.description, p.beta, p.threshold
+            "nll {nll:.4} acc {acc:.4} oos→none {oos:.3}  nearest {} description {} beta {} threshold {:.2} head {} {:?}",
+            p.nearest, p.description, p.beta, p.threshold, p.head, p.head_fitting
         );
     }
 }

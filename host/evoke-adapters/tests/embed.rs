@@ -286,3 +286,62 @@ fn a_slow_answer_is_raced_against_the_deadline_and_a_cancelled_one_is_refused() 
     let answered = runtime.block_on(engine.answer(&state, &questions, &Cancel::new())).expect("answers");
     assert_eq!(top(&answered, "route").0, "lights");
 }
+
+/// The example project of the docs (docs/examples/home: lights with its rooms, and the shipped timer and
+/// volume), as the command reads it.
+fn home_catalog() -> evoke_core::catalog::Catalog {
+    use evoke_core::catalog::{Catalog, Reflex};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let rooms = read(&root.join("docs/examples/home/vocab/rooms.toml"));
+    let rooms = evoke_core::vocab::read_vocab("rooms", "vocab/rooms.toml", &rooms).value.expect("rooms reads");
+    let reflexes = [
+        ("lights", root.join("docs/examples/home/reflexes/lights")),
+        ("timer", root.join("reflexes/timer")),
+        ("volume", root.join("reflexes/volume")),
+    ]
+    .into_iter()
+    .map(|(name, dir)| {
+        let text = read(&dir.join("reflex.toml"));
+        let manifest = evoke_core::manifest::read_manifest("reflex.toml", &text, &|_: &str| true)
+            .value
+            .expect("the manifest reads");
+        let vocabs = if name == "lights" { [("rooms".to_string(), rooms.clone())].into() } else { Default::default() };
+        Reflex { name: name.into(), manifest, vocabs }
+    })
+    .collect();
+    Catalog::new(reflexes)
+}
+
+/// One decision through the decision path under embed's shipped bars.
+fn decide_home(engine: &Embed, input: &str) -> evoke_core::decision::Decision {
+    let catalog = home_catalog();
+    let mut decider = evoke_core::decide::Decider::new(&catalog, Some(GATE), input).expect("in bounds");
+    while let Some(questions) = decider.questions() {
+        let questions = questions.clone();
+        let raw = ask(engine, input, &questions);
+        decider.feed(&validate(&questions, &raw).expect("embed's answers validate"));
+    }
+    decider.decision().expect("decided").clone()
+}
+
+#[test]
+fn on_the_example_project_a_value_said_in_full_clears_the_write_bar() {
+    use evoke_core::decision::Outcome;
+    let Some(engine) = engine(None) else { return };
+    // "den" is said in full and "kill" is what an example of `off` teaches: both values are sure
+    // enough to run without asking, so only the route's own confidence stands between the request and a run.
+    let d = decide_home(&engine, "kill the lights in the den");
+    assert_eq!(d.reflex.as_deref(), Some("lights"), "{d:?}");
+    assert_ne!(d.outcome, Outcome::Abstain, "{d:?}");
+    let args = serde_json::to_value(&d.args).unwrap();
+    assert_eq!(args["room"]["word"], "den", "{args}");
+    assert_eq!(args["state"]["key"], "off", "{args}");
+    for question in ["lights.room", "lights.state"] {
+        let j = d.judgments.iter().find(|j| j.question == question).unwrap_or_else(|| panic!("{question}: {d:?}"));
+        assert!(j.p >= GATE.write, "{question} {} < the write bar {}: {:?}", j.p, GATE.write, d.judgments);
+    }
+    // A room no word names is asked for, never guessed.
+    let d = decide_home(&engine, "kill the lights");
+    assert_ne!(d.outcome, Outcome::Run, "{d:?}");
+}

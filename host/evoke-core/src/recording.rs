@@ -181,18 +181,41 @@ impl LazyRecording {
     /// The recorded answers for `input`'s identity: `Ok(None)` when it holds none, and the table's
     /// diagnostics when its table is not valid.
     pub fn answers_for(&self, input: &str) -> Result<Option<Raw>, Vec<crate::diag::Diagnostic>> {
+        self.with_answers(input, |raw| raw.cloned())
+    }
+
+    /// `answer` applied to the recorded answers for `input`'s identity (`None` when it holds none), reading
+    /// the sentence's table first if it was not read yet: the table's diagnostics when it is not valid.
+    pub fn with_answers<T>(
+        &self,
+        input: &str,
+        answer: impl FnOnce(Option<&Raw>) -> T,
+    ) -> Result<T, Vec<crate::diag::Diagnostic>> {
+        let id = identity(input);
         match &self.answers {
-            Answers::Read(answers) => Ok(answers.get(&identity(input)).cloned()),
+            Answers::Read(answers) => Ok(answer(answers.get(&id))),
             Answers::Indexed(tables) => {
-                let id = identity(input);
-                let Some(table) = tables.get(&id) else { return Ok(None) };
+                let Some(table) = tables.get(&id) else { return Ok(answer(None)) };
                 let mut read = self.read.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some(raw) = read.get(&id) {
-                    return Ok(Some(raw.clone()));
+                    return Ok(answer(Some(raw)));
                 }
                 let raw = self.read_table(table)?;
-                read.insert(id, raw.clone());
-                Ok(Some(raw))
+                Ok(answer(Some(&*read.entry(id).or_insert(raw))))
+            }
+        }
+    }
+
+    /// As [`Self::with_answers`], but only when no table must be read for it (the recording was read whole,
+    /// the sentence holds no table, or its table was read before): `None` when one must.
+    pub fn with_answers_in_memory<T>(&self, input: &str, answer: impl FnOnce(Option<&Raw>) -> T) -> Option<T> {
+        let id = identity(input);
+        match &self.answers {
+            Answers::Read(answers) => Some(answer(answers.get(&id))),
+            Answers::Indexed(tables) if !tables.contains_key(&id) => Some(answer(None)),
+            Answers::Indexed(_) => {
+                let read = self.read.lock().unwrap_or_else(|e| e.into_inner());
+                read.get(&id).map(|raw| answer(Some(raw)))
             }
         }
     }
@@ -525,6 +548,62 @@ mod tests {
         assert!(faults.iter().any(|d| d.file == "r.toml" && d.place.line == 7), "{faults:?}");
         let faults = recording.answers_for("worse").unwrap_err();
         assert!(faults.iter().any(|d| d.file == "r.toml" && d.place.line == 10), "{faults:?}");
+    }
+
+    #[test]
+    fn only_the_table_asked_for_is_read_and_a_damaged_one_after_it_never_is() {
+        // The last table is cut off in the middle of its value, as a truncated file would be.
+        let text = "id = \"replay\"\n[answers.\"good\"]\nroute = { a = 0.9 }\n[answers.\"cut\"]\nroute = { a = 0.";
+        let recording = lazy(text);
+        assert_eq!(recording.len(), 2);
+        assert_eq!(recording.with_answers_in_memory("good", |raw| raw.cloned()), None, "nothing read at load");
+        assert_eq!(recording.answers_for("good").unwrap().unwrap()["route"]["a"], 0.9);
+        let read = recording.read.lock().unwrap();
+        assert_eq!(read.keys().collect::<Vec<_>>(), [&identity("good")], "the damaged table was never parsed");
+        drop(read);
+        // Asked for, the damaged table fails closed and names its line, every time, and is never kept.
+        for _ in 0..2 {
+            let faults = recording.answers_for("cut").unwrap_err();
+            assert!(faults.iter().any(|d| d.file == "r.toml" && d.place.line == 5), "{faults:?}");
+            assert_eq!(recording.with_answers_in_memory("cut", |raw| raw.cloned()), None);
+        }
+    }
+
+    #[test]
+    fn answers_in_memory_are_those_read_before_under_any_variant_of_the_sentence() {
+        let recording = lazy("id = \"replay\"\n[answers.\"set a timer\"]\nroute = { a = 0.9 }\n");
+        assert_eq!(recording.with_answers_in_memory("set a timer", |raw| raw.is_some()), None, "not read yet");
+        assert_eq!(recording.with_answers_in_memory("never recorded", |raw| raw.is_some()), Some(false));
+        assert!(recording.answers_for("set a timer").unwrap().is_some());
+        assert_eq!(recording.with_answers_in_memory("Set  a timer!", |raw| raw.is_some()), Some(true));
+        let whole = LazyRecording::from(
+            read_recording("r.toml", "id = \"replay\"\n[answers.\"a\"]\nroute = { x = 1.0 }\n").value.unwrap(),
+        );
+        assert_eq!(whole.with_answers_in_memory("a", |raw| raw.is_some()), Some(true), "read whole at load");
+    }
+
+    #[test]
+    fn a_recording_cut_off_in_a_header_or_the_declaration_is_refused_at_load() {
+        for text in [
+            "id = \"replay\"\n[answers.\"good\"]\nroute = { a = 0.9 }\n[answers.\"set a ti",
+            "id = \"replay\"\n[gate]\nroute = 0.5\nread = 0.",
+            "id = \"repl",
+        ] {
+            let reading = read_recording_lazy("r.toml", text);
+            assert!(reading.value.is_none(), "{text:?} was taken");
+            assert!(
+                reading.diagnostics.iter().any(|d| d.severity == crate::diag::Severity::Error && d.file == "r.toml"),
+                "{text:?}: {:?}",
+                reading.diagnostics
+            );
+        }
+    }
+
+    #[test]
+    fn a_sentence_with_no_table_is_answered_none_without_reading_any() {
+        let recording = lazy("id = \"replay\"\n[answers.\"a\"]\nroute = { x = 1.0 }\n[answers.\"b\"]\nroute = 1\n");
+        assert_eq!(recording.answers_for("c").unwrap(), None);
+        assert!(recording.read.lock().unwrap().is_empty());
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //! Whatever is wrong with a model directory is a [`LoadError`] naming the file and the fix; nothing here
 //! panics on a bad model, and nothing falls back to another one.
 
+pub mod head;
+
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};

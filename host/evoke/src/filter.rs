@@ -1,6 +1,8 @@
 //! The filter: with no sentence and stdin not a terminal, one decision per input line. Output is held
 //! while more input is already waiting, and written out whenever evoke would wait for the next line: a
-//! pipe gets each answer as soon as it has asked for nothing more, without a write for every line.
+//! pipe gets each answer as soon as it has asked for nothing more, without a write for every line. A log
+//! that batches ([`Log::batch`]) is written the same way: once before each wait, so a line printed is a
+//! line logged by the time evoke waits for more.
 //!
 //! Every line gets its line out. A line that is not UTF-8, or that is longer than [`MAX_LINE_BYTES`], is
 //! refused like any input that breaks the bounds, and the lines after it are still decided. A line is
@@ -8,6 +10,7 @@
 
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
+use crate::log::Log;
 use crate::render;
 use evoke_core::decide::{MAX_INPUT_CHARS, Refusal};
 use std::io::{BufRead, ErrorKind};
@@ -24,9 +27,9 @@ pub enum Line<'a> {
     Refused { shown: String, refusal: Refusal },
 }
 
-/// Decides each non-blank line with `decide`; a line's error is said as it ends, and the lines after it are
-/// still decided. The exit is the worst of them (in the exit codes' order, worst first).
-pub fn each_line(mut decide: impl FnMut(Line) -> CommandResult) -> CommandResult {
+/// Decides each non-blank line with `decide`, which logs to `log`; a line's error is said as it ends, and the
+/// lines after it are still decided. The exit is the worst of them (in the exit codes' order, worst first).
+pub fn each_line(log: &mut Log, mut decide: impl FnMut(&mut Log, Line) -> CommandResult) -> CommandResult {
     // A reader of our own, whose buffer says whether more input is already waiting.
     let mut input = std::io::BufReader::with_capacity(MAX_LINE_BYTES, std::io::stdin().lock());
     let mut worst = Exit::Done;
@@ -34,12 +37,14 @@ pub fn each_line(mut decide: impl FnMut(Line) -> CommandResult) -> CommandResult
     render::hold();
     loop {
         if input.buffer().is_empty() {
+            written(log);
             render::release(true);
         }
         let read = match read_line(&mut input, &mut bytes) {
             Ok(Some(read)) => read,
             Ok(None) => break,
             Err(e) => {
+                written(log);
                 render::release(false);
                 return Err(CommandError::new(
                     worst.worse(Exit::Failed),
@@ -54,21 +59,30 @@ pub fn each_line(mut decide: impl FnMut(Line) -> CommandResult) -> CommandResult
                     if text.trim().is_empty() {
                         continue;
                     }
-                    decide(Line::Text(text))
+                    decide(&mut *log, Line::Text(text))
                 }
                 Err(e) => {
-                    decide(Line::Refused { shown: shown(&bytes), refusal: Refusal::NotUtf8 { at: e.valid_up_to() } })
+                    let refusal = Refusal::NotUtf8 { at: e.valid_up_to() };
+                    decide(&mut *log, Line::Refused { shown: shown(&bytes), refusal })
                 }
             },
-            Read::Over { chars } => decide(Line::Refused {
-                shown: shown(&bytes),
-                refusal: Refusal::TooLong { chars, limit: MAX_INPUT_CHARS },
-            }),
+            Read::Over { chars } => decide(
+                &mut *log,
+                Line::Refused { shown: shown(&bytes), refusal: Refusal::TooLong { chars, limit: MAX_INPUT_CHARS } },
+            ),
         };
         worst = worst.worse(render::finished(exit));
     }
+    written(log);
     render::release(false);
     Ok(worst)
+}
+
+/// Writes the log's held entries, warning of any that could not be written.
+fn written(log: &mut Log) {
+    if let Err(e) = log.flush() {
+        render::err(&render::warning(&e.to_string(), None));
+    }
 }
 
 /// What a line of input came to.

@@ -11,7 +11,12 @@ use std::path::Path;
 /// The log, opened once for a session and appended to line by line.
 pub struct Log {
     file: Result<std::fs::File, String>,
+    /// Entries appended while batching and not written yet; `None` when each entry is written at once.
+    pending: Option<Vec<u8>>,
 }
+
+/// The most the log holds back while batching: past it, the entries are written at once.
+pub const PENDING_BYTES: usize = 256 << 10;
 
 impl Log {
     /// Opens the log for appending, creating its place. A log that cannot be opened is reported on the
@@ -19,7 +24,30 @@ impl Log {
     pub fn open(path: &Path) -> Log {
         // 0600 in a 0700 place: the log holds every request a person made.
         let file = evoke_files::places::open_log(path).map_err(|e| e.to_string());
-        Log { file }
+        Log { file, pending: None }
+    }
+
+    /// From now on, hold the entries back and write them together at [`Log::flush`] (or past
+    /// [`PENDING_BYTES`], or when the log is dropped): `try`'s filter writes its log when it would wait for
+    /// input, as it writes its output, not one write for every line. (`say` runs bodies, so each of its
+    /// entries is written before the next decision.)
+    pub fn batch(&mut self) -> &mut Log {
+        self.pending.get_or_insert_with(Vec::new);
+        self
+    }
+
+    /// Writes what is held back, in one write. The entries that could not be written are dropped and
+    /// counted in the error, so the caller can say how many decisions went unlogged.
+    pub fn flush(&mut self) -> Result<(), Unlogged> {
+        let Some(pending) = self.pending.as_mut().filter(|p| !p.is_empty()) else { return Ok(()) };
+        let entries = pending.iter().filter(|b| **b == b'\n').count();
+        let written = match self.file.as_mut() {
+            // One write of whole lines in append mode: concurrent evokes interleave lines, never bytes.
+            Ok(file) => file.write_all(pending).map_err(|e| e.to_string()),
+            Err(e) => Err(e.clone()),
+        };
+        pending.clear();
+        written.map_err(|message| Unlogged { entries, message })
     }
 
     /// Appends one entry: the line's fields, then `answers` and `candidates`. `line` is the line's JSON
@@ -37,8 +65,39 @@ impl Log {
         text.push_str(",\"candidates\":");
         text.push_str(&serde_json::to_string(candidates)?);
         text.push_str("}\n");
-        // One write of one whole line in append mode: concurrent evokes interleave lines, never bytes.
-        file.write_all(text.as_bytes())
+        match self.pending.as_mut() {
+            Some(pending) => {
+                pending.extend_from_slice(text.as_bytes());
+                if pending.len() >= PENDING_BYTES {
+                    self.flush().map_err(|e| std::io::Error::other(e.to_string()))?;
+                }
+                Ok(())
+            }
+            // One write of one whole line in append mode: concurrent evokes interleave lines, never bytes.
+            None => file.write_all(text.as_bytes()),
+        }
+    }
+}
+
+impl Drop for Log {
+    fn drop(&mut self) {
+        if let Err(e) = self.flush() {
+            crate::render::err(&format!("warning: {e}\n"));
+        }
+    }
+}
+
+/// Entries held back that could not be written.
+#[derive(Debug)]
+pub struct Unlogged {
+    pub entries: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for Unlogged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = if self.entries == 1 { "" } else { "s" };
+        write!(f, "{} decision{s} were not logged: {}", self.entries, crate::render::shown(&self.message))
     }
 }
 
@@ -141,7 +200,59 @@ fn held(count: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{RESULT_KEPT, cut, entry};
+    use super::{Log, RESULT_KEPT, cut, entry};
+
+    fn lines(path: &std::path::Path) -> usize {
+        std::fs::read_to_string(path).unwrap_or_default().lines().count()
+    }
+
+    #[test]
+    fn a_batching_log_writes_at_flush_and_at_drop_and_a_plain_one_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let mut log = Log::open(&path);
+        log.append(r#"{"input":"a"}"#, &[], &[]).unwrap();
+        assert_eq!(lines(&path), 1, "written at once");
+        log.batch();
+        log.append(r#"{"input":"b"}"#, &[], &[]).unwrap();
+        log.append(r#"{"input":"c"}"#, &[], &[]).unwrap();
+        assert_eq!(lines(&path), 1, "held back");
+        log.flush().unwrap();
+        assert_eq!(lines(&path), 3);
+        assert_eq!(entry(&path, 1).unwrap()["input"], "c");
+        log.append(r#"{"input":"d"}"#, &[], &[]).unwrap();
+        drop(log);
+        assert_eq!(entry(&path, 1).unwrap()["input"], "d", "dropping the log writes what it held");
+    }
+
+    #[test]
+    fn a_batch_past_its_bound_is_written_without_waiting_for_a_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let mut log = Log::open(&path);
+        log.batch();
+        let line = format!(r#"{{"input":"{}"}}"#, "x".repeat(1000));
+        let mut appended = 0;
+        while lines(&path) == 0 {
+            log.append(&line, &[], &[]).unwrap();
+            appended += 1;
+            assert!(appended * 1000 <= super::PENDING_BYTES + 2000, "never written");
+        }
+        assert_eq!(lines(&path), appended);
+    }
+
+    #[test]
+    fn entries_that_cannot_be_written_are_counted_in_the_warning() {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let mut log = Log { file: Ok(full), pending: None };
+        log.batch();
+        log.append(r#"{"input":"a"}"#, &[], &[]).unwrap();
+        log.append(r#"{"input":"b"}"#, &[], &[]).unwrap();
+        let unlogged = log.flush().unwrap_err();
+        assert_eq!(unlogged.entries, 2);
+        assert!(unlogged.to_string().starts_with("2 decisions were not logged: "), "{unlogged}");
+        assert!(log.flush().is_ok(), "what could not be written is dropped, not written twice");
+    }
 
     #[test]
     fn an_entry_is_read_from_the_end_whatever_lies_before_it() {

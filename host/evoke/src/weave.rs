@@ -82,16 +82,17 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
         trace: asked.iter().flat_map(|a| a.trace.iter().cloned()).collect(),
         rounds: asked.iter().map(|a| a.round.clone()).collect(),
     };
+    // Each round's questions are read where the weaver keeps them, never copied: a route over many reflexes
+    // is the largest thing a round asks.
     while let Some((text, questions)) = weaver.questions() {
-        let (text, questions) = (text.to_string(), questions.clone());
         let mut trace = Vec::new();
-        let raw = match ask(request, &text, &questions, &mut trace).await {
+        let raw = match ask(request, text, questions, &mut trace).await {
             Ok(raw) => raw,
             Err(failure) => return Err(failed(failure, &asked)),
         };
-        let validated = validate(&questions, &raw);
+        let validated = validate(questions, &raw);
         asked.push(Asked {
-            text,
+            text: text.to_string(),
             trace,
             round: Round { questions: questions.ids().map(str::to_string).collect(), raw },
         });
@@ -112,7 +113,7 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
         CoreWoven::One(decision) => {
             let trace = asked.iter().flat_map(|a| a.trace.iter().cloned()).collect();
             let rounds = asked.iter().map(|a| a.round.clone()).collect();
-            let candidates = recognize(input);
+            let candidates = weaver.candidates().to_vec();
             Ok(Woven::One(Decided { decision, trace, rounds, answers, candidates }))
         }
         CoreWoven::Plan(plan) => {

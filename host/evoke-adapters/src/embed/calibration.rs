@@ -5,6 +5,7 @@
 //! `embed`'s id.
 
 use evoke_core::adapter::Gate;
+use evoke_embed::head::Fitting;
 
 /// How the route and the arguments read.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,6 +22,10 @@ pub struct Params {
     pub beta: f32,
     /// The cosine `none` stands at.
     pub threshold: f32,
+    /// The weight of the route's logistic head (its logits, added to `beta` times the score).
+    pub head: f32,
+    /// How the head is fitted to the descriptions and examples.
+    pub head_fitting: Fitting,
     /// An option's lift (in log-odds per unit of cosine) when its meaning is nearer the request than the
     /// options' mean by more than the margin.
     pub arg_meaning: f32,
@@ -29,6 +34,8 @@ pub struct Params {
     /// example asserting another value.
     pub arg_example: f32,
     pub arg_example_floor: f32,
+    /// An option's or vocabulary word's lift (in log-odds) when it is said in full, in whole words.
+    pub arg_literal: f32,
 }
 
 impl Default for Params {
@@ -40,10 +47,13 @@ impl Default for Params {
             not_for: 1.0,
             beta: 20.0,
             threshold: 0.4,
+            head: 0.0,
+            head_fitting: Fitting::default(),
             arg_meaning: 10.0,
             arg_meaning_margin: 0.05,
             arg_example: 40.0,
             arg_example_floor: 0.4,
+            arg_literal: 3.0,
         }
     }
 }

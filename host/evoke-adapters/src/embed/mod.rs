@@ -28,6 +28,7 @@ use crate::local::thread::Worker;
 use crate::local::{ArgParams, words};
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
 use evoke_core::question::{NO, NONE, Options, Question, Questions, Text, UNSTATED, YES};
+use evoke_embed::head::{Fitting, Head};
 use evoke_embed::{Encoder, dot};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
@@ -87,6 +88,8 @@ struct Route {
     /// Per text: the reflex it belongs to and what it is.
     docs: Vec<(usize, Kind)>,
     vectors: Arc<Vec<Vec<f32>>>,
+    /// The question's texts' hash, which the head is kept under.
+    key: [u8; 32],
 }
 
 /// Why `[adapters.embed]` is refused.
@@ -286,7 +289,7 @@ impl Engine {
             }
         }
         let vectors = self.store.vectors(&key, &texts).map_err(|e| AdapterError::new(e.to_string()))?;
-        let route = Arc::new(Route { keys, reflexes, docs, vectors });
+        let route = Arc::new(Route { keys, reflexes, docs, vectors, key });
         let mut routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
         if routes.len() >= 8 {
             routes.remove(0);
@@ -301,6 +304,31 @@ impl Engine {
         Ok(scores(&route, q, params))
     }
 
+    /// Each reflex's logit in the route's logistic head fitted so, in the order offered.
+    pub fn head_logits(&self, question: &Question, q: &[f32], fitting: Fitting) -> Result<Vec<f32>, AdapterError> {
+        let (_, route) = self.route_of(question)?;
+        Ok(evoke_embed::head::logits(&self.head_of(&route, fitting)?, q))
+    }
+
+    /// The route's logistic head, fitted to its descriptions and examples (each labelled with its reflex)
+    /// once, and kept beside its vectors.
+    fn head_of(&self, route: &Route, fitting: Fitting) -> Result<Arc<Vec<Vec<f32>>>, AdapterError> {
+        let classes = route.reflexes.len();
+        let width = self.encoder.dim() + 1;
+        self.store
+            .derived(&route.key, &format!("head {fitting:?}"), classes, width, || {
+                let (xs, labels): (Vec<Vec<f32>>, Vec<usize>) = route
+                    .docs
+                    .iter()
+                    .zip(route.vectors.iter())
+                    .filter(|((_, kind), _)| *kind != Kind::NotFor)
+                    .map(|((i, _), v)| (v.clone(), *i))
+                    .unzip();
+                Head::fit(&xs, &labels, classes, fitting).rows
+            })
+            .map_err(|e| AdapterError::new(e.to_string()))
+    }
+
     /// The route's distribution for a request's vector under other constants: what the benchmark tunes.
     pub fn route_with(
         &self,
@@ -309,7 +337,18 @@ impl Engine {
         params: &Params,
     ) -> Result<Vec<(String, f64)>, AdapterError> {
         let (_, route) = self.route_of(question)?;
-        Ok(distribution(&route, q, params))
+        self.distribution(&route, q, params)
+    }
+
+    /// The route's distribution: a softmax of the reflexes' logits (`beta` times their scores, plus the
+    /// head's logits times its weight) against the fixed logit `none` stands at.
+    fn distribution(&self, route: &Route, q: &[f32], p: &Params) -> Result<Vec<(String, f64)>, AdapterError> {
+        let head = if p.head != 0.0 {
+            Some(evoke_embed::head::logits(&self.head_of(route, p.head_fitting)?, q))
+        } else {
+            None
+        };
+        Ok(distribution(route, q, p, head.as_deref()))
     }
 }
 
@@ -342,13 +381,18 @@ fn scores(route: &Route, q: &[f32], p: &Params) -> Vec<f32> {
 }
 
 /// The route's distribution: a softmax of the reflexes' scores against the fixed score `none` stands at.
-fn distribution(route: &Route, q: &[f32], p: &Params) -> Vec<(String, f64)> {
+fn distribution(route: &Route, q: &[f32], p: &Params, head: Option<&[f32]>) -> Vec<(String, f64)> {
     let scores = scores(route, q, p);
     let beta = f64::from(p.beta);
+    let logits: Vec<f64> = scores
+        .iter()
+        .enumerate()
+        .map(|(i, s)| beta * f64::from(*s) + head.map_or(0.0, |h| f64::from(p.head) * f64::from(h[i])))
+        .collect();
     let has_none = route.keys.iter().any(|(_, s)| *s);
     let none_logit = if has_none { Some(beta * f64::from(p.threshold)) } else { None };
-    let max = scores.iter().map(|s| beta * f64::from(*s)).chain(none_logit).fold(f64::NEG_INFINITY, f64::max);
-    let weights: Vec<f64> = scores.iter().map(|s| (beta * f64::from(*s) - max).exp()).collect();
+    let max = logits.iter().copied().chain(none_logit).fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = logits.iter().map(|z| (z - max).exp()).collect();
     let none_weight = none_logit.map_or(0.0, |z| (z - max).exp());
     let total: f64 = weights.iter().sum::<f64>() + none_weight;
     let mut out = Vec::with_capacity(route.keys.len());
@@ -377,7 +421,7 @@ impl Engine {
             }
         }
         let q = self.request_vector(request)?;
-        let d = Arc::new(distribution(&route, &q, &self.params));
+        let d = Arc::new(self.distribution(&route, &q, &self.params)?);
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((request.to_string(), key, d.clone()));
         Ok((key, d))
     }
@@ -396,7 +440,7 @@ impl Engine {
             let last = self.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
             let d = match last {
                 Some((r, k, d)) if r == request && k == *key => d,
-                _ => Arc::new(distribution(route, &self.request_vector(request)?, &self.params)),
+                _ => Arc::new(self.distribution(route, &self.request_vector(request)?, &self.params)?),
             };
             return Ok(d.iter().find(|(k, _)| k == name).map_or(0.0, |(_, p)| *p));
         }
@@ -464,7 +508,7 @@ impl Engine {
         let mean = meaning.iter().sum::<f32>() / meaning.len() as f32;
         let p = &self.params;
         let mut boost: BTreeMap<&str, f64> = BTreeMap::new();
-        for (i, (key, _)) in values.iter().enumerate() {
+        for (i, (key, text)) in values.iter().enumerate() {
             let from_meaning = p.arg_meaning * (meaning[i] - mean - p.arg_meaning_margin).max(0.0);
             // An example teaches by contrast: nearer the request than every example of another value.
             let others = example
@@ -475,7 +519,9 @@ impl Engine {
                 .fold(p.arg_example_floor, f32::max);
             let from_example =
                 if example[i].is_finite() { p.arg_example * (example[i] - others).max(0.0) } else { 0.0 };
-            boost.insert(key.as_str(), f64::from(from_meaning + from_example));
+            // A word said in full is the strongest evidence there is for a value: the encoder only adds.
+            let literal = if args::said_in_full(reading, key, plain(text)) { p.arg_literal } else { 0.0 };
+            boost.insert(key.as_str(), f64::from(from_meaning + from_example + literal));
         }
         let logits: Vec<f64> =
             lexical.iter().map(|(k, pr)| pr.max(1e-300).ln() + boost.get(k.as_str()).copied().unwrap_or(0.0)).collect();

@@ -32,9 +32,37 @@ impl Store {
 
     /// The vectors of `texts`, whose question's texts hash to `key`.
     pub fn vectors(&self, key: &[u8; 32], texts: &[&str]) -> Result<Vectors, EmbedError> {
+        if texts.len() > MAX_TEXTS {
+            return Err(EmbedError(format!("a question of {} texts, over the {MAX_TEXTS} read", texts.len())));
+        }
+        self.kept_rows(key, "", texts.len(), self.encoder.dim(), || self.encoder.embed(texts))
+    }
+
+    /// Rows computed from a question's vectors (a route's fitted head, `what` naming it and how it was
+    /// fitted), kept like the vectors: `rows` rows of `width` numbers.
+    pub fn derived(
+        &self,
+        key: &[u8; 32],
+        what: &str,
+        rows: usize,
+        width: usize,
+        compute: impl FnOnce() -> Vec<Vec<f32>>,
+    ) -> Result<Vectors, EmbedError> {
+        self.kept_rows(key, what, rows, width, || Ok(compute()))
+    }
+
+    fn kept_rows(
+        &self,
+        key: &[u8; 32],
+        what: &str,
+        rows: usize,
+        width: usize,
+        compute: impl FnOnce() -> Result<Vec<Vec<f32>>, EmbedError>,
+    ) -> Result<Vectors, EmbedError> {
         let mut h = Sha256::new();
         h.update(self.encoder.hash().as_bytes());
         h.update(key);
+        h.update(what.as_bytes());
         let full: [u8; 32] = h.finalize().into();
         {
             let memory = self.memory.lock().unwrap_or_else(|e| e.into_inner());
@@ -43,17 +71,13 @@ impl Store {
             }
         }
         let file = self.dir.as_ref().map(|d| d.join(format!("{}.vec", hex(&full))));
-        let dim = self.encoder.dim();
-        let vectors = match file.as_deref().and_then(|f| read(f, texts.len(), dim)) {
+        let vectors = match file.as_deref().and_then(|f| read(f, rows, width)) {
             Some(v) => v,
             None => {
-                if texts.len() > MAX_TEXTS {
-                    return Err(EmbedError(format!("a question of {} texts, over the {MAX_TEXTS} read", texts.len())));
-                }
-                let v = self.encoder.embed(texts)?;
+                let v = compute()?;
                 if let Some(f) = file.as_deref() {
                     // A cache that cannot be written costs time, never an answer.
-                    let _ = write(f, &v, dim);
+                    let _ = write(f, &v, width);
                 }
                 v
             }

@@ -102,6 +102,24 @@ fn quoted(text: &str) -> Vec<String> {
 
 /// The evidence that the request states the value `key`, whose text is `meaning` and whose examples
 /// teach the stems `taught`.
+/// Whether an option or vocabulary word is said in full, in whole words: its key, or a name its meaning
+/// quotes (`also 'the snug'`), and not inside a longer word said or in a place another argument takes.
+pub fn said_in_full(reading: &Reading, key: &str, meaning: &str) -> bool {
+    if let Some(said) = reading.said {
+        match said.by(key) {
+            Some(By::Name) => return true,
+            None if said.is_unread(key) => return false,
+            _ => {}
+        }
+    }
+    let key_words = words(key);
+    (!key_words.is_empty() && phrase_at(reading.request, &key_words).is_some())
+        || quoted(meaning).iter().any(|alias| {
+            let w = words(alias);
+            !w.is_empty() && phrase_at(reading.request, &w).is_some()
+        })
+}
+
 fn value_evidence(reading: &Reading, key: &str, meaning: &str, taught: &HashSet<String>) -> f32 {
     let request = reading.request;
     let key_words = words(key);

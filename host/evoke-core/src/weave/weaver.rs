@@ -47,6 +47,8 @@ pub struct Weaver<'c> {
     catalog: &'c Catalog,
     gate: Option<Gate>,
     input: String,
+    /// The whole sentence's candidate spans, found once.
+    candidates: Vec<crate::recognize::Candidate>,
     cuts: Vec<Cut>,
     first: Questions,
     bar: f64,
@@ -75,6 +77,7 @@ impl<'c> Weaver<'c> {
             catalog,
             gate,
             input: input.to_string(),
+            candidates: decider.candidates().to_vec(),
             cuts,
             first,
             bar,
@@ -112,6 +115,11 @@ impl<'c> Weaver<'c> {
             State::Again { text, questions, .. } => Some((text.as_str(), questions)),
             State::Done(_) => None,
         }
+    }
+
+    /// The whole sentence's candidate spans, as its decision found them.
+    pub fn candidates(&self) -> &[crate::recognize::Candidate] {
+        &self.candidates
     }
 
     pub fn woven(&self) -> Option<&Woven> {

@@ -30,10 +30,10 @@ pub fn run(context: &Context, sentence: Option<String>) -> CommandResult {
     match sentence {
         Some(sentence) => runtime.block_on(one(&session, &mut log, &sentence, &options)),
         // The filter: one decision per line, and the worst exit of them all.
-        None if !std::io::stdin().is_terminal() => crate::filter::each_line(|line| match line {
-            crate::filter::Line::Text(text) => runtime.block_on(one(&session, &mut log, text, &options)),
+        None if !std::io::stdin().is_terminal() => crate::filter::each_line(&mut log, |log, line| match line {
+            crate::filter::Line::Text(text) => runtime.block_on(one(&session, log, text, &options)),
             crate::filter::Line::Refused { shown, refusal } => {
-                refused(&mut log, &shown, Failure::Input { refusal }, &[], &[], options.json)
+                refused(log, &shown, Failure::Input { refusal }, &[], &[], options.json)
             }
         }),
         None => Err(CommandError::usage("say what you want: evoke \"turn on the kitchen lights\"")),

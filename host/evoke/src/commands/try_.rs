@@ -31,16 +31,11 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
     let runtime = crate::session::runtime()?;
     match sentence {
         Some(sentence) => runtime.block_on(one(&session, &mut log, &sentence, json, args.save.as_deref())),
-        None if !std::io::stdin().is_terminal() => crate::filter::each_line(|line| match line {
-            crate::filter::Line::Text(text) => runtime.block_on(one(&session, &mut log, text, json, None)),
-            crate::filter::Line::Refused { shown, refusal } => crate::commands::say::refused(
-                &mut log,
-                &shown,
-                crate::drive::Failure::Input { refusal },
-                &[],
-                &[],
-                json,
-            ),
+        None if !std::io::stdin().is_terminal() => crate::filter::each_line(log.batch(), |log, line| match line {
+            crate::filter::Line::Text(text) => runtime.block_on(one(&session, log, text, json, None)),
+            crate::filter::Line::Refused { shown, refusal } => {
+                crate::commands::say::refused(log, &shown, crate::drive::Failure::Input { refusal }, &[], &[], json)
+            }
         }),
         None => Err(CommandError::usage("say what to decide: evoke try \"turn on the kitchen lights\"")),
     }
