@@ -63,6 +63,10 @@ fn write_project(dir: &Path) {
             write!(route, ", r{other} = {share:.6}").unwrap();
         }
         writeln!(recording, "[answers.\"{input}\"]\nroute = {{ {route} }}").unwrap();
+        // The sentence's `and` is a place it could be cut: the binary reads every sentence as a possible
+        // weave and asks it beside the route; the answer keeps the sentence whole, one decision.
+        let and = input.find(" and ").map(|byte| input[..byte].chars().count() + 1).unwrap();
+        writeln!(recording, "\"weave.cut_{and}_{}\" = {{ no = 0.97, yes = 0.03 }}", and + 3).unwrap();
         let mut ranked: Vec<usize> = (0..REFLEXES).filter(|o| *o != winner).collect();
         ranked.sort_by_key(|o| format!("r{o}"));
         for fit in std::iter::once(winner).chain(ranked.into_iter().take(1)) {
@@ -179,6 +183,9 @@ fn main() {
     let elapsed = started.elapsed();
     let lines = output.stdout.iter().filter(|b| **b == b'\n').count();
     assert_eq!(lines, INPUTS, "one line per input");
+    // A rate of refusals would measure the wrong thing: every line must be a decision that runs.
+    let runs = String::from_utf8_lossy(&output.stdout).matches("\"outcome\":\"run\"").count();
+    assert_eq!(runs, INPUTS, "every input decides run: {}", String::from_utf8_lossy(&output.stdout[..400]));
     let filter_rate = INPUTS as f64 / elapsed.as_secs_f64();
     println!(
         "filter mode (binary, --json, logged): {filter_rate:.0} decisions/s, {:.1} µs each over {INPUTS} lines; \

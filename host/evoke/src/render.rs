@@ -129,17 +129,20 @@ pub fn hold() {
 
 /// Writes out what was held, in one write, and flushes; `keep` goes on holding after.
 pub fn release(keep: bool) {
-    let buffer = HELD.with(|held| {
+    HELD.with(|held| {
         let mut held = held.borrow_mut();
-        let buffer = held.as_mut().map(std::mem::take).unwrap_or_default();
+        let mut stdout = io::stdout().lock();
+        if let Some(buffer) = held.as_mut() {
+            let _ = stdout.write_all(buffer);
+            // Cleared, not replaced: the filter fills it again at once, and a new buffer growing to the
+            // same size from nothing cost a copy at every doubling and fresh pages from the kernel.
+            buffer.clear();
+        }
+        let _ = stdout.flush();
         if !keep {
             *held = None;
         }
-        buffer
     });
-    let mut stdout = io::stdout().lock();
-    let _ = stdout.write_all(&buffer);
-    let _ = stdout.flush();
 }
 
 /// The human reading of a decision: the route, each argument read with `unstated` among the choices,
