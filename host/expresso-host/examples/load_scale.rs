@@ -4,6 +4,10 @@
 //! WORKSPACES partition keys) are sent open-loop at RATE per second for SECONDS by CLIENTS threads, each
 //! request to the next worker (another one when a worker does not answer).
 //!
+//! With SINK=file every effect goes to a file sink instead (JSON lines, synced; both workers append to one
+//! file), which a thread here reads as it grows: an effect counts when its line is read back, and a key
+//! written twice (sent again after a crash) counts once. The receiver's outage is then not injected.
+//!
 //! With FAULTS=1 (the default): at a quarter of the run a worker is killed with SIGKILL and started again;
 //! at half the run Postgres is restarted (STORE=pg); at three quarters the receiver answers 503 for
 //! DOWN_MS. The figures: sustained throughput, ingest-to-effect latency (an event's first sending to its
@@ -60,6 +64,42 @@ async fn hook(State(r): State<Arc<Receiver>>, headers: HeaderMap) -> StatusCode 
     StatusCode::OK
 }
 
+/// Reads the file sink's lines as they are appended, noting each key's first appearance like the receiver
+/// does. Only whole lines are read; a line cut short by a crash does not parse, so it is counted as a
+/// delivery and not as an effect.
+fn tail(path: PathBuf, receiver: Arc<Receiver>, stop: Arc<AtomicBool>) {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut at = 0u64;
+    let mut pending = String::new();
+    loop {
+        let done = stop.load(Ordering::SeqCst);
+        if let Ok(mut file) = std::fs::File::open(&path) {
+            let _ = file.seek(SeekFrom::Start(at));
+            let mut chunk = String::new();
+            if let Ok(n) = file.read_to_string(&mut chunk) {
+                at += n as u64;
+                pending.push_str(&chunk);
+            }
+        }
+        let now = now_ms();
+        while let Some(end) = pending.find('\n') {
+            let line: String = pending.drain(..=end).collect();
+            receiver.requests.fetch_add(1, Ordering::SeqCst);
+            let key = serde_json::from_str::<serde_json::Value>(&line)
+                .ok()
+                .and_then(|v| v.get("idempotency_key").and_then(|k| k.as_str()).map(str::to_string));
+            let Some(key) = key else { continue };
+            let event: usize =
+                key.split('|').next().and_then(|e| e.strip_prefix('e')).and_then(|n| n.parse().ok()).unwrap_or(0);
+            receiver.applied.lock().unwrap().entry(key).or_insert((event, now));
+        }
+        if done {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 struct Setup {
     bin: PathBuf,
     dir: PathBuf,
@@ -112,6 +152,7 @@ fn main() {
     let workspaces = env("WORKSPACES", 16).max(1);
     let partitions = env("PARTITIONS", 4) as u32;
     let faults = env("FAULTS", 1) == 1;
+    let file_sink = std::env::var("SINK").is_ok_and(|s| s == "file");
     let down_ms = env("DOWN_MS", 2000) as u64;
     let n = rate * seconds;
     let bin = std::env::current_exe().unwrap().parent().unwrap().parent().unwrap().join("expresso-host");
@@ -143,10 +184,20 @@ fn main() {
     let store_toml = ns.as_ref().map_or(String::new(), |ns| {
         format!("[store]\npostgres = \"{}\"\nschema = \"{}\"\npartitions = {}\n", ns.url, ns.schema, ns.partitions)
     });
+    let sink_toml = if file_sink {
+        "kind = \"file\"\npath = \"effects.jsonl\"".to_string()
+    } else {
+        format!("kind = \"http\"\nurl = \"{hook_url}\"\ntimeout_ms = 2000")
+    };
+    let tail_stop = Arc::new(AtomicBool::new(false));
+    let tailing = file_sink.then(|| {
+        let (path, receiver, stop) = (dir.join("effects.jsonl"), receiver.clone(), tail_stop.clone());
+        std::thread::spawn(move || tail(path, receiver, stop))
+    });
     std::fs::write(
         dir.join("sinks.toml"),
         format!(
-            "{store_toml}[sinks.s]\nkind = \"http\"\nurl = \"{hook_url}\"\ntimeout_ms = 2000\n[capabilities]\n\"react.add\" = \"s\"\n\"tasks.create\" = \"s\"\n\"message.send\" = \"s\"\n\"notify.send\" = \"s\"\n"
+            "{store_toml}[sinks.s]\n{sink_toml}\n[capabilities]\n\"react.add\" = \"s\"\n\"tasks.create\" = \"s\"\n\"message.send\" = \"s\"\n\"notify.send\" = \"s\"\n"
         ),
     )
     .unwrap();
@@ -225,6 +276,9 @@ fn main() {
                     (start.elapsed() - t).as_secs_f64() * 1000.0
                 );
             }
+            if file_sink {
+                return;
+            }
             std::thread::sleep(at(3));
             receiver.down.store(true, Ordering::SeqCst);
             let down_at = start.elapsed();
@@ -291,6 +345,10 @@ fn main() {
         child.wait().unwrap();
     }
 
+    tail_stop.store(true, Ordering::SeqCst);
+    if let Some(t) = tailing {
+        t.join().unwrap();
+    }
     let applied = receiver.applied.lock().unwrap();
     let sent_at = sent_at.lock().unwrap();
     let mut latencies: Vec<f64> = applied.values().filter_map(|(i, at)| sent_at.get(i).map(|s| at - s)).collect();
@@ -304,7 +362,8 @@ fn main() {
         "SQLite, one process".into()
     };
     println!(
-        "load ({label}): {n} events at {rate}/s for {seconds}s, {clients} clients, one event per request, faults {}",
+        "load ({label}, {} sink): {n} events at {rate}/s for {seconds}s, {clients} clients, one event per request, faults {}",
+        if file_sink { "file" } else { "HTTP" },
         if faults { "on" } else { "off" }
     );
     println!(

@@ -37,6 +37,8 @@ use std::path::{Path, PathBuf};
 
 /// The largest configuration file read.
 pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+/// The most receipts an HTTP sink sends at once: each is a thread of the delivering worker.
+pub const MAX_IN_FLIGHT: usize = 64;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -93,6 +95,9 @@ pub struct HttpConfig {
     pub timeout_ms: Option<u64>,
     /// Tries per dispatch (default 3; at most 10).
     pub attempts: Option<u32>,
+    /// How many receipts of one batch may be on their way at once (default 8 for `http`, 1 for `slack`, whose
+    /// messages a person reads in order; at most 64). With 1 they go one after another, in order.
+    pub in_flight: Option<usize>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -171,6 +176,12 @@ impl Config {
                 }
                 if h.attempts.is_some_and(|a| a == 0 || a > 10) {
                     return Err(refuse(format!("[sinks.{name}] attempts must be 1..=10"), "give 1 to 10".into()));
+                }
+                if h.in_flight.is_some_and(|n| n == 0 || n > MAX_IN_FLIGHT) {
+                    return Err(refuse(
+                        format!("[sinks.{name}] in_flight must be 1..={MAX_IN_FLIGHT}"),
+                        format!("give 1 (one after another, in order) to {MAX_IN_FLIGHT}"),
+                    ));
                 }
             }
         }

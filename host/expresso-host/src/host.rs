@@ -322,6 +322,7 @@ impl<S: LogStore> Host<S> {
                             Metrics::add(&self.metrics.effects_held, 1);
                             self.db.mark_held(&item.key, &reason)?;
                         }
+                        Delivered::PutOff => self.db.defer(&item.key, retry_at(item))?,
                     }
                 }
             }

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// What became of one delivery.
@@ -23,6 +25,9 @@ pub enum Delivered {
     /// A refusal that will not pass by itself (a 4xx, a reflex that needs a person): held, never re-sent
     /// by itself.
     Held(String),
+    /// Not sent: the sink failed on another receipt of the same call, so this one waits for the sweep
+    /// without counting as a try.
+    PutOff,
 }
 
 pub trait Sink: Send {
@@ -92,6 +97,7 @@ pub struct Http {
     secret: Option<String>,
     format: Format,
     attempts: u32,
+    in_flight: usize,
     agent: ureq::Agent,
 }
 
@@ -115,7 +121,11 @@ impl Http {
         };
         let timeout = Duration::from_millis(h.timeout_ms.unwrap_or(5_000));
         let agent = ureq::AgentBuilder::new().timeout_connect(timeout).timeout(timeout).redirects(0).build();
-        Ok(Http { name: name.to_string(), url, secret, format, attempts: h.attempts.unwrap_or(3), agent })
+        let in_flight = h.in_flight.unwrap_or(match format {
+            Format::Receipt => 8,
+            Format::Slack => 1,
+        });
+        Ok(Http { name: name.to_string(), url, secret, format, attempts: h.attempts.unwrap_or(3), in_flight, agent })
     }
 
     fn body(&self, item: &Intent) -> Value {
@@ -142,26 +152,60 @@ impl Http {
             Err(ureq::Error::Transport(t)) => Delivered::Retry(format!("sink {}: {t}", self.name)),
         }
     }
+
+    /// One receipt, tried up to `attempts` times while the failure may pass.
+    fn with_retries(&self, item: &Intent) -> Delivered {
+        let mut last = Delivered::Retry("not tried".into());
+        for n in 1..=self.attempts {
+            if n > 1 {
+                std::thread::sleep(backoff(n));
+            }
+            last = self.once(item);
+            if !matches!(last, Delivered::Retry(_)) {
+                break;
+            }
+        }
+        last
+    }
 }
 
 impl Sink for Http {
+    /// A batch goes out `in_flight` receipts at a time (each on a thread of its own, all sharing the
+    /// agent's connections), so a batch's time is its slowest lane's rather than the sum of its round
+    /// trips. Once one receipt fails in a way that may pass, the ones not yet started are put off: a
+    /// receiver that is down is not asked again for each of them.
+    fn batches(&self) -> bool {
+        true
+    }
+
     fn deliver(&mut self, items: &[&Intent]) -> Vec<Delivered> {
-        items
-            .iter()
-            .map(|item| {
-                let mut last = Delivered::Retry("not tried".into());
-                for n in 1..=self.attempts {
-                    if n > 1 {
-                        std::thread::sleep(backoff(n));
-                    }
-                    last = self.once(item);
-                    if !matches!(last, Delivered::Retry(_)) {
-                        break;
-                    }
+        let lanes = self.in_flight.clamp(1, items.len().max(1));
+        let failed = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        let results: Vec<Mutex<Delivered>> = items.iter().map(|_| Mutex::new(Delivered::PutOff)).collect();
+        let lane = || {
+            loop {
+                let k = next.fetch_add(1, Ordering::SeqCst);
+                if k >= items.len() || failed.load(Ordering::SeqCst) {
+                    return;
                 }
-                last
-            })
-            .collect()
+                let outcome = self.with_retries(items[k]);
+                if matches!(outcome, Delivered::Retry(_)) {
+                    failed.store(true, Ordering::SeqCst);
+                }
+                *results[k].lock().unwrap_or_else(|e| e.into_inner()) = outcome;
+            }
+        };
+        if lanes == 1 {
+            lane();
+        } else {
+            std::thread::scope(|scope| {
+                for _ in 0..lanes {
+                    scope.spawn(lane);
+                }
+            });
+        }
+        results.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
     }
 }
 

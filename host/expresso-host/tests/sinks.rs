@@ -70,7 +70,11 @@ fn a_receiver_answering_500_then_recovering_gets_each_effect_once_by_its_key() {
     // Two 500s are absorbed by the sink's own retries; seven more outlast them and need the sweep.
     for fail in [2usize, 9] {
         let receiver = Receiver::start(true, fail);
-        let sinks = all_to(&dir, &format!("[sinks.s]\nkind = \"http\"\nurl = \"{}\"\nattempts = 3", receiver.url()));
+        // One at a time, so the order of the requests is the order of the receipts.
+        let sinks = all_to(
+            &dir,
+            &format!("[sinks.s]\nkind = \"http\"\nurl = \"{}\"\nattempts = 3\nin_flight = 1", receiver.url()),
+        );
         let _ = std::fs::remove_dir_all(dir.join("state"));
         let mut host = open(&args(&dir, program.clone(), &recording, sinks)).unwrap();
         host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(&events).unwrap()).unwrap()).unwrap();
@@ -240,7 +244,10 @@ fn receipts_put_off_behind_a_failing_one_are_not_counted_as_tried() {
     let dir = temp_dir("deferred");
     let (program, events, recording, expected) = triage_fixture(&dir, 3);
     let addr = free_addr();
-    let sinks = all_to(&dir, &format!("[sinks.s]\nkind = \"http\"\nurl = \"http://{addr}/hook\"\ntimeout_ms = 300"));
+    let sinks = all_to(
+        &dir,
+        &format!("[sinks.s]\nkind = \"http\"\nurl = \"http://{addr}/hook\"\ntimeout_ms = 300\nin_flight = 1"),
+    );
     let mut host = open(&args(&dir, program, &recording, sinks)).unwrap();
     host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
     host.recover().unwrap();
@@ -250,5 +257,68 @@ fn receipts_put_off_behind_a_failing_one_are_not_counted_as_tried() {
     assert_eq!(host.db().receipt_status(first).unwrap().unwrap(), ("intent".to_string(), 1));
     let task = &expected["tasks.create"][0];
     assert_eq!(host.db().receipt_status(task).unwrap().unwrap(), ("intent".to_string(), 0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_http_sink_sends_a_batch_several_at_a_time_but_no_more_than_in_flight() {
+    let dir = temp_dir("in-flight");
+    let (program, events, recording, expected) = triage_fixture(&dir, 6);
+    for in_flight in [1usize, 3] {
+        let receiver = Receiver::start(true, 0);
+        receiver.seen.delay_ms.store(100, Ordering::SeqCst);
+        let sinks =
+            all_to(&dir, &format!("[sinks.s]\nkind = \"http\"\nurl = \"{}\"\nin_flight = {in_flight}", receiver.url()));
+        let _ = std::fs::remove_dir_all(dir.join("state"));
+        let mut host = open(&args(&dir, program.clone(), &recording, sinks)).unwrap();
+        host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(&events).unwrap()).unwrap()).unwrap();
+        assert_eq!(host.drain(30_000).unwrap(), 0);
+        assert_eq!(sorted(receiver.applied()), all_keys(&expected), "in_flight = {in_flight}");
+        assert_eq!(receiver.requests().len(), all_keys(&expected).len(), "each receipt sent once");
+        let most = receiver.seen.most_at_once.load(Ordering::SeqCst);
+        if in_flight == 1 {
+            assert_eq!(most, 1);
+        } else {
+            assert!((2..=in_flight).contains(&most), "{most} requests at once with in_flight = {in_flight}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_receiver_that_is_down_is_tried_once_per_lane_and_the_rest_are_put_off_untried() {
+    let dir = temp_dir("down-lanes");
+    let (program, events, recording, expected) = triage_fixture(&dir, 6);
+    let addr = free_addr();
+    let sinks = all_to(
+        &dir,
+        &format!("[sinks.s]\nkind = \"http\"\nurl = \"http://{addr}/hook\"\ntimeout_ms = 300\nin_flight = 2"),
+    );
+    let mut host = open(&args(&dir, program, &recording, sinks)).unwrap();
+    host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
+    host.recover().unwrap();
+    while host.step_batch().unwrap() > 0 {}
+    let keys = all_keys(&expected);
+    let statuses: Vec<(String, i64)> = keys.iter().map(|k| host.db().receipt_status(k).unwrap().unwrap()).collect();
+    assert!(statuses.iter().all(|(status, _)| status == "intent"), "{statuses:?}");
+    let tried = statuses.iter().filter(|(_, attempts)| *attempts > 0).count();
+    // Each batch's two lanes stop at the first failure: at most two receipts a batch are tried.
+    let batches = 6usize.div_ceil(8);
+    assert!((1..=2 * batches).contains(&tried), "{tried} of {} tried", keys.len());
+    assert!(tried < keys.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn in_flight_out_of_range_is_refused_naming_the_key_and_the_range() {
+    let dir = temp_dir("in-flight-bad");
+    let (program, _events, recording, _expected) = triage_fixture(&dir, 1);
+    for bad in ["0", "65"] {
+        let sinks =
+            all_to(&dir, &format!("[sinks.s]\nkind = \"http\"\nurl = \"http://127.0.0.1:9/hook\"\nin_flight = {bad}"));
+        let err = open(&args(&dir, program.clone(), &recording, sinks)).err().expect("refused").to_string();
+        assert!(err.contains("[sinks.s] in_flight must be 1..=64"), "{err}");
+        assert!(err.contains("sinks.toml"), "{err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

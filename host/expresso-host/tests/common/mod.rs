@@ -30,6 +30,9 @@ pub struct Seen {
     pub auth: Mutex<Vec<String>>,
     /// Answer each request only after this many milliseconds.
     pub delay_ms: std::sync::atomic::AtomicU64,
+    /// Requests being answered now, and the most there ever were at once.
+    pub open: AtomicUsize,
+    pub most_at_once: AtomicUsize,
 }
 
 pub struct Receiver {
@@ -92,6 +95,14 @@ impl Drop for Receiver {
 }
 
 async fn hook(State(seen): State<Arc<Seen>>, headers: HeaderMap, body: Bytes) -> StatusCode {
+    let now_open = seen.open.fetch_add(1, Ordering::SeqCst) + 1;
+    seen.most_at_once.fetch_max(now_open, Ordering::SeqCst);
+    let status = answer(&seen, headers, body).await;
+    seen.open.fetch_sub(1, Ordering::SeqCst);
+    status
+}
+
+async fn answer(seen: &Seen, headers: HeaderMap, body: Bytes) -> StatusCode {
     let delay = seen.delay_ms.load(Ordering::SeqCst);
     if delay > 0 {
         tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
