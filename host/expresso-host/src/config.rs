@@ -112,6 +112,9 @@ pub struct ReflexConfig {
     pub args: Option<BTreeMap<String, String>>,
     /// evoke's time bound, in milliseconds (default 60,000).
     pub timeout_ms: Option<u64>,
+    /// The evoke project the reflex is found in: evoke runs in this folder (relative to this file;
+    /// default: the folder the host runs in). The project must be trusted, as for any `evoke run`.
+    pub project: Option<PathBuf>,
 }
 
 impl Config {

@@ -53,7 +53,11 @@ impl Sinks {
                 SinkConfig::Http(h) => Box::new(Http::new(name, h, Format::Receipt, config)?),
                 SinkConfig::Slack(h) => Box::new(Http::new(name, h, Format::Slack, config)?),
                 SinkConfig::File { path } => Box::new(FileSink::new(config.resolve(path))),
-                SinkConfig::Reflex(r) => Box::new(Reflex::new(r)),
+                SinkConfig::Reflex(r) => {
+                    let mut r = r.clone();
+                    r.project = r.project.map(|p| config.resolve(&p));
+                    Box::new(Reflex::new(&r))
+                }
             };
             by_name.insert(name.clone(), built);
         }
@@ -317,6 +321,7 @@ impl Reflex {
             .arg(&self.config.reflex)
             .args(self.values(&item.receipt))
             .env("EXPRESSO_IDEMPOTENCY_KEY", &item.key)
+            .current_dir(self.config.project.clone().unwrap_or_else(|| PathBuf::from(".")))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
