@@ -8,7 +8,6 @@
 mod common;
 
 use common::*;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -21,11 +20,7 @@ fn evoke_bin() -> Option<PathBuf> {
     if let Some(bin) = built.filter(|b| b.is_file()) {
         return Some(bin);
     }
-    let test = std::thread::current().name().unwrap_or("a test").to_string();
-    if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
-        panic!("{test} needs the evoke binary, with CI set: cargo build -p evoke (or set EVOKE_BIN)");
-    }
-    let _ = writeln!(std::io::stderr(), "skipped (evoke not built): {test}; cargo build -p evoke");
+    lacking("evoke not built", "cargo build -p evoke (or set EVOKE_BIN)");
     None
 }
 
@@ -120,19 +115,8 @@ fn a_write_reflex_runs_once_through_evoke_and_a_destructive_one_waits_for_a_pers
     };
     let ingest = host(&["ingest", "--state", state.to_str().unwrap(), events.to_str().unwrap()]);
     assert!(ingest.status.success(), "{}", String::from_utf8_lossy(&ingest.stderr));
-    let provider = format!("recording:{}", recording.display());
-    let drain = [
-        "drain",
-        program.to_str().unwrap(),
-        "--state",
-        state.to_str().unwrap(),
-        "--sinks",
-        sinks.to_str().unwrap(),
-        "--provider",
-        &provider,
-        "--settle-ms",
-        "2000",
-    ];
+    let drain = drain_args(&program, &state, &sinks, &recording);
+    let drain: Vec<&str> = drain.iter().map(String::as_str).chain(["--settle-ms", "2000"]).collect();
     for round in 0..2 {
         let out = host(&drain);
         assert!(out.status.success(), "drain {round}: {}", String::from_utf8_lossy(&out.stderr));

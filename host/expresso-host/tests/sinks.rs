@@ -185,17 +185,8 @@ fn the_reflex_sink_runs_evoke_by_name_from_path_with_the_receipts_values() {
             .unwrap()
     };
     assert!(run(&["ingest", "--state", state.to_str().unwrap(), events.to_str().unwrap()]).status.success());
-    let provider = format!("recording:{}", recording.display());
-    let drain = [
-        "drain",
-        program.to_str().unwrap(),
-        "--state",
-        state.to_str().unwrap(),
-        "--sinks",
-        sinks.to_str().unwrap(),
-        "--provider",
-        &provider,
-    ];
+    let drain = drain_args(&program, &state, &sinks, &recording);
+    let drain: Vec<&str> = drain.iter().map(String::as_str).collect();
     let out = run(&drain);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let argv = std::fs::read_to_string(dir.join("argv.log")).unwrap();

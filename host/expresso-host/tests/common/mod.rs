@@ -16,6 +16,34 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+/// The one rule for a test that needs something this run may lack (a Postgres server, the evoke binary):
+/// with `CI` set (and not empty) the test fails; otherwise one line, `skipped (REASON): TEST; FIX`, goes to
+/// the process's stderr directly (the harness would swallow `eprintln!` of a passing test, and a skip
+/// nobody sees passes quietly), and the caller skips the test. `.ci/run` counts these lines.
+pub fn lacking(reason: &str, fix: &str) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("a test").to_string();
+    if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
+        panic!("{test}: {reason}, with CI set: {fix}");
+    }
+    let _ = writeln!(std::io::stderr(), "skipped ({reason}): {test}; {fix}");
+}
+
+/// `expresso-host drain` over a state place, the leaf answered by a recording.
+pub fn drain_args(program: &Path, state: &Path, sinks: &Path, recording: &Path) -> Vec<String> {
+    let path = |p: &Path| p.to_str().unwrap().to_string();
+    vec![
+        "drain".into(),
+        path(program),
+        "--state".into(),
+        path(state),
+        "--sinks".into(),
+        path(sinks),
+        "--provider".into(),
+        format!("recording:{}", recording.display()),
+    ]
+}
+
 /// What a receiver saw.
 #[derive(Default)]
 pub struct Seen {

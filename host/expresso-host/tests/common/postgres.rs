@@ -1,23 +1,14 @@
-//! The one rule for a test that needs Postgres: the URL of a running server is in
-//! `EXPRESSO_TEST_PG_URL` (`.ci/postgres` starts one and sets it). Without it, with `CI` set (and not
-//! empty), the test fails; otherwise one line goes to stderr and the caller skips the test.
-//!
-//! The line goes to the process's stderr directly: the harness captures `eprintln!` of a passing test,
-//! and a skip nobody sees passes quietly. `.ci/run` counts these lines.
+//! The server a Postgres test runs against: the URL of a running server is in `EXPRESSO_TEST_PG_URL`
+//! (`.ci/postgres` starts one and sets it); without it the test follows the one rule of `lacking`.
 
 use expresso_host::pg::Namespace;
-use std::io::Write;
 
 /// The server's URL, or `None` (after saying so) when this run has no Postgres.
 pub fn url() -> Option<String> {
     if let Some(url) = std::env::var("EXPRESSO_TEST_PG_URL").ok().filter(|u| !u.is_empty()) {
         return Some(url);
     }
-    let test = std::thread::current().name().unwrap_or("a test").to_string();
-    if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
-        panic!("{test} needs Postgres and EXPRESSO_TEST_PG_URL is not set, with CI set: source .ci/postgres");
-    }
-    let _ = writeln!(std::io::stderr(), "skipped (postgres not running): {test}; source .ci/postgres");
+    super::lacking("postgres not running", "source .ci/postgres");
     None
 }
 
