@@ -25,10 +25,23 @@ fn a_partition_is_leased_by_one_connection_and_a_moved_cursor_refuses_the_commit
     first.commit_batch(&batch(5)).unwrap();
     // Someone else moved the cursor (a lease that passed on): this holder's next commit is refused whole.
     client(&ns).execute("UPDATE cursors SET cursor = 9 WHERE part = 2", &[]).unwrap();
-    let refused = first.commit_batch(&batch(7)).unwrap_err().to_string();
+    // The refused batch carries a journal entry, an intent, a dedup row and new memory: none may land.
+    let mut late = batch(7);
+    late.journal.push(("late|A#0/0/classify".into(), "late".into(), Value::from("x")));
+    late.intents.push(("late|A#0/1/react|react.add".into(), "late".into(), "react.add".into(), Value::from(1)));
+    late.dedup.push(("A".into(), "late".into()));
+    late.memory[0].1.insert("n".into(), Value::from(2));
+    let refused = first.commit_batch(&late).unwrap_err().to_string();
     assert!(refused.contains("lease has passed"), "{refused}");
-    let cursor: i64 = client(&ns).query_one("SELECT cursor FROM cursors WHERE part = 2", &[]).unwrap().get(0);
+    let mut look = client(&ns);
+    let cursor: i64 = look.query_one("SELECT cursor FROM cursors WHERE part = 2", &[]).unwrap().get(0);
     assert_eq!(cursor, 9);
+    let count = |look: &mut ::postgres::Client, sql: &str| -> i64 { look.query_one(sql, &[]).unwrap().get(0) };
+    assert_eq!(count(&mut look, "SELECT COUNT(*) FROM journal WHERE event = 'late'"), 0);
+    assert_eq!(count(&mut look, "SELECT COUNT(*) FROM world WHERE event = 'late'"), 0);
+    assert_eq!(count(&mut look, "SELECT COUNT(*) FROM dedup WHERE event = 'late'"), 0);
+    let memory: String = look.query_one("SELECT memory FROM agents WHERE part = 2 AND name = 'A'", &[]).unwrap().get(0);
+    assert_eq!(serde_json::from_str::<Value>(&memory).unwrap()["n"], 1, "{memory}");
     // Released, the partition is free again.
     drop(first);
     assert!(PartitionStore::lease(client(&ns), &ns, 2).unwrap().is_ok(), "a dropped lease stayed held");

@@ -7,9 +7,9 @@ use crate::error::Error;
 use crate::log_store::LogStore;
 use crate::store::{AgentRow, BatchWrite, Counts, Intent};
 use expresso_runtime::{Event, MemoryStore, Store};
-use postgres::Client;
+use postgres::{Client, Statement};
 use serde_json::Value;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 pub struct PartitionStore {
     client: Client,
@@ -18,6 +18,9 @@ pub struct PartitionStore {
     /// The cursor as this lease read it: a commit moves it only from here, so a worker whose lease has
     /// passed to another cannot move it again.
     fence: i64,
+    /// The statements this connection has prepared, by their text. A statement given as text is prepared
+    /// again at every call, a round trip of its own before the one that runs it; a batch makes about ten.
+    prepared: HashMap<&'static str, Statement>,
 }
 
 impl PartitionStore {
@@ -29,7 +32,17 @@ impl PartitionStore {
         }
         client.execute("INSERT INTO cursors (part, cursor) VALUES ($1, 0) ON CONFLICT (part) DO NOTHING", &[&part])?;
         let fence: i64 = client.query_one("SELECT cursor FROM cursors WHERE part = $1", &[&part])?.get(0);
-        Ok(Ok(PartitionStore { client, ns: ns.clone(), part, fence }))
+        Ok(Ok(PartitionStore { client, ns: ns.clone(), part, fence, prepared: HashMap::new() }))
+    }
+
+    /// The statement for `sql`, prepared on this connection the first time it is asked for.
+    fn statement(&mut self, sql: &'static str) -> Result<Statement, Error> {
+        if let Some(statement) = self.prepared.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.client.prepare(sql)?;
+        self.prepared.insert(sql, statement.clone());
+        Ok(statement)
     }
 
     pub fn part(&self) -> i32 {
@@ -131,10 +144,9 @@ impl LogStore for PartitionStore {
     }
 
     fn events_after(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Event)>, Error> {
-        let rows = self.client.query(
-            "SELECT seq, body FROM events WHERE part = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-            &[&self.part, &after, &(limit as i64)],
-        )?;
+        let statement =
+            self.statement("SELECT seq, body FROM events WHERE part = $1 AND seq > $2 ORDER BY seq LIMIT $3")?;
+        let rows = self.client.query(&statement, &[&self.part, &after, &(limit as i64)])?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let seq: i64 = row.get(0);
@@ -152,7 +164,8 @@ impl LogStore for PartitionStore {
 
     fn journal_of(&mut self, ids: &[&str]) -> Result<MemoryStore, Error> {
         let ids = unique(ids);
-        let rows = self.client.query("SELECT key, value FROM journal WHERE event = ANY($1)", &[&ids])?;
+        let statement = self.statement("SELECT key, value FROM journal WHERE event = ANY($1)")?;
+        let rows = self.client.query(&statement, &[&ids])?;
         let mut store = MemoryStore::new();
         for row in rows {
             store.put(row.get(0), parse(row.get(1))?).map_err(Error::Runtime)?;
@@ -162,7 +175,8 @@ impl LogStore for PartitionStore {
 
     fn world_of(&mut self, ids: &[&str]) -> Result<MemoryStore, Error> {
         let ids = unique(ids);
-        let rows = self.client.query("SELECT key, receipt FROM world WHERE event = ANY($1) ORDER BY made", &[&ids])?;
+        let statement = self.statement("SELECT key, receipt FROM world WHERE event = ANY($1) ORDER BY made")?;
+        let rows = self.client.query(&statement, &[&ids])?;
         let mut store = MemoryStore::new();
         for row in rows {
             store.put(row.get(0), parse(row.get(1))?).map_err(Error::Runtime)?;
@@ -172,14 +186,14 @@ impl LogStore for PartitionStore {
 
     fn dedup_of(&mut self, agent: &str, ids: &[&str]) -> Result<HashSet<String>, Error> {
         let ids = unique(ids);
-        let rows =
-            self.client.query("SELECT event FROM dedup WHERE agent = $1 AND event = ANY($2)", &[&agent, &ids])?;
+        let statement = self.statement("SELECT event FROM dedup WHERE agent = $1 AND event = ANY($2)")?;
+        let rows = self.client.query(&statement, &[&agent, &ids])?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     fn agent(&mut self, name: &str) -> Result<Option<AgentRow>, Error> {
-        let row =
-            self.client.query_opt("SELECT memory FROM agents WHERE part = $1 AND name = $2", &[&self.part, &name])?;
+        let statement = self.statement("SELECT memory FROM agents WHERE part = $1 AND name = $2")?;
+        let row = self.client.query_opt(&statement, &[&self.part, &name])?;
         match row {
             None => Ok(None),
             Some(row) => match parse(row.get(0))? {
@@ -201,51 +215,61 @@ impl LogStore for PartitionStore {
         let m_names: Vec<&str> = batch.memory.iter().map(|(a, _)| a.as_str()).collect();
         let m_values: Vec<String> = batch.memory.iter().map(|(_, m)| Value::Object(m.clone()).to_string()).collect();
         let moves = !batch.memory.is_empty();
-        // One statement writes it all (one round trip, where a statement per table took five): the journal,
-        // the intents, the dedup rows and the memory in its parts, and the cursor moved past the batch
-        // only from where this lease read it (the fence).
-        let mut tx = self.client.transaction()?;
-        let moved = tx.query(
-            "WITH j AS (
+        // One statement writes it all, in one round trip and with no transaction around it (a statement is
+        // atomic on its own): the cursor moved past the batch only from where this lease read it (the
+        // fence), and the journal, the intents, the dedup rows and the memory written only if it moved (or
+        // when the batch does not move it). A refused commit writes nothing.
+        let statement = self.statement(
+            "WITH f AS (
+                 UPDATE cursors SET cursor = $13 WHERE $15 AND part = $8 AND cursor = $14 RETURNING 1),
+             ok AS (SELECT (NOT $15 OR EXISTS (SELECT 1 FROM f)) AS go),
+             j AS (
                  INSERT INTO journal (key, event, value)
-                 SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[]) ON CONFLICT (key) DO NOTHING),
+                 SELECT k, e, v FROM UNNEST($1::text[], $2::text[], $3::text[]) AS t(k, e, v), ok WHERE ok.go
+                 ON CONFLICT (key) DO NOTHING),
              w AS (
                  INSERT INTO world (key, part, event, capability, receipt, status)
                  SELECT k, $8, e, c, r, 'intent' FROM UNNEST($4::text[], $5::text[], $6::text[], $7::text[])
-                     WITH ORDINALITY AS t(k, e, c, r, n) ORDER BY n),
+                     WITH ORDINALITY AS t(k, e, c, r, n), ok WHERE ok.go ORDER BY n),
              d AS (
                  INSERT INTO dedup (agent, event)
-                 SELECT * FROM UNNEST($9::text[], $10::text[]) ON CONFLICT DO NOTHING),
+                 SELECT a, e FROM UNNEST($9::text[], $10::text[]) AS t(a, e), ok WHERE ok.go
+                 ON CONFLICT DO NOTHING),
              a AS (
                  INSERT INTO agents (part, name, memory)
-                 SELECT $8, n, m FROM UNNEST($11::text[], $12::text[]) AS t(n, m)
+                 SELECT $8, n, m FROM UNNEST($11::text[], $12::text[]) AS t(n, m), ok WHERE ok.go
                  ON CONFLICT (part, name) DO UPDATE SET memory = excluded.memory)
-             UPDATE cursors SET cursor = $13 WHERE $15 AND part = $8 AND cursor = $14 RETURNING 1",
-            &[
-                &j_keys,
-                &j_events,
-                &j_values,
-                &w_keys,
-                &w_events,
-                &w_caps,
-                &w_receipts,
-                &part,
-                &d_agents,
-                &d_events,
-                &m_names,
-                &m_values,
-                &batch.cursor,
-                &self.fence,
-                &moves,
-            ],
+             SELECT go FROM ok",
         )?;
-        if moves && moved.len() != 1 {
+        let went: bool = self
+            .client
+            .query_one(
+                &statement,
+                &[
+                    &j_keys,
+                    &j_events,
+                    &j_values,
+                    &w_keys,
+                    &w_events,
+                    &w_caps,
+                    &w_receipts,
+                    &part,
+                    &d_agents,
+                    &d_events,
+                    &m_names,
+                    &m_values,
+                    &batch.cursor,
+                    &self.fence,
+                    &moves,
+                ],
+            )?
+            .get(0);
+        if !went {
             return Err(Error::Store(format!(
                 "partition {part}'s cursor is no longer at {}: its lease has passed to another worker",
                 self.fence
             )));
         }
-        tx.commit()?;
         if moves {
             self.fence = batch.cursor;
         }
@@ -253,11 +277,11 @@ impl LogStore for PartitionStore {
     }
 
     fn due_intents(&mut self, now_ms: i64, limit: usize) -> Result<Vec<Intent>, Error> {
-        let rows = self.client.query(
+        let statement = self.statement(
             "SELECT key, capability, receipt, attempts FROM world
              WHERE part = $1 AND status = 'intent' AND next_try_ms <= $2 ORDER BY made LIMIT $3",
-            &[&self.part, &now_ms, &(limit as i64)],
         )?;
+        let rows = self.client.query(&statement, &[&self.part, &now_ms, &(limit as i64)])?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             out.push(Intent {
@@ -271,10 +295,8 @@ impl LogStore for PartitionStore {
     }
 
     fn next_retry_ms(&mut self) -> Result<Option<i64>, Error> {
-        Ok(self
-            .client
-            .query_one("SELECT MIN(next_try_ms) FROM world WHERE part = $1 AND status = 'intent'", &[&self.part])?
-            .get(0))
+        let statement = self.statement("SELECT MIN(next_try_ms) FROM world WHERE part = $1 AND status = 'intent'")?;
+        Ok(self.client.query_one(&statement, &[&self.part])?.get(0))
     }
 
     fn mark_done(&mut self, keys: &[String]) -> Result<(), Error> {
@@ -285,14 +307,17 @@ impl LogStore for PartitionStore {
         // recovery sends again under the same key, exactly as after a crash just before the mark. So it
         // skips the sync (Postgres still writes it in order, behind every commit before it); the `intent`
         // commit, which must be on disk before any sink is called, keeps it.
-        let mut tx = self.client.transaction()?;
-        tx.batch_execute("SET LOCAL synchronous_commit TO off")?;
-        tx.execute(
+        // BEGIN and the setting go in one round trip, the prepared update in another, COMMIT in a third.
+        let statement = self.statement(
             "UPDATE world SET status = 'done', attempts = attempts + 1, last_error = NULL
              WHERE key = ANY($1) AND status = 'intent'",
-            &[&keys],
         )?;
-        tx.commit()?;
+        self.client.batch_execute("BEGIN; SET LOCAL synchronous_commit TO off")?;
+        if let Err(e) = self.client.execute(&statement, &[&keys]) {
+            let _ = self.client.batch_execute("ROLLBACK");
+            return Err(e.into());
+        }
+        self.client.batch_execute("COMMIT")?;
         Ok(())
     }
 

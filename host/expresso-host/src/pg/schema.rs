@@ -84,7 +84,10 @@ pub fn connect(ns: &Namespace) -> Result<Client, Error> {
     config.application_name("expresso");
     let mut client = config.connect(NoTls)?;
     let schema = &ns.schema;
-    client.batch_execute(&format!("SET search_path TO {schema}"))?;
+    // Statements are prepared once per connection; each run is still planned for its own values (a plan
+    // made for no values in particular, which Postgres switches to after five runs, reads a partition's
+    // log badly once it has grown).
+    client.batch_execute(&format!("SET search_path TO {schema}; SET plan_cache_mode TO force_custom_plan"))?;
     // The tables are made once. Only when they are missing: `CREATE INDEX IF NOT EXISTS` takes a lock on
     // its table even when the index is there, which would stall the log's appends at every new connection.
     let made: Option<String> = client.query_one("SELECT to_regclass('meta')::text", &[])?.get(0);
