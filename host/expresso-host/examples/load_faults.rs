@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{Receiver, TRIAGE, env, events, now_ms, percentile};
+use common::{Receiver, TRIAGE, env, events, now_ms};
 use expresso_host::store::Db;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -131,11 +131,7 @@ fn main() {
         t.join().unwrap();
     }
     faults.join().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while receiver.applied.lock().unwrap().len() < expected && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(500));
+    receiver.wait_for(expected);
     {
         let mut child = server.lock().unwrap();
         // SAFETY: kill(2) on the child this example started.
@@ -143,32 +139,9 @@ fn main() {
         child.wait().unwrap();
     }
 
-    let applied = receiver.applied.lock().unwrap();
-    let sent_at = sent_at.lock().unwrap();
-    let (latencies, last) = Receiver::latencies(&applied, &sent_at);
-    let pct = |p: f64| percentile(&latencies, p);
     println!("load with faults: {n} events at {rate}/s for {seconds}s, {clients} clients, one event per request");
-    println!(
-        "  sustained: {:.0} events/s ingest to effect (last effect at {:.2}s)",
-        n as f64 / ((last - start_ms) / 1000.0),
-        (last - start_ms) / 1000.0
-    );
-    println!(
-        "  ingest-to-effect: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-        pct(0.5),
-        pct(0.99),
-        latencies.last().unwrap()
-    );
-    let requests = receiver.requests.load(Ordering::SeqCst);
-    println!(
-        "  effects applied at the receiver: {} of {expected} expected: {}; {requests} deliveries (sent again by the faults, or refused while down: {})",
-        applied.len(),
-        if applied.len() == expected { "exact" } else { "MISMATCH" },
-        requests - applied.len()
-    );
+    let ok = receiver.report(n, start_ms, &sent_at.lock().unwrap(), expected);
     println!("  requests sent again by the clients after the kill: {}", retried.load(Ordering::SeqCst));
-    let ok = applied.len() == expected;
-    drop(applied);
     let _ = std::fs::remove_dir_all(&dir);
     if !ok {
         std::process::exit(1);

@@ -17,7 +17,7 @@
 
 mod common;
 
-use common::{Receiver, TRIAGE, env, events, now_ms, percentile};
+use common::{Receiver, TRIAGE, env, events, now_ms};
 use expresso_host::pg::Namespace;
 use expresso_host::store::Db;
 use std::collections::HashMap;
@@ -205,11 +205,7 @@ fn main() {
     if let Some(f) = fault_thread {
         f.join().unwrap();
     }
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while receiver.applied.lock().unwrap().len() < expected && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(500));
+    receiver.wait_for(expected);
     let texts: Vec<String> = ports
         .iter()
         .map(|p| {
@@ -227,10 +223,6 @@ fn main() {
         child.wait().unwrap();
     }
 
-    let applied = receiver.applied.lock().unwrap();
-    let sent_at = sent_at.lock().unwrap();
-    let (latencies, last) = Receiver::latencies(&applied, &sent_at);
-    let pct = |p: f64| percentile(&latencies, p);
     let label = if pg {
         format!("Postgres, {workers} worker(s), {partitions} partitions")
     } else {
@@ -240,19 +232,7 @@ fn main() {
         "load ({label}): {n} events at {rate}/s for {seconds}s, {clients} clients, one event per request, faults {}",
         if faults { "on" } else { "off" }
     );
-    println!(
-        "  sustained: {:.0} events/s ingest to effect (last effect at {:.2}s)",
-        n as f64 / ((last - start_ms) / 1000.0),
-        (last - start_ms) / 1000.0
-    );
-    println!("  ingest-to-effect: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms", pct(0.5), pct(0.99), pct(1.0));
-    let requests = receiver.requests.load(Ordering::SeqCst);
-    println!(
-        "  effects applied at the receiver: {} of {expected} expected: {}; {requests} deliveries (sent again by the faults, or refused while down: {})",
-        applied.len(),
-        if applied.len() == expected { "exact" } else { "MISMATCH" },
-        requests.saturating_sub(applied.len())
-    );
+    let ok = receiver.report(n, start_ms, &sent_at.lock().unwrap(), expected);
     println!("  requests the clients sent again (a worker killed or refusing): {}", retried.load(Ordering::SeqCst));
     // Where the time went, summed over the workers still running at the end (the killed one's counters
     // died with it).
@@ -274,8 +254,6 @@ fn main() {
         sum("expresso_commit_microseconds_total") / batches / 1000.0,
         sum("expresso_deliver_microseconds_total") / batches / 1000.0
     );
-    let ok = applied.len() == expected;
-    drop(applied);
     if let Some(ns) = &ns
         && let Ok(mut client) = postgres::Client::connect(&ns.url, postgres::NoTls)
     {

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 pub const TRIAGE: &str = include_str!("../triage.ex");
 
@@ -101,12 +101,39 @@ impl Receiver {
         (receiver, hook_url)
     }
 
-    /// Each applied effect's time from its event's first sending, sorted, and when the last one arrived.
-    pub fn latencies(applied: &HashMap<String, (usize, f64)>, sent_at: &HashMap<usize, f64>) -> (Vec<f64>, f64) {
+    /// Waits until `expected` effects are applied (two minutes at the most), then half a second more, so
+    /// that a late delivery is counted.
+    pub fn wait_for(&self, expected: usize) {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while self.applied.lock().unwrap().len() < expected && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+
+    /// Prints the sustained throughput of `n` events sent from `start_ms`, the latency from each event's
+    /// first sending to its effect's first arrival, and the effects applied; whether exactly the
+    /// `expected` ones were.
+    pub fn report(&self, n: usize, start_ms: f64, sent_at: &HashMap<usize, f64>, expected: usize) -> bool {
+        let applied = self.applied.lock().unwrap();
         let mut latencies: Vec<f64> = applied.values().filter_map(|(i, at)| sent_at.get(i).map(|s| at - s)).collect();
         latencies.sort_by(|a, b| a.partial_cmp(b).unwrap());
         let last = applied.values().map(|(_, at)| *at).fold(0.0, f64::max);
-        (latencies, last)
+        let pct = |p: f64| percentile(&latencies, p);
+        println!(
+            "  sustained: {:.0} events/s ingest to effect (last effect at {:.2}s)",
+            n as f64 / ((last - start_ms) / 1000.0),
+            (last - start_ms) / 1000.0
+        );
+        println!("  ingest-to-effect: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms", pct(0.5), pct(0.99), pct(1.0));
+        let requests = self.requests.load(Ordering::SeqCst);
+        println!(
+            "  effects applied at the receiver: {} of {expected} expected: {}; {requests} deliveries (sent again by the faults, or refused while down: {})",
+            applied.len(),
+            if applied.len() == expected { "exact" } else { "MISMATCH" },
+            requests.saturating_sub(applied.len())
+        );
+        applied.len() == expected
     }
 }
 
