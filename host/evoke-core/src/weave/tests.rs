@@ -169,6 +169,15 @@ fn decision(input: &str, outcome: Outcome, reflex: Option<&str>, effect: Option<
     }
 }
 
+/// The part `text` at `start`, decided with no arguments.
+fn decided(text: &str, start: usize, outcome: Outcome, reflex: Option<&str>, effect: Option<Effect>) -> Decided {
+    Decided {
+        part: part(text, start),
+        decision: decision(text, outcome, reflex, effect, Args::default()),
+        repair: None,
+    }
+}
+
 fn part(text: &str, start: usize) -> Part {
     Part { start, end: start + text.chars().count(), text: text.into(), connective: None }
 }
@@ -187,16 +196,8 @@ fn a_write_never_shares_a_stage() {
 fn a_plan_of_two_writes_has_two_stages_and_the_weakest_outcome() {
     let reading = Reading { parts: vec![part("a", 0), part("b", 6)], excluded: Vec::new(), splits: Vec::new() };
     let decided = vec![
-        Decided {
-            part: part("a", 0),
-            decision: decision("a", Outcome::Confirm, Some("lights"), Some(Effect::Write), Args::default()),
-            repair: None,
-        },
-        Decided {
-            part: part("b", 6),
-            decision: decision("b", Outcome::Run, Some("timer"), Some(Effect::Write), Args::default()),
-            repair: None,
-        },
+        decided("a", 0, Outcome::Confirm, Some("lights"), Some(Effect::Write)),
+        decided("b", 6, Outcome::Run, Some("timer"), Some(Effect::Write)),
     ];
     let plan = settle("a and b", &reading, decided);
     assert_eq!(plan.stages, vec![vec![1], vec![2]]);
@@ -210,16 +211,8 @@ fn a_plan_of_two_writes_has_two_stages_and_the_weakest_outcome() {
 fn a_part_that_found_nothing_refuses_the_whole_plan() {
     let reading = Reading { parts: vec![part("a", 0), part("b", 6)], excluded: Vec::new(), splits: Vec::new() };
     let decided = vec![
-        Decided {
-            part: part("a", 0),
-            decision: decision("a", Outcome::Run, Some("lights"), Some(Effect::Write), Args::default()),
-            repair: None,
-        },
-        Decided {
-            part: part("b", 6),
-            decision: decision("b", Outcome::Abstain, None, None, Args::default()),
-            repair: None,
-        },
+        decided("a", 0, Outcome::Run, Some("lights"), Some(Effect::Write)),
+        decided("b", 6, Outcome::Abstain, None, None),
     ];
     let plan = settle("a and b", &reading, decided);
     assert!(plan.refused());
