@@ -102,6 +102,24 @@ fn manifest_text(intent: &str, examples: &[&str]) -> String {
     t
 }
 
+/// What a search of constants works on: the intents and the train sentences held out of their examples,
+/// the route question their catalog asks, and every fifth held-out sentence, which keeps a search quick.
+struct Tuning<'a> {
+    intents: Vec<(String, Vec<String>)>,
+    held: Vec<&'a Item>,
+    route: Question,
+    scope: Vec<&'a Item>,
+}
+
+impl Tuning<'_> {
+    fn of(train: &[Item]) -> Tuning<'_> {
+        let (intents, held) = split_train(train);
+        let route = catalog(&intents).route_round().get("route").unwrap().clone();
+        let scope = held.iter().step_by(5).copied().collect();
+        Tuning { intents, held, route, scope }
+    }
+}
+
 /// The intents in order, each with its examples (the first ten distinct train sentences), and the train
 /// sentences held out.
 fn split_train(train: &[Item]) -> (Vec<(String, Vec<String>)>, Vec<&Item>) {
@@ -366,11 +384,8 @@ fn sub_route(intents: &[(String, Vec<String>)], chosen: &[usize]) -> Question {
 fn tune() {
     let train = clinc("train.jsonl");
     let oos_train = clinc("oos_train.jsonl");
-    let (intents, held) = split_train(&train);
-    let catalog = catalog(&intents);
-    let route = catalog.route_round().get("route").unwrap().clone();
     // Every fifth held-out sentence keeps the search quick; all of oos_train.
-    let scope: Vec<&Item> = held.iter().step_by(5).copied().collect();
+    let Tuning { intents, held, route, scope } = Tuning::of(&train);
     let oos: Vec<&Item> = oos_train.iter().collect();
     let base = Params::default();
     let mut best: Option<(f64, Params)> = None;
@@ -1020,10 +1035,7 @@ fn massive_intents_beside_embed(local: &Local, engine: &Embed) {
 fn tune_embed() {
     let train = clinc("train.jsonl");
     let oos_train = clinc("oos_train.jsonl");
-    let (intents, held) = split_train(&train);
-    let catalog = catalog(&intents);
-    let route = catalog.route_round().get("route").unwrap().clone();
-    let scope: Vec<&Item> = held.iter().step_by(5).copied().collect();
+    let Tuning { route, scope, .. } = Tuning::of(&train);
     let (encoder, _) = embed_model();
     let engine = Embed::new(encoder.clone(), EmbedParams::default(), ArgParams::default(), EMBED_GATE, None);
     let started = Instant::now();

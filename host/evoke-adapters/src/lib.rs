@@ -3,6 +3,7 @@
 pub mod builtin;
 pub mod component;
 pub mod embed;
+pub mod engine;
 pub mod local;
 pub mod openai;
 pub mod replay;

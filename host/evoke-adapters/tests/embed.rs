@@ -9,27 +9,17 @@ use evoke_adapters::local::ArgParams;
 use evoke_core::adapter::{Adapter, Cancel, Raw, State};
 use evoke_core::question::{NONE, Options, Question, Questions, Text, UNSTATED};
 use evoke_core::validate::validate;
-use evoke_embed::{Encoder, reference_model_dir};
-use std::path::{Path, PathBuf};
+use evoke_embed::Encoder;
+use evoke_embed::testing::reference_model;
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-fn model_dir() -> Option<PathBuf> {
-    let dir = reference_model_dir().expect("neither EVOKE_EMBED_MODEL nor HOME is set");
-    if dir.join("model.safetensors").is_file() {
-        return Some(dir);
-    }
-    let message = format!("the reference model is not at {}: run `bash .ci/get-model`", dir.display());
-    if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
-        panic!("{message}");
-    }
-    eprintln!("skipped (model not present): {message}");
-    None
-}
-
 fn encoder() -> Option<Arc<Encoder>> {
     static ENCODER: OnceLock<Option<Arc<Encoder>>> = OnceLock::new();
-    ENCODER.get_or_init(|| model_dir().map(|d| Arc::new(Encoder::load(&d).expect("the reference model loads")))).clone()
+    ENCODER
+        .get_or_init(|| reference_model().map(|d| Arc::new(Encoder::load(&d).expect("the reference model loads"))))
+        .clone()
 }
 
 fn engine(cache: Option<&Path>) -> Option<Embed> {
@@ -253,7 +243,7 @@ fn settings_are_refused_with_the_fix() {
 
 #[test]
 fn the_home_setting_opens_the_engine_and_keeps_the_models_hash() {
-    let Some(dir) = model_dir() else { return };
+    let Some(dir) = reference_model() else { return };
     let cache = tempfile::tempdir().unwrap();
     let t = table(&format!("model = {:?}", dir.to_str().unwrap()));
     let opened = evoke_adapters::builtin::open("embed", Some(&t), cache.path(), cache.path()).expect("embed opens");

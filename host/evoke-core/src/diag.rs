@@ -1,8 +1,8 @@
 //! Diagnostics: every refusal and warning names the file, the line and column, the key, and the fix.
 
 use crate::text::escape_outside;
+use evoke_snippet::Drawn;
 use serde::Serialize;
-use std::fmt::Write as _;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -119,36 +119,41 @@ impl Diagnostic {
         Fault { problem: self.problem, key: self.key.clone(), line: self.place.line }
     }
 
-    /// Renders the diagnostic the way rustc does: a headline, the place, the source line with a caret, the
-    /// key and the fix.
+    /// Renders the diagnostic the way rustc does (and with rustc's renderer): a headline, the place, the
+    /// source line with a caret, the key and the fix.
     pub fn render(&self) -> String {
-        let label = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
         // Every part but the label came from outside (a manifest's keys and values, a file's name), so each
-        // passes through the one escaping function: the very text a diagnostic reports cannot repaint it.
-        let message = escape_outside(&self.message);
-        let mut out = format!("{label}[{}]: {message}\n", self.problem.as_str());
-        let line = self.place.line.max(1);
-        let gutter = line.to_string().len();
-        let pad = " ".repeat(gutter);
-        let _ = writeln!(out, "{pad}--> {}:{}:{}", escape_outside(&self.file), line, self.place.column.max(1));
-        if !self.place.source_line.is_empty() {
-            let shown = escape_outside(&self.place.source_line);
-            let _ = writeln!(out, "{pad} |");
-            let _ = writeln!(out, "{line} | {shown}");
-            let caret_pad = " ".repeat(self.place.column.saturating_sub(1));
-            let carets = "^".repeat(self.place.width.max(1));
-            let _ = writeln!(out, "{pad} | {caret_pad}{carets}");
+        // passes through the one escaping function before it is drawn: the very text a diagnostic reports
+        // cannot repaint it. The source line is escaped in three parts, so the caret stays under the
+        // escaped text it points at.
+        let source: Vec<char> = self.place.source_line.chars().collect();
+        let start = self.place.column.saturating_sub(1).min(source.len());
+        let end = (start + self.place.width.max(1)).min(source.len());
+        let part = |chars: &[char]| escape_outside(&chars.iter().collect::<String>()).into_owned();
+        let (before, marked, after) = (part(&source[..start]), part(&source[start..end]), part(&source[end..]));
+        let (message, file, key) =
+            (escape_outside(&self.message), escape_outside(&self.file), escape_outside(&self.key));
+        let fix = self.fix.as_deref().map(escape_outside);
+        let mut notes = Vec::new();
+        if !key.is_empty() {
+            notes.push(("key", key.as_ref()));
         }
-        if !self.key.is_empty() {
-            let _ = writeln!(out, "{pad} = key: {}", escape_outside(&self.key));
+        if let Some(fix) = &fix {
+            notes.push(("fix", fix.as_ref()));
         }
-        if let Some(fix) = &self.fix {
-            let _ = writeln!(out, "{pad} = fix: {}", escape_outside(fix));
+        Drawn {
+            error: self.is_error(),
+            code: self.problem.as_str(),
+            message: &message,
+            file: &file,
+            line: self.place.line,
+            column: self.place.column,
+            before: &before,
+            marked: &marked,
+            after: &after,
+            notes: &notes,
         }
-        out
+        .render()
     }
 }
 
@@ -182,6 +187,57 @@ mod tests {
     fn problem_names_are_snake_case() {
         assert_eq!(Problem::RunMissing.as_str(), "run_missing");
         assert_eq!(Problem::Toml.as_str(), "toml");
+    }
+
+    #[test]
+    fn renders_like_rustc() {
+        let d = Diagnostic {
+            severity: Severity::Error,
+            problem: Problem::BadEffect,
+            file: "reflexes/lamp/reflex.toml".into(),
+            place: Place { line: 3, column: 1, source_line: "effect = \"sometimes\"".into(), width: 6 },
+            key: "effect".into(),
+            message: "\"sometimes\" is not an effect".into(),
+            fix: Some("write `read`, `write` or `destructive`".into()),
+        };
+        assert_eq!(
+            d.render(),
+            "error[bad_effect]: \"sometimes\" is not an effect\n --> reflexes/lamp/reflex.toml:3:1\n  |\n3 | effect = \"sometimes\"\n  | ^^^^^^\n  = key: effect\n  = fix: write `read`, `write` or `destructive`\n"
+        );
+    }
+
+    #[test]
+    fn an_escape_before_the_caret_keeps_the_file_column_and_moves_the_caret() {
+        let d = Diagnostic {
+            severity: Severity::Warning,
+            problem: Problem::BadValue,
+            file: "reflex.toml".into(),
+            place: Place { line: 12, column: 5, source_line: "a\u{1B}b = 3".into(), width: 1 },
+            key: String::new(),
+            message: "bad".into(),
+            fix: None,
+        };
+        assert_eq!(
+            d.render(),
+            "warning[bad_value]: bad\n  --> reflex.toml:12:5\n   |\n12 | a\\u{1B}b = 3\n   |          ^\n"
+        );
+    }
+
+    #[test]
+    fn an_empty_line_shows_the_caret_where_the_line_is() {
+        let d = Diagnostic {
+            severity: Severity::Error,
+            problem: Problem::Empty,
+            file: "reflex.toml".into(),
+            place: Place { line: 1, column: 1, source_line: String::new(), width: 1 },
+            key: "name".into(),
+            message: "the file is empty".into(),
+            fix: None,
+        };
+        assert_eq!(
+            d.render(),
+            "error[empty]: the file is empty\n --> reflex.toml:1:1\n  |\n1 |\n  | ^\n  = key: name\n"
+        );
     }
 
     #[test]

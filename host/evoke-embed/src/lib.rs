@@ -10,6 +10,8 @@
 //! panics on a bad model, and nothing falls back to another one.
 
 pub mod head;
+#[doc(hidden)]
+pub mod testing;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;

@@ -2,27 +2,14 @@
 //! errors a broken model directory gives. Without the model these tests fail under CI and say so
 //! elsewhere.
 
-use evoke_embed::{Encoder, LoadError, dot, reference_model_dir};
-use std::path::{Path, PathBuf};
+use evoke_embed::testing::reference_model;
+use evoke_embed::{Encoder, LoadError, dot};
+use std::path::Path;
 use std::sync::OnceLock;
-
-/// The reference model's directory, or `None` (after saying so) outside CI when it is not there.
-fn model_dir() -> Option<PathBuf> {
-    let dir = reference_model_dir().expect("neither EVOKE_EMBED_MODEL nor HOME is set");
-    if dir.join("model.safetensors").is_file() {
-        return Some(dir);
-    }
-    let message = format!("the reference model is not at {}: run `bash .ci/get-model`", dir.display());
-    if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
-        panic!("{message}");
-    }
-    eprintln!("skipped (model not present): {message}");
-    None
-}
 
 fn encoder() -> Option<&'static Encoder> {
     static ENCODER: OnceLock<Option<Encoder>> = OnceLock::new();
-    ENCODER.get_or_init(|| model_dir().map(|d| Encoder::load(&d).expect("the reference model loads"))).as_ref()
+    ENCODER.get_or_init(|| reference_model().map(|d| Encoder::load(&d).expect("the reference model loads"))).as_ref()
 }
 
 #[test]
@@ -66,7 +53,7 @@ fn a_long_text_is_cut_not_refused() {
 
 #[test]
 fn the_hash_names_the_files_read() {
-    let Some(dir) = model_dir() else { return };
+    let Some(dir) = reference_model() else { return };
     let Some(encoder) = encoder() else { return };
     assert_eq!(encoder.hash().len(), 64);
     // A copy with one changed byte of the tokenizer is another model.
@@ -117,7 +104,7 @@ fn a_missing_directory_names_itself_and_the_fix() {
 
 #[test]
 fn a_missing_file_is_named() {
-    let Some(dir) = model_dir() else { return };
+    let Some(dir) = reference_model() else { return };
     let copy = copy_model(&dir);
     std::fs::remove_file(copy.path().join("tokenizer.json")).unwrap();
     says(&load_error(copy.path()), &copy.path().join("tokenizer.json"), "missing");
@@ -125,7 +112,7 @@ fn a_missing_file_is_named() {
 
 #[test]
 fn truncated_weights_are_refused() {
-    let Some(dir) = model_dir() else { return };
+    let Some(dir) = reference_model() else { return };
     let copy = copy_model(&dir);
     let bytes = std::fs::read(dir.join("model.safetensors")).unwrap();
     replace(copy.path(), "model.safetensors", &bytes[..bytes.len() / 2]);
@@ -134,7 +121,7 @@ fn truncated_weights_are_refused() {
 
 #[test]
 fn weights_of_another_shape_are_refused() {
-    let Some(dir) = model_dir() else { return };
+    let Some(dir) = reference_model() else { return };
     let copy = copy_model(&dir);
     let config = std::fs::read_to_string(dir.join("config.json")).unwrap();
     let config = config.replace("\"intermediate_size\": 1536", "\"intermediate_size\": 3072");
@@ -145,7 +132,7 @@ fn weights_of_another_shape_are_refused() {
 
 #[test]
 fn a_model_of_another_family_is_refused() {
-    let Some(dir) = model_dir() else { return };
+    let Some(dir) = reference_model() else { return };
     let copy = copy_model(&dir);
     let config = std::fs::read_to_string(dir.join("config.json")).unwrap();
     let config = config.replace("\"bert\"", "\"gpt2\"").replace("BertModel", "GPT2Model");
@@ -155,7 +142,7 @@ fn a_model_of_another_family_is_refused() {
 
 #[test]
 fn a_config_that_is_not_json_is_refused() {
-    let Some(dir) = model_dir() else { return };
+    let Some(dir) = reference_model() else { return };
     let copy = copy_model(&dir);
     replace(copy.path(), "config.json", b"{ not json");
     says(&load_error(copy.path()), &copy.path().join("config.json"), "not valid JSON");
@@ -163,7 +150,7 @@ fn a_config_that_is_not_json_is_refused() {
 
 #[test]
 fn a_tokenizer_of_another_model_is_refused() {
-    let Some(dir) = model_dir() else { return };
+    let Some(dir) = reference_model() else { return };
     let copy = copy_model(&dir);
     let config = std::fs::read_to_string(dir.join("config.json")).unwrap();
     let config = config.replace("\"vocab_size\": 30522", "\"vocab_size\": 1000");

@@ -208,14 +208,28 @@ pick = "duration"
         }
     }
 
+    /// A request to `adapter` over `catalog`, nothing cached, with `ahead` until the deadline.
+    fn uncached<'a>(catalog: &'a Catalog, adapter: &'a dyn Adapter, ahead: Duration) -> Request<'a> {
+        Request { catalog, adapter, gate: adapter.gate(), plan: "p", cache: None, deadline: Instant::now() + ahead }
+    }
+
     fn catalog() -> Catalog {
         let manifest = read_manifest("reflex.toml", TIMER, &|_: &str| true).value.unwrap();
         Catalog::new(vec![Reflex { name: "timer".into(), manifest, vocabs: Default::default() }])
     }
 
+    /// The gate of the engines that answer with certainty.
+    const SURE_GATE: Gate = Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 };
+
     /// Answers every question with certainty on its first key, and counts its calls.
     struct Sure {
         calls: AtomicUsize,
+    }
+
+    impl Sure {
+        fn new() -> Sure {
+            Sure { calls: AtomicUsize::new(0) }
+        }
     }
 
     impl Adapter for Sure {
@@ -223,7 +237,7 @@ pick = "duration"
             "sure-1"
         }
         fn gate(&self) -> Option<Gate> {
-            Some(Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 })
+            Some(SURE_GATE)
         }
         fn answer<'a>(&'a self, _: &'a State, questions: &'a Questions, _: &'a Cancel) -> AnswerFuture<'a> {
             self.calls.fetch_add(1, Ordering::SeqCst);
@@ -258,14 +272,7 @@ pick = "duration"
     #[test]
     fn the_deadline_stops_an_adapter_that_never_answers() {
         let catalog = catalog();
-        let request = Request {
-            catalog: &catalog,
-            adapter: &Silent,
-            gate: None,
-            plan: "p",
-            cache: None,
-            deadline: Instant::now() + Duration::from_millis(50),
-        };
+        let request = uncached(&catalog, &Silent, Duration::from_millis(50));
         let started = Instant::now();
         let failed = runtime().block_on(decide(&request, "set a timer for 10 minutes")).unwrap_err();
         assert_eq!(failed.failure, Failure::Deadline { seconds: 30 });
@@ -281,7 +288,7 @@ pick = "duration"
             "stubborn"
         }
         fn gate(&self) -> Option<Gate> {
-            Some(Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 })
+            Some(SURE_GATE)
         }
         fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, cancel: &'a Cancel) -> AnswerFuture<'a> {
             std::thread::sleep(Duration::from_millis(300));
@@ -293,23 +300,14 @@ pick = "duration"
     #[test]
     fn an_answer_computed_past_the_deadline_is_refused_not_read() {
         let catalog = catalog();
-        let request = Request {
-            catalog: &catalog,
-            adapter: &Stubborn,
-            gate: Stubborn.gate(),
-            plan: "p",
-            cache: None,
-            deadline: Instant::now() + Duration::from_millis(50),
-        };
+        let request = uncached(&catalog, &Stubborn, Duration::from_millis(50));
         let failed = runtime().block_on(decide(&request, "set a timer for 10 minutes")).unwrap_err();
         assert_eq!(failed.failure, Failure::Deadline { seconds: 30 });
     }
 
     #[test]
     fn an_empty_input_is_refused_before_any_call() {
-        let catalog = catalog();
-        let adapter = Sure { calls: AtomicUsize::new(0) };
-        let dir = tempfile::tempdir().unwrap();
+        let (catalog, dir, adapter) = (catalog(), tempfile::tempdir().unwrap(), Sure::new());
         let cache = AnswerCache::new(dir.path());
         let request = cached(&catalog, &adapter, &cache);
         for input in ["", "   ", " \u{3000} "] {
@@ -322,10 +320,8 @@ pick = "duration"
 
     #[test]
     fn a_whitespace_variant_is_not_answered_with_the_other_texts_offsets() {
-        let catalog = catalog();
-        let dir = tempfile::tempdir().unwrap();
+        let (catalog, dir, adapter) = (catalog(), tempfile::tempdir().unwrap(), Sure::new());
         let cache = AnswerCache::new(dir.path());
-        let adapter = Sure { calls: AtomicUsize::new(0) };
         let request = cached(&catalog, &adapter, &cache);
         let rt = runtime();
         rt.block_on(decide(&request, "set a timer for 10 minutes")).unwrap();
@@ -342,10 +338,8 @@ pick = "duration"
 
     #[test]
     fn a_cached_answer_that_does_not_fit_its_questions_is_a_miss() {
-        let catalog = catalog();
-        let dir = tempfile::tempdir().unwrap();
+        let (catalog, dir, adapter) = (catalog(), tempfile::tempdir().unwrap(), Sure::new());
         let cache = AnswerCache::new(dir.path());
-        let adapter = Sure { calls: AtomicUsize::new(0) };
         let request = cached(&catalog, &adapter, &cache);
         let input = "set a timer for 10 minutes";
         let route = catalog.route_round();
@@ -358,10 +352,8 @@ pick = "duration"
 
     #[test]
     fn a_cached_answer_makes_no_call_and_no_trace() {
-        let catalog = catalog();
-        let dir = tempfile::tempdir().unwrap();
+        let (catalog, dir, adapter) = (catalog(), tempfile::tempdir().unwrap(), Sure::new());
         let cache = AnswerCache::new(dir.path());
-        let adapter = Sure { calls: AtomicUsize::new(0) };
         let request = cached(&catalog, &adapter, &cache);
         let rt = runtime();
         let first = rt.block_on(decide(&request, "set a timer for 10 minutes")).unwrap();

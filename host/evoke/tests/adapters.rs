@@ -7,6 +7,7 @@ use evoke_adapters::local::Local;
 use evoke_core::adapter::{Adapter, AnswerFuture, Cancel, Gate, Raw, State};
 use evoke_core::question::Questions;
 use evoke_core::validate::AnswerFault;
+use evoke_embed::testing::reference_model;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -285,23 +286,20 @@ impl<A: Adapter> Adapter for Spoiled<A> {
 
 #[test]
 fn malformed_answers_fail_closed_for_local_and_every_kind() {
-    let project = evoke_files::project::load(evoke_files::project::Location {
-        root: repo().join("docs/examples/home"),
-        home: false,
-    })
-    .unwrap();
-    let catalog = project.catalog();
+    let catalog = home_catalog();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    spoiled_answers_fail_closed(&runtime, &catalog, Local::default);
+}
+
+/// Each way of spoiling the answers of `engine` fails the decision closed, with the fault it is.
+fn spoiled_answers_fail_closed<A: Adapter>(
+    runtime: &tokio::runtime::Runtime,
+    catalog: &evoke_core::catalog::Catalog,
+    engine: impl Fn() -> A,
+) {
     for how in ["not_offered", "nan", "sum", "missing"] {
-        let adapter = Spoiled { inner: Local::default(), how };
-        let request = Request {
-            catalog: &catalog,
-            adapter: &adapter,
-            gate: adapter.gate(),
-            plan: "p",
-            cache: None,
-            deadline: Instant::now() + DEADLINE,
-        };
+        let adapter = Spoiled { inner: engine(), how };
+        let request = request(catalog, &adapter, DEADLINE);
         let failed = runtime.block_on(decide(&request, "turn on the kitchen lights")).unwrap_err();
         let Failure::Answer { fault } = &failed.failure else { panic!("{how}: {:?}", failed.failure) };
         let expected = match how {
@@ -312,6 +310,17 @@ fn malformed_answers_fail_closed_for_local_and_every_kind() {
         };
         assert!(expected, "{how}: {fault:?}");
     }
+}
+
+/// The reflexes of the example project in docs/examples/home.
+fn home_catalog() -> evoke_core::catalog::Catalog {
+    let home = evoke_files::project::Location { root: repo().join("docs/examples/home"), home: false };
+    evoke_files::project::load(home).unwrap().catalog()
+}
+
+/// A request to `adapter` over `catalog`, nothing cached, with `ahead` until the deadline.
+fn request<'a>(catalog: &'a evoke_core::catalog::Catalog, adapter: &'a dyn Adapter, ahead: Duration) -> Request<'a> {
+    Request { catalog, adapter, gate: adapter.gate(), plan: "p", cache: None, deadline: Instant::now() + ahead }
 }
 
 #[test]
@@ -412,21 +421,6 @@ fn the_engine_sees_only_the_sentence_and_the_questions() {
     }
 }
 
-/// The reference model for `embed`, or `None` (after saying so) outside CI when `.ci/get-model` has not
-/// been run; under CI its absence fails the test.
-fn embed_model() -> Option<PathBuf> {
-    let dir = evoke_embed::reference_model_dir().expect("neither EVOKE_EMBED_MODEL nor HOME is set");
-    if dir.join("model.safetensors").is_file() {
-        return Some(dir);
-    }
-    let message = format!("the reference model is not at {}: run `bash .ci/get-model`", dir.display());
-    if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
-        panic!("{message}");
-    }
-    eprintln!("skipped (model not present): {message}");
-    None
-}
-
 /// Copies a directory tree of small files.
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -444,7 +438,7 @@ fn copy_tree(from: &Path, to: &Path) {
 /// The example project with `adapter = "embed"`, and the one setting the home file needs.
 #[test]
 fn embed_decides_the_example_project_after_one_setting() {
-    let Some(model) = embed_model() else { return };
+    let Some(model) = reference_model() else { return };
     let home = tempfile::tempdir().unwrap();
     let project = tempfile::tempdir().unwrap();
     copy_tree(&repo().join("docs/examples/home"), project.path());
@@ -520,13 +514,8 @@ fn embed_names_a_missing_model_and_the_fix() {
 
 #[test]
 fn malformed_answers_fail_closed_for_embed() {
-    let Some(model) = embed_model() else { return };
-    let project = evoke_files::project::load(evoke_files::project::Location {
-        root: repo().join("docs/examples/home"),
-        home: false,
-    })
-    .unwrap();
-    let catalog = project.catalog();
+    let Some(model) = reference_model() else { return };
+    let catalog = home_catalog();
     let encoder = Arc::new(evoke_embed::Encoder::load(&model).unwrap());
     let embed = || {
         evoke_adapters::embed::Embed::new(
@@ -538,36 +527,10 @@ fn malformed_answers_fail_closed_for_embed() {
         )
     };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
-    for how in ["not_offered", "nan", "sum", "missing"] {
-        let adapter = Spoiled { inner: embed(), how };
-        let request = Request {
-            catalog: &catalog,
-            adapter: &adapter,
-            gate: adapter.gate(),
-            plan: "p",
-            cache: None,
-            deadline: Instant::now() + DEADLINE,
-        };
-        let failed = runtime.block_on(decide(&request, "turn on the kitchen lights")).unwrap_err();
-        let Failure::Answer { fault } = &failed.failure else { panic!("{how}: {:?}", failed.failure) };
-        let expected = match how {
-            "not_offered" => matches!(fault, AnswerFault::NotOffered { .. }),
-            "nan" => matches!(fault, AnswerFault::NotProbability { .. }),
-            "sum" => matches!(fault, AnswerFault::NotDistribution { .. }),
-            _ => matches!(fault, AnswerFault::Unanswered { .. }),
-        };
-        assert!(expected, "{how}: {fault:?}");
-    }
+    spoiled_answers_fail_closed(&runtime, &catalog, embed);
     // The deadline: an engine slower than it is refused without waiting for it.
     let slow = embed().slowed(Duration::from_secs(10));
-    let request = Request {
-        catalog: &catalog,
-        adapter: &slow,
-        gate: slow.gate(),
-        plan: "p",
-        cache: None,
-        deadline: Instant::now() + Duration::from_millis(200),
-    };
+    let request = request(&catalog, &slow, Duration::from_millis(200));
     let started = Instant::now();
     let failed = runtime.block_on(decide(&request, "turn on the kitchen lights")).unwrap_err();
     assert!(matches!(failed.failure, Failure::Deadline { .. }), "{:?}", failed.failure);

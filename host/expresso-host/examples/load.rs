@@ -7,31 +7,17 @@
 //! cargo run --release -p expresso-host --example load
 //! RATE=2000 SECONDS=10 CLIENTS=16 PER_REQUEST=1 cargo run --release -p expresso-host --example load
 
+mod common;
+
+use common::{TRIAGE, env, events, now_ms, percentile};
 use expresso_host::cli::{HostArgs, open};
 use expresso_host::metrics::Metrics;
 use expresso_host::serve::{Limits, start};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-const TRIAGE: &str = include_str!("triage.ex");
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-fn now_ms_f() -> f64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs_f64() * 1000.0
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
+use std::time::{Duration, Instant};
 
 fn main() {
     let rate = env("RATE", 1000);
@@ -47,7 +33,7 @@ fn main() {
     std::fs::write(dir.join("triage.ex"), TRIAGE).unwrap();
     std::fs::write(
         dir.join("sinks.toml"),
-        "[sinks.log]\nkind = \"file\"\npath = \"effects.jsonl\"\n[capabilities]\n\"react.add\" = \"log\"\n\"tasks.create\" = \"log\"\n\"message.send\" = \"log\"\n\"notify.send\" = \"log\"\n",
+        format!("[sinks.log]\nkind = \"file\"\npath = \"effects.jsonl\"\n{}", common::capabilities("log")),
     )
     .unwrap();
     let args = HostArgs {
@@ -60,23 +46,8 @@ fn main() {
 
     // The leaf is answered by the journal: every event's classification is journaled before the run, and
     // the provider is `none`, so a miss would stop the run.
-    let kinds = ["bug", "question", "churn"];
-    let mut expected = 0usize;
-    let mut seed = Vec::with_capacity(n);
-    let mut bodies = Vec::with_capacity(n);
-    for i in 0..n {
-        let id = format!("e{i}");
-        let kind = kinds[i % 3];
-        expected += [3, 0, 2][i % 3];
-        seed.push((format!("Triage#0|{id}/Triage#0/0/classify"), id.clone(), json!({"kind": kind, "urgency": "now"})));
-        bodies.push(json!({
-            "id": id,
-            "partition": {"workspace": "acme", "room": "#support"},
-            "type": "message",
-            "payload": {"speaker": "dana", "text": format!("message {i}: something about a {kind}")},
-            "t_event": 1_000 + i as u64,
-        }));
-    }
+    let events = events(n, |_| "acme".into(), |i, kind| format!("message {i}: something about a {kind}"));
+    let (expected, seed, bodies) = (events.expected, events.seed, events.bodies);
     let mut host = open(&args).unwrap();
     host.db_mut().seed_journal(&seed).unwrap();
     let limits = Limits { queue: 4096, ..Limits::default() };
@@ -96,7 +67,7 @@ fn main() {
     let next = Arc::new(AtomicUsize::new(0));
     let refused = Arc::new(AtomicUsize::new(0));
     let start_clock = Instant::now();
-    let start_ms = now_ms_f();
+    let start_ms = now_ms();
     let per_second = rate as f64 / per_request as f64;
     let threads: Vec<_> = (0..clients)
         .map(|_| {
@@ -113,7 +84,7 @@ fn main() {
                     if let Some(wait) = due.checked_sub(start_clock.elapsed()) {
                         std::thread::sleep(wait);
                     }
-                    let at = now_ms_f();
+                    let at = now_ms();
                     loop {
                         match agent.post(&url).set("Content-Type", "application/json").send_string(&requests[r]) {
                             Ok(_) => break,
@@ -132,7 +103,7 @@ fn main() {
     for t in threads {
         t.join().unwrap();
     }
-    let sent_ms = now_ms_f() - start_ms;
+    let sent_ms = now_ms() - start_ms;
 
     // Wait for every effect (bounded), reading the sink's lines as they come.
     let effects = dir.join("effects.jsonl");

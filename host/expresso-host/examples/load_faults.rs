@@ -10,48 +10,16 @@
 //! cargo build --release -p expresso-host --bin expresso-host --example load_faults
 //! RATE=1000 SECONDS=12 target/release/examples/load_faults
 
-use axum::Router;
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
-use axum::routing::post;
+mod common;
+
+use common::{Receiver, TRIAGE, env, events, now_ms};
 use expresso_host::store::Db;
-use serde_json::json;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-const TRIAGE: &str = include_str!("triage.ex");
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-fn now_ms() -> f64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs_f64() * 1000.0
-}
-
-#[derive(Default)]
-struct Receiver {
-    down: AtomicBool,
-    requests: AtomicUsize,
-    /// First arrival of each key, by event index.
-    applied: Mutex<HashMap<String, (usize, f64)>>,
-}
-
-async fn hook(State(r): State<Arc<Receiver>>, headers: HeaderMap) -> StatusCode {
-    r.requests.fetch_add(1, Ordering::SeqCst);
-    if r.down.load(Ordering::SeqCst) {
-        return StatusCode::SERVICE_UNAVAILABLE;
-    }
-    let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
-    let event: usize =
-        key.split('|').next().and_then(|e| e.strip_prefix('e')).and_then(|n| n.parse().ok()).unwrap_or(0);
-    r.applied.lock().unwrap().entry(key).or_insert((event, now_ms()));
-    StatusCode::OK
-}
+use std::time::{Duration, Instant};
 
 fn spawn_serve(bin: &std::path::Path, dir: &std::path::Path, port: u16) -> Child {
     let mut child = Command::new(bin)
@@ -84,51 +52,16 @@ fn main() {
     std::fs::write(dir.join("triage.ex"), TRIAGE).unwrap();
 
     // The receiver, on loopback, in this process.
-    let receiver = Arc::new(Receiver::default());
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let hook_url = format!("http://{}/hook", listener.local_addr().unwrap());
-    {
-        let state = receiver.clone();
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-            rt.block_on(async move {
-                let app = Router::new().route("/hook", post(hook)).with_state(state);
-                axum::serve(tokio::net::TcpListener::from_std(listener).unwrap(), app).await.unwrap();
-            });
-        });
-    }
+    let (receiver, hook_url) = Receiver::start();
     std::fs::write(
         dir.join("sinks.toml"),
-        format!(
-            "[sinks.s]\nkind = \"http\"\nurl = \"{hook_url}\"\ntimeout_ms = 2000\n[capabilities]\n\"react.add\" = \"s\"\n\"tasks.create\" = \"s\"\n\"message.send\" = \"s\"\n\"notify.send\" = \"s\"\n"
-        ),
+        format!("[sinks.s]\nkind = \"http\"\nurl = \"{hook_url}\"\ntimeout_ms = 2000\n{}", common::capabilities("s")),
     )
     .unwrap();
 
-    let kinds = ["bug", "question", "churn"];
-    let mut expected = 0usize;
-    let mut seed = Vec::with_capacity(n);
-    let mut bodies = Vec::with_capacity(n);
-    for i in 0..n {
-        let id = format!("e{i}");
-        expected += [3, 0, 2][i % 3];
-        seed.push((
-            format!("Triage#0|{id}/Triage#0/0/classify"),
-            id.clone(),
-            json!({"kind": kinds[i % 3], "urgency": "now"}),
-        ));
-        bodies.push(
-            json!({
-                "id": id,
-                "partition": {"workspace": "acme", "room": "#support"},
-                "type": "message",
-                "payload": {"speaker": "dana", "text": format!("message {i}")},
-                "t_event": 1_000 + i as u64,
-            })
-            .to_string(),
-        );
-    }
+    let events = events(n, |_| "acme".into(), |i, _| format!("message {i}"));
+    let (expected, seed) = (events.expected, events.seed);
+    let bodies: Vec<String> = events.bodies.iter().map(|body| body.to_string()).collect();
     Db::open(&dir.join("state")).unwrap().seed_journal(&seed).unwrap();
 
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -198,11 +131,7 @@ fn main() {
         t.join().unwrap();
     }
     faults.join().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while receiver.applied.lock().unwrap().len() < expected && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(500));
+    receiver.wait_for(expected);
     {
         let mut child = server.lock().unwrap();
         // SAFETY: kill(2) on the child this example started.
@@ -210,34 +139,9 @@ fn main() {
         child.wait().unwrap();
     }
 
-    let applied = receiver.applied.lock().unwrap();
-    let sent_at = sent_at.lock().unwrap();
-    let mut latencies: Vec<f64> = applied.values().filter_map(|(i, at)| sent_at.get(i).map(|s| at - s)).collect();
-    latencies.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let last = applied.values().map(|(_, at)| *at).fold(0.0, f64::max);
-    let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
     println!("load with faults: {n} events at {rate}/s for {seconds}s, {clients} clients, one event per request");
-    println!(
-        "  sustained: {:.0} events/s ingest to effect (last effect at {:.2}s)",
-        n as f64 / ((last - start_ms) / 1000.0),
-        (last - start_ms) / 1000.0
-    );
-    println!(
-        "  ingest-to-effect: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-        pct(0.5),
-        pct(0.99),
-        latencies.last().unwrap()
-    );
-    let requests = receiver.requests.load(Ordering::SeqCst);
-    println!(
-        "  effects applied at the receiver: {} of {expected} expected: {}; {requests} deliveries (sent again by the faults, or refused while down: {})",
-        applied.len(),
-        if applied.len() == expected { "exact" } else { "MISMATCH" },
-        requests - applied.len()
-    );
+    let ok = receiver.report(n, start_ms, &sent_at.lock().unwrap(), expected);
     println!("  requests sent again by the clients after the kill: {}", retried.load(Ordering::SeqCst));
-    let ok = applied.len() == expected;
-    drop(applied);
     let _ = std::fs::remove_dir_all(&dir);
     if !ok {
         std::process::exit(1);

@@ -19,86 +19,18 @@
 //! STORE=pg WORKERS=1 EXPRESSO_TEST_PG_URL=postgres://... EXPRESSO_TEST_PG_CTL="pg_ctl -D ..." target/release/examples/load_scale
 //! STORE=pg WORKERS=2 ...
 
-use axum::Router;
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
-use axum::routing::post;
+mod common;
+
+use common::{Receiver, TRIAGE, env, events, now_ms};
 use expresso_host::pg::Namespace;
 use expresso_host::store::Db;
-use serde_json::json;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-const TRIAGE: &str = include_str!("triage.ex");
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-fn now_ms() -> f64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs_f64() * 1000.0
-}
-
-#[derive(Default)]
-struct Receiver {
-    down: AtomicBool,
-    requests: AtomicUsize,
-    /// First arrival of each key, by event index.
-    applied: Mutex<HashMap<String, (usize, f64)>>,
-}
-
-async fn hook(State(r): State<Arc<Receiver>>, headers: HeaderMap) -> StatusCode {
-    r.requests.fetch_add(1, Ordering::SeqCst);
-    if r.down.load(Ordering::SeqCst) {
-        return StatusCode::SERVICE_UNAVAILABLE;
-    }
-    let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
-    let event: usize =
-        key.split('|').next().and_then(|e| e.strip_prefix('e')).and_then(|n| n.parse().ok()).unwrap_or(0);
-    r.applied.lock().unwrap().entry(key).or_insert((event, now_ms()));
-    StatusCode::OK
-}
-
-/// Reads the file sink's lines as they are appended, noting each key's first appearance like the receiver
-/// does. Only whole lines are read; a line cut short by a crash does not parse, so it is counted as a
-/// delivery and not as an effect.
-fn tail(path: PathBuf, receiver: Arc<Receiver>, stop: Arc<AtomicBool>) {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut at = 0u64;
-    let mut pending = String::new();
-    loop {
-        let done = stop.load(Ordering::SeqCst);
-        if let Ok(mut file) = std::fs::File::open(&path) {
-            let _ = file.seek(SeekFrom::Start(at));
-            let mut chunk = String::new();
-            if let Ok(n) = file.read_to_string(&mut chunk) {
-                at += n as u64;
-                pending.push_str(&chunk);
-            }
-        }
-        let now = now_ms();
-        while let Some(end) = pending.find('\n') {
-            let line: String = pending.drain(..=end).collect();
-            receiver.requests.fetch_add(1, Ordering::SeqCst);
-            let key = serde_json::from_str::<serde_json::Value>(&line)
-                .ok()
-                .and_then(|v| v.get("idempotency_key").and_then(|k| k.as_str()).map(str::to_string));
-            let Some(key) = key else { continue };
-            let event: usize =
-                key.split('|').next().and_then(|e| e.strip_prefix('e')).and_then(|n| n.parse().ok()).unwrap_or(0);
-            receiver.applied.lock().unwrap().entry(key).or_insert((event, now));
-        }
-        if done {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-}
+use std::time::{Duration, Instant};
 
 struct Setup {
     bin: PathBuf,
@@ -162,20 +94,7 @@ fn main() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("triage.ex"), TRIAGE).unwrap();
 
-    let receiver = Arc::new(Receiver::default());
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let hook_url = format!("http://{}/hook", listener.local_addr().unwrap());
-    {
-        let state = receiver.clone();
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-            rt.block_on(async move {
-                let app = Router::new().route("/hook", post(hook)).with_state(state);
-                axum::serve(tokio::net::TcpListener::from_std(listener).unwrap(), app).await.unwrap();
-            });
-        });
-    }
+    let (receiver, hook_url) = Receiver::start();
     let ns = pg.then(|| Namespace {
         url: std::env::var("EXPRESSO_TEST_PG_URL").expect("STORE=pg needs EXPRESSO_TEST_PG_URL"),
         schema: format!("load_{}", std::process::id()),
@@ -192,39 +111,22 @@ fn main() {
     let tail_stop = Arc::new(AtomicBool::new(false));
     let tailing = file_sink.then(|| {
         let (path, receiver, stop) = (dir.join("effects.jsonl"), receiver.clone(), tail_stop.clone());
-        std::thread::spawn(move || tail(path, receiver, stop))
+        std::thread::spawn(move || receiver.tail(&path, &stop))
     });
     std::fs::write(
         dir.join("sinks.toml"),
         format!(
-            "{store_toml}[sinks.s]\n{sink_toml}\n[capabilities]\n\"react.add\" = \"s\"\n\"tasks.create\" = \"s\"\n\"message.send\" = \"s\"\n\"notify.send\" = \"s\"\n"
+            "{store_toml}[sinks.s]
+{sink_toml}
+{}",
+            common::capabilities("s")
         ),
     )
     .unwrap();
 
-    let kinds = ["bug", "question", "churn"];
-    let mut expected = 0usize;
-    let mut seed = Vec::with_capacity(n);
-    let mut bodies = Vec::with_capacity(n);
-    for i in 0..n {
-        let id = format!("e{i}");
-        expected += [3, 0, 2][i % 3];
-        seed.push((
-            format!("Triage#0|{id}/Triage#0/0/classify"),
-            id.clone(),
-            json!({"kind": kinds[i % 3], "urgency": "now"}),
-        ));
-        bodies.push(
-            json!({
-                "id": id,
-                "partition": {"workspace": format!("w{}", i % workspaces), "room": "#support"},
-                "type": "message",
-                "payload": {"speaker": "dana", "text": format!("message {i}")},
-                "t_event": 1_000 + i as u64,
-            })
-            .to_string(),
-        );
-    }
+    let events = events(n, |i| format!("w{}", i % workspaces), |i, _| format!("message {i}"));
+    let (expected, seed) = (events.expected, events.seed);
+    let bodies: Vec<String> = events.bodies.iter().map(|body| body.to_string()).collect();
     match &ns {
         Some(ns) => {
             let mut client = expresso_host::pg::connect(ns).unwrap();
@@ -323,11 +225,7 @@ fn main() {
     if let Some(f) = fault_thread {
         f.join().unwrap();
     }
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while receiver.applied.lock().unwrap().len() < expected && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(500));
+    receiver.wait_for(expected);
     let texts: Vec<String> = ports
         .iter()
         .map(|p| {
@@ -349,13 +247,6 @@ fn main() {
     if let Some(t) = tailing {
         t.join().unwrap();
     }
-    let applied = receiver.applied.lock().unwrap();
-    let sent_at = sent_at.lock().unwrap();
-    let mut latencies: Vec<f64> = applied.values().filter_map(|(i, at)| sent_at.get(i).map(|s| at - s)).collect();
-    latencies.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let last = applied.values().map(|(_, at)| *at).fold(0.0, f64::max);
-    let pct =
-        |p: f64| latencies.get(((latencies.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(f64::NAN);
     let label = if pg {
         format!("Postgres, {workers} worker(s), {partitions} partitions")
     } else {
@@ -366,19 +257,7 @@ fn main() {
         if file_sink { "file" } else { "HTTP" },
         if faults { "on" } else { "off" }
     );
-    println!(
-        "  sustained: {:.0} events/s ingest to effect (last effect at {:.2}s)",
-        n as f64 / ((last - start_ms) / 1000.0),
-        (last - start_ms) / 1000.0
-    );
-    println!("  ingest-to-effect: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms", pct(0.5), pct(0.99), pct(1.0));
-    let requests = receiver.requests.load(Ordering::SeqCst);
-    println!(
-        "  effects applied at the receiver: {} of {expected} expected: {}; {requests} deliveries (sent again by the faults, or refused while down: {})",
-        applied.len(),
-        if applied.len() == expected { "exact" } else { "MISMATCH" },
-        requests.saturating_sub(applied.len())
-    );
+    let ok = receiver.report(n, start_ms, &sent_at.lock().unwrap(), expected);
     println!("  requests the clients sent again (a worker killed or refusing): {}", retried.load(Ordering::SeqCst));
     // Where the time went, summed over the workers still running at the end (the killed one's counters
     // died with it).
@@ -400,8 +279,6 @@ fn main() {
         sum("expresso_commit_microseconds_total") / batches / 1000.0,
         sum("expresso_deliver_microseconds_total") / batches / 1000.0
     );
-    let ok = applied.len() == expected;
-    drop(applied);
     if let Some(ns) = &ns
         && let Ok(mut client) = postgres::Client::connect(&ns.url, postgres::NoTls)
     {

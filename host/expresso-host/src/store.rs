@@ -168,23 +168,19 @@ impl Db {
 
     /// The J entries of these events, as a store the runtime reads.
     pub fn journal_of(&self, ids: &[&str]) -> Result<MemoryStore, Error> {
-        let mut store = MemoryStore::new();
-        let mut stmt = self.conn.prepare_cached("SELECT key, value FROM journal WHERE event = ?1")?;
-        for id in unique(ids) {
-            let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-            for row in rows {
-                let (key, value) = row?;
-                store.put(key, parse(&value)?).map_err(Error::Runtime)?;
-            }
-        }
-        Ok(store)
+        self.store_of("SELECT key, value FROM journal WHERE event = ?1", ids)
     }
 
     /// The W entries of these events, whatever their status: `intent`, `done` and `held` all keep the
     /// runtime from applying the effect again.
     pub fn world_of(&self, ids: &[&str]) -> Result<MemoryStore, Error> {
+        self.store_of("SELECT key, receipt FROM world WHERE event = ?1", ids)
+    }
+
+    /// The (key, JSON value) rows `select` gives for each of these events, as a store the runtime reads.
+    fn store_of(&self, select: &str, ids: &[&str]) -> Result<MemoryStore, Error> {
         let mut store = MemoryStore::new();
-        let mut stmt = self.conn.prepare_cached("SELECT key, receipt FROM world WHERE event = ?1")?;
+        let mut stmt = self.conn.prepare_cached(select)?;
         for id in unique(ids) {
             let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
             for row in rows {

@@ -2,6 +2,7 @@
 //! and column, the source line with a caret, what was expected, and the fix.
 
 use crate::span::{Span, line_text, position};
+use evoke_snippet::Drawn;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -108,37 +109,50 @@ impl Diagnostic {
         serde_json::json!({ "code": self.code.as_str(), "line": at.line, "column": at.column })
     }
 
-    /// Renders the diagnostic the way rustc does.
+    /// Renders the diagnostic the way rustc does, and with rustc's renderer.
     pub fn render(&self, file: &str, source: &str) -> String {
-        let label = match self.severity() {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        let mut out = format!("{label}[{}]: {}\n", self.code.as_str(), self.message);
-        snippet(&mut out, file, source, self.span);
+        // What came from the program (its file name, its text) is escaped before it is drawn.
+        let file = printable(file);
         let at = position(source, self.span.start);
-        let pad = " ".repeat(at.line.to_string().len());
-        if let Some(expected) = &self.expected {
-            let _ = writeln!(out, "{pad} = expected: {expected}");
-        }
-        if let Some(fix) = &self.fix {
-            let _ = writeln!(out, "{pad} = fix: {fix}");
-        }
-        if let Some((note, span)) = &self.note {
+        let shown = shown_line(source, self.span);
+        let expected = self.expected.as_deref().map(printable);
+        let fix = self.fix.as_deref().map(printable);
+        let note = self.note.as_ref().map(|(note, span)| {
             let there = position(source, span.start);
-            let _ = writeln!(out, "{pad} = note: {note} at {file}:{}:{}", there.line, there.column);
+            format!("{} at {file}:{}:{}", printable(note), there.line, there.column)
+        });
+        let notes: Vec<(&str, &str)> = [("expected", &expected), ("fix", &fix), ("note", &note)]
+            .into_iter()
+            .filter_map(|(name, text)| Some((name, text.as_deref()?)))
+            .collect();
+        Drawn {
+            error: self.is_error(),
+            code: self.code.as_str(),
+            message: &printable(&self.message),
+            file: &file,
+            line: at.line,
+            column: at.column,
+            before: &shown.before,
+            marked: &shown.marked,
+            after: &shown.after,
+            notes: &notes,
         }
-        out
+        .render()
     }
 }
 
 /// The widest source line shown whole; a longer one is shown as a window around the caret.
 const SHOWN_CHARS: usize = 160;
 
-fn snippet(out: &mut String, file: &str, source: &str, span: Span) {
+/// The source line as shown, escaped, cut where the caret starts and ends.
+struct Shown {
+    before: String,
+    marked: String,
+    after: String,
+}
+
+fn shown_line(source: &str, span: Span) -> Shown {
     let at = position(source, span.start);
-    let pad = " ".repeat(at.line.to_string().len());
-    let _ = writeln!(out, "{pad}--> {file}:{}:{}", at.line, at.column);
     let text = line_text(source, span.start);
     let chars: Vec<char> = text.chars().collect();
     // The caret runs to the span's end or the line's end, whichever comes first, at least one wide.
@@ -151,12 +165,15 @@ fn snippet(out: &mut String, file: &str, source: &str, span: Span) {
         to = (from + SHOWN_CHARS).min(chars.len());
         width = width.min(to.saturating_sub(at.column - 1)).max(1);
     }
-    let shown: String = chars[from..to].iter().collect();
-    let (before, after) = (if from > 0 { "…" } else { "" }, if to < chars.len() { "…" } else { "" });
-    let _ = writeln!(out, "{pad} |");
-    let _ = writeln!(out, "{} | {before}{}{after}", at.line, printable(&shown));
-    let caret_pad = at.column - 1 - from + before.chars().count();
-    let _ = writeln!(out, "{pad} | {}{}", " ".repeat(caret_pad), "^".repeat(width));
+    // Escaped in three parts, so the caret stays under the escaped text it points at.
+    let start = (at.column - 1).clamp(from, to);
+    let stop = (start + width).min(to);
+    let part = |range: std::ops::Range<usize>| printable(&chars[range].iter().collect::<String>());
+    Shown {
+        before: format!("{}{}", if from > 0 { "…" } else { "" }, part(from..start)),
+        marked: part(start..stop),
+        after: format!("{}{}", part(stop..to), if to < chars.len() { "…" } else { "" }),
+    }
 }
 
 /// A source line as it may be shown on a terminal: control and bidi characters escaped, so the text a
@@ -189,6 +206,13 @@ mod tests {
             text,
             "error[E_GRANT]: `say` needs `message.send`\n --> a.ex:2:16\n  |\n2 |   on message { say 1 }\n  |                ^^^^^\n  = fix: add `message.send` to `grants { … }`\n"
         );
+    }
+
+    #[test]
+    fn the_caret_stays_under_its_text_after_an_escape() {
+        let source = "a\u{7}b c\n";
+        let text = Diagnostic::new(Code::Type, Span::new(4, 5), "m").render("t.ex", source);
+        assert_eq!(text, "error[E_TYPE]: m\n --> t.ex:1:5\n  |\n1 | a\\u{0007}b c\n  |            ^\n");
     }
 
     #[test]

@@ -23,10 +23,11 @@ mod store;
 
 pub use calibration::{GATE, Params};
 
+use crate::engine::{Shared, constants_digest};
 use crate::local::args::{self, Reading};
 use crate::local::thread::Worker;
 use crate::local::{ArgParams, words};
-use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
+use evoke_core::adapter::{AdapterError, AnswerFuture, Cancel, Gate, Raw, State};
 use evoke_core::question::{NO, NONE, Options, Question, Questions, Text, UNSTATED, YES};
 use evoke_embed::head::{Fitting, Head};
 use evoke_embed::{Encoder, dot};
@@ -42,16 +43,7 @@ const KEPT: usize = 64;
 type Distribution = Arc<Vec<(String, f64)>>;
 
 /// The engine, shared with the thread it answers on.
-#[derive(Clone)]
-pub struct Embed(Arc<Engine>);
-
-impl std::ops::Deref for Embed {
-    type Target = Engine;
-
-    fn deref(&self) -> &Engine {
-        &self.0
-    }
-}
+pub type Embed = Shared<Engine>;
 
 pub struct Engine {
     id: String,
@@ -145,12 +137,10 @@ impl Embed {
         gate: Gate,
         cache: Option<PathBuf>,
     ) -> Embed {
-        let mut hasher = Sha256::new();
-        hasher.update(format!("{}\n{params:?}\n{arg_params:?}\n{gate:?}", calibration::VERSION));
-        let digest: String = hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect();
+        let digest = constants_digest(&format!("{}\n{params:?}\n{arg_params:?}\n{gate:?}", calibration::VERSION));
         let id = format!("embed/{} {} {digest}", calibration::VERSION, &encoder.hash()[..12]);
         let store = store::Store::new(encoder.clone(), cache, KEPT);
-        Embed(Arc::new(Engine {
+        Shared(Arc::new(Engine {
             id,
             encoder,
             params,
@@ -585,23 +575,18 @@ fn keep_two(best: &mut [f32; 2], x: f32) {
     }
 }
 
-impl Adapter for Embed {
+impl crate::engine::Engine for Engine {
     fn id(&self) -> &str {
         &self.id
     }
 
-    fn limits(&self) -> Limits {
-        Limits::default()
+    fn gate(&self) -> Gate {
+        self.gate
     }
 
-    fn gate(&self) -> Option<Gate> {
-        Some(self.gate)
-    }
-
-    fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, cancel: &'a Cancel) -> AnswerFuture<'a> {
-        let engine = self.0.clone();
-        let (state, questions, cancel) = (state.clone(), questions.clone(), cancel.clone());
-        self.0.worker.answer(move || {
+    fn answer_later(self: Arc<Self>, state: State, questions: Questions, cancel: Cancel) -> AnswerFuture<'static> {
+        let engine = self.clone();
+        self.worker.answer(move || {
             // A decision stopped (its deadline, or the user's signal) before its turn is not computed.
             if cancel.is_cancelled() {
                 return Err(AdapterError::new("the decision was cancelled before embed answered"));

@@ -24,10 +24,10 @@ pub mod words;
 pub use calibration::{ArgParams, GATE, Params};
 pub use settings::Settings;
 
-use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
+use crate::engine::{Shared, constants_digest};
+use evoke_core::adapter::{AdapterError, AnswerFuture, Cancel, Gate, Raw, State};
 use evoke_core::question::{NONE, Options, Question, Questions, Text};
 use route::RouteModel;
-use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
@@ -39,18 +39,8 @@ const KEPT: usize = 4;
 /// A route's answer, shared between the route and the fits that read it again.
 type Distribution = Arc<Vec<(String, f64)>>;
 
-/// The engine, shared with the thread each call computes on: a call returns a future at once, so the
-/// host's deadline races the computation instead of waiting behind it.
-#[derive(Clone)]
-pub struct Local(Arc<Engine>);
-
-impl std::ops::Deref for Local {
-    type Target = Engine;
-
-    fn deref(&self) -> &Engine {
-        &self.0
-    }
-}
+/// The engine, shared with the thread each call computes on.
+pub type Local = Shared<Engine>;
 
 pub struct Engine {
     id: String,
@@ -87,15 +77,13 @@ impl Local {
     /// With other constants: what the benchmark tunes.
     pub fn with_params(settings: Settings, mut params: Params, arg_params: ArgParams, gate: Gate) -> Local {
         params.threshold += settings.none_bias;
-        let mut hasher = Sha256::new();
-        hasher.update(format!(
+        let digest = constants_digest(&format!(
             "{}\n{params:?}\n{arg_params:?}\n{gate:?}\n{:?}",
             calibration::VERSION,
             settings.synonyms
         ));
-        let digest: String = hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect();
         let id = format!("local/{} {digest}", calibration::VERSION);
-        Local(Arc::new(Engine {
+        Shared(Arc::new(Engine {
             id,
             params,
             arg_params,
@@ -331,29 +319,24 @@ fn text_hash(question: &Question) -> u64 {
     h.finish()
 }
 
-impl Adapter for Local {
+impl crate::engine::Engine for Engine {
     fn id(&self) -> &str {
         &self.id
     }
 
-    fn limits(&self) -> Limits {
-        Limits::default()
+    fn gate(&self) -> Gate {
+        self.gate
     }
 
-    fn gate(&self) -> Option<Gate> {
-        Some(self.gate)
-    }
-
-    fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, _cancel: &'a Cancel) -> AnswerFuture<'a> {
-        let engine = self.0.clone();
-        let (state, questions) = (state.clone(), questions.clone());
-        thread::answer_on_a_thread("evoke-local", move || engine.answer_now(&state, &questions))
+    fn answer_later(self: Arc<Self>, state: State, questions: Questions, _cancel: Cancel) -> AnswerFuture<'static> {
+        thread::answer_on_a_thread("evoke-local", move || self.answer_now(&state, &questions))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use evoke_core::adapter::Adapter;
     use evoke_core::catalog::{Catalog, Reflex};
     use evoke_core::decide::Decider;
     use evoke_core::decision::{Decision, Value};

@@ -306,74 +306,70 @@ fn read_argv(entry: &Entry, args: &[Arg], check_names: bool, sink: &mut Sink) ->
 /// `[yields.<field>]`: `kind`, a pick kind, and an optional one-line `about`.
 fn read_yields(entry: &Entry, sink: &mut Sink) -> Option<Vec<Yield>> {
     let mut table = entry.table(sink)?;
-    let mut yields = Vec::new();
-    let mut ok = true;
-    for item in table.entries() {
-        if !is_name(item.name) {
-            sink.error(
-                Problem::BadName,
-                &item.path,
-                &item.key_span,
-                format!("the yielded field \"{}\" is not a name", crate::text::escape_outside(item.name)),
-                "write field names as [a-z][a-z0-9_]*",
-            );
-            ok = false;
-            continue;
-        }
-        let Some(mut t) = item.table(sink) else {
-            ok = false;
-            continue;
-        };
-        let kind = match t.get("kind") {
-            Some(e) => e.text(sink, false).and_then(|k| match k.parse::<PickKind>() {
-                Ok(kind) => Some(kind),
-                Err(_) => {
-                    sink.error(
-                        Problem::BadPick,
-                        &e.path,
-                        &e.key_span,
-                        format!("\"{}\" is not a pick kind", crate::text::escape_outside(&k)),
-                        "write one of number, duration, date, time, amount, code, text",
-                    );
+    let yields =
+        read_named(table.entries(), sink, "the yielded field", "write field names as [a-z][a-z0-9_]*", |item, sink| {
+            let mut t = item.table(sink)?;
+            let kind = match t.get("kind") {
+                Some(e) => e.text(sink, false).and_then(|k| match k.parse::<PickKind>() {
+                    Ok(kind) => Some(kind),
+                    Err(_) => {
+                        sink.error(
+                            Problem::BadPick,
+                            &e.path,
+                            &e.key_span,
+                            format!("\"{}\" is not a pick kind", crate::text::escape_outside(&k)),
+                            "write one of number, duration, date, time, amount, code, text",
+                        );
+                        None
+                    }
+                }),
+                None => {
+                    t.missing(sink, "kind", "say what the field holds: { kind = \"text\" }");
                     None
                 }
-            }),
-            None => {
-                t.missing(sink, "kind", "say what the field holds: { kind = \"text\" }");
-                None
-            }
-        };
-        let about = match t.get("about") {
-            Some(e) => e.nonempty_text(sink, false).map(Some),
-            None => Some(None),
-        };
-        t.finish(sink);
-        match (kind, about) {
-            (Some(kind), Some(about)) => yields.push(Yield { field: item.name.to_string(), kind, about }),
-            _ => ok = false,
+            };
+            let about = match t.get("about") {
+                Some(e) => e.nonempty_text(sink, false).map(Some),
+                None => Some(None),
+            };
+            t.finish(sink);
+            Some(Yield { field: item.name.to_string(), kind: kind?, about: about? })
+        });
+    table.finish(sink);
+    yields
+}
+
+/// Reads each entry of a table keyed by names (`[yields.<field>]`, `[config.<key>]`): a key that is not a
+/// name is refused as `what` with the `rule`; every entry is read, and the whole stands only when each
+/// entry does.
+fn read_named<'t, 'i, T>(
+    entries: Vec<Entry<'t, 'i>>,
+    sink: &mut Sink,
+    what: &str,
+    rule: &str,
+    mut read: impl FnMut(&Entry<'t, 'i>, &mut Sink) -> Option<T>,
+) -> Option<Vec<T>> {
+    let mut read_all = Vec::new();
+    let mut ok = true;
+    for item in entries {
+        if !is_name(item.name) {
+            let message = format!("{what} \"{}\" is not a name", crate::text::escape_outside(item.name));
+            sink.error(Problem::BadName, &item.path, &item.key_span, message, rule);
+            ok = false;
+            continue;
+        }
+        match read(&item, sink) {
+            Some(value) => read_all.push(value),
+            None => ok = false,
         }
     }
-    table.finish(sink);
-    ok.then_some(yields)
+    ok.then_some(read_all)
 }
 
 fn read_config(entry: &Entry, sink: &mut Sink) -> Option<Vec<ConfigKey>> {
     let mut table = entry.table(sink)?;
-    let mut keys = Vec::new();
-    let mut ok = true;
-    for item in table.entries() {
-        if !is_name(item.name) {
-            sink.error(
-                Problem::BadName,
-                &item.path,
-                &item.key_span,
-                format!("the config key \"{}\" is not a name", crate::text::escape_outside(item.name)),
-                "write config keys as [a-z][a-z0-9_]*",
-            );
-            ok = false;
-            continue;
-        }
-        let read = match item.value.get_ref() {
+    read_named(table.entries(), sink, "the config key", "write config keys as [a-z][a-z0-9_]*", |item, sink| {
+        let (about, secret) = match item.value.get_ref() {
             DeValue::String(_) => item.nonempty_text(sink, false).map(|about| (about, false)),
             DeValue::Table(_) => item.table(sink).and_then(|mut t| {
                 let about = match t.get("about") {
@@ -395,13 +391,9 @@ fn read_config(entry: &Entry, sink: &mut Sink) -> Option<Vec<ConfigKey>> {
                 );
                 None
             }
-        };
-        match read {
-            Some((about, secret)) => keys.push(ConfigKey { name: item.name.to_string(), about, secret }),
-            None => ok = false,
-        }
-    }
-    ok.then_some(keys)
+        }?;
+        Some(ConfigKey { name: item.name.to_string(), about, secret })
+    })
 }
 
 fn read_grants(entry: &Entry, sink: &mut Sink) -> Option<Grants> {

@@ -24,6 +24,43 @@ fn texts(parts: &[Part]) -> Vec<&str> {
     parts.iter().map(|p| p.text.as_str()).collect()
 }
 
+/// The lights and the timer, the reflexes most weaving tests decide with.
+const LIGHTS: &str = r#"
+reflex = 1
+description = "Turn the lights in one room on, off, or dim them."
+effect = "write"
+confirm = "Set the {room} lights {state}?"
+run = "lights.mjs"
+[args.room]
+ask = "Which room?"
+vocab = "rooms"
+[args.state]
+ask = "What should the lights do?"
+options.on = "Switch on."
+options.off = "Switch off."
+"#;
+const TIMER: &str = r#"
+reflex = 1
+description = "Start a countdown timer."
+effect = "write"
+confirm = "Start a timer for {duration}?"
+run = "timer.mjs"
+[args.duration]
+ask = "For how long?"
+pick = "duration"
+"#;
+const GATE: crate::adapter::Gate = crate::adapter::Gate { route: 0.4, fits: None, read: 0.6, write: 0.8 };
+
+/// A reflex read from its manifest, with the vocabulary `rooms` when one is given.
+fn reflex(name: &str, manifest: &str, rooms: Option<&str>) -> crate::catalog::Reflex {
+    let manifest = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true).value.unwrap();
+    let vocabs = rooms
+        .map(|text| ("rooms".to_string(), crate::vocab::read_vocab("rooms", "rooms.toml", text).value.unwrap()))
+        .into_iter()
+        .collect();
+    crate::catalog::Reflex { name: name.into(), manifest, vocabs }
+}
+
 #[test]
 fn connectives_commas_and_semicolons_are_places_to_cut() {
     assert_eq!(
@@ -132,6 +169,15 @@ fn decision(input: &str, outcome: Outcome, reflex: Option<&str>, effect: Option<
     }
 }
 
+/// The part `text` at `start`, decided with no arguments.
+fn decided(text: &str, start: usize, outcome: Outcome, reflex: Option<&str>, effect: Option<Effect>) -> Decided {
+    Decided {
+        part: part(text, start),
+        decision: decision(text, outcome, reflex, effect, Args::default()),
+        repair: None,
+    }
+}
+
 fn part(text: &str, start: usize) -> Part {
     Part { start, end: start + text.chars().count(), text: text.into(), connective: None }
 }
@@ -150,16 +196,8 @@ fn a_write_never_shares_a_stage() {
 fn a_plan_of_two_writes_has_two_stages_and_the_weakest_outcome() {
     let reading = Reading { parts: vec![part("a", 0), part("b", 6)], excluded: Vec::new(), splits: Vec::new() };
     let decided = vec![
-        Decided {
-            part: part("a", 0),
-            decision: decision("a", Outcome::Confirm, Some("lights"), Some(Effect::Write), Args::default()),
-            repair: None,
-        },
-        Decided {
-            part: part("b", 6),
-            decision: decision("b", Outcome::Run, Some("timer"), Some(Effect::Write), Args::default()),
-            repair: None,
-        },
+        decided("a", 0, Outcome::Confirm, Some("lights"), Some(Effect::Write)),
+        decided("b", 6, Outcome::Run, Some("timer"), Some(Effect::Write)),
     ];
     let plan = settle("a and b", &reading, decided);
     assert_eq!(plan.stages, vec![vec![1], vec![2]]);
@@ -173,16 +211,8 @@ fn a_plan_of_two_writes_has_two_stages_and_the_weakest_outcome() {
 fn a_part_that_found_nothing_refuses_the_whole_plan() {
     let reading = Reading { parts: vec![part("a", 0), part("b", 6)], excluded: Vec::new(), splits: Vec::new() };
     let decided = vec![
-        Decided {
-            part: part("a", 0),
-            decision: decision("a", Outcome::Run, Some("lights"), Some(Effect::Write), Args::default()),
-            repair: None,
-        },
-        Decided {
-            part: part("b", 6),
-            decision: decision("b", Outcome::Abstain, None, None, Args::default()),
-            repair: None,
-        },
+        decided("a", 0, Outcome::Run, Some("lights"), Some(Effect::Write)),
+        decided("b", 6, Outcome::Abstain, None, None),
     ];
     let plan = settle("a and b", &reading, decided);
     assert!(plan.refused());
@@ -226,40 +256,17 @@ fn a_splice_holds_only_for_a_value_the_part_said() {
 
 mod again_steps {
     use super::super::again::{self, ALSO, INSTEAD, NOTHING, OUT};
-    use crate::adapter::Gate;
-    use crate::catalog::{Catalog, Reflex};
+    use super::{GATE, LIGHTS, reflex};
+    use crate::catalog::Catalog;
     use crate::decide::Decider;
     use crate::decision::{Outcome, Value};
-    use crate::manifest::read_manifest;
     use crate::validate::{Answers, Distribution};
-    use crate::vocab::read_vocab;
 
-    const LIGHTS: &str = r#"
-reflex = 1
-description = "Turn the lights in one room on, off, or dim them."
-effect = "write"
-confirm = "Set the {room} lights {state}?"
-run = "lights.mjs"
-[args.room]
-ask = "Which room?"
-vocab = "rooms"
-[args.state]
-ask = "What should the lights do?"
-options.on = "Switch on."
-options.off = "Switch off."
-"#;
     const ROOMS: &str =
         "den = \"The TV room.\"\noffice = { what = \"The study.\", value = \"group-7\" }\nkitchen = \"Cooking.\"\n";
-    const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.6, write: 0.8 };
 
     fn catalog() -> Catalog {
-        let manifest = read_manifest("reflex.toml", LIGHTS, &|_: &str| true).value.unwrap();
-        let vocab = read_vocab("rooms", "rooms.toml", ROOMS).value.unwrap();
-        Catalog::new(vec![Reflex {
-            name: "lights".into(),
-            manifest,
-            vocabs: [("rooms".to_string(), vocab)].into_iter().collect(),
-        }])
+        Catalog::new(vec![reflex("lights", LIGHTS, Some(ROOMS))])
     }
 
     fn sure(key: &str, keys: &[&str]) -> Distribution {
@@ -389,48 +396,16 @@ mod weaving {
     use super::super::plan::{Repair, VerdictBecause};
     use super::super::weaver::{NotWoven, Weaver, Woven};
     use super::super::{MAX_CUTS, TooMany};
-    use crate::adapter::Gate;
-    use crate::catalog::{Catalog, Reflex};
+    use super::{GATE, LIGHTS, TIMER, reflex};
+    use crate::catalog::Catalog;
     use crate::decision::Outcome;
-    use crate::manifest::read_manifest;
     use crate::question::{Question, Questions};
     use crate::validate::{Answers, Distribution};
-    use crate::vocab::read_vocab;
 
-    const LIGHTS: &str = r#"
-reflex = 1
-description = "Turn the lights in one room on, off, or dim them."
-effect = "write"
-confirm = "Set the {room} lights {state}?"
-run = "lights.mjs"
-[args.room]
-ask = "Which room?"
-vocab = "rooms"
-[args.state]
-ask = "What should the lights do?"
-options.on = "Switch on."
-options.off = "Switch off."
-"#;
-    const TIMER: &str = r#"
-reflex = 1
-description = "Start a countdown timer."
-effect = "write"
-confirm = "Start a timer for {duration}?"
-run = "timer.mjs"
-[args.duration]
-ask = "For how long?"
-pick = "duration"
-"#;
     const ROOMS: &str = "den = \"The TV room.\"\noffice = \"The study.\"\nkitchen = \"Cooking.\"\n";
-    const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.6, write: 0.8 };
 
     fn catalog() -> Catalog {
-        let read = |t: &str| read_manifest("reflex.toml", t, &|_: &str| true).value.unwrap();
-        let vocab = read_vocab("rooms", "rooms.toml", ROOMS).value.unwrap();
-        Catalog::new(vec![
-            Reflex { name: "lights".into(), manifest: read(LIGHTS), vocabs: [("rooms".to_string(), vocab)].into() },
-            Reflex { name: "timer".into(), manifest: read(TIMER), vocabs: Default::default() },
-        ])
+        Catalog::new(vec![reflex("lights", LIGHTS, Some(ROOMS)), reflex("timer", TIMER, None)])
     }
 
     /// A scripted engine: the route by a word of the text, arguments by the words they name, every cut
@@ -587,15 +562,11 @@ pick = "duration"
 mod binding {
     use super::super::plan::{Decided, VerdictBecause, bind, refers_back, rewritten_words, settle, taken};
     use super::super::{Part, Reading};
-    use crate::catalog::{Catalog, Reflex};
+    use super::reflex;
+    use crate::catalog::Catalog;
     use crate::decision::{Args, Choices, Decision, Missing, MissingBecause, Outcome, Value};
-    use crate::manifest::{Effect, read_manifest};
+    use crate::manifest::Effect;
     use crate::recognize::{PickKind, PickValue};
-
-    fn reflex(name: &str, text: &str) -> Reflex {
-        let manifest = read_manifest("reflex.toml", text, &|_: &str| true).value.unwrap();
-        Reflex { name: name.into(), manifest, vocabs: Default::default() }
-    }
 
     const CONTACT: &str = "reflex = 1\ndescription = \"Look up a contact.\"\neffect = \"read\"\nconfirm = \"Look up?\"\nrun = \"c.mjs\"\n[yields.email]\nkind = \"text\"\n";
     const DIRECTORY: &str = "reflex = 1\ndescription = \"Look up a desk.\"\neffect = \"read\"\nconfirm = \"Look up?\"\nrun = \"d.mjs\"\n[yields.desk_mail]\nkind = \"text\"\n";
@@ -643,7 +614,7 @@ mod binding {
 
     #[test]
     fn a_step_that_refers_back_takes_the_one_field_of_its_kind() {
-        let catalog = Catalog::new(vec![reflex("contact", CONTACT), reflex("mail", MAIL)]);
+        let catalog = Catalog::new(vec![reflex("contact", CONTACT, None), reflex("mail", MAIL, None)]);
         let p = plan(
             &catalog,
             vec![
@@ -669,8 +640,11 @@ mod binding {
 
     #[test]
     fn several_fields_that_fit_stop_the_plan_and_none_says_no_source() {
-        let catalog =
-            Catalog::new(vec![reflex("contact", CONTACT), reflex("directory", DIRECTORY), reflex("mail", MAIL)]);
+        let catalog = Catalog::new(vec![
+            reflex("contact", CONTACT, None),
+            reflex("directory", DIRECTORY, None),
+            reflex("mail", MAIL, None),
+        ]);
         let p = plan(
             &catalog,
             vec![
@@ -692,7 +666,7 @@ mod binding {
 
     #[test]
     fn an_optional_value_is_written_into_the_words_and_decided_again() {
-        let catalog = Catalog::new(vec![reflex("contact", CONTACT), reflex("note", NOTE)]);
+        let catalog = Catalog::new(vec![reflex("contact", CONTACT, None), reflex("note", NOTE, None)]);
         let p = plan(
             &catalog,
             vec![
