@@ -12,12 +12,11 @@
 
 mod common;
 
-use common::{Receiver, TRIAGE, env, events, now_ms};
+use common::{Receiver, TRIAGE, env, events, now_ms, send_open_loop};
 use expresso_host::store::Db;
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -67,10 +66,6 @@ fn main() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let server = Arc::new(Mutex::new(spawn_serve(&bin, &dir, port)));
     let url = format!("http://127.0.0.1:{port}/events");
-    let bodies = Arc::new(bodies);
-    let sent_at: Arc<Mutex<HashMap<usize, f64>>> = Arc::new(Mutex::new(HashMap::new()));
-    let next = Arc::new(AtomicUsize::new(0));
-    let retried = Arc::new(AtomicUsize::new(0));
     let start = Instant::now();
     let start_ms = now_ms();
 
@@ -101,35 +96,7 @@ fn main() {
         })
     };
 
-    let threads: Vec<_> = (0..clients)
-        .map(|_| {
-            let (bodies, sent_at, next, retried, url) =
-                (bodies.clone(), sent_at.clone(), next.clone(), retried.clone(), url.clone());
-            std::thread::spawn(move || {
-                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(10)).build();
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= bodies.len() {
-                        return;
-                    }
-                    let due = Duration::from_secs_f64(i as f64 / rate as f64);
-                    if let Some(wait) = due.checked_sub(start.elapsed()) {
-                        std::thread::sleep(wait);
-                    }
-                    sent_at.lock().unwrap().insert(i, now_ms());
-                    // Sent until it is acknowledged: an answer lost with a killed server is sent again,
-                    // and the log keeps one copy.
-                    while agent.post(&url).set("Content-Type", "application/json").send_string(&bodies[i]).is_err() {
-                        retried.fetch_add(1, Ordering::SeqCst);
-                        std::thread::sleep(Duration::from_millis(20));
-                    }
-                }
-            })
-        })
-        .collect();
-    for t in threads {
-        t.join().unwrap();
-    }
+    let (sent_at, retried) = send_open_loop(bodies, vec![url], rate, clients, start, Duration::from_millis(20));
     faults.join().unwrap();
     receiver.wait_for(expected);
     {
@@ -140,8 +107,8 @@ fn main() {
     }
 
     println!("load with faults: {n} events at {rate}/s for {seconds}s, {clients} clients, one event per request");
-    let ok = receiver.report(n, start_ms, &sent_at.lock().unwrap(), expected);
-    println!("  requests sent again by the clients after the kill: {}", retried.load(Ordering::SeqCst));
+    let ok = receiver.report(n, start_ms, &sent_at, expected);
+    println!("  requests sent again by the clients after the kill: {}", retried);
     let _ = std::fs::remove_dir_all(&dir);
     if !ok {
         std::process::exit(1);

@@ -21,14 +21,13 @@
 
 mod common;
 
-use common::{Receiver, TRIAGE, env, events, now_ms};
+use common::{Receiver, TRIAGE, env, events, now_ms, send_open_loop};
 use expresso_host::pg::Namespace;
 use expresso_host::store::Db;
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -140,13 +139,9 @@ fn main() {
         .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port())
         .collect();
     let servers: Arc<Vec<Mutex<Child>>> = Arc::new(ports.iter().map(|p| Mutex::new(spawn_serve(&setup, *p))).collect());
-    let urls: Arc<Vec<String>> = Arc::new(ports.iter().map(|p| format!("http://127.0.0.1:{p}/events")).collect());
+    let urls: Vec<String> = ports.iter().map(|p| format!("http://127.0.0.1:{p}/events")).collect();
     // Every worker holds its share before the clock starts.
     std::thread::sleep(Duration::from_millis(if pg { 1_000 } else { 100 }));
-    let bodies = Arc::new(bodies);
-    let sent_at: Arc<Mutex<HashMap<usize, f64>>> = Arc::new(Mutex::new(HashMap::new()));
-    let next = Arc::new(AtomicUsize::new(0));
-    let retried = Arc::new(AtomicUsize::new(0));
     let start = Instant::now();
     let start_ms = now_ms();
 
@@ -190,38 +185,7 @@ fn main() {
         })
     });
 
-    let threads: Vec<_> = (0..clients)
-        .map(|_| {
-            let (bodies, sent_at, next, retried, urls) =
-                (bodies.clone(), sent_at.clone(), next.clone(), retried.clone(), urls.clone());
-            std::thread::spawn(move || {
-                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(10)).build();
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= bodies.len() {
-                        return;
-                    }
-                    let due = Duration::from_secs_f64(i as f64 / rate as f64);
-                    if let Some(wait) = due.checked_sub(start.elapsed()) {
-                        std::thread::sleep(wait);
-                    }
-                    sent_at.lock().unwrap().insert(i, now_ms());
-                    // Sent until acknowledged, to the next worker when one does not answer; the log keeps
-                    // one copy of an event sent twice.
-                    let mut w = i % urls.len();
-                    while agent.post(&urls[w]).set("Content-Type", "application/json").send_string(&bodies[i]).is_err()
-                    {
-                        retried.fetch_add(1, Ordering::SeqCst);
-                        w = (w + 1) % urls.len();
-                        std::thread::sleep(Duration::from_millis(10));
-                    }
-                }
-            })
-        })
-        .collect();
-    for t in threads {
-        t.join().unwrap();
-    }
+    let (sent_at, retried) = send_open_loop(bodies, urls, rate, clients, start, Duration::from_millis(10));
     if let Some(f) = fault_thread {
         f.join().unwrap();
     }
@@ -257,8 +221,8 @@ fn main() {
         if file_sink { "file" } else { "HTTP" },
         if faults { "on" } else { "off" }
     );
-    let ok = receiver.report(n, start_ms, &sent_at.lock().unwrap(), expected);
-    println!("  requests the clients sent again (a worker killed or refusing): {}", retried.load(Ordering::SeqCst));
+    let ok = receiver.report(n, start_ms, &sent_at, expected);
+    println!("  requests the clients sent again (a worker killed or refusing): {}", retried);
     // Where the time went, summed over the workers still running at the end (the killed one's counters
     // died with it).
     let sum = |name: &str| texts.iter().map(|t| metric(t, name)).sum::<f64>();

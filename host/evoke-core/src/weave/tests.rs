@@ -560,11 +560,11 @@ mod weaving {
 }
 
 mod binding {
+    use super::super::Reading;
     use super::super::plan::{Decided, VerdictBecause, bind, refers_back, rewritten_words, settle, taken};
-    use super::super::{Part, Reading};
     use super::reflex;
     use crate::catalog::Catalog;
-    use crate::decision::{Args, Choices, Decision, Missing, MissingBecause, Outcome, Value};
+    use crate::decision::{Args, Choices, Missing, MissingBecause, Outcome, Value};
     use crate::manifest::Effect;
     use crate::recognize::{PickKind, PickValue};
 
@@ -573,35 +573,21 @@ mod binding {
     const MAIL: &str = "reflex = 1\ndescription = \"Draft a mail.\"\neffect = \"write\"\nconfirm = \"Mail {to}?\"\nrun = \"m.mjs\"\n[args.to]\nask = \"To whom?\"\npick = \"text\"\n";
 
     fn step(text: &str, reflex: &str, outcome: Outcome, effect: Effect, missing: Option<&str>) -> Decided {
-        let decision = Decision {
-            input: text.into(),
-            outcome,
-            reflex: Some(reflex.into()),
-            args: Some(Args::default()),
-            call: (outcome != Outcome::Ask).then(|| reflex.to_string()),
-            effect: (outcome != Outcome::Ask).then_some(effect),
-            unconsumed: None,
-            confidence: Some(0.9),
-            weakest: None,
-            judgments: Vec::new(),
-            runner_up: None,
-            contenders: Vec::new(),
-            prompt: None,
-            because: None,
-            missing: missing.map(|arg| {
-                vec![Missing {
-                    arg: arg.into(),
-                    ask: "To whom?".into(),
-                    because: MissingBecause::Unstated,
-                    choices: Choices::Pick { kind: "text", range: None },
-                }]
-            }),
-        };
-        Decided {
-            part: Part { start: 0, end: text.len(), text: text.into(), connective: None },
-            decision,
-            repair: None,
+        // A step that asks has neither a call nor an effect yet.
+        let asks = outcome == Outcome::Ask;
+        let mut decision = super::decision(text, outcome, Some(reflex), (!asks).then_some(effect), Args::default());
+        if asks {
+            decision.call = None;
         }
+        decision.missing = missing.map(|arg| {
+            vec![Missing {
+                arg: arg.into(),
+                ask: "To whom?".into(),
+                because: MissingBecause::Unstated,
+                choices: Choices::Pick { kind: "text", range: None },
+            }]
+        });
+        Decided { part: super::part(text, 0), decision, repair: None }
     }
 
     fn plan(catalog: &Catalog, steps: Vec<Decided>) -> super::super::plan::Plan {

@@ -74,6 +74,57 @@ pub fn events(n: usize, workspace: impl Fn(usize) -> String, text: impl Fn(usize
     events
 }
 
+/// Sends each body once, open-loop at `rate` a second from `start`, from `clients` threads, until it is
+/// acknowledged: body i goes to `urls[i % urls.len()]`, and one that is not acknowledged is sent again
+/// after `pause`, to the next URL (a server killed with the answer in flight, or one that does not
+/// answer; the log keeps one copy of an event sent twice). Returns when every body is acknowledged, with
+/// the time each was first sent and how many times a body was sent again.
+pub fn send_open_loop(
+    bodies: Vec<String>,
+    urls: Vec<String>,
+    rate: usize,
+    clients: usize,
+    start: Instant,
+    pause: Duration,
+) -> (HashMap<usize, f64>, usize) {
+    let (bodies, urls) = (Arc::new(bodies), Arc::new(urls));
+    let sent_at: Arc<Mutex<HashMap<usize, f64>>> = Arc::new(Mutex::new(HashMap::new()));
+    let next = Arc::new(AtomicUsize::new(0));
+    let retried = Arc::new(AtomicUsize::new(0));
+    let threads: Vec<_> = (0..clients)
+        .map(|_| {
+            let (bodies, sent_at, next, retried, urls) =
+                (bodies.clone(), sent_at.clone(), next.clone(), retried.clone(), urls.clone());
+            std::thread::spawn(move || {
+                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(10)).build();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= bodies.len() {
+                        return;
+                    }
+                    let due = Duration::from_secs_f64(i as f64 / rate as f64);
+                    if let Some(wait) = due.checked_sub(start.elapsed()) {
+                        std::thread::sleep(wait);
+                    }
+                    sent_at.lock().unwrap().insert(i, now_ms());
+                    let mut w = i % urls.len();
+                    while agent.post(&urls[w]).set("Content-Type", "application/json").send_string(&bodies[i]).is_err()
+                    {
+                        retried.fetch_add(1, Ordering::SeqCst);
+                        w = (w + 1) % urls.len();
+                        std::thread::sleep(pause);
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let sent_at = std::mem::take(&mut *sent_at.lock().unwrap());
+    (sent_at, retried.load(Ordering::SeqCst))
+}
+
 /// An HTTP sink's receiver on loopback: counts every delivery, applies each key once, and answers 503
 /// while it is down.
 #[derive(Default)]
