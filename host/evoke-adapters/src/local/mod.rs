@@ -22,7 +22,7 @@ pub(crate) mod weave;
 pub mod words;
 
 pub use calibration::{ArgParams, GATE, Params};
-pub use settings::Settings;
+pub use settings::{Settings, SettingsError};
 
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
 use evoke_core::question::{NONE, Options, Question, Questions, Text};
@@ -80,7 +80,7 @@ impl Local {
     }
 
     /// From a project's `[adapters.local]` table.
-    pub fn from_table(table: Option<&toml::Table>) -> Result<Local, String> {
+    pub fn from_table(table: Option<&toml::Table>) -> Result<Local, SettingsError> {
         Ok(Local::new(Settings::read(table)?))
     }
 
