@@ -30,18 +30,18 @@ pub fn open(
     let refused = |message: String| OpenError::Refused { message };
     match name {
         "local" => {
-            let local = crate::local::Local::from_table(settings).map_err(refused)?;
+            let local = crate::local::Local::from_table(settings).map_err(|e| refused(e.to_string()))?;
             // Its fitted route models are kept between processes, in the cache place.
             local.keep_models_in(cache.join("local"));
             Ok(Box::new(local))
         }
         "embed" => Ok(Box::new(crate::embed::Embed::from_table(settings, cache).map_err(refused)?)),
-        "openai" => Ok(Box::new(crate::openai::OpenAi::from_table(settings).map_err(refused)?)),
+        "openai" => Ok(Box::new(crate::openai::OpenAi::from_table(settings).map_err(|e| refused(e.to_string()))?)),
 
         other => match crate::component::open(other, settings, data, cache) {
             Ok(Some(adapter)) => Ok(Box::new(adapter)),
             Ok(None) => Err(OpenError::Unknown { name: other.to_string() }),
-            Err(message) => Err(refused(message)),
+            Err(e) => Err(refused(e.to_string())),
         },
     }
 }

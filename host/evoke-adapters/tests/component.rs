@@ -2,7 +2,8 @@
 //! the sandbox denies (an environment, files, sockets, a host not allowed), looping past its signal,
 //! trapping, and answering a question twice. Both are built by `.ci/build-components`.
 
-use evoke_adapters::component::ComponentAdapter;
+use evoke_adapters::component::{AdapterOpenError, ComponentAdapter};
+use evoke_bodies::component::ComponentError;
 use evoke_core::adapter::{Adapter, Cancel, State};
 use evoke_core::question::{Options, Question, Questions, Text};
 use std::io::{BufRead, BufReader, Write};
@@ -186,15 +187,21 @@ fn http_reaches_an_allowed_host_and_no_other() {
 fn what_is_not_an_adapter_is_refused_with_the_reason() {
     let cache = cache();
     let refused = ComponentAdapter::from_bytes("x", b"not wasm at all", &[], &cache).err().unwrap();
-    assert!(refused.contains("not a component"), "{refused}");
+    assert!(matches!(refused, AdapterOpenError::Host(ComponentError::NotAComponent(_))), "{refused}");
+    assert!(refused.to_string().contains("not a component"), "{refused}");
     let body = root().join("reflexes/convert/convert.wasm");
     if let Ok(bytes) = std::fs::read(&body) {
         let refused = ComponentAdapter::from_bytes("convert", &bytes, &[], &cache).err().unwrap();
-        assert!(refused.contains("reflex's body, not an adapter"), "{refused}");
+        assert!(matches!(refused, AdapterOpenError::ABody { .. }), "{refused}");
+        assert!(refused.to_string().contains("reflex's body, not an adapter"), "{refused}");
     }
     if let Some(bytes) = built("keywords") {
         let refused =
             ComponentAdapter::from_bytes("keywords", &bytes, &["https://example.com".into()], &cache).err().unwrap();
-        assert!(refused.contains("not a host:port pair"), "{refused}");
+        assert!(
+            matches!(&refused, AdapterOpenError::Host(ComponentError::NetGrant { pair }) if pair == "https://example.com"),
+            "{refused}"
+        );
+        assert!(refused.to_string().contains("not a host:port pair"), "{refused}");
     }
 }

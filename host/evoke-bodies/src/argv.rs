@@ -17,6 +17,19 @@ const ERROR_LINES: usize = 3;
 /// The most of those lines a failure carries, in bytes.
 const ERROR_BYTES: usize = 4096;
 
+/// Why an argv body was not started: a value that would read as an option, or a program not found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArgvError {
+    #[error(
+        "the value \"{value}\" of `{name}` starts with `-`, so the program could read it as an option; nothing ran"
+    )]
+    OptionLike { name: String, value: String },
+    #[error("the program \"{name}\" is a relative path; write a name on PATH or an absolute path")]
+    RelativeProgram { name: String },
+    #[error("the program \"{name}\" is not on PATH")]
+    NotOnPath { name: String },
+}
+
 pub fn contained() -> Contained {
     Contained::None { why: "an argv runs with your rights; evoke scrubs its environment and nothing more".into() }
 }
@@ -24,7 +37,7 @@ pub fn contained() -> Contained {
 /// The argv with every placeholder filled: `values` gives each argument's element, `None` for an
 /// unstated optional argument, whose element is dropped. A value that would start with `-` is refused
 /// before anything runs, so it can never become an option of the program.
-pub fn fill(argv: &[String], values: impl Fn(&str) -> Option<String>) -> Result<Vec<String>, String> {
+pub fn fill(argv: &[String], values: impl Fn(&str) -> Option<String>) -> Result<Vec<String>, ArgvError> {
     let mut filled = Vec::with_capacity(argv.len());
     for (i, element) in argv.iter().enumerate() {
         let name = element.strip_prefix('{').and_then(|e| e.strip_suffix('}'));
@@ -32,9 +45,7 @@ pub fn fill(argv: &[String], values: impl Fn(&str) -> Option<String>) -> Result<
             (0, _) | (_, None) => filled.push(element.clone()),
             (_, Some(name)) => match values(name) {
                 Some(value) if value.starts_with('-') => {
-                    return Err(format!(
-                        "the value \"{value}\" of `{name}` starts with `-`, so the program could read it as an option; nothing ran"
-                    ));
+                    return Err(ArgvError::OptionLike { name: name.to_string(), value });
                 }
                 Some(value) => filled.push(value),
                 None => {}
@@ -45,15 +56,15 @@ pub fn fill(argv: &[String], values: impl Fn(&str) -> Option<String>) -> Result<
 }
 
 /// The program: a name on `PATH`, or an absolute path; never relative to wherever evoke runs.
-pub fn program(name: &str) -> Result<PathBuf, String> {
+pub fn program(name: &str) -> Result<PathBuf, ArgvError> {
     let path = PathBuf::from(name);
     if path.is_absolute() {
         return Ok(path);
     }
     if name.contains('/') {
-        return Err(format!("the program \"{name}\" is a relative path; write a name on PATH or an absolute path"));
+        return Err(ArgvError::RelativeProgram { name: name.to_string() });
     }
-    which::which(name).map_err(|_| format!("the program \"{name}\" is not on PATH"))
+    which::which(name).map_err(|_| ArgvError::NotOnPath { name: name.to_string() })
 }
 
 pub async fn run(call: &Call, argv: &[String], cancel: impl Future<Output = ()>) -> Ran {
@@ -67,7 +78,7 @@ pub async fn run(call: &Call, argv: &[String], cancel: impl Future<Output = ()>)
     };
     let program = match program(first) {
         Ok(program) => program,
-        Err(e) => return failed(e),
+        Err(e) => return failed(e.to_string()),
     };
     let mut command = tokio::process::Command::new(program);
     command.args(rest).current_dir(&call.dir);
@@ -131,7 +142,7 @@ pub async fn run(call: &Call, argv: &[String], cancel: impl Future<Output = ()>)
 
 #[cfg(test)]
 mod tests {
-    use super::fill;
+    use super::{ArgvError, fill};
 
     #[test]
     fn placeholders_fill_whole_elements_and_drop_unstated_ones() {
@@ -144,6 +155,8 @@ mod tests {
         })
         .unwrap();
         assert_eq!(filled, ["hue", "set", "den", "--level", "40"]);
-        assert!(fill(&argv, |_| Some("-rf".into())).unwrap_err().contains("starts with `-`"));
+        let refused = fill(&argv, |_| Some("-rf".into())).unwrap_err();
+        assert!(matches!(&refused, ArgvError::OptionLike { value, .. } if value == "-rf"), "{refused}");
+        assert!(refused.to_string().contains("starts with `-`"));
     }
 }

@@ -28,7 +28,20 @@ static WAITING: Mutex<Vec<oneshot::Sender<()>>> = Mutex::new(Vec::new());
 static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
 /// Whether the signal thread started, or why it could not.
-static LISTENING: OnceLock<Result<(), String>> = OnceLock::new();
+static LISTENING: OnceLock<Result<(), NotListening>> = OnceLock::new();
+
+/// Why the signal thread is not listening; the run then falls back on tokio's own Ctrl-C listener.
+#[derive(Debug, thiserror::Error)]
+enum NotListening {
+    #[error("the signal thread cannot start: {0}")]
+    Thread(std::io::Error),
+    #[error("the signal thread has no runtime")]
+    NoRuntime,
+    #[error("SIGINT and SIGTERM cannot be listened to")]
+    NoSignals,
+    #[error("the signal thread ended")]
+    Ended,
+}
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -49,7 +62,7 @@ pub async fn interrupted() {
 
 /// Starts the thread that hears SIGINT and SIGTERM, once per process. It has a runtime of its own, so a
 /// signal is heard even while every other thread of evoke is stuck.
-fn listen() -> &'static Result<(), String> {
+fn listen() -> &'static Result<(), NotListening> {
     LISTENING.get_or_init(|| {
         let (ready, started) = mpsc::channel();
         std::thread::Builder::new()
@@ -57,7 +70,7 @@ fn listen() -> &'static Result<(), String> {
             .spawn(move || {
                 let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
                 let Ok(runtime) = runtime else {
-                    let _ = ready.send(Err("the signal thread has no runtime".to_string()));
+                    let _ = ready.send(Err(NotListening::NoRuntime));
                     return;
                 };
                 runtime.block_on(async move {
@@ -65,7 +78,7 @@ fn listen() -> &'static Result<(), String> {
                     let (Ok(mut int), Ok(mut term)) =
                         (signal(SignalKind::interrupt()), signal(SignalKind::terminate()))
                     else {
-                        let _ = ready.send(Err("SIGINT and SIGTERM cannot be listened to".to_string()));
+                        let _ = ready.send(Err(NotListening::NoSignals));
                         return;
                     };
                     let _ = ready.send(Ok(()));
@@ -78,8 +91,8 @@ fn listen() -> &'static Result<(), String> {
                     }
                 });
             })
-            .map_err(|e| format!("the signal thread cannot start: {e}"))?;
-        started.recv().unwrap_or_else(|_| Err("the signal thread ended".to_string()))
+            .map_err(NotListening::Thread)?;
+        started.recv().unwrap_or_else(|_| Err(NotListening::Ended))
     })
 }
 

@@ -72,16 +72,27 @@ pub struct Finished {
     pub stderr: Vec<u8>,
 }
 
+/// Why a command under test did not finish: it did not start, could not be waited on, or ran too long.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("cannot start {program}: {source}")]
+    Start { program: String, source: std::io::Error },
+    #[error("{0}")]
+    Wait(std::io::Error),
+    #[error("timed out after {seconds} s")]
+    TimedOut { seconds: u64 },
+}
+
 /// Runs `command` with `input` on its stdin (`None`: no stdin at all, as `/dev/null`), collecting both
 /// streams, and kills it when it runs past `timeout`: the error then reads `timed out after N s`.
-pub fn run_for(mut command: Command, input: Option<&[u8]>, timeout: Duration) -> Result<Finished, String> {
+pub fn run_for(mut command: Command, input: Option<&[u8]>, timeout: Duration) -> Result<Finished, RunError> {
     let program = command.get_program().to_string_lossy().to_string();
     let mut child = command
         .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
+        .map_err(|source| RunError::Start { program, source })?;
     // Each stream on its own thread, so that a child filling one pipe never waits on the runner.
     if let (Some(mut stdin), Some(input)) = (child.stdin.take(), input) {
         let input = input.to_vec();
@@ -103,14 +114,14 @@ pub fn run_for(mut command: Command, input: Option<&[u8]>, timeout: Duration) ->
     let stderr = drain(child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>));
     let started = Instant::now();
     let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+        if let Some(status) = child.try_wait().map_err(RunError::Wait)? {
             break status;
         }
         if started.elapsed() >= timeout {
             let _ = child.kill();
             let _ = child.wait();
             // The stream threads are left to end when the last holder of the pipes does.
-            return Err(format!("timed out after {} s", timeout.as_secs()));
+            return Err(RunError::TimedOut { seconds: timeout.as_secs() });
         }
         std::thread::sleep(Duration::from_millis(5));
     };

@@ -30,15 +30,39 @@ pub struct Step {
     pub line: usize,
 }
 
-pub fn parse(text: &str) -> Result<Vec<Step>, String> {
+/// A transcript line that does not read, by its 1-based number.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {fault}")]
+pub struct ParseError {
+    pub line: usize,
+    pub fault: LineFault,
+}
+
+/// What is wrong with one line of a transcript, and what to write instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineFault {
+    #[error("the command does not split")]
+    DoesNotSplit,
+    #[error("a command starts with `evoke`")]
+    NotEvoke,
+    #[error("output before any command")]
+    OutputFirst,
+    #[error("`? N` takes a number")]
+    ExitNotANumber,
+    #[error("output after the exit code; start a command with `$ `")]
+    OutputAfterExit,
+}
+
+pub fn parse(text: &str) -> Result<Vec<Step>, ParseError> {
     let mut steps: Vec<Step> = Vec::new();
     for (n, line) in text.lines().enumerate() {
+        let at = |fault| ParseError { line: n + 1, fault };
         let command =
             line.strip_prefix("$ ").map(|c| (c, false)).or_else(|| line.strip_prefix("% ").map(|c| (c, true)));
         if let Some((command, terminal)) = command {
-            let words = shlex::split(command).ok_or_else(|| format!("line {}: the command does not split", n + 1))?;
+            let words = shlex::split(command).ok_or_else(|| at(LineFault::DoesNotSplit))?;
             if words.first().map(String::as_str) != Some("evoke") {
-                return Err(format!("line {}: a command starts with `evoke`", n + 1));
+                return Err(at(LineFault::NotEvoke));
             }
             steps.push(Step { command: words[1..].to_vec(), terminal, line: n + 1, ..Step::default() });
             continue;
@@ -50,13 +74,13 @@ pub fn parse(text: &str) -> Result<Vec<Step>, String> {
             if line.trim().is_empty() {
                 continue;
             }
-            return Err(format!("line {}: output before any command", n + 1));
+            return Err(at(LineFault::OutputFirst));
         };
         if let Some(code) = line.strip_prefix("? ") {
-            step.exit = Some(code.trim().parse().map_err(|_| format!("line {}: `? N` takes a number", n + 1))?);
+            step.exit = Some(code.trim().parse().map_err(|_| at(LineFault::ExitNotANumber))?);
         } else if step.exit.is_some() {
             if !line.trim().is_empty() {
-                return Err(format!("line {}: output after the exit code; start a command with `$ `", n + 1));
+                return Err(at(LineFault::OutputAfterExit));
             }
         } else if step.terminal {
             step.stdout.push(line.to_string());
@@ -114,9 +138,10 @@ pub fn run_within(implementation: &Path, root: &Path, timeout: Duration) -> Repo
     report
 }
 
+/// Runs one flow's steps. An `Err` is the flow's failure as the report prints it.
 fn flow_report(implementation: &Path, flow: &Path, timeout: Duration) -> Result<Report, String> {
     let text = std::fs::read_to_string(flow.join("transcript")).map_err(|e| e.to_string())?;
-    let steps = parse(&text)?;
+    let steps = parse(&text).map_err(|e| e.to_string())?;
     if steps.is_empty() {
         return Err("transcript: no step".into());
     }
@@ -200,7 +225,8 @@ fn compare(stream: &str, expected: &[String], actual: &str, problems: &mut Vec<S
 }
 
 /// Runs one step in a pseudo-terminal, answering its prompts, and compares the whole screen's text. Each
-/// wait (for a prompt, for the end) may take `timeout`.
+/// wait (for a prompt, for the end) may take `timeout`. An `Err` is every difference found, as the report
+/// prints them.
 fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step, timeout: Duration) -> Result<(), String> {
     use expectrl::{Eof, Session};
     let mut command = Command::new(implementation);
@@ -256,4 +282,19 @@ fn terminal(implementation: &Path, flow: &Path, home: &Path, step: &Step, timeou
         problems.push(format!("exit {code:?}, expected {exit}"));
     }
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n    ")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_that_does_not_read_is_named_by_its_number() {
+        let refused = parse("$ evoke try x\n? 0\nleft over\n").unwrap_err();
+        assert_eq!(refused, ParseError { line: 3, fault: LineFault::OutputAfterExit });
+        assert_eq!(refused.to_string(), "line 3: output after the exit code; start a command with `$ `");
+        assert_eq!(parse("$ ls\n").unwrap_err(), ParseError { line: 1, fault: LineFault::NotEvoke });
+        assert_eq!(parse("hello\n").unwrap_err().fault, LineFault::OutputFirst);
+        assert_eq!(parse("$ evoke x\n? many\n").unwrap_err().fault, LineFault::ExitNotANumber);
+    }
 }

@@ -84,12 +84,14 @@ pub fn cases(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Runs one case. An `Err` is the case's failure as the report prints it (often the expected and actual
+/// output side by side), not a fault of the runner.
 fn one(implementation: &Path, function: &str, file: &Path, timeout: Duration) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let case: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
     let mut command = Command::new(implementation);
     command.args(["conform", function]);
-    let output = run_for(command, Some(case["input"].to_string().as_bytes()), timeout)?;
+    let output = run_for(command, Some(case["input"].to_string().as_bytes()), timeout).map_err(|e| e.to_string())?;
     if !output.status.success() {
         return Err(format!("exit {:?}: {}", output.status.code(), String::from_utf8_lossy(&output.stderr).trim()));
     }

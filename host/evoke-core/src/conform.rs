@@ -21,6 +21,8 @@ use crate::vocab::read_vocab;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
+pub use crate::case_error::CaseError;
+
 /// The functions a vector folder may name.
 pub const FUNCTIONS: [&str; 15] = [
     "identity",
@@ -41,7 +43,7 @@ pub const FUNCTIONS: [&str; 15] = [
 ];
 
 /// Runs `function` on a case's `input`. An input of the wrong shape is an error, not a fault.
-pub fn call(function: &str, input: &Value) -> Result<Value, String> {
+pub fn call(function: &str, input: &Value) -> Result<Value, CaseError> {
     match function {
         "identity" => Ok(json!(identity(as_str(input, None)?))),
         "manifest" => Ok(reading_json(manifest_of(input)?, |m| m.to_canonical_json())),
@@ -50,12 +52,12 @@ pub fn call(function: &str, input: &Value) -> Result<Value, String> {
             let Some(manifest) = reading.value else {
                 return Ok(fault_json(reading.first_error()));
             };
-            Ok(serde_json::to_value(lint(&manifest)).map_err(|e| e.to_string())?)
+            Ok(serde_json::to_value(lint(&manifest))?)
         }
         "overlay" => {
             let shipped = manifest_of(input)?;
             let Some(shipped) = shipped.value else {
-                return Err("the case's shipped manifest does not read".into());
+                return Err(CaseError::ShippedManifest);
             };
             let overlay = as_str(input, Some("overlay"))?;
             Ok(reading_json(read_overlay("overlay.toml", overlay, &shipped), |m| m.to_canonical_json()))
@@ -79,23 +81,24 @@ pub fn call(function: &str, input: &Value) -> Result<Value, String> {
         "h1" => crate::h1::vector_case(input),
         "versions" => crate::contract::vector_case(input),
         "weave" => weave_case(input),
-        other => Err(format!("no core function is named \"{other}\"")),
+        other => Err(CaseError::NoFunction(other.to_string())),
     }
 }
 
-fn as_str<'v>(input: &'v Value, key: Option<&str>) -> Result<&'v str, String> {
+fn as_str<'v>(input: &'v Value, key: Option<&str>) -> Result<&'v str, CaseError> {
     let value = match key {
-        Some(key) => input.get(key).ok_or_else(|| format!("the input has no \"{key}\""))?,
+        Some(key) => input.get(key).ok_or_else(|| CaseError::Missing { key: key.to_string() })?,
         None => input,
     };
-    value.as_str().ok_or_else(|| format!("\"{}\" must be a string", key.unwrap_or("input")))
+    value.as_str().ok_or_else(|| CaseError::NotAString { key: key.unwrap_or("input").to_string() })
 }
 
-fn manifest_of(input: &Value) -> Result<Reading<Manifest>, String> {
+fn manifest_of(input: &Value) -> Result<Reading<Manifest>, CaseError> {
     let text = as_str(input, Some(if input.get("manifest").is_some() { "manifest" } else { "toml" }))?;
     let files: Vec<String> = match input.get("files") {
         None => Vec::new(),
-        Some(files) => serde_json::from_value(files.clone()).map_err(|e| format!("\"files\": {e}"))?,
+        Some(files) => serde_json::from_value(files.clone())
+            .map_err(|reason| CaseError::Shape { at: "\"files\"".into(), reason })?,
     };
     let exists = move |path: &str| files.iter().any(|f| f.trim_start_matches("./") == path);
     Ok(read_manifest("reflex.toml", text, &exists))
@@ -147,20 +150,21 @@ pub fn is_unordered(function: &str) -> bool {
     function == "lint" || function == "versions"
 }
 
-fn recognize_case(input: &Value) -> Result<Value, String> {
+fn recognize_case(input: &Value) -> Result<Value, CaseError> {
     let text = as_str(input, Some("text"))?;
-    let kind: PickKind = as_str(input, Some("kind"))?.parse().map_err(|_| "unknown pick kind".to_string())?;
+    let kind = as_str(input, Some("kind"))?;
+    let kind: PickKind = kind.parse().map_err(|_| CaseError::PickKind { kind: kind.to_string() })?;
     let found: Vec<Value> =
         candidates(text, kind).into_iter().map(|c| json!({ "span": c.span, "value": c.value })).collect();
     Ok(Value::Array(found))
 }
 
 /// The option keys and vocabulary words `input` says for each options or vocab argument of `reflex`.
-fn mentions_case(input: &Value) -> Result<Value, String> {
+fn mentions_case(input: &Value) -> Result<Value, CaseError> {
     let catalog = catalog_of(input)?;
     let name = as_str(input, Some("reflex"))?;
     let text = as_str(input, Some("input"))?;
-    let reflex = catalog.get(name).ok_or_else(|| format!("no reflex is named \"{name}\""))?;
+    let reflex = catalog.get(name).ok_or_else(|| CaseError::NoReflex { name: name.to_string() })?;
     let asked: Vec<(&str, Question)> = reflex
         .manifest
         .args
@@ -205,24 +209,27 @@ fn mentions_case(input: &Value) -> Result<Value, String> {
 
 /// Builds the catalog a case describes: `reflexes` maps a local name to its `manifest`, `files`, optional
 /// `overlay`, and `vocab` (vocabulary name → TOML), in install order.
-fn catalog_of(input: &Value) -> Result<Catalog, String> {
-    let reflexes = input.get("reflexes").and_then(Value::as_object).ok_or("the input has no \"reflexes\" object")?;
+fn catalog_of(input: &Value) -> Result<Catalog, CaseError> {
+    let reflexes = input
+        .get("reflexes")
+        .and_then(Value::as_object)
+        .ok_or(CaseError::MissingCollection { key: "reflexes", kind: "object" })?;
     let mut reflexes_read = Vec::new();
     for (name, spec) in reflexes {
-        let shipped = manifest_of(spec)?.value.ok_or_else(|| format!("the manifest of {name} does not read"))?;
+        let shipped = manifest_of(spec)?.value.ok_or_else(|| CaseError::Manifest { reflex: name.clone() })?;
         let manifest = match spec.get("overlay").and_then(Value::as_str) {
             Some(overlay) => read_overlay("overlay.toml", overlay, &shipped)
                 .value
-                .ok_or_else(|| format!("the overlay of {name} does not read"))?,
+                .ok_or_else(|| CaseError::Overlay { reflex: name.clone() })?,
             None => shipped,
         };
         let mut vocabs = BTreeMap::new();
         if let Some(map) = spec.get("vocab").and_then(Value::as_object) {
             for (vocab, text) in map {
-                let text = text.as_str().ok_or("a vocabulary must be TOML text")?;
+                let text = text.as_str().ok_or_else(|| CaseError::VocabularyNotText { vocabulary: vocab.clone() })?;
                 let words = read_vocab(vocab, "vocab.toml", text)
                     .value
-                    .ok_or_else(|| format!("the vocabulary {vocab} does not read"))?;
+                    .ok_or_else(|| CaseError::Vocabulary { vocabulary: vocab.clone() })?;
                 vocabs.insert(vocab.clone(), words);
             }
         }
@@ -249,11 +256,11 @@ fn questions_shape(questions: &Questions) -> Value {
     Value::Object(questions.0.iter().map(|(id, q)| (id.clone(), question_shape(q))).collect())
 }
 
-fn raw_of(value: &Value) -> Result<Raw, String> {
-    let map = value.as_object().ok_or("answers must be an object of questions")?;
+fn raw_of(value: &Value) -> Result<Raw, CaseError> {
+    let map = value.as_object().ok_or(CaseError::AnswersNotAnObject)?;
     let mut raw = Raw::new();
     for (question, keys) in map {
-        let keys = keys.as_object().ok_or_else(|| format!("the answer to {question} must be an object"))?;
+        let keys = keys.as_object().ok_or_else(|| CaseError::AnswerNotAnObject { question: question.clone() })?;
         let mut distribution = BTreeMap::new();
         for (key, p) in keys {
             // JSON has no NaN or infinity: a case writes them as strings.
@@ -269,24 +276,26 @@ fn raw_of(value: &Value) -> Result<Raw, String> {
     Ok(raw)
 }
 
-fn gate_of(input: &Value) -> Result<Option<Gate>, String> {
+fn gate_of(input: &Value) -> Result<Option<Gate>, CaseError> {
     match input.get("gate") {
         None | Some(Value::Null) => Ok(None),
-        Some(gate) => serde_json::from_value(gate.clone()).map(Some).map_err(|e| format!("\"gate\": {e}")),
+        Some(gate) => serde_json::from_value(gate.clone())
+            .map(Some)
+            .map_err(|reason| CaseError::Shape { at: "\"gate\"".into(), reason }),
     }
 }
 
 /// Round 1 for the input; with `route` answered, round 2 as well (the gate aside).
-fn questions_case(input: &Value) -> Result<Value, String> {
+fn questions_case(input: &Value) -> Result<Value, CaseError> {
     let catalog = catalog_of(input)?;
     let text = as_str(input, Some("input"))?;
-    let mut decider = Decider::new(&catalog, None, text).map_err(|e| e.to_string())?;
+    let mut decider = Decider::new(&catalog, None, text).map_err(CaseError::Refused)?;
     let mut out = Map::new();
     let Some(first) = decider.questions() else { return Ok(json!({ "rounds": [] })) };
     let mut rounds = vec![questions_shape(&first)];
     if let Some(route) = input.get("route") {
         let raw = raw_of(&json!({ "route": route }))?;
-        let answers = validate(&first, &raw).map_err(|f| f.to_string())?;
+        let answers = validate(&first, &raw).map_err(CaseError::Answer)?;
         if decider.feed(&answers).is_none() {
             if let Some(second) = decider.questions() {
                 rounds.push(questions_shape(&second));
@@ -297,8 +306,11 @@ fn questions_case(input: &Value) -> Result<Value, String> {
     Ok(Value::Object(out))
 }
 
-fn validate_case(input: &Value) -> Result<Value, String> {
-    let shapes = input.get("questions").and_then(Value::as_object).ok_or("the input has no \"questions\" object")?;
+fn validate_case(input: &Value) -> Result<Value, CaseError> {
+    let shapes = input
+        .get("questions")
+        .and_then(Value::as_object)
+        .ok_or(CaseError::MissingCollection { key: "questions", kind: "object" })?;
     let mut questions = Vec::new();
     for (id, shape) in shapes {
         let question = match shape.get("type").and_then(Value::as_str) {
@@ -309,7 +321,7 @@ fn validate_case(input: &Value) -> Result<Value, String> {
             },
             Some("choice") => {
                 let keys: Vec<String> = serde_json::from_value(shape.get("keys").cloned().unwrap_or_default())
-                    .map_err(|e| format!("{id}: keys: {e}"))?;
+                    .map_err(|reason| CaseError::Shape { at: format!("{id}: keys"), reason })?;
                 Question::Choice {
                     ask: String::new(),
                     options: crate::question::Options(
@@ -318,11 +330,11 @@ fn validate_case(input: &Value) -> Result<Value, String> {
                     otherwise: shape.get("otherwise").and_then(Value::as_str).map(str::to_string),
                 }
             }
-            _ => return Err(format!("{id}: a question's type is \"choice\" or \"yesno\"")),
+            _ => return Err(CaseError::QuestionType { id: id.clone() }),
         };
         questions.push((id.clone(), question));
     }
-    let raw = raw_of(input.get("raw").ok_or("the input has no \"raw\"")?)?;
+    let raw = raw_of(input.get("raw").ok_or_else(|| CaseError::Missing { key: "raw".into() })?)?;
     match validate(&Questions(questions), &raw) {
         Ok(answers) => {
             let answers: Map<String, Value> = answers
@@ -335,20 +347,21 @@ fn validate_case(input: &Value) -> Result<Value, String> {
     }
 }
 
-fn gate_case(input: &Value) -> Result<Value, String> {
+fn gate_case(input: &Value) -> Result<Value, CaseError> {
     let gate = gate_of(input)?;
-    let route = input.get("route").ok_or("the input has no \"route\"")?;
+    let route = input.get("route").ok_or_else(|| CaseError::Missing { key: "route".into() })?;
     let top = as_str(route, Some("top"))?;
-    let p = route.get("p").and_then(Value::as_f64).ok_or("route.p must be a number")?;
+    let p = route.get("p").and_then(Value::as_f64).ok_or(CaseError::NotANumber { key: "route.p" })?;
     let fits = input.get("fits").and_then(Value::as_f64);
     if abstains(gate.as_ref(), top, p, fits) {
         return Ok(json!({ "outcome": Outcome::Abstain }));
     }
-    let effect = Effect::parse(as_str(input, Some("effect"))?).ok_or("effect is read, write or destructive")?;
-    let confidence = input.get("confidence").and_then(Value::as_f64).ok_or("confidence must be a number")?;
+    let effect = Effect::parse(as_str(input, Some("effect"))?).ok_or(CaseError::Effect)?;
+    let confidence =
+        input.get("confidence").and_then(Value::as_f64).ok_or(CaseError::NotANumber { key: "confidence" })?;
     let runner_up = match input.get("runner_up") {
         Some(r) if !r.is_null() => {
-            Some((as_str(r, Some("reflex"))?, r.get("route").and_then(Value::as_f64).ok_or("runner_up.route")?))
+            Some((as_str(r, Some("reflex"))?, r.get("route").and_then(Value::as_f64).ok_or(CaseError::RunnerUpRoute)?))
         }
         _ => None,
     };
@@ -367,12 +380,15 @@ fn gate_case(input: &Value) -> Result<Value, String> {
 /// plan's shape (each step's words, outcome, call and repair; the stages; the verdict; what was left out;
 /// each place to cut and whether it cut), or `{ "one": … }` for a sentence decided as one input, or a
 /// fault.
-fn weave_case(input: &Value) -> Result<Value, String> {
+fn weave_case(input: &Value) -> Result<Value, CaseError> {
     use crate::weave::weaver::{NotWoven, Weaver, Woven};
     let catalog = catalog_of(input)?;
     let gate = gate_of(input)?;
     let text = as_str(input, Some("input"))?;
-    let by_text = input.get("answers").and_then(Value::as_object).ok_or("the input has no \"answers\" object")?;
+    let by_text = input
+        .get("answers")
+        .and_then(Value::as_object)
+        .ok_or(CaseError::MissingCollection { key: "answers", kind: "object" })?;
     let mut recorded: BTreeMap<&str, Raw> = BTreeMap::new();
     for (words, answers) in by_text {
         recorded.insert(words.as_str(), raw_of(answers)?);
@@ -402,7 +418,7 @@ fn weave_case(input: &Value) -> Result<Value, String> {
         }
         out
     };
-    match weaver.woven().ok_or("the weave did not finish")? {
+    match weaver.woven().ok_or(CaseError::Unfinished { what: "weave" })? {
         Woven::One(decision) => Ok(json!({ "one": step(decision) })),
         Woven::Plan(plan) => {
             let steps: Vec<Value> = plan
@@ -427,7 +443,7 @@ fn weave_case(input: &Value) -> Result<Value, String> {
     }
 }
 
-fn decide_case(input: &Value) -> Result<Value, String> {
+fn decide_case(input: &Value) -> Result<Value, CaseError> {
     let catalog = catalog_of(input)?;
     let gate = gate_of(input)?;
     let text = as_str(input, Some("input"))?;
@@ -445,6 +461,43 @@ fn decide_case(input: &Value) -> Result<Value, String> {
             Err(fault) => return Ok(json!({ "fault": fault })),
         }
     }
-    let decision = decider.decision().ok_or("the decision did not finish")?;
-    serde_json::to_value(decision).map_err(|e| e.to_string())
+    let decision = decider.decision().ok_or(CaseError::Unfinished { what: "decision" })?;
+    Ok(serde_json::to_value(decision)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_input_of_the_wrong_shape_names_the_key_and_what_it_must_be() {
+        let e = call("identity", &json!(3)).unwrap_err();
+        assert!(matches!(&e, CaseError::NotAString { key } if key == "input"));
+        assert_eq!(e.to_string(), "\"input\" must be a string");
+        let e = call("gate", &json!({})).unwrap_err();
+        assert!(matches!(&e, CaseError::Missing { key } if key == "route"));
+        assert_eq!(e.to_string(), "the input has no \"route\"");
+        let e = call("decide", &json!({ "reflexes": [] })).unwrap_err();
+        assert!(matches!(e, CaseError::MissingCollection { key: "reflexes", kind: "object" }));
+        let e = call("gate", &json!({ "gate": 1, "route": {} })).unwrap_err();
+        assert!(matches!(&e, CaseError::Shape { at, .. } if at == "\"gate\""));
+    }
+
+    #[test]
+    fn a_function_there_is_not_is_named() {
+        let e = call("nothing", &json!({})).unwrap_err();
+        assert!(matches!(&e, CaseError::NoFunction(name) if name == "nothing"));
+        assert_eq!(e.to_string(), "no core function is named \"nothing\"");
+    }
+
+    #[test]
+    fn the_other_modules_cases_say_which_file_or_key() {
+        let e = call("h1", &json!({ "files": [{ "path": "a" }] })).unwrap_err();
+        assert!(matches!(&e, CaseError::ContentOrKind { path } if path == "a"));
+        assert_eq!(e.to_string(), "a: give \"content\" or \"kind\"");
+        assert!(matches!(call("refs", &json!(1)).unwrap_err(), CaseError::InputNotAString));
+        let e = call("versions", &json!({ "tags": 1 })).unwrap_err();
+        assert!(matches!(&e, CaseError::Shape { at, .. } if at == "tags"));
+        assert!(e.to_string().starts_with("tags: "), "{e}");
+    }
 }

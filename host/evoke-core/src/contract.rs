@@ -4,6 +4,7 @@
 //! Arguments are matched across the two manifests by name, or by the new argument's `was` list naming
 //! the old name (a rename). Everything that is not contract is wording: a wording change is a patch.
 
+use crate::conform::CaseError;
 use crate::manifest::{Access, Arg, Effect, Grants, Manifest, Record, Source};
 use crate::refs::Version;
 use serde::Serialize;
@@ -383,15 +384,18 @@ pub fn effect_needs_accept(consented: Effect, upstream: Effect) -> bool {
 /// The `versions` vector function: `{ "tags": [ … ], "old": "<reflex.toml at the newest tag>"?,
 /// "new": "<reflex.toml>", "files": [ … ] }` in; `{ "next", "version"?, "changes" }` or the fault out.
 /// With no release tag, `next` is `"first"` and `old` is not read.
-pub fn vector_case(input: &serde_json::Value) -> Result<serde_json::Value, String> {
+pub fn vector_case(input: &serde_json::Value) -> Result<serde_json::Value, CaseError> {
     use serde_json::json;
-    let tags: Vec<String> =
-        serde_json::from_value(input.get("tags").cloned().unwrap_or(json!([]))).map_err(|e| format!("tags: {e}"))?;
-    let files: Vec<String> =
-        serde_json::from_value(input.get("files").cloned().unwrap_or(json!([]))).map_err(|e| format!("files: {e}"))?;
+    let list = |key: &str| -> Result<Vec<String>, CaseError> {
+        serde_json::from_value(input.get(key).cloned().unwrap_or(json!([])))
+            .map_err(|reason| CaseError::Shape { at: key.to_string(), reason })
+    };
+    let tags = list("tags")?;
+    let files = list("files")?;
     let exists = |path: &str| files.iter().any(|f| f.trim_start_matches("./") == path);
-    let read = |key: &str| -> Result<crate::diag::Reading<Manifest>, String> {
-        let text = input.get(key).and_then(|t| t.as_str()).ok_or_else(|| format!("the input has no \"{key}\""))?;
+    let read = |key: &str| -> Result<crate::diag::Reading<Manifest>, CaseError> {
+        let text =
+            input.get(key).and_then(|t| t.as_str()).ok_or_else(|| CaseError::Missing { key: key.to_string() })?;
         Ok(crate::manifest::read_manifest("reflex.toml", text, &exists))
     };
     let new = read("new")?;
@@ -403,7 +407,7 @@ pub fn vector_case(input: &serde_json::Value) -> Result<serde_json::Value, Strin
             json!({ "next": "first", "version": next_version(None, Level::Major).map(|v| v.tag()), "changes": [] }),
         );
     };
-    let old = read("old")?.value.ok_or("the manifest at the newest tag does not read")?;
+    let old = read("old")?.value.ok_or(CaseError::NewestManifest)?;
     Ok(match diff(&old, &new) {
         Ok(d) => {
             let mut out = json!({ "next": d.next, "changes": d.changes });

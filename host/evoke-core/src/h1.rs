@@ -4,6 +4,7 @@
 //! of all the lines. A symlink, a submodule or any other entry that is not a regular file refuses the
 //! whole directory.
 
+use crate::conform::CaseError;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -149,15 +150,18 @@ pub fn base64(bytes: &[u8]) -> String {
 
 /// The `h1` vector function: `{ "files": [ { "path", "content" } | { "path", "kind" } ] }` in, `{ "h1" }` or
 /// the fault out. `content` is text, hashed as its UTF-8 bytes.
-pub fn vector_case(input: &serde_json::Value) -> Result<serde_json::Value, String> {
-    let files = input.get("files").and_then(|f| f.as_array()).ok_or("the input has no \"files\" list")?;
+pub fn vector_case(input: &serde_json::Value) -> Result<serde_json::Value, CaseError> {
+    let files = input
+        .get("files")
+        .and_then(|f| f.as_array())
+        .ok_or(CaseError::MissingCollection { key: "files", kind: "list" })?;
     let mut entries = Vec::new();
     for file in files {
-        let path = file.get("path").and_then(|p| p.as_str()).ok_or("every file has a \"path\"")?;
+        let path = file.get("path").and_then(|p| p.as_str()).ok_or(CaseError::FileWithoutPath)?;
         match (file.get("content").and_then(|c| c.as_str()), file.get("kind").and_then(|k| k.as_str())) {
             (Some(content), None) => entries.push(Entry::File { path, bytes: content.as_bytes() }),
             (None, Some(kind)) => entries.push(Entry::Other { path, kind }),
-            _ => return Err(format!("{path}: give \"content\" or \"kind\"")),
+            _ => return Err(CaseError::ContentOrKind { path: path.to_string() }),
         }
     }
     Ok(match h1(&entries) {

@@ -370,11 +370,11 @@ pub fn newest_release<'a>(tags: impl IntoIterator<Item = &'a str>) -> Option<Ver
 }
 
 /// The `refs` vector function: `REF[@TAG]` in, the ref read (with `tag` when one was given) or the fault.
-pub fn vector_case(input: &serde_json::Value) -> Result<serde_json::Value, String> {
-    let text = input.as_str().ok_or("the input must be a string")?;
+pub fn vector_case(input: &serde_json::Value) -> Result<serde_json::Value, crate::conform::CaseError> {
+    let text = input.as_str().ok_or(crate::conform::CaseError::InputNotAString)?;
     Ok(match parse_ref_and_tag(text) {
         Ok((reference, tag)) => {
-            let mut out = serde_json::to_value(&reference).map_err(|e| e.to_string())?;
+            let mut out = serde_json::to_value(&reference)?;
             if let Some(tag) = tag {
                 out["tag"] = serde_json::json!(tag.tag());
             }

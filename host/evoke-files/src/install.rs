@@ -6,7 +6,7 @@
 use crate::fetch::{FetchError, Fetcher};
 use crate::lock::{LOCK_FILE, Lock, Locked, LockedAdapter};
 use crate::places::Places;
-use crate::project::{Location, PROJECT_FILE, Project, load_in, read_reflex_dir};
+use crate::project::{LoadError, Location, PROJECT_FILE, Project, load_in, read_reflex_dir};
 use crate::store::Store;
 use crate::trust;
 use evoke_core::contract::{Level, Widened, diff, grants_widened};
@@ -156,7 +156,7 @@ pub fn add(
             };
             let fetched = fetcher.fetch(&reference, &tag).map_err(fetch_error)?;
             let store = Store::new(&places.data);
-            let (h1, dir) = store.put(&fetched.files).map_err(|e| AddError::new(e, None))?;
+            let (h1, dir) = store.put(&fetched.files).map_err(|e| AddError::new(e.to_string(), None))?;
             let manifest = read_reflex_dir(&dir).map_err(|i| AddError {
                 message: format!("{}@{tag}: {}", reference, i.why),
                 fix: None,
@@ -198,7 +198,7 @@ pub fn add(
         writes.push((location.root.join(LOCK_FILE), lock.to_text().into_bytes()));
     }
     let writes: Vec<(&Path, &[u8])> = writes.iter().map(|(p, b)| (p.as_path(), b.as_slice())).collect();
-    trust::write_owned(places, location, &writes).map_err(|e| AddError::new(e, None))?;
+    trust::write_owned(places, location, &writes).map_err(|e| AddError::new(e.to_string(), None))?;
     Ok(Added { name: name.to_string(), source: shown, manifest, findings, locked, dir })
 }
 
@@ -269,6 +269,15 @@ pub struct Updated {
     pub needs_consent: bool,
 }
 
+/// Why `evoke update` stopped before its report: the project did not load, or the lock not write.
+#[derive(Debug, thiserror::Error)]
+pub enum UpdateError {
+    #[error("{}", .0.message)]
+    Load(LoadError),
+    #[error(transparent)]
+    Write(trust::TrustError),
+}
+
 /// `evoke update [--accept]`.
 pub fn update(
     places: &Places,
@@ -276,8 +285,8 @@ pub fn update(
     fetcher: &mut Fetcher,
     accept: bool,
     adapter: Option<LockedAdapter>,
-) -> Result<Updated, String> {
-    let project = load_in(location.clone(), places).map_err(|e| e.message)?;
+) -> Result<Updated, UpdateError> {
+    let project = load_in(location.clone(), places).map_err(UpdateError::Load)?;
     let store = Store::new(&places.data);
     let old_lock = project.lock.clone();
     let mut lock = Lock { adapter: adapter.or(old_lock.adapter.clone()), ..Lock::default() };
@@ -316,7 +325,8 @@ pub fn update(
     orphans(&location.root, &project, &manifests, &mut report);
     if lock != old_lock {
         let path = location.root.join(LOCK_FILE);
-        trust::write_owned(places, location, &[(path.as_path(), lock.to_text().as_bytes())])?;
+        trust::write_owned(places, location, &[(path.as_path(), lock.to_text().as_bytes())])
+            .map_err(UpdateError::Write)?;
     }
     Ok(report)
 }
@@ -425,7 +435,7 @@ fn update_one(
     }
     let (h1, dir) = match store.put(&fetched.files) {
         Ok(placed) => placed,
-        Err(e) => return fail(report, e),
+        Err(e) => return fail(report, e.to_string()),
     };
     let manifest = match read_reflex_dir(&dir) {
         Ok(m) => m,

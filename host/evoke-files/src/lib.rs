@@ -13,5 +13,7 @@ pub mod places;
 pub mod project;
 pub mod release_tags;
 pub mod store;
+pub mod store_error;
 pub mod theft;
 pub mod trust;
+pub mod trust_error;

@@ -14,12 +14,11 @@ pub struct Places {
 
 impl Places {
     /// From the environment: `EVOKE_HOME`, else the platform's base directories (XDG on Linux).
-    pub fn from_env() -> Result<Places, String> {
+    pub fn from_env() -> Result<Places, NoPlaces> {
         if let Some(home) = std::env::var_os("EVOKE_HOME").filter(|v| !v.is_empty()) {
             return Ok(Places::under(Path::new(&home)));
         }
-        let base = choose_base_strategy()
-            .map_err(|e| format!("evoke has nowhere to keep its files ({e}); set EVOKE_HOME to a directory"))?;
+        let base = choose_base_strategy().map_err(|e| NoPlaces { reason: e.to_string() })?;
         let state = base.state_dir().unwrap_or_else(|| base.data_dir());
         Ok(Places {
             config: base.config_dir().join("evoke"),
@@ -48,6 +47,14 @@ impl Places {
     pub fn private_cache(&self) -> std::io::Result<()> {
         crate::atomic::private_place(&self.cache)
     }
+}
+
+/// The platform names no home directory, so evoke has nowhere to keep its files; `EVOKE_HOME` is the fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("evoke has nowhere to keep its files ({reason}); set EVOKE_HOME to a directory")]
+pub struct NoPlaces {
+    /// Why the platform's base directories could not be found.
+    pub reason: String,
 }
 
 /// Opens the log for appending: its place 0700 and the file 0600, narrowed when an earlier evoke left

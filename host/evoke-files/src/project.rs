@@ -25,11 +25,11 @@ pub struct Location {
 
 /// Finds the project: `chosen` (from `-C`) when given, else the nearest `evoke.toml` at or above `cwd`,
 /// else the home project in the config place.
-pub fn locate(cwd: &Path, chosen: Option<&Path>, places: &Places) -> Result<Location, String> {
+pub fn locate(cwd: &Path, chosen: Option<&Path>, places: &Places) -> Result<Location, NotAProject> {
     if let Some(dir) = chosen {
         let root = if dir.is_absolute() { dir.to_path_buf() } else { cwd.join(dir) };
         if !root.join(PROJECT_FILE).is_file() {
-            return Err(format!("{} holds no {PROJECT_FILE}", root.display()));
+            return Err(NotAProject { dir: root });
         }
         return Ok(Location { home: same_dir(&root, &places.config), root });
     }
@@ -39,6 +39,13 @@ pub fn locate(cwd: &Path, chosen: Option<&Path>, places: &Places) -> Result<Loca
         }
     }
     Ok(Location { root: places.config.clone(), home: true })
+}
+
+/// The directory `-C` names holds no `evoke.toml`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{} holds no {PROJECT_FILE}", dir.display())]
+pub struct NotAProject {
+    pub dir: PathBuf,
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -122,7 +129,7 @@ pub struct LoadError {
 
 /// Loads the project with the store in the places the environment names.
 pub fn load(location: Location) -> Result<Project, LoadError> {
-    let places = Places::from_env().map_err(|message| LoadError { message, diagnostics: Vec::new() })?;
+    let places = Places::from_env().map_err(|e| LoadError { message: e.to_string(), diagnostics: Vec::new() })?;
     load_in(location, &places)
 }
 
@@ -405,4 +412,18 @@ fn activate(root: &Path, file: &ProjectFile, name: &str, manifest: Manifest) -> 
         }
     }
     Ok(Reflex { name: name.to_string(), manifest, vocabs })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_directory_without_evoke_toml_is_not_a_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let places = Places::under(&dir.path().join("home"));
+        let e = locate(dir.path(), Some(Path::new("elsewhere")), &places).unwrap_err();
+        assert_eq!(e, NotAProject { dir: dir.path().join("elsewhere") });
+        assert_eq!(e.to_string(), format!("{} holds no evoke.toml", dir.path().join("elsewhere").display()));
+    }
 }

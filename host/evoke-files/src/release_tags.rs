@@ -5,7 +5,7 @@ use evoke_core::contract::{Diff, Level, WasFault, diff, next_version};
 use evoke_core::manifest::{Manifest, read_manifest};
 use evoke_core::refs::{Version, newest_release};
 use gix::bstr::ByteSlice;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What the working copy's manifest is against the newest tag.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,21 +20,37 @@ pub enum Against {
     Refused { newest: Version, fault: WasFault },
 }
 
+/// Why the working copy could not be held against its newest tag.
+#[derive(Debug, thiserror::Error)]
+pub enum TagError {
+    #[error("cannot read {}: {source}", dir.display())]
+    Read { dir: PathBuf, source: std::io::Error },
+    #[error("the reflex is outside its working copy")]
+    Outside { dir: PathBuf },
+    /// The repository's tags could not be listed: git's message.
+    #[error("cannot read the repository's tags: {reason}")]
+    Tags { reason: String },
+    #[error("cannot read the repository: {0}")]
+    Repository(gix::Error),
+    /// The manifest at the newest tag does not read: the tag is named, since a release stays readable.
+    #[error("the manifest at {tag} does not read; every tagged manifest must stay readable")]
+    TaggedManifest { tag: String },
+}
+
 /// `Ok(None)` when `dir` is not inside a git working copy.
-pub fn against_newest_tag(dir: &Path, manifest: &Manifest) -> Result<Option<Against>, String> {
+pub fn against_newest_tag(dir: &Path, manifest: &Manifest) -> Result<Option<Against>, TagError> {
     let Ok(repo) = gix::discover(dir) else { return Ok(None) };
     let Some(workdir) = repo.workdir().map(Path::to_path_buf) else { return Ok(None) };
-    let absolute = dir.canonicalize().map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let absolute = dir.canonicalize().map_err(|source| TagError::Read { dir: dir.to_path_buf(), source })?;
     let workdir = workdir.canonicalize().unwrap_or(workdir);
-    let relative = absolute.strip_prefix(&workdir).map_err(|_| "the reflex is outside its working copy".to_string())?;
+    let relative = absolute.strip_prefix(&workdir).map_err(|_| TagError::Outside { dir: absolute.clone() })?;
     let relative: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
 
-    let error = |e: gix::Error| format!("cannot read the repository: {e}");
+    let error = TagError::Repository;
+    let tags_error = |e: &dyn std::fmt::Display| TagError::Tags { reason: e.to_string() };
     let mut tags = Vec::new();
-    let references = repo.references().map_err(|e| format!("cannot read the repository's tags: {e}"))?;
-    for reference in
-        references.prefixed("refs/tags/").map_err(|e| format!("cannot read the repository's tags: {e}"))?.flatten()
-    {
+    let references = repo.references().map_err(|e| tags_error(&e))?;
+    for reference in references.prefixed("refs/tags/").map_err(|e| tags_error(&e))?.flatten() {
         if let Ok(name) = reference.name().as_bstr().to_str()
             && let Some(tag) = name.strip_prefix("refs/tags/")
         {
@@ -64,10 +80,7 @@ pub fn against_newest_tag(dir: &Path, manifest: &Manifest) -> Result<Option<Agai
     let exists = |path: &str| files.iter().any(|(p, _)| p == path.trim_start_matches("./"));
     let shown = format!("reflex.toml at {}", newest.tag());
     let Some(old) = read_manifest(&shown, &text, &exists).value else {
-        return Err(format!(
-            "the manifest at {} does not read; every tagged manifest must stay readable",
-            newest.tag()
-        ));
+        return Err(TagError::TaggedManifest { tag: newest.tag() });
     };
     Ok(Some(match diff(&old, manifest) {
         Ok(diff) => {
@@ -88,8 +101,8 @@ fn collect(
     id: gix::ObjectId,
     prefix: &str,
     out: &mut Vec<(String, Vec<u8>)>,
-) -> Result<(), String> {
-    let error = |e: gix::Error| format!("cannot read the repository: {e}");
+) -> Result<(), TagError> {
+    let error = TagError::Repository;
     let tree = repo.find_tree(id).map_err(error)?;
     let decoded = tree.decode().map_err(error)?;
     for entry in &decoded.entries {

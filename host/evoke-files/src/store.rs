@@ -9,6 +9,8 @@ use crate::limits::Tally;
 use evoke_core::h1::{Entry, H1Fault, decode, h1, h1_of_digests, hex};
 use std::path::{Path, PathBuf};
 
+pub use crate::store_error::StoreError;
+
 #[derive(Debug, Clone)]
 pub struct Store {
     pub dir: PathBuf,
@@ -51,7 +53,7 @@ impl Store {
         if !dir.is_dir() {
             return Err(Miss::Absent);
         }
-        let found = hash_dir(&dir).map_err(Miss::Unreadable)?;
+        let found = hash_dir(&dir).map_err(|e| Miss::Unreadable(e.to_string()))?;
         if found == expected { Ok(dir) } else { Err(Miss::Changed { found }) }
     }
 
@@ -61,25 +63,28 @@ impl Store {
     /// The files are written through a capability on the new entry's directory (`cap-std`): a path that
     /// is absolute, climbs with `..` or passes through a symlink is refused by construction, so nothing a
     /// fetched tree names can land outside its entry.
-    pub fn put(&self, files: &[(String, Vec<u8>)]) -> Result<(String, PathBuf), String> {
+    pub fn put(&self, files: &[(String, Vec<u8>)]) -> Result<(String, PathBuf), StoreError> {
         let entries: Vec<Entry> = files.iter().map(|(p, b)| Entry::File { path: p, bytes: b }).collect();
-        let hash = h1(&entries).map_err(|e| e.to_string())?;
-        let place = self.path_of(&hash).ok_or("h1 did not decode")?;
+        let hash = h1(&entries).map_err(StoreError::Hash)?;
+        let place = self.path_of(&hash).ok_or_else(|| StoreError::NotAnH1 { h1: hash.clone() })?;
         if self.verify(&hash).is_ok() {
             return Ok((hash, place));
         }
         crate::atomic::create_private_dirs(&self.dir)
-            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+            .map_err(|source| StoreError::CreateStore { dir: self.dir.clone(), source })?;
         // A fresh directory under a random name, made exclusively: nothing planted can be written through.
         let building = tempfile::Builder::new()
             .prefix(".building-")
             .tempdir_in(&self.dir)
-            .map_err(|e| format!("cannot create a directory in {}: {e}", self.dir.display()))?;
+            .map_err(|source| StoreError::CreateEntry { dir: self.dir.clone(), source })?;
         let entry = cap_std::fs::Dir::open_ambient_dir(building.path(), cap_std::ambient_authority())
-            .map_err(|e| format!("cannot open {}: {e}", building.path().display()))?;
+            .map_err(|source| StoreError::OpenEntry { dir: building.path().to_path_buf(), source })?;
         for (path, bytes) in files {
-            write_read_only(&entry, path, bytes)
-                .map_err(|e| format!("cannot write {path} into {}: {e}", building.path().display()))?;
+            write_read_only(&entry, path, bytes).map_err(|source| StoreError::WriteFile {
+                path: path.clone(),
+                dir: building.path().to_path_buf(),
+                source,
+            })?;
         }
         drop(entry);
         if place.exists() {
@@ -87,9 +92,9 @@ impl Store {
         }
         // Kept from here on: renamed into place, or removed by hand when the rename fails.
         let built = building.keep();
-        std::fs::rename(&built, &place).map_err(|e| {
+        std::fs::rename(&built, &place).map_err(|source| {
             remove_tree(&built);
-            format!("cannot place {}: {e}", place.display())
+            StoreError::Place { place: place.clone(), source }
         })?;
         Ok((hash, place))
     }
@@ -135,11 +140,11 @@ pub fn remove_tree(dir: &Path) {
 /// The h1 of a directory on disk, each file hashed as it streams through a small buffer, the walk held to
 /// the limits of a fetched reflex. A symlink or any entry that is not a regular file or a directory
 /// refuses it, as does a name that is not UTF-8.
-pub fn hash_dir(dir: &Path) -> Result<String, String> {
+pub fn hash_dir(dir: &Path) -> Result<String, StoreError> {
     let mut files = Vec::new();
     walk(dir, "", 0, &mut Tally::default(), &mut files)?;
     let digests = files.iter().map(|(path, digest)| (path.as_str(), *digest)).collect();
-    h1_of_digests(digests).map_err(|e: H1Fault| e.to_string())
+    h1_of_digests(digests).map_err(|e: H1Fault| StoreError::Hash(e))
 }
 
 /// Every regular file under `dir` with its `/`-separated relative path and the SHA-256 of its content.
@@ -149,24 +154,24 @@ fn walk(
     depth: usize,
     tally: &mut Tally,
     out: &mut Vec<(String, [u8; 32])>,
-) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+) -> Result<(), StoreError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| StoreError::ReadDir { dir: dir.to_path_buf(), source })?;
     for entry in entries {
-        let entry = entry.map_err(|e| e.to_string())?;
+        let entry = entry.map_err(StoreError::Entry)?;
         let name = entry.file_name();
-        let name = name.to_str().ok_or_else(|| format!("{} has a name that is not UTF-8", entry.path().display()))?;
+        let name = name.to_str().ok_or_else(|| StoreError::NotUtf8 { path: entry.path() })?;
         let relative = if prefix.is_empty() { name.to_string() } else { format!("{prefix}/{name}") };
-        let kind = entry.file_type().map_err(|e| e.to_string())?;
+        let kind = entry.file_type().map_err(StoreError::Entry)?;
         if kind.is_dir() {
-            tally.dir(&relative, depth + 1).map_err(|over| over.to_string())?;
+            tally.dir(&relative, depth + 1).map_err(StoreError::Over)?;
             walk(&entry.path(), &relative, depth + 1, tally, out)?;
         } else if kind.is_file() {
             let digest = hash_file(&entry.path(), &relative, tally)?;
             out.push((relative, digest));
         } else if kind.is_symlink() {
-            return Err(format!("{relative} is a symlink; only regular files are installed"));
+            return Err(StoreError::Symlink { relative });
         } else {
-            return Err(format!("{relative} is not a regular file"));
+            return Err(StoreError::NotRegular { relative });
         }
     }
     Ok(())
@@ -174,21 +179,39 @@ fn walk(
 
 /// The SHA-256 of one file, read through a fixed buffer; its size is counted against the limits first,
 /// and no more than that size is read, so a file growing while it is hashed cannot run past them.
-fn hash_file(path: &Path, relative: &str, tally: &mut Tally) -> Result<[u8; 32], String> {
+fn hash_file(path: &Path, relative: &str, tally: &mut Tally) -> Result<[u8; 32], StoreError> {
     use sha2::{Digest, Sha256};
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {relative}: {e}"))?;
-    let size = file.metadata().map_err(|e| format!("cannot read {relative}: {e}"))?.len();
-    tally.file(relative, size).map_err(|over| over.to_string())?;
+    let file =
+        std::fs::File::open(path).map_err(|source| StoreError::ReadFile { relative: relative.to_string(), source })?;
+    let size = file.metadata().map_err(|source| StoreError::ReadFile { relative: relative.to_string(), source })?.len();
+    tally.file(relative, size).map_err(StoreError::Over)?;
     let mut reader = file.take(size);
     let mut hasher = Sha256::new();
     let mut buffer = [0u8; 64 * 1024];
     loop {
-        let n = reader.read(&mut buffer).map_err(|e| format!("cannot read {relative}: {e}"))?;
+        let n = reader
+            .read(&mut buffer)
+            .map_err(|source| StoreError::ReadFile { relative: relative.to_string(), source })?;
         if n == 0 {
             break;
         }
         hasher.update(&buffer[..n]);
     }
     Ok(hasher.finalize().into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_symlink_in_a_directory_refuses_its_hash_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("reflex.toml"), "x").unwrap();
+        std::os::unix::fs::symlink("reflex.toml", dir.path().join("link")).unwrap();
+        let e = hash_dir(dir.path()).unwrap_err();
+        assert!(matches!(&e, StoreError::Symlink { relative } if relative == "link"), "{e}");
+        assert_eq!(e.to_string(), "link is a symlink; only regular files are installed");
+    }
 }

@@ -26,10 +26,10 @@ pub struct TheftSkipped(pub String);
 
 /// Routes every example of `installed` over `installed` + `newcomer`, one round-1 question each, asking
 /// `ask` (the project's engine, driven by the caller).
-pub fn theft_test(
+pub fn theft_test<E: std::fmt::Display>(
     installed: &[Reflex],
     newcomer: &Reflex,
-    ask: &mut dyn FnMut(&State, &Questions) -> Result<Raw, String>,
+    ask: &mut dyn FnMut(&State, &Questions) -> Result<Raw, E>,
 ) -> Result<Vec<Theft>, TheftSkipped> {
     let mut all: Vec<Reflex> = installed.iter().filter(|r| r.name != newcomer.name).cloned().collect();
     all.push(newcomer.clone());

@@ -12,6 +12,8 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub use crate::trust_error::TrustError;
+
 pub const TRUST_FILE: &str = "trust.toml";
 
 /// The owned content of a project as it is now.
@@ -66,37 +68,37 @@ pub fn shown(root: &Path) -> String {
 
 /// Reads the owned files of the project at `root`: `evoke.toml`, `evoke.lock`, and every file under
 /// `overlays/` and `vocab/` (read through symlinks, since that is what evoke reads).
-pub fn snapshot(root: &Path) -> Result<Snapshot, String> {
+pub fn snapshot(root: &Path) -> Result<Snapshot, TrustError> {
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for name in [PROJECT_FILE, crate::lock::LOCK_FILE] {
         match std::fs::read(root.join(name)) {
             Ok(bytes) => files.push((name.to_string(), bytes)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(format!("cannot read {}: {e}", root.join(name).display())),
+            Err(source) => return Err(TrustError::Read { path: root.join(name), source }),
         }
     }
     for dir in ["overlays", "vocab"] {
         collect(&root.join(dir), dir, &mut files, 0)?;
     }
     let entries: Vec<Entry> = files.iter().map(|(p, b)| Entry::File { path: p, bytes: b }).collect();
-    let digest = h1(&entries).map_err(|e| e.to_string())?;
+    let digest = h1(&entries).map_err(TrustError::Hash)?;
     let files = files.iter().map(|(p, b)| (p.clone(), hex(&Sha256::digest(b)))).collect();
     Ok(Snapshot { digest, files })
 }
 
-fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>, depth: usize) -> Result<(), String> {
+fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>, depth: usize) -> Result<(), TrustError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.kind() == std::io::ErrorKind::NotADirectory => {
             return Ok(());
         }
-        Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
+        Err(source) => return Err(TrustError::Read { path: dir.to_path_buf(), source }),
     };
     if depth > 16 {
-        return Err(format!("{} is nested too deep", dir.display()));
+        return Err(TrustError::TooDeep { dir: dir.to_path_buf() });
     }
     for entry in entries {
-        let entry = entry.map_err(|e| e.to_string())?;
+        let entry = entry.map_err(TrustError::Entry)?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let relative = format!("{prefix}/{name}");
         let path = entry.path();
@@ -126,15 +128,16 @@ fn trust_path(places: &Places) -> PathBuf {
 }
 
 /// The recorded trust of every project.
-fn load(places: &Places) -> Result<BTreeMap<String, Snapshot>, String> {
+fn load(places: &Places) -> Result<BTreeMap<String, Snapshot>, TrustError> {
     let path = trust_path(places);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(source) => return Err(TrustError::Read { path, source }),
     };
-    let table: toml::Table =
-        text.parse().map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| TrustError::Malformed { path: path.clone(), message: e.message().to_string() })?;
     let mut out = BTreeMap::new();
     if let Some(projects) = table.get("projects").and_then(|p| p.as_table()) {
         for (root, entry) in projects {
@@ -206,23 +209,23 @@ pub fn check(places: &Places, location: &Location) -> Result<(), Untrusted> {
 }
 
 /// Records the project's owned files as they are now: what `evoke trust` does once it has shown them.
-pub fn record(places: &Places, location: &Location) -> Result<Snapshot, String> {
+pub fn record(places: &Places, location: &Location) -> Result<Snapshot, TrustError> {
     let now = snapshot(&location.root)?;
     if location.home {
         return Ok(now);
     }
     let mut all = load(places)?;
     all.insert(key(&location.root), now.clone());
-    save(places, &all).map_err(|e| format!("cannot write {}: {e}", trust_path(places).display()))?;
+    save(places, &all).map_err(|source| TrustError::Write { path: trust_path(places), source })?;
     Ok(now)
 }
 
 /// Writes owned files of the project atomically, renewing its trust when it was trusted before the
 /// write: evoke's own writes never stop the next run, and never launder a change made by another hand.
-pub fn write_owned(places: &Places, location: &Location, files: &[(&Path, &[u8])]) -> Result<(), String> {
+pub fn write_owned(places: &Places, location: &Location, files: &[(&Path, &[u8])]) -> Result<(), TrustError> {
     let trusted_before = check(places, location).is_ok();
     for (path, bytes) in files {
-        crate::atomic::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        crate::atomic::write(path, bytes).map_err(|source| TrustError::Write { path: path.to_path_buf(), source })?;
     }
     if trusted_before {
         record(places, location)?;
@@ -268,6 +271,16 @@ mod tests {
         std::fs::write(location.root.join(PROJECT_FILE), "[reflexes]\nx = \"elsewhere\"\n").unwrap();
         write_owned(&places, &location, &[(&lock, b"version = 1\n\n")]).unwrap();
         assert!(check(&places, &location).is_err(), "the hand edit of evoke.toml still stops the run");
+    }
+
+    #[test]
+    fn a_trust_record_that_is_not_toml_is_named() {
+        let (_dir, places, location) = setup();
+        std::fs::create_dir_all(&places.data).unwrap();
+        std::fs::write(trust_path(&places), "projects = [").unwrap();
+        let e = record(&places, &location).unwrap_err();
+        assert!(matches!(&e, TrustError::Malformed { path, .. } if *path == trust_path(&places)), "{e}");
+        assert!(e.to_string().starts_with(&format!("{}: ", trust_path(&places).display())), "{e}");
     }
 
     #[test]

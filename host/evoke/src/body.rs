@@ -82,7 +82,7 @@ pub fn prepare(
     let run = match &reflex.manifest.run {
         Run::Argv(template) => Run::Argv(
             argv::fill(template, |name| args.get(name).map(|v| BodyValue::from(v).argv_text(today)))
-                .map_err(NotPrepared::Refused)?,
+                .map_err(|e| NotPrepared::Refused(e.to_string()))?,
         ),
         file => file.clone(),
     };
@@ -103,8 +103,8 @@ pub async fn run(prepared: &Prepared, cache: &Path, cancel: impl Future<Output =
         }
         Run::File(path) => match Node::find(cache) {
             Ok(node) => evoke_bodies::node::run(&prepared.call, path, &node, cancel).await,
-            Err(message) => Ran {
-                result: Err(Failure { message, frames: Vec::new() }),
+            Err(e) => Ran {
+                result: Err(Failure { message: e.to_string(), frames: Vec::new() }),
                 contained: Contained::None { why: "the body did not start".into() },
                 cancelled: false,
             },
@@ -116,8 +116,8 @@ pub async fn run(prepared: &Prepared, cache: &Path, cancel: impl Future<Output =
 async fn components(call: &Call, wasm: &Path, cache: &Path, cancel: impl Future<Output = ()>) -> Ran {
     match evoke_bodies::component::ComponentHost::new(cache) {
         Ok(host) => host.run_until(call, wasm, cancel).await,
-        Err(message) => Ran {
-            result: Err(Failure { message, frames: Vec::new() }),
+        Err(e) => Ran {
+            result: Err(Failure { message: e.to_string(), frames: Vec::new() }),
             contained: Contained::None { why: "the body did not start".into() },
             cancelled: false,
         },

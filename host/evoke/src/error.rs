@@ -4,10 +4,13 @@
 //! its own `From`, so the exit an error means is decided in one place.
 
 use crate::exit::Exit;
+use evoke_adapters::component::installed::{BadName, NotAHost, RecordError};
 use evoke_core::diag::Diagnostic;
-use evoke_files::install::AddError;
-use evoke_files::project::{Inactive, LoadError};
-use evoke_files::trust::Untrusted;
+use evoke_files::install::{AddError, UpdateError};
+use evoke_files::places::NoPlaces;
+use evoke_files::project::{Inactive, LoadError, NotAProject};
+use evoke_files::release_tags::TagError;
+use evoke_files::trust::{TrustError, Untrusted};
 
 /// What a command says when it ends in error.
 #[derive(Debug, Clone)]
@@ -90,6 +93,75 @@ impl From<crate::body::NotPrepared> for CommandError {
     }
 }
 
+/// The fix for a project directory that `-C` names but that holds no `evoke.toml`.
+pub const PROJECT_DIR_FIX: &str = "name a directory holding evoke.toml: evoke -C DIR …";
+
+/// No place to keep evoke's files: evoke cannot start (exit 1); the message names `EVOKE_HOME`.
+impl From<NoPlaces> for CommandError {
+    fn from(e: NoPlaces) -> CommandError {
+        CommandError::failed(e.to_string())
+    }
+}
+
+/// `-C` names a directory that is not a project: the command line's fault (exit 2).
+impl From<NotAProject> for CommandError {
+    fn from(e: NotAProject) -> CommandError {
+        CommandError::usage(e.to_string()).with_fix(PROJECT_DIR_FIX)
+    }
+}
+
+/// The owned files or the trust record could not be read or written: evoke failed (exit 1).
+impl From<TrustError> for CommandError {
+    fn from(e: TrustError) -> CommandError {
+        CommandError::failed(e.to_string())
+    }
+}
+
+/// `evoke update` stopped before its report: evoke failed (exit 1), the project's refusals shown.
+impl From<UpdateError> for CommandError {
+    fn from(e: UpdateError) -> CommandError {
+        match e {
+            UpdateError::Load(load) => CommandError::failed(load.message).with_diagnostics(load.diagnostics),
+            UpdateError::Write(write) => CommandError::from(write),
+        }
+    }
+}
+
+/// The working copy could not be held against its newest tag: evoke failed (exit 1).
+impl From<TagError> for CommandError {
+    fn from(e: TagError) -> CommandError {
+        CommandError::failed(e.to_string())
+    }
+}
+
+/// An adapter name that cannot be installed under (exit 2).
+impl From<BadName> for CommandError {
+    fn from(e: BadName) -> CommandError {
+        CommandError::usage(e.to_string()).with_fix("choose another name")
+    }
+}
+
+/// A host given to `--allow-host` that is not a `host:port` pair (exit 2).
+impl From<NotAHost> for CommandError {
+    fn from(e: NotAHost) -> CommandError {
+        CommandError::usage(e.to_string()).with_fix("--allow-host api.example.com, or --allow-host 127.0.0.1:8080")
+    }
+}
+
+/// The installed adapters' records could not be read: evoke failed (exit 1).
+impl From<RecordError> for CommandError {
+    fn from(e: RecordError) -> CommandError {
+        CommandError::failed(e.to_string())
+    }
+}
+
+/// A conformance case whose input is of the wrong shape (exit 2).
+impl From<evoke_core::conform::CaseError> for CommandError {
+    fn from(e: evoke_core::conform::CaseError) -> CommandError {
+        CommandError::usage(e.to_string())
+    }
+}
+
 impl CommandError {
     /// A reflex installed but inactive, named by `name`: why, and the fix (exit 2).
     pub fn inactive(name: &str, inactive: &Inactive) -> CommandError {
@@ -107,6 +179,18 @@ mod tests {
         assert_eq!(e.exit, Exit::Usage);
         let shown = crate::render::error(&e);
         assert_eq!(shown, "error: cannot read \\u{1B}[2Jfile\n  = fix: name \\u{202E}another\n");
+    }
+
+    #[test]
+    fn a_library_error_takes_the_exit_and_the_fix_of_its_kind() {
+        let not_a_project = CommandError::from(NotAProject { dir: "elsewhere".into() });
+        assert_eq!(not_a_project.exit, Exit::Usage);
+        assert_eq!(not_a_project.message, "elsewhere holds no evoke.toml");
+        assert_eq!(not_a_project.fix.as_deref(), Some(PROJECT_DIR_FIX));
+        let reserved = CommandError::from(BadName::Reserved { name: "local".into() });
+        assert_eq!((reserved.exit, reserved.fix.as_deref()), (Exit::Usage, Some("choose another name")));
+        let unread = CommandError::from(TrustError::TooDeep { dir: "overlays".into() });
+        assert_eq!((unread.exit, unread.message.as_str()), (Exit::Failed, "overlays is nested too deep"));
     }
 
     #[test]

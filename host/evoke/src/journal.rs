@@ -50,6 +50,23 @@ pub struct Record {
     pub steps: Vec<Entry>,
 }
 
+/// Why a plan's journal cannot be taken up again: each names the file; running on without it could run a
+/// done step twice.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: over {MAX_JOURNAL} bytes; it is no journal evoke wrote", path.display())]
+    TooLarge { path: PathBuf },
+    #[error("{}: not a journal evoke can read: {reason}", path.display())]
+    NotAJournal { path: PathBuf, reason: serde_json::Error },
+    #[error("{}: the journal is of another plan ({plan})", path.display())]
+    OtherPlan { path: PathBuf, plan: String },
+    /// A fresh journal could not be written.
+    #[error("{0}")]
+    Fresh(std::io::Error),
+}
+
 pub struct Journal {
     path: PathBuf,
     record: Record,
@@ -83,23 +100,26 @@ impl Journal {
 
     /// The journal of a plan run again: what is recorded of it, or a fresh one. A journal that cannot be
     /// read is an error: running on without it could run a done step twice.
-    pub fn again(state: &Path, digest: &str, input: &str) -> Result<Journal, String> {
+    pub fn again(state: &Path, digest: &str, input: &str) -> Result<Journal, JournalError> {
         let path = path_of(state, digest);
         match std::fs::metadata(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Journal::fresh(state, digest, input).map_err(|e| format!("{}: {e}", path.display()));
+                return Journal::fresh(state, digest, input).map_err(|source| JournalError::Io { path, source });
             }
-            Err(e) => return Err(format!("{}: {e}", path.display())),
-            Ok(meta) if meta.len() > MAX_JOURNAL => {
-                return Err(format!("{}: over {MAX_JOURNAL} bytes; it is no journal evoke wrote", path.display()));
-            }
+            Err(source) => return Err(JournalError::Io { path, source }),
+            Ok(meta) if meta.len() > MAX_JOURNAL => return Err(JournalError::TooLarge { path }),
             Ok(_) => {}
         }
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let record: Record = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not a journal evoke can read: {e}", path.display()))?;
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(source) => return Err(JournalError::Io { path, source }),
+        };
+        let record: Record = match serde_json::from_str(&text) {
+            Ok(record) => record,
+            Err(reason) => return Err(JournalError::NotAJournal { path, reason }),
+        };
         if record.plan != digest {
-            return Err(format!("{}: the journal is of another plan ({})", path.display(), record.plan));
+            return Err(JournalError::OtherPlan { path, plan: record.plan });
         }
         Ok(Journal { path, record })
     }
@@ -223,6 +243,7 @@ mod tests {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "{\"journal\":1,\"plan\":").unwrap();
         let refused = Journal::again(dir.path(), "sha256:cd34", "x").err().unwrap();
-        assert!(refused.contains("not a journal evoke can read"), "{refused}");
+        assert!(matches!(&refused, JournalError::NotAJournal { path: named, .. } if *named == path), "{refused}");
+        assert!(refused.to_string().contains("not a journal evoke can read"), "{refused}");
     }
 }

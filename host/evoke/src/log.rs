@@ -10,7 +10,8 @@ use std::path::Path;
 
 /// The log, opened once for a session and appended to line by line.
 pub struct Log {
-    file: Result<std::fs::File, String>,
+    /// Kept whole when the log did not open, so every append that follows says why.
+    file: Result<std::fs::File, std::sync::Arc<std::io::Error>>,
     /// Entries appended while batching and not written yet; `None` when each entry is written at once.
     pending: Option<Vec<u8>>,
 }
@@ -23,7 +24,7 @@ impl Log {
     /// first append, so a decision is never lost silently.
     pub fn open(path: &Path) -> Log {
         // 0600 in a 0700 place: the log holds every request a person made.
-        let file = evoke_files::places::open_log(path).map_err(|e| e.to_string());
+        let file = evoke_files::places::open_log(path).map_err(std::sync::Arc::new);
         Log { file, pending: None }
     }
 
@@ -44,7 +45,7 @@ impl Log {
         let written = match self.file.as_mut() {
             // One write of whole lines in append mode: concurrent evokes interleave lines, never bytes.
             Ok(file) => file.write_all(pending).map_err(|e| e.to_string()),
-            Err(e) => Err(e.clone()),
+            Err(e) => Err(e.to_string()),
         };
         pending.clear();
         written.map_err(|message| Unlogged { entries, message })
@@ -54,7 +55,7 @@ impl Log {
     /// object as printed, so the log holds exactly what was shown, but for a result over [`RESULT_KEPT`],
     /// which is cut.
     pub fn append(&mut self, line: &str, rounds: &[Round], candidates: &[Candidate]) -> std::io::Result<()> {
-        let file = self.file.as_mut().map_err(|e| std::io::Error::other(e.clone()))?;
+        let file = self.file.as_mut().map_err(|e| std::io::Error::new(e.kind(), e.to_string()))?;
         let kept = cut(line);
         let line = kept.as_deref().unwrap_or(line);
         let body = line.trim_end().strip_suffix('}').ok_or_else(|| std::io::Error::other("a line is a JSON object"))?;

@@ -37,15 +37,32 @@ pub fn ask(missing: &Missing) -> Option<Value> {
         let answer = read_line().filter(|a| !a.is_empty())?;
         match accept(missing, &answer) {
             Ok(value) => return Some(value),
-            Err(why) => render::err(&render::not_a_choice(&why)),
+            Err(why) => render::err(&render::not_a_choice(&why.to_string())),
         }
     }
     None
 }
 
+/// Why a typed answer is not taken; each says what to answer instead.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum NotAChoice {
+    #[error("\"{answer}\" is not one of your words; answer with one of the list")]
+    NotAWord { answer: String },
+    #[error("\"{answer}\" is not one of the choices; answer with one of the list")]
+    NotAnOption { answer: String },
+    /// The argument's kind is none the recognizers know.
+    #[error("an unknown kind")]
+    UnknownKind { kind: String },
+    #[error("\"{answer}\" does not read as a {kind}")]
+    NotRead { answer: String, kind: &'static str },
+    /// The span read is a number outside the argument's range.
+    #[error("{text} is outside {low}–{high}")]
+    OutOfRange { text: String, low: f64, high: f64 },
+}
+
 /// A typed answer, accepted only as one of the closed choices: a listed key or its number, or a span the
 /// recognizers read of the argument's kind (and within its range).
-pub fn accept(missing: &Missing, answer: &str) -> Result<Value, String> {
+pub fn accept(missing: &Missing, answer: &str) -> Result<Value, NotAChoice> {
     let listed = |texts: &[(String, String)]| -> Option<String> {
         if let Ok(n) = answer.parse::<usize>()
             && let Some((key, _)) = n.checked_sub(1).and_then(|i| texts.get(i))
@@ -58,16 +75,16 @@ pub fn accept(missing: &Missing, answer: &str) -> Result<Value, String> {
     match &missing.choices {
         Choices::Vocab { words } => listed(&words.0)
             .map(|word| Value::Word { word, value: None })
-            .ok_or_else(|| format!("\"{answer}\" is not one of your words; answer with one of the list")),
+            .ok_or_else(|| NotAChoice::NotAWord { answer: answer.to_string() }),
         Choices::Options { options } => listed(&options.0)
             .map(|key| Value::Option { key })
-            .ok_or_else(|| format!("\"{answer}\" is not one of the choices; answer with one of the list")),
+            .ok_or_else(|| NotAChoice::NotAnOption { answer: answer.to_string() }),
         Choices::Pick { kind, range } => {
-            let kind: PickKind = kind.parse().map_err(|_| "an unknown kind".to_string())?;
+            let kind: PickKind = kind.parse().map_err(|_| NotAChoice::UnknownKind { kind: kind.to_string() })?;
             let found = candidates(answer, kind)
                 .into_iter()
                 .next()
-                .ok_or_else(|| format!("\"{answer}\" does not read as a {}", kind.as_str()))?;
+                .ok_or_else(|| NotAChoice::NotRead { answer: answer.to_string(), kind: kind.as_str() })?;
             let comparable = match &found.value {
                 PickValue::Number(n) => Some(*n),
                 PickValue::Duration(s) => Some(*s as f64),
@@ -76,9 +93,32 @@ pub fn accept(missing: &Missing, answer: &str) -> Result<Value, String> {
             if let (Some([low, high]), Some(n)) = (range, comparable)
                 && (n < *low || n > *high)
             {
-                return Err(format!("{} is outside {low}–{high}", found.span.text));
+                return Err(NotAChoice::OutOfRange { text: found.span.text, low: *low, high: *high });
             }
             Ok(Value::Pick { span: found.span, value: found.value })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evoke_core::decision::{MissingBecause, Texts};
+
+    fn missing(choices: Choices) -> Missing {
+        Missing { arg: "a".into(), ask: "Which?".into(), because: MissingBecause::Unstated, choices }
+    }
+
+    #[test]
+    fn an_answer_not_taken_says_why_and_what_to_answer() {
+        let options = missing(Choices::Options { options: Texts(vec![("dim".into(), "dimmed".into())]) });
+        assert_eq!(accept(&options, "1"), Ok(Value::Option { key: "dim".into() }));
+        let refused = accept(&options, "bright").unwrap_err();
+        assert_eq!(refused, NotAChoice::NotAnOption { answer: "bright".into() });
+        assert_eq!(refused.to_string(), "\"bright\" is not one of the choices; answer with one of the list");
+        let number = missing(Choices::Pick { kind: "number", range: Some([1.0, 10.0]) });
+        let refused = accept(&number, "40").unwrap_err();
+        assert!(matches!(&refused, NotAChoice::OutOfRange { text, .. } if text == "40"), "{refused}");
+        assert!(matches!(accept(&number, "none"), Err(NotAChoice::NotRead { kind: "number", .. })));
     }
 }

@@ -22,14 +22,12 @@ pub struct Workspace {
 /// The places and the project found from the working directory, or the one `-C DIR` names: the one way
 /// every command finds them.
 pub fn locate(project_dir: Option<&Path>) -> Result<(Places, Location), CommandError> {
-    let places = Places::from_env().map_err(|e| CommandError::failed(e.to_string()))?;
+    let places = Places::from_env()?;
     places.private_cache().map_err(|e| {
         CommandError::failed(format!("the cache place {} cannot be made private: {e}", places.cache.display()))
     })?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let location = project::locate(&cwd, project_dir, &places).map_err(|e| {
-        CommandError::usage(e.to_string()).with_fix("name a directory holding evoke.toml: evoke -C DIR …")
-    })?;
+    let location = project::locate(&cwd, project_dir, &places)?;
     Ok((places, location))
 }
 

@@ -18,7 +18,7 @@ mod dates;
 mod questions;
 
 pub use auto::Auto;
-pub use questions::{Plan, plan};
+pub use questions::{Plan, Unanswerable, plan};
 
 use evoke_core::adapter::{Adapter, Cancel, State};
 use expresso_runtime::{LeafRequest, Provider};
@@ -47,10 +47,10 @@ impl Provider for Evoke {
     }
 
     fn answer(&self, request: &LeafRequest) -> Result<Value, String> {
-        let plan = plan(request)?;
+        let plan = plan(request).map_err(|e| e.to_string())?;
         let state = State { request: request.input.to_string() };
         let cancel = Cancel::new();
         let raw = block::on(self.engine.answer(&state, &plan.questions, &cancel)).map_err(|e| e.message)?;
-        plan.read(&raw)
+        plan.read(&raw).map_err(|e| e.to_string())
     }
 }

@@ -26,12 +26,27 @@ pub struct Plan {
     reads: Vec<(Option<String>, String, Read)>,
 }
 
+/// Why a closed engine cannot answer a leaf, or did not: each names the leaf or the question.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unanswerable {
+    #[error("summarize writes free text, which needs a generative provider (openai)")]
+    Summarize,
+    /// A list leaf: how many items there are is itself a generated answer.
+    #[error("`{what}` is a list, which needs a generative provider (openai)")]
+    List { what: String },
+    /// The text holds no span of the field's kind to choose among.
+    #[error("the text holds no {kind} for `{what}`, and a closed engine cannot make one up")]
+    NoSpan { kind: &'static str, what: String },
+    #[error("the engine did not answer `{id}`")]
+    NotAnswered { id: String },
+}
+
 /// Plans a leaf, or says why a closed engine cannot answer it.
-pub fn plan(request: &LeafRequest) -> Result<Plan, String> {
+pub fn plan(request: &LeafRequest) -> Result<Plan, Unanswerable> {
     let mut plan = Plan { questions: Questions::default(), reads: Vec::new() };
     match request.kind {
         RequestKind::Summarize => {
-            return Err("summarize writes free text, which needs a generative provider (openai)".into());
+            return Err(Unanswerable::Summarize);
         }
         RequestKind::Match => {
             let phrase = request.prompt.unwrap_or("");
@@ -62,7 +77,7 @@ impl Plan {
         self.reads.push((field, id, read));
     }
 
-    fn field(&mut self, request: &LeafRequest, name: Option<&String>, scalar: &Scalar) -> Result<(), String> {
+    fn field(&mut self, request: &LeafRequest, name: Option<&String>, scalar: &Scalar) -> Result<(), Unanswerable> {
         let id = match name {
             Some(n) => format!("{}.{n}", request.leaf),
             None => request.leaf.to_string(),
@@ -114,14 +129,11 @@ impl Plan {
                         self.reads.push((name.cloned(), id, Read::Null));
                         return Ok(());
                     }
-                    return Err(format!(
-                        "the text holds no {} for `{what}`, and a closed engine cannot make one up",
-                        kind.as_str()
-                    ));
+                    return Err(Unanswerable::NoSpan { kind: kind.as_str(), what: what.clone() });
                 }
             }
             Kind::List(_) => {
-                return Err(format!("`{what}` is a list, which needs a generative provider (openai)"));
+                return Err(Unanswerable::List { what: what.clone() });
             }
         }
         let otherwise = if scalar.optional {
@@ -137,7 +149,7 @@ impl Plan {
     }
 
     /// The leaf's value from an engine's distributions: per question its most probable offered key.
-    pub fn read(&self, raw: &Raw) -> Result<Value, String> {
+    pub fn read(&self, raw: &Raw) -> Result<Value, Unanswerable> {
         let mut record = Map::new();
         let mut scalar = Value::Null;
         for (field, id, read) in &self.reads {
@@ -147,11 +159,11 @@ impl Plan {
                     let p = raw
                         .get(id)
                         .and_then(|d| d.get("yes"))
-                        .ok_or_else(|| format!("the engine did not answer `{id}`"))?;
+                        .ok_or_else(|| Unanswerable::NotAnswered { id: id.clone() })?;
                     Value::Bool(*p >= 0.5)
                 }
                 Read::Choice(values) => {
-                    let distribution = raw.get(id).ok_or_else(|| format!("the engine did not answer `{id}`"))?;
+                    let distribution = raw.get(id).ok_or_else(|| Unanswerable::NotAnswered { id: id.clone() })?;
                     let mut best: Option<(&Value, f64)> = None;
                     for (key, value) in values {
                         let p = distribution.get(key).copied().unwrap_or(0.0);

@@ -1,7 +1,7 @@
 //! A closed leaf answered by evoke's `local` engine, offline, end to end: planned as closed questions,
 //! answered, validated, journaled, and replayed from the journal without the engine.
 
-use expresso_evoke::{Evoke, plan};
+use expresso_evoke::{Evoke, Unanswerable, plan};
 use expresso_lang::compile;
 use expresso_lang::schema::Schema;
 use expresso_runtime::provider::NoProvider;
@@ -73,21 +73,21 @@ fn open_leaves_are_refused_with_the_reason() {
     )
     .unwrap();
     let list = &program.program.leaves[0].schema;
-    assert_eq!(
-        plan(&request(list, RequestKind::Leaf, "a b")).unwrap_err(),
-        "`l` is a list, which needs a generative provider (openai)"
-    );
+    let refused = plan(&request(list, RequestKind::Leaf, "a b")).unwrap_err();
+    assert_eq!(refused, Unanswerable::List { what: "l".into() });
+    assert_eq!(refused.to_string(), "`l` is a list, which needs a generative provider (openai)");
     let date = &program.program.leaves[1].schema;
-    assert_eq!(
-        plan(&request(date, RequestKind::Leaf, "no date here")).unwrap_err(),
-        "the text holds no date for `l`, and a closed engine cannot make one up"
-    );
+    let refused = plan(&request(date, RequestKind::Leaf, "no date here")).unwrap_err();
+    assert_eq!(refused, Unanswerable::NoSpan { kind: "date", what: "l".into() });
+    assert_eq!(refused.to_string(), "the text holds no date for `l`, and a closed engine cannot make one up");
     let text = Schema::Scalar(expresso_lang::schema::Scalar {
         kind: expresso_lang::schema::Kind::Text,
         optional: false,
         span: Default::default(),
     });
-    assert!(plan(&request(&text, RequestKind::Summarize, "x")).unwrap_err().contains("generative provider"));
+    let refused = plan(&request(&text, RequestKind::Summarize, "x")).unwrap_err();
+    assert_eq!(refused, Unanswerable::Summarize);
+    assert!(refused.to_string().contains("generative provider"));
     // A date is the span's reading, resolved against the event's time: 1970-01-01 plus one day.
     let evoke = Evoke::local();
     assert_eq!(evoke.answer(&request(date, RequestKind::Leaf, "due tomorrow")), Ok(Value::String("1970-01-02".into())));

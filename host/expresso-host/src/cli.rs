@@ -98,7 +98,7 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
                 None => start(open(&args.host)?, args.listen, limits, true)?,
             };
             eprintln!("expresso serve: listening on http://{}", running.addr);
-            running.join().map_err(Error::Store)?;
+            running.join().map_err(|e| Error::Store(e.to_string()))?;
             eprintln!("expresso serve: stopped");
             Ok(0)
         }
@@ -199,10 +199,12 @@ pub fn provider(spec: &str) -> Result<Box<dyn Provider + Send>, Error> {
     }
     if let Some(path) = spec.strip_prefix("recording:") {
         let text = read_text(Path::new(path), 64 << 20)?;
-        return Recording::from_json(&text).map(|r| Box::new(r) as Box<dyn Provider + Send>).map_err(refuse);
+        return Recording::from_json(&text)
+            .map(|r| Box::new(r) as Box<dyn Provider + Send>)
+            .map_err(|e| refuse(e.to_string()));
     }
     if spec == "openai" {
-        return OpenAi::from_env().map(|p| Box::new(p) as Box<dyn Provider + Send>).map_err(refuse);
+        return OpenAi::from_env().map(|p| Box::new(p) as Box<dyn Provider + Send>).map_err(|e| refuse(e.to_string()));
     }
     Err(refuse("not a provider".into()))
 }

@@ -111,6 +111,8 @@ impl<S: LogStore + 'static> Processor for Host<S> {
     }
 }
 
+/// Each request's answer: which of its events are new, or the group commit's failure in the words its
+/// response carries (one failure answers every request of the group).
 type Reply = oneshot::Sender<Result<Vec<bool>, String>>;
 
 struct Shared {
@@ -122,18 +124,45 @@ struct Shared {
     cursor: Arc<AtomicI64>,
 }
 
+/// Why the server stopped other than asked: its runtime, its listener or its signals could not be set
+/// up, serving failed, or its thread panicked.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The runtime, the listener or the signal handler could not be set up, or serving failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("the server thread panicked")]
+    Panicked,
+}
+
+/// A body of events refused before anything is committed.
+#[derive(Debug, thiserror::Error)]
+pub enum BodyRefused {
+    #[error("the body is not JSON: {0}")]
+    NotJson(serde_json::Error),
+    #[error("the body is neither an event object nor an array of events")]
+    NotEvents,
+    #[error("the array holds no event")]
+    Empty,
+    #[error("{count} events in one request, more than {max}")]
+    TooMany { count: usize, max: usize },
+    /// The first bad event, by its index in the body, and why.
+    #[error("event {index}: {reason}")]
+    Event { index: usize, reason: String },
+}
+
 /// A running server.
 pub struct Running {
     pub addr: SocketAddr,
     pub metrics: Arc<Metrics>,
     pub ready: Arc<AtomicBool>,
     shutdown: Option<oneshot::Sender<()>>,
-    server: Option<JoinHandle<Result<(), String>>>,
+    server: Option<JoinHandle<Result<(), ServerError>>>,
 }
 
 impl Running {
     /// Stops gracefully: no new requests, accepted ones committed, the batch in progress finished.
-    pub fn stop(mut self) -> Result<(), String> {
+    pub fn stop(mut self) -> Result<(), ServerError> {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
@@ -141,9 +170,9 @@ impl Running {
     }
 
     /// Waits until the server stops (by a signal, when started with signals).
-    pub fn join(mut self) -> Result<(), String> {
+    pub fn join(mut self) -> Result<(), ServerError> {
         match self.server.take() {
-            Some(h) => h.join().map_err(|_| "the server thread panicked".to_string())?,
+            Some(h) => h.join().map_err(|_| ServerError::Panicked)?,
             None => Ok(()),
         }
     }
@@ -253,18 +282,13 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
 
     let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
     let stop_worker = stop.clone();
-    let server = std::thread::spawn(move || -> Result<(), String> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .map_err(|e| e.to_string())?;
+    let server = std::thread::spawn(move || -> Result<(), ServerError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
         let served = runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| e.to_string())?;
+            let listener = tokio::net::TcpListener::from_std(listener)?;
             let signal = async move {
                 if signals {
-                    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-                        .map_err(|e| e.to_string())?;
+                    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
                     tokio::select! {
                         _ = shutdown_rx => {}
                         _ = tokio::signal::ctrl_c() => {}
@@ -273,14 +297,14 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
                 } else {
                     let _ = shutdown_rx.await;
                 }
-                Ok::<(), String>(())
+                Ok::<(), std::io::Error>(())
             };
             axum::serve(listener, app)
                 .with_graceful_shutdown(async move {
                     let _ = signal.await;
                 })
                 .await
-                .map_err(|e| e.to_string())
+                .map_err(ServerError::Io)
         });
         // The router and its queue are gone: the worker commits what was accepted, finishes the batch in
         // progress, and ends.
@@ -332,30 +356,30 @@ fn refuse(status: StatusCode, reason: String) -> Response {
 }
 
 /// Checks every event of a body as a line of the log; the first bad one refuses the whole body.
-pub fn parse_events(bytes: &[u8], max_events: usize) -> Result<Vec<Event>, String> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("the body is not JSON: {e}"))?;
+pub fn parse_events(bytes: &[u8], max_events: usize) -> Result<Vec<Event>, BodyRefused> {
+    let value: Value = serde_json::from_slice(bytes).map_err(BodyRefused::NotJson)?;
     let items = match value {
         Value::Array(items) => items,
         Value::Object(_) => vec![value],
-        _ => return Err("the body is neither an event object nor an array of events".into()),
+        _ => return Err(BodyRefused::NotEvents),
     };
     if items.is_empty() {
-        return Err("the array holds no event".into());
+        return Err(BodyRefused::Empty);
     }
     if items.len() > max_events {
-        return Err(format!("{} events in one request, more than {max_events}", items.len()));
+        return Err(BodyRefused::TooMany { count: items.len(), max: max_events });
     }
     let mut events = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let line = item.to_string();
         match read_log(&line) {
             Ok(mut one) if one.len() == 1 => events.push(one.remove(0)),
-            Ok(_) => return Err(format!("event {i}: not an event")),
+            Ok(_) => return Err(BodyRefused::Event { index: i, reason: "not an event".into() }),
             Err(expresso_runtime::Error::BadLog(bad)) => {
                 let reason = bad.first().map(|(_, r)| r.clone()).unwrap_or_default();
-                return Err(format!("event {i}: {reason}"));
+                return Err(BodyRefused::Event { index: i, reason });
             }
-            Err(e) => return Err(format!("event {i}: {e}")),
+            Err(e) => return Err(BodyRefused::Event { index: i, reason: e.to_string() }),
         }
     }
     Ok(events)
@@ -379,9 +403,9 @@ async fn events(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
     };
     let events = match parse_events(&bytes, shared.limits.max_events_per_request) {
         Ok(events) => events,
-        Err(reason) => {
+        Err(refused) => {
             Metrics::add(&m.requests_refused, 1);
-            return refuse(StatusCode::BAD_REQUEST, reason);
+            return refuse(StatusCode::BAD_REQUEST, refused.to_string());
         }
     };
     let backlog = shared.last_seq.load(Ordering::SeqCst) - shared.cursor.load(Ordering::SeqCst);
@@ -425,4 +449,20 @@ async fn metrics_text(State(shared): State<Arc<Shared>>) -> Response {
         "# HELP expresso_backlog_events events in the log the agents have not run yet\n# TYPE expresso_backlog_events gauge\nexpresso_backlog_events {backlog}\n"
     ));
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_is_refused_naming_what_is_wrong_and_where() {
+        assert!(matches!(parse_events(b"nope", 10), Err(BodyRefused::NotJson(_))));
+        assert!(matches!(parse_events(b"3", 10), Err(BodyRefused::NotEvents)));
+        assert!(matches!(parse_events(b"[]", 10), Err(BodyRefused::Empty)));
+        assert!(matches!(parse_events(b"[{},{}]", 1), Err(BodyRefused::TooMany { count: 2, max: 1 })));
+        let refused = parse_events(br#"[{"id":"a"}]"#, 10).unwrap_err();
+        assert!(matches!(&refused, BodyRefused::Event { index: 0, .. }), "{refused}");
+        assert!(refused.to_string().starts_with("event 0: "), "{refused}");
+    }
 }

@@ -7,6 +7,47 @@ use serde_json::{Map, Value, json};
 /// The largest list a leaf may answer. A longer answer is a misfit, refused before it is journaled.
 pub const MAX_LIST_ITEMS: usize = 1_000;
 
+/// Where a model's answer does not fit its leaf's schema: the place (`answer.kind`, `answer.items[2]`) and
+/// what is wrong there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{at} {fault}")]
+pub struct Misfit {
+    pub at: String,
+    pub fault: MisfitFault,
+}
+
+/// What is wrong at one place of an answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MisfitFault {
+    #[error("is not an object")]
+    NotAnObject,
+    #[error("has a field `{0}` the schema does not declare")]
+    Undeclared(String),
+    #[error("lacks the field `{0}`")]
+    Lacks(String),
+    #[error("is null but not optional")]
+    Null,
+    #[error("is not text")]
+    NotText,
+    #[error("is not a number")]
+    NotANumber,
+    #[error("is not true or false")]
+    NotABool,
+    #[error("is not a date written YYYY-MM-DD")]
+    NotADate,
+    /// Not one of the enum's cases, listed.
+    #[error("is not one of {}", .0.join(", "))]
+    NotACase(Vec<String>),
+    #[error("is not a list")]
+    NotAList,
+    #[error("has {0} items, more than {MAX_LIST_ITEMS}")]
+    TooManyItems(usize),
+}
+
+fn misfit(at: &str, fault: MisfitFault) -> Misfit {
+    Misfit { at: at.to_string(), fault }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Schema {
     Record { fields: Vec<Field>, span: Span },
@@ -60,24 +101,24 @@ impl Schema {
     }
 
     /// Checks a model's answer. The error says what does not fit, for the fault the runtime raises.
-    pub fn validate(&self, value: &Value) -> Result<(), String> {
+    pub fn validate(&self, value: &Value) -> Result<(), Misfit> {
         self.validate_at(value, "answer")
     }
 
-    fn validate_at(&self, value: &Value, at: &str) -> Result<(), String> {
+    fn validate_at(&self, value: &Value, at: &str) -> Result<(), Misfit> {
         match self {
             Schema::Scalar(s) => s.validate_at(value, at),
             Schema::Record { fields, .. } => {
-                let Value::Object(map) = value else { return Err(format!("{at} is not an object")) };
+                let Value::Object(map) = value else { return Err(misfit(at, MisfitFault::NotAnObject)) };
                 for key in map.keys() {
                     if !fields.iter().any(|f| f.name == *key) {
-                        return Err(format!("{at} has a field `{key}` the schema does not declare"));
+                        return Err(misfit(at, MisfitFault::Undeclared(key.clone())));
                     }
                 }
                 for Field { name, scalar, .. } in fields {
                     match map.get(name) {
                         None if scalar.optional => {}
-                        None => return Err(format!("{at} lacks the field `{name}`")),
+                        None => return Err(misfit(at, MisfitFault::Lacks(name.clone()))),
                         Some(v) => scalar.validate_at(v, &format!("{at}.{name}"))?,
                     }
                 }
@@ -130,29 +171,29 @@ impl Scalar {
         !matches!(self.kind, Kind::List(_))
     }
 
-    fn validate_at(&self, value: &Value, at: &str) -> Result<(), String> {
+    fn validate_at(&self, value: &Value, at: &str) -> Result<(), Misfit> {
         if value.is_null() {
-            return if self.optional { Ok(()) } else { Err(format!("{at} is null but not optional")) };
+            return if self.optional { Ok(()) } else { Err(misfit(at, MisfitFault::Null)) };
         }
         match &self.kind {
-            Kind::Text | Kind::User => value.as_str().map(|_| ()).ok_or_else(|| format!("{at} is not text")),
+            Kind::Text | Kind::User => value.as_str().map(|_| ()).ok_or_else(|| misfit(at, MisfitFault::NotText)),
             Kind::Number => match value.as_f64() {
                 Some(n) if n.is_finite() => Ok(()),
-                _ => Err(format!("{at} is not a number")),
+                _ => Err(misfit(at, MisfitFault::NotANumber)),
             },
-            Kind::Bool => value.as_bool().map(|_| ()).ok_or_else(|| format!("{at} is not true or false")),
+            Kind::Bool => value.as_bool().map(|_| ()).ok_or_else(|| misfit(at, MisfitFault::NotABool)),
             Kind::Date => match value.as_str() {
                 Some(text) if is_date(text) => Ok(()),
-                _ => Err(format!("{at} is not a date written YYYY-MM-DD")),
+                _ => Err(misfit(at, MisfitFault::NotADate)),
             },
             Kind::Enum(cases) => match value.as_str() {
                 Some(text) if cases.iter().any(|c| c == text) => Ok(()),
-                _ => Err(format!("{at} is not one of {}", cases.join(", "))),
+                _ => Err(misfit(at, MisfitFault::NotACase(cases.clone()))),
             },
             Kind::List(inner) => {
-                let Value::Array(items) = value else { return Err(format!("{at} is not a list")) };
+                let Value::Array(items) = value else { return Err(misfit(at, MisfitFault::NotAList)) };
                 if items.len() > MAX_LIST_ITEMS {
-                    return Err(format!("{at} has {} items, more than {MAX_LIST_ITEMS}", items.len()));
+                    return Err(misfit(at, MisfitFault::TooManyItems(items.len())));
                 }
                 for (i, item) in items.iter().enumerate() {
                     inner.validate_at(item, &format!("{at}[{i}]"))?;
@@ -218,19 +259,19 @@ mod tests {
 
     #[test]
     fn a_misfit_names_what_does_not_fit() {
-        assert_eq!(
-            classify().validate(&json!({"kind": "feature"})),
-            Err("answer.kind is not one of bug, question, churn".into())
-        );
-        assert_eq!(
-            classify().validate(&json!({"kind": "bug", "due": "2023-02-29"})),
-            Err("answer.due is not a date written YYYY-MM-DD".into())
-        );
-        assert_eq!(
-            classify().validate(&json!({"kind": "bug", "x": 1})),
-            Err("answer has a field `x` the schema does not declare".into())
-        );
-        assert_eq!(classify().validate(&json!({})), Err("answer lacks the field `kind`".into()));
+        let not_a_case = classify().validate(&json!({"kind": "feature"})).unwrap_err();
+        let cases = vec!["bug".to_string(), "question".into(), "churn".into()];
+        assert_eq!(not_a_case, misfit("answer.kind", MisfitFault::NotACase(cases)));
+        assert_eq!(not_a_case.to_string(), "answer.kind is not one of bug, question, churn");
+        let not_a_date = classify().validate(&json!({"kind": "bug", "due": "2023-02-29"})).unwrap_err();
+        assert_eq!(not_a_date, misfit("answer.due", MisfitFault::NotADate));
+        assert_eq!(not_a_date.to_string(), "answer.due is not a date written YYYY-MM-DD");
+        let undeclared = classify().validate(&json!({"kind": "bug", "x": 1})).unwrap_err();
+        assert_eq!(undeclared, misfit("answer", MisfitFault::Undeclared("x".into())));
+        assert_eq!(undeclared.to_string(), "answer has a field `x` the schema does not declare");
+        let lacks = classify().validate(&json!({})).unwrap_err();
+        assert_eq!(lacks, misfit("answer", MisfitFault::Lacks("kind".into())));
+        assert_eq!(lacks.to_string(), "answer lacks the field `kind`");
     }
 
     #[test]

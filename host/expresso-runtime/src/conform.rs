@@ -11,16 +11,40 @@ use crate::store::MemoryStore;
 use expresso_lang::{compile, parse};
 use serde_json::{Map, Value, json};
 
+/// A case whose input is of the wrong shape, or that names no function: the key at fault is named.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    #[error("input.source is not a string")]
+    NoSource,
+    #[error("no function `{0}`")]
+    NoFunction(String),
+    #[error("input.events is not a list")]
+    NoEvents,
+    #[error("input.event is missing")]
+    NoEvent,
+    #[error("input.event is not an event")]
+    NotAnEvent,
+    /// The events do not read: the runtime's account, line by line.
+    #[error("{0}")]
+    BadEvents(crate::Error),
+    /// The program has errors: the first one's message.
+    #[error("the program does not check: {first}")]
+    DoesNotCheck { first: String },
+    /// Running the same events again over their own journal failed.
+    #[error("replay: {0}")]
+    Replay(crate::Error),
+}
+
 pub const FUNCTIONS: [&str; 4] = ["expresso-parse", "expresso-check", "expresso-keys", "expresso-route"];
 
-pub fn call(function: &str, input: &Value) -> Result<Value, String> {
-    let source = input.get("source").and_then(Value::as_str).ok_or("input.source is not a string")?;
+pub fn call(function: &str, input: &Value) -> Result<Value, CaseError> {
+    let source = input.get("source").and_then(Value::as_str).ok_or(CaseError::NoSource)?;
     match function {
         "expresso-parse" => Ok(parse_case(source)),
         "expresso-check" => Ok(check_case(source)),
         "expresso-keys" => keys_case(source, input),
         "expresso-route" => route_case(source, input),
-        other => Err(format!("no function `{other}`")),
+        other => Err(CaseError::NoFunction(other.to_string())),
     }
 }
 
@@ -60,17 +84,22 @@ fn check_case(source: &str) -> Value {
     }
 }
 
-fn events_of(input: &Value) -> Result<Vec<Event>, String> {
-    let events = input.get("events").and_then(Value::as_array).ok_or("input.events is not a list")?;
+fn events_of(input: &Value) -> Result<Vec<Event>, CaseError> {
+    let events = input.get("events").and_then(Value::as_array).ok_or(CaseError::NoEvents)?;
     let lines: Vec<String> = events.iter().map(Value::to_string).collect();
-    read_log(&lines.join("\n")).map_err(|e| e.to_string())
+    read_log(&lines.join("\n")).map_err(CaseError::BadEvents)
+}
+
+/// The first diagnostic of a program that does not check.
+fn does_not_check(diagnostics: Vec<expresso_lang::Diagnostic>) -> CaseError {
+    CaseError::DoesNotCheck { first: diagnostics[0].message.clone() }
 }
 
 /// Runs the events with a recording of `answers` (by journal key) and lists, in order, the journal keys
 /// realized and the idempotency keys applied; then the same run again over its own J and W, which must
 /// realize and apply nothing (`replay_calls`, `replay_effects`).
-fn keys_case(source: &str, input: &Value) -> Result<Value, String> {
-    let compiled = compile(source).map_err(|d| format!("the program does not check: {}", d[0].message))?;
+fn keys_case(source: &str, input: &Value) -> Result<Value, CaseError> {
+    let compiled = compile(source).map_err(does_not_check)?;
     let events = events_of(input)?;
     let answers = input.get("answers").and_then(Value::as_object).cloned().unwrap_or_default();
     let recording = Recording::new(answers);
@@ -97,7 +126,7 @@ fn keys_case(source: &str, input: &Value) -> Result<Value, String> {
         return Ok(Value::Object(out));
     }
     let mut replay = Runtime::new(&compiled, &mut journal, &mut world, &recording);
-    replay.run(events).map_err(|e| format!("replay: {e}"))?;
+    replay.run(events).map_err(CaseError::Replay)?;
     let again = replay.into_outcome();
     out.insert("replay_calls".into(), json!(again.provider_calls));
     out.insert("replay_effects".into(), json!(again.new_effects));
@@ -106,11 +135,11 @@ fn keys_case(source: &str, input: &Value) -> Result<Value, String> {
 
 /// For one event, per agent: whether it routes there, and the sites of the behaviors whose structure
 /// fits (before any match is tried).
-fn route_case(source: &str, input: &Value) -> Result<Value, String> {
-    let compiled = compile(source).map_err(|d| format!("the program does not check: {}", d[0].message))?;
-    let event = input.get("event").ok_or("input.event is missing")?;
-    let events = read_log(&event.to_string()).map_err(|e| e.to_string())?;
-    let event = events.first().ok_or("input.event is not an event")?;
+fn route_case(source: &str, input: &Value) -> Result<Value, CaseError> {
+    let compiled = compile(source).map_err(does_not_check)?;
+    let event = input.get("event").ok_or(CaseError::NoEvent)?;
+    let events = read_log(&event.to_string()).map_err(CaseError::BadEvents)?;
+    let event = events.first().ok_or(CaseError::NotAnEvent)?;
     let mut out = Map::new();
     for agent in &compiled.program.agents {
         let structural: Vec<String> = agent

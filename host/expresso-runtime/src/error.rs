@@ -1,6 +1,7 @@
 //! The runtime's one error type. Every variant fails closed: the firing that raised it stops, nothing
 //! runs on a value that did not fit, and the run stops after saving what it had journaled.
 
+use expresso_lang::schema::Misfit;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -10,9 +11,9 @@ pub enum Error {
     /// The provider gave no answer (a recording without the key, a network failure, a refusal).
     Provider { key: String, message: String },
     /// The provider answered something the leaf's schema does not allow; it is not journaled.
-    Misfit { key: String, reason: String },
+    Misfit { key: String, reason: Misfit },
     /// A journaled value no longer fits its leaf's schema (the program changed under its journal).
-    StaleJournal { key: String, reason: String },
+    StaleJournal { key: String, reason: Misfit },
     /// A `for` over more items than the bound.
     ForBound { at: String, items: usize, bound: usize },
     /// One firing ran more statements than the bound.

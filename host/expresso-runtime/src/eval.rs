@@ -20,6 +20,7 @@ use std::rc::Rc;
 /// What every firing shares: the stores, the provider, the leaf table and the outcome.
 /// Where an applied effect is dispatched, as it is applied: the world port. An error fails the run closed.
 /// A borrowed closure, so a runtime holding one has no drop glue and its stores are free once it is done.
+/// The error is the port's own words (a sink of another crate), carried into the run's fault.
 pub type Sink<'a> = &'a mut dyn FnMut(&Value) -> Result<(), String>;
 
 pub(crate) struct Ports<'a> {

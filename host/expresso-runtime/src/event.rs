@@ -52,14 +52,14 @@ impl Event {
     }
 
     /// What the payload of each type must hold, so a program never reads a field its event lacks.
-    fn check_payload(&self) -> Result<(), String> {
-        let need_str = |key: &str| match self.payload.get(key) {
+    fn check_payload(&self) -> Result<(), PayloadFault> {
+        let need_str = |key: &'static str| match self.payload.get(key) {
             Some(Value::String(_)) => Ok(()),
-            Some(_) => Err(format!("payload.{key} must be a string")),
-            None => Err(format!("a {} event needs payload.{key}", type_name(self.kind))),
+            Some(_) => Err(PayloadFault::NotAString { key }),
+            None => Err(PayloadFault::Missing { kind: type_name(self.kind), key }),
         };
         if self.id.is_empty() {
-            return Err("id is empty".into());
+            return Err(PayloadFault::NoId);
         }
         match self.kind {
             EventType::Utterance | EventType::Message => {
@@ -68,8 +68,8 @@ impl Event {
             }
             EventType::Silence => match self.payload.get("millis") {
                 Some(v) if v.as_u64().is_some() => Ok(()),
-                Some(_) => Err("payload.millis must be a whole number of milliseconds".into()),
-                None => Err("a silence event needs payload.millis".into()),
+                Some(_) => Err(PayloadFault::Millis),
+                None => Err(PayloadFault::Missing { kind: "silence", key: "millis" }),
             },
             EventType::MeetingStart => {
                 need_str("title")?;
@@ -79,6 +79,19 @@ impl Event {
             EventType::Schedule => need_str("name"),
         }
     }
+}
+
+/// What an event's payload lacks for its type, naming the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PayloadFault {
+    #[error("id is empty")]
+    NoId,
+    #[error("payload.{key} must be a string")]
+    NotAString { key: &'static str },
+    #[error("a {kind} event needs payload.{key}")]
+    Missing { kind: &'static str, key: &'static str },
+    #[error("payload.millis must be a whole number of milliseconds")]
+    Millis,
 }
 
 pub fn type_name(kind: EventType) -> &'static str {
@@ -125,7 +138,7 @@ pub fn read_log(text: &str) -> Result<Vec<Event>, Error> {
         match serde_json::from_value::<Event>(value) {
             Ok(event) => match event.check_payload() {
                 Ok(()) => events.push(event),
-                Err(reason) => bad.push((n, reason)),
+                Err(fault) => bad.push((n, fault.to_string())),
             },
             Err(e) => bad.push((n, e.to_string())),
         }
@@ -186,6 +199,19 @@ mod tests {
         assert_eq!(bad[0].0, 3);
         assert_eq!(bad[0].1, "not JSON: expected ident");
         assert_eq!(bad[1], (5, "a message event needs payload.speaker".to_string()));
+    }
+
+    #[test]
+    fn a_payload_names_the_key_it_lacks() {
+        let event = |payload: &str| -> Event {
+            serde_json::from_str(&format!(
+                r#"{{"id":"a","partition":{{"workspace":"w","room":"r"}},"type":"silence","payload":{payload},"t_event":1}}"#
+            ))
+            .unwrap()
+        };
+        assert_eq!(event("{}").check_payload(), Err(PayloadFault::Missing { kind: "silence", key: "millis" }));
+        assert_eq!(event(r#"{"millis":"soon"}"#).check_payload(), Err(PayloadFault::Millis));
+        assert_eq!(event(r#"{"millis":40}"#).check_payload(), Ok(()));
     }
 
     #[test]

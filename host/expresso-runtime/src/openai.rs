@@ -26,6 +26,11 @@ pub struct OpenAi {
     id: String,
 }
 
+/// The default endpoint is named with no key to reach it by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("OPENAI_API_KEY is not set")]
+pub struct NoKey;
+
 impl OpenAi {
     pub fn new(url: &str, model: &str, key: Option<String>) -> OpenAi {
         let agent = ureq::AgentBuilder::new().timeout(TIMEOUT).redirects(0).build();
@@ -34,12 +39,12 @@ impl OpenAi {
         OpenAi { url, model: model.to_string(), key, agent, id }
     }
 
-    pub fn from_env() -> Result<OpenAi, String> {
+    pub fn from_env() -> Result<OpenAi, NoKey> {
         let url = std::env::var("OPENAI_BASE_URL").unwrap_or_else(|_| DEFAULT_URL.to_string());
         let model = std::env::var("EXPRESSO_OPENAI_MODEL").unwrap_or_else(|_| DEFAULT_MODEL.to_string());
         let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.is_empty());
         if key.is_none() && url.trim_end_matches('/') == DEFAULT_URL {
-            return Err("OPENAI_API_KEY is not set".into());
+            return Err(NoKey);
         }
         Ok(OpenAi::new(&url, &model, key))
     }

@@ -35,7 +35,9 @@ pub struct LeafRequest<'a> {
 pub trait Provider {
     /// Names the provider in reports.
     fn id(&self) -> &str;
-    /// An answer, before validation; any error fails the firing closed.
+    /// An answer, before validation; any error fails the firing closed. The error is the provider's own
+    /// words: providers live in other crates (evoke's engines, an HTTP endpoint) and each has its own
+    /// typed faults, which it words here; the runtime only carries the words into `Error::Provider`.
     fn answer(&self, request: &LeafRequest) -> Result<Value, String>;
 }
 

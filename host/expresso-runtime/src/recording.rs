@@ -4,6 +4,17 @@
 use crate::provider::{LeafRequest, Provider};
 use serde_json::{Map, Value};
 
+/// A recording whose text is not answers by journal key.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordingError {
+    #[error("not JSON: {0}")]
+    NotJson(serde_json::Error),
+    #[error("`answers` is not an object")]
+    AnswersNotAnObject,
+    #[error("a recording is a JSON object of answers by journal key")]
+    NotAnObject,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Recording {
     answers: Map<String, Value>,
@@ -15,15 +26,15 @@ impl Recording {
     }
 
     /// Reads `{ "answers": { key: value } }` or a bare `{ key: value }`.
-    pub fn from_json(text: &str) -> Result<Recording, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    pub fn from_json(text: &str) -> Result<Recording, RecordingError> {
+        let value: Value = serde_json::from_str(text).map_err(RecordingError::NotJson)?;
         let map = match value {
             Value::Object(mut map) if map.len() == 1 && map.contains_key("answers") => match map.remove("answers") {
                 Some(Value::Object(inner)) => inner,
-                _ => return Err("`answers` is not an object".into()),
+                _ => return Err(RecordingError::AnswersNotAnObject),
             },
             Value::Object(map) => map,
-            _ => return Err("a recording is a JSON object of answers by journal key".into()),
+            _ => return Err(RecordingError::NotAnObject),
         };
         Ok(Recording { answers: map })
     }

@@ -2,6 +2,7 @@
 
 mod support;
 
+use expresso_lang::schema::{Misfit, MisfitFault};
 use expresso_lang::{Effect, compile};
 use expresso_runtime::provider::NoProvider;
 use expresso_runtime::recording::Recording;
@@ -193,13 +194,11 @@ fn a_misfit_answer_is_a_fault_and_nothing_runs_on_it() {
     let (mut j, mut w) = (MemoryStore::new(), MemoryStore::new());
     let mut rt = Runtime::new(&compiled, &mut j, &mut w, &recording);
     let err = rt.run(triage_log()).unwrap_err();
-    assert_eq!(
-        err,
-        Error::Misfit {
-            key: "Triage#0|m1/Triage#0/0/classify".into(),
-            reason: "answer.kind is not one of bug, question, churn".into()
-        }
-    );
+    let Error::Misfit { key, reason } = &err else { panic!("a misfit: {err}") };
+    assert_eq!(key, "Triage#0|m1/Triage#0/0/classify");
+    let cases = vec!["bug".to_string(), "question".into(), "churn".into()];
+    assert_eq!(reason, &Misfit { at: "answer.kind".into(), fault: MisfitFault::NotACase(cases) });
+    assert_eq!(reason.to_string(), "answer.kind is not one of bug, question, churn");
     assert!(j.is_empty() && w.is_empty());
 }
 

@@ -24,20 +24,33 @@ pub fn open(spec: Option<&str>) -> Result<Box<dyn Provider>, Exit> {
     }
     if let Some(path) = spec.strip_prefix("recording:") {
         let text = crate::load::text(std::path::Path::new(path), MAX_RECORDING_BYTES, "the recording")?;
-        return Recording::from_json(&text).map(|r| Box::new(r) as Box<dyn Provider>).map_err(refuse);
+        return Recording::from_json(&text)
+            .map(|r| Box::new(r) as Box<dyn Provider>)
+            .map_err(|e| refuse(e.to_string()));
     }
     if spec == "openai" {
-        return OpenAi::from_env().map(|p| Box::new(p) as Box<dyn Provider>).map_err(refuse);
+        return OpenAi::from_env().map(|p| Box::new(p) as Box<dyn Provider>).map_err(|e| refuse(e.to_string()));
     }
     if spec == "evoke" || spec == "auto" {
-        return evoke(spec == "auto").map_err(refuse);
+        return evoke(spec == "auto").map_err(|e| refuse(e.to_string()));
     }
     Err(refuse("not a provider".into()))
 }
 
 /// evoke's `local` engine; with `auto`, OpenAI for open leaves when its environment is set.
+/// This expresso was built without evoke's engines, so `evoke` and `auto` name no provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "evoke", allow(dead_code))]
+pub struct WithoutEvoke;
+
+impl std::fmt::Display for WithoutEvoke {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("this expresso was built without evoke's engines; build it with its default features")
+    }
+}
+
 #[cfg(feature = "evoke")]
-fn evoke(auto: bool) -> Result<Box<dyn Provider>, String> {
+fn evoke(auto: bool) -> Result<Box<dyn Provider>, WithoutEvoke> {
     let local = expresso_evoke::Evoke::local();
     if !auto {
         return Ok(Box::new(local));
@@ -47,6 +60,6 @@ fn evoke(auto: bool) -> Result<Box<dyn Provider>, String> {
 }
 
 #[cfg(not(feature = "evoke"))]
-fn evoke(_auto: bool) -> Result<Box<dyn Provider>, String> {
-    Err("this expresso was built without evoke's engines; build it with its default features".into())
+fn evoke(_auto: bool) -> Result<Box<dyn Provider>, WithoutEvoke> {
+    Err(WithoutEvoke)
 }

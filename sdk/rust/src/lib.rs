@@ -76,7 +76,7 @@ pub mod http;
 mod output;
 
 pub use args::{ArgError, Args, Time};
-pub use context::Context;
+pub use context::{Context, MissingSetting};
 pub use date::Day;
 pub use output::Output;
 

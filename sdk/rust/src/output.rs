@@ -20,7 +20,8 @@ impl Output {
         self
     }
 
-    /// Adds data, written as JSON from any serializable value.
+    /// Adds data, written as JSON from any serializable value. The error is the run's failure message, so
+    /// that `run` may end with this call (its `String` is the WIT `string` a body fails with).
     #[cfg(feature = "json")]
     pub fn with_data(self, data: &impl serde::Serialize) -> Result<Output, String> {
         let json = serde_json::to_string(data).map_err(|e| format!("the data cannot be written as JSON: {e}"))?;

@@ -15,6 +15,52 @@ pub const WASM: &str = "adapter.wasm";
 /// The record beside it.
 pub const RECORD: &str = "adapter.toml";
 
+/// A name an adapter may not be installed under.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadName {
+    #[error("`{name}` is built into evoke; an installed adapter may not take its name")]
+    Reserved { name: String },
+    #[error(
+        "`{name}` is not an adapter name: a lower-case letter, then lower-case letters, digits, `-` and `_` (at most 64)"
+    )]
+    Malformed { name: String },
+}
+
+/// A host the user allows that is not a `host:port` pair evoke can hold a component to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{text}` is not a host: write a name or an address, with `:PORT` unless it is 443 (api.example.com, 127.0.0.1:8080, [::1]:11434)"
+)]
+pub struct NotAHost {
+    pub text: String,
+}
+
+/// An installed adapter's record, or the place they are kept, does not read.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{} cannot be read: {source}", path.display())]
+    Unreadable { path: PathBuf, source: std::io::Error },
+    /// The record is there but wrong: adding the adapter again writes it anew.
+    #[error("{} {fault}; add the adapter again (evoke adapter add {name} FILE --allow-host HOST)", path.display())]
+    Malformed { path: PathBuf, name: String, fault: RecordFault },
+}
+
+/// What is wrong inside an `adapter.toml`, naming the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordFault {
+    /// Not TOML at all: the TOML reader's message.
+    #[error("is not TOML ({0})")]
+    NotToml(String),
+    #[error("has no `{0}`")]
+    Missing(&'static str),
+    #[error("lists a host that is not a string")]
+    HostNotAString,
+    #[error("{0}")]
+    Host(NotAHost),
+    #[error("holds `{0}`, which evoke does not know")]
+    UnknownKey(String),
+}
+
 /// One installed adapter, as its `adapter.toml` records it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Installed {
@@ -67,31 +113,21 @@ pub fn sha256(bytes: &[u8]) -> String {
 
 /// A name an adapter may be installed under: a lower-case letter, then lower-case letters, digits, `-`
 /// and `_`, at most 64 in all, and not a built-in's.
-pub fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), BadName> {
     if RESERVED.contains(&name) {
-        return Err(format!("`{name}` is built into evoke; an installed adapter may not take its name"));
+        return Err(BadName::Reserved { name: name.to_string() });
     }
     let mut chars = name.chars();
     let good = chars.next().is_some_and(|c| c.is_ascii_lowercase())
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
         && name.len() <= 64;
-    if good {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{name}` is not an adapter name: a lower-case letter, then lower-case letters, digits, `-` and `_` (at most 64)"
-        ))
-    }
+    if good { Ok(()) } else { Err(BadName::Malformed { name: name.to_string() }) }
 }
 
 /// A host the user allows, as a `host:port` pair: `api.example.com` (port 443), `api.example.com:8443`,
 /// `127.0.0.1:8080`, `[::1]:11434`. A name is lower-cased; a scheme, a path or a wildcard is refused.
-pub fn host_pair(text: &str) -> Result<String, String> {
-    let refuse = || {
-        format!(
-            "`{text}` is not a host: write a name or an address, with `:PORT` unless it is 443 (api.example.com, 127.0.0.1:8080, [::1]:11434)"
-        )
-    };
+pub fn host_pair(text: &str) -> Result<String, NotAHost> {
+    let refuse = || NotAHost { text: text.to_string() };
     let text = text.trim();
     if text.is_empty() || text.contains("://") || text.contains(['/', '*', '@', '?', '#', ' ']) {
         return Err(refuse());
@@ -129,7 +165,7 @@ pub fn host_pair(text: &str) -> Result<String, String> {
 }
 
 /// The adapter installed under `name`, or `None` when there is none.
-pub fn read(data: &Path, name: &str) -> Result<Option<Installed>, String> {
+pub fn read(data: &Path, name: &str) -> Result<Option<Installed>, RecordError> {
     if check_name(name).is_err() {
         return Ok(None);
     }
@@ -138,36 +174,36 @@ pub fn read(data: &Path, name: &str) -> Result<Option<Installed>, String> {
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{} cannot be read: {e}", path.display())),
+        Err(source) => return Err(RecordError::Unreadable { path, source }),
     };
-    let bad = |why: &str| {
-        format!("{} {why}; add the adapter again (evoke adapter add {name} FILE --allow-host HOST)", path.display())
-    };
-    let table: toml::Table = text.parse().map_err(|e| bad(&format!("is not TOML ({e})")))?;
+    let bad = |fault: RecordFault| RecordError::Malformed { path: path.clone(), name: name.to_string(), fault };
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| bad(RecordFault::NotToml(e.to_string())))?;
     let string = |key: &str| table.get(key).and_then(|v| v.as_str()).map(str::to_string);
     let sha256 = string("sha256")
         .filter(|h| h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit()))
-        .ok_or_else(|| bad("has no `sha256`"))?;
+        .ok_or_else(|| bad(RecordFault::Missing("sha256")))?;
     let id = string("id").unwrap_or_default();
     let mut allow_hosts = Vec::new();
-    for host in table.get("allow_hosts").and_then(|v| v.as_array()).ok_or_else(|| bad("has no `allow_hosts`"))? {
-        let host = host.as_str().ok_or_else(|| bad("lists a host that is not a string"))?;
-        allow_hosts.push(host_pair(host).map_err(|e| bad(&e))?);
+    for host in
+        table.get("allow_hosts").and_then(|v| v.as_array()).ok_or_else(|| bad(RecordFault::Missing("allow_hosts")))?
+    {
+        let host = host.as_str().ok_or_else(|| bad(RecordFault::HostNotAString))?;
+        allow_hosts.push(host_pair(host).map_err(|e| bad(RecordFault::Host(e)))?);
     }
     if let Some(unknown) = table.keys().find(|k| !["sha256", "allow_hosts", "id"].contains(&k.as_str())) {
-        return Err(bad(&format!("holds `{unknown}`, which evoke does not know")));
+        return Err(bad(RecordFault::UnknownKey(unknown.clone())));
     }
     Ok(Some(Installed { name: name.to_string(), dir, sha256, allow_hosts, id }))
 }
 
 /// Every adapter installed, by name. A directory without its record is left out; a record that does not
 /// read is an error.
-pub fn list(data: &Path) -> Result<Vec<Installed>, String> {
+pub fn list(data: &Path) -> Result<Vec<Installed>, RecordError> {
     let root = root(data);
     let entries = match std::fs::read_dir(&root) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{} cannot be read: {e}", root.display())),
+        Err(source) => return Err(RecordError::Unreadable { path: root, source }),
     };
     let mut names: Vec<String> = entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
     names.sort();
@@ -188,8 +224,11 @@ mod tests {
     fn names() {
         assert!(check_name("keywords").is_ok());
         assert!(check_name("my-engine_2").is_ok());
-        for bad in ["local", "openai", "replay", "", "Keywords", "2fast", "a/b", "../x", ".hidden"] {
-            assert!(check_name(bad).is_err(), "{bad}");
+        for reserved in ["local", "openai", "replay"] {
+            assert_eq!(check_name(reserved), Err(BadName::Reserved { name: reserved.into() }));
+        }
+        for bad in ["", "Keywords", "2fast", "a/b", "../x", ".hidden"] {
+            assert_eq!(check_name(bad), Err(BadName::Malformed { name: bad.into() }), "{bad}");
         }
     }
 
@@ -210,7 +249,7 @@ mod tests {
             "a..b",
             "user@host",
         ] {
-            assert!(host_pair(bad).is_err(), "{bad}");
+            assert_eq!(host_pair(bad), Err(NotAHost { text: bad.into() }), "{bad}");
         }
     }
 
@@ -230,5 +269,25 @@ mod tests {
         assert_eq!(list(data.path()).unwrap(), vec![installed]);
         assert_eq!(read(data.path(), "other").unwrap(), None);
         assert_eq!(read(data.path(), "local").unwrap(), None);
+    }
+
+    #[test]
+    fn a_record_that_does_not_read_names_the_key_and_the_fix() {
+        let data = tempfile::tempdir().unwrap();
+        let place = dir(data.path(), "keywords");
+        std::fs::create_dir_all(&place).unwrap();
+        std::fs::write(place.join(RECORD), format!("sha256 = \"{}\"\nallow_hosts = [\"a b\"]\n", "ab".repeat(32)))
+            .unwrap();
+        let e = read(data.path(), "keywords").unwrap_err();
+        assert!(
+            matches!(&e, RecordError::Malformed { fault: RecordFault::Host(NotAHost { text }), .. } if text == "a b")
+        );
+        assert!(
+            e.to_string().ends_with("; add the adapter again (evoke adapter add keywords FILE --allow-host HOST)"),
+            "{e}"
+        );
+        std::fs::write(place.join(RECORD), "allow_hosts = []\n").unwrap();
+        let e = list(data.path()).unwrap_err();
+        assert!(matches!(e, RecordError::Malformed { fault: RecordFault::Missing("sha256"), .. }));
     }
 }

@@ -9,8 +9,12 @@
 //! the adapter's own, stopped at the next epoch tick when the decision's signal is raised or its future
 //! dropped (the deadline). The answer becomes [`Raw`] as given; the core validates it and fails closed.
 
+mod error;
 pub mod installed;
 mod world;
+
+pub use error::AdapterOpenError;
+use error::Twice;
 
 use evoke_bodies::component::ComponentHost;
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
@@ -61,35 +65,35 @@ pub fn open(
     settings: Option<&toml::Table>,
     data: &Path,
     cache: &Path,
-) -> Result<Option<ComponentAdapter>, String> {
+) -> Result<Option<ComponentAdapter>, AdapterOpenError> {
     let Some(installed) = installed::read(data, name)? else { return Ok(None) };
     if let Some(key) = settings.and_then(|t| t.keys().next()) {
-        return Err(format!(
-            "`{key}`: an installed component adapter takes no settings (its hosts are chosen at `evoke adapter add`)"
-        ));
+        return Err(AdapterOpenError::Settings { key: key.clone() });
     }
     ComponentAdapter::load(&installed, cache).map(Some)
 }
 
 impl ComponentAdapter {
     /// Loads an installed adapter: its file must still have the hash recorded when it was added.
-    pub fn load(installed: &Installed, cache: &Path) -> Result<ComponentAdapter, String> {
+    pub fn load(installed: &Installed, cache: &Path) -> Result<ComponentAdapter, AdapterOpenError> {
         let path = installed.wasm();
-        let bytes = std::fs::read(&path).map_err(|e| format!("{} cannot be read: {e}", path.display()))?;
+        let bytes =
+            std::fs::read(&path).map_err(|source| AdapterOpenError::Unreadable { path: path.clone(), source })?;
         let hash = installed::sha256(&bytes);
         if hash != installed.sha256 {
-            return Err(format!(
-                "{} changed since it was added (sha256 {hash}, recorded {}); add it again if you mean it",
-                path.display(),
-                installed.sha256
-            ));
+            return Err(AdapterOpenError::Changed { path, found: hash, recorded: installed.sha256.clone() });
         }
         ComponentAdapter::from_bytes(&installed.name, &bytes, &installed.allow_hosts, cache)
     }
 
     /// A component adapter from the bytes of a component (at `evoke adapter add`, before it is installed;
     /// a decision loads the installed file). Compiles it into the cache and asks it to `describe` itself.
-    pub fn from_bytes(name: &str, bytes: &[u8], hosts: &[String], cache: &Path) -> Result<ComponentAdapter, String> {
+    pub fn from_bytes(
+        name: &str,
+        bytes: &[u8],
+        hosts: &[String],
+        cache: &Path,
+    ) -> Result<ComponentAdapter, AdapterOpenError> {
         let host = ComponentHost::new(cache)?;
         let (component, _) = host.compiled(bytes)?;
         let engine = world::Engine::new(&host, &component)?;
@@ -98,7 +102,7 @@ impl ComponentAdapter {
             .thread_name("evoke-adapter")
             .enable_all()
             .build()
-            .map_err(|e| format!("the adapter's runtime could not start: {e}"))?;
+            .map_err(AdapterOpenError::Runtime)?;
         let runner = Arc::new(Runner { name: name.to_string(), host, engine, hosts: hosts.to_vec() });
 
         let stop = Arc::new(AtomicBool::new(false));
@@ -111,7 +115,7 @@ impl ComponentAdapter {
             Ok(described) => described,
             Err(_) => {
                 stop.store(true, Ordering::Relaxed);
-                Err(format!("the component did not describe itself within {} seconds", DESCRIBE_TIMEOUT.as_secs()))
+                Err(AdapterOpenError::DescribeTimeout { seconds: DESCRIBE_TIMEOUT.as_secs() })
             }
         };
         let description = match described.and_then(check_description) {
@@ -146,10 +150,10 @@ impl Drop for ComponentAdapter {
 }
 
 /// The engine's declaration as evoke takes it: a readable id, probabilities for bars, `read` ≤ `write`.
-fn check_description(d: wit::Description) -> Result<Description, String> {
+fn check_description(d: wit::Description) -> Result<Description, AdapterOpenError> {
     let id = d.id.trim().to_string();
     if id.is_empty() || id.len() > 256 || id.chars().any(char::is_control) {
-        return Err("refused: the component's `describe` gave an id that is empty, over 256 bytes, or holds a control character".into());
+        return Err(AdapterOpenError::BadId);
     }
     let gate = match d.gate {
         None => None,
@@ -158,12 +162,10 @@ fn check_description(d: wit::Description) -> Result<Description, String> {
             match check_bars(&gate) {
                 Ok(()) => Some(gate),
                 Err(BarError::NotAProbability { bar, value }) => {
-                    return Err(format!(
-                        "refused: the component's gate gives `{bar}` {value}, which is not a probability"
-                    ));
+                    return Err(AdapterOpenError::NotAProbability { bar, value });
                 }
                 Err(BarError::ReadOverWrite { .. }) => {
-                    return Err("refused: the component's gate puts `read` over `write`".into());
+                    return Err(AdapterOpenError::ReadOverWrite);
                 }
             }
         }
@@ -176,10 +178,13 @@ fn check_description(d: wit::Description) -> Result<Description, String> {
 }
 
 impl Runner {
-    async fn describe(&self, stop: impl Fn() -> bool + Send + Sync + 'static) -> Result<wit::Description, String> {
+    async fn describe(
+        &self,
+        stop: impl Fn() -> bool + Send + Sync + 'static,
+    ) -> Result<wit::Description, AdapterOpenError> {
         let mut sandbox = self.host.sandbox(&self.hosts, stop)?;
         let called = self.engine.describe(&mut sandbox.store).await;
-        called.map_err(|e| format!("the component's `describe` failed: {}", sandbox.failure(&e)))
+        called.map_err(|e| AdapterOpenError::DescribeFailed { failure: sandbox.failure(&e) })
     }
 
     async fn answer(
@@ -189,7 +194,7 @@ impl Runner {
         stop: impl Fn() -> bool + Send + Sync + 'static,
     ) -> Result<Raw, AdapterError> {
         let name = &self.name;
-        let mut sandbox = self.host.sandbox(&self.hosts, stop).map_err(AdapterError::new)?;
+        let mut sandbox = self.host.sandbox(&self.hosts, stop).map_err(|e| AdapterError::new(e.to_string()))?;
         let called = self.engine.answer(&mut sandbox.store, request, questions).await;
         match called {
             Err(e) => Err(AdapterError::new(format!(
@@ -207,17 +212,17 @@ impl Runner {
 /// The answers as evoke reads them: a number per key per question. A question or a key given twice is
 /// malformed; every other fault (a key not offered, a number that is not a probability, a sum off 1, a
 /// question left out or not asked) is the core's to find.
-fn raw_of(distributions: Vec<wit::Distribution>) -> Result<Raw, String> {
+fn raw_of(distributions: Vec<wit::Distribution>) -> Result<Raw, Twice> {
     let mut raw = Raw::new();
     for d in distributions {
         let mut answer = std::collections::BTreeMap::new();
         for (key, p) in d.probabilities {
             if answer.insert(key.clone(), p).is_some() {
-                return Err(format!("{} with the key \"{key}\" twice", d.question));
+                return Err(Twice::Key { question: d.question, key });
             }
         }
         if raw.insert(d.question.clone(), answer).is_some() {
-            return Err(format!("{} twice", d.question));
+            return Err(Twice::Question { question: d.question });
         }
     }
     Ok(raw)

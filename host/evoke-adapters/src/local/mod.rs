@@ -22,7 +22,7 @@ pub(crate) mod weave;
 pub mod words;
 
 pub use calibration::{ArgParams, GATE, Params};
-pub use settings::Settings;
+pub use settings::{Settings, SettingsError};
 
 use crate::engine::{Shared, constants_digest};
 use evoke_core::adapter::{AdapterError, AnswerFuture, Cancel, Gate, Raw, State};
@@ -70,7 +70,7 @@ impl Local {
     }
 
     /// From a project's `[adapters.local]` table.
-    pub fn from_table(table: Option<&toml::Table>) -> Result<Local, String> {
+    pub fn from_table(table: Option<&toml::Table>) -> Result<Local, SettingsError> {
         Ok(Local::new(Settings::read(table)?))
     }
 

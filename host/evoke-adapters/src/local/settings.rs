@@ -21,9 +21,22 @@ fn stem_of(text: &str) -> String {
     words(text).into_iter().map(|w| w.stem).collect::<Vec<_>>().join(" ")
 }
 
+/// `[adapters.local]` is refused; each says what to write instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    #[error("[adapters.local] none_bias must be a number from -0.5 to 0.5")]
+    NoneBias,
+    #[error("[adapters.local] synonyms must be a table: synonyms = {{ snug = [\"den\"] }}")]
+    SynonymsNotATable,
+    #[error("[adapters.local] synonyms.{word} must list words: {word} = [\"den\"]")]
+    NotWords { word: String },
+    #[error("[adapters.local] has no setting `{key}`; it takes none_bias and synonyms")]
+    UnknownKey { key: String },
+}
+
 impl Settings {
     /// Reads the table; an unknown key or a wrong type is refused with what to write instead.
-    pub fn read(table: Option<&toml::Table>) -> Result<Settings, String> {
+    pub fn read(table: Option<&toml::Table>) -> Result<Settings, SettingsError> {
         let mut settings = Settings::default();
         let Some(table) = table else { return Ok(settings) };
         for (key, value) in table {
@@ -32,12 +45,12 @@ impl Settings {
                     let n = value.as_float().or_else(|| value.as_integer().map(|i| i as f64));
                     match n {
                         Some(n) if (-0.5..=0.5).contains(&n) => settings.none_bias = n as f32,
-                        _ => return Err("[adapters.local] none_bias must be a number from -0.5 to 0.5".into()),
+                        _ => return Err(SettingsError::NoneBias),
                     }
                 }
                 "synonyms" => {
                     let Some(map) = value.as_table() else {
-                        return Err("[adapters.local] synonyms must be a table: synonyms = { snug = [\"den\"] }".into());
+                        return Err(SettingsError::SynonymsNotATable);
                     };
                     for (word, means) in map {
                         let list: Vec<String> = match means {
@@ -48,25 +61,21 @@ impl Settings {
                                     match item.as_str() {
                                         Some(s) => list.push(stem_of(s)),
                                         None => {
-                                            return Err(format!(
-                                                "[adapters.local] synonyms.{word} must list words: {word} = [\"den\"]"
-                                            ));
+                                            return Err(SettingsError::NotWords { word: word.clone() });
                                         }
                                     }
                                 }
                                 list
                             }
                             _ => {
-                                return Err(format!(
-                                    "[adapters.local] synonyms.{word} must list words: {word} = [\"den\"]"
-                                ));
+                                return Err(SettingsError::NotWords { word: word.clone() });
                             }
                         };
                         settings.synonyms.push((stem_of(word), list));
                     }
                 }
                 other => {
-                    return Err(format!("[adapters.local] has no setting `{other}`; it takes none_bias and synonyms"));
+                    return Err(SettingsError::UnknownKey { key: other.to_string() });
                 }
             }
         }

@@ -44,7 +44,34 @@ pub enum Source {
     /// Fitted: no entry was there.
     Fitted,
     /// Fitted again: the entry was refused, for this reason.
-    Refitted(String),
+    Refitted(StoredFault),
+}
+
+/// Why a kept entry was refused. An I/O error is kept as its text, so that a source stays comparable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoredFault {
+    #[error("cannot open: {reason}")]
+    Open { reason: String },
+    #[error("cannot read: {reason}")]
+    Read { reason: String },
+    #[error("{len} bytes, over the bound of {MAX_BYTES}")]
+    TooLarge { len: u64 },
+    #[error("truncated: {len} bytes, shorter than the header")]
+    ShorterThanHeader { len: usize },
+    #[error("not a kept route model")]
+    NotAModel,
+    #[error("it holds the model of another question or engine")]
+    OtherKey,
+    #[error("truncated: {len} bytes of a {stated}-byte model")]
+    Truncated { len: usize, stated: u64 },
+    #[error("its checksum does not match")]
+    Checksum,
+    #[error("cannot decode: {reason}")]
+    Decode { reason: String },
+    #[error("it was fitted with other constants")]
+    OtherParams,
+    #[error("its parts do not hold together")]
+    Incoherent,
 }
 
 /// The entry's key: what the model is a function of.
@@ -84,48 +111,49 @@ pub fn load_or_fit(dir: &Path, engine_id: &str, question: &Question, params: Par
 }
 
 /// The model in `file`, `None` when there is none, an error naming what is wrong with it.
-fn read(file: &Path, key: &[u8; 32], params: Params) -> Result<Option<RouteModel>, String> {
+fn read(file: &Path, key: &[u8; 32], params: Params) -> Result<Option<RouteModel>, StoredFault> {
     let mut f = match std::fs::File::open(file) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot open: {e}")),
+        Err(e) => return Err(StoredFault::Open { reason: e.to_string() }),
     };
-    let len = f.metadata().map_err(|e| format!("cannot read: {e}"))?.len();
+    let cannot_read = |e: std::io::Error| StoredFault::Read { reason: e.to_string() };
+    let len = f.metadata().map_err(cannot_read)?.len();
     if len > MAX_BYTES {
-        return Err(format!("{len} bytes, over the bound of {MAX_BYTES}"));
+        return Err(StoredFault::TooLarge { len });
     }
     let mut bytes = Vec::with_capacity(len as usize);
-    Read::by_ref(&mut f).take(MAX_BYTES).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+    Read::by_ref(&mut f).take(MAX_BYTES).read_to_end(&mut bytes).map_err(cannot_read)?;
     let model = decode(&bytes, key, params)?;
     // Marks the entry as used, for the eviction of the least recently used.
     let _ = f.set_modified(std::time::SystemTime::now());
     Ok(Some(model))
 }
 
-fn decode(bytes: &[u8], key: &[u8; 32], params: Params) -> Result<RouteModel, String> {
+fn decode(bytes: &[u8], key: &[u8; 32], params: Params) -> Result<RouteModel, StoredFault> {
     if bytes.len() < HEADER {
-        return Err(format!("truncated: {} bytes, shorter than the header", bytes.len()));
+        return Err(StoredFault::ShorterThanHeader { len: bytes.len() });
     }
     let (header, payload) = bytes.split_at(HEADER);
     if &header[..8] != MAGIC {
-        return Err("not a kept route model".into());
+        return Err(StoredFault::NotAModel);
     }
     if &header[8..40] != key {
-        return Err("it holds the model of another question or engine".into());
+        return Err(StoredFault::OtherKey);
     }
     let stated = u64::from_le_bytes(header[40..48].try_into().unwrap_or_default());
     if stated != payload.len() as u64 {
-        return Err(format!("truncated: {} bytes of a {stated}-byte model", payload.len()));
+        return Err(StoredFault::Truncated { len: payload.len(), stated });
     }
     if blake3::hash(payload).as_bytes() != &header[48..80] {
-        return Err("its checksum does not match".into());
+        return Err(StoredFault::Checksum);
     }
-    let model: RouteModel = postcard::from_bytes(payload).map_err(|e| format!("cannot decode: {e}"))?;
+    let model: RouteModel = postcard::from_bytes(payload).map_err(|e| StoredFault::Decode { reason: e.to_string() })?;
     if model.params != params {
-        return Err("it was fitted with other constants".into());
+        return Err(StoredFault::OtherParams);
     }
     if !model.holds_together() {
-        return Err("its parts do not hold together".into());
+        return Err(StoredFault::Incoherent);
     }
     Ok(model)
 }
@@ -267,18 +295,29 @@ mod tests {
         let mut lying = whole.clone();
         lying[40..48].copy_from_slice(&((whole.len() - HEADER - 10) as u64).to_le_bytes());
         lying.truncate(whole.len() - 10);
-        for (bad, why) in [
-            (whole[..whole.len() / 2].to_vec(), "truncated"),
-            (whole[..20].to_vec(), "truncated"),
-            (Vec::new(), "truncated"),
-            (flipped, "checksum"),
-            (lying, "checksum"),
-            (b"not a model at all, just some bytes that are long enough to hold a header..".repeat(2), "not a kept"),
+        let truncated: fn(&StoredFault) -> bool =
+            |f| matches!(f, StoredFault::Truncated { .. } | StoredFault::ShorterThanHeader { .. });
+        let checksum: fn(&StoredFault) -> bool = |f| matches!(f, StoredFault::Checksum);
+        let not_a_model: fn(&StoredFault) -> bool = |f| matches!(f, StoredFault::NotAModel);
+        for (bad, why, fault) in [
+            (whole[..whole.len() / 2].to_vec(), "truncated", truncated),
+            (whole[..20].to_vec(), "truncated", truncated),
+            (Vec::new(), "truncated", truncated),
+            (flipped, "checksum", checksum),
+            (lying, "checksum", checksum),
+            (
+                b"not a model at all, just some bytes that are long enough to hold a header..".repeat(2),
+                "not a kept",
+                not_a_model,
+            ),
         ] {
             std::fs::write(&file, &bad).unwrap();
             let (model, source) = load_or_fit(dir.path(), "local/test", &q, Params::default()).unwrap();
             match &source {
-                Source::Refitted(reason) => assert!(reason.contains(why), "{why}: {reason}"),
+                Source::Refitted(reason) => {
+                    assert!(fault(reason), "{why}: {reason:?}");
+                    assert!(reason.to_string().contains(why), "{why}: {reason}");
+                }
                 other => panic!("{why}: the entry was taken: {other:?}"),
             }
             assert_eq!(distributions(&model), fresh, "{why}");
@@ -299,7 +338,7 @@ mod tests {
         let mine_file = path(dir.path(), &key("local/test", &mine));
         std::fs::rename(path(dir.path(), &key("local/test", &other)), &mine_file).unwrap();
         let (model, source) = load_or_fit(dir.path(), "local/test", &mine, Params::default()).unwrap();
-        assert!(matches!(&source, Source::Refitted(r) if r.contains("another question")), "{source:?}");
+        assert_eq!(source, Source::Refitted(StoredFault::OtherKey));
         assert_eq!(distributions(&model), distributions(&fitted(&mine)));
         // An engine with another id asks for another entry: it fits its own.
         let (_, source) = load_or_fit(dir.path(), "local/other", &mine, Params::default()).unwrap();
@@ -308,7 +347,7 @@ mod tests {
         let mut params = Params::default();
         params.beta += 1.0;
         let (_, source) = load_or_fit(dir.path(), "local/test", &mine, params).unwrap();
-        assert!(matches!(&source, Source::Refitted(r) if r.contains("other constants")), "{source:?}");
+        assert_eq!(source, Source::Refitted(StoredFault::OtherParams));
     }
 
     #[test]
@@ -321,7 +360,7 @@ mod tests {
         broken.keys.insert(0, "ghost".into());
         std::fs::write(path(dir.path(), &key), encode(&key, &broken).unwrap()).unwrap();
         let (model, source) = load_or_fit(dir.path(), "local/test", &q, Params::default()).unwrap();
-        assert!(matches!(&source, Source::Refitted(r) if r.contains("do not hold together")), "{source:?}");
+        assert_eq!(source, Source::Refitted(StoredFault::Incoherent));
         assert_eq!(distributions(&model), distributions(&fitted(&q)));
     }
 

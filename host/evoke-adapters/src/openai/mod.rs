@@ -16,10 +16,13 @@
 //! Without a `gate`, every complete call confirms. The id covers the endpoint, the model, the
 //! prompt rendering and the gate.
 
+mod error;
 mod http;
 pub mod prompt;
 pub mod wire;
 
+use error::Unasked;
+pub use error::{HttpError, SettingsError, WireError};
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
 use evoke_core::question::{Question, Questions, YES};
 use sha2::{Digest, Sha256};
@@ -39,47 +42,46 @@ pub struct Settings {
 }
 
 impl Settings {
-    pub fn read(table: Option<&toml::Table>) -> Result<Settings, String> {
+    pub fn read(table: Option<&toml::Table>) -> Result<Settings, SettingsError> {
         let Some(table) = table else {
-            return Err("it needs [adapters.openai] with at least `model`: model = \"gpt-4o-mini\"".into());
+            return Err(SettingsError::NoTable);
         };
         let mut url = "https://api.openai.com/v1".to_string();
         let mut model = None;
         let mut key_env = None;
         let mut gate = None;
         for (key, value) in table {
-            let text = || value.as_str().map(str::to_string).ok_or_else(|| format!("`{key}` must be a string"));
+            let text =
+                || value.as_str().map(str::to_string).ok_or_else(|| SettingsError::NotAString { key: key.clone() });
             match key.as_str() {
                 "url" => url = text()?,
                 "model" => model = Some(text()?),
                 "key_env" => key_env = Some(text()?),
                 "gate" => {
-                    let g: Gate = value
-                        .clone()
-                        .try_into()
-                        .map_err(|e| format!("`gate` must be {{ route, fits?, read, write }}: {e}"))?;
+                    let g: Gate =
+                        value.clone().try_into().map_err(|e| SettingsError::Gate { reason: e.to_string() })?;
                     for (name, bar) in
                         [("route", Some(g.route)), ("fits", g.fits), ("read", Some(g.read)), ("write", Some(g.write))]
                     {
                         if bar.is_some_and(|b| !(0.0..=1.0).contains(&b)) {
-                            return Err(format!("gate.{name} must be a probability"));
+                            return Err(SettingsError::NotAProbability { bar: name });
                         }
                     }
                     if g.read > g.write {
-                        return Err("gate.read may never exceed gate.write".into());
+                        return Err(SettingsError::ReadOverWrite);
                     }
                     gate = Some(g);
                 }
-                other => return Err(format!("there is no setting `{other}`; it takes url, model, key_env and gate")),
+                other => return Err(SettingsError::UnknownKey { key: other.to_string() }),
             }
         }
-        let model = model.ok_or("it needs `model`: model = \"gpt-4o-mini\"")?;
+        let model = model.ok_or(SettingsError::NoModel)?;
         if !(url.starts_with("https://") || url.starts_with("http://")) {
-            return Err(format!("`url` must be an http(s) address, not {url:?}"));
+            return Err(SettingsError::Url { url });
         }
         if let Some(var) = &key_env {
             if var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err(format!("`key_env` names an environment variable, not {var:?}"));
+                return Err(SettingsError::KeyEnv { var: var.clone() });
             }
         }
         Ok(Settings { url: url.trim_end_matches('/').to_string(), model, key_env, gate })
@@ -100,7 +102,7 @@ impl OpenAi {
         OpenAi { settings, id }
     }
 
-    pub fn from_table(table: Option<&toml::Table>) -> Result<OpenAi, String> {
+    pub fn from_table(table: Option<&toml::Table>) -> Result<OpenAi, SettingsError> {
         Ok(OpenAi::new(Settings::read(table)?))
     }
 
@@ -118,8 +120,8 @@ impl OpenAi {
     fn answer_blocking(&self, request: &str, questions: &Questions, cancel: &Cancel) -> Result<Raw, AdapterError> {
         let key = self.key()?;
         let url = format!("{}/chat/completions", self.settings.url);
-        let client = http::client().map_err(AdapterError::new)?;
-        let results: Vec<Result<(String, Vec<(String, f64)>), String>> = std::thread::scope(|scope| {
+        let client = http::client().map_err(|e| AdapterError::new(e.to_string()))?;
+        let results: Vec<Result<(String, Vec<(String, f64)>), Unasked>> = std::thread::scope(|scope| {
             let handles: Vec<_> = questions
                 .0
                 .iter()
@@ -131,19 +133,21 @@ impl OpenAi {
                     let (client, url, key) = (&client, &url, key.as_deref());
                     scope.spawn(move || {
                         if cancel.is_cancelled() {
-                            return Err("cancelled".to_string());
+                            return Err(Unasked::Cancelled);
                         }
-                        let text = http::post(client, url, key, &body).map_err(|e| format!("{id}: {e}"))?;
-                        let probs = wire::read(&text, &labels).map_err(|e| format!("{id}: {e}"))?;
+                        let text = http::post(client, url, key, &body)
+                            .map_err(|error| Unasked::Post { id: id.clone(), error })?;
+                        let probs =
+                            wire::read(&text, &labels).map_err(|error| Unasked::Read { id: id.clone(), error })?;
                         Ok((id.clone(), keys.into_iter().zip(probs).collect()))
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a request thread failed".into()))).collect()
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Unasked::Thread))).collect()
         });
         let mut raw = Raw::new();
         for result in results {
-            let (id, distribution) = result.map_err(AdapterError::new)?;
+            let (id, distribution) = result.map_err(|e| AdapterError::new(e.to_string()))?;
             let question = questions.get(&id).expect("asked");
             let answer = match question {
                 Question::Yesno { .. } => {

@@ -1,6 +1,7 @@
 //! The chat-completions wire: the request body, and the reading of a response's first-token
 //! `top_logprobs` into a distribution over the keys offered. Every malformed response fails closed.
 
+use super::error::WireError;
 use serde_json::{Value, json};
 
 /// How far above 1 the probabilities of the listed tokens may sum: they are a part of one distribution.
@@ -22,30 +23,27 @@ pub fn body(model: &str, system: &str, user: &str, top: usize) -> Value {
 
 /// The probability of each label among the keys offered (`labels[i]` stands for `keys[i]`),
 /// renormalized over them.
-pub fn read(text: &str, labels: &[String]) -> Result<Vec<f64>, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("the response is not JSON: {e}"))?;
+pub fn read(text: &str, labels: &[String]) -> Result<Vec<f64>, WireError> {
+    let value: Value = serde_json::from_str(text).map_err(WireError::NotJson)?;
     if let Some(error) = value.get("error") {
         let message = error.get("message").and_then(Value::as_str).unwrap_or("no message");
-        return Err(format!("the endpoint answered with an error: {message}"));
+        return Err(WireError::Endpoint { message: message.to_string() });
     }
-    let first = value
-        .pointer("/choices/0/logprobs/content/0")
-        .ok_or("the response carries no log-probabilities (choices[0].logprobs.content[0]); does the endpoint support logprobs?")?;
-    let tops =
-        first.get("top_logprobs").and_then(Value::as_array).ok_or("the response's first token has no top_logprobs")?;
+    let first = value.pointer("/choices/0/logprobs/content/0").ok_or(WireError::NoLogprobs)?;
+    let tops = first.get("top_logprobs").and_then(Value::as_array).ok_or(WireError::NoTopLogprobs)?;
     if tops.is_empty() {
-        return Err("the response's first token lists no top_logprobs".into());
+        return Err(WireError::EmptyTopLogprobs);
     }
     let mut mass = vec![0.0f64; labels.len()];
     let mut total = 0.0;
     for entry in tops {
-        let token = entry.get("token").and_then(Value::as_str).ok_or("a top_logprobs entry has no token")?;
+        let token = entry.get("token").and_then(Value::as_str).ok_or(WireError::NoToken)?;
         let logprob = entry
             .get("logprob")
             .and_then(Value::as_f64)
-            .ok_or_else(|| format!("the token {token:?} has no numeric logprob"))?;
+            .ok_or_else(|| WireError::NoLogprob { token: token.to_string() })?;
         if !logprob.is_finite() || logprob > 0.0 {
-            return Err(format!("the token {token:?} has the logprob {logprob}, which is no log-probability"));
+            return Err(WireError::NotALogprob { token: token.to_string(), logprob });
         }
         let p = logprob.exp();
         total += p;
@@ -55,11 +53,11 @@ pub fn read(text: &str, labels: &[String]) -> Result<Vec<f64>, String> {
         }
     }
     if total > 1.0 + OVER {
-        return Err(format!("the listed tokens' probabilities sum to {total:.3}, over 1"));
+        return Err(WireError::OverOne { total });
     }
     let offered: f64 = mass.iter().sum();
     if offered <= 0.0 {
-        return Err("none of the tokens the engine ranked is a label offered".into());
+        return Err(WireError::NoLabel);
     }
     Ok(mass.into_iter().map(|m| m / offered).collect())
 }
@@ -83,16 +81,28 @@ mod tests {
 
     #[test]
     fn malformed_responses_fail() {
-        for text in [
-            "not json",
-            r#"{"choices":[]}"#,
-            r#"{"choices":[{"message":{"content":"A"}}]}"#,
-            r#"{"choices":[{"logprobs":{"content":[{"token":"A","top_logprobs":[{"token":"A","logprob":"NaN"}]}]}}]}"#,
-            r#"{"choices":[{"logprobs":{"content":[{"token":"A","top_logprobs":[{"token":"A","logprob":0},{"token":"B","logprob":-0.9}]}]}}]}"#,
-            r#"{"choices":[{"logprobs":{"content":[{"token":"Q","top_logprobs":[{"token":"Q","logprob":-0.1}]}]}}]}"#,
-            r#"{"error":{"message":"model not found"}}"#,
-        ] {
-            assert!(read(text, &labels(3)).is_err(), "{text}");
-        }
+        let refused = |text: &str| read(text, &labels(3)).unwrap_err();
+        assert!(matches!(refused("not json"), WireError::NotJson(_)));
+        assert!(matches!(refused(r#"{"choices":[]}"#), WireError::NoLogprobs));
+        assert!(matches!(refused(r#"{"choices":[{"message":{"content":"A"}}]}"#), WireError::NoLogprobs));
+        assert!(matches!(
+            refused(r#"{"choices":[{"logprobs":{"content":[{"token":"A","top_logprobs":[{"token":"A","logprob":"NaN"}]}]}}]}"#),
+            WireError::NoLogprob { token } if token == "A"
+        ));
+        assert!(matches!(
+            refused(
+                r#"{"choices":[{"logprobs":{"content":[{"token":"A","top_logprobs":[{"token":"A","logprob":0},{"token":"B","logprob":-0.9}]}]}}]}"#
+            ),
+            WireError::OverOne { .. }
+        ));
+        assert!(matches!(
+            refused(
+                r#"{"choices":[{"logprobs":{"content":[{"token":"Q","top_logprobs":[{"token":"Q","logprob":-0.1}]}]}}]}"#
+            ),
+            WireError::NoLabel
+        ));
+        let endpoint = refused(r#"{"error":{"message":"model not found"}}"#);
+        assert!(matches!(&endpoint, WireError::Endpoint { message } if message == "model not found"));
+        assert_eq!(endpoint.to_string(), "the endpoint answered with an error: model not found");
     }
 }

@@ -14,6 +14,7 @@
 //! Both digests are BLAKE3: a run from the cache hashes the `.wasm` and the whole compiled file, several
 //! hundred kilobytes, and SHA-256 made that most of the run's time.
 
+use super::error::ComponentError;
 use super::linker::pre_instantiate;
 use super::store::StoreData;
 use super::world::Body;
@@ -95,13 +96,12 @@ fn unseal<'a>(key: &Key, file: &'a [u8]) -> Option<&'a [u8]> {
 
 impl Cache {
     /// The cache for `engine` under `cache_dir/components/`, created if missing.
-    pub(crate) fn new(cache_dir: &Path, engine: &Engine) -> Result<Cache, String> {
+    pub(crate) fn new(cache_dir: &Path, engine: &Engine) -> Result<Cache, ComponentError> {
         let mut hasher = StableHasher(blake3::Hasher::new());
         engine.precompile_compatibility_hash().hash(&mut hasher);
         let engine_key = hex(&hasher.0.finalize().as_bytes()[..8]);
         let dir = cache_dir.join("components").join(engine_key);
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("the component cache {} cannot be created: {e}", dir.display()))?;
+        std::fs::create_dir_all(&dir).map_err(|source| ComponentError::Cache { dir: dir.clone(), source })?;
         Ok(Cache { dir, loaded: Mutex::default(), compiling: Mutex::default() })
     }
 
@@ -124,7 +124,7 @@ impl Cache {
         engine: &Engine,
         linker: &Linker<StoreData>,
         key: &Key,
-    ) -> Option<Result<Arc<Body>, String>> {
+    ) -> Option<Result<Arc<Body>, ComponentError>> {
         let component = self.map(engine, key)?;
         Some(self.ready(engine, linker, key, &component))
     }
@@ -168,7 +168,12 @@ impl Cache {
 
     /// `bytes` compiled, from the disk cache or compiled now and kept, with no world checked: for a
     /// component that is not a body (an adapter), whose caller checks its own world.
-    pub(crate) fn component(&self, engine: &Engine, key: &Key, bytes: &[u8]) -> Result<(Component, Source), String> {
+    pub(crate) fn component(
+        &self,
+        engine: &Engine,
+        key: &Key,
+        bytes: &[u8],
+    ) -> Result<(Component, Source), ComponentError> {
         if let Some(component) = self.map(engine, key) {
             return Ok((component, Source::Disk));
         }
@@ -176,8 +181,7 @@ impl Cache {
         if let Some(component) = self.map(engine, key) {
             return Ok((component, Source::Disk));
         }
-        let component = Component::new(engine, bytes)
-            .map_err(|e| format!("refused: the file is not a component this evoke can run: {e}"))?;
+        let component = Component::new(engine, bytes).map_err(ComponentError::NotAComponent)?;
         self.keep(key, &component);
         Ok((component, Source::Compiled))
     }
@@ -190,7 +194,7 @@ impl Cache {
         linker: &Linker<StoreData>,
         key: &Key,
         bytes: &[u8],
-    ) -> Result<Arc<Body>, String> {
+    ) -> Result<Arc<Body>, ComponentError> {
         let _one = self.compiling.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(ready) = self.in_memory(key) {
             return Ok(ready);
@@ -198,8 +202,7 @@ impl Cache {
         if let Some(ready) = self.on_disk(engine, linker, key) {
             return ready;
         }
-        let component = Component::new(engine, bytes)
-            .map_err(|e| format!("refused: the file is not a component this evoke can run: {e}"))?;
+        let component = Component::new(engine, bytes).map_err(ComponentError::NotAComponent)?;
         let ready = self.ready(engine, linker, key, &component)?;
         self.keep(key, &component);
         Ok(ready)
@@ -211,7 +214,7 @@ impl Cache {
         linker: &Linker<StoreData>,
         key: &Key,
         component: &Component,
-    ) -> Result<Arc<Body>, String> {
+    ) -> Result<Arc<Body>, ComponentError> {
         // A body, compiled, checked against its world, its imports resolved: each run only instantiates it.
         let ready = Body::new(engine, component, |c| pre_instantiate(linker, c, "a body"))?;
         let ready = Arc::new(ready);

@@ -1,5 +1,6 @@
 //! The one `Engine` every component runs on, and the ticker that moves its epoch.
 
+use super::error::ComponentError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -12,11 +13,11 @@ pub(crate) const TICK: Duration = Duration::from_millis(5);
 
 /// An engine for async component calls with epoch interruption; everything else is wasmtime's default
 /// (Cranelift, speed-optimized code).
-pub(crate) fn new_engine() -> Result<Engine, String> {
+pub(crate) fn new_engine() -> Result<Engine, ComponentError> {
     let mut config = Config::new();
     config.wasm_component_model(true);
     config.epoch_interruption(true);
-    Engine::new(&config).map_err(|e| format!("the component engine could not start: {e}"))
+    Engine::new(&config).map_err(ComponentError::Engine)
 }
 
 /// A thread that moves the engine's epoch every [`TICK`], for as long as its owner lives.
@@ -25,7 +26,7 @@ pub(crate) struct Ticker {
 }
 
 impl Ticker {
-    pub(crate) fn start(engine: &Engine) -> Result<Ticker, String> {
+    pub(crate) fn start(engine: &Engine) -> Result<Ticker, ComponentError> {
         let stop = Arc::new(AtomicBool::new(false));
         let (engine, stopped) = (engine.clone(), stop.clone());
         thread::Builder::new()
@@ -36,7 +37,7 @@ impl Ticker {
                     engine.increment_epoch();
                 }
             })
-            .map_err(|e| format!("the component engine's ticker could not start: {e}"))?;
+            .map_err(ComponentError::Ticker)?;
         Ok(Ticker { stop })
     }
 }

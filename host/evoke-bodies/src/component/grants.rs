@@ -3,6 +3,7 @@
 //! Everything not added here is absent: no argument, no stdin, no directory but the granted ones, no
 //! network but the granted pairs, and five environment variables.
 
+use super::error::ComponentError;
 use super::net::NetGrants;
 use super::stdio::{Stdio, Tail};
 use crate::call::Call;
@@ -25,7 +26,12 @@ pub(crate) fn host_path(dir: &Path, granted: &str) -> PathBuf {
 
 /// The context of one run of `call`. A granted directory appears to the body under the path the grant
 /// names, so the path a body reads from its config is the one it opens.
-pub(crate) fn wasi_ctx(call: &Call, net: &Arc<NetGrants>, stdio: &Stdio, tail: &Tail) -> Result<WasiCtx, String> {
+pub(crate) fn wasi_ctx(
+    call: &Call,
+    net: &Arc<NetGrants>,
+    stdio: &Stdio,
+    tail: &Tail,
+) -> Result<WasiCtx, ComponentError> {
     let mut b = WasiCtxBuilder::new();
 
     for key in ENVIRONMENT {
@@ -40,7 +46,7 @@ pub(crate) fn wasi_ctx(call: &Call, net: &Arc<NetGrants>, stdio: &Stdio, tail: &
 
     for (granted, access) in &call.grants.files {
         if granted.contains('{') {
-            return Err(format!("refused: the file grant \"{granted}\" still holds a placeholder"));
+            return Err(ComponentError::FileGrantPlaceholder { granted: granted.clone() });
         }
         let perms = match access {
             Access::Read => FsPerms::ReadOnly,
@@ -48,7 +54,7 @@ pub(crate) fn wasi_ctx(call: &Call, net: &Arc<NetGrants>, stdio: &Stdio, tail: &
         };
         let on_disk = host_path(&call.dir, granted);
         b.preopened_dir(&on_disk, granted, perms)
-            .map_err(|e| format!("refused: the granted directory {} cannot be opened: {e}", on_disk.display()))?;
+            .map_err(|reason| ComponentError::GrantedDir { dir: on_disk.clone(), reason })?;
     }
 
     // Sockets: TCP only, and only to the granted pairs; the implicit bind a connect makes (any address,

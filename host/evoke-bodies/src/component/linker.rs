@@ -3,6 +3,7 @@
 //! (`InstancePre`), so that each run only instantiates.
 
 use super::ComponentHost;
+use super::error::ComponentError;
 use super::net::NetGrants;
 use super::store::StoreData;
 use super::world::REFLEX;
@@ -16,8 +17,8 @@ use wasmtime_wasi::p2::bindings::sockets::ip_name_lookup::{
 use wasmtime_wasi::p2::bindings::sockets::network::{self, ErrorCode, HostNetwork, IpAddress, Network};
 use wasmtime_wasi::sockets::WasiSocketsCtxView;
 
-pub(crate) fn new_linker(engine: &Engine) -> Result<Linker<StoreData>, String> {
-    let fail = |e: wasmtime::Error| format!("the component linker could not be set up: {e}");
+pub(crate) fn new_linker(engine: &Engine) -> Result<Linker<StoreData>, ComponentError> {
+    let fail = ComponentError::Linker;
     let mut linker = Linker::<StoreData>::new(engine);
     wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(fail)?;
     wasmtime_wasi_http::p2::add_only_http_to_linker_async(&mut linker).map_err(fail)?;
@@ -37,7 +38,7 @@ pub(crate) fn new_linker(engine: &Engine) -> Result<Linker<StoreData>, String> {
 impl ComponentHost {
     /// `component` with its imports resolved through this host's linker, ready to instantiate in any store
     /// of this host. `what` names it in the refusal: `a body`, `an adapter`.
-    pub fn pre_instantiate(&self, component: &Component, what: &str) -> Result<InstancePre<StoreData>, String> {
+    pub fn pre_instantiate(&self, component: &Component, what: &str) -> Result<InstancePre<StoreData>, ComponentError> {
         pre_instantiate(&self.inner.linker, component, what)
     }
 }
@@ -46,10 +47,8 @@ pub(crate) fn pre_instantiate(
     linker: &Linker<StoreData>,
     component: &Component,
     what: &str,
-) -> Result<InstancePre<StoreData>, String> {
-    linker
-        .instantiate_pre(component)
-        .map_err(|e| format!("refused: the component asks for what evoke does not give {what}: {e:#}"))
+) -> Result<InstancePre<StoreData>, ComponentError> {
+    linker.instantiate_pre(component).map_err(|reason| ComponentError::Imports { what: what.to_string(), reason })
 }
 
 /// `wasi:sockets/ip-name-lookup`, answering only for names the `net` grant holds.

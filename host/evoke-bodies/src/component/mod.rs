@@ -13,6 +13,7 @@
 
 mod cache;
 mod engine;
+mod error;
 mod fault;
 mod grants;
 mod http;
@@ -29,6 +30,7 @@ mod wit_value;
 mod world;
 
 pub use cache::Source;
+pub use error::ComponentError;
 pub use grants::ENVIRONMENT;
 pub use limits::{DEFAULT_MEMORY, RESOURCES};
 pub use store::{Sandbox, StoreData};
@@ -101,11 +103,11 @@ impl Captured {
 
 impl ComponentHost {
     /// A host whose compiled components are kept under `cache_dir/components/`.
-    pub fn new(cache_dir: &Path) -> Result<ComponentHost, String> {
+    pub fn new(cache_dir: &Path) -> Result<ComponentHost, ComponentError> {
         ComponentHost::with_options(cache_dir, Options::default())
     }
 
-    pub fn with_options(cache_dir: &Path, options: Options) -> Result<ComponentHost, String> {
+    pub fn with_options(cache_dir: &Path, options: Options) -> Result<ComponentHost, ComponentError> {
         let engine = engine::new_engine()?;
         let linker = linker::new_linker(&engine)?;
         let cache = cache::Cache::new(cache_dir, &engine)?;
@@ -152,7 +154,7 @@ impl ComponentHost {
         };
         let runtime = match self.runtime.handle() {
             Ok(runtime) => runtime,
-            Err(message) => return failed(message),
+            Err(e) => return failed(e.to_string()),
         };
         let (inner, owned, wasm) = (self.inner.clone(), call.clone(), wasm.to_path_buf());
         let mut task = runtime::Aborting(runtime.spawn(async move { run::run(&inner, &owned, &wasm).await }));
@@ -167,7 +169,7 @@ impl ComponentHost {
 
     /// Compiles `wasm` into the cache and this host's memory without running it (at install, or to warm
     /// up). Blocks while compiling.
-    pub fn preload(&self, wasm: &Path) -> Result<Source, String> {
+    pub fn preload(&self, wasm: &Path) -> Result<Source, ComponentError> {
         run::preload(&self.inner, wasm)
     }
 

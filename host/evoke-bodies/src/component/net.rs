@@ -29,7 +29,7 @@ fn host(text: &str) -> Host {
 
 impl NetGrants {
     /// Reads `["api.example.com:443", "192.168.1.20:80", "[::1]:8080"]`, placeholders already filled.
-    pub(crate) fn parse(net: &[String]) -> Result<NetGrants, String> {
+    pub(crate) fn parse(net: &[String]) -> Result<NetGrants, super::error::ComponentError> {
         let mut pairs = Vec::new();
         for pair in net {
             let parsed = pair
@@ -38,7 +38,7 @@ impl NetGrants {
                 .and_then(|(h, p)| Some((host(h), p.parse::<u16>().ok().filter(|p| *p > 0)?)));
             match parsed {
                 Some(p) => pairs.push(p),
-                None => return Err(format!("refused: the net grant \"{pair}\" is not a host:port pair")),
+                None => return Err(super::error::ComponentError::NetGrant { pair: pair.clone() }),
             }
         }
         Ok(NetGrants { pairs, resolved: Mutex::default() })

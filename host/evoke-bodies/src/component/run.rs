@@ -3,6 +3,7 @@
 
 use super::Inner;
 use super::cache::{self, Source};
+use super::error::ComponentError;
 use super::fault::{Guest, STOPPED_AT_DEADLINE};
 use super::grants;
 use super::net::NetGrants;
@@ -16,8 +17,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-fn failure(message: impl Into<String>) -> Failure {
-    Failure { message: message.into(), frames: Vec::new() }
+/// A run that failed, its message as the person reads it (an error's text, or evoke's own words).
+fn failure(message: impl std::fmt::Display) -> Failure {
+    Failure { message: message.to_string(), frames: Vec::new() }
 }
 
 pub(crate) async fn run(inner: &Arc<Inner>, call: &Call, wasm: &Path) -> (Ran, Option<Source>) {
@@ -69,7 +71,7 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
 /// The component ready to instantiate, from memory, the disk cache, or a compile that the deadline bounds.
 async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc<Body>, Source), Failure> {
     let bytes = std::fs::read(wasm)
-        .map_err(|e| failure(format!("refused: the component {} cannot be read: {e}", wasm.display())))?;
+        .map_err(|source| failure(ComponentError::Unreadable { path: wasm.to_path_buf(), source }))?;
     let key = cache::key_of(&bytes);
     if let Some(ready) = inner.cache.in_memory(&key) {
         return Ok((ready, Source::Memory));
@@ -92,9 +94,9 @@ async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc
 }
 
 /// Loads `wasm` into `inner`'s memory (compiling and caching it when needed) without running it.
-pub(crate) fn preload(inner: &Inner, wasm: &Path) -> Result<Source, String> {
+pub(crate) fn preload(inner: &Inner, wasm: &Path) -> Result<Source, ComponentError> {
     let bytes =
-        std::fs::read(wasm).map_err(|e| format!("refused: the component {} cannot be read: {e}", wasm.display()))?;
+        std::fs::read(wasm).map_err(|source| ComponentError::Unreadable { path: wasm.to_path_buf(), source })?;
     let key = cache::key_of(&bytes);
     if inner.cache.in_memory(&key).is_some() {
         return Ok(Source::Memory);

@@ -1,25 +1,26 @@
 //! The tokio runtime component bodies run on, apart from the caller's, and the task of one run on it.
 
-use std::sync::OnceLock;
+use super::error::ComponentError;
+use std::sync::{Arc, OnceLock};
 
 /// The runtime bodies run on, started at the first run. A body's blocking host calls (a file read, a name
 /// lookup) run on its blocking threads; one may stay stuck in the kernel past the run (a read of a FIFO
 /// nobody writes). So the runtime is let go without waiting for them, and the caller's own runtime never
 /// holds such a thread: evoke can end while it is stuck.
 #[derive(Default)]
-pub(crate) struct BodyRuntime(OnceLock<Result<tokio::runtime::Runtime, String>>);
+pub(crate) struct BodyRuntime(OnceLock<Result<tokio::runtime::Runtime, Arc<std::io::Error>>>);
 
 impl BodyRuntime {
-    pub(crate) fn handle(&self) -> Result<tokio::runtime::Handle, String> {
+    pub(crate) fn handle(&self) -> Result<tokio::runtime::Handle, ComponentError> {
         let runtime = self.0.get_or_init(|| {
             tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(1)
                 .thread_name("evoke-component")
                 .enable_all()
                 .build()
-                .map_err(|e| format!("the component runtime could not start: {e}"))
+                .map_err(Arc::new)
         });
-        runtime.as_ref().map(|r| r.handle().clone()).map_err(Clone::clone)
+        runtime.as_ref().map(|r| r.handle().clone()).map_err(|e| ComponentError::Runtime(e.clone()))
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::ComponentHost;
 use super::cache::{self, Source};
+use super::error::ComponentError;
 use super::fault::Guest;
 use super::net::NetGrants;
 use super::stdio::Tail;
@@ -22,14 +23,18 @@ impl ComponentHost {
 
     /// `bytes` compiled: mapped from the cache of compiled components (by content hash and engine), or
     /// compiled now and kept there. Blocks while compiling. No world is checked.
-    pub fn compiled(&self, bytes: &[u8]) -> Result<(Component, Source), String> {
+    pub fn compiled(&self, bytes: &[u8]) -> Result<(Component, Source), ComponentError> {
         self.inner.cache.component(&self.inner.engine, &cache::key_of(bytes), bytes)
     }
 
     /// A store for one call, granting only `wasi:http` requests to `http` (`host:port` pairs, as a body's
     /// `net` grant writes them), held to the limits a body is. The call is stopped at the first tick of
     /// the engine's epoch where `stop()` is true. Its stdout and stderr go where bodies' go.
-    pub fn sandbox(&self, http: &[String], stop: impl Fn() -> bool + Send + Sync + 'static) -> Result<Sandbox, String> {
+    pub fn sandbox(
+        &self,
+        http: &[String],
+        stop: impl Fn() -> bool + Send + Sync + 'static,
+    ) -> Result<Sandbox, ComponentError> {
         let http = Arc::new(NetGrants::parse(http)?);
         let tail = Tail::default();
         let (stdout, stderr) = self.inner.stdio.streams(&tail);

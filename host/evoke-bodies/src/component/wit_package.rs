@@ -15,7 +15,7 @@ pub struct WitPackage {
 impl WitPackage {
     /// The known version that `names` carry, `None` when none of them is of this package. A version this
     /// host does not know, a name without a version, or two versions at once is refused, naming them.
-    pub fn version_in<'a>(&self, names: impl Iterator<Item = &'a str>) -> Result<Option<&'static str>, String> {
+    pub fn version_in<'a>(&self, names: impl Iterator<Item = &'a str>) -> Result<Option<&'static str>, WorldRefused> {
         match versions(names, self.name).as_slice() {
             [] => Ok(None),
             [v] => match self.known.iter().find(|known| *known == v) {
@@ -27,19 +27,11 @@ impl WitPackage {
     }
 
     /// Why a component whose names carry `versions` of this package is refused.
-    pub fn refusal(&self, versions: &[&str]) -> String {
-        let (package, known) = (self.name, self.known_list());
-        match versions {
-            [""] => {
-                format!("refused: this component was built for an unversioned {package} world; this evoke runs {known}")
-            }
-            [v] => format!(
-                "refused: this component was built for {package}@{v}, a world this evoke does not know; it runs {known}"
-            ),
-            several => format!(
-                "refused: this component mixes {package} versions ({}); this evoke runs {known}",
-                several.join(", ")
-            ),
+    pub fn refusal(&self, versions: &[&str]) -> WorldRefused {
+        WorldRefused {
+            package: self.name,
+            versions: versions.iter().map(|v| v.to_string()).collect(),
+            known: self.known_list(),
         }
     }
 
@@ -53,6 +45,43 @@ impl WitPackage {
         self.worlds().join(", ")
     }
 }
+
+/// A component built for versions of a package this host does not run: an unknown one, none (`""`), or
+/// several at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorldRefused {
+    /// `evoke:reflex`.
+    pub package: &'static str,
+    /// The versions the component's names carry, `""` for a name without one.
+    pub versions: Vec<String>,
+    /// The worlds this host runs, as the refusal names them.
+    pub known: String,
+}
+
+impl std::fmt::Display for WorldRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (package, known) = (self.package, &self.known);
+        match self.versions.as_slice() {
+            [v] if v.is_empty() => {
+                write!(
+                    f,
+                    "refused: this component was built for an unversioned {package} world; this evoke runs {known}"
+                )
+            }
+            [v] => write!(
+                f,
+                "refused: this component was built for {package}@{v}, a world this evoke does not know; it runs {known}"
+            ),
+            several => write!(
+                f,
+                "refused: this component mixes {package} versions ({}); this evoke runs {known}",
+                several.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WorldRefused {}
 
 /// The versions of `package` that `names` carry, each once, sorted; `""` for a name without one.
 fn versions<'a>(names: impl Iterator<Item = &'a str>, package: &str) -> Vec<&'a str> {
@@ -82,10 +111,13 @@ mod tests {
     #[test]
     fn another_version_none_or_two_are_refused_by_name() {
         let other = REFLEX.version_in(["evoke:reflex/types@2.0.0"].into_iter()).unwrap_err();
-        assert!(other.contains("evoke:reflex@2.0.0, a world this evoke does not know"), "{other}");
+        assert_eq!(other.versions, ["2.0.0"]);
+        assert!(other.to_string().contains("evoke:reflex@2.0.0, a world this evoke does not know"), "{other}");
         let bare = REFLEX.version_in(["evoke:reflex/types"].into_iter()).unwrap_err();
-        assert!(bare.contains("unversioned evoke:reflex world"), "{bare}");
-        let mixed = REFLEX.version_in(["evoke:reflex/types@1.0.0", "evoke:reflex/body@2.0.0"].into_iter());
-        assert!(mixed.unwrap_err().contains("mixes evoke:reflex versions (1.0.0, 2.0.0)"));
+        assert_eq!(bare.versions, [""]);
+        assert!(bare.to_string().contains("unversioned evoke:reflex world"), "{bare}");
+        let mixed = REFLEX.version_in(["evoke:reflex/types@1.0.0", "evoke:reflex/body@2.0.0"].into_iter()).unwrap_err();
+        assert_eq!(mixed.versions, ["1.0.0", "2.0.0"]);
+        assert!(mixed.to_string().contains("mixes evoke:reflex versions (1.0.0, 2.0.0)"));
     }
 }

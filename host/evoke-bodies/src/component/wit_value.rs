@@ -2,6 +2,7 @@
 //! so the conversion reads nothing but the value. A date reading is resolved to the day it names from
 //! the call's `today` and arrives as a calendar date, as a file body receives `"2026-12-04"`.
 
+use super::error::ComponentError;
 use super::world::latest::evoke::reflex::types as wit;
 use crate::body_value::BodyValue;
 use crate::dates::resolve;
@@ -9,11 +10,14 @@ use evoke_core::recognize::PickValue;
 use jiff::civil::Date;
 
 /// The arguments as the body receives them, in the call's order.
-pub(crate) fn wit_values(args: &[(String, BodyValue)], today: Date) -> Result<Vec<(String, wit::Value)>, String> {
+pub(crate) fn wit_values(
+    args: &[(String, BodyValue)],
+    today: Date,
+) -> Result<Vec<(String, wit::Value)>, ComponentError> {
     args.iter().map(|(name, value)| Ok((name.clone(), wit_value(name, value, today)?))).collect()
 }
 
-fn wit_value(name: &str, value: &BodyValue, today: Date) -> Result<wit::Value, String> {
+fn wit_value(name: &str, value: &BodyValue, today: Date) -> Result<wit::Value, ComponentError> {
     Ok(match value {
         BodyValue::Option(key) => wit::Value::Option(key.clone()),
         BodyValue::Word(word) => wit::Value::Word(word.clone()),
@@ -24,7 +28,7 @@ fn wit_value(name: &str, value: &BodyValue, today: Date) -> Result<wit::Value, S
             PickValue::Date(reading) => {
                 let day = resolve(reading, today)
                     .and_then(calendar)
-                    .ok_or_else(|| format!("refused: the argument `{name}` names no day: {reading:?}"))?;
+                    .ok_or_else(|| ComponentError::NoDay { name: name.to_string(), reading: reading.clone() })?;
                 wit::Value::Date(day)
             }
             PickValue::Time(text) => wit::Value::Time(text.clone()),
@@ -51,7 +55,7 @@ mod tests {
     use evoke_core::recognize::DateReading;
     use jiff::civil::date;
 
-    fn one(value: BodyValue) -> Result<wit::Value, String> {
+    fn one(value: BodyValue) -> Result<wit::Value, ComponentError> {
         wit_value("a", &value, date(2026, 11, 30))
     }
 
@@ -84,6 +88,8 @@ mod tests {
     #[test]
     fn a_date_that_names_no_day_is_refused() {
         let e = one(BodyValue::Pick(PickValue::Date(DateReading::Calendar { year: 2027, month: 2, day: 30 })));
-        assert!(e.unwrap_err().starts_with("refused: the argument `a` names no day"));
+        let e = e.unwrap_err();
+        assert!(matches!(&e, ComponentError::NoDay { name, .. } if name == "a"), "{e}");
+        assert!(e.to_string().starts_with("refused: the argument `a` names no day"));
     }
 }

@@ -3,7 +3,7 @@
 
 mod strip;
 
-pub use strip::strip_types;
+pub use strip::{NotStripped, strip_types};
 
 use crate::bounded::{Flood, OUTPUT_LIMIT, pass_escaped};
 use crate::call::{Call, Contained, Failure, Output, Ran};
@@ -18,6 +18,17 @@ use tokio::io::AsyncRead;
 
 const RUNNER: &str = include_str!("runner.mjs");
 
+/// Why there is no Node.js to run a file body: none found, or the one found does not run or say its version.
+#[derive(Debug, thiserror::Error)]
+pub enum NoNode {
+    #[error("file bodies need Node.js: install it, or point EVOKE_NODE at a node binary")]
+    Missing,
+    #[error("cannot run {}: {source}", program.display())]
+    CannotRun { program: PathBuf, source: std::io::Error },
+    #[error("{} --version said {said:?}", program.display())]
+    Version { program: PathBuf, said: String },
+}
+
 /// The Node.js that runs file bodies: `EVOKE_NODE`, else `node` on `PATH`.
 #[derive(Debug, Clone)]
 pub struct Node {
@@ -28,14 +39,13 @@ pub struct Node {
 impl Node {
     /// Finds Node and learns its major version, remembered in the cache by the binary's path, size and
     /// modification time so that a run does not pay for a second Node start.
-    pub fn find(cache: &Path) -> Result<Node, String> {
+    pub fn find(cache: &Path) -> Result<Node, NoNode> {
         let program = match std::env::var_os("EVOKE_NODE").filter(|v| !v.is_empty()) {
             Some(path) => PathBuf::from(path),
-            None => which::which("node").map_err(|_| {
-                "file bodies need Node.js: install it, or point EVOKE_NODE at a node binary".to_string()
-            })?,
+            None => which::which("node").map_err(|_| NoNode::Missing)?,
         };
-        let meta = std::fs::metadata(&program).map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+        let cannot_run = |source| NoNode::CannotRun { program: program.clone(), source };
+        let meta = std::fs::metadata(&program).map_err(cannot_run)?;
         let modified =
             meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
         let key = hex(&Sha256::digest(format!("{}\0{}\0{modified}", program.display(), meta.len()).as_bytes()));
@@ -46,10 +56,7 @@ impl Node {
         let major = match std::fs::read_to_string(&remembered).ok().and_then(|s| s.trim().parse().ok()) {
             Some(major) if major >= 20 => major,
             _ => {
-                let out = std::process::Command::new(&program)
-                    .arg("--version")
-                    .output()
-                    .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+                let out = std::process::Command::new(&program).arg("--version").output().map_err(cannot_run)?;
                 let text = String::from_utf8_lossy(&out.stdout);
                 let major: u32 = text
                     .trim()
@@ -57,7 +64,7 @@ impl Node {
                     .split('.')
                     .next()
                     .and_then(|m| m.parse().ok())
-                    .ok_or_else(|| format!("{} --version said {text:?}", program.display()))?;
+                    .ok_or_else(|| NoNode::Version { program: program.clone(), said: text.to_string() })?;
                 remember(&remembered, major);
                 major
             }
@@ -114,7 +121,7 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cancel: impl Future<O
         };
         match strip_types(&shown, &text) {
             Ok(code) => serde_json::json!({ "name": shown, "source": code, "held": node.held() }),
-            Err(e) => return failed(e, contained),
+            Err(e) => return failed(e.to_string(), contained),
         }
     } else {
         serde_json::json!({ "name": shown, "file": source, "held": node.held() })

@@ -22,7 +22,28 @@ impl Write for Collected {
     }
 }
 
-pub fn strip_types(file_name: &str, source: &str) -> Result<String, String> {
+/// A TypeScript body whose types could not be stripped: the file, the stripper's error, and what its
+/// diagnostics said (empty when they said nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotStripped {
+    pub file_name: String,
+    pub error: String,
+    pub said: String,
+}
+
+impl std::fmt::Display for NotStripped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file_name, self.error)?;
+        if !self.said.is_empty() {
+            write!(f, "\n{}", self.said)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for NotStripped {}
+
+pub fn strip_types(file_name: &str, source: &str) -> Result<String, NotStripped> {
     let cm: Lrc<SourceMap> = Default::default();
     let collected = Collected::default();
     let handler = Handler::with_emitter_writer(Box::new(collected.clone()), Some(cm.clone()));
@@ -35,7 +56,7 @@ pub fn strip_types(file_name: &str, source: &str) -> Result<String, String> {
     GLOBALS.set(&Globals::new(), || operate(&cm, &handler, source.to_string(), options)).map(|out| out.code).map_err(
         |e| {
             let said = collected.0.lock().map(|b| String::from_utf8_lossy(&b).trim().to_string()).unwrap_or_default();
-            if said.is_empty() { format!("{file_name}: {e}") } else { format!("{file_name}: {e}\n{said}") }
+            NotStripped { file_name: file_name.to_string(), error: e.to_string(), said }
         },
     )
 }
@@ -57,6 +78,8 @@ mod tests {
 
     #[test]
     fn refuses_what_does_not_parse() {
-        assert!(strip_types("bad.mts", "export default (: => ").is_err());
+        let refused = strip_types("bad.mts", "export default (: => ").unwrap_err();
+        assert_eq!(refused.file_name, "bad.mts");
+        assert!(refused.to_string().starts_with("bad.mts: "), "{refused}");
     }
 }

@@ -34,8 +34,8 @@ pub struct Scored {
     pub questions: Vec<(&'static str, f64, bool)>,
 }
 
-/// A case's decision: scored, or refused with the failure's words.
-pub type Run = Result<Scored, String>;
+/// A case's decision: scored, or the failure that refused it.
+pub type Run = Result<Scored, crate::drive::Failure>;
 
 /// What the statistics need of the setting the cases were decided in.
 pub struct Setting<'a> {

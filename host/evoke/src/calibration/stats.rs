@@ -173,7 +173,7 @@ fn misses(utterances: &[&str], first: &[&Run]) -> Vec<Miss> {
                 outcome: "refused".into(),
                 reflex: None,
                 confidence: None,
-                mismatch: e.clone(),
+                mismatch: e.to_string(),
                 wrong: false,
             }),
             _ => {}

@@ -38,7 +38,7 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: Args) -> CommandResult {
-    let places = Places::from_env().map_err(|e| CommandError::failed(e.to_string()))?;
+    let places = Places::from_env()?;
     match args.action {
         Action::Add { name, file, allow_host } => add(&places, &name, &file, &allow_host),
         Action::List => list(&places, context.json),
@@ -51,11 +51,10 @@ fn usage(message: impl ToString, fix: &str) -> CommandError {
 }
 
 fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> CommandResult {
-    installed::check_name(name).map_err(|e| usage(e, "choose another name"))?;
+    installed::check_name(name)?;
     let mut allowed = Vec::new();
     for host in hosts {
-        let pair = installed::host_pair(host)
-            .map_err(|e| usage(e, "--allow-host api.example.com, or --allow-host 127.0.0.1:8080"))?;
+        let pair = installed::host_pair(host)?;
         if !allowed.contains(&pair) {
             allowed.push(pair);
         }
@@ -89,7 +88,7 @@ fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> CommandRes
 }
 
 fn list(places: &Places, json: bool) -> CommandResult {
-    let found = installed::list(&places.data).map_err(|e| CommandError::failed(e.to_string()))?;
+    let found = installed::list(&places.data)?;
     if json {
         let installed: Vec<serde_json::Value> = found
             .iter()

@@ -97,7 +97,7 @@ fn theft(session: &Session, added: &Added) {
     };
     let mut ask = |state: &evoke_core::adapter::State, questions: &evoke_core::question::Questions| {
         let cancel = Cancel::new();
-        runtime.block_on(session.adapter.answer(state, questions, &cancel)).map_err(|e| e.to_string())
+        runtime.block_on(session.adapter.answer(state, questions, &cancel))
     };
     match theft_test(&others, &newcomer, &mut ask) {
         Ok(thefts) => render::out(&render::thefts(&added.name, &thefts)),

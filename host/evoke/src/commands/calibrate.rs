@@ -125,7 +125,7 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
             let result = runtime.block_on(decide(&request, &case.record.utterance));
             these.push(match result {
                 Ok(decided) => Ok(score(session, case, &decided.decision, &decided.answers)),
-                Err(failed) => Err(failed.failure.to_string()),
+                Err(failed) => Err(failed.failure),
             });
             if let Some(bar) = &bar {
                 bar.step();

@@ -70,8 +70,7 @@ fn one(dir: &Path) -> Result<(Exit, Option<Against>), CommandError> {
 
 /// In a git working copy: the contract diff against the newest version tag and the next version.
 fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Result<(Exit, Option<Against>), CommandError> {
-    let against = evoke_files::release_tags::against_newest_tag(dir, manifest)
-        .map_err(|e| CommandError::failed(e.to_string()))?;
+    let against = evoke_files::release_tags::against_newest_tag(dir, manifest)?;
     let exit = match &against {
         None => Exit::Done,
         Some(Against::Refused { newest, fault }) => {

@@ -33,9 +33,9 @@ fn usage(message: impl ToString) -> CommandError {
 }
 
 fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>) -> Result<String, CommandError> {
-    let places = Places::from_env().map_err(usage)?;
+    let places = Places::from_env()?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let location = project::locate(&cwd, project_dir, &places).map_err(usage)?;
+    let location = project::locate(&cwd, project_dir, &places)?;
     let loaded = project::load(location.clone()).map_err(|e| usage(e.message))?;
     let installed = loaded
         .installed(name)
@@ -108,6 +108,6 @@ fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>)
         }
         (None, None) => unreachable!("one of the two is given"),
     };
-    evoke_files::trust::write_owned(&places, &location, &[(&path, document.to_string().as_bytes())]).map_err(usage)?;
+    evoke_files::trust::write_owned(&places, &location, &[(&path, document.to_string().as_bytes())])?;
     Ok(said)
 }

@@ -20,7 +20,7 @@ pub fn run(_: &Context, args: &Args) -> CommandResult {
         .map_err(|e| CommandError::usage(format!("cannot read the case from stdin: {e}")))?;
     let input: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| CommandError::usage(format!("the case input is not JSON: {e}")))?;
-    let output = evoke_core::conform::call(&args.function, &input).map_err(|e| CommandError::usage(e.to_string()))?;
+    let output = evoke_core::conform::call(&args.function, &input)?;
     render::out(&format!("{output}\n"));
     Ok(Exit::Done)
 }

@@ -29,10 +29,10 @@ pub fn run(context: &Context) -> CommandResult {
             .with_diagnostics(refused));
         }
     }
-    let snapshot = trust::snapshot(&location.root).map_err(|e| CommandError::failed(e.to_string()))?;
+    let snapshot = trust::snapshot(&location.root)?;
     let before = trust::check(&places, &location);
     render::out(&render::trusting(&shown, before.as_ref().err(), &snapshot));
-    let recorded = trust::record(&places, &location).map_err(|e| CommandError::failed(e.to_string()))?;
+    let recorded = trust::record(&places, &location)?;
     render::out(&render::trusted(&recorded.digest));
     if let Ok(project) = project::load(location.clone()) {
         crate::body::precompile(&project.installed, &places.cache);

@@ -4,7 +4,7 @@
 //! taken until `--accept` (exit 3).
 
 use crate::context::Context;
-use crate::error::{CommandError, CommandResult};
+use crate::error::CommandResult;
 use crate::exit::Exit;
 use crate::render;
 use crate::session::{self, Session};
@@ -40,7 +40,7 @@ pub fn run_with(
     let adapter =
         session.as_ref().ok().map(|s| LockedAdapter { name: s.adapter_name.clone(), id: s.adapter.id().to_string() });
     drop(session);
-    let report = update(places, location, fetcher, accept, adapter).map_err(|e| CommandError::failed(e.to_string()))?;
+    let report = update(places, location, fetcher, accept, adapter)?;
     if report.events.is_empty() {
         render::out("nothing to update: no reflex of this project is fetched\n");
     }

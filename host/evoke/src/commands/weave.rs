@@ -215,7 +215,7 @@ pub async fn act(
     let opened = if options.again {
         Journal::again(&session.places.state, &digest, &plan.input)
     } else {
-        Journal::fresh(&session.places.state, &digest, &plan.input).map_err(|e| e.to_string())
+        Journal::fresh(&session.places.state, &digest, &plan.input).map_err(crate::journal::JournalError::Fresh)
     };
     let mut journal =
         opened.map_err(|e| CommandError::failed(format!("the plan's journal cannot be kept: {e}; nothing ran")))?;

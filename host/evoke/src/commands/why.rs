@@ -18,7 +18,7 @@ pub struct Args {
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
     let back = args.n;
-    let places = Places::from_env().map_err(|e| CommandError::failed(e.to_string()))?;
+    let places = Places::from_env()?;
     let entry = log::entry(&places.log(), back)?;
     if context.json {
         render::json_line(&crate::line::to_line(&entry));

@@ -11,6 +11,7 @@ mod wasi_deps;
 
 pub(crate) use v1 as latest;
 
+use super::error::AdapterOpenError;
 use evoke_bodies::component::wit_package::WitPackage;
 use evoke_bodies::component::{ComponentHost, StoreData};
 use latest::exports::evoke::adapter::engine::{Description, Distribution};
@@ -29,26 +30,25 @@ impl Engine {
     /// `component` typed against the `evoke:adapter` world its export names carry
     /// (`evoke:adapter/engine@1.0.0`), its imports resolved through `host`. The world is checked first, so
     /// that a component of another version, or a reflex's body, is refused by name.
-    pub(crate) fn new(host: &ComponentHost, component: &Component) -> Result<Engine, String> {
+    pub(crate) fn new(host: &ComponentHost, component: &Component) -> Result<Engine, AdapterOpenError> {
         let engine = host.engine();
         let ty = component.component_type();
         let exports: Vec<&str> = ty.exports(engine).map(|(n, _)| n).collect();
         let known = ADAPTER.known_list();
-        let mismatch = |v: &str, e: wasmtime::Error| {
-            format!("refused: the component's exports do not match {}@{v}: {e:#}", ADAPTER.name)
+        let mismatch = |version: &'static str, reason: wasmtime::Error| AdapterOpenError::Mismatch {
+            world: ADAPTER.name,
+            version,
+            reason,
         };
-        match ADAPTER.version_in(exports.iter().copied())? {
+        match ADAPTER.version_in(exports.iter().copied()).map_err(AdapterOpenError::World)? {
             None if exports.iter().any(|n| n.starts_with("evoke:reflex/") || *n == "run") => {
-                Err(format!("refused: this component is a reflex's body, not an adapter (this evoke runs {known})"))
+                Err(AdapterOpenError::ABody { known })
             }
-            None => Err(format!(
-                "refused: this component is not an evoke adapter: it exports no {}/engine (this evoke runs {known})",
-                ADAPTER.name
-            )),
+            None => Err(AdapterOpenError::NotAnAdapter { world: ADAPTER.name, known }),
             Some(v1::VERSION) => v1::AdapterPre::new(host.pre_instantiate(component, "an adapter")?)
                 .map(Engine::V1)
                 .map_err(|e| mismatch(v1::VERSION, e)),
-            Some(other) => Err(ADAPTER.refusal(&[other])),
+            Some(other) => Err(AdapterOpenError::World(ADAPTER.refusal(&[other]))),
         }
     }
 
@@ -59,7 +59,8 @@ impl Engine {
         }
     }
 
-    /// A fresh instance, asked to answer `questions` (JSON) about `request`.
+    /// A fresh instance, asked to answer `questions` (JSON) about `request`. The inner error is the world's
+    /// `result<list<distribution>, string>`: the engine's own words for why it gave no answer.
     pub(crate) async fn answer(
         &self,
         store: &mut Store<StoreData>,

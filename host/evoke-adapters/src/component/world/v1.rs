@@ -30,7 +30,8 @@ pub(crate) async fn describe(
     adapter.evoke_adapter_engine().call_describe(&mut *store).await
 }
 
-/// A fresh instance of `pre` in `store`, asked to answer `questions` about `request`.
+/// A fresh instance of `pre` in `store`, asked to answer `questions` about `request`; the inner `String` is
+/// the WIT `string` of its error.
 pub(crate) async fn answer(
     pre: &AdapterPre<StoreData>,
     store: &mut Store<StoreData>,

@@ -10,6 +10,7 @@ pub(crate) mod v1;
 
 pub(crate) use v1 as latest;
 
+use crate::component::error::ComponentError;
 use crate::component::store::StoreData;
 use crate::component::wit_package::WitPackage;
 use wasmtime::component::{Component, InstancePre};
@@ -30,28 +31,28 @@ impl Body {
     pub(crate) fn new(
         engine: &Engine,
         component: &Component,
-        pre_instantiate: impl FnOnce(&Component) -> Result<InstancePre<StoreData>, String>,
-    ) -> Result<Body, String> {
+        pre_instantiate: impl FnOnce(&Component) -> Result<InstancePre<StoreData>, ComponentError>,
+    ) -> Result<Body, ComponentError> {
         let ty = component.component_type();
         let names = ty.imports(engine).map(|(n, _)| n).chain(ty.exports(engine).map(|(n, _)| n));
-        let mismatch = |v: &str, e: wasmtime::Error| {
-            format!("refused: the component's `run` does not match {}@{v}: {e:#}", REFLEX.name)
+        let mismatch = |version: &'static str, reason: wasmtime::Error| ComponentError::Mismatch {
+            world: REFLEX.name,
+            version,
+            reason,
         };
-        match REFLEX.version_in(names)? {
-            None if ty.get_export(engine, "run").is_none() => Err(format!(
-                "refused: this component is not an evoke body: it exports no `run` and uses no {} world \
-                 (this evoke runs {})",
-                REFLEX.name,
-                REFLEX.known_list()
-            )),
+        match REFLEX.version_in(names).map_err(ComponentError::World)? {
+            None if ty.get_export(engine, "run").is_none() => {
+                Err(ComponentError::NotABody { world: REFLEX.name, known: REFLEX.known_list() })
+            }
             None | Some(v1::VERSION) => {
                 v1::BodyPre::new(pre_instantiate(component)?).map(Body::V1).map_err(|e| mismatch(v1::VERSION, e))
             }
-            Some(other) => Err(REFLEX.refusal(&[other])),
+            Some(other) => Err(ComponentError::World(REFLEX.refusal(&[other]))),
         }
     }
 
-    /// Instantiates the body in `store` and calls its `run`.
+    /// Instantiates the body in `store` and calls its `run`. The inner error is the world's
+    /// `result<output, string>`: the body's own words for its failure, carried as WIT gives them.
     pub(crate) async fn run(
         &self,
         store: &mut Store<StoreData>,

@@ -12,7 +12,7 @@ wasmtime::component::bindgen!({
 /// The version of the package, as it appears in import and export names.
 pub(crate) const VERSION: &str = "1.0.0";
 
-/// Instantiates `pre` in `store` and calls its `run`.
+/// Instantiates `pre` in `store` and calls its `run`; the inner `String` is the WIT `string` of its error.
 pub(crate) async fn run(
     pre: &BodyPre<StoreData>,
     store: &mut Store<StoreData>,
