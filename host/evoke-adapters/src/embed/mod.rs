@@ -621,3 +621,26 @@ impl Adapter for Embed {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_head_shares_out_what_none_leaves_and_never_moves_none() {
+        let p = Params::default();
+        let scores = [0.5f32, 0.45, 0.2];
+        let (alone, none_alone) = route_distribution(&scores, None, &p, true);
+        // A head sure of the second reflex, with logits far above the scores' scale.
+        let (with, none_with) = route_distribution(&scores, Some((&[0.0, 30.0, -5.0], 1.0)), &p, true);
+        assert_eq!(none_alone.to_bits(), none_with.to_bits(), "none's share is the nearest texts' alone");
+        assert!(alone[0] > alone[1] && with[1] > with[0], "{alone:?} {with:?}");
+        let total: f64 = with.iter().sum::<f64>() + none_with;
+        assert!((total - 1.0).abs() < 1e-12, "{total}");
+        // A head's logits shifted by one constant read the same.
+        let (shifted, _) = route_distribution(&scores, Some((&[40.0, 70.0, 35.0], 1.0)), &p, true);
+        for (a, b) in with.iter().zip(&shifted) {
+            assert!((a - b).abs() < 1e-12, "{with:?} {shifted:?}");
+        }
+    }
+}
