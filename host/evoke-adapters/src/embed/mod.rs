@@ -29,7 +29,7 @@ use crate::local::thread::Worker;
 use crate::local::{ArgParams, words};
 use evoke_core::adapter::{AdapterError, AnswerFuture, Cancel, Gate, Raw, State};
 use evoke_core::question::{NO, NONE, Options, Question, Questions, Text, UNSTATED, YES};
-use evoke_embed::head::{Fitting, Head};
+use evoke_embed::head::{self, Fitting, Head};
 use evoke_embed::{Encoder, dot};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
@@ -297,7 +297,7 @@ impl Engine {
     /// Each reflex's logit in the route's logistic head fitted so, in the order offered.
     pub fn head_logits(&self, question: &Question, q: &[f32], fitting: Fitting) -> Result<Vec<f32>, AdapterError> {
         let (_, route) = self.route_of(question)?;
-        Ok(evoke_embed::head::logits(&self.head_of(&route, fitting)?, q))
+        Ok(head::logits(&self.head_of(&route, fitting)?, q))
     }
 
     /// The route's logistic head, fitted to its descriptions and examples (each labelled with its reflex)
@@ -330,14 +330,9 @@ impl Engine {
         self.distribution(&route, q, params)
     }
 
-    /// The route's distribution: a softmax of the reflexes' logits (`beta` times their scores, plus the
-    /// head's logits times its weight) against the fixed logit `none` stands at.
+    /// The route's distribution (see [`distribution`]), with the head's logits where it has a weight.
     fn distribution(&self, route: &Route, q: &[f32], p: &Params) -> Result<Vec<(String, f64)>, AdapterError> {
-        let head = if p.head != 0.0 {
-            Some(evoke_embed::head::logits(&self.head_of(route, p.head_fitting)?, q))
-        } else {
-            None
-        };
+        let head = if p.head != 0.0 { Some(head::logits(&self.head_of(route, p.head_fitting)?, q)) } else { None };
         Ok(distribution(route, q, p, head.as_deref()))
     }
 }
@@ -370,28 +365,40 @@ fn scores(route: &Route, q: &[f32], p: &Params) -> Vec<f32> {
         .collect()
 }
 
-/// The route's distribution: a softmax of the reflexes' scores against the fixed score `none` stands at.
+/// The route's distribution. `none` takes its share from how near the request is to any text: a softmax
+/// of `beta` times the reflexes' scores against the fixed score it stands at. The rest goes to the
+/// reflexes by a softmax of `beta` times their scores plus the head's logits times its weight: the head
+/// says which reflex, never whether any, because a classifier over three reflexes is sure of one of them
+/// whatever it reads, and its logits' level moves with how many reflexes there are.
+pub fn route_distribution(scores: &[f32], head: Option<(&[f32], f32)>, p: &Params, has_none: bool) -> (Vec<f64>, f64) {
+    let beta = f64::from(p.beta);
+    let near: Vec<f64> = scores.iter().map(|s| beta * f64::from(*s)).collect();
+    let none_logit = if has_none { Some(beta * f64::from(p.threshold)) } else { None };
+    let max = near.iter().copied().chain(none_logit).fold(f64::NEG_INFINITY, f64::max);
+    let near_total: f64 = near.iter().map(|z| (z - max).exp()).sum();
+    let none_weight = none_logit.map_or(0.0, |z| (z - max).exp());
+    let none = none_weight / (near_total + none_weight);
+    let logits: Vec<f64> = match head {
+        Some((h, w)) => near.iter().zip(h).map(|(z, h)| z + f64::from(w) * f64::from(*h)).collect(),
+        None => near,
+    };
+    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = logits.iter().map(|z| (z - max).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    (weights.iter().map(|w| (1.0 - none) * w / total).collect(), none)
+}
+
 fn distribution(route: &Route, q: &[f32], p: &Params, head: Option<&[f32]>) -> Vec<(String, f64)> {
     let scores = scores(route, q, p);
-    let beta = f64::from(p.beta);
-    let logits: Vec<f64> = scores
-        .iter()
-        .enumerate()
-        .map(|(i, s)| beta * f64::from(*s) + head.map_or(0.0, |h| f64::from(p.head) * f64::from(h[i])))
-        .collect();
     let has_none = route.keys.iter().any(|(_, s)| *s);
-    let none_logit = if has_none { Some(beta * f64::from(p.threshold)) } else { None };
-    let max = logits.iter().copied().chain(none_logit).fold(f64::NEG_INFINITY, f64::max);
-    let weights: Vec<f64> = logits.iter().map(|z| (z - max).exp()).collect();
-    let none_weight = none_logit.map_or(0.0, |z| (z - max).exp());
-    let total: f64 = weights.iter().sum::<f64>() + none_weight;
+    let (reflexes, none) = route_distribution(&scores, head.map(|h| (h, p.head)), p, has_none);
     let mut out = Vec::with_capacity(route.keys.len());
     let mut next = 0;
     for (key, sentinel) in &route.keys {
         if *sentinel {
-            out.push((key.clone(), none_weight / total));
+            out.push((key.clone(), none));
         } else {
-            out.push((key.clone(), weights[next] / total));
+            out.push((key.clone(), reflexes[next]));
             next += 1;
         }
     }
@@ -597,5 +604,28 @@ impl crate::engine::Engine for Engine {
             }
             Ok(raw)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_head_shares_out_what_none_leaves_and_never_moves_none() {
+        let p = Params::default();
+        let scores = [0.5f32, 0.45, 0.2];
+        let (alone, none_alone) = route_distribution(&scores, None, &p, true);
+        // A head sure of the second reflex, with logits far above the scores' scale.
+        let (with, none_with) = route_distribution(&scores, Some((&[0.0, 30.0, -5.0], 1.0)), &p, true);
+        assert_eq!(none_alone.to_bits(), none_with.to_bits(), "none's share is the nearest texts' alone");
+        assert!(alone[0] > alone[1] && with[1] > with[0], "{alone:?} {with:?}");
+        let total: f64 = with.iter().sum::<f64>() + none_with;
+        assert!((total - 1.0).abs() < 1e-12, "{total}");
+        // A head's logits shifted by one constant read the same.
+        let (shifted, _) = route_distribution(&scores, Some((&[40.0, 70.0, 35.0], 1.0)), &p, true);
+        for (a, b) in with.iter().zip(&shifted) {
+            assert!((a - b).abs() < 1e-12, "{with:?} {shifted:?}");
+        }
     }
 }
