@@ -12,7 +12,7 @@
 //! the wall clock counts the waits for a core. Times are printed as ratios, never asserted; what is
 //! asserted is that every decision timed is the one expected, not a refusal.
 //!
-//! Run: `cargo bench -p evoke --bench decide`
+//! Run: `cargo bench -p evoke --bench decide`; `-- --evoke PATH` times the binary at PATH instead.
 
 use evoke::drive::{DEADLINE, Request, decide};
 use evoke_adapters::replay::Replay;
@@ -166,7 +166,9 @@ fn main() {
     );
 
     // Through the binary, in filter mode.
-    let evoke = env!("CARGO_BIN_EXE_evoke");
+    // `-- --evoke PATH` times another build of the binary (an earlier commit's, to compare a change).
+    let evoke =
+        args.iter().position(|a| a == "--evoke").map_or(env!("CARGO_BIN_EXE_evoke"), |at| args[at + 1].as_str());
     let home = tempfile::tempdir().unwrap();
     let trusted =
         Command::new(evoke).arg("trust").current_dir(dir.path()).env("EVOKE_HOME", home.path()).output().unwrap();
