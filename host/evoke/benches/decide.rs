@@ -275,6 +275,11 @@ fn summary(
         goal(timing::ms(local.first.cpu) <= 10.0, timing::ms(local.first.cpu) / 10.0)
     );
     println!(
+        "| `evoke list`, 150 reflexes (start, trust, manifests; no engine) | {:.1} ms ({:.1} ms CPU) | | | |",
+        timing::ms(local.listed.wall),
+        timing::ms(local.listed.cpu)
+    );
+    println!(
         "| filter, 150 reflexes, local, new lines | {:.3} ms a line | in process {:.3} ms | {:.2} | ≤ 0.5 ms: {} |",
         local.filter_ms_a_line,
         local.in_process_ms,

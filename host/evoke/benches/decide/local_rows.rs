@@ -99,6 +99,7 @@ pub struct Figures {
     pub home_node: Option<Timed>,
     pub first: Timed,
     pub first_node: Option<Timed>,
+    pub listed: Timed,
     pub filter_ms_a_line: f64,
     pub in_process_ms: f64,
 }
@@ -151,7 +152,13 @@ pub fn rows(evoke: &str) -> Figures {
     assert!(std::fs::read_dir(&kept).is_ok_and(|mut d| d.next().is_some()), "the route model is kept in {kept:?}");
     let mut first = Vec::new();
     let mut first_node = Vec::new();
+    let mut listed = Vec::new();
     for n in 0..RUNS {
+        // `evoke list` starts, checks the trust and reads the 150 manifests, and asks no engine: what a
+        // decision costs before its engine is asked.
+        let (output, timed) = run(evoke_in(evoke, project.path(), home.path()).arg("list"), None);
+        assert!(String::from_utf8_lossy(&output.stdout).lines().filter(|l| l.contains(" active ")).count() == 150);
+        listed.push(timed);
         let (input, reflex) = sentence(n);
         let (output, timed) = run(evoke_in(evoke, project.path(), home.path()).args(["try", "--json", &input]), None);
         let line = String::from_utf8_lossy(&output.stdout);
@@ -173,6 +180,14 @@ pub fn rows(evoke: &str) -> Figures {
             )
         );
     }
+    let listed = median(&listed);
+    println!(
+        "  of which before the engine is asked (`evoke list`: start, trust, 150 manifests): {:.2} ms wall, {:.2} ms CPU; \
+         the start alone (`evoke --version`): {:.2} ms CPU",
+        ms(listed.wall),
+        ms(listed.cpu),
+        ms(version_figure.cpu)
+    );
     println!(
         "  the same beside `evoke try --json` on the example (cached): ratio {:.2} wall, {:.2} CPU",
         first_figure.wall.as_secs_f64() / home_figure.wall.as_secs_f64(),
@@ -204,6 +219,7 @@ pub fn rows(evoke: &str) -> Figures {
         home_node,
         first: first_figure,
         first_node,
+        listed,
         filter_ms_a_line: filter_ms,
         in_process_ms,
     }
