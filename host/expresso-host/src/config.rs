@@ -229,6 +229,25 @@ impl Config {
     }
 
     /// A path in the file, read from the file's directory when relative.
+    /// A reflex sink with its paths made whole: `project` against this file's folder, and `evoke` too when
+    /// it is a path rather than a name on PATH. The project must be there, with its `evoke.toml`.
+    pub fn resolved_reflex(&self, name: &str, reflex: &ReflexConfig) -> Result<ReflexConfig, Error> {
+        let mut r = reflex.clone();
+        r.evoke = r.evoke.map(|e| if e.components().count() > 1 { self.resolve(&e) } else { e });
+        if let Some(project) = &r.project {
+            let project = self.resolve(project);
+            if !project.join("evoke.toml").is_file() {
+                return Err(Error::Config {
+                    file: self.file.clone(),
+                    message: format!("[sinks.{name}] project names {}, which holds no evoke.toml", project.display()),
+                    fix: "name the folder of the evoke project that holds the reflex (relative to this file)".into(),
+                });
+            }
+            r.project = Some(project);
+        }
+        Ok(r)
+    }
+
     pub fn resolve(&self, path: &Path) -> PathBuf {
         if path.is_absolute() { path.to_path_buf() } else { self.dir.join(path) }
     }

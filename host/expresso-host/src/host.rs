@@ -277,6 +277,9 @@ impl<S: LogStore> Host<S> {
     /// the sweep, so one receiver's outage does not hold the others up for long.
     fn deliver(&mut self, intents: Vec<Intent>) -> Result<(), Error> {
         let mut done = Vec::new();
+        // Receipts not sent this round, each with its next try: deferred only once the delivered ones are
+        // marked `done`, so a crash or a failing write in between cannot leave a delivered receipt `intent`.
+        let mut put_off: Vec<(String, i64)> = Vec::new();
         let mut down: HashSet<String> = HashSet::new();
         let mut i = 0;
         while i < intents.len() {
@@ -296,13 +299,17 @@ impl<S: LogStore> Host<S> {
                 continue;
             };
             let Some(sink) = self.sinks.get_mut(&name) else { continue };
+            // The failed receipt's next try. The ones put off behind it come due just after it, all at once,
+            // so the sweep (which takes due receipts in the order they were made) sends them after it and in
+            // their order, to a sink that keeps order.
+            let mut failed_next = 0i64;
+            let after_failed =
+                |failed_next: i64, item: &Intent| if failed_next > 0 { failed_next + 1 } else { retry_at(item) };
             let chunks: Vec<Vec<&Intent>> =
                 if sink.batches() { vec![group] } else { group.into_iter().map(|g| vec![g]).collect() };
             for chunk in chunks {
                 if down.contains(&name) {
-                    for item in &chunk {
-                        self.db.defer(&item.key, retry_at(item))?;
-                    }
+                    put_off.extend(chunk.iter().map(|item| (item.key.clone(), after_failed(failed_next, item))));
                     continue;
                 }
                 let results = sink.deliver(&chunk);
@@ -315,20 +322,25 @@ impl<S: LogStore> Host<S> {
                         Delivered::Retry(reason) => {
                             Metrics::add(&self.metrics.sink_errors, 1);
                             down.insert(name.clone());
-                            self.db.mark_failed(&item.key, &reason, retry_at(item))?;
+                            let next = retry_at(item);
+                            failed_next = failed_next.max(next);
+                            self.db.mark_failed(&item.key, &reason, next)?;
                         }
                         Delivered::Held(reason) => {
                             Metrics::add(&self.metrics.sink_errors, 1);
                             Metrics::add(&self.metrics.effects_held, 1);
                             self.db.mark_held(&item.key, &reason)?;
                         }
-                        Delivered::PutOff => self.db.defer(&item.key, retry_at(item))?,
+                        Delivered::PutOff => put_off.push((item.key.clone(), after_failed(failed_next, item))),
                     }
                 }
             }
         }
         self.db.mark_done(&done)?;
         fault::point("after-done");
+        for (key, next) in &put_off {
+            self.db.defer(key, *next)?;
+        }
         Metrics::add(&self.metrics.effects_applied, done.len() as u64);
         Ok(())
     }

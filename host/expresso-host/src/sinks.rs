@@ -53,11 +53,7 @@ impl Sinks {
                 SinkConfig::Http(h) => Box::new(Http::new(name, h, Format::Receipt, config)?),
                 SinkConfig::Slack(h) => Box::new(Http::new(name, h, Format::Slack, config)?),
                 SinkConfig::File { path } => Box::new(FileSink::new(config.resolve(path))),
-                SinkConfig::Reflex(r) => {
-                    let mut r = r.clone();
-                    r.project = r.project.map(|p| config.resolve(&p));
-                    Box::new(Reflex::new(&r))
-                }
+                SinkConfig::Reflex(r) => Box::new(Reflex::new(&config.resolved_reflex(name, r)?)),
             };
             by_name.insert(name.clone(), built);
         }
@@ -124,11 +120,17 @@ impl Http {
             None => None,
         };
         let timeout = Duration::from_millis(h.timeout_ms.unwrap_or(5_000));
-        let agent = ureq::AgentBuilder::new().timeout_connect(timeout).timeout(timeout).redirects(0).build();
         let in_flight = h.in_flight.unwrap_or(match format {
             Format::Receipt => 8,
             Format::Slack => 1,
         });
+        // Each lane keeps its connection between batches.
+        let agent = ureq::AgentBuilder::new()
+            .timeout_connect(timeout)
+            .timeout(timeout)
+            .redirects(0)
+            .max_idle_connections_per_host(in_flight)
+            .build();
         Ok(Http { name: name.to_string(), url, secret, format, attempts: h.attempts.unwrap_or(3), in_flight, agent })
     }
 
@@ -205,7 +207,10 @@ impl Sink for Http {
         } else {
             std::thread::scope(|scope| {
                 for _ in 0..lanes {
-                    scope.spawn(lane);
+                    // A thread the system refuses is a lane fewer, run here: never a panic of the worker.
+                    if std::thread::Builder::new().spawn_scoped(scope, lane).is_err() {
+                        lane();
+                    }
                 }
             });
         }
@@ -316,12 +321,17 @@ impl Reflex {
     fn once(&self, item: &Intent) -> Delivered {
         let program = self.config.evoke.clone().unwrap_or_else(|| PathBuf::from("evoke"));
         let timeout = Duration::from_millis(self.config.timeout_ms.unwrap_or(60_000));
-        let spawned = Command::new(&program)
+        let mut command = Command::new(&program);
+        if let Some(project) = &self.config.project {
+            // evoke reads that project and no other: without `-C` it would look upward from the folder, and
+            // then in the home project, for a reflex of the same name.
+            command.arg("-C").arg(project);
+        }
+        let spawned = command
             .arg("run")
             .arg(&self.config.reflex)
             .args(self.values(&item.receipt))
             .env("EXPRESSO_IDEMPOTENCY_KEY", &item.key)
-            .current_dir(self.config.project.clone().unwrap_or_else(|| PathBuf::from(".")))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -313,3 +313,45 @@ fn in_flight_out_of_range_is_refused_naming_the_key_and_the_range() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_reflex_sink_whose_project_holds_no_evoke_toml_is_refused_naming_the_key() {
+    let dir = temp_dir("reflex-no-project");
+    let (program, _events, recording, _expected) = triage_fixture(&dir, 1);
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    for project in ["missing", "empty"] {
+        let sinks = all_to(&dir, &format!("[sinks.s]\nkind = \"reflex\"\nreflex = \"todo\"\nproject = \"{project}\""));
+        let err = open(&args(&dir, program.clone(), &recording, sinks)).err().expect("refused").to_string();
+        assert!(err.contains("[sinks.s] project names") && err.contains("holds no evoke.toml"), "{err}");
+        assert!(err.contains("sinks.toml"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn receipts_put_off_behind_a_failure_reach_an_in_order_sink_after_it_and_in_their_order() {
+    let dir = temp_dir("in-order");
+    let (program, events, recording, expected) = triage_fixture(&dir, 3);
+    // The order the effects were made in: by event, then by the action's place in the behaviour.
+    let place = |key: &str| -> (usize, usize) {
+        let event = key.split('|').next().unwrap().trim_start_matches('m').parse().unwrap();
+        let ordinal = key.split('/').nth(1).unwrap().parse().unwrap();
+        (event, ordinal)
+    };
+    let mut made: Vec<String> = expected.values().flatten().cloned().collect();
+    made.sort_by_key(|k| place(k));
+    for _ in 0..4 {
+        // The first receipt's three tries fail; the others are put off behind it.
+        let receiver = Receiver::start(true, 3);
+        let sinks = all_to(
+            &dir,
+            &format!("[sinks.s]\nkind = \"http\"\nurl = \"{}\"\nattempts = 3\nin_flight = 1", receiver.url()),
+        );
+        let _ = std::fs::remove_dir_all(dir.join("state"));
+        let mut host = open(&args(&dir, program.clone(), &recording, sinks)).unwrap();
+        host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(&events).unwrap()).unwrap()).unwrap();
+        assert_eq!(host.drain(30_000).unwrap(), 0);
+        assert_eq!(receiver.applied(), made);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -312,12 +312,16 @@ impl LogStore for PartitionStore {
             "UPDATE world SET status = 'done', attempts = attempts + 1, last_error = NULL
              WHERE key = ANY($1) AND status = 'intent'",
         )?;
-        self.client.batch_execute("BEGIN; SET LOCAL synchronous_commit TO off")?;
-        if let Err(e) = self.client.execute(&statement, &[&keys]) {
-            let _ = self.client.batch_execute("ROLLBACK");
+        let client = &mut self.client;
+        let marked = client
+            .batch_execute("BEGIN; SET LOCAL synchronous_commit TO off")
+            .and_then(|()| client.execute(&statement, &[&keys]))
+            .and_then(|_| client.batch_execute("COMMIT"));
+        if let Err(e) = marked {
+            // Whatever step failed, the connection leaves the transaction (a no-op outside one).
+            let _ = client.batch_execute("ROLLBACK");
             return Err(e.into());
         }
-        self.client.batch_execute("COMMIT")?;
         Ok(())
     }
 
