@@ -115,10 +115,19 @@ pub fn failed(ran: Ran) -> Failure {
     }
 }
 
-/// A fresh directory under the target's temporary directory.
+/// A fresh directory under the target's temporary directory. Each test process names its own by its
+/// process id; those of processes that have ended are removed first, so runs do not pile them up.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir =
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("evoke-components-{name}-{}", std::process::id()));
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    for entry in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix("evoke-components-")) else { continue };
+        let pid = rest.rsplit('-').next().and_then(|p| p.parse::<u32>().ok());
+        if pid.is_some_and(|pid| pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    let dir = tmp.join(format!("evoke-components-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir.canonicalize().unwrap()
