@@ -30,6 +30,21 @@ fn args(dir: &Path, program: PathBuf, recording: &Path, sinks: PathBuf) -> HostA
     }
 }
 
+/// A new store, the events appended and drained until no receipt waits (at most 30 s).
+fn drained_afresh(
+    dir: &Path,
+    program: &Path,
+    events: &Path,
+    recording: &Path,
+    sinks: PathBuf,
+) -> expresso_host::host::Host {
+    let _ = std::fs::remove_dir_all(dir.join("state"));
+    let mut host = open(&args(dir, program.to_path_buf(), recording, sinks)).unwrap();
+    host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
+    assert_eq!(host.drain(30_000).unwrap(), 0, "receipts still waiting");
+    host
+}
+
 fn all_keys(expected: &std::collections::BTreeMap<String, Vec<String>>) -> Vec<String> {
     sorted(expected.values().flatten().cloned().collect())
 }
@@ -75,10 +90,7 @@ fn a_receiver_answering_500_then_recovering_gets_each_effect_once_by_its_key() {
             &dir,
             &format!("[sinks.s]\nkind = \"http\"\nurl = \"{}\"\nattempts = 3\nin_flight = 1", receiver.url()),
         );
-        let _ = std::fs::remove_dir_all(dir.join("state"));
-        let mut host = open(&args(&dir, program.clone(), &recording, sinks)).unwrap();
-        host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(&events).unwrap()).unwrap()).unwrap();
-        assert_eq!(host.drain(30_000).unwrap(), 0);
+        let host = drained_afresh(&dir, &program, &events, &recording, sinks);
         assert_eq!(sorted(receiver.applied()), all_keys(&expected), "after {fail} failures");
         let requests = receiver.requests();
         assert_eq!(requests.len(), all_keys(&expected).len() + fail);
@@ -260,10 +272,7 @@ fn an_http_sink_sends_a_batch_several_at_a_time_but_no_more_than_in_flight() {
         receiver.seen.delay_ms.store(100, Ordering::SeqCst);
         let sinks =
             all_to(&dir, &format!("[sinks.s]\nkind = \"http\"\nurl = \"{}\"\nin_flight = {in_flight}", receiver.url()));
-        let _ = std::fs::remove_dir_all(dir.join("state"));
-        let mut host = open(&args(&dir, program.clone(), &recording, sinks)).unwrap();
-        host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(&events).unwrap()).unwrap()).unwrap();
-        assert_eq!(host.drain(30_000).unwrap(), 0);
+        drained_afresh(&dir, &program, &events, &recording, sinks);
         assert_eq!(sorted(receiver.applied()), all_keys(&expected), "in_flight = {in_flight}");
         assert_eq!(receiver.requests().len(), all_keys(&expected).len(), "each receipt sent once");
         let most = receiver.seen.most_at_once.load(Ordering::SeqCst);
@@ -347,10 +356,7 @@ fn receipts_put_off_behind_a_failure_reach_an_in_order_sink_after_it_and_in_thei
             &dir,
             &format!("[sinks.s]\nkind = \"http\"\nurl = \"{}\"\nattempts = 3\nin_flight = 1", receiver.url()),
         );
-        let _ = std::fs::remove_dir_all(dir.join("state"));
-        let mut host = open(&args(&dir, program.clone(), &recording, sinks)).unwrap();
-        host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(&events).unwrap()).unwrap()).unwrap();
-        assert_eq!(host.drain(30_000).unwrap(), 0);
+        drained_afresh(&dir, &program, &events, &recording, sinks);
         assert_eq!(receiver.applied(), made);
     }
     std::fs::remove_dir_all(&dir).unwrap();
