@@ -712,24 +712,7 @@ fn write_project(dir: &Path) {
 /// some sentences decided through the decision path by `local` at its shipped gate: outcome, call,
 /// confidence.
 fn home() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let rooms = read(&root.join("docs/examples/home/vocab/rooms.toml"));
-    let rooms = evoke_core::vocab::read_vocab("rooms", "vocab/rooms.toml", &rooms).value.expect("rooms reads");
-    let reflexes = [
-        ("lights", root.join("docs/examples/home/reflexes/lights")),
-        ("timer", root.join("reflexes/timer")),
-        ("volume", root.join("reflexes/volume")),
-    ]
-    .into_iter()
-    .map(|(name, dir)| {
-        let text = read(&dir.join("reflex.toml"));
-        let manifest = read_manifest("reflex.toml", &text, &|_: &str| true).value.expect("the manifest reads");
-        let vocabs = if name == "lights" { [("rooms".to_string(), rooms.clone())].into() } else { BTreeMap::new() };
-        Reflex { name: name.into(), manifest, vocabs }
-    })
-    .collect();
-    let catalog = Catalog::new(reflexes);
+    let catalog = evoke_adapters::testing::home_catalog();
     let local = Local::default();
     for input in [
         "kill the lights in the den",

@@ -7,3 +7,5 @@ pub mod engine;
 pub mod local;
 pub mod openai;
 pub mod replay;
+#[doc(hidden)]
+pub mod testing;

@@ -277,35 +277,9 @@ fn a_slow_answer_is_raced_against_the_deadline_and_a_cancelled_one_is_refused() 
     assert_eq!(top(&answered, "route").0, "lights");
 }
 
-/// The example project of the docs (docs/examples/home: lights with its rooms, and the shipped timer and
-/// volume), as the command reads it.
-fn home_catalog() -> evoke_core::catalog::Catalog {
-    use evoke_core::catalog::{Catalog, Reflex};
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let rooms = read(&root.join("docs/examples/home/vocab/rooms.toml"));
-    let rooms = evoke_core::vocab::read_vocab("rooms", "vocab/rooms.toml", &rooms).value.expect("rooms reads");
-    let reflexes = [
-        ("lights", root.join("docs/examples/home/reflexes/lights")),
-        ("timer", root.join("reflexes/timer")),
-        ("volume", root.join("reflexes/volume")),
-    ]
-    .into_iter()
-    .map(|(name, dir)| {
-        let text = read(&dir.join("reflex.toml"));
-        let manifest = evoke_core::manifest::read_manifest("reflex.toml", &text, &|_: &str| true)
-            .value
-            .expect("the manifest reads");
-        let vocabs = if name == "lights" { [("rooms".to_string(), rooms.clone())].into() } else { Default::default() };
-        Reflex { name: name.into(), manifest, vocabs }
-    })
-    .collect();
-    Catalog::new(reflexes)
-}
-
 /// One decision through the decision path under embed's shipped bars.
 fn decide_home(engine: &Embed, input: &str) -> evoke_core::decision::Decision {
-    let catalog = home_catalog();
+    let catalog = evoke_adapters::testing::home_catalog();
     let mut decider = evoke_core::decide::Decider::new(&catalog, Some(GATE), input).expect("in bounds");
     while let Some(questions) = decider.questions() {
         let questions = questions.clone();
