@@ -13,6 +13,7 @@
 //! cargo bench -p evoke-adapters --bench clinc -- tune         # the search behind calibration.rs
 //! cargo bench -p evoke-adapters --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
 //! cargo bench -p evoke-adapters --bench clinc -- home         # the example project's sentences, decided
+//! cargo bench -p evoke-adapters --bench clinc -- home embed   # the same, decided by embed
 //! cargo bench -p evoke-adapters --bench clinc -- kept         # a first decision: fitted against kept model
 //! cargo bench -p evoke-adapters --bench clinc -- embed        # the goals table, embed beside local
 //! cargo bench -p evoke-adapters --bench clinc -- embed test   # the same on CLINC150's test split, once
@@ -711,9 +712,16 @@ fn write_project(dir: &Path) {
 /// The example project of docs/examples/home (lights, timer, volume and the rooms), read in process, and
 /// some sentences decided through the decision path by `local` at its shipped gate: outcome, call,
 /// confidence.
-fn home() {
+/// The example project's sentences decided by `local`, or with `embed` by the reference encoder: the
+/// issue's requests, and requests for things the project has no reflex for, which must not run.
+fn home(embed: bool) {
     let catalog = evoke_adapters::testing::home_catalog();
     let local = Local::default();
+    let engine = embed.then(|| {
+        let (encoder, _) = embed_model();
+        Embed::new(encoder, EmbedParams::default(), ArgParams::default(), EMBED_GATE, embed_cache())
+    });
+    let gate = if embed { EMBED_GATE } else { GATE };
     for input in [
         "kill the lights in the den",
         "set a timer for 10 minutes",
@@ -721,12 +729,29 @@ fn home() {
         "turn on the kitchen lights",
         "set a timer for 1/2 an hour",
         "set timer for 1 hour, 15 minutes, and 30 seconds",
+        "turn the volume down",
         "order a pizza",
+        "order a pizza with extra cheese",
+        "turn on the tv",
+        "turn up the heat",
+        "lock the front door",
+        "open the garage door",
+        "play some jazz in the kitchen",
+        "is the kitchen light on",
+        "light a candle",
+        "wake me up at 7",
+        "what time is it",
+        "turn off the oven",
+        "close the blinds in the den",
     ] {
-        let mut decider = Decider::new(&catalog, Some(GATE), input).expect("in bounds");
+        let mut decider = Decider::new(&catalog, Some(gate), input).expect("in bounds");
         while let Some(questions) = decider.questions() {
             let questions = questions.clone();
-            let raw = local.answer_now(&State { request: input.to_string() }, &questions).expect("local answers");
+            let state = State { request: input.to_string() };
+            let raw = match &engine {
+                Some(e) => e.answer_now(&state, &questions).expect("embed answers"),
+                None => local.answer_now(&state, &questions).expect("local answers"),
+            };
             decider.feed(&validate(&questions, &raw).expect("valid"));
         }
         let d = decider.decision().expect("decided");
@@ -734,7 +759,7 @@ fn home() {
             "{input:50} {:8} {:40} {}",
             outcome_name(d.outcome),
             d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default()),
-            d.confidence.map_or(String::new(), |c| format!("{c:.2}"))
+            d.confidence.map_or(String::new(), |c| format!("{c:.4}"))
         );
     }
 }
@@ -994,7 +1019,7 @@ fn embed_report(test: bool) {
     println!();
     println!("embed's bars on val + oos_val (route, write): wrong runs ‰ · right acted · ran in scope · oos abstained");
     for route in [0.3, 0.4, 0.5] {
-        for write in [0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.993, 0.995, 0.997] {
+        for write in [0.9, 0.95, 0.97, 0.98, 0.99, 0.993, 0.995, 0.997, 0.998, 0.999] {
             let gate = Gate { route, fits: None, read: write, write };
             let g = goals(&catalog, &embed_answer, gate, &val, &oos);
             println!(
@@ -1113,73 +1138,161 @@ fn tune_embed() {
                         right as f64 / scope.len() as f64
                     );
                 }
-                // The head moves the share among reflexes, never `none`'s (`route_distribution`): added to
-                // `none`'s rivals, on three reflexes it is sure of one whatever it reads. The threshold
-                // stays near where the nearest texts alone put it.
-                let weights: &[f32] = if fitting.is_some() { &[0.5, 1.0, 2.0, 3.0, 5.0] } else { &[0.0] };
-                let betas: &[f32] =
-                    if fitting.is_some() { &[10.0, 15.0, 20.0, 30.0] } else { &[15.0, 20.0, 30.0, 40.0, 60.0] };
-                let thresholds: Vec<f32> = if fitting.is_some() {
-                    (6..=14).map(|i| i as f32 * 0.05).collect()
-                } else {
-                    vec![0.4, 0.45, 0.5, 0.55, 0.6, 0.65]
-                };
+                // The nearest texts say whether any reflex, the head says which (`route_distribution`).
+                // Each setting is read at a route bar of 0.4 and the write bar, of those tried, that runs
+                // the most in-scope sentences with at most 3 wrong runs per thousand and at least 80% of
+                // `oos_train` turned away; settings rank by that share run plus the share acted on rightly.
+                let weights: &[f32] = if fitting.is_some() { &[1.0, 2.0, 3.0, 5.0] } else { &[0.0] };
+                let betas: &[f32] = if fitting.is_some() { &[0.0, 2.0, 5.0, 15.0] } else { &[15.0, 30.0, 60.0] };
                 for &head in weights {
                     for &beta in betas {
-                        for &threshold in &thresholds {
-                            let p = EmbedParams {
-                                nearest,
-                                description,
-                                beta,
-                                threshold,
-                                head,
-                                head_fitting: fitting.unwrap_or_default(),
-                                ..EmbedParams::default()
-                            };
-                            let (mut acc, mut nll, mut n_in, mut oos_none) = (0usize, 0.0f64, 0usize, 0usize);
-                            for ((item, scores), z) in items.iter().zip(&all).zip(&heads) {
-                                let (reflexes, none) =
-                                    route_distribution(scores, fitting.map(|_| (z.as_slice(), head)), &p, true);
-                                let best =
-                                    (0..reflexes.len()).max_by(|x, y| reflexes[*x].total_cmp(&reflexes[*y])).unwrap();
-                                if item.intent == "oos" {
-                                    nll -= none.max(1e-9).ln();
-                                    oos_none += usize::from(none > reflexes[best]);
-                                } else {
-                                    n_in += 1;
-                                    let gold = keys.iter().position(|k| *k == item.intent).unwrap();
-                                    nll -= reflexes[gold].max(1e-9).ln();
-                                    acc += usize::from(best == gold);
+                        for none_sharpness in [20.0f32, 30.0, 40.0, 60.0] {
+                            for threshold in [0.35f32, 0.4, 0.45, 0.5] {
+                                let p = EmbedParams {
+                                    nearest,
+                                    description,
+                                    beta,
+                                    threshold,
+                                    none_sharpness,
+                                    head,
+                                    head_fitting: fitting.unwrap_or_default(),
+                                    ..EmbedParams::default()
+                                };
+                                let calls: Vec<(usize, f64, Option<usize>)> = items
+                                    .iter()
+                                    .zip(&all)
+                                    .zip(&heads)
+                                    .map(|((item, scores), z)| {
+                                        let (reflexes, none) =
+                                            route_distribution(scores, fitting.map(|_| (z.as_slice(), head)), &p, true);
+                                        let best = (0..reflexes.len())
+                                            .max_by(|x, y| reflexes[*x].total_cmp(&reflexes[*y]))
+                                            .unwrap();
+                                        let pick = if none >= reflexes[best] { None } else { Some(best) };
+                                        let gold = keys.iter().position(|k| *k == item.intent);
+                                        (gold.map_or(usize::MAX, |g| g), none.max(reflexes[best]), pick)
+                                    })
+                                    .collect();
+                                if let Some(row) = best_write_bar(&calls) {
+                                    rows.push((row, p));
                                 }
                             }
-                            rows.push((
-                                nll / items.len() as f64,
-                                acc as f64 / n_in as f64,
-                                oos_none as f64 / oos_train.len() as f64,
-                                p,
-                            ));
                         }
                     }
                 }
             }
         }
     }
-    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for (nll, acc, oos, p) in rows.iter().take(16) {
+    rows.sort_by(|a, b| (b.0.ran + b.0.acted).total_cmp(&(a.0.ran + a.0.acted)));
+    for (r, p) in rows.iter().take(16) {
         println!(
-            "nll {nll:.4} acc {acc:.4} oos→none {oos:.3}  nearest {} description {} beta {} threshold {:.2} head {} {:?}",
-            p.nearest, p.description, p.beta, p.threshold, p.head, p.head_fitting
+            "write {:.3}: acted {:.3} ran {:.3} wrong ‰ {:.2} oos→none {:.3}  nearest {} description {} beta {} \
+             threshold {:.2} none_sharpness {} head {} {:?}",
+            r.write,
+            r.acted,
+            r.ran,
+            r.wrong,
+            r.oos,
+            p.nearest,
+            p.description,
+            p.beta,
+            p.threshold,
+            p.none_sharpness,
+            p.head,
+            p.head_fitting
         );
     }
+}
+
+/// A setting's figures at its best write bar.
+struct BarRow {
+    write: f64,
+    acted: f64,
+    ran: f64,
+    wrong: f64,
+    oos: f64,
+}
+
+/// Per call (gold reflex or `usize::MAX` out of scope, the route's top probability, the reflex it puts
+/// first or `None`): the write bar, of those tried, with the most in-scope calls over it at most 3 wrong
+/// runs per thousand and at least 80% of out-of-scope calls turned away at a route bar of 0.4. The goal
+/// is 70% on inputs never seen; `oos_train` is 100 sentences, too few to tell 72% from 70%, so the search
+/// keeps ten points in hand.
+fn best_write_bar(calls: &[(usize, f64, Option<usize>)]) -> Option<BarRow> {
+    let n_in = calls.iter().filter(|c| c.0 != usize::MAX).count().max(1) as f64;
+    let n_out = calls.iter().filter(|c| c.0 == usize::MAX).count().max(1) as f64;
+    let mut best: Option<BarRow> = None;
+    for write in [0.97, 0.98, 0.99, 0.993, 0.995, 0.997, 0.998, 0.999] {
+        let (mut acted, mut ran, mut wrong, mut turned) = (0usize, 0usize, 0usize, 0usize);
+        for &(gold, p, pick) in calls {
+            let acts = pick.is_some() && p >= 0.4;
+            let runs = acts && p >= write;
+            if gold == usize::MAX {
+                turned += usize::from(!acts);
+                wrong += usize::from(runs);
+            } else {
+                acted += usize::from(acts && pick == Some(gold));
+                ran += usize::from(runs && pick == Some(gold));
+                wrong += usize::from(runs && pick != Some(gold));
+            }
+        }
+        let row = BarRow {
+            write,
+            acted: acted as f64 / n_in,
+            ran: ran as f64 / n_in,
+            wrong: 1000.0 * wrong as f64 / calls.len() as f64,
+            oos: turned as f64 / n_out,
+        };
+        if row.wrong <= 3.0 && row.oos >= 0.8 && best.as_ref().is_none_or(|b| row.ran > b.ran) {
+            best = Some(row);
+        }
+    }
+    best
+}
+
+fn embed_features(path: &Path) {
+    use std::io::Write;
+    let train = clinc("train.jsonl");
+    let oos_train = clinc("oos_train.jsonl");
+    let Tuning { route, scope, .. } = Tuning::of(&train);
+    let keys: Vec<String> = match &route {
+        Question::Choice { options, .. } => options.keys().filter(|k| *k != NONE).map(str::to_string).collect(),
+        _ => unreachable!(),
+    };
+    let (encoder, _) = embed_model();
+    let engine = Embed::new(encoder.clone(), EmbedParams::default(), ArgParams::default(), EMBED_GATE, embed_cache());
+    let p = EmbedParams::default();
+    let val = clinc("val.jsonl");
+    let oos_val = clinc("oos_val.jsonl");
+    let sets: [(&str, Vec<&Item>); 2] = [
+        ("tune", scope.iter().copied().chain(oos_train.iter()).collect()),
+        ("val", val.iter().chain(oos_val.iter()).collect()),
+    ];
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for (name, items) in sets {
+        let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+        let started = Instant::now();
+        let vectors = encoder.embed(&texts).unwrap();
+        eprintln!("{name}: {} sentences embedded in {:.1} s", texts.len(), started.elapsed().as_secs_f64());
+        for (item, q) in items.iter().zip(&vectors) {
+            let scores = engine.route_scores(&route, q, &p).unwrap();
+            let logits = engine.head_logits(&route, q, p.head_fitting).unwrap();
+            let gold = keys.iter().position(|k| *k == item.intent).map_or(-1, |i| i as i64);
+            let nums: Vec<String> = scores.iter().chain(&logits).map(|x| format!("{x:.6}")).collect();
+            writeln!(out, "{name}\t{gold}\t{}", nums.join("\t")).unwrap();
+        }
+    }
+    println!("written {}", path.display());
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     match args.first().map(String::as_str) {
-        Some("home") => home(),
+        Some("home") => home(args.get(1).map(String::as_str) == Some("embed")),
         Some("kept") => kept(),
         Some("embed") => embed_report(args.get(1).map(String::as_str) == Some("test")),
         Some("tune-embed") => tune_embed(),
+        Some("features") => embed_features(Path::new(args.get(1).map_or("target/embed-features.tsv", String::as_str))),
         Some("tune") | Some("mixed") => tune(),
         Some("project") => write_project(Path::new(args.get(1).map_or("target/clinc-project", String::as_str))),
         _ => {

@@ -297,7 +297,8 @@ fn on_the_example_project_a_value_said_in_full_clears_the_write_bar() {
     // enough to run without asking, so only the route's own confidence stands between the request and a run.
     let d = decide_home(&engine, "kill the lights in the den");
     assert_eq!(d.reflex.as_deref(), Some("lights"), "{d:?}");
-    assert_ne!(d.outcome, Outcome::Abstain, "{d:?}");
+    // Sure of the reflex, the room and the state: it runs without a question.
+    assert_eq!(d.outcome, Outcome::Run, "{d:?}");
     let args = serde_json::to_value(&d.args).unwrap();
     assert_eq!(args["room"]["word"], "den", "{args}");
     assert_eq!(args["state"]["key"], "off", "{args}");
@@ -308,4 +309,27 @@ fn on_the_example_project_a_value_said_in_full_clears_the_write_bar() {
     // A room no word names is asked for, never guessed.
     let d = decide_home(&engine, "kill the lights");
     assert_ne!(d.outcome, Outcome::Run, "{d:?}");
+}
+
+#[test]
+fn on_the_example_project_what_no_reflex_is_for_never_runs() {
+    use evoke_core::decision::Outcome;
+    let Some(engine) = engine(None) else { return };
+    // A question about a light is what the lights' `not_for` names, although the example "turn on the
+    // kitchen lights" is nearer it than that entry: it must not switch the light on.
+    let d = decide_home(&engine, "is the kitchen light on");
+    assert_eq!(d.outcome, Outcome::Abstain, "{d:?}");
+    // Requests near the project's reflexes in words, for things it has no reflex for.
+    for input in [
+        "order a pizza with extra cheese",
+        "turn on the tv",
+        "turn up the heat",
+        "lock the front door",
+        "turn off the oven in the kitchen",
+        "close the blinds in the den",
+        "light a candle",
+    ] {
+        let d = decide_home(&engine, input);
+        assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
+    }
 }

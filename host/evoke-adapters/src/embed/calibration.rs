@@ -16,14 +16,17 @@ pub struct Params {
     pub description_as_example: f32,
     /// The weight of the description's own similarity, on top.
     pub description: f32,
-    /// How much a `not_for` entry nearer than every example takes off.
+    /// How much a `not_for` entry takes off per unit of cosine it stands above the nearer of the best
+    /// example and `threshold`.
     pub not_for: f32,
-    /// The softmax's sharpness over cosines.
+    /// The weight of the reflexes' scores in the share among them, beside the head's logits.
     pub beta: f32,
-    /// The cosine `none` stands at.
+    /// The score at which `none` takes half the route.
     pub threshold: f32,
-    /// The weight of the route's logistic head (its logits, added to `beta` times the score among the
-    /// reflexes; `none`'s share is the nearest texts' alone).
+    /// How fast `none`'s share falls as the best score rises past `threshold` (log-odds per unit of score).
+    pub none_sharpness: f32,
+    /// The weight of the route's logistic head's logits in the share among the reflexes (`none`'s share is
+    /// the nearest texts' alone).
     pub head: f32,
     /// How the head is fitted to the descriptions and examples.
     pub head_fitting: Fitting,
@@ -45,10 +48,11 @@ impl Default for Params {
             nearest: 0.6,
             description_as_example: 1.0,
             description: 0.1,
-            not_for: 1.0,
-            beta: 15.0,
+            not_for: 2.0,
+            beta: 0.0,
             threshold: 0.4,
-            head: 1.0,
+            none_sharpness: 40.0,
+            head: 3.0,
             head_fitting: Fitting { l2: 1e-4, steps: 300 },
             arg_meaning: 10.0,
             arg_meaning_margin: 0.05,
@@ -60,7 +64,7 @@ impl Default for Params {
 }
 
 /// The gate `embed` ships.
-pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.99, write: 0.995 };
+pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.995, write: 0.997 };
 
 /// A version of these constants, part of the id.
-pub const VERSION: &str = "2";
+pub const VERSION: &str = "3";

@@ -359,28 +359,37 @@ fn scores(route: &Route, q: &[f32], p: &Params) -> Vec<f32> {
             let [a, b] = best[i];
             let b = if b.is_finite() { b } else { a };
             let near = p.nearest * a + (1.0 - p.nearest) * b;
-            let penalty = (not_for[i] - a).max(0.0);
+            // An author's `not_for` entry counts once the request is as near it as `none`'s threshold,
+            // even when an example is nearer still: "is the kitchen light on" is nearer the example
+            // "turn on the kitchen lights" than "asking whether a light is on", and must not switch it.
+            let penalty = (not_for[i] - a.min(p.threshold)).max(0.0);
             near + p.description * description[i] - p.not_for * penalty
         })
         .collect()
 }
 
-/// The route's distribution. `none` takes its share from how near the request is to any text: a softmax
-/// of `beta` times the reflexes' scores against the fixed score it stands at. The rest goes to the
-/// reflexes by a softmax of `beta` times their scores plus the head's logits times its weight: the head
-/// says which reflex, never whether any, because a classifier over three reflexes is sure of one of them
-/// whatever it reads, and its logits' level moves with how many reflexes there are.
+/// The route's distribution. The nearest texts say whether the request asks for any reflex: `none`
+/// takes `σ(none_sharpness · (threshold − s))`, where `s` is the best reflex's score. The head says which:
+/// the rest is shared among the reflexes by a softmax of the head's logits times its weight, plus `beta`
+/// times their scores. `none` never reads the head, because a classifier over three reflexes is sure of
+/// one of them whatever it reads; the head never reads how near the request is, because its logits'
+/// level moves with how many reflexes there are.
 pub fn route_distribution(scores: &[f32], head: Option<(&[f32], f32)>, p: &Params, has_none: bool) -> (Vec<f64>, f64) {
+    let nearest = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let none = if has_none && nearest.is_finite() {
+        let z = f64::from(p.none_sharpness) * f64::from(p.threshold - nearest);
+        1.0 / (1.0 + (-z).exp())
+    } else if has_none {
+        1.0
+    } else {
+        0.0
+    };
     let beta = f64::from(p.beta);
-    let near: Vec<f64> = scores.iter().map(|s| beta * f64::from(*s)).collect();
-    let none_logit = if has_none { Some(beta * f64::from(p.threshold)) } else { None };
-    let max = near.iter().copied().chain(none_logit).fold(f64::NEG_INFINITY, f64::max);
-    let near_total: f64 = near.iter().map(|z| (z - max).exp()).sum();
-    let none_weight = none_logit.map_or(0.0, |z| (z - max).exp());
-    let none = none_weight / (near_total + none_weight);
     let logits: Vec<f64> = match head {
-        Some((h, w)) => near.iter().zip(h).map(|(z, h)| z + f64::from(w) * f64::from(*h)).collect(),
-        None => near,
+        Some((h, w)) => {
+            scores.iter().zip(h).map(|(s, h)| beta * f64::from(*s) + f64::from(w) * f64::from(*h)).collect()
+        }
+        None => scores.iter().map(|s| beta * f64::from(*s)).collect(),
     };
     let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let weights: Vec<f64> = logits.iter().map(|z| (z - max).exp()).collect();
@@ -613,7 +622,7 @@ mod tests {
 
     #[test]
     fn the_head_shares_out_what_none_leaves_and_never_moves_none() {
-        let p = Params::default();
+        let p = Params { beta: 15.0, ..Params::default() };
         let scores = [0.5f32, 0.45, 0.2];
         let (alone, none_alone) = route_distribution(&scores, None, &p, true);
         // A head sure of the second reflex, with logits far above the scores' scale.
@@ -627,5 +636,25 @@ mod tests {
         for (a, b) in with.iter().zip(&shifted) {
             assert!((a - b).abs() < 1e-12, "{with:?} {shifted:?}");
         }
+    }
+
+    #[test]
+    fn none_is_read_from_the_nearest_score_alone_and_a_sure_head_cannot_lift_a_far_request() {
+        let p = Params::default();
+        let sure = [0.0f32, 40.0, -5.0];
+        // Far from every reflex's texts: none, however sure the head is of one reflex.
+        let (far, none_far) = route_distribution(&[0.1, 0.15, 0.05], Some((&sure, p.head)), &p, true);
+        assert!(none_far > 0.99 && far.iter().all(|x| *x < 0.01), "{none_far} {far:?}");
+        // At the threshold none takes half; past it, its share falls fast.
+        let (_, half) = route_distribution(&[p.threshold, 0.1, 0.0], Some((&sure, p.head)), &p, true);
+        assert!((half - 0.5).abs() < 1e-9, "{half}");
+        let (near, none_near) = route_distribution(&[0.62, 0.3, 0.2], Some((&sure, p.head)), &p, true);
+        assert!(none_near < 0.001, "{none_near}");
+        // The head says which: the second reflex, its choice, takes what none leaves.
+        assert!(near[1] > 0.99, "{near:?}");
+        // Without a sentinel, none takes nothing.
+        let (all, nothing) = route_distribution(&[0.1, 0.15, 0.05], Some((&sure, p.head)), &p, false);
+        assert_eq!(nothing, 0.0);
+        assert!((all.iter().sum::<f64>() - 1.0).abs() < 1e-12);
     }
 }
