@@ -92,10 +92,25 @@ fn toml_string(s: &str) -> String {
     serde_json::to_string(s).unwrap()
 }
 
+/// The intents whose reflex would change something: book, send, set, pay, play, report, cancel. The rest
+/// look something up or talk, and are reads. A write runs only on a request (docs/decision.md), so the
+/// split decides which sentences may run on a question; it was made from the intents' names and their
+/// train sentences.
+const WRITES: &[&str] = &[
+    "alarm", "book_flight", "book_hotel", "calendar_update", "cancel", "cancel_reservation", "car_rental",
+    "change_accent", "change_ai_name", "change_language", "change_speed", "change_user_name", "change_volume",
+    "credit_limit_change", "damaged_card", "freeze_account", "insurance_change", "make_call", "next_song", "order",
+    "order_checks", "pay_bill", "pin_change", "play_music", "pto_request", "redeem_rewards", "reminder_update",
+    "report_fraud", "report_lost_card", "reset_settings", "restaurant_reservation", "schedule_maintenance",
+    "schedule_meeting", "share_location", "shopping_list_update", "smart_home", "sync_device", "text", "timer",
+    "todo_list_update", "transfer", "travel_notification", "uber", "update_playlist", "whisper_mode",
+];
+
 /// The reflex.toml of one intent.
 fn manifest_text(intent: &str, examples: &[&str]) -> String {
+    let effect = if WRITES.contains(&intent) { "write" } else { "read" };
     let mut t = format!(
-        "reflex = 1\ndescription = {}\neffect = \"write\"\nconfirm = \"Do it?\"\nrun = \"body.mjs\"\n\n[examples]\n",
+        "reflex = 1\ndescription = {}\neffect = \"{effect}\"\nconfirm = \"Do it?\"\nrun = \"body.mjs\"\n\n[examples]\n",
         toml_string(&describe(intent))
     );
     for e in examples {
@@ -147,6 +162,9 @@ fn split_train(train: &[Item]) -> (Vec<(String, Vec<String>)>, Vec<&Item>) {
 }
 
 fn catalog(intents: &[(String, Vec<String>)]) -> Catalog {
+    for write in WRITES {
+        assert!(intents.iter().any(|(intent, _)| intent == write), "{write} is no CLINC150 intent");
+    }
     let reflexes = intents
         .iter()
         .map(|(intent, examples)| {

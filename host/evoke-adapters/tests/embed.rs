@@ -333,3 +333,35 @@ fn on_the_example_project_what_no_reflex_is_for_never_runs() {
         assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
     }
 }
+
+#[test]
+fn on_the_example_project_a_sentence_that_asks_for_nothing_never_switches_a_light() {
+    use evoke_core::decision::{Because, Outcome};
+    let Some(engine) = engine(None) else { return };
+    // Each is about the lights, and an engine sure of the reflex would run the write: a question, a
+    // remark, a condition, a request taken back. None asks for the lights to change now.
+    for input in [
+        "the den lights are off",
+        "the kitchen lights are on",
+        "did I turn off the den lights",
+        "are the kitchen lights on",
+        "I turned on the kitchen lights",
+        "turn on the kitchen lights if it gets dark",
+        "turn on the kitchen lights? no wait",
+        "turn on the kitchen lights, just kidding",
+        "the kitchen lights",
+        "how do I turn off the den lights",
+    ] {
+        let d = decide_home(&engine, input);
+        assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
+        if d.outcome == Outcome::Confirm {
+            let because = d.because.as_deref().unwrap_or_default();
+            assert!(because.iter().any(|b| matches!(b, Because::NotARequest { .. })), "{input}: {d:?}");
+        }
+    }
+    // The same lights, asked for: it runs.
+    for input in ["turn on the kitchen lights", "can you turn on the kitchen lights?"] {
+        let d = decide_home(&engine, input);
+        assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");
+    }
+}

@@ -11,6 +11,7 @@ use crate::gate::{Complete, abstains, confirm_reasons};
 use crate::identity::identity;
 use crate::lint::lint;
 use crate::manifest::Effect;
+use crate::mood::{Mood, mood};
 use crate::manifest::{Manifest, read_manifest};
 use crate::mention::{Offered, said};
 use crate::overlay::read_overlay;
@@ -366,7 +367,12 @@ fn gate_case(input: &Value) -> Result<Value, CaseError> {
         _ => None,
     };
     let unconsumed = input.get("unconsumed").and_then(Value::as_bool).unwrap_or(false);
-    let because = confirm_reasons(gate.as_ref(), &Complete { effect, confidence, unconsumed, runner_up });
+    // The sentence is optional: a case without one is a request.
+    let mood = match input.get("sentence") {
+        Some(sentence) => mood(sentence.as_str().ok_or_else(|| CaseError::Missing { key: "sentence".into() })?),
+        None => Mood::Request,
+    };
+    let because = confirm_reasons(gate.as_ref(), &Complete { effect, confidence, unconsumed, runner_up, mood });
     if because.is_empty() {
         Ok(json!({ "outcome": Outcome::Run }))
     } else {

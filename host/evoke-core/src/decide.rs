@@ -10,6 +10,7 @@ use crate::decision::{
     call_line,
 };
 use crate::gate::{Complete, abstains, confirm_reasons};
+use crate::mood::mood;
 use crate::manifest::{Arg, Effect, Source, fill};
 use crate::question::{self, NONE, Questions, UNSTATED, YES, arg_id, fits_id};
 use crate::recognize::{Candidate, Span, recognize};
@@ -463,6 +464,7 @@ fn settle(reading: Reading) -> Decision {
         confidence: confidence.unwrap_or(0.0),
         unconsumed: !unconsumed.is_empty(),
         runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
+        mood: mood(input),
     };
     let because = confirm_reasons(gate, &complete);
     decision.effect = Some(effect);
@@ -514,6 +516,7 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
             format!("no argument took {}", spans.join(", "))
         }
         Because::RunnerUp { reflex, route } => format!("{reflex} was nearly as likely ({route:.2})"),
+        Because::NotARequest { mood } => format!("the sentence reads as {}", mood.reads_as()),
         Because::TwoThings => "the request may ask for two things".into(),
     }
 }

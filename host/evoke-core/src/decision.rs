@@ -111,6 +111,9 @@ pub enum Because {
     UnderFloor { bar: f64 },
     UnconsumedSpan,
     RunnerUp { reflex: String, route: f64 },
+    /// A write or destructive call whose sentence is no request: a question, a remark, a condition, a
+    /// request taken back or one not to (the mood module).
+    NotARequest { mood: crate::mood::Mood },
     TwoThings,
 }
 

@@ -3,6 +3,7 @@
 use crate::adapter::Gate;
 use crate::decision::Because;
 use crate::manifest::Effect;
+use crate::mood::Mood;
 use crate::question::NONE;
 
 /// The gate's first rule: abstain on a `none` top, a route under its bar, or a winner whose fit is under its bar.
@@ -26,6 +27,8 @@ pub struct Complete<'a> {
     pub unconsumed: bool,
     /// The second reflex and its route p, when there is one.
     pub runner_up: Option<(&'a str, f64)>,
+    /// What the sentence does: a write or a destructive call runs only on a request.
+    pub mood: Mood,
 }
 
 /// The gate's third rule: every reason the call waits for a person, in order. Empty means it runs.
@@ -34,11 +37,14 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     if call.effect == Effect::Destructive {
         because.push(Because::Destructive);
     }
+    let not_a_request = (call.effect != Effect::Read && call.mood != Mood::Request)
+        .then_some(Because::NotARequest { mood: call.mood });
     let Some(gate) = gate else {
         because.push(Because::NoGate);
         if call.unconsumed {
             because.push(Because::UnconsumedSpan);
         }
+        because.extend(not_a_request);
         return because;
     };
     let floor = match call.effect {
@@ -59,6 +65,7 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
             because.push(Because::RunnerUp { reflex: reflex.to_string(), route });
         }
     }
+    because.extend(not_a_request);
     because
 }
 

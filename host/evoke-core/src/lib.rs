@@ -20,6 +20,7 @@ pub mod lint;
 pub mod log_entry;
 pub mod manifest;
 pub mod mention;
+pub mod mood;
 pub mod overlay;
 pub mod project;
 pub mod question;
