@@ -10,7 +10,7 @@ use crate::decision::{
     call_line,
 };
 use crate::gate::{Complete, abstains, confirm_reasons};
-use crate::mood::mood;
+use crate::mood::{Mood, mood, within};
 use crate::manifest::{Arg, Effect, Source, fill};
 use crate::question::{self, NONE, Questions, UNSTATED, YES, arg_id, fits_id};
 use crate::recognize::{Candidate, Span, recognize};
@@ -108,6 +108,8 @@ pub struct Decider<'c> {
     catalog: &'c Catalog,
     gate: Option<Gate>,
     input: String,
+    /// The whole sentence, where this input is a part of one.
+    sentence: Option<String>,
     candidates: Vec<Candidate>,
     stage: Stage,
 }
@@ -117,13 +119,26 @@ impl<'c> Decider<'c> {
     pub fn new(catalog: &'c Catalog, gate: Option<Gate>, input: &str) -> Result<Self, Refusal> {
         bound(input)?;
         let candidates = recognize(input);
-        let mut decider = Decider { catalog, gate, input: input.to_string(), candidates, stage: Stage::Route };
+        let mut decider =
+            Decider { catalog, gate, input: input.to_string(), sentence: None, candidates, stage: Stage::Route };
         if catalog.reflexes().is_empty() {
             // Nothing is installed: there is nothing to ask.
             let decision = decider.abstain(Vec::new(), Vec::new());
             decider.stage = Stage::Done(Box::new(decision));
         }
         Ok(decider)
+    }
+
+    /// Decides this input as a part of `sentence`, whose taking back reaches every part (`within`).
+    pub fn within(mut self, sentence: &str) -> Self {
+        self.sentence = Some(sentence.to_string());
+        self
+    }
+
+    /// The mood the gate reads: the input's own, or the whole sentence's where that takes the part back.
+    fn mood(&self) -> Mood {
+        let own = mood(&self.input);
+        self.sentence.as_deref().map_or(own, |sentence| within(own, mood(sentence)))
     }
 
     pub fn candidates(&self) -> &[Candidate] {
@@ -268,6 +283,7 @@ impl<'c> Decider<'c> {
         let unconsumed = self.unconsumed(&taken);
         settle(Reading {
             input: &self.input,
+            mood: self.mood(),
             reflex,
             gate: self.gate.as_ref(),
             args,
@@ -402,6 +418,7 @@ pub fn answered(
     judgments.sort_by_key(|j| order(&j.question));
     settle(Reading {
         input: &decision.input,
+        mood: mood(&decision.input),
         reflex,
         gate,
         args,
@@ -415,6 +432,7 @@ pub fn answered(
 /// What a reading of the answers came to, before the gate's last rules.
 struct Reading<'a> {
     input: &'a str,
+    mood: Mood,
     reflex: &'a Reflex,
     gate: Option<&'a Gate>,
     args: Args,
@@ -426,7 +444,7 @@ struct Reading<'a> {
 
 /// The gate's rules after abstaining: ask for what is missing, else confirm for every reason that holds, else run.
 fn settle(reading: Reading) -> Decision {
-    let Reading { input, reflex, gate, args, judgments, contenders, missing, unconsumed } = reading;
+    let Reading { input, mood, reflex, gate, args, judgments, contenders, missing, unconsumed } = reading;
     let weakest = judgments.iter().fold(None::<&Judgment>, |w, j| match w {
         Some(w) if w.p <= j.p => Some(w),
         _ => Some(j),
@@ -464,7 +482,7 @@ fn settle(reading: Reading) -> Decision {
         confidence: confidence.unwrap_or(0.0),
         unconsumed: !unconsumed.is_empty(),
         runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
-        mood: mood(input),
+        mood,
     };
     let because = confirm_reasons(gate, &complete);
     decision.effect = Some(effect);

@@ -7,24 +7,31 @@
 //! person (`because: not_a_request`), whatever the engine's confidence. The reading is by the sentence's
 //! form alone and errs toward asking: a request it misreads confirms, it never runs.
 
+use crate::text::is_format;
 use serde::Serialize;
+use unicode_normalization::UnicodeNormalization;
 
 /// What a sentence does, read from its form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mood {
-    /// An imperative, a polite request (`can you`, `please`), or a want (`I'd like`, `I need`).
+    /// An imperative (`kill the lights`, `lights off in the den`), a polite request (`can you`, `…, will
+    /// you?`), or a want (`I'd like`, `I need`).
     Request,
-    /// A question about the world: `are the lights on`, `did I`, `how do I`, or a sentence ending in `?`.
+    /// A question about the world: `are the lights on`, `did I`, `how do I`, `why`, or a `?` anywhere.
     Question,
-    /// A statement: `the den lights are off`, `I turned on the lights`, or a bare `the kitchen lights`.
+    /// A statement, a report or a make-believe: `the den lights are off`, `Mom turned off the lights`,
+    /// `my wife said turn off the lights`, `imagine the lights off`, or a bare `the kitchen lights`.
     Remark,
-    /// A request on a condition: `if`, `unless`, `when`, `whenever`, `as soon as`, `in case`.
+    /// A request for later or on a condition: `if`, `unless`, `when`, `later`, `until`, `every night`.
     Conditional,
-    /// A request taken back: `just kidding`, `no wait`, `never mind`, `scratch that`.
+    /// A request taken back or corrected: `just kidding`, `no wait`, `never mind`, `no`, `actually`,
+    /// `I mean`.
     TakenBack,
-    /// A request not to: `don't`, `do not`, `never`, `not`.
+    /// A request not to, or for all but something: `don't`, `not`, `never`, `stop turning off`, `except`.
     Negated,
+    /// Letters of two alphabets in one sentence, as a word disguised with look-alike letters would be.
+    Unclear,
 }
 
 impl Mood {
@@ -34,40 +41,141 @@ impl Mood {
             Mood::Request => "a request",
             Mood::Question => "a question",
             Mood::Remark => "a remark",
-            Mood::Conditional => "a request on a condition",
+            Mood::Conditional => "a request for later or on a condition",
             Mood::TakenBack => "a request taken back",
             Mood::Negated => "a request not to",
+            Mood::Unclear => "unclear: it mixes alphabets",
         }
     }
 }
 
-/// Phrases that take back what came before, wherever they stand.
+/// Words and phrases that take back or correct what was said, wherever they stand.
 const TAKEN_BACK: &[&[&str]] = &[
-    &["just", "kidding"],
-    &["just", "joking"],
+    &["kidding"],
+    &["joking"],
     &["jk"],
-    &["no", "wait"],
-    &["wait", "no"],
+    &["psych"],
+    &["no"],
+    &["nope"],
+    &["nah"],
+    &["wait"],
     &["never", "mind"],
     &["nevermind"],
+    &["nvm"],
     &["scratch", "that"],
     &["forget", "it"],
     &["forget", "that"],
     &["cancel", "that"],
     &["ignore", "that"],
-    &["don't", "do", "that"],
+    &["undo"],
+    &["actually"],
+    &["i", "mean"],
+    &["or", "not"],
+    &["not", "yet"],
+    &["not", "now"],
 ];
 
-/// Words that make what follows wait on something, wherever they stand (a first `when` asks instead).
-const CONDITIONS: &[&[&str]] = &[&["if"], &["unless"], &["whenever"], &["when"], &["as", "soon", "as"], &["in", "case"]];
+/// Words and phrases that ask for something not to be done, or for all but something, wherever they stand.
+const NEGATIONS: &[&[&str]] = &[
+    &["don't"],
+    &["dont"],
+    &["dnt"],
+    &["donot"],
+    &["do'nt"],
+    &["do", "not"],
+    &["not"],
+    &["never"],
+    &["except"],
+    &["instead"],
+    &["other", "than"],
+    &["but", "the"],
+    &["no", "need"],
+    &["hold", "off"],
+    &["refrain"],
+    &["avoid"],
+];
+
+/// Verbs that, before a word in `-ing`, ask for something to stop or not happen: `stop turning off`.
+const STOPPING: &[&str] = &["stop", "cancel", "quit", "abort", "avoid", "prevent", "skip", "forget"];
+
+/// Words that make what is asked wait on something or for later, wherever they stand (a first `when`
+/// asks instead).
+const CONDITIONS: &[&[&str]] = &[
+    &["if"],
+    &["unless"],
+    &["whenever"],
+    &["when"],
+    &["once"],
+    &["in", "case"],
+    &["as", "soon", "as"],
+    &["later"],
+    &["after"],
+    &["before"],
+    &["until"],
+    &["till"],
+    &["til"],
+    &["every", "night"],
+    &["every", "day"],
+    &["every", "morning"],
+    &["every", "evening"],
+    &["every", "hour"],
+    &["every", "week"],
+    &["each", "night"],
+    &["each", "day"],
+    &["each", "morning"],
+    &["daily"],
+    &["nightly"],
+    &["weekly"],
+    &["sometime"],
+    &["someday"],
+    &["eventually"],
+    &["maybe"],
+    &["perhaps"],
+    &["might"],
+];
+
+/// Words that report, imagine or mention rather than ask, wherever they stand.
+const MENTIONING: &[&str] = &[
+    "said", "says", "say", "told", "tells", "asked", "asks", "imagine", "suppose", "supposing", "pretend",
+    "hypothetically", "wonder", "wondering", "guess", "wish", "example", "poem", "spell", "sing", "already",
+    "yesterday", "earlier", "ago", "thanks", "thank",
+];
+
+/// Polite closings that leave the request as it was: `…, will you?`, `…, if you can`, `… asap`.
+const TAILS: &[&[&str]] = &[
+    &["will", "you"],
+    &["would", "you"],
+    &["could", "you"],
+    &["can", "you"],
+    &["won't", "you"],
+    &["ok"],
+    &["okay"],
+    &["yeah"],
+    &["alright"],
+    &["please"],
+    &["if", "you", "can"],
+    &["if", "you", "could"],
+    &["if", "you", "don't", "mind"],
+    &["if", "possible"],
+    &["when", "you", "can"],
+    &["when", "possible"],
+    &["when", "you", "get", "a", "chance"],
+    &["as", "soon", "as", "possible"],
+    &["as", "soon", "as", "you", "can"],
+    &["asap"],
+    &["right", "away"],
+    &["now"],
+    &["thanks"],
+    &["thank", "you"],
+];
 
 /// Words said before the request itself, passed over.
 const OPENERS: &[&str] = &[
     "hey", "hi", "hello", "ok", "okay", "so", "um", "uh", "oh", "well", "yo", "now", "just", "also", "quickly",
-    "kindly", "pls", "plz", "please", "evoke", "and", "then", "go", "ahead",
+    "kindly", "pls", "plz", "please", "evoke", "and", "then",
 ];
 
-/// Openers that make a request of what follows.
+/// Openings that make a request of what follows.
 const ASKING: &[&[&str]] = &[
     &["can", "you"],
     &["could", "you"],
@@ -76,32 +184,34 @@ const ASKING: &[&[&str]] = &[
     &["won't", "you"],
     &["can", "u"],
     &["could", "u"],
-    &["can", "i"],
-    &["could", "i"],
-    &["may", "i"],
-    &["can", "we"],
-    &["could", "we"],
-    &["shall", "we"],
+    &["can", "i", "get"],
+    &["could", "i", "get"],
+    &["can", "i", "have"],
+    &["may", "i", "have"],
+    &["can", "we", "get"],
+    &["can", "we", "have"],
     &["let's"],
     &["lets"],
-    &["let", "me"],
-    &["let", "us"],
     &["i", "want"],
     &["i", "wanna"],
+    &["we", "want"],
     &["i'd", "like"],
+    &["we'd", "like"],
     &["i", "would", "like"],
+    &["we", "would", "like"],
     &["i'd", "love"],
     &["i", "would", "love"],
     &["i", "need"],
     &["we", "need"],
-    &["i", "wish"],
-    &["i'd", "want"],
-    &["help", "me"],
+    &["any", "chance", "you", "could"],
+    &["is", "it", "possible", "to"],
+    &["would", "it", "be", "possible", "to"],
+    &["go", "ahead", "and"],
 ];
 
 const QUESTION_WORDS: &[&str] = &[
     "what", "what's", "whats", "why", "how", "how's", "who", "who's", "whom", "where", "where's", "which", "whose",
-    "when", "when's",
+    "when", "when's", "whether",
 ];
 
 /// Auxiliaries that open a question whatever follows: `is the den lit`, `are lights on`.
@@ -117,59 +227,112 @@ const AUXILIARIES: &[&str] = &[
 /// Words that stand as a subject or open one.
 const SUBJECTS: &[&str] = &[
     "i", "we", "they", "he", "she", "it", "there", "you", "u", "that", "this", "these", "those", "the", "my", "our",
-    "your", "his", "her", "their", "its", "a", "an", "any", "all", "anyone", "someone", "something", "anything",
-    "everything", "it's", "there's", "that's", "i'm", "we're", "they're", "he's", "she's", "i've", "we've", "i'll",
+    "your", "his", "her", "their", "its", "a", "an", "anyone", "someone", "somebody", "nobody", "noone",
+    "everyone", "everybody", "people", "something", "anything", "everything", "it's", "there's", "that's", "i'm",
+    "we're", "they're", "he's", "she's", "i've", "we've", "i'll", "i'd", "mom", "dad", "good", "great", "nice",
 ];
 
-/// Words a negated request opens with.
-const NEGATIONS: &[&[&str]] = &[&["don't"], &["dont"], &["do", "not"], &["never"], &["not"]];
+/// Words in `-ed` that are no past tense.
+const NOT_PAST: &[&str] = &[
+    "bread", "breed", "creed", "embed", "exceed", "greed", "hundred", "indeed", "proceed", "sacred", "shred",
+    "speed", "steed", "succeed", "tweed", "wicked",
+];
 
-/// The sentence's mood, from its words and its last mark.
+/// The sentence's mood, from its words and its marks. A form it does not know as a request is still read
+/// as one only when nothing in it says otherwise; every rule errs toward asking.
 pub fn mood(text: &str) -> Mood {
-    let words = words(text);
-    let has = |phrases: &[&[&str]], from: usize| phrases.iter().any(|p| find(&words[from.min(words.len())..], p));
-    if has(TAKEN_BACK, 0) {
+    let text: String = text.nfkc().filter(|c| !is_format(*c)).collect();
+    if mixes_alphabets(&text) {
+        return Mood::Unclear;
+    }
+    let mut words = words(&text);
+    let has = |words: &[String], phrases: &[&[&str]]| phrases.iter().any(|p| find(words, p));
+    if has(&words, TAKEN_BACK) || text.trim_end().ends_with("/s") {
         return Mood::TakenBack;
+    }
+    if has(&words, NEGATIONS)
+        || words.windows(2).any(|w| STOPPING.contains(&w[0].as_str()) && w[1].len() > 4 && w[1].ends_with("ing"))
+    {
+        return Mood::Negated;
+    }
+    // A polite closing says nothing of the mood: `turn off the den lights, will you?` is a request.
+    let mut question_mark = text.contains('?');
+    while let Some(tail) = TAILS.iter().find(|t| words.len() > t.len() && words.ends_with_phrase(t)) {
+        words.truncate(words.len() - tail.len());
+        question_mark = false;
     }
     let mut at = 0;
     while at < words.len() && OPENERS.contains(&words[at].as_str()) {
         at += 1;
     }
-    if NEGATIONS.iter().any(|n| starts(&words[at..], n)) {
-        return Mood::Negated;
-    }
+    let words = &words[at..];
     // A first `when` asks; a later one, or any other condition word, sets a condition.
-    let opens_on_condition = CONDITIONS.iter().any(|c| c != &["when"] && starts(&words[at..], c));
-    if opens_on_condition || has(CONDITIONS, at + 1) {
+    if has(&words[words.len().min(1)..], CONDITIONS) || CONDITIONS.iter().any(|c| c != &["when"] && starts(words, c)) {
         return Mood::Conditional;
     }
-    let asking = ASKING.iter().any(|a| starts(&words[at..], a));
-    if asking || words.iter().any(|w| w == "please" || w == "pls" || w == "plz") {
+    if words.iter().any(|w| MENTIONING.contains(&w.as_str())) {
+        return Mood::Remark;
+    }
+    if ASKING.iter().any(|a| starts(words, a)) {
         return Mood::Request;
     }
-    let first = words.get(at).map(String::as_str).unwrap_or("");
-    let second = words.get(at + 1).map(String::as_str).unwrap_or("");
-    if QUESTION_WORDS.contains(&first)
+    let first = words.first().map(String::as_str).unwrap_or("");
+    let second = words.get(1).map(String::as_str).unwrap_or("");
+    if words.iter().any(|w| QUESTION_WORDS.contains(&w.as_str()))
         || BE.contains(&first)
         || (AUXILIARIES.contains(&first) && SUBJECTS.contains(&second))
-        || text.trim_end().ends_with('?')
+        || question_mark
     {
         return Mood::Question;
     }
-    // `lights are off`, `den lights are off`: a noun and then a form of `be`.
-    if SUBJECTS.contains(&first) || words.iter().skip(at + 1).take(2).any(|w| BE.contains(&w.as_str())) {
+    // `lights are off`, `Mom turned off the lights`, `turning off the lights`: a noun and a form of `be`,
+    // a past tense or a gerund near the start.
+    let past = |w: &String| w.chars().count() > 4 && w.ends_with("ed") && !NOT_PAST.contains(&w.as_str());
+    if SUBJECTS.contains(&first)
+        || (first.chars().count() >= 6 && first.ends_with("ing") && first != "string")
+        || words.iter().skip(1).take(2).any(|w| BE.contains(&w.as_str()))
+        || words.iter().take(3).any(past)
+    {
         return Mood::Remark;
     }
     Mood::Request
 }
 
-/// Lower-cased words, an apostrophe inside a word joining it (`’` read as `'`), `it's` kept whole.
+/// The mood a part of a woven sentence is decided under: its own, unless the whole sentence takes back
+/// what it asked or is unclear (`turn off the den lights, not yet` leaves `not yet` out of the plan, and
+/// must not leave the rest to run).
+pub fn within(part: Mood, sentence: Mood) -> Mood {
+    match (part, sentence) {
+        (Mood::Request, Mood::TakenBack | Mood::Unclear) => sentence,
+        _ => part,
+    }
+}
+
+/// Whether a sentence holds letters of the Latin alphabet and of Greek or Cyrillic, whose look-alike
+/// letters could disguise a word (`іf` with a Cyrillic `і`).
+fn mixes_alphabets(text: &str) -> bool {
+    let latin = text.chars().any(|c| c.is_ascii_alphabetic());
+    let other = text.chars().any(|c| matches!(c, '\u{0370}'..='\u{03FF}' | '\u{0400}'..='\u{052F}'));
+    latin && other
+}
+
+trait EndsWithPhrase {
+    fn ends_with_phrase(&self, phrase: &[&str]) -> bool;
+}
+
+impl EndsWithPhrase for Vec<String> {
+    fn ends_with_phrase(&self, phrase: &[&str]) -> bool {
+        phrase.len() <= self.len() && starts(&self[self.len() - phrase.len()..], phrase)
+    }
+}
+
+/// Lower-cased words, an apostrophe inside a word joining it (every apostrophe-like mark read as `'`).
 fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
-        let c = if c == '’' { '\'' } else { c };
+        let c = if matches!(c, '’' | '‘' | 'ʼ' | '´' | '`' | 'ʹ' | '′') { '\'' } else { c };
         if c.is_alphanumeric() {
             word.extend(c.to_lowercase());
         } else if c == '\'' && !word.is_empty() && chars.peek().is_some_and(|n| n.is_alphabetic()) {
@@ -208,7 +371,6 @@ mod tests {
             "can you turn off the den lights",
             "could you please dim the office?",
             "please turn the den lights off",
-            "the den lights off please",
             "I want the den lights off",
             "I'd like to set a timer for 5 minutes",
             "I need a timer for 5 minutes",
@@ -218,6 +380,17 @@ mod tests {
             "let's turn on the kitchen lights",
             "convert 10 miles to km",
             "10 minute timer",
+            "turn off the den lights, will you?",
+            "turn off the den lights, ok?",
+            "turn off the den lights if you can",
+            "turn off the den lights when you get a chance",
+            "turn off the den lights as soon as possible",
+            "turn off the den lights now, thanks",
+            "all lights off in the den",
+            "is it possible to turn off the den lights",
+            "we want the kitchen lights on",
+            "add bread to my shopping list",
+            "bring me the remote",
         ] {
             assert_eq!(mood(said), Mood::Request, "{said}");
         }
@@ -236,6 +409,8 @@ mod tests {
             ("turn on the kitchen lights?", Mood::Question),
             ("the den lights are off", Mood::Remark),
             ("the kitchen lights", Mood::Remark),
+            // A request in a statement's form is misread, and asks first: the reading errs that way.
+            ("the den lights off please", Mood::Remark),
             ("I turned on the kitchen lights", Mood::Remark),
             ("the kitchen lights are on", Mood::Remark),
             ("den lights are off", Mood::Remark),
@@ -251,6 +426,45 @@ mod tests {
             ("don't turn on the kitchen lights", Mood::Negated),
             ("please do not dim the den", Mood::Negated),
             ("Don’t turn off the den lights", Mood::Negated),
+            // Said after the request, or in words the first reading missed.
+            ("no, don't turn off the den lights", Mood::TakenBack),
+            ("turn off the den lights, but don't", Mood::Negated),
+            ("turn off the den lights, actually no", Mood::TakenBack),
+            ("turn off the den lights, nope", Mood::TakenBack),
+            ("turn off the den lights. I was joking", Mood::TakenBack),
+            ("turn off the den lights /s", Mood::TakenBack),
+            ("turn off the den lights - NOT", Mood::Negated),
+            ("turn off the den lights, not yet", Mood::TakenBack),
+            ("stop turning off the den lights", Mood::Negated),
+            ("turn off the lights except in the den", Mood::Negated),
+            ("turn off the lights everywhere but the den", Mood::Negated),
+            ("turn the den lights off, I mean on", Mood::TakenBack),
+            ("turn the den lights not off", Mood::Negated),
+            ("no need to turn off the den lights", Mood::TakenBack),
+            ("did you turn off the den lights, please?", Mood::Question),
+            ("why are the den lights off please", Mood::Question),
+            ("the den lights are off, please", Mood::Remark),
+            ("my wife said please turn off the den lights", Mood::Remark),
+            ("Mom turned off the den lights", Mood::Remark),
+            ("Nobody turned off the den lights", Mood::Remark),
+            ("Turned off the den lights", Mood::Remark),
+            ("Den lights off already", Mood::Remark),
+            ("thanks for turning off the den lights", Mood::Remark),
+            ("turning off the den lights", Mood::Remark),
+            ("imagine the den lights off", Mood::Remark),
+            ("I wish the den lights were off", Mood::Remark),
+            ("turn off the den lights later", Mood::Conditional),
+            ("turn off the den lights until morning", Mood::Conditional),
+            ("turn off the den lights every night", Mood::Conditional),
+            ("maybe turn off the den lights", Mood::Conditional),
+            ("turn off the den lights once the movie ends", Mood::Conditional),
+            ("turn off the den lights?\u{200B}", Mood::Question),
+            ("turn off the den lights？", Mood::Question),
+            ("turn off the den lights? 🙂", Mood::Question),
+            ("d\u{200B}on't turn off the den lights", Mood::Negated),
+            ("ｄｏｎ'ｔ turn off the den lights", Mood::Negated),
+            ("don‘t turn off the den lights", Mood::Negated),
+            ("turn on the kitchen lights і\u{66} it gets dark", Mood::Unclear),
         ];
         for (said, want) in cases {
             assert_eq!(mood(said), want, "{said}");

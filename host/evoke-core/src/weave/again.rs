@@ -7,7 +7,8 @@
 use crate::adapter::Gate;
 use crate::catalog::Catalog;
 use crate::decide::answered;
-use crate::decision::{Decision, Judgment, Outcome, Value};
+use crate::decision::{Because, Decision, Judgment, Outcome, Value};
+use crate::mood::Mood;
 use crate::manifest::Source;
 use crate::question::{Options, Question, Questions, Text, arg_id};
 use crate::recognize::Candidate;
@@ -125,6 +126,7 @@ pub fn apply(
 ) -> (Decision, Vec<Decision>) {
     let mut base = decision.clone();
     let mut more = Vec::new();
+    let mut ruled_out = false;
     let vocab_value = |arg: &str, word: &str| {
         decision
             .reflex
@@ -144,10 +146,29 @@ pub fn apply(
         match top {
             ALSO => more.push(written(catalog, gate, candidates, decision, other, value, top, p)),
             INSTEAD => base = written(catalog, gate, candidates, &base, other, value, top, p),
+            OUT => ruled_out = true,
             _ => {}
         }
     }
+    if ruled_out {
+        negation_spent(&mut base);
+    }
     (base, more)
+}
+
+/// `turn off the den but not the office lights`: the `not` rules a value out, and the engine has said so.
+/// The step waited only on the sentence reading as a request not to; that negation is spent, and the step
+/// stands as read.
+fn negation_spent(decision: &mut Decision) {
+    let only_negated = matches!(
+        decision.because.as_deref(),
+        Some([Because::NotARequest { mood: Mood::Negated }])
+    );
+    if decision.outcome == Outcome::Confirm && only_negated {
+        decision.outcome = Outcome::Run;
+        decision.because = None;
+        decision.prompt = None;
+    }
 }
 
 /// The step written again with `value` in place: judged by the again question in place of the route's,

@@ -323,8 +323,14 @@ mod again_steps {
             let mut answers = Answers::new();
             answers.insert(others[0].id.clone(), sure(key, &[ALSO, INSTEAD, OUT, NOTHING]));
             let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4);
-            assert_eq!(base, decision, "{key}");
             assert!(more.is_empty(), "{key}");
+            assert_eq!(base.call, decision.call, "{key}");
+            // Alone, the `not` makes the sentence a request not to, and the step waits; `out` says the `not`
+            // was the office's, and the step runs as read. `nothing` leaves it waiting.
+            assert_eq!(decision.outcome, Outcome::Confirm);
+            let want = if key == OUT { Outcome::Run } else { Outcome::Confirm };
+            assert_eq!(base.outcome, want, "{key}");
+            assert_eq!(base.because.is_none(), key == OUT, "{key}");
         }
         let mut answers = Answers::new();
         answers.insert(others[0].id.clone(), sure(INSTEAD, &[ALSO, INSTEAD, OUT, NOTHING]));

@@ -205,7 +205,7 @@ impl<'c> Weaver<'c> {
         if i >= reading.parts.len() {
             return self.after_parts();
         }
-        match Decider::new(self.catalog, self.gate, &reading.parts[i].text) {
+        match Decider::new(self.catalog, self.gate, &reading.parts[i].text).map(|d| d.within(&self.input)) {
             Ok(decider) => match decider.decision().cloned() {
                 Some(decision) => {
                     self.parts[i] = Some((decision, None));
@@ -236,7 +236,7 @@ impl<'c> Weaver<'c> {
             if abstains(&self.parts[neighbour]) {
                 continue;
             }
-            if let Ok(decider) = Decider::new(self.catalog, self.gate, &joined)
+            if let Ok(decider) = Decider::new(self.catalog, self.gate, &joined).map(|d| d.within(&self.input))
                 && decider.decision().is_none()
             {
                 return State::Splice { i, neighbour, text: joined, decider };
