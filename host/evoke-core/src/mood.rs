@@ -298,6 +298,13 @@ pub fn mood(text: &str) -> Mood {
     Mood::Request
 }
 
+/// Whether the words are all openers (`hey`, `ok`, `evoke`, `please`, `go ahead and`): a greeting before a
+/// comma opens the request after it and is no part of its own.
+pub fn opens_only(text: &str) -> bool {
+    let words = words(&text.nfkc().filter(|c| !is_format(*c)).collect::<String>());
+    !words.is_empty() && words.iter().all(|w| OPENERS.contains(&w.as_str()) || matches!(w.as_str(), "go" | "ahead"))
+}
+
 /// The mood a part of a woven sentence is decided under: its own, unless the whole sentence takes back
 /// what it asked or is unclear (`turn off the den lights, not yet` leaves `not yet` out of the plan, and
 /// must not leave the rest to run).
@@ -468,6 +475,16 @@ mod tests {
         ];
         for (said, want) in cases {
             assert_eq!(mood(said), want, "{said}");
+        }
+    }
+
+    #[test]
+    fn greetings_open_a_request_and_are_no_part() {
+        for said in ["hey evoke", "OK", "so, um", "please", "go ahead and"] {
+            assert!(opens_only(said), "{said}");
+        }
+        for said in ["", "hey, turn on the lights", "it's dark", "evoke the lights"] {
+            assert!(!opens_only(said), "{said}");
         }
     }
 

@@ -261,7 +261,9 @@ pub fn read(input: &str, cuts: &[Cut], answers: &Answers, bar: f64) -> Result<Re
     let mut connective: Option<String> = None;
     for cut in cuts {
         let p = answers.get(&cut.id()).map_or(0.0, |d| d.p(crate::question::YES));
-        let is_cut = p >= bar;
+        // `hey evoke, turn on the lights`: words that only open a request are no part of their own.
+        let opening: String = chars[from..cut.start].iter().collect();
+        let is_cut = p >= bar && !crate::mood::opens_only(&opening);
         splits.push(Split {
             start: cut.start,
             end: cut.end,

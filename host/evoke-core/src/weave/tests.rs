@@ -103,6 +103,22 @@ fn the_answers_cut_the_sentence_into_parts() {
 }
 
 #[test]
+fn a_greeting_before_a_comma_is_no_part() {
+    // Cut at the comma, `hey evoke` would be a part that matches nothing, and the request would be refused.
+    for input in ["hey evoke, turn off the den lights", "ok so, turn off the den lights"] {
+        let (found, a) = answers(input, &[]);
+        let reading = read(input, &found, &a, 0.4).unwrap();
+        assert_eq!(texts(&reading.parts), [input], "{input}");
+        assert!(reading.splits.iter().all(|s| !s.cut), "{input}");
+    }
+    // A greeting and two things: cut between the two things only.
+    let input = "hey, turn off the den lights and set a timer for 5 minutes";
+    let (found, a) = answers(input, &[]);
+    let reading = read(input, &found, &a, 0.4).unwrap();
+    assert_eq!(texts(&reading.parts), ["hey, turn off the den lights", "set a timer for 5 minutes"]);
+}
+
+#[test]
 fn negated_parts_are_left_out() {
     let input = "turn on the den lights but don't touch the office";
     let (found, a) = answers(input, &[]);
