@@ -164,6 +164,7 @@ const TAILS: &[&[&str]] = &[
     &["as", "soon", "as", "you", "can"],
     &["asap"],
     &["right", "away"],
+    &["at", "once"],
     &["now"],
     &["thanks"],
     &["thank", "you"],
