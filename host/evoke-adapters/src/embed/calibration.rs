@@ -64,7 +64,7 @@ impl Default for Params {
 }
 
 /// The gate `embed` ships.
-pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.995, write: 0.997 };
+pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.997, write: 0.997 };
 
 /// A version of these constants, part of the id.
 pub const VERSION: &str = "3";
