@@ -256,8 +256,21 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, (i64, String))> {
     done(v, code, e)
 }
 
+/// Amounts are read unsigned; one after a sign (`-$5`, `minus 5 dollars`) is no amount at all, never the
+/// positive one after the sign.
 pub(crate) fn find(s: &Scan) -> Vec<Hit<(i64, String)>> {
-    hits(s, parse)
+    let signed = |s: &Scan, i: usize| {
+        let sign = matches!(s.punct(i), Some('-' | '\u{2212}')) && s.adjacent(i, i + 1)
+            || s.is_any_word(i, &["minus", "negative"]);
+        if sign {
+            return parse(s, i + 1).map(|(j, _)| (j, None));
+        }
+        parse(s, i).map(|(j, amount)| (j, Some(amount)))
+    };
+    hits(s, signed)
+        .into_iter()
+        .filter_map(|h| h.value.map(|value| Hit { start: h.start, end: h.end, value }))
+        .collect()
 }
 
 #[cfg(test)]
@@ -276,6 +289,15 @@ mod tests {
 
     fn one(input: &str, text: &str, amount: i64, currency: &str) {
         assert_eq!(amounts(input), vec![(text.to_string(), amount, currency.to_string())], "{input}");
+    }
+
+    #[test]
+    fn an_amount_after_a_sign_is_not_read_as_positive() {
+        assert_eq!(amounts("send -$5 to dana"), vec![]);
+        assert_eq!(amounts("send minus 5 dollars to dana"), vec![]);
+        assert_eq!(amounts("a balance of negative €12"), vec![]);
+        // A dash with space after it is no sign.
+        assert_eq!(amounts("$5 - $3").len(), 2);
     }
 
     #[test]

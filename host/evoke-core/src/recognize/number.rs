@@ -1,5 +1,7 @@
 //! `number`: digits (`30`, `2.5`, `1,000`, `-4`), number words (`forty`, `twenty one`, `a hundred`,
-//! `two and a half`, `half`, `twenty point five`) and percentages (`30%`, `30 percent`, read as 30, the sign in the span).
+//! `two and a half`, `half`, `twenty point five`), signed by a word (`minus 10`, `negative five`: the word in
+//! the span, so a volume of `minus 10` is never read as 10) and percentages (`30%`, `30 percent`, read as 30,
+//! the sign in the span).
 
 use super::Hit;
 use super::scan::{Scan, hits};
@@ -8,6 +10,7 @@ use super::words::parse_numeral;
 fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
     let (neg, k) = match s.punct(i) {
         Some('-' | '\u{2212}') if s.adjacent(i, i + 1) && s.digits(i + 1).is_some() => (true, i + 1),
+        _ if (s.is_word(i, "minus") || s.is_word(i, "negative")) && parse_numeral(s, i + 1).is_some() => (true, i + 1),
         _ => (false, i),
     };
     let (v, mut j) = parse_numeral(s, k)?;
@@ -62,6 +65,15 @@ mod tests {
         one("cut it in half", "half", 0.5);
         one("twenty point five degrees", "twenty point five", 20.5);
         one("three point one four", "three point one four", 3.14);
+    }
+
+    #[test]
+    fn a_sign_said_as_a_word_is_read_with_the_number() {
+        one("set the volume to minus 10", "minus 10", -10.0);
+        one("it is negative five outside", "negative five", -5.0);
+        one("Minus 2.5", "Minus 2.5", -2.5);
+        // A `minus` with no number after it is no sign.
+        one("minus the 3 of them", "3", 3.0);
     }
 
     #[test]
