@@ -75,6 +75,17 @@ const TAKEN_BACK: &[&[&str]] = &[
     &["not", "now"],
 ];
 
+/// Whether the words take back what was said. `undo` and `cancel that` opening a sentence with more after
+/// them are its verb (`cancel that reservation for 8`), not a taking back: nothing was said before them.
+fn taken_back(words: &[String]) -> bool {
+    (0..words.len()).any(|i| {
+        TAKEN_BACK.iter().any(|p| {
+            starts(&words[i..], p)
+                && !(i == 0 && words.len() > p.len() && (p == &["undo"] || p == &["cancel", "that"]))
+        })
+    })
+}
+
 /// Words and phrases that ask for something not to be done, or for all but something, wherever they stand.
 const NEGATIONS: &[&[&str]] = &[
     &["don't"],
@@ -248,7 +259,7 @@ pub fn mood(text: &str) -> Mood {
     }
     let mut words = words(&text);
     let has = |words: &[String], phrases: &[&[&str]]| phrases.iter().any(|p| find(words, p));
-    if has(&words, TAKEN_BACK) || text.trim_end().ends_with("/s") {
+    if taken_back(&words) || text.trim_end().ends_with("/s") {
         return Mood::TakenBack;
     }
     if has(&words, NEGATIONS)
@@ -294,9 +305,41 @@ pub fn mood(text: &str) -> Mood {
         || words.iter().skip(1).take(2).any(|w| BE.contains(&w.as_str()))
         || words.iter().take(3).any(past)
     {
-        return Mood::Remark;
+        // `it's dark, turn on the lights`, `I'm out of milk so add it to my list`: a remark that gives the
+        // reason, then a request in a clause of its own. Nothing above found a report, a condition, a
+        // question or a taking back anywhere in the sentence.
+        return if last_clause_asks(&text) { Mood::Request } else { Mood::Remark };
     }
     Mood::Request
+}
+
+/// Verbs that open a request when a clause starts with them; a verb not listed leaves a remark a remark.
+const IMPERATIVES: &[&str] = &[
+    "turn", "switch", "set", "put", "add", "order", "remind", "send", "call", "text", "book", "cancel", "open",
+    "close", "lock", "unlock", "start", "dim", "kill", "shut", "change", "make", "create", "schedule", "pay",
+    "transfer", "move", "delete", "remove", "report", "rent", "reset", "sync", "pause", "resume", "raise", "lower",
+    "increase", "decrease", "mute", "unmute", "play", "bring", "update", "get", "give", "freeze", "block",
+    "clear", "activate", "enable", "disable", "buy", "share", "brighten", "replace", "water", "feed", "heat",
+    "cool", "warm", "boost", "stop", "skip",
+];
+
+/// Whether the sentence ends in a clause of its own (after a comma, a semicolon or `so`) that opens as a
+/// request: with an imperative verb and something for it to act on, or with `can you …`, `I'd like …`.
+fn last_clause_asks(text: &str) -> bool {
+    let marked = text.rfind([',', ';']).map(|at| &text[at + 1..]);
+    let clause = words(marked.unwrap_or(text));
+    let clause = match clause.iter().rposition(|w| w == "so") {
+        Some(at) => &clause[at + 1..],
+        None if marked.is_some() => &clause[..],
+        None => return false,
+    };
+    let mut at = 0;
+    while at < clause.len() && OPENERS.contains(&clause[at].as_str()) {
+        at += 1;
+    }
+    let clause = &clause[at..];
+    let first = clause.first().map(String::as_str).unwrap_or("");
+    (IMPERATIVES.contains(&first) && clause.len() >= 2) || ASKING.iter().any(|a| clause.len() > a.len() && starts(clause, a))
 }
 
 /// Whether the words are all openers (`hey`, `ok`, `evoke`, `please`, `go ahead and`): a greeting before a
@@ -307,11 +350,12 @@ pub fn opens_only(text: &str) -> bool {
 }
 
 /// The mood a part of a woven sentence is decided under: its own, unless the whole sentence takes back
-/// what it asked or is unclear (`turn off the den lights, not yet` leaves `not yet` out of the plan, and
-/// must not leave the rest to run).
+/// what it asked, is unclear, or is a remark (`turn off the den lights, not yet` leaves `not yet` out of
+/// the plan, and must not leave the rest to run; nor may `my wife said, turn off the lights` run its
+/// second part, whose words alone ask).
 pub fn within(part: Mood, sentence: Mood) -> Mood {
     match (part, sentence) {
-        (Mood::Request, Mood::TakenBack | Mood::Unclear) => sentence,
+        (Mood::Request, Mood::TakenBack | Mood::Unclear | Mood::Remark) => sentence,
         _ => part,
     }
 }
@@ -487,6 +531,49 @@ mod tests {
         for said in ["", "hey, turn on the lights", "it's dark", "evoke the lights"] {
             assert!(!opens_only(said), "{said}");
         }
+    }
+
+    #[test]
+    fn a_remark_then_a_request_in_a_clause_of_its_own_is_a_request() {
+        for said in [
+            "it's dark, turn on the lights",
+            "I'm out of apples, add that to my list",
+            "i ran out of bread, order more",
+            "my card is lost, i would like to report it",
+            "i'm out of kleenex so will you put that on my shopping list",
+            "the den is too bright; dim the lights",
+            "cancel that reservation for 8 at barney's",
+            "undo my reservation for 5 at the loft",
+        ] {
+            assert_eq!(mood(said), Mood::Request, "{said}");
+        }
+        // The rule reads only a clause of its own that opens as a request, and only when nothing else in
+        // the sentence says otherwise.
+        for (said, read) in [
+            ("my wife said, turn off the lights", Mood::Remark),
+            ("I told him, turn off the lights", Mood::Remark),
+            ("the lights are off, the kids did it", Mood::Remark),
+            ("the lights are off, as usual", Mood::Remark),
+            ("the den lights are off, will you", Mood::Remark),
+            ("the den lights are off, turn", Mood::Remark),
+            ("it's dark, turn on the lights if you want", Mood::Conditional),
+            ("it's dark, so why not turn on the lights", Mood::Negated),
+            // A question mark anywhere still asks, whatever clause it closes.
+            ("it's dark, can you turn on the lights?", Mood::Question),
+            ("it's dark, turn on the lights, just kidding", Mood::TakenBack),
+            ("it's dark so the lights are on", Mood::Remark),
+            ("cancel that", Mood::TakenBack),
+            ("turn on the lights, no, undo", Mood::TakenBack),
+            ("turn off the den lights, cancel that", Mood::TakenBack),
+        ] {
+            assert_eq!(mood(said), read, "{said}");
+        }
+    }
+
+    #[test]
+    fn a_part_said_within_a_remark_is_a_remark() {
+        assert_eq!(within(mood("turn off the lights"), mood("my wife said, turn off the lights")), Mood::Remark);
+        assert_eq!(within(mood("turn on the lights"), mood("it's dark, turn on the lights")), Mood::Request);
     }
 
     #[test]
