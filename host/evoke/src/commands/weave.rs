@@ -87,6 +87,8 @@ struct WholeLine<'a> {
     contenders: [(); 0],
     because: &'a [VerdictBecause],
     excluded: &'a [evoke_core::weave::plan::Excluded],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    remarks: &'a [evoke_core::weave::plan::Excluded],
     trace: &'a [TraceEntry],
 }
 
@@ -117,6 +119,7 @@ pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> CommandRe
         contenders: [],
         because: &plan.verdict.because,
         excluded: &plan.excluded,
+        remarks: &plan.remarks,
         trace: &trace,
     });
     let _ = log.append(&line, &woven.rounds, &[]);
