@@ -438,18 +438,13 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
                     out
                 })
                 .collect();
-            let mut out = json!({
+            Ok(json!({
                 "steps": steps,
                 "stages": plan.stages,
                 "verdict": plan.verdict,
                 "excluded": plan.excluded.iter().map(|e| e.text.clone()).collect::<Vec<_>>(),
                 "splits": plan.splits.iter().map(|s| json!({ "text": s.text, "at": s.start, "cut": s.cut })).collect::<Vec<_>>(),
-            });
-            // Listed only when there are some, as the plan's own line does.
-            if !plan.remarks.is_empty() {
-                out["remarks"] = json!(plan.remarks.iter().map(|e| e.text.clone()).collect::<Vec<_>>());
-            }
-            Ok(out)
+            }))
         }
     }
 }

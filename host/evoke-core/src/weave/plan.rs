@@ -5,7 +5,6 @@ use super::{Part, Reading, Split};
 use crate::catalog::Catalog;
 use crate::decision::{Decision, MissingBecause, Outcome, Value};
 use crate::manifest::Effect;
-use crate::mood::Mood;
 use crate::manifest::Source;
 use crate::recognize::{PickKind, PickValue, Span};
 use serde::Serialize;
@@ -90,10 +89,6 @@ pub struct Plan {
     pub stages: Vec<Vec<usize>>,
     pub verdict: Verdict,
     pub excluded: Vec<Excluded>,
-    /// The parts left out because they only give a reason (`it's dark` in `it's dark, turn on the
-    /// lights`): a remark that found nothing, beside a part that asks.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub remarks: Vec<Excluded>,
     pub splits: Vec<Split>,
 }
 
@@ -158,20 +153,7 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
         stages: Vec::new(),
         verdict: Verdict { outcome: Outcome::Run, because: Vec::new() },
         excluded,
-        remarks: Vec::new(),
         splits: reading.splits.clone(),
-    };
-    // A remark that found nothing asks for nothing, so leaving it out leaves nothing half done; a sentence
-    // of remarks alone is still refused for what it found.
-    let gives_a_reason =
-        |d: &Decided| d.decision.outcome == Outcome::Abstain && crate::mood::mood(&d.part.text) == Mood::Remark;
-    let decided = if decided.iter().any(|d| !gives_a_reason(d)) {
-        let (remarks, asked): (Vec<Decided>, Vec<Decided>) = decided.into_iter().partition(gives_a_reason);
-        plan.remarks =
-            remarks.into_iter().map(|d| Excluded { text: d.part.text, start: d.part.start, end: d.part.end }).collect();
-        asked
-    } else {
-        decided
     };
     if decided.is_empty() {
         plan.verdict = Verdict { outcome: Outcome::Abstain, because: vec![VerdictBecause::NothingToDo] };

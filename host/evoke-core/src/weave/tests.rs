@@ -1,4 +1,4 @@
-use super::plan::{Decided, Excluded, Repair, VerdictBecause, settle, splice_holds, splice_text, stages};
+use super::plan::{Decided, Repair, VerdictBecause, settle, splice_holds, splice_text, stages};
 use super::*;
 use crate::decision::{Args, Decision, Outcome, Value};
 use crate::manifest::Effect;
@@ -234,51 +234,6 @@ fn a_part_that_found_nothing_refuses_the_whole_plan() {
     assert!(plan.refused());
     assert_eq!(plan.verdict.because, vec![VerdictBecause::FoundNothing { text: "b".into() }]);
     assert!(plan.stages.is_empty(), "a refused plan has nothing to run");
-}
-
-#[test]
-fn a_remark_that_found_nothing_is_left_out_beside_a_part_that_asks() {
-    let said = "it's dark, turn on the lights";
-    let reading =
-        Reading { parts: vec![part("it's dark", 0), part("turn on the lights", 11)], excluded: Vec::new(), splits: Vec::new() };
-    let decided = vec![
-        decided("it's dark", 0, Outcome::Abstain, None, None),
-        decided("turn on the lights", 11, Outcome::Run, Some("lights"), Some(Effect::Write)),
-    ];
-    let plan = settle(said, &reading, decided);
-    assert!(!plan.refused());
-    assert_eq!(plan.verdict.outcome, Outcome::Run);
-    assert_eq!(plan.steps.len(), 1);
-    assert_eq!((plan.steps[0].step, plan.steps[0].text.as_str()), (1, "turn on the lights"));
-    assert_eq!(plan.remarks, vec![Excluded { text: "it's dark".into(), start: 0, end: 9 }]);
-}
-
-#[test]
-fn a_question_or_a_request_that_found_nothing_still_refuses_the_plan() {
-    for (first, text) in [("what time is it", "what time is it"), ("order a pizza", "order a pizza")] {
-        let reading =
-            Reading { parts: vec![part(first, 0), part("turn on the lights", 20)], excluded: Vec::new(), splits: Vec::new() };
-        let decided = vec![
-            decided(first, 0, Outcome::Abstain, None, None),
-            decided("turn on the lights", 20, Outcome::Run, Some("lights"), Some(Effect::Write)),
-        ];
-        let plan = settle("x", &reading, decided);
-        assert!(plan.refused(), "{first}");
-        assert_eq!(plan.verdict.because, vec![VerdictBecause::FoundNothing { text: text.into() }]);
-        assert!(plan.remarks.is_empty());
-    }
-}
-
-#[test]
-fn remarks_alone_are_refused_for_what_they_found() {
-    let reading =
-        Reading { parts: vec![part("it's dark", 0), part("it's cold", 11)], excluded: Vec::new(), splits: Vec::new() };
-    let decided =
-        vec![decided("it's dark", 0, Outcome::Abstain, None, None), decided("it's cold", 11, Outcome::Abstain, None, None)];
-    let plan = settle("it's dark, it's cold", &reading, decided);
-    assert!(plan.refused());
-    assert_eq!(plan.verdict.because.len(), 2);
-    assert!(plan.remarks.is_empty());
 }
 
 #[test]

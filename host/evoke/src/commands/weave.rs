@@ -87,8 +87,6 @@ struct WholeLine<'a> {
     contenders: [(); 0],
     because: &'a [VerdictBecause],
     excluded: &'a [evoke_core::weave::plan::Excluded],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    remarks: &'a [evoke_core::weave::plan::Excluded],
     trace: &'a [TraceEntry],
 }
 
@@ -119,7 +117,6 @@ pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> CommandRe
         contenders: [],
         because: &plan.verdict.because,
         excluded: &plan.excluded,
-        remarks: &plan.remarks,
         trace: &trace,
     });
     let _ = log.append(&line, &woven.rounds, &[]);

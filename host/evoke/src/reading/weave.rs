@@ -57,8 +57,6 @@ pub struct LoggedPlan {
     pub because: Vec<(String, String)>,
     /// The parts left out, for saying what not to do.
     pub excluded: Vec<String>,
-    /// The parts left out because they only gave a reason.
-    pub remarks: Vec<String>,
 }
 
 impl LoggedPlan {
@@ -76,7 +74,6 @@ impl LoggedPlan {
                 .collect(),
             because: because.into_iter().flatten().map(|b| (text(b, "type"), text(b, "text"))).collect(),
             excluded: array(line, "excluded").iter().map(|e| text(e, "text")).collect(),
-            remarks: array(line, "remarks").iter().map(|e| text(e, "text")).collect(),
         }
     }
 }

@@ -96,9 +96,6 @@ pub fn plan_reading(plan: &Plan) -> String {
     for excluded in &plan.excluded {
         out.push_str(&format!("left out: \"{}\" (it says what not to do)\n", shown(&excluded.text)));
     }
-    for remark in &plan.remarks {
-        out.push_str(&format!("left out: \"{}\" (a remark: it asks for nothing)\n", shown(&remark.text)));
-    }
     out
 }
 
@@ -119,9 +116,6 @@ pub fn plan_why(plan: &LoggedPlan) -> String {
     }
     for excluded in &plan.excluded {
         out.push_str(&format!("  left out: {}\n", to_line(excluded)));
-    }
-    for remark in &plan.remarks {
-        out.push_str(&format!("  left out as a remark: {}\n", to_line(remark)));
     }
     out
 }
