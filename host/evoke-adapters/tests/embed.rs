@@ -352,7 +352,12 @@ fn on_the_example_project_a_sentence_that_asks_for_nothing_never_switches_a_ligh
         "the kitchen lights",
         "how do I turn off the den lights",
         "my wife said, turn off the den lights",
+        "my wife texted, turn off the den lights",
         "I told him: turn on the kitchen lights",
+        "in 5 minutes, turn off the den lights",
+        "turn off the den lights, cancel",
+        // A request after a remark waits too: the reading errs toward asking.
+        "it's dark, turn on the kitchen lights",
     ] {
         let d = decide_home(&engine, input);
         assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
@@ -362,7 +367,7 @@ fn on_the_example_project_a_sentence_that_asks_for_nothing_never_switches_a_ligh
         }
     }
     // The same lights, asked for: it runs.
-    for input in ["turn on the kitchen lights", "can you turn on the kitchen lights?", "it's dark, turn on the kitchen lights"] {
+    for input in ["turn on the kitchen lights", "can you turn on the kitchen lights?"] {
         let d = decide_home(&engine, input);
         assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");
     }

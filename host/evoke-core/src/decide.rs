@@ -137,8 +137,7 @@ impl<'c> Decider<'c> {
 
     /// The mood the gate reads: the input's own, or the whole sentence's where that takes the part back.
     fn mood(&self) -> Mood {
-        let own = mood(&self.input);
-        self.sentence.as_deref().map_or(own, |sentence| within(own, mood(sentence)))
+        gated_mood(&self.input, self.sentence.as_deref())
     }
 
     pub fn candidates(&self) -> &[Candidate] {
@@ -367,15 +366,23 @@ impl<'c> Decider<'c> {
     }
 }
 
+/// The mood a decision on `input` is gated under: its own, or, for a part of a woven `sentence`, the
+/// whole's where that holds the part.
+fn gated_mood(input: &str, sentence: Option<&str>) -> Mood {
+    sentence.map_or_else(|| mood(input), |sentence| within(input, sentence))
+}
+
 /// Decides again once a person answered an ask: each answer fills its missing argument, as certain as
 /// a person's word, and the call goes through the same gate. Spans of the answered picks' kind no
-/// longer count as unconsumed: the person has said what they meant.
+/// longer count as unconsumed: the person has said what they meant. A part of a woven sentence is
+/// gated under the mood it was decided under, so `sentence` is the whole (`None` for a lone request).
 pub fn answered(
     catalog: &Catalog,
     gate: Option<&Gate>,
     candidates: &[Candidate],
     decision: &Decision,
     answers: &[(String, Value)],
+    sentence: Option<&str>,
 ) -> Decision {
     let Some(reflex) = decision.reflex.as_deref().and_then(|name| catalog.get(name)) else {
         return decision.clone();
@@ -418,7 +425,7 @@ pub fn answered(
     judgments.sort_by_key(|j| order(&j.question));
     settle(Reading {
         input: &decision.input,
-        mood: mood(&decision.input),
+        mood: gated_mood(&decision.input, sentence),
         reflex,
         gate,
         args,

@@ -73,18 +73,20 @@ const TAKEN_BACK: &[&[&str]] = &[
     &["or", "not"],
     &["not", "yet"],
     &["not", "now"],
+    &["not", "really"],
+    &["disregard"],
+    &["oops"],
+    &["whoops"],
+    &["sike"],
+    &["haha"],
+    &["lol"],
+    &["hold", "on"],
+    &["yeah", "right"],
 ];
 
-/// Whether the words take back what was said. `undo` and `cancel that` opening a sentence with more after
-/// them are its verb (`cancel that reservation for 8`), not a taking back: nothing was said before them.
-fn taken_back(words: &[String]) -> bool {
-    (0..words.len()).any(|i| {
-        TAKEN_BACK.iter().any(|p| {
-            starts(&words[i..], p)
-                && !(i == 0 && words.len() > p.len() && (p == &["undo"] || p == &["cancel", "that"]))
-        })
-    })
-}
+/// Words that take back what came before them when they close the sentence: `turn off the den lights,
+/// cancel`.
+const CLOSING_TAKEN_BACK: &[&str] = &["cancel", "stop", "abort", "wrong"];
 
 /// Words and phrases that ask for something not to be done, or for all but something, wherever they stand.
 const NEGATIONS: &[&[&str]] = &[
@@ -96,6 +98,16 @@ const NEGATIONS: &[&[&str]] = &[
     &["do", "not"],
     &["not"],
     &["never"],
+    &["shouldn't"],
+    &["wouldn't"],
+    &["couldn't"],
+    &["mustn't"],
+    &["shan't"],
+    &["can't"],
+    &["cannot"],
+    &["didn't"],
+    &["doesn't"],
+    &["rather"],
     &["except"],
     &["instead"],
     &["other", "than"],
@@ -143,14 +155,38 @@ const CONDITIONS: &[&[&str]] = &[
     &["maybe"],
     &["perhaps"],
     &["might"],
+    &["soon"],
+    &["tonight"],
+    &["tomorrow"],
+    &["in", "a", "bit"],
+    &["in", "a", "while"],
+    &["in", "a", "sec"],
+    &["at", "night"],
+    &["only", "at"],
+];
+
+/// Condition words that, in a woven sentence, cut it and set its order (`set a timer after you turn off
+/// the lights`): the whole sentence is not read as waiting on them; a part that keeps one still is.
+const ORDERING: &[&[&str]] = &[&["after"], &["before"]];
+
+/// Units of time: `in 5 minutes, …` opening a sentence puts it off.
+const TIME_UNITS: &[&str] = &[
+    "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "day",
+    "days", "week", "weeks",
 ];
 
 /// Words that report, imagine or mention rather than ask, wherever they stand.
 const MENTIONING: &[&str] = &[
     "said", "says", "say", "told", "tells", "asked", "asks", "imagine", "suppose", "supposing", "pretend",
     "hypothetically", "wonder", "wondering", "guess", "wish", "example", "poem", "spell", "sing", "already",
-    "yesterday", "earlier", "ago", "thanks", "thank",
+    "yesterday", "earlier", "ago", "thanks", "thank", "texted", "wrote", "writes", "written", "shouted",
+    "shouts", "yelled", "yells", "whispered", "whispers", "messaged", "emailed", "mentioned", "mentions", "heard",
+    "quote", "quoted", "quoting", "testing", "dreaming", "dreamt", "dreamed", "eg", "joke", "joked", "sarcastically",
+    "script", "hypothetical", "goes",
 ];
+
+/// Phrases that give an example or a case rather than ask: `e.g. turn off the den lights`.
+const MENTIONING_PHRASES: &[&[&str]] = &[&["e", "g"], &["for", "example"], &["for", "instance"], &["such", "as"]];
 
 /// Polite closings that leave the request as it was: `…, will you?`, `…, if you can`, `… asap`.
 const TAILS: &[&[&str]] = &[
@@ -253,13 +289,19 @@ const NOT_PAST: &[&str] = &[
 /// The sentence's mood, from its words and its marks. A form it does not know as a request is still read
 /// as one only when nothing in it says otherwise; every rule errs toward asking.
 pub fn mood(text: &str) -> Mood {
+    read(text, &[])
+}
+
+/// The mood, with the condition words in `not_conditions` not counted as conditions.
+fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     let text: String = text.nfkc().filter(|c| !is_format(*c)).collect();
     if mixes_alphabets(&text) {
         return Mood::Unclear;
     }
     let mut words = words(&text);
     let has = |words: &[String], phrases: &[&[&str]]| phrases.iter().any(|p| find(words, p));
-    if taken_back(&words) || text.trim_end().ends_with("/s") {
+    let closing_taken_back = words.len() > 1 && words.last().is_some_and(|w| CLOSING_TAKEN_BACK.contains(&w.as_str()));
+    if has(&words, TAKEN_BACK) || closing_taken_back || text.trim_end().ends_with("/s") {
         return Mood::TakenBack;
     }
     if has(&words, NEGATIONS)
@@ -279,10 +321,14 @@ pub fn mood(text: &str) -> Mood {
     }
     let words = &words[at..];
     // A first `when` asks; a later one, or any other condition word, sets a condition.
-    if has(&words[words.len().min(1)..], CONDITIONS) || CONDITIONS.iter().any(|c| c != &["when"] && starts(words, c)) {
+    let conditions: Vec<&[&str]> = CONDITIONS.iter().copied().filter(|c| !not_conditions.contains(c)).collect();
+    if has(&words[words.len().min(1)..], &conditions)
+        || conditions.iter().any(|c| c != &["when"] && starts(words, c))
+        || puts_off(words)
+    {
         return Mood::Conditional;
     }
-    if words.iter().any(|w| MENTIONING.contains(&w.as_str())) {
+    if words.iter().any(|w| MENTIONING.contains(&w.as_str())) || has(words, MENTIONING_PHRASES) {
         return Mood::Remark;
     }
     if ASKING.iter().any(|a| starts(words, a)) {
@@ -305,41 +351,18 @@ pub fn mood(text: &str) -> Mood {
         || words.iter().skip(1).take(2).any(|w| BE.contains(&w.as_str()))
         || words.iter().take(3).any(past)
     {
-        // `it's dark, turn on the lights`, `I'm out of milk so add it to my list`: a remark that gives the
-        // reason, then a request in a clause of its own. Nothing above found a report, a condition, a
-        // question or a taking back anywhere in the sentence.
-        return if last_clause_asks(&text) { Mood::Request } else { Mood::Remark };
+        return Mood::Remark;
     }
     Mood::Request
 }
 
-/// Verbs that open a request when a clause starts with them; a verb not listed leaves a remark a remark.
-const IMPERATIVES: &[&str] = &[
-    "turn", "switch", "set", "put", "add", "order", "remind", "send", "call", "text", "book", "cancel", "open",
-    "close", "lock", "unlock", "start", "dim", "kill", "shut", "change", "make", "create", "schedule", "pay",
-    "transfer", "move", "delete", "remove", "report", "rent", "reset", "sync", "pause", "resume", "raise", "lower",
-    "increase", "decrease", "mute", "unmute", "play", "bring", "update", "get", "give", "freeze", "block",
-    "clear", "activate", "enable", "disable", "buy", "share", "brighten", "replace", "water", "feed", "heat",
-    "cool", "warm", "boost", "stop", "skip",
-];
-
-/// Whether the sentence ends in a clause of its own (after a comma, a semicolon or `so`) that opens as a
-/// request: with an imperative verb and something for it to act on, or with `can you …`, `I'd like …`.
-fn last_clause_asks(text: &str) -> bool {
-    let marked = text.rfind([',', ';']).map(|at| &text[at + 1..]);
-    let clause = words(marked.unwrap_or(text));
-    let clause = match clause.iter().rposition(|w| w == "so") {
-        Some(at) => &clause[at + 1..],
-        None if marked.is_some() => &clause[..],
-        None => return false,
-    };
-    let mut at = 0;
-    while at < clause.len() && OPENERS.contains(&clause[at].as_str()) {
-        at += 1;
-    }
-    let clause = &clause[at..];
-    let first = clause.first().map(String::as_str).unwrap_or("");
-    (IMPERATIVES.contains(&first) && clause.len() >= 2) || ASKING.iter().any(|a| clause.len() > a.len() && starts(clause, a))
+/// Whether the words open with a time from now: `in 5 minutes, …`, `in an hour …`.
+fn puts_off(words: &[String]) -> bool {
+    let amount = |w: &str| matches!(w, "a" | "an" | "one" | "two" | "three" | "five" | "ten" | "few" | "half")
+        || w.chars().next().is_some_and(|c| c.is_ascii_digit());
+    words.first().is_some_and(|w| w == "in")
+        && words.get(1).is_some_and(|w| amount(w))
+        && words.iter().skip(2).take(2).any(|w| TIME_UNITS.contains(&w.as_str()))
 }
 
 /// Whether the words are all openers (`hey`, `ok`, `evoke`, `please`, `go ahead and`): a greeting before a
@@ -349,14 +372,20 @@ pub fn opens_only(text: &str) -> bool {
     !words.is_empty() && words.iter().all(|w| OPENERS.contains(&w.as_str()) || matches!(w.as_str(), "go" | "ahead"))
 }
 
-/// The mood a part of a woven sentence is decided under: its own, unless the whole sentence takes back
-/// what it asked, is unclear, or is a remark (`turn off the den lights, not yet` leaves `not yet` out of
-/// the plan, and must not leave the rest to run; nor may `my wife said, turn off the lights` run its
-/// second part, whose words alone ask).
-pub fn within(part: Mood, sentence: Mood) -> Mood {
-    match (part, sentence) {
-        (Mood::Request, Mood::TakenBack | Mood::Unclear | Mood::Remark) => sentence,
-        _ => part,
+/// The mood a part of a woven sentence is decided under: its own, unless the whole sentence is not a
+/// request. `turn off the den lights, not yet` leaves `not yet` out of the plan, and must not leave the
+/// rest to run; nor may `my wife texted, turn off the lights`, `turn on the kitchen lights, then are the
+/// den lights off?` or `turn on the kitchen lights, then turn off the den if it gets dark` run a part whose
+/// words alone ask. Only a negation stays with its part (`turn off the den but not the office lights`:
+/// the `not` is left out of the plan, or rules a value out), and `after` and `before`, which order the
+/// parts, are not read as conditions of the whole.
+pub fn within(part: &str, sentence: &str) -> Mood {
+    let own = mood(part);
+    let whole = read(sentence, ORDERING);
+    match (own, whole) {
+        (Mood::Request, Mood::Request | Mood::Negated) => own,
+        (Mood::Request, _) => whole,
+        _ => own,
     }
 }
 
@@ -534,46 +563,52 @@ mod tests {
     }
 
     #[test]
-    fn a_remark_then_a_request_in_a_clause_of_its_own_is_a_request() {
-        for said in [
-            "it's dark, turn on the lights",
-            "I'm out of apples, add that to my list",
-            "i ran out of bread, order more",
-            "my card is lost, i would like to report it",
-            "i'm out of kleenex so will you put that on my shopping list",
-            "the den is too bright; dim the lights",
-            "cancel that reservation for 8 at barney's",
-            "undo my reservation for 5 at the loft",
-        ] {
-            assert_eq!(mood(said), Mood::Request, "{said}");
-        }
-        // The rule reads only a clause of its own that opens as a request, and only when nothing else in
-        // the sentence says otherwise.
-        for (said, read) in [
-            ("my wife said, turn off the lights", Mood::Remark),
-            ("I told him, turn off the lights", Mood::Remark),
-            ("the lights are off, the kids did it", Mood::Remark),
-            ("the lights are off, as usual", Mood::Remark),
-            ("the den lights are off, will you", Mood::Remark),
-            ("the den lights are off, turn", Mood::Remark),
-            ("it's dark, turn on the lights if you want", Mood::Conditional),
-            ("it's dark, so why not turn on the lights", Mood::Negated),
-            // A question mark anywhere still asks, whatever clause it closes.
-            ("it's dark, can you turn on the lights?", Mood::Question),
-            ("it's dark, turn on the lights, just kidding", Mood::TakenBack),
-            ("it's dark so the lights are on", Mood::Remark),
-            ("cancel that", Mood::TakenBack),
-            ("turn on the lights, no, undo", Mood::TakenBack),
-            ("turn off the den lights, cancel that", Mood::TakenBack),
-        ] {
-            assert_eq!(mood(said), read, "{said}");
-        }
+    fn a_part_is_held_by_a_whole_that_asks_for_nothing_now() {
+        let part = |p: &str, s: &str| within(p, s);
+        assert_eq!(part("turn off the den lights", "my wife texted, turn off the den lights"), Mood::Remark);
+        assert_eq!(part("turn off the den lights", "it's dark, turn off the den lights"), Mood::Remark);
+        assert_eq!(part("turn on the kitchen lights", "turn on the kitchen lights, then are the den lights off?"), Mood::Question);
+        assert_eq!(
+            part("turn on the kitchen lights", "turn on the kitchen lights, then turn off the den lights if it gets dark"),
+            Mood::Conditional
+        );
+        assert_eq!(part("turn off the den lights", "in 5 minutes, turn off the den lights"), Mood::Conditional);
+        assert_eq!(part("turn on the kitchen lights", "turn on the kitchen lights, not really"), Mood::TakenBack);
+        // A negation stays with its part, and `after` orders the parts.
+        assert_eq!(part("turn off the den lights", "turn off the den lights but not the office"), Mood::Request);
+        assert_eq!(part("set a timer for 5 minutes", "set a timer for 5 minutes after you turn off the den lights"), Mood::Request);
+        assert_eq!(part("turn off the den lights", "turn off the den lights and set a timer for 5 minutes"), Mood::Request);
+        // A part keeps its own mood.
+        assert_eq!(part("turn off the den lights later", "turn off the den lights later and set a timer"), Mood::Conditional);
     }
 
     #[test]
-    fn a_part_said_within_a_remark_is_a_remark() {
-        assert_eq!(within(mood("turn off the lights"), mood("my wife said, turn off the lights")), Mood::Remark);
-        assert_eq!(within(mood("turn on the lights"), mood("it's dark, turn on the lights")), Mood::Request);
+    fn reports_retractions_doubts_and_delays_the_review_found() {
+        for (said, read) in [
+            ("my wife texted, turn off the den lights", Mood::Remark),
+            ("turn on the kitchen lights, he wrote", Mood::Remark),
+            ("the robot in the play shouts, turn off the den lights", Mood::Remark),
+            ("e.g. turn off the den lights", Mood::Remark),
+            ("testing, turn off the den lights", Mood::Remark),
+            ("you shouldn't, turn off the den lights", Mood::Negated),
+            ("I'd rather you didn't, turn off the den lights", Mood::Negated),
+            ("turn on the kitchen lights, not really", Mood::TakenBack),
+            ("turn off the den lights, cancel", Mood::TakenBack),
+            ("turn off the den lights, disregard", Mood::TakenBack),
+            ("turn off the den lights, oops", Mood::TakenBack),
+            ("turn off the den lights, hold on", Mood::TakenBack),
+            ("soon, turn off the den lights", Mood::Conditional),
+            ("turn on the kitchen lights, in a bit", Mood::Conditional),
+            ("turn on the kitchen lights, but only at night", Mood::Conditional),
+            ("in 5 minutes, turn off the den lights", Mood::Conditional),
+            ("in an hour turn off the den lights", Mood::Conditional),
+        ] {
+            assert_eq!(mood(said), read, "{said}");
+        }
+        // Still requests: a cancel reflex's own word, a polite `won't you`, and a time the call takes.
+        for said in ["cancel my timer", "won't you turn off the den lights", "set a timer for 5 minutes", "cancel"] {
+            assert_eq!(mood(said), Mood::Request, "{said}");
+        }
     }
 
     #[test]

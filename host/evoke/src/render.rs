@@ -336,6 +336,18 @@ pub fn unanswered(project: Option<&std::path::Path>, decision: &Decision, step: 
     format!("{said}\nto answer, run: {command}\n")
 }
 
+/// A plan with a step that waits for a yes where no one can give it: the step's question, and that
+/// nothing ran.
+pub fn plan_waits(step: usize, decision: &Decision) -> String {
+    let said = match &decision.prompt {
+        Some(prompt) => format!("evoke: step {step}: {} ({})", shown(&prompt.template), shown(&prompt.reason)),
+        None => format!("evoke: step {step} waits for a yes"),
+    };
+    format!("{said}
+nothing ran: a plan with a step that waits for a yes runs at a terminal, where that step asks at its turn
+")
+}
+
 /// A body's failure for a person: the message, then its frames; both are the body's words, escaped.
 pub fn failure(failure: &evoke_bodies::Failure) -> String {
     let mut out = format!("error: {}\n", escape_outside_lines(&failure.message));

@@ -156,7 +156,7 @@ fn a_plan_runs_its_steps_in_order_and_says_each() {
 
 #[test]
 fn a_sigkill_in_the_middle_of_a_write_leaves_it_at_intent_and_resume_asks_before_running_it_again() {
-    let sentence = "mark it and nap and hold on";
+    let sentence = "mark it and nap and hold it";
     let f = fixture(&[sentence]);
     let mut child = f.evoke().arg(sentence).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let body = f.wait_for("hold-start", &mut child);
@@ -172,6 +172,30 @@ fn a_sigkill_in_the_middle_of_a_write_leaves_it_at_intent_and_resume_asks_before
     assert_eq!(f.count("mark"), 1, "the done write did not run again: {}", f.marks());
     assert_eq!(f.count("hold-start"), 1, "the write at intent did not run again: {}", f.marks());
     assert!(stdout.contains("marked"), "a done step shows the result it had: {stdout}");
+}
+
+#[test]
+fn without_a_terminal_a_plan_whose_last_step_waits_runs_nothing() {
+    // The last part says what not to do for its own reflex, so it confirms; the parts before it would run.
+    let sentence = "mark it and nap and hold it except twice";
+    let f = fixture(&[sentence]);
+    let out = f.evoke().arg(sentence).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    assert!(stderr.contains("step 3") && stderr.contains("nothing ran"), "{stderr}");
+    assert_eq!((f.count("mark"), f.count("nap-start"), f.count("hold-start")), (0, 0, 0), "{}", f.marks());
+}
+
+#[test]
+fn a_sentence_that_is_not_a_request_holds_every_step() {
+    // `later` puts the whole off: no step runs, though `mark it` alone asks.
+    let sentence = "mark it and nap and hold it later";
+    let f = fixture(&[sentence]);
+    let out = f.evoke().args(["try", "--json", sentence]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    let plan: serde_json::Value = serde_json::from_str(stdout.trim()).expect(&stderr);
+    let outcomes: Vec<&str> = plan["steps"].as_array().unwrap().iter().map(|s| s["outcome"].as_str().unwrap()).collect();
+    assert_eq!(outcomes, ["confirm", "run", "confirm"], "{stdout}");
 }
 
 #[test]

@@ -115,6 +115,7 @@ pub fn round(decision: &Decision, others: &[Other]) -> Questions {
 
 /// What the answers make of the step: the step itself (its value replaced where an answer said
 /// `instead`), and one more step per `also`, in input order. An answer under `bar` counts as `nothing`.
+#[allow(clippy::too_many_arguments)]
 pub fn apply(
     catalog: &Catalog,
     gate: Option<&Gate>,
@@ -123,6 +124,7 @@ pub fn apply(
     others: &[Other],
     answers: &Answers,
     bar: f64,
+    sentence: &str,
 ) -> (Decision, Vec<Decision>) {
     let mut base = decision.clone();
     let mut more = Vec::new();
@@ -144,8 +146,8 @@ pub fn apply(
         }
         let value = Value::Word { word: other.word.clone(), value: vocab_value(&other.arg, &other.word) };
         match top {
-            ALSO => more.push(written(catalog, gate, candidates, decision, other, value, top, p)),
-            INSTEAD => base = written(catalog, gate, candidates, &base, other, value, top, p),
+            ALSO => more.push(written(catalog, gate, candidates, decision, other, value, top, p, sentence)),
+            INSTEAD => base = written(catalog, gate, candidates, &base, other, value, top, p, sentence),
             OUT => ruled_out = true,
             _ => {}
         }
@@ -183,8 +185,9 @@ fn written(
     value: Value,
     top: &str,
     p: f64,
+    sentence: &str,
 ) -> Decision {
-    let first = answered(catalog, gate, candidates, decision, &[(other.arg.clone(), value)]);
+    let first = answered(catalog, gate, candidates, decision, &[(other.arg.clone(), value)], Some(sentence));
     let reflex = decision.reflex.as_deref().unwrap_or_default();
     let question = arg_id(reflex, &other.arg);
     let mut judgments: Vec<Judgment> = Vec::new();
@@ -198,5 +201,5 @@ fn written(
         }
     }
     let rejudged = Decision { judgments, ..first };
-    answered(catalog, gate, candidates, &rejudged, &[])
+    answered(catalog, gate, candidates, &rejudged, &[], Some(sentence))
 }

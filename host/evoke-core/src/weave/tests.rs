@@ -318,7 +318,7 @@ mod again_steps {
         assert_eq!(round.get(&others[0].id).unwrap().keys(), [ALSO, INSTEAD, OUT, NOTHING]);
         let mut answers = Answers::new();
         answers.insert(others[0].id.clone(), sure(ALSO, &[ALSO, INSTEAD, OUT, NOTHING]));
-        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4);
+        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
         assert_eq!(base, decision);
         assert_eq!(more.len(), 1);
         assert_eq!(more[0].call.as_deref(), Some("lights room=\"office\" state=\"off\""));
@@ -331,6 +331,34 @@ mod again_steps {
     }
 
     #[test]
+    fn a_step_written_again_keeps_the_mood_of_the_whole_sentence() {
+        use crate::decision::Because;
+        use crate::mood::Mood;
+        let catalog = catalog();
+        let part = "turn off the den and office lights";
+        let sentence = "turn off the den and office lights, just kidding";
+        let mut decider = Decider::new(&catalog, Some(GATE), part).unwrap().within(sentence);
+        let mut answers = Answers::new();
+        answers.insert("route".into(), sure("lights", &["lights", "none"]));
+        decider.feed(&answers);
+        let mut answers = Answers::new();
+        answers.insert("fits.lights".into(), Distribution(vec![("yes".into(), 0.95), ("no".into(), 0.05)]));
+        answers.insert("lights.room".into(), sure("den", &["den", "office", "kitchen", "none", "unstated"]));
+        answers.insert("lights.state".into(), sure("off", &["on", "off", "none", "unstated"]));
+        let decision = decider.feed(&answers).unwrap().clone();
+        assert_eq!(decision.outcome, Outcome::Confirm);
+        let others = again::others(&catalog, &decision, 7);
+        let mut answers = Answers::new();
+        answers.insert(others[0].id.clone(), sure(ALSO, &[ALSO, INSTEAD, OUT, NOTHING]));
+        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, sentence);
+        assert_eq!(base.outcome, Outcome::Confirm);
+        // The office step is written from the part's words, and the `just kidding` still holds it.
+        assert_eq!(more[0].outcome, Outcome::Confirm, "{:?}", more[0]);
+        let because = more[0].because.as_deref().unwrap_or_default();
+        assert!(because.contains(&Because::NotARequest { mood: Mood::TakenBack }), "{because:?}");
+    }
+
+    #[test]
     fn a_value_ruled_out_or_said_of_something_else_adds_no_step() {
         let catalog = catalog();
         let decision = den_off(&catalog, "turn off the den but not the office");
@@ -338,7 +366,7 @@ mod again_steps {
         for key in [OUT, NOTHING] {
             let mut answers = Answers::new();
             answers.insert(others[0].id.clone(), sure(key, &[ALSO, INSTEAD, OUT, NOTHING]));
-            let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4);
+            let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
             assert!(more.is_empty(), "{key}");
             assert_eq!(base.call, decision.call, "{key}");
             // Alone, the `not` makes the sentence a request not to, and the step waits; `out` says the `not`
@@ -350,7 +378,7 @@ mod again_steps {
         }
         let mut answers = Answers::new();
         answers.insert(others[0].id.clone(), sure(INSTEAD, &[ALSO, INSTEAD, OUT, NOTHING]));
-        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4);
+        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
         assert!(more.is_empty());
         assert_eq!(base.call.as_deref(), Some("lights room=\"office\" state=\"off\""));
     }

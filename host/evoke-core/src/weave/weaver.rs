@@ -178,7 +178,16 @@ impl<'c> Weaver<'c> {
                 let (decision, repair) = self.parts[i].clone().expect("decided");
                 let candidates = crate::recognize::recognize(&decision.input);
                 let (base, more) =
-                    again::apply(self.catalog, self.gate.as_ref(), &candidates, &decision, &others, answers, self.bar);
+                    again::apply(
+                    self.catalog,
+                    self.gate.as_ref(),
+                    &candidates,
+                    &decision,
+                    &others,
+                    answers,
+                    self.bar,
+                    &self.input,
+                );
                 self.parts[i] = Some((base, repair));
                 self.extra[i] = more;
                 self.again_from = i + 1;

@@ -131,7 +131,7 @@ async fn act(
                     return Ok(Exit::Declined);
                 };
                 waited += asked.elapsed();
-                decision = answered(&session.catalog, session.gate.as_ref(), &decided.candidates, &decision, &answers);
+                decision = answered(&session.catalog, session.gate.as_ref(), &decided.candidates, &decision, &answers, None);
             }
             Outcome::Ask | Outcome::Confirm if !present => {
                 finish(log, &decided, &decision, None, options);

@@ -206,7 +206,31 @@ pub async fn act(
         };
         waited += asked.elapsed();
         plan.steps[i].decision =
-            answered(&session.catalog, session.gate.as_ref(), &decided[i].candidates, &decision, &answers);
+            answered(
+                &session.catalog,
+                session.gate.as_ref(),
+                &decided[i].candidates,
+                &decision,
+                &answers,
+                Some(&plan.input),
+            );
+    }
+
+    // Never half done: where no one can say yes, a step that would wait for one stops the plan before
+    // its first step runs, not after it.
+    let waits = plan.steps.iter().position(|s| s.decision.outcome == Outcome::Confirm);
+    if let Some(waits) = waits
+        && !present
+        && !options.again
+    {
+        for (j, step) in plan.steps.iter().enumerate() {
+            let (status, why) = if j == waits { (Status::Unanswered, None) } else { skipped() };
+            emit(log, j, &step.decision, None, status, why);
+        }
+        if !options.json {
+            render::err(&render::plan_waits(waits + 1, &plan.steps[waits].decision));
+        }
+        return Ok(Exit::NeedsPerson);
     }
 
     if !options.json {
@@ -298,7 +322,14 @@ pub async fn act(
                     continue;
                 }
                 if !fills.is_empty() {
-                    decision = answered(&session.catalog, session.gate.as_ref(), &candidates, &decision, &fills);
+                    decision = answered(
+                        &session.catalog,
+                        session.gate.as_ref(),
+                        &candidates,
+                        &decision,
+                        &fills,
+                        Some(&plan.input),
+                    );
                 }
                 plan.steps[i].decision = decision.clone();
                 if !options.json {
