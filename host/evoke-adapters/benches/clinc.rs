@@ -107,9 +107,12 @@ const WRITES: &[&str] = &[
     "todo_list_update", "transfer", "travel_notification", "uber", "update_playlist", "whisper_mode",
 ];
 
-/// The reflex.toml of one intent.
+/// The reflex.toml of one CLINC150 intent, its effect as `WRITES` labels it.
 fn manifest_text(intent: &str, examples: &[&str]) -> String {
-    let effect = if WRITES.contains(&intent) { "write" } else { "read" };
+    manifest_with(intent, examples, if WRITES.contains(&intent) { "write" } else { "read" })
+}
+
+fn manifest_with(intent: &str, examples: &[&str], effect: &str) -> String {
     let mut t = format!(
         "reflex = 1\ndescription = {}\neffect = \"{effect}\"\nconfirm = \"Do it?\"\nrun = \"body.mjs\"\n\n[examples]\n",
         toml_string(&describe(intent))
@@ -162,15 +165,21 @@ fn split_train(train: &[Item]) -> (Vec<(String, Vec<String>)>, Vec<&Item>) {
     (intents, held)
 }
 
+/// The catalog of CLINC150's intents, reads and writes as `WRITES` labels them.
 fn catalog(intents: &[(String, Vec<String>)]) -> Catalog {
     for write in WRITES {
         assert!(intents.iter().any(|(intent, _)| intent == write), "{write} is no CLINC150 intent");
     }
+    catalog_with(intents, |intent| if WRITES.contains(&intent) { "write" } else { "read" })
+}
+
+/// A catalog of other intents (MASSIVE's), each with the effect `effect` gives it.
+fn catalog_with(intents: &[(String, Vec<String>)], effect: impl Fn(&str) -> &'static str) -> Catalog {
     let reflexes = intents
         .iter()
         .map(|(intent, examples)| {
             let refs: Vec<&str> = examples.iter().map(String::as_str).collect();
-            let text = manifest_text(intent, &refs);
+            let text = manifest_with(intent, &refs, effect(intent));
             let reading = read_manifest("reflex.toml", &text, &|_: &str| true);
             let manifest = reading.value.unwrap_or_else(|| panic!("{intent}: {:?}", reading.diagnostics));
             Reflex { name: intent.clone(), manifest, vocabs: Default::default() }
@@ -344,7 +353,7 @@ fn run_report(local: &Local, gate: Gate) {
     let abstained = *out.outcomes.get("abstain").unwrap_or(&0);
     println!("all {total} inputs");
     println!(
-        "  wrong runs per thousand   {:.2} (goal ≤ 5)",
+        "  wrong runs per thousand   {:.2} (goal ≤ 3)",
         1000.0 * (scope.wrong_runs + out.wrong_runs) as f64 / total as f64
     );
     println!(
@@ -362,6 +371,20 @@ fn run_report(local: &Local, gate: Gate) {
         total as f64 / elapsed.as_secs_f64(),
         elapsed.as_secs_f64() * 1000.0 / total as f64
     );
+    println!();
+    println!("local's bars on val + oos_val (route, read, write): wrong runs ‰ · right acted · ran in scope · oos abstained");
+    let answer = |s: &State, q: &Questions| local.answer_now(s, q).expect("local answers");
+    for (read, write) in [(0.96, 0.98), (0.98, 0.98), (0.98, 0.99), (0.99, 0.99), (0.99, 0.995), (0.995, 0.995)] {
+        let g = goals(&catalog, &answer, Gate { route: gate.route, fits: None, read, write }, &val, &oos);
+        println!(
+            "  {:.2} {read:.3} {write:.3}  {:6.2}  {:5.1}%  {:5.1}%  {:5.1}%",
+            gate.route,
+            1000.0 * g.wrong_runs as f64 / (g.in_scope + g.out_scope) as f64,
+            100.0 * g.right_acted as f64 / g.in_scope as f64,
+            100.0 * g.ran_in_scope as f64 / g.in_scope as f64,
+            100.0 * g.abstained_out as f64 / g.out_scope as f64
+        );
+    }
     massive_intents(local, gate);
     massive(local);
 }
@@ -580,7 +603,8 @@ fn massive_intents(local: &Local, gate: Gate) {
             .collect()
     };
     let (intents, _) = split_train(&items("train.jsonl"));
-    let catalog = catalog(&intents);
+    // MASSIVE's intents are not labeled read or write: every one is a write, as its figures were first measured.
+    let catalog = catalog_with(&intents, |_| "write");
     let dev = items("dev.jsonl");
     let (mut top1, mut acted, mut runs, mut wrong_runs) = (0, 0, 0, 0);
     for item in &dev {

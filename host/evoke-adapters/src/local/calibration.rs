@@ -103,7 +103,7 @@ impl Default for ArgParams {
 }
 
 /// The gate `local` ships.
-pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.96, write: 0.98 };
+pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.98, write: 0.99 };
 
 /// A version of these constants, part of the id.
 pub const VERSION: &str = "4";
