@@ -122,7 +122,9 @@ const NEGATIONS: &[&[&str]] = &[
 const STOPPING: &[&str] = &["stop", "cancel", "quit", "abort", "avoid", "prevent", "skip", "forget"];
 
 /// Words that make what is asked wait on something or for later, wherever they stand (a first `when`
-/// asks instead).
+/// asks instead). A day or a time said (`tomorrow`, `tonight`, `at 9`) is a span: a reflex that takes it
+/// has it as a value (an alarm for tomorrow is asked for now), and one that does not waits for a person,
+/// as every span no argument takes does.
 const CONDITIONS: &[&[&str]] = &[
     &["if"],
     &["unless"],
@@ -156,8 +158,6 @@ const CONDITIONS: &[&[&str]] = &[
     &["perhaps"],
     &["might"],
     &["soon"],
-    &["tonight"],
-    &["tomorrow"],
     &["in", "a", "bit"],
     &["in", "a", "while"],
     &["in", "a", "sec"],
