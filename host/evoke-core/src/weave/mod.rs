@@ -381,6 +381,12 @@ fn order(parts: &mut [Part]) {
             parts.swap(i - 1, i);
         }
     }
+    // `before you X, Y`: Y is what is to be done first.
+    for i in (0..parts.len().saturating_sub(1)).rev() {
+        if parts[i].connective.as_deref() == Some("before you") {
+            parts.swap(i, i + 1);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -138,7 +138,7 @@ fn order_words_order_the_steps() {
     let cases: [(&str, [&str; 2]); 5] = [
         ("dim the den then set a timer", ["dim the den", "set a timer"]),
         ("dim the den, after that set a timer", ["dim the den", "set a timer"]),
-        ("before you dim the den, set a timer", ["dim the den", "set a timer"]),
+        ("before you dim the den, set a timer", ["set a timer", "dim the den"]),
         ("set a timer after you dim the den", ["dim the den", "set a timer"]),
         ("set a timer before you dim the den", ["set a timer", "dim the den"]),
     ];
