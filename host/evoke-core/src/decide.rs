@@ -530,12 +530,25 @@ pub fn destructive_prompt(reflex: &Reflex, args: &Args, call: &str) -> Prompt {
     confirm_prompt(reflex, args, call, reason(&Because::Destructive, Effect::Destructive, 1.0, &[]))
 }
 
+/// A confidence and the bar it is under, as a person reads them: two places, or as many as the bar needs
+/// (0.997 is not `1.00`), the confidence cut rather than rounded, so it never shows at or over its bar.
+fn under_bar(confidence: f64, bar: f64) -> (String, String) {
+    let places = (2..=6).find(|&k| ((bar * 10f64.powi(k)).round() / 10f64.powi(k) - bar).abs() < 1e-12).unwrap_or(6);
+    let scale = 10f64.powi(places);
+    let cut = ((confidence * scale + 1e-9).floor() / scale).min(bar);
+    let p = places as usize;
+    (format!("{cut:.p$}"), format!("{bar:.p$}"))
+}
+
 /// One clause of the prompt's reason.
 fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span]) -> String {
     match because {
         Because::Destructive => "it is destructive, and a destructive call always asks first".into(),
         Because::NoGate => "the engine ships no bars, so every call asks first".into(),
-        Because::UnderFloor { bar } => format!("confidence {confidence:.2} is under the {effect} bar {bar:.2}"),
+        Because::UnderFloor { bar } => {
+            let (confidence, bar) = under_bar(confidence, *bar);
+            format!("confidence {confidence} is under the {effect} bar {bar}")
+        }
         Because::UnconsumedSpan => {
             let spans: Vec<String> = unconsumed.iter().map(|s| format!("\"{}\"", s.text)).collect();
             format!("no argument took {}", spans.join(", "))
@@ -543,5 +556,19 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
         Because::RunnerUp { reflex, route } => format!("{reflex} was nearly as likely ({route:.2})"),
         Because::NotARequest { mood } => format!("the sentence reads as {}", mood.reads_as()),
         Because::TwoThings => "the request may ask for two things".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::under_bar;
+
+    #[test]
+    fn a_bar_is_shown_with_the_places_it_needs_and_the_confidence_under_it() {
+        assert_eq!(under_bar(0.70, 0.8), ("0.70".into(), "0.80".into()));
+        assert_eq!(under_bar(0.85, 0.997), ("0.850".into(), "0.997".into()));
+        // Rounded, 0.9969 would show as the bar it is under.
+        assert_eq!(under_bar(0.9969, 0.997), ("0.996".into(), "0.997".into()));
+        assert_eq!(under_bar(0.96, 0.98), ("0.96".into(), "0.98".into()));
     }
 }

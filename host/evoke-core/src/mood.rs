@@ -30,7 +30,8 @@ pub enum Mood {
     TakenBack,
     /// A request not to, or for all but something: `don't`, `not`, `never`, `stop turning off`, `except`.
     Negated,
-    /// Letters of two alphabets in one sentence, as a word disguised with look-alike letters would be.
+    /// Letters of two alphabets in one sentence, as a word disguised with look-alike letters would be, or a
+    /// number written in digits other than 0–9 (`８０`, `٨٠`, `⅓`), which the recognizers do not read.
     Unclear,
 }
 
@@ -44,7 +45,7 @@ impl Mood {
             Mood::Conditional => "a request for later or on a condition",
             Mood::TakenBack => "a request taken back",
             Mood::Negated => "a request not to",
-            Mood::Unclear => "unclear: it mixes alphabets",
+            Mood::Unclear => "unclear: it mixes alphabets, or writes a number in digits evoke does not read",
         }
     }
 }
@@ -82,6 +83,9 @@ const TAKEN_BACK: &[&[&str]] = &[
     &["lol"],
     &["hold", "on"],
     &["yeah", "right"],
+    &["belay"],
+    &["nein"],
+    &["nicht"],
 ];
 
 /// Words that take back what came before them when they close the sentence: `turn off the den lights,
@@ -108,6 +112,8 @@ const NEGATIONS: &[&[&str]] = &[
     &["didn't"],
     &["doesn't"],
     &["rather"],
+    &["n't"],
+    &["do", "nt"],
     &["except"],
     &["instead"],
     &["other", "than"],
@@ -116,6 +122,13 @@ const NEGATIONS: &[&[&str]] = &[
     &["hold", "off"],
     &["refrain"],
     &["avoid"],
+];
+
+/// Verbs that open a sentence about another act than the one named after them (with `to` or a word in
+/// `-ing`): `remind me to turn off the den lights` asks for a reminder, `teach the kids to …` for nothing
+/// evoke does; `remind me in an hour` is a request of its own.
+const OTHER_ACTS: &[&str] = &[
+    "remind", "teach", "tell", "ask", "practice", "practise", "learn", "remember", "explain", "describe", "note",
 ];
 
 /// Verbs that, before a word in `-ing`, ask for something to stop or not happen: `stop turning off`.
@@ -163,6 +176,28 @@ const CONDITIONS: &[&[&str]] = &[
     &["in", "a", "sec"],
     &["at", "night"],
     &["only", "at"],
+    &["sunset"],
+    &["sunrise"],
+    &["dawn"],
+    &["dusk"],
+    &["bedtime"],
+    &["tonite"],
+    &["afterwards"],
+    &["afterward"],
+    &["weekend"],
+    &["in", "the", "morning"],
+    &["in", "the", "afternoon"],
+    &["in", "the", "evening"],
+    &["this", "morning"],
+    &["this", "afternoon"],
+    &["this", "evening"],
+    &["next", "week"],
+    &["next", "month"],
+    &["provided"],
+    &["providing"],
+    &["as", "long", "as"],
+    &["given", "that"],
+    &["assuming"],
 ];
 
 /// Condition words that, in a woven sentence, cut it and set its order (`set a timer after you turn off
@@ -289,6 +324,11 @@ const NOT_PAST: &[&str] = &[
 /// The sentence's mood, from its words and its marks. A form it does not know as a request is still read
 /// as one only when nothing in it says otherwise; every rule errs toward asking.
 pub fn mood(text: &str) -> Mood {
+    // A number in digits evoke does not read (`８０`, `٨٠`, `⅓`) could be any value: the sentence is not
+    // read as asking for the one a recognizer would miss it for.
+    if text.chars().any(|c| c.is_numeric() && !c.is_ascii_digit()) {
+        return Mood::Unclear;
+    }
     read(text, &[])
 }
 
@@ -304,13 +344,15 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     if has(&words, TAKEN_BACK) || closing_taken_back || text.trim_end().ends_with("/s") {
         return Mood::TakenBack;
     }
+    let gerund = |w: &String| w.len() > 4 && w.ends_with("ing");
     if has(&words, NEGATIONS)
-        || words.windows(2).any(|w| STOPPING.contains(&w[0].as_str()) && w[1].len() > 4 && w[1].ends_with("ing"))
+        || words.windows(2).any(|w| STOPPING.contains(&w[0].as_str()) && gerund(&w[1]))
+        || words.windows(3).any(|w| STOPPING.contains(&w[0].as_str()) && w[1] == "about" && gerund(&w[2]))
     {
         return Mood::Negated;
     }
     // A polite closing says nothing of the mood: `turn off the den lights, will you?` is a request.
-    let mut question_mark = text.contains('?');
+    let mut question_mark = text.contains(['?', '‽', '¿', '؟', '⸮']);
     while let Some(tail) = TAILS.iter().find(|t| words.len() > t.len() && words.ends_with_phrase(t)) {
         words.truncate(words.len() - tail.len());
         question_mark = false;
@@ -328,7 +370,11 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     {
         return Mood::Conditional;
     }
-    if words.iter().any(|w| MENTIONING.contains(&w.as_str())) || has(words, MENTIONING_PHRASES) {
+    if words.iter().any(|w| MENTIONING.contains(&w.as_str()))
+        || has(words, MENTIONING_PHRASES)
+        || (words.first().is_some_and(|w| OTHER_ACTS.contains(&w.as_str()))
+            && words.iter().skip(1).any(|w| w == "to" || gerund(w)))
+    {
         return Mood::Remark;
     }
     if ASKING.iter().any(|a| starts(words, a)) {
@@ -602,6 +648,29 @@ mod tests {
             ("turn on the kitchen lights, but only at night", Mood::Conditional),
             ("in 5 minutes, turn off the den lights", Mood::Conditional),
             ("in an hour turn off the den lights", Mood::Conditional),
+        ] {
+            assert_eq!(mood(said), read, "{said}");
+        }
+        for (said, read) in [
+            ("remind me to turn off the den lights", Mood::Remark),
+            ("teach the kids to turn off the den lights", Mood::Remark),
+            ("practice turning off the den lights", Mood::Remark),
+            ("remind me in an hour and a half", Mood::Request),
+            ("forget about turning off the den lights", Mood::Negated),
+            ("turn off the den lights at sunset", Mood::Conditional),
+            ("turn off the den lights provided nobody is home", Mood::Conditional),
+            ("turn off the den lights as long as nobody is home", Mood::Conditional),
+            ("turn off the den lights in the morning", Mood::Conditional),
+            ("turn off the den lights next week", Mood::Conditional),
+            ("do n't turn off the den lights", Mood::Negated),
+            ("do nt turn off the den lights", Mood::Negated),
+            ("turn off the den lights‽", Mood::Question),
+            ("¿turn off the den lights", Mood::Question),
+            ("turn off the den lights ؟", Mood::Question),
+            ("turn off the den lights. belay that", Mood::TakenBack),
+            ("dim the den lights to ８０ percent", Mood::Unclear),
+            ("dim the den lights to ٨٠ percent", Mood::Unclear),
+            ("dim the den lights to ⅓", Mood::Unclear),
         ] {
             assert_eq!(mood(said), read, "{said}");
         }

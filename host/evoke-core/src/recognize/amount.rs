@@ -8,7 +8,7 @@
 //! upper case (`try` is a word).
 
 use super::Hit;
-use super::scan::{Scan, hits};
+use super::scan::{Scan, unsigned_hits};
 use super::words::{parse_digit_number, parse_int_words, parse_numeral};
 
 /// ISO 4217 codes read here, with their minor-unit exponent.
@@ -256,21 +256,9 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, (i64, String))> {
     done(v, code, e)
 }
 
-/// Amounts are read unsigned; one after a sign (`-$5`, `minus 5 dollars`) is no amount at all, never the
-/// positive one after the sign.
+/// Amounts are read unsigned: one after a sign is no amount.
 pub(crate) fn find(s: &Scan) -> Vec<Hit<(i64, String)>> {
-    let signed = |s: &Scan, i: usize| {
-        let sign = matches!(s.punct(i), Some('-' | '\u{2212}')) && s.adjacent(i, i + 1)
-            || s.is_any_word(i, &["minus", "negative"]);
-        if sign {
-            return parse(s, i + 1).map(|(j, _)| (j, None));
-        }
-        parse(s, i).map(|(j, amount)| (j, Some(amount)))
-    };
-    hits(s, signed)
-        .into_iter()
-        .filter_map(|h| h.value.map(|value| Hit { start: h.start, end: h.end, value }))
-        .collect()
+    unsigned_hits(s, parse)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! Months and years are not durations here: their length in seconds depends on the calendar.
 
 use super::Hit;
-use super::scan::{Scan, hits};
+use super::scan::{Scan, unsigned_hits};
 use super::words::{and_a_fraction, parse_digit_fraction, parse_numeral, parse_word_number};
 
 pub(crate) const SECOND: u64 = 1;
@@ -159,8 +159,9 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, u64)> {
     Some((j, secs as u64))
 }
 
+/// Durations are read unsigned: `minus 10 minutes` is no duration, never ten minutes.
 pub(crate) fn find(s: &Scan) -> Vec<Hit<u64>> {
-    hits(s, parse)
+    unsigned_hits(s, parse)
 }
 
 #[cfg(test)]
@@ -224,6 +225,14 @@ mod tests {
         one("set timer for 1 hour, 15 minutes, and 30 seconds", "1 hour, 15 minutes, and 30 seconds", 4530);
         one("1 hour, 15 minutes and 30 seconds", "1 hour, 15 minutes and 30 seconds", 4530);
         assert_eq!(durs("5 minutes and 10 minutes").len(), 2);
+    }
+
+    #[test]
+    fn a_duration_after_a_sign_is_not_read_as_positive() {
+        assert!(durs("set a timer for minus 10 minutes").is_empty());
+        assert!(durs("set a timer for -10 minutes").is_empty());
+        assert!(durs("negative five seconds").is_empty());
+        assert_eq!(durs("10 minutes"), vec![("10 minutes".to_string(), 600)]);
     }
 
     #[test]

@@ -195,6 +195,23 @@ pub(crate) fn hits<T>(s: &Scan, parse: impl FnMut(&Scan, usize) -> Option<(usize
         .collect()
 }
 
+/// The hits of a kind read unsigned (amounts, durations): one after a sign (`-$5`, `minus 10 minutes`) is
+/// no hit at all, never the positive value after the sign.
+pub(crate) fn unsigned_hits<T>(s: &Scan, parse: impl Fn(&Scan, usize) -> Option<(usize, T)>) -> Vec<super::Hit<T>> {
+    let signed = |s: &Scan, i: usize| {
+        let sign = matches!(s.punct(i), Some('-' | '\u{2212}')) && s.adjacent(i, i + 1)
+            || s.is_any_word(i, &["minus", "negative"]);
+        if sign {
+            return parse(s, i + 1).map(|(j, _)| (j, None));
+        }
+        parse(s, i).map(|(j, value)| (j, Some(value)))
+    };
+    hits(s, signed)
+        .into_iter()
+        .filter_map(|h| h.value.map(|value| super::Hit { start: h.start, end: h.end, value }))
+        .collect()
+}
+
 fn scan_all<T>(s: &Scan, mut parse: impl FnMut(&Scan, usize) -> Option<(usize, T)>) -> Vec<Found<T>> {
     let mut out = Vec::new();
     let mut i = 0;
