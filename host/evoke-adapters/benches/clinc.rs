@@ -98,13 +98,51 @@ fn toml_string(s: &str) -> String {
 /// split decides which sentences may run on a question; it was made from the intents' names and their
 /// train sentences.
 const WRITES: &[&str] = &[
-    "alarm", "book_flight", "book_hotel", "calendar_update", "cancel", "cancel_reservation", "car_rental",
-    "change_accent", "change_ai_name", "change_language", "change_speed", "change_user_name", "change_volume",
-    "credit_limit_change", "damaged_card", "freeze_account", "insurance_change", "make_call", "next_song", "order",
-    "order_checks", "pay_bill", "pin_change", "play_music", "pto_request", "redeem_rewards", "reminder_update",
-    "report_fraud", "report_lost_card", "reset_settings", "restaurant_reservation", "schedule_maintenance",
-    "schedule_meeting", "share_location", "shopping_list_update", "smart_home", "sync_device", "text", "timer",
-    "todo_list_update", "transfer", "travel_notification", "uber", "update_playlist", "whisper_mode",
+    "alarm",
+    "book_flight",
+    "book_hotel",
+    "calendar_update",
+    "cancel",
+    "cancel_reservation",
+    "car_rental",
+    "change_accent",
+    "change_ai_name",
+    "change_language",
+    "change_speed",
+    "change_user_name",
+    "change_volume",
+    "credit_limit_change",
+    "damaged_card",
+    "freeze_account",
+    "insurance_change",
+    "make_call",
+    "next_song",
+    "order",
+    "order_checks",
+    "pay_bill",
+    "pin_change",
+    "play_music",
+    "pto_request",
+    "redeem_rewards",
+    "reminder_update",
+    "report_fraud",
+    "report_lost_card",
+    "reset_settings",
+    "restaurant_reservation",
+    "schedule_maintenance",
+    "schedule_meeting",
+    "share_location",
+    "shopping_list_update",
+    "smart_home",
+    "sync_device",
+    "text",
+    "timer",
+    "todo_list_update",
+    "transfer",
+    "travel_notification",
+    "uber",
+    "update_playlist",
+    "whisper_mode",
 ];
 
 /// The reflex.toml of one CLINC150 intent, its effect as `WRITES` labels it.
@@ -372,7 +410,9 @@ fn run_report(local: &Local, gate: Gate) {
         elapsed.as_secs_f64() * 1000.0 / total as f64
     );
     println!();
-    println!("local's bars on val + oos_val (route, read, write): wrong runs ‰ · right acted · ran in scope · oos abstained");
+    println!(
+        "local's bars on val + oos_val (route, read, write): wrong runs ‰ · right acted · ran in scope · oos abstained"
+    );
     let answer = |s: &State, q: &Questions| local.answer_now(s, q).expect("local answers");
     for (read, write) in [(0.96, 0.98), (0.98, 0.98), (0.98, 0.99), (0.99, 0.99), (0.99, 0.995), (0.995, 0.995)] {
         let g = goals(&catalog, &answer, Gate { route: gate.route, fits: None, read, write }, &val, &oos);
@@ -1078,7 +1118,9 @@ fn embed_report(test: bool) {
         return;
     }
     println!();
-    println!("embed's bars on val + oos_val (route, read, write): wrong runs ‰ · right acted · ran in scope · oos abstained");
+    println!(
+        "embed's bars on val + oos_val (route, read, write): wrong runs ‰ · right acted · ran in scope · oos abstained"
+    );
     let mut bars = Vec::new();
     for route in [0.3, 0.4, 0.5] {
         for write in [0.9, 0.95, 0.97, 0.98, 0.99, 0.993, 0.995, 0.997, 0.998, 0.999] {

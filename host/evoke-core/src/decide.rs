@@ -10,8 +10,8 @@ use crate::decision::{
     call_line,
 };
 use crate::gate::{Complete, abstains, confirm_reasons};
-use crate::mood::{Mood, mood, within};
 use crate::manifest::{Arg, Effect, Source, fill};
+use crate::mood::{Mood, mood, within};
 use crate::question::{self, NONE, Questions, UNSTATED, YES, arg_id, fits_id};
 use crate::recognize::{Candidate, Span, recognize};
 use crate::text::{Unclean, check_clean};

@@ -108,12 +108,19 @@ pub struct Prompt {
 pub enum Because {
     Destructive,
     NoGate,
-    UnderFloor { bar: f64 },
+    UnderFloor {
+        bar: f64,
+    },
     UnconsumedSpan,
-    RunnerUp { reflex: String, route: f64 },
+    RunnerUp {
+        reflex: String,
+        route: f64,
+    },
     /// A write or destructive call whose sentence is no request: a question, a remark, a condition, a
     /// request taken back or one not to (the mood module).
-    NotARequest { mood: crate::mood::Mood },
+    NotARequest {
+        mood: crate::mood::Mood,
+    },
     TwoThings,
 }
 

@@ -37,8 +37,8 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     if call.effect == Effect::Destructive {
         because.push(Because::Destructive);
     }
-    let not_a_request = (call.effect != Effect::Read && call.mood != Mood::Request)
-        .then_some(Because::NotARequest { mood: call.mood });
+    let not_a_request =
+        (call.effect != Effect::Read && call.mood != Mood::Request).then_some(Because::NotARequest { mood: call.mood });
     let Some(gate) = gate else {
         because.push(Because::NoGate);
         if call.unconsumed {

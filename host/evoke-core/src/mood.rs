@@ -127,9 +127,8 @@ const NEGATIONS: &[&[&str]] = &[
 /// Verbs that open a sentence about another act than the one named after them (with `to` or a word in
 /// `-ing`): `remind me to turn off the den lights` asks for a reminder, `teach the kids to …` for nothing
 /// evoke does; `remind me in an hour` is a request of its own.
-const OTHER_ACTS: &[&str] = &[
-    "remind", "teach", "tell", "ask", "practice", "practise", "learn", "remember", "explain", "describe", "note",
-];
+const OTHER_ACTS: &[&str] =
+    &["remind", "teach", "tell", "ask", "practice", "practise", "learn", "remember", "explain", "describe", "note"];
 
 /// Verbs that, before a word in `-ing`, ask for something to stop or not happen: `stop turning off`.
 const STOPPING: &[&str] = &["stop", "cancel", "quit", "abort", "avoid", "prevent", "skip", "forget"];
@@ -212,12 +211,61 @@ const TIME_UNITS: &[&str] = &[
 
 /// Words that report, imagine or mention rather than ask, wherever they stand.
 const MENTIONING: &[&str] = &[
-    "said", "says", "say", "told", "tells", "asked", "asks", "imagine", "suppose", "supposing", "pretend",
-    "hypothetically", "wonder", "wondering", "guess", "wish", "example", "poem", "spell", "sing", "already",
-    "yesterday", "earlier", "ago", "thanks", "thank", "texted", "wrote", "writes", "written", "shouted",
-    "shouts", "yelled", "yells", "whispered", "whispers", "messaged", "emailed", "mentioned", "mentions", "heard",
-    "quote", "quoted", "quoting", "testing", "dreaming", "dreamt", "dreamed", "eg", "joke", "joked", "sarcastically",
-    "script", "hypothetical", "goes",
+    "said",
+    "says",
+    "say",
+    "told",
+    "tells",
+    "asked",
+    "asks",
+    "imagine",
+    "suppose",
+    "supposing",
+    "pretend",
+    "hypothetically",
+    "wonder",
+    "wondering",
+    "guess",
+    "wish",
+    "example",
+    "poem",
+    "spell",
+    "sing",
+    "already",
+    "yesterday",
+    "earlier",
+    "ago",
+    "thanks",
+    "thank",
+    "texted",
+    "wrote",
+    "writes",
+    "written",
+    "shouted",
+    "shouts",
+    "yelled",
+    "yells",
+    "whispered",
+    "whispers",
+    "messaged",
+    "emailed",
+    "mentioned",
+    "mentions",
+    "heard",
+    "quote",
+    "quoted",
+    "quoting",
+    "testing",
+    "dreaming",
+    "dreamt",
+    "dreamed",
+    "eg",
+    "joke",
+    "joked",
+    "sarcastically",
+    "script",
+    "hypothetical",
+    "goes",
 ];
 
 /// Phrases that give an example or a case rather than ask: `e.g. turn off the den lights`.
@@ -309,16 +357,63 @@ const AUXILIARIES: &[&str] = &[
 
 /// Words that stand as a subject or open one.
 const SUBJECTS: &[&str] = &[
-    "i", "we", "they", "he", "she", "it", "there", "you", "u", "that", "this", "these", "those", "the", "my", "our",
-    "your", "his", "her", "their", "its", "a", "an", "anyone", "someone", "somebody", "nobody", "noone",
-    "everyone", "everybody", "people", "something", "anything", "everything", "it's", "there's", "that's", "i'm",
-    "we're", "they're", "he's", "she's", "i've", "we've", "i'll", "i'd", "mom", "dad", "good", "great", "nice",
+    "i",
+    "we",
+    "they",
+    "he",
+    "she",
+    "it",
+    "there",
+    "you",
+    "u",
+    "that",
+    "this",
+    "these",
+    "those",
+    "the",
+    "my",
+    "our",
+    "your",
+    "his",
+    "her",
+    "their",
+    "its",
+    "a",
+    "an",
+    "anyone",
+    "someone",
+    "somebody",
+    "nobody",
+    "noone",
+    "everyone",
+    "everybody",
+    "people",
+    "something",
+    "anything",
+    "everything",
+    "it's",
+    "there's",
+    "that's",
+    "i'm",
+    "we're",
+    "they're",
+    "he's",
+    "she's",
+    "i've",
+    "we've",
+    "i'll",
+    "i'd",
+    "mom",
+    "dad",
+    "good",
+    "great",
+    "nice",
 ];
 
 /// Words in `-ed` that are no past tense.
 const NOT_PAST: &[&str] = &[
-    "bread", "breed", "creed", "embed", "exceed", "greed", "hundred", "indeed", "proceed", "sacred", "shred",
-    "speed", "steed", "succeed", "tweed", "wicked",
+    "bread", "breed", "creed", "embed", "exceed", "greed", "hundred", "indeed", "proceed", "sacred", "shred", "speed",
+    "steed", "succeed", "tweed", "wicked",
 ];
 
 /// The sentence's mood, from its words and its marks. A form it does not know as a request is still read
@@ -404,8 +499,10 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
 
 /// Whether the words open with a time from now: `in 5 minutes, …`, `in an hour …`.
 fn puts_off(words: &[String]) -> bool {
-    let amount = |w: &str| matches!(w, "a" | "an" | "one" | "two" | "three" | "five" | "ten" | "few" | "half")
-        || w.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let amount = |w: &str| {
+        matches!(w, "a" | "an" | "one" | "two" | "three" | "five" | "ten" | "few" | "half")
+            || w.chars().next().is_some_and(|c| c.is_ascii_digit())
+    };
     words.first().is_some_and(|w| w == "in")
         && words.get(1).is_some_and(|w| amount(w))
         && words.iter().skip(2).take(2).any(|w| TIME_UNITS.contains(&w.as_str()))
@@ -613,19 +710,34 @@ mod tests {
         let part = |p: &str, s: &str| within(p, s);
         assert_eq!(part("turn off the den lights", "my wife texted, turn off the den lights"), Mood::Remark);
         assert_eq!(part("turn off the den lights", "it's dark, turn off the den lights"), Mood::Remark);
-        assert_eq!(part("turn on the kitchen lights", "turn on the kitchen lights, then are the den lights off?"), Mood::Question);
         assert_eq!(
-            part("turn on the kitchen lights", "turn on the kitchen lights, then turn off the den lights if it gets dark"),
+            part("turn on the kitchen lights", "turn on the kitchen lights, then are the den lights off?"),
+            Mood::Question
+        );
+        assert_eq!(
+            part(
+                "turn on the kitchen lights",
+                "turn on the kitchen lights, then turn off the den lights if it gets dark"
+            ),
             Mood::Conditional
         );
         assert_eq!(part("turn off the den lights", "in 5 minutes, turn off the den lights"), Mood::Conditional);
         assert_eq!(part("turn on the kitchen lights", "turn on the kitchen lights, not really"), Mood::TakenBack);
         // A negation stays with its part, and `after` orders the parts.
         assert_eq!(part("turn off the den lights", "turn off the den lights but not the office"), Mood::Request);
-        assert_eq!(part("set a timer for 5 minutes", "set a timer for 5 minutes after you turn off the den lights"), Mood::Request);
-        assert_eq!(part("turn off the den lights", "turn off the den lights and set a timer for 5 minutes"), Mood::Request);
+        assert_eq!(
+            part("set a timer for 5 minutes", "set a timer for 5 minutes after you turn off the den lights"),
+            Mood::Request
+        );
+        assert_eq!(
+            part("turn off the den lights", "turn off the den lights and set a timer for 5 minutes"),
+            Mood::Request
+        );
         // A part keeps its own mood.
-        assert_eq!(part("turn off the den lights later", "turn off the den lights later and set a timer"), Mood::Conditional);
+        assert_eq!(
+            part("turn off the den lights later", "turn off the den lights later and set a timer"),
+            Mood::Conditional
+        );
     }
 
     #[test]

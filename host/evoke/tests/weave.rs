@@ -194,7 +194,8 @@ fn a_sentence_that_is_not_a_request_holds_every_step() {
     let out = f.evoke().args(["try", "--json", sentence]).output().unwrap();
     let (stdout, stderr) = text(&out);
     let plan: serde_json::Value = serde_json::from_str(stdout.trim()).expect(&stderr);
-    let outcomes: Vec<&str> = plan["steps"].as_array().unwrap().iter().map(|s| s["outcome"].as_str().unwrap()).collect();
+    let outcomes: Vec<&str> =
+        plan["steps"].as_array().unwrap().iter().map(|s| s["outcome"].as_str().unwrap()).collect();
     assert_eq!(outcomes, ["confirm", "run", "confirm"], "{stdout}");
 }
 

@@ -8,8 +8,8 @@ use crate::adapter::Gate;
 use crate::catalog::Catalog;
 use crate::decide::answered;
 use crate::decision::{Because, Decision, Judgment, Outcome, Value};
-use crate::mood::Mood;
 use crate::manifest::Source;
+use crate::mood::Mood;
 use crate::question::{Options, Question, Questions, Text, arg_id};
 use crate::recognize::Candidate;
 use crate::validate::Answers;
@@ -162,10 +162,7 @@ pub fn apply(
 /// The step waited only on the sentence reading as a request not to; that negation is spent, and the step
 /// stands as read.
 fn negation_spent(decision: &mut Decision) {
-    let only_negated = matches!(
-        decision.because.as_deref(),
-        Some([Because::NotARequest { mood: Mood::Negated }])
-    );
+    let only_negated = matches!(decision.because.as_deref(), Some([Because::NotARequest { mood: Mood::Negated }]));
     if decision.outcome == Outcome::Confirm && only_negated {
         decision.outcome = Outcome::Run;
         decision.because = None;

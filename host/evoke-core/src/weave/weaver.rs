@@ -177,8 +177,7 @@ impl<'c> Weaver<'c> {
             State::Again { i, others, .. } => {
                 let (decision, repair) = self.parts[i].clone().expect("decided");
                 let candidates = crate::recognize::recognize(&decision.input);
-                let (base, more) =
-                    again::apply(
+                let (base, more) = again::apply(
                     self.catalog,
                     self.gate.as_ref(),
                     &candidates,

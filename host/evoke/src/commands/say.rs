@@ -131,7 +131,8 @@ async fn act(
                     return Ok(Exit::Declined);
                 };
                 waited += asked.elapsed();
-                decision = answered(&session.catalog, session.gate.as_ref(), &decided.candidates, &decision, &answers, None);
+                decision =
+                    answered(&session.catalog, session.gate.as_ref(), &decided.candidates, &decision, &answers, None);
             }
             Outcome::Ask | Outcome::Confirm if !present => {
                 finish(log, &decided, &decision, None, options);
