@@ -343,9 +343,8 @@ pub fn plan_waits(step: usize, decision: &Decision) -> String {
         Some(prompt) => format!("evoke: step {step}: {} ({})", shown(&prompt.template), shown(&prompt.reason)),
         None => format!("evoke: step {step} waits for a yes"),
     };
-    format!("{said}
-nothing ran: a plan with a step that waits for a yes runs at a terminal, where that step asks at its turn
-")
+    let why = "a plan with a step that waits for a yes runs at a terminal, where that step asks at its turn";
+    format!("{said}\nnothing ran: {why}\n")
 }
 
 /// A body's failure for a person: the message, then its frames; both are the body's words, escaped.

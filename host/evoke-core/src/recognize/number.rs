@@ -4,13 +4,13 @@
 //! the sign in the span).
 
 use super::Hit;
-use super::scan::{Scan, hits};
+use super::scan::{SIGN_WORDS, Scan, hits};
 use super::words::parse_numeral;
 
 fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
     let (neg, k) = match s.punct(i) {
         Some('-' | '\u{2212}') if s.adjacent(i, i + 1) && s.digits(i + 1).is_some() => (true, i + 1),
-        _ if (s.is_word(i, "minus") || s.is_word(i, "negative")) && parse_numeral(s, i + 1).is_some() => (true, i + 1),
+        _ if s.is_any_word(i, SIGN_WORDS) && parse_numeral(s, i + 1).is_some() => (true, i + 1),
         _ => (false, i),
     };
     let (v, mut j) = parse_numeral(s, k)?;

@@ -195,12 +195,14 @@ pub(crate) fn hits<T>(s: &Scan, parse: impl FnMut(&Scan, usize) -> Option<(usize
         .collect()
 }
 
+/// Words said for a minus sign.
+pub(crate) const SIGN_WORDS: &[&str] = &["minus", "negative"];
+
 /// The hits of a kind read unsigned (amounts, durations): one after a sign (`-$5`, `minus 10 minutes`) is
 /// no hit at all, never the positive value after the sign.
 pub(crate) fn unsigned_hits<T>(s: &Scan, parse: impl Fn(&Scan, usize) -> Option<(usize, T)>) -> Vec<super::Hit<T>> {
     let signed = |s: &Scan, i: usize| {
-        let sign = matches!(s.punct(i), Some('-' | '\u{2212}')) && s.adjacent(i, i + 1)
-            || s.is_any_word(i, &["minus", "negative"]);
+        let sign = matches!(s.punct(i), Some('-' | '\u{2212}')) && s.adjacent(i, i + 1) || s.is_any_word(i, SIGN_WORDS);
         if sign {
             return parse(s, i + 1).map(|(j, _)| (j, None));
         }

@@ -294,7 +294,11 @@ mod again_steps {
     }
 
     fn den_off(catalog: &Catalog, input: &str) -> crate::decision::Decision {
-        let mut decider = Decider::new(catalog, Some(GATE), input).unwrap();
+        den_off_within(Decider::new(catalog, Some(GATE), input).unwrap())
+    }
+
+    /// The den switched off, as the decider's words and sentence have it.
+    fn den_off_within(mut decider: Decider) -> crate::decision::Decision {
         let mut answers = Answers::new();
         answers.insert("route".into(), sure("lights", &["lights", "none"]));
         decider.feed(&answers);
@@ -337,15 +341,7 @@ mod again_steps {
         let catalog = catalog();
         let part = "turn off the den and office lights";
         let sentence = "turn off the den and office lights, just kidding";
-        let mut decider = Decider::new(&catalog, Some(GATE), part).unwrap().within(sentence);
-        let mut answers = Answers::new();
-        answers.insert("route".into(), sure("lights", &["lights", "none"]));
-        decider.feed(&answers);
-        let mut answers = Answers::new();
-        answers.insert("fits.lights".into(), Distribution(vec![("yes".into(), 0.95), ("no".into(), 0.05)]));
-        answers.insert("lights.room".into(), sure("den", &["den", "office", "kitchen", "none", "unstated"]));
-        answers.insert("lights.state".into(), sure("off", &["on", "off", "none", "unstated"]));
-        let decision = decider.feed(&answers).unwrap().clone();
+        let decision = den_off_within(Decider::new(&catalog, Some(GATE), part).unwrap().within(sentence));
         assert_eq!(decision.outcome, Outcome::Confirm);
         let others = again::others(&catalog, &decision, 7);
         let mut answers = Answers::new();
@@ -366,7 +362,8 @@ mod again_steps {
         for key in [OUT, NOTHING] {
             let mut answers = Answers::new();
             answers.insert(others[0].id.clone(), sure(key, &[ALSO, INSTEAD, OUT, NOTHING]));
-            let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
+            let (base, more) =
+                again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
             assert!(more.is_empty(), "{key}");
             assert_eq!(base.call, decision.call, "{key}");
             // Alone, the `not` makes the sentence a request not to, and the step waits; `out` says the `not`

@@ -192,7 +192,8 @@ pub async fn act(
             continue;
         }
         if !present {
-            return Ok(stopped_before_running(&plan, i, options, &emit, log));
+            let said = render::unanswered(options.project_flag, &decision, Some(i + 1));
+            return Ok(stopped_before_running(&plan, i, &said, options, &emit, log));
         }
         let asked = Instant::now();
         render::err(&render::step_asks(i + 1, decision.reflex.as_deref().unwrap_or_default()));
@@ -205,15 +206,14 @@ pub async fn act(
             return Ok(Exit::Declined);
         };
         waited += asked.elapsed();
-        plan.steps[i].decision =
-            answered(
-                &session.catalog,
-                session.gate.as_ref(),
-                &decided[i].candidates,
-                &decision,
-                &answers,
-                Some(&plan.input),
-            );
+        plan.steps[i].decision = answered(
+            &session.catalog,
+            session.gate.as_ref(),
+            &decided[i].candidates,
+            &decision,
+            &answers,
+            Some(&plan.input),
+        );
     }
 
     // Never half done: where no one can say yes, a step that would wait for one stops the plan before
@@ -223,14 +223,8 @@ pub async fn act(
         && !present
         && !options.again
     {
-        for (j, step) in plan.steps.iter().enumerate() {
-            let (status, why) = if j == waits { (Status::Unanswered, None) } else { skipped() };
-            emit(log, j, &step.decision, None, status, why);
-        }
-        if !options.json {
-            render::err(&render::plan_waits(waits + 1, &plan.steps[waits].decision));
-        }
-        return Ok(Exit::NeedsPerson);
+        let said = render::plan_waits(waits + 1, &plan.steps[waits].decision);
+        return Ok(stopped_before_running(&plan, waits, &said, options, &emit, log));
     }
 
     if !options.json {
@@ -357,25 +351,26 @@ fn skipped() -> (Status, Option<Why>) {
     (Status::Skipped, Some(Why::EarlierStep))
 }
 
-/// A plan that needs an answer no one can give here: every step's line at once, nothing run, and the
-/// literal command that gives the answer.
-fn stopped_before_running<F>(plan: &Plan, asking: usize, options: &Options<'_>, emit: &F, log: &mut Log) -> Exit
+/// A plan that needs an answer no one can give here: every step's line at once, nothing run, and `said`
+/// of the step `asking` (what it asks, and how to answer).
+fn stopped_before_running<F>(
+    plan: &Plan,
+    asking: usize,
+    said: &str,
+    options: &Options<'_>,
+    emit: &F,
+    log: &mut Log,
+) -> Exit
 where
     F: Fn(&mut Log, usize, &Decision, Option<&evoke_bodies::Ran>, Status, Option<Why>),
 {
     for (j, step) in plan.steps.iter().enumerate() {
-        let (status, why) = if step.decision.outcome == Outcome::Ask {
-            (Status::Unanswered, None)
-        } else if j == asking {
-            (Status::Unanswered, None)
-        } else {
-            skipped()
-        };
+        let (status, why) =
+            if j == asking || step.decision.outcome == Outcome::Ask { (Status::Unanswered, None) } else { skipped() };
         emit(log, j, &step.decision, None, status, why);
     }
     if !options.json {
-        let d = &plan.steps[asking].decision;
-        render::err(&render::unanswered(options.project_flag, d, Some(asking + 1)));
+        render::err(said);
     }
     Exit::NeedsPerson
 }
