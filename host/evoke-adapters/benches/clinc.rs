@@ -19,6 +19,9 @@
 //! cargo bench -p evoke-adapters --bench clinc -- embed test   # the same on CLINC150's test split, once
 //! cargo bench -p evoke-adapters --bench clinc -- tune-embed   # the search behind embed/calibration.rs
 //! cargo bench -p evoke-adapters --bench clinc -- tune-embed head  # the same with the route's logistic head
+//! cargo bench -p evoke-adapters --bench clinc -- encode-time  # a decision against its one forward pass
+//! cargo bench -p evoke-adapters --bench clinc -- outcomes FILE  # every val decision, as JSON lines
+//! cargo bench -p evoke-adapters --bench clinc -- vectors DIR    # every sentence's vector, for numpy
 //! ```
 //!
 //! `embed` loads the model named by `EVOKE_EMBED_MODEL`, else the one `.ci/get-model` unpacks.
@@ -231,6 +234,9 @@ struct Decided {
     outcome: Outcome,
     reflex: Option<String>,
     route: Vec<(String, f64)>,
+    /// Whether the sentence holds a typed span (a number, a time, a name) that no argument of the reflex
+    /// took: the gate then confirms however sure the engine is, and CLINC150's reflexes have no arguments.
+    unconsumed: bool,
 }
 
 /// An engine's answers to one round, as its `answer_now` gives them.
@@ -253,7 +259,8 @@ fn decide_with(catalog: &Catalog, answer: Answer, gate: Gate, input: &str) -> De
         decider.feed(&answers);
     }
     let decision = decider.decision().expect("decided");
-    Decided { outcome: decision.outcome, reflex: decision.reflex.clone(), route }
+    let unconsumed = decision.unconsumed.as_ref().is_some_and(|spans| !spans.is_empty());
+    Decided { outcome: decision.outcome, reflex: decision.reflex.clone(), route, unconsumed }
 }
 
 fn outcome_name(o: Outcome) -> &'static str {
@@ -928,6 +935,9 @@ struct Goals {
     /// In-scope inputs that ask for something now: a read's, or a write's said as a request.
     requests_in: usize,
     ran_requests_in: usize,
+    /// In-scope requests whose reflex took every typed span they hold: the sentences a gate may run.
+    runnable_in: usize,
+    ran_runnable_in: usize,
     confirm_in: usize,
     ms_per_decision: f64,
     tops: Vec<(f64, bool)>,
@@ -961,6 +971,8 @@ fn goals(catalog: &Catalog, answer: Answer, gate: Gate, val: &[Item], oos: &[Ite
             g.ran_in_scope += usize::from(d.outcome == Outcome::Run);
             g.requests_in += usize::from(request);
             g.ran_requests_in += usize::from(request && d.outcome == Outcome::Run);
+            g.runnable_in += usize::from(request && !d.unconsumed);
+            g.ran_runnable_in += usize::from(request && !d.unconsumed && d.outcome == Outcome::Run);
             g.confirm_in += usize::from(d.outcome == Outcome::Confirm);
         }
         if d.outcome == Outcome::Run && d.reflex.as_deref() != Some(gold) {
@@ -1100,6 +1112,13 @@ fn embed_report(test: bool) {
         e.in_scope,
         pct(l.ran_requests_in, l.requests_in),
         pct(e.ran_requests_in, e.requests_in)
+    );
+    println!(
+        "| … of those whose reflex takes every number, time and name they say ({} of {}) | {} | {} | |",
+        e.runnable_in,
+        e.in_scope,
+        pct(l.ran_runnable_in, l.runnable_in),
+        pct(e.ran_runnable_in, e.runnable_in)
     );
     println!("| in-scope inputs confirmed | {} | {} | |", pct(l.confirm_in, l.in_scope), pct(e.confirm_in, e.in_scope));
     println!("| time per decision, warm | {:.3} ms | {:.3} ms | ≤ 15 ms |", l.ms_per_decision, e.ms_per_decision);
@@ -1401,6 +1420,139 @@ fn embed_features(path: &Path) {
     println!("written {}", path.display());
 }
 
+/// Every sentence's vector, for a search over readings done outside (numpy): `DIR/NAME.f32` holds the
+/// vectors of one set, row after row, and `DIR/NAME.tsv` a line per row (gold reflex index, or -1 out of
+/// scope; whether its intent writes; whether its mood is a request; the text). The sets: the route's texts
+/// (descriptions and examples), the held-out `train` sentences, `oos_train`, `val` and `oos_val`.
+fn embed_vectors(dir: &Path) {
+    use std::io::Write;
+    std::fs::create_dir_all(dir).unwrap();
+    let train = clinc("train.jsonl");
+    let (intents, held) = split_train(&train);
+    let (encoder, _) = embed_model();
+    let index = |intent: &str| intents.iter().position(|(n, _)| n == intent).map_or(-1, |i| i as i64);
+    let route_question = catalog(&intents).route_round().get("route").unwrap().clone();
+    let local_route = RouteModel::build(&route_question, Params::default()).expect("a choice");
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for (intent, examples) in &intents {
+        texts.push((describe(intent), intent.clone()));
+        texts.extend(examples.iter().map(|e| (e.clone(), intent.clone())));
+    }
+    let of = |items: &[&Item]| items.iter().map(|i| (i.text.clone(), i.intent.clone())).collect::<Vec<_>>();
+    let oos_train = clinc("oos_train.jsonl");
+    let val = clinc("val.jsonl");
+    let oos_val = clinc("oos_val.jsonl");
+    let sets: Vec<(&str, Vec<(String, String)>)> = vec![
+        ("route", texts),
+        ("held", of(&held)),
+        ("oos_train", of(&oos_train.iter().collect::<Vec<_>>())),
+        ("val", of(&val.iter().collect::<Vec<_>>())),
+        ("oos_val", of(&oos_val.iter().collect::<Vec<_>>())),
+    ];
+    for (name, rows) in sets {
+        let refs: Vec<&str> = rows.iter().map(|(t, _)| t.as_str()).collect();
+        let started = Instant::now();
+        let vectors = encoder.embed(&refs).unwrap();
+        eprintln!("{name}: {} texts embedded in {:.1} s", refs.len(), started.elapsed().as_secs_f64());
+        let mut bin = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{name}.f32"))).unwrap());
+        let mut meta = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{name}.tsv"))).unwrap());
+        // `local`'s route over the same catalog, every reflex's probability and then none's, per row.
+        let mut lexical = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{name}.local"))).unwrap());
+        for (text, _) in &rows {
+            let d = local_route.distribution(text);
+            let probs: Vec<String> = d.iter().map(|(_, p)| format!("{p:.6e}")).collect();
+            writeln!(lexical, "{}", probs.join("\t")).unwrap();
+        }
+        for ((text, intent), v) in rows.iter().zip(&vectors) {
+            for x in v {
+                bin.write_all(&x.to_le_bytes()).unwrap();
+            }
+            let write = WRITES.contains(&intent.as_str());
+            let request = mood(text) == Mood::Request;
+            writeln!(
+                meta,
+                "{}\t{}\t{}\t{}",
+                index(intent),
+                u8::from(write),
+                u8::from(request),
+                text.replace('\t', " ")
+            )
+            .unwrap();
+        }
+    }
+    println!("written {}", dir.display());
+}
+
+/// Every `val` and `oos_val` sentence decided by `embed` at its shipped gate, one JSON line each: the gold
+/// intent and the decision as the command prints it (its outcome, reflex, confidence and every reason it
+/// waits). What keeps a sure sentence from running is read from here.
+fn embed_outcomes(path: &Path) {
+    use std::io::Write;
+    let train = clinc("train.jsonl");
+    let (intents, _) = split_train(&train);
+    let catalog = catalog(&intents);
+    let (encoder, _) = embed_model();
+    let engine = Embed::new(encoder, EmbedParams::default(), ArgParams::default(), EMBED_GATE, embed_cache());
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for item in clinc("val.jsonl").iter().chain(&clinc("oos_val.jsonl")) {
+        let mut decider = Decider::new(&catalog, Some(EMBED_GATE), &item.text).expect("the input is in bounds");
+        while let Some(questions) = decider.questions() {
+            let questions = questions.clone();
+            let raw = engine.answer_now(&State { request: item.text.clone() }, &questions).expect("embed answers");
+            decider.feed(&validate(&questions, &raw).expect("the engine's answers validate"));
+        }
+        let decision = decider.decision().expect("decided");
+        let line = serde_json::json!({ "gold": item.intent, "decision": decision });
+        writeln!(out, "{line}").unwrap();
+    }
+    println!("written {}", path.display());
+}
+
+/// The encoder's time for one request, read alone as a decision reads it: the first 500 `val` sentences,
+/// each embedded on its own, against the same sentences read sixteen to a pass.
+fn encode_time() {
+    let val = clinc("val.jsonl");
+    let texts: Vec<&str> = val.iter().take(500).map(|i| i.text.as_str()).collect();
+    let (encoder, _) = embed_model();
+    encoder.embed_one("warm up").unwrap();
+    let started = Instant::now();
+    for t in &texts {
+        encoder.embed_one(t).unwrap();
+    }
+    let alone = started.elapsed().as_secs_f64() * 1000.0 / texts.len() as f64;
+    let started = Instant::now();
+    encoder.embed(&texts).unwrap();
+    let batched = started.elapsed().as_secs_f64() * 1000.0 / texts.len() as f64;
+    println!(
+        "one sentence alone {alone:.2} ms · sixteen to a pass {batched:.2} ms each · ratio {:.2}",
+        alone / batched
+    );
+    // A whole decision against its one forward pass, the same sentences in turn, so that the machine's
+    // load weighs on both alike: what a decision costs beyond reading the request.
+    let train = clinc("train.jsonl");
+    let (intents, _) = split_train(&train);
+    let catalog = catalog(&intents);
+    let engine = Embed::new(encoder.clone(), EmbedParams::default(), ArgParams::default(), EMBED_GATE, embed_cache());
+    let answer = |s: &State, q: &Questions| engine.answer_now(s, q).expect("embed answers");
+    decide_with(&catalog, &answer, EMBED_GATE, "warm up");
+    let (mut encoding, mut deciding) = (0.0, 0.0);
+    for t in &texts {
+        let started = Instant::now();
+        encoder.embed_one(t).unwrap();
+        encoding += started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        decide_with(&catalog, &answer, EMBED_GATE, t);
+        deciding += started.elapsed().as_secs_f64();
+    }
+    let n = texts.len() as f64;
+    println!(
+        "a decision {:.2} ms · its forward pass {:.2} ms · the rest {:.2} ms",
+        deciding * 1000.0 / n,
+        encoding * 1000.0 / n,
+        (deciding - encoding) * 1000.0 / n
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     match args.first().map(String::as_str) {
@@ -1408,6 +1560,11 @@ fn main() {
         Some("kept") => kept(),
         Some("embed") => embed_report(args.get(1).map(String::as_str) == Some("test")),
         Some("tune-embed") => tune_embed(),
+        Some("vectors") => embed_vectors(Path::new(args.get(1).map_or("target/embed-vectors", String::as_str))),
+        Some("outcomes") => {
+            embed_outcomes(Path::new(args.get(1).map_or("target/embed-outcomes.jsonl", String::as_str)))
+        }
+        Some("encode-time") => encode_time(),
         Some("features") => embed_features(Path::new(args.get(1).map_or("target/embed-features.tsv", String::as_str))),
         Some("tune") | Some("mixed") => tune(),
         Some("project") => write_project(Path::new(args.get(1).map_or("target/clinc-project", String::as_str))),

@@ -27,23 +27,6 @@ pub struct Head {
     pub rows: Vec<Vec<f32>>,
 }
 
-/// The dot product in eight running sums, so that it vectorizes while its order stays fixed.
-fn dot8(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let chunks = a.len() / 8;
-    for c in 0..chunks {
-        let (x, y) = (&a[c * 8..c * 8 + 8], &b[c * 8..c * 8 + 8]);
-        for i in 0..8 {
-            acc[i] += x[i] * y[i];
-        }
-    }
-    let mut tail = 0.0f32;
-    for i in chunks * 8..a.len().min(b.len()) {
-        tail += a[i] * b[i];
-    }
-    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail
-}
-
 impl Head {
     /// Fits a head of `classes` classes to the vectors `xs` (all of one length) labelled `labels`.
     /// A class without an example keeps zero weights and a bias the fit pushes down.
@@ -75,7 +58,7 @@ impl Head {
             }
             for (x, &y) in xs.iter().zip(labels).take(n) {
                 for k in 0..classes {
-                    p[k] = dot8(&look[k][..dim], x) + look[k][dim];
+                    p[k] = crate::dot(&look[k][..dim], x) + look[k][dim];
                 }
                 softmax_in_place(&mut p);
                 for k in 0..classes {
@@ -108,7 +91,7 @@ impl Head {
 pub fn logits(rows: &[Vec<f32>], x: &[f32]) -> Vec<f32> {
     rows.iter()
         .map(|r| match r.split_last() {
-            Some((bias, w)) => dot8(w, x) + bias,
+            Some((bias, w)) => crate::dot(w, x) + bias,
             None => 0.0,
         })
         .collect()

@@ -441,10 +441,23 @@ fn unit(mut v: Vec<f32>) -> Vec<f32> {
     v
 }
 
-/// The dot product of two vectors: their cosine when both have unit length. The sum is taken in one
-/// order, so the same vectors give the same bits.
+/// The dot product of two vectors: their cosine when both have unit length. It is taken in eight running
+/// sums, so that it vectorizes while its order stays fixed: the same vectors give the same bits. (One
+/// running sum cannot vectorize, since the order of a float sum is part of its value; a route of 150
+/// reflexes reads some 1,650 of these a request, and they took a tenth of a decision's time that way.)
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut acc = [0.0f32; 8];
+    let mut xs = a.chunks_exact(8);
+    let mut ys = b.chunks_exact(8);
+    for (x, y) in (&mut xs).zip(&mut ys) {
+        for i in 0..8 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    let tail: f32 = xs.remainder().iter().zip(ys.remainder()).map(|(x, y)| x * y).sum();
+    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail
 }
 
 /// The dot product of `q` with each of `vectors`, in order.
@@ -463,4 +476,24 @@ pub fn reference_model_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").filter(|p| !p.is_empty()).map(|h| PathBuf::from(h).join(".cache")))?;
     Some(cache.join("evoke/models/all-MiniLM-L6-v2"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dot_product_in_eight_sums_is_the_dot_product_for_every_length() {
+        for n in [0usize, 1, 7, 8, 9, 13, 384, 390] {
+            let a: Vec<f32> = (0..n).map(|i| ((i * 37 % 11) as f32 - 5.0) / 7.0).collect();
+            let b: Vec<f32> = (0..n).map(|i| ((i * 13 % 17) as f32 - 8.0) / 9.0).collect();
+            let exact: f64 = a.iter().zip(&b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
+            let got = dot(&a, &b);
+            assert!((f64::from(got) - exact).abs() < 1e-4, "length {n}: {got} against {exact}");
+            assert_eq!(got.to_bits(), dot(&a, &b).to_bits(), "length {n}: the same bits twice");
+        }
+        // Vectors of two lengths: the shorter one's length is read.
+        assert_eq!(dot(&[1.0, 2.0, 3.0], &[4.0, 5.0]), 14.0);
+        assert_eq!(dots(&[vec![1.0, 0.0], vec![0.5, 0.5]], &[2.0, 4.0]), vec![2.0, 3.0]);
+    }
 }
