@@ -3,8 +3,9 @@
 //! A model is a directory in the Hugging Face layout: `config.json` (a BERT configuration),
 //! `tokenizer.json`, `model.safetensors`, and optionally `1_Pooling/config.json` (how token vectors become
 //! one sentence vector: their mean, or the first token's) and `sentence_bert_config.json` (the longest
-//! input read). The weights are mapped from disk, not copied. Every sentence vector comes out with unit
-//! length, so the dot product of two is their cosine.
+//! input read). The weights are mapped from disk while they load; candle's CPU tensors own their numbers,
+//! so each is read out of the map once. Every sentence vector comes out with unit length, so the dot
+//! product of two is their cosine.
 //!
 //! Whatever is wrong with a model directory is a [`LoadError`] naming the file and the fix; nothing here
 //! panics on a bad model, and nothing falls back to another one.
@@ -321,8 +322,9 @@ impl Encoder {
         let weights = dir.join("model.safetensors");
         checked_size(&weights, MAX_WEIGHTS)?;
         let device = Device::Cpu;
-        // SAFETY: the file is mapped read-only; it must not be changed while the engine runs, which the
-        // docs ask of a model directory (a model is replaced by writing a new directory, not editing one).
+        // SAFETY: the file is mapped read-only while the model loads (each tensor is read out of the map, and
+        // the map is let go once the model is built); it must not be changed meanwhile, which the docs ask of
+        // a model directory (a model is replaced by writing a new directory, not editing one).
         let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }.map_err(|e| {
             error(&weights, format!("these weights cannot be read (a truncated or damaged download?): {e}"))
         })?;
