@@ -34,7 +34,7 @@ use evoke_adapters::local::{ArgParams, GATE, Local, Params, Settings};
 use evoke_core::adapter::{Adapter, Gate, State};
 use evoke_core::catalog::{Catalog, Reflex};
 use evoke_core::decide::Decider;
-use evoke_core::decision::Outcome;
+use evoke_core::decision::{Decision, Outcome};
 use evoke_core::manifest::read_manifest;
 use evoke_core::mood::{Mood, mood};
 use evoke_core::question::{NONE, Options, Question, Questions, Text, UNSTATED};
@@ -247,6 +247,13 @@ fn decide(catalog: &Catalog, local: &Local, gate: Gate, input: &str) -> Decided 
 }
 
 fn decide_with(catalog: &Catalog, answer: Answer, gate: Gate, input: &str) -> Decided {
+    let (decision, route) = decision_of(catalog, answer, gate, input);
+    let unconsumed = decision.unconsumed.as_ref().is_some_and(|spans| !spans.is_empty());
+    Decided { outcome: decision.outcome, reflex: decision.reflex.clone(), route, unconsumed }
+}
+
+/// The whole decision, as the command prints it, and the route's distribution.
+fn decision_of(catalog: &Catalog, answer: Answer, gate: Gate, input: &str) -> (Decision, Vec<(String, f64)>) {
     let mut decider = Decider::new(catalog, Some(gate), input).expect("the input is in bounds");
     let mut route = Vec::new();
     while let Some(questions) = decider.questions() {
@@ -258,9 +265,7 @@ fn decide_with(catalog: &Catalog, answer: Answer, gate: Gate, input: &str) -> De
         }
         decider.feed(&answers);
     }
-    let decision = decider.decision().expect("decided");
-    let unconsumed = decision.unconsumed.as_ref().is_some_and(|spans| !spans.is_empty());
-    Decided { outcome: decision.outcome, reflex: decision.reflex.clone(), route, unconsumed }
+    (decider.decision().expect("decided").clone(), route)
 }
 
 fn outcome_name(o: Outcome) -> &'static str {
@@ -1493,15 +1498,10 @@ fn embed_outcomes(path: &Path) {
     let catalog = catalog(&intents);
     let (encoder, _) = embed_model();
     let engine = Embed::new(encoder, EmbedParams::default(), ArgParams::default(), EMBED_GATE, embed_cache());
+    let answer = |s: &State, q: &Questions| engine.answer_now(s, q).expect("embed answers");
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
     for item in clinc("val.jsonl").iter().chain(&clinc("oos_val.jsonl")) {
-        let mut decider = Decider::new(&catalog, Some(EMBED_GATE), &item.text).expect("the input is in bounds");
-        while let Some(questions) = decider.questions() {
-            let questions = questions.clone();
-            let raw = engine.answer_now(&State { request: item.text.clone() }, &questions).expect("embed answers");
-            decider.feed(&validate(&questions, &raw).expect("the engine's answers validate"));
-        }
-        let decision = decider.decision().expect("decided");
+        let (decision, _) = decision_of(&catalog, &answer, EMBED_GATE, &item.text);
         let line = serde_json::json!({ "gold": item.intent, "decision": decision });
         writeln!(out, "{line}").unwrap();
     }
