@@ -372,3 +372,22 @@ fn on_the_example_project_a_sentence_that_asks_for_nothing_never_switches_a_ligh
         assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");
     }
 }
+
+#[test]
+fn an_example_near_through_its_other_words_never_reads_the_value_it_names() {
+    use evoke_core::decision::Outcome;
+    let Some(engine) = engine(None) else { return };
+    // "turn of" says no state: the example "turn on the kitchen lights" is the nearest text only through
+    // "turn … the kitchen lights", and the `on` it names is not said. It read `on` at 1.00 and ran.
+    let d = decide_home(&engine, "turn of the kitchen lights");
+    assert_ne!(d.outcome, Outcome::Run, "{d:?}");
+    let state = d.judgments.iter().find(|j| j.question == "lights.state").expect("the state is asked");
+    assert!(!(state.top == "on" && state.p >= GATE.write), "{:?}", d.judgments);
+    // A value said in full outweighs an example's nearness: `off` is said, and it read `on` (0.75).
+    let raw = ask(&engine, "turn off the oven in the kitchen", &questions(&[]));
+    assert_eq!(top(&raw, "lights.state").0, "off", "{raw:?}");
+    // Said in full, the value still runs: the example that names it teaches it where the words read it.
+    let d = decide_home(&engine, "turn off the kitchen lights");
+    assert_eq!(d.outcome, Outcome::Run, "{d:?}");
+    assert_eq!(serde_json::to_value(&d.args).unwrap()["state"]["key"], "off", "{d:?}");
+}

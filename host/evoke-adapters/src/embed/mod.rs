@@ -485,36 +485,62 @@ impl Engine {
         }
         // Per option: its meaning (with its key), and the examples that assert it.
         let mut texts: Vec<String> = Vec::new();
-        let mut owner: Vec<(usize, bool)> = Vec::new();
+        let mut owner: Vec<(usize, Source)> = Vec::new();
         let values: Vec<&(String, Text)> = options.0.iter().filter(|(k, _)| !is_sentinel(k)).collect();
+        if values.is_empty() {
+            return Ok(lexical);
+        }
+        // The value the words alone read first, when they read one: over `unstated` and `none` too.
+        let lexical_first = lexical
+            .iter()
+            .fold(None::<(&str, f64)>, |best, (k, p)| match best {
+                Some((_, b)) if b >= *p => best,
+                _ => Some((k.as_str(), *p)),
+            })
+            .map(|(k, _)| k)
+            .filter(|k| !is_sentinel(k));
         for (i, (key, text)) in values.iter().enumerate() {
             let meaning = plain(text);
             texts.push(if meaning.is_empty() { key.clone() } else { format!("{key}: {meaning}") });
-            owner.push((i, false));
+            owner.push((i, Source::Meaning));
             if let Text::Rich { examples, .. } = text {
                 for e in examples {
                     texts.push(e.clone());
-                    owner.push((i, true));
+                    // An example that names its own value ("turn on the kitchen lights" for `on`) is near a
+                    // request through its other words: "turn of the kitchen lights" is nearer it than any
+                    // example of `off`, and read `on` at 1.00 by that nearness. Such an example teaches only
+                    // where the words said already read its value first (`kill` for `off`, through the
+                    // lexicon); one that does not name its value ("lights out please" for `off`) teaches by
+                    // nearness alone, which is what an example is for.
+                    let names_its_value = args::said_in_full(&reading.over(&words::words(e)), key, meaning);
+                    let teaches = !names_its_value || lexical_first == Some(key.as_str());
+                    owner.push((i, if teaches { Source::Example } else { Source::Silent }));
                 }
             }
-        }
-        if values.is_empty() {
-            return Ok(lexical);
         }
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         let vectors = self.store.vectors(&texts_hash(question), &refs).map_err(|e| AdapterError::new(e.to_string()))?;
         let q = self.request_vector(request)?;
         let mut meaning = vec![f32::NEG_INFINITY; values.len()];
         let mut example = vec![f32::NEG_INFINITY; values.len()];
-        for ((i, is_example), v) in owner.iter().zip(vectors.iter()) {
+        for ((i, source), v) in owner.iter().zip(vectors.iter()) {
             let s = dot(&q, v);
-            let slot = if *is_example { &mut example[*i] } else { &mut meaning[*i] };
+            let slot = match source {
+                Source::Meaning => &mut meaning[*i],
+                Source::Example => &mut example[*i],
+                Source::Silent => continue,
+            };
             *slot = slot.max(s);
         }
+        // A value said in full outweighs whatever the encoder reads for another: "turn off the oven in the
+        // kitchen" is near the example "turn on the kitchen lights", and read `on` by it over the `off` said.
+        let literal: Vec<bool> =
+            values.iter().map(|(key, text)| args::said_in_full(reading, key, plain(text))).collect();
+        let any_literal = literal.iter().any(|l| *l);
         let mean = meaning.iter().sum::<f32>() / meaning.len() as f32;
         let p = &self.params;
         let mut boost: BTreeMap<&str, f64> = BTreeMap::new();
-        for (i, (key, text)) in values.iter().enumerate() {
+        for (i, (key, _)) in values.iter().enumerate() {
             let from_meaning = p.arg_meaning * (meaning[i] - mean - p.arg_meaning_margin).max(0.0);
             // An example teaches by contrast: nearer the request than every example of another value.
             let others = example
@@ -526,8 +552,12 @@ impl Engine {
             let from_example =
                 if example[i].is_finite() { p.arg_example * (example[i] - others).max(0.0) } else { 0.0 };
             // A word said in full is the strongest evidence there is for a value: the encoder only adds.
-            let literal = if args::said_in_full(reading, key, plain(text)) { p.arg_literal } else { 0.0 };
-            boost.insert(key.as_str(), f64::from(from_meaning + from_example + literal));
+            let (encoder, literal) = match (literal[i], any_literal) {
+                (true, _) => (from_meaning + from_example, p.arg_literal),
+                (false, true) => (0.0, 0.0),
+                (false, false) => (from_meaning + from_example, 0.0),
+            };
+            boost.insert(key.as_str(), f64::from(encoder + literal));
         }
         let logits: Vec<f64> =
             lexical.iter().map(|(k, pr)| pr.max(1e-300).ln() + boost.get(k.as_str()).copied().unwrap_or(0.0)).collect();
@@ -545,7 +575,12 @@ impl Engine {
         let request = &state.request;
         let request_words = words::words(request);
         let said = evoke_core::mention::said_in_round(request, questions);
-        let common = crate::local::option_words(questions);
+        // The words an example never teaches, as `local` reads them: the round's option words and each
+        // reflex's description, from the route that offered it.
+        let routes: Vec<([u8; 32], Arc<Route>)> = self.routes.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let common = crate::local::common_words(questions, |reflex| {
+            routes.iter().rev().find_map(|(_, r)| r.reflexes.iter().find(|(k, _)| k == reflex).map(|(_, d)| d.clone()))
+        });
         let empty = HashSet::new();
         let reading = |id: &str| Reading {
             request: &request_words,
@@ -579,6 +614,17 @@ impl Engine {
         }
         Ok(raw)
     }
+}
+
+/// What a text of an option question is to the reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// The option's key and meaning.
+    Meaning,
+    /// An example asserting the option, which teaches it by nearness.
+    Example,
+    /// An example that names its own value where the words said do not read it first: not read.
+    Silent,
 }
 
 /// Keeps the two highest values, highest first.

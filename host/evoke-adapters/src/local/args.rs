@@ -24,6 +24,16 @@ pub struct Reading<'a> {
     pub common: &'a HashSet<String>,
 }
 
+impl<'a> Reading<'a> {
+    /// The same reading over other words (an example's), with nothing of the request's mentions.
+    pub fn over<'b>(&self, words: &'b [Word]) -> Reading<'b>
+    where
+        'a: 'b,
+    {
+        Reading { request: words, params: self.params, synonyms: self.synonyms, said: None, common: self.common }
+    }
+}
+
 /// The stems an option's examples teach it: the content words of the utterances that assert it which no
 /// other option's examples, no option's key or meaning, and no word of `common` has. From
 /// `"kill the lights" = { state = "off" }` beside `"turn on the kitchen lights" = { state = "on" }`, `off`
@@ -100,8 +110,6 @@ fn quoted(text: &str) -> Vec<String> {
     out
 }
 
-/// The evidence that the request states the value `key`, whose text is `meaning` and whose examples
-/// teach the stems `taught`.
 /// Whether an option or vocabulary word is said in full, in whole words: its key, or a name its meaning
 /// quotes (`also 'the snug'`), and not inside a longer word said or in a place another argument takes.
 pub fn said_in_full(reading: &Reading, key: &str, meaning: &str) -> bool {
@@ -120,6 +128,8 @@ pub fn said_in_full(reading: &Reading, key: &str, meaning: &str) -> bool {
         })
 }
 
+/// The evidence that the request states the value `key`, whose text is `meaning` and whose examples
+/// teach the stems `taught`.
 fn value_evidence(reading: &Reading, key: &str, meaning: &str, taught: &HashSet<String>) -> f32 {
     let request = reading.request;
     let key_words = words(key);

@@ -253,24 +253,36 @@ impl Engine {
     /// Per reflex of the round's argument questions, the stems no example teaches: every key and meaning
     /// of its arguments, and its description as the route question that offered it says it.
     fn common_words(&self, questions: &Questions) -> BTreeMap<String, HashSet<String>> {
-        let mut out = option_words(questions);
         let models = self.models.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        for (reflex, set) in out.iter_mut() {
-            let description = models
+        common_words(questions, |reflex| {
+            models
                 .iter()
                 .rev()
-                .find_map(|(_, m)| m.options.iter().find(|o| o.key == *reflex).map(|o| o.description.clone()));
-            if let Some(d) = description {
-                set.extend(words::words(&d).into_iter().map(|w| w.stem));
-            }
-        }
-        out
+                .find_map(|(_, m)| m.options.iter().find(|o| o.key == reflex).map(|o| o.description.clone()))
+        })
     }
 }
 
 /// A choice whose options carry descriptions with examples: a route over reflexes.
 fn is_route(question: &Question) -> bool {
     matches!(question, Question::Choice { options, .. } if options.0.iter().any(|(_, t)| matches!(t, Text::Rich { .. })))
+}
+
+/// Per reflex, the words an example never teaches: every option key and meaning its argument questions
+/// offer in this round, and its own description (as the route that chose it gave it, `description`),
+/// since those already name a value or say what the reflex is for. "turn" is in the lights' description;
+/// taught to `on` by the example "turn on the kitchen lights", it read "turn of the kitchen lights" as `on`.
+pub(crate) fn common_words(
+    questions: &Questions,
+    description: impl Fn(&str) -> Option<String>,
+) -> BTreeMap<String, HashSet<String>> {
+    let mut out = option_words(questions);
+    for (reflex, set) in out.iter_mut() {
+        if let Some(d) = description(reflex) {
+            set.extend(words::words(&d).into_iter().map(|w| w.stem));
+        }
+    }
+    out
 }
 
 /// Per reflex, the stems of every option key and meaning its argument questions offer in this round: words
