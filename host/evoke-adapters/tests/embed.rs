@@ -386,6 +386,15 @@ fn an_example_near_through_its_other_words_never_reads_the_value_it_names() {
     // A value said in full outweighs an example's nearness: `off` is said, and it read `on` (0.75).
     let raw = ask(&engine, "turn off the oven in the kitchen", &questions(&[]));
     assert_eq!(top(&raw, "lights.state").0, "off", "{raw:?}");
+    // Two values said are a person's to tell apart: "on" here is where the lights are, or what they are.
+    for input in [
+        "turn off the lights on the kitchen counter",
+        "turn off the kitchen lights that are on",
+        "turn off the kitchen lights, they have been on all day",
+    ] {
+        let d = decide_home(&engine, input);
+        assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
+    }
     // Said in full, the value still runs: the example that names it teaches it where the words read it.
     let d = decide_home(&engine, "turn off the kitchen lights");
     assert_eq!(d.outcome, Outcome::Run, "{d:?}");

@@ -197,6 +197,10 @@ const CONDITIONS: &[&[&str]] = &[
     &["as", "long", "as"],
     &["given", "that"],
     &["assuming"],
+    &["while"],
+    &["whilst"],
+    &["at", "some", "point"],
+    &["from", "now", "on"],
 ];
 
 /// Condition words that, in a woven sentence, cut it and set its order (`set a timer after you turn off
@@ -266,10 +270,16 @@ const MENTIONING: &[&str] = &[
     "script",
     "hypothetical",
     "goes",
+    "theoretically",
+    "jokingly",
+    "dream",
+    "hardly",
+    "barely",
 ];
 
 /// Phrases that give an example or a case rather than ask: `e.g. turn off the den lights`.
-const MENTIONING_PHRASES: &[&[&str]] = &[&["e", "g"], &["for", "example"], &["for", "instance"], &["such", "as"]];
+const MENTIONING_PHRASES: &[&[&str]] =
+    &[&["e", "g"], &["for", "example"], &["for", "instance"], &["such", "as"], &["remember", "to"]];
 
 /// Polite closings that leave the request as it was: `…, will you?`, `…, if you can`, `… asap`.
 const TAILS: &[&[&str]] = &[
@@ -355,8 +365,21 @@ const AUXILIARIES: &[&str] = &[
     "won't", "would", "can", "can't", "could", "may", "might", "must",
 ];
 
+/// Verbs that, second to fourth, follow a subject rather than open a command: `den lights have been turned
+/// off`, `kitchen lights went off`, `den lights will be off`.
+const AFTER_A_SUBJECT: &[&str] = &[
+    "have", "has", "had", "will", "would", "could", "should", "might", "may", "must", "went", "came", "got", "gets",
+    "kept", "keep", "keeps", "stayed", "stays", "remain", "remains", "remained",
+];
+
 /// Words that stand as a subject or open one.
 const SUBJECTS: &[&str] = &[
+    "anyone",
+    "someone",
+    "somebody",
+    "nobody",
+    "everyone",
+    "everybody",
     "i",
     "we",
     "they",
@@ -465,7 +488,9 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     {
         return Mood::Conditional;
     }
-    if words.iter().any(|w| MENTIONING.contains(&w.as_str()))
+    if labelled(&text)
+        || addressed(&text)
+        || words.iter().any(|w| MENTIONING.contains(&w.as_str()))
         || has(words, MENTIONING_PHRASES)
         || (words.first().is_some_and(|w| OTHER_ACTS.contains(&w.as_str()))
             && words.iter().skip(1).any(|w| w == "to" || gerund(w)))
@@ -474,6 +499,9 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     }
     if ASKING.iter().any(|a| starts(words, a)) {
         return Mood::Request;
+    }
+    if words.iter().skip(1).take(3).any(|w| AFTER_A_SUBJECT.contains(&w.as_str())) {
+        return Mood::Remark;
     }
     let first = words.first().map(String::as_str).unwrap_or("");
     let second = words.get(1).map(String::as_str).unwrap_or("");
@@ -495,6 +523,29 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
         return Mood::Remark;
     }
     Mood::Request
+}
+
+/// Whether a label or a speaker stands before a colon (`todo: …`, `Mary: …`, `ignore this: …`): what
+/// follows is quoted, noted or said to someone else. A colon between digits is a time (`7:30`).
+fn labelled(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    chars.iter().enumerate().any(|(i, c)| {
+        *c == ':' && !(i > 0 && chars[i - 1].is_ascii_digit() && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit()))
+    })
+}
+
+/// Whether the sentence is said to someone by name: one word, not a greeting or a polite closing, set
+/// apart by a comma at its start or its end (`Bob, turn off the den lights`, `…, John`).
+fn addressed(text: &str) -> bool {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() < 2 {
+        return false;
+    }
+    let alone = |part: &str| {
+        let w = words(part);
+        w.len() == 1 && !OPENERS.contains(&w[0].as_str()) && !TAILS.iter().any(|t| t.len() == 1 && t[0] == w[0])
+    };
+    alone(parts[0]) || parts.last().is_some_and(|last| alone(last))
 }
 
 /// Whether the words open with a time from now: `in 5 minutes, …`, `in an hour …`.
@@ -692,6 +743,47 @@ mod tests {
         ];
         for (said, want) in cases {
             assert_eq!(mood(said), want, "{said}");
+        }
+    }
+
+    #[test]
+    fn statements_labels_and_requests_to_someone_else_the_third_review_found() {
+        for said in [
+            "den lights have been turned off",
+            "kitchen lights went off",
+            "kitchen lights came on",
+            "den lights will be turned off",
+            "den lights could be off",
+            "kitchen lights keep switching off",
+            "den lights got turned off",
+            "hardly anyone wants the den lights on",
+            "in a dream I turn off the den lights",
+            "I need to remember to turn off the den lights",
+            "todo: turn off the den lights",
+            "ignore this: turn off the den lights",
+            "Mary: turn off the den lights",
+            "Bob, turn off the den lights",
+            "kids, turn off the den lights",
+            "turn off the den lights, John",
+            "theoretically turn off the den lights",
+            "jokingly, turn off the den lights",
+            "turn off the den lights at some point",
+            "turn off the den lights while I'm away",
+            "from now on, turn off the den lights",
+        ] {
+            assert_ne!(mood(said), Mood::Request, "{said}");
+        }
+        // A time's colon, a greeting or a closing set apart by a comma still ask.
+        for said in [
+            "set an alarm for 7:30",
+            "hey, turn on the kitchen lights",
+            "turn off the den lights, please",
+            "turn off the den lights, ok",
+            "ok, turn off the den lights",
+            "please keep the lights on",
+            "can you keep the den lights on",
+        ] {
+            assert_eq!(mood(said), Mood::Request, "{said}");
         }
     }
 

@@ -490,15 +490,14 @@ impl Engine {
         if values.is_empty() {
             return Ok(lexical);
         }
-        // The value the words alone read first, when they read one: over `unstated` and `none` too.
-        let lexical_first = lexical
-            .iter()
-            .fold(None::<(&str, f64)>, |best, (k, p)| match best {
-                Some((_, b)) if b >= *p => best,
-                _ => Some((k.as_str(), *p)),
-            })
-            .map(|(k, _)| k)
-            .filter(|k| !is_sentinel(k));
+        // The value the words alone read first, when they read one: over `unstated` and `none` too, and
+        // strictly (two values read alike are no reading of either).
+        let top = lexical.iter().map(|(_, p)| *p).fold(f64::NEG_INFINITY, f64::max);
+        let mut firsts = lexical.iter().filter(|(_, p)| *p == top).map(|(k, _)| k.as_str());
+        let lexical_first = match (firsts.next(), firsts.next()) {
+            (Some(k), None) if !is_sentinel(k) => Some(k),
+            _ => None,
+        };
         for (i, (key, text)) in values.iter().enumerate() {
             let meaning = plain(text);
             texts.push(if meaning.is_empty() { key.clone() } else { format!("{key}: {meaning}") });
@@ -534,9 +533,12 @@ impl Engine {
         }
         // A value said in full outweighs whatever the encoder reads for another: "turn off the oven in the
         // kitchen" is near the example "turn on the kitchen lights", and read `on` by it over the `off` said.
+        // Two values said ("turn off the lights on the kitchen counter") are for a person to tell apart:
+        // the encoder reads neither, and the words' own reading, split between them, stands.
         let literal: Vec<bool> =
             values.iter().map(|(key, text)| args::said_in_full(reading, key, plain(text))).collect();
-        let any_literal = literal.iter().any(|l| *l);
+        let said = literal.iter().filter(|l| **l).count();
+        let any_literal = said > 0;
         let mean = meaning.iter().sum::<f32>() / meaning.len() as f32;
         let p = &self.params;
         let mut boost: BTreeMap<&str, f64> = BTreeMap::new();
@@ -553,6 +555,7 @@ impl Engine {
                 if example[i].is_finite() { p.arg_example * (example[i] - others).max(0.0) } else { 0.0 };
             // A word said in full is the strongest evidence there is for a value: the encoder only adds.
             let (encoder, literal) = match (literal[i], any_literal) {
+                (true, _) if said > 1 => (0.0, p.arg_literal),
                 (true, _) => (from_meaning + from_example, p.arg_literal),
                 (false, true) => (0.0, 0.0),
                 (false, false) => (from_meaning + from_example, 0.0),
