@@ -14,6 +14,7 @@
 //! cargo bench -p evoke-adapters --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
 //! cargo bench -p evoke-adapters --bench clinc -- home         # the example project's sentences, decided
 //! cargo bench -p evoke-adapters --bench clinc -- home embed   # the same, decided by embed
+//! cargo bench -p evoke-adapters --bench clinc -- home embed FILE  # a sentence a line from FILE instead
 //! cargo bench -p evoke-adapters --bench clinc -- kept         # a first decision: fitted against kept model
 //! cargo bench -p evoke-adapters --bench clinc -- embed        # the goals table, embed beside local
 //! cargo bench -p evoke-adapters --bench clinc -- embed test   # the same on CLINC150's test split, once
@@ -809,15 +810,24 @@ fn write_project(dir: &Path) {
 /// confidence.
 /// The example project's sentences decided by `local`, or with `embed` by the reference encoder: the
 /// issue's requests, and requests for things the project has no reflex for, which must not run.
-fn home(embed: bool) {
+fn home(embed: bool, file: Option<&str>) {
     let catalog = evoke_adapters::testing::home_catalog();
+    let from_file: Option<Vec<String>> = file.map(|f| {
+        std::fs::read_to_string(f)
+            .unwrap_or_else(|e| panic!("cannot read {f}: {e}"))
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    });
     let local = Local::default();
     let engine = embed.then(|| {
         let (encoder, _) = embed_model();
         Embed::new(encoder, EmbedParams::default(), ArgParams::default(), EMBED_GATE, embed_cache())
     });
     let gate = if embed { EMBED_GATE } else { GATE };
-    for input in [
+    let shipped = [
         "kill the lights in the den",
         "set a timer for 10 minutes",
         "switch off the bedroom light",
@@ -838,8 +848,16 @@ fn home(embed: bool) {
         "what time is it",
         "turn off the oven",
         "close the blinds in the den",
-    ] {
-        let mut decider = Decider::new(&catalog, Some(gate), input).expect("in bounds");
+    ];
+    let inputs: Vec<&str> = match &from_file {
+        Some(lines) => lines.iter().map(String::as_str).collect(),
+        None => shipped.to_vec(),
+    };
+    for input in inputs {
+        let Ok(mut decider) = Decider::new(&catalog, Some(gate), input) else {
+            println!("{input:50} refused (out of bounds)");
+            continue;
+        };
         while let Some(questions) = decider.questions() {
             let questions = questions.clone();
             let state = State { request: input.to_string() };
@@ -1556,7 +1574,7 @@ fn encode_time() {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     match args.first().map(String::as_str) {
-        Some("home") => home(args.get(1).map(String::as_str) == Some("embed")),
+        Some("home") => home(args.get(1).map(String::as_str) == Some("embed"), args.get(2).map(String::as_str)),
         Some("kept") => kept(),
         Some("embed") => embed_report(args.get(1).map(String::as_str) == Some("test")),
         Some("tune-embed") => tune_embed(),

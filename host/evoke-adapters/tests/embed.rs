@@ -391,6 +391,8 @@ fn an_example_near_through_its_other_words_never_reads_the_value_it_names() {
         "turn off the lights on the kitchen counter",
         "turn off the kitchen lights that are on",
         "turn off the kitchen lights, they have been on all day",
+        "kill the kitchen lights, they are on",
+        "shut the kitchen lights, they're still on",
     ] {
         let d = decide_home(&engine, input);
         assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");

@@ -273,6 +273,9 @@ const MENTIONING: &[&str] = &[
     "theoretically",
     "jokingly",
     "dream",
+    "todo",
+    "theory",
+    "mistake",
     "hardly",
     "barely",
 ];
@@ -369,7 +372,8 @@ const AUXILIARIES: &[&str] = &[
 /// off`, `kitchen lights went off`, `den lights will be off`.
 const AFTER_A_SUBJECT: &[&str] = &[
     "have", "has", "had", "will", "would", "could", "should", "might", "may", "must", "went", "came", "got", "gets",
-    "kept", "keep", "keeps", "stayed", "stays", "remain", "remains", "remained",
+    "kept", "keep", "keeps", "stayed", "stays", "remain", "remains", "remained", "being", "need", "needs", "gotta",
+    "was",
 ];
 
 /// Words that stand as a subject or open one.
@@ -500,7 +504,13 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     if ASKING.iter().any(|a| starts(words, a)) {
         return Mood::Request;
     }
-    if words.iter().skip(1).take(3).any(|w| AFTER_A_SUBJECT.contains(&w.as_str())) {
+    // A verb after a subject (`den lights have been turned off`, `kitchen lights switching on`); an
+    // infinitive alone (`to turn off the den lights`); the speaker's own act (`let me turn off …`).
+    if words.iter().skip(1).take(3).any(|w| AFTER_A_SUBJECT.contains(&w.as_str()))
+        || words.iter().skip(1).take(2).any(|w| w.chars().count() > 5 && w.ends_with("ing"))
+        || words.first().is_some_and(|w| w == "to")
+        || starts(words, &["let", "me"])
+    {
         return Mood::Remark;
     }
     let first = words.first().map(String::as_str).unwrap_or("");
@@ -770,6 +780,14 @@ mod tests {
             "turn off the den lights at some point",
             "turn off the den lights while I'm away",
             "from now on, turn off the den lights",
+            "TODO turn off the den lights",
+            "in theory, turn off the den lights",
+            "den lights being turned off",
+            "den lights need to be off",
+            "kitchen lights switching on",
+            "kitchen lights on was a mistake",
+            "to turn off the den lights",
+            "let me turn off the den lights",
         ] {
             assert_ne!(mood(said), Mood::Request, "{said}");
         }

@@ -537,8 +537,13 @@ impl Engine {
         // the encoder reads neither, and the words' own reading, split between them, stands.
         let literal: Vec<bool> =
             values.iter().map(|(key, text)| args::said_in_full(reading, key, plain(text))).collect();
-        let said = literal.iter().filter(|l| **l).count();
-        let any_literal = said > 0;
+        // A value the words read first through the lexicon is in play as much as one said: "kill the
+        // kitchen lights, they are on" reads `off` by "kill" and says `on`, and ran `on`.
+        let lexical_p = |key: &str| lexical.iter().find(|(k, _)| k == key).map_or(0.0, |(_, p)| *p);
+        let in_play =
+            values.iter().zip(&literal).filter(|((key, _), said)| **said || lexical_p(key) >= IN_PLAY).count();
+        let said = if in_play > 1 { in_play } else { literal.iter().filter(|l| **l).count() };
+        let any_literal = literal.iter().any(|l| *l);
         let mean = meaning.iter().sum::<f32>() / meaning.len() as f32;
         let p = &self.params;
         let mut boost: BTreeMap<&str, f64> = BTreeMap::new();
@@ -555,7 +560,7 @@ impl Engine {
                 if example[i].is_finite() { p.arg_example * (example[i] - others).max(0.0) } else { 0.0 };
             // A word said in full is the strongest evidence there is for a value: the encoder only adds.
             let (encoder, literal) = match (literal[i], any_literal) {
-                (true, _) if said > 1 => (0.0, p.arg_literal),
+                (_, _) if said > 1 => (0.0, 0.0),
                 (true, _) => (from_meaning + from_example, p.arg_literal),
                 (false, true) => (0.0, 0.0),
                 (false, false) => (from_meaning + from_example, 0.0),
@@ -618,6 +623,9 @@ impl Engine {
         Ok(raw)
     }
 }
+
+/// The share of the words' own reading at which a value is in play beside one said in full.
+const IN_PLAY: f64 = 0.1;
 
 /// What a text of an option question is to the reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
