@@ -540,9 +540,8 @@ impl Engine {
         // A value the words read first through the lexicon is in play as much as one said: "kill the
         // kitchen lights, they are on" reads `off` by "kill" and says `on`, and ran `on`.
         let lexical_p = |key: &str| lexical.iter().find(|(k, _)| k == key).map_or(0.0, |(_, p)| *p);
-        let in_play =
-            values.iter().zip(&literal).filter(|((key, _), said)| **said || lexical_p(key) >= IN_PLAY).count();
-        let said = if in_play > 1 { in_play } else { literal.iter().filter(|l| **l).count() };
+        let contested =
+            values.iter().zip(&literal).filter(|((key, _), said)| **said || lexical_p(key) >= IN_PLAY).count() > 1;
         let any_literal = literal.iter().any(|l| *l);
         let mean = meaning.iter().sum::<f32>() / meaning.len() as f32;
         let p = &self.params;
@@ -559,11 +558,10 @@ impl Engine {
             let from_example =
                 if example[i].is_finite() { p.arg_example * (example[i] - others).max(0.0) } else { 0.0 };
             // A word said in full is the strongest evidence there is for a value: the encoder only adds.
-            let (encoder, literal) = match (literal[i], any_literal) {
-                (_, _) if said > 1 => (0.0, 0.0),
-                (true, _) => (from_meaning + from_example, p.arg_literal),
-                (false, true) => (0.0, 0.0),
-                (false, false) => (from_meaning + from_example, 0.0),
+            let (encoder, literal) = match (contested, literal[i], any_literal) {
+                (true, _, _) | (false, false, true) => (0.0, 0.0),
+                (false, true, _) => (from_meaning + from_example, p.arg_literal),
+                (false, false, false) => (from_meaning + from_example, 0.0),
             };
             boost.insert(key.as_str(), f64::from(encoder + literal));
         }

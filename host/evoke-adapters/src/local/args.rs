@@ -24,12 +24,9 @@ pub struct Reading<'a> {
     pub common: &'a HashSet<String>,
 }
 
-impl<'a> Reading<'a> {
+impl Reading<'_> {
     /// The same reading over other words (an example's), with nothing of the request's mentions.
-    pub fn over<'b>(&self, words: &'b [Word]) -> Reading<'b>
-    where
-        'a: 'b,
-    {
+    pub fn over<'b>(&'b self, words: &'b [Word]) -> Reading<'b> {
         Reading { request: words, params: self.params, synonyms: self.synonyms, said: None, common: self.common }
     }
 }
