@@ -1572,6 +1572,8 @@ fn encode_time() {
 }
 
 fn main() {
+    // SAFETY: the first thing `main` does, while the process has its one thread.
+    unsafe { evoke_adapters::embed::settle_thread_count() };
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     match args.first().map(String::as_str) {
         Some("home") => home(args.get(1).map(String::as_str) == Some("embed"), args.get(2).map(String::as_str)),

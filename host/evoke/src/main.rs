@@ -8,5 +8,7 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // SAFETY: the first thing `main` does, while the process has its one thread.
+    unsafe { evoke_adapters::embed::settle_thread_count() };
     evoke::cli::main()
 }

@@ -22,6 +22,7 @@ pub mod calibration;
 mod store;
 
 pub use calibration::{GATE, Params};
+pub use evoke_embed::settle_thread_count;
 
 use crate::engine::{Shared, constants_digest};
 use crate::local::args::{self, Reading};
