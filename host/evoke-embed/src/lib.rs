@@ -439,8 +439,8 @@ pub const THREADS_VARIABLE: &str = "RAYON_NUM_THREADS";
 ///
 /// candle asks how many threads to use on every matrix product, and when neither `RAYON_NUM_THREADS`
 /// nor a CPU mask of its own is set, it counts the machine's cores by reading and parsing `/proc/cpuinfo`
-/// each time: some seventy reads a sentence, a quarter of a forward pass on this project's machines
-/// (measured in `benches/clinc.rs encode-time`, 15.5 ms a pass against 10–12 ms with the count set). This
+/// each time, dozens of times a sentence: a quarter of a forward pass on this project's machines
+/// (`benches/clinc.rs encode-time`: 15.5 ms a pass against 10–12 ms with the count set). This
 /// counts them once, as candle would, and sets the variable, so each product reads a number instead of a
 /// file. A value already set, by the user or a parent, is kept.
 ///
