@@ -130,6 +130,17 @@ const NEGATIONS: &[&[&str]] = &[
 const OTHER_ACTS: &[&str] =
     &["remind", "teach", "tell", "ask", "practice", "practise", "learn", "remember", "explain", "describe", "note"];
 
+/// Verbs that put words on a page or a screen: before a command (`print turn off the den lights`,
+/// `type set a timer`), what follows is the text to write, not a request.
+const QUOTING: &[&str] = &["print", "type", "echo", "repeat", "write", "copy", "paste", "translate", "recite"];
+
+/// The verbs a command opens with, as `QUOTING` reads them.
+const COMMANDS: &[&str] = &[
+    "turn", "switch", "set", "dim", "kill", "open", "close", "lock", "unlock", "start", "stop", "play", "pause",
+    "call", "send", "delete", "remove", "add", "make", "put", "change", "cancel", "order", "buy", "book", "move",
+    "transfer", "pay", "shut", "mute", "unmute", "raise", "lower", "wake", "remind", "schedule", "run", "light",
+];
+
 /// Verbs that, before a word in `-ing`, ask for something to stop or not happen: `stop turning off`.
 const STOPPING: &[&str] = &["stop", "cancel", "quit", "abort", "avoid", "prevent", "skip", "forget"];
 
@@ -496,6 +507,7 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
         || addressed(&text)
         || words.iter().any(|w| MENTIONING.contains(&w.as_str()))
         || has(words, MENTIONING_PHRASES)
+        || (words.len() >= 3 && QUOTING.contains(&words[0].as_str()) && COMMANDS.contains(&words[1].as_str()))
         || (words.first().is_some_and(|w| OTHER_ACTS.contains(&w.as_str()))
             && words.iter().skip(1).any(|w| w == "to" || gerund(w)))
     {
@@ -573,7 +585,14 @@ fn puts_off(words: &[String]) -> bool {
 /// comma opens the request after it and is no part of its own.
 pub fn opens_only(text: &str) -> bool {
     let words = words(&text.nfkc().filter(|c| !is_format(*c)).collect::<String>());
-    !words.is_empty() && words.iter().all(|w| OPENERS.contains(&w.as_str()) || matches!(w.as_str(), "go" | "ahead"))
+    // `come on` opens a request too, and its `on` says nothing of a light.
+    let come_on = |i: usize| {
+        (words[i] == "come" && words.get(i + 1).is_some_and(|w| w == "on"))
+            || (words[i] == "on" && i > 0 && words[i - 1] == "come")
+    };
+    !words.is_empty()
+        && (0..words.len())
+            .all(|i| OPENERS.contains(&words[i].as_str()) || matches!(words[i].as_str(), "go" | "ahead") || come_on(i))
 }
 
 /// The mood a part of a woven sentence is decided under: its own, unless the whole sentence is not a
@@ -788,6 +807,9 @@ mod tests {
             "kitchen lights on was a mistake",
             "to turn off the den lights",
             "let me turn off the den lights",
+            "print turn off the kitchen lights",
+            "type set a timer for 10 minutes",
+            "please echo turn on the den lights",
         ] {
             assert_ne!(mood(said), Mood::Request, "{said}");
         }
@@ -800,6 +822,9 @@ mod tests {
             "ok, turn off the den lights",
             "please keep the lights on",
             "can you keep the den lights on",
+            "print the report",
+            "type my password",
+            "repeat the last song",
         ] {
             assert_eq!(mood(said), Mood::Request, "{said}");
         }
@@ -807,10 +832,10 @@ mod tests {
 
     #[test]
     fn greetings_open_a_request_and_are_no_part() {
-        for said in ["hey evoke", "OK", "so, um", "please", "go ahead and"] {
+        for said in ["hey evoke", "OK", "so, um", "please", "go ahead and", "come on", "oh come on"] {
             assert!(opens_only(said), "{said}");
         }
-        for said in ["", "hey, turn on the lights", "it's dark", "evoke the lights"] {
+        for said in ["", "hey, turn on the lights", "it's dark", "evoke the lights", "on", "come", "lights on"] {
             assert!(!opens_only(said), "{said}");
         }
     }

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 pub const GROUPS: &[&[&str]] = &[
     &["on", "enable", "activate", "start", "switch on"],
     &["off", "kill", "disable", "deactivate", "shut", "cut", "extinguish", "stop", "douse"],
-    &["dim", "darker", "darken", "dimmer", "lower", "low", "down"],
+    &["dim", "dimly", "darker", "darken", "dimmer", "lower", "low", "down"],
     &["bright", "brighter", "brighten", "full", "max"],
     &["up", "raise", "increase", "louder", "higher", "more", "boost"],
     &["down", "decrease", "quieter", "softer", "less", "reduce", "lower"],
