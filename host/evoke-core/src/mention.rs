@@ -277,7 +277,14 @@ fn marker(input: &[Tok], at: usize, floor: usize) -> Option<&'static str> {
 
 /// What each argument reads of `input`, in the order the arguments are given.
 pub fn said(input: &str, args: &[Offered]) -> Vec<Said> {
-    let input_toks = toks(input);
+    let mut input_toks = toks(input);
+    // The `on` of `come on`, `hold on`, `go on` says nothing of a setting: it names no key.
+    for i in 1..input_toks.len() {
+        if input_toks[i].fold == "on" && crate::mood::COME_ON.contains(&input_toks[i - 1].fold.as_str()) {
+            input_toks[i].fold.clear();
+        }
+    }
+    let input_toks = input_toks;
     let span = |a: usize, b: usize| -> Span {
         let (start, end) = (input_toks[a].start, input_toks[b - 1].end);
         Span { start, end, text: input.chars().skip(start).take(end - start).collect() }
@@ -444,6 +451,23 @@ mod tests {
         let s = said("convert 10 km", &args);
         assert!(s[1].is_unread("km"), "km is from's: {s:?}");
         assert_eq!(read("convert km to km"), vec![pair("km", "km"), pair("km", "km")]);
+    }
+
+    #[test]
+    fn the_on_of_come_on_names_no_setting() {
+        let state = || Offered {
+            name: "state",
+            ask: "What should the lights do?",
+            keys: vec![("on", "Switch on."), ("off", "Switch off."), ("dim", "Lower the brightness.")],
+        };
+        for input in ["come on, turn off the kitchen lights", "hold on, turn off the den", "go on turn off the lights"]
+        {
+            let s = &said(input, &[state()])[0];
+            let keys: Vec<&str> = s.mentions.iter().map(|m| m.key.as_str()).collect();
+            assert_eq!(keys, vec!["off"], "{input}");
+        }
+        let s = &said("come on, turn on the kitchen lights", &[state()])[0];
+        assert_eq!(s.by("on"), Some(By::Name), "the `on` a request says is read");
     }
 
     #[test]

@@ -132,7 +132,70 @@ const OTHER_ACTS: &[&str] =
 
 /// Verbs that put words on a page or a screen: before a command (`print turn off the den lights`,
 /// `type set a timer`), what follows is the text to write, not a request.
-const QUOTING: &[&str] = &["print", "type", "echo", "repeat", "write", "copy", "paste", "translate", "recite"];
+const QUOTING: &[&str] = &[
+    "print",
+    "type",
+    "echo",
+    "repeat",
+    "write",
+    "copy",
+    "paste",
+    "translate",
+    "recite",
+    "output",
+    "display",
+    "show",
+    "log",
+    "read",
+    "dictate",
+    "transcribe",
+    "text",
+    "tweet",
+    "shout",
+    "whisper",
+    "pronounce",
+    "announce",
+    "printf",
+    "prints",
+    "types",
+    "writes",
+    "reads",
+    "shows",
+    "displays",
+    "note",
+    "mention",
+    "reply",
+    "answer",
+    "caption",
+    "emit",
+    "render",
+];
+
+/// Whether the words open with a verb of writing and then a command's verb, a particle (`print out`) or
+/// the words themselves (`print the words`) between them, after a polite opening (`can you print …`).
+fn quotes_a_command(words: &[String]) -> bool {
+    let asked = ASKING.iter().find(|a| starts(words, a)).map_or(0, |a| a.len());
+    let rest = &words[asked..];
+    if !rest.first().is_some_and(|w| QUOTING.contains(&w.as_str())) {
+        return false;
+    }
+    let mut at = 1;
+    while rest.get(at).is_some_and(|w| {
+        matches!(w.as_str(), "out" | "in" | "back" | "then" | "this" | "these") || QUOTING.contains(&w.as_str())
+    }) {
+        at += 1;
+    }
+    if rest.get(at).is_some_and(|w| w == "the") && rest.get(at + 1).is_some_and(|w| w == "words") {
+        at += 2;
+    }
+    // `translate to french turn off …`, `print in bold turn off …`: a language or a manner first.
+    if rest.get(at).is_some_and(|w| matches!(w.as_str(), "to" | "into" | "in"))
+        && rest.get(at + 1).is_some_and(|w| !COMMANDS.contains(&w.as_str()))
+    {
+        at += 2;
+    }
+    rest.len() > at + 1 && COMMANDS.contains(&rest[at].as_str())
+}
 
 /// The verbs a command opens with, as `QUOTING` reads them.
 const COMMANDS: &[&str] = &[
@@ -291,6 +354,10 @@ const MENTIONING: &[&str] = &[
     "barely",
 ];
 
+/// Adverbs that, before a subject, tell what someone does as a habit: `typically I turn off the den
+/// lights` says what happens, not what to do now.
+const HABITUAL: &[&str] = &["typically", "usually", "normally", "generally", "often", "sometimes", "always"];
+
 /// Phrases that give an example or a case rather than ask: `e.g. turn off the den lights`.
 const MENTIONING_PHRASES: &[&[&str]] =
     &[&["e", "g"], &["for", "example"], &["for", "instance"], &["such", "as"], &["remember", "to"]];
@@ -326,7 +393,7 @@ const TAILS: &[&[&str]] = &[
 
 /// Words said before the request itself, passed over.
 const OPENERS: &[&str] = &[
-    "hey", "hi", "hello", "ok", "okay", "so", "um", "uh", "oh", "well", "yo", "now", "just", "also", "quickly",
+    "hey", "hi", "hello", "ok", "okay", "so", "um", "uh", "oh", "aw", "well", "yo", "now", "just", "also", "quickly",
     "kindly", "pls", "plz", "please", "evoke", "and", "then",
 ];
 
@@ -507,7 +574,9 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
         || addressed(&text)
         || words.iter().any(|w| MENTIONING.contains(&w.as_str()))
         || has(words, MENTIONING_PHRASES)
-        || (words.len() >= 3 && QUOTING.contains(&words[0].as_str()) && COMMANDS.contains(&words[1].as_str()))
+        || quotes_a_command(words)
+        || (words.first().is_some_and(|w| HABITUAL.contains(&w.as_str()))
+            && words.get(1).is_some_and(|w| SUBJECTS.contains(&w.as_str())))
         || (words.first().is_some_and(|w| OTHER_ACTS.contains(&w.as_str()))
             && words.iter().skip(1).any(|w| w == "to" || gerund(w)))
     {
@@ -581,14 +650,17 @@ fn puts_off(words: &[String]) -> bool {
         && words.iter().skip(2).take(2).any(|w| TIME_UNITS.contains(&w.as_str()))
 }
 
+/// The words before `on` that open a request and say nothing of a light: `come on`, `hold on`, `go on`.
+pub const COME_ON: &[&str] = &["come", "hold", "go", "hang", "carry", "right", "move"];
+
 /// Whether the words are all openers (`hey`, `ok`, `evoke`, `please`, `go ahead and`): a greeting before a
 /// comma opens the request after it and is no part of its own.
 pub fn opens_only(text: &str) -> bool {
     let words = words(&text.nfkc().filter(|c| !is_format(*c)).collect::<String>());
     // `come on` opens a request too, and its `on` says nothing of a light.
     let come_on = |i: usize| {
-        (words[i] == "come" && words.get(i + 1).is_some_and(|w| w == "on"))
-            || (words[i] == "on" && i > 0 && words[i - 1] == "come")
+        (COME_ON.contains(&words[i].as_str()) && words.get(i + 1).is_some_and(|w| w == "on"))
+            || (words[i] == "on" && i > 0 && COME_ON.contains(&words[i - 1].as_str()))
     };
     !words.is_empty()
         && (0..words.len())
@@ -810,6 +882,14 @@ mod tests {
             "print turn off the kitchen lights",
             "type set a timer for 10 minutes",
             "please echo turn on the den lights",
+            "print out turn off the kitchen lights",
+            "can you print turn off the kitchen lights",
+            "show turn off the kitchen lights",
+            "print the words turn off the kitchen lights",
+            "translate to french turn off the kitchen lights",
+            "note turn off the kitchen lights",
+            "typically I turn off the kitchen lights",
+            "type in turn off the kitchen lights",
         ] {
             assert_ne!(mood(said), Mood::Request, "{said}");
         }
@@ -832,7 +912,9 @@ mod tests {
 
     #[test]
     fn greetings_open_a_request_and_are_no_part() {
-        for said in ["hey evoke", "OK", "so, um", "please", "go ahead and", "come on", "oh come on"] {
+        for said in
+            ["hey evoke", "OK", "so, um", "please", "go ahead and", "come on", "oh come on", "hold on", "aw go on"]
+        {
             assert!(opens_only(said), "{said}");
         }
         for said in ["", "hey, turn on the lights", "it's dark", "evoke the lights", "on", "come", "lights on"] {

@@ -75,14 +75,6 @@ fn taught(options: &[(String, Text)], common: &HashSet<String>) -> Vec<HashSet<S
         .collect()
 }
 
-/// A key's evidence in [0, 1]: how surely the request says it.
-fn phrase_at(request: &[Word], phrase: &[Word]) -> Option<usize> {
-    if phrase.is_empty() || phrase.len() > request.len() {
-        return None;
-    }
-    (0..=request.len() - phrase.len()).find(|&i| phrase.iter().zip(&request[i..]).all(|(p, r)| p.stem == r.stem))
-}
-
 /// Names quoted inside a text: `'the snug'`, `"the study"`.
 fn quoted(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -131,30 +123,43 @@ fn places(request: &[Word], key: &str, meaning: &str) -> Vec<usize> {
         if phrase.is_empty() || phrase.len() > request.len() {
             continue;
         }
+        // The `on` of `come on`, `hold on`, `go on` says nothing of a setting.
+        let idiom = |i: usize| {
+            request[i].lower == "on" && i > 0 && evoke_core::mood::COME_ON.contains(&request[i - 1].lower.as_str())
+        };
         out.extend(
             (0..=request.len() - phrase.len())
-                .filter(|&i| phrase.iter().zip(&request[i..]).all(|(p, r)| p.stem == r.stem)),
+                .filter(|&i| phrase.iter().zip(&request[i..]).all(|(p, r)| p.stem == r.stem) && !idiom(i)),
         );
     }
     out
 }
 
-/// Articles and possessives, which open a name: `the guest bedroom`, `my neighbor's kitchen`.
-const OPENING_A_NAME: &[&str] = &["the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that"];
+/// Words a name can open after: articles, possessives, quantifiers and the prepositions of a place (`the
+/// guest bedroom`, `all guest bedroom lights`, `lights in guest bedroom`).
+const OPENING_A_NAME: &[&str] = &[
+    "the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that", "these", "those", "some", "every",
+    "each", "both", "all", "any", "in", "at", "of", "on", "off", "inside", "near", "by",
+];
 
-/// Whether the key is said, but only as the end of a longer name the values do not hold: between an
-/// article or a possessive and the key stands a content word no value of the round reads (`the guest
-/// bedroom`, `my neighbor's kitchen`, beside a vocabulary that has `bedroom` and `kitchen`). A user who
-/// named one bedroom may have two, and the one said is not the one named: the key is not said in full.
+/// Whether the key is said, but only as the end of a longer name the values do not hold: between the
+/// key and a word a name opens after (above: `turn off guest bedroom lights`) stand one or two content
+/// words no value of the round reads (`the guest bedroom`, `my neighbor's kitchen`, `the cozy little
+/// den`, beside a vocabulary that has `bedroom`, `kitchen` and `den`). A user who named one bedroom may
+/// have two, and the one said is not the one named: the key is not said in full. The first word of the
+/// request opens nothing, so a verb there (`kill den lights`) is no name; nor does a word the round
+/// reads (`they're still on` after `kitchen lights`: `lights` is the reflex's own word).
 fn only_inside_a_longer_name(reading: &Reading, key: &str, meaning: &str) -> bool {
     let request = reading.request;
+    let unread =
+        |w: &Word| !is_stop(w) && !reading.common.contains(&w.stem) && !w.lower.chars().any(|c| c.is_ascii_digit());
+    let opens = |w: &Word| OPENING_A_NAME.contains(&w.lower.as_str());
     let inside = |at: usize| {
-        at >= 2 && OPENING_A_NAME.contains(&request[at - 2].lower.as_str()) && {
-            let before = &request[at - 1];
-            !is_stop(before)
-                && !reading.common.contains(&before.stem)
-                && !before.lower.chars().any(|c| c.is_ascii_digit())
+        let mut i = at;
+        while i > 0 && at - i < 2 && !opens(&request[i - 1]) && unread(&request[i - 1]) {
+            i -= 1;
         }
+        i < at && i > 0 && opens(&request[i - 1])
     };
     let at = places(request, key, meaning);
     !at.is_empty() && at.into_iter().all(inside)
@@ -182,13 +187,8 @@ fn value_evidence(reading: &Reading, key: &str, meaning: &str, taught: &HashSet<
     if request.iter().any(|r| taught.contains(&r.stem)) {
         best = best.max(reading.params.taught);
     }
-    if phrase_at(request, &key_words).is_some() {
+    if !places(request, key, meaning).is_empty() {
         best = 1.0;
-    }
-    for alias in quoted(meaning) {
-        if phrase_at(request, &words(&alias)).is_some() {
-            best = best.max(1.0);
-        }
     }
     // A one-word key said through a word the lexicon holds for it.
     if best < 1.0 && key_words.len() == 1 {
@@ -390,6 +390,11 @@ mod tests {
             "turn on the guest bedroom lights",
             "turn off the lights in my neighbor's kitchen",
             "switch off the upstairs den light",
+            "turn on some guest bedroom lights",
+            "turn off both guest bedroom lights",
+            "turn off the cozy little den lights",
+            "turn off the lights in guest bedroom",
+            "turn off neighbor's kitchen lights",
         ] {
             let d = ask(request, &q);
             assert_eq!(top(&d).0, UNSTATED, "{request}: {d:?}");
@@ -405,13 +410,19 @@ mod tests {
             ("turn off all the kitchen lights", "kitchen"),
             ("turn the den off", "den"),
             ("lights off in the den and the guest bedroom", "den"),
+            ("kill den lights", "den"),
+            ("switch kitchen lights off", "kitchen"),
+            ("turn off every kitchen light", "kitchen"),
         ] {
             assert_eq!(top(&ask(request, &q)).0, room, "{request}");
         }
         let ws = words("turn the off kitchen lights");
         let (params, common) = (params(), HashSet::from(["off".to_string()]));
         let reading = Reading { request: &ws, params: &params, synonyms: &[], said: None, common: &common };
-        assert!(said_in_full(&reading, "kitchen", ""), "a word another argument reads opens no name");
+        assert!(said_in_full(&reading, "kitchen", ""), "a word another argument reads is no part of a name");
+        let ws = words("turn off guest bedroom lights");
+        let reading = Reading { request: &ws, params: &params, synonyms: &[], said: None, common: &common };
+        assert!(!said_in_full(&reading, "bedroom", ""), "a name opens after another argument's value");
     }
 
     #[test]
