@@ -575,6 +575,11 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
         || words.iter().any(|w| MENTIONING.contains(&w.as_str()))
         || has(words, MENTIONING_PHRASES)
         || quotes_a_command(words)
+        // `John please turn off the den lights`: a name before `please` and a command, said to someone.
+        || (words.len() >= 3
+            && words[1] == "please"
+            && !COMMANDS.contains(&words[0].as_str())
+            && COMMANDS.contains(&words[2].as_str()))
         || (words.first().is_some_and(|w| HABITUAL.contains(&w.as_str()))
             && words.get(1).is_some_and(|w| SUBJECTS.contains(&w.as_str())))
         || (words.first().is_some_and(|w| OTHER_ACTS.contains(&w.as_str()))
@@ -890,6 +895,8 @@ mod tests {
             "note turn off the kitchen lights",
             "typically I turn off the kitchen lights",
             "type in turn off the kitchen lights",
+            "John please turn off the kitchen lights",
+            "kids please turn off the den lights",
         ] {
             assert_ne!(mood(said), Mood::Request, "{said}");
         }
@@ -905,6 +912,9 @@ mod tests {
             "print the report",
             "type my password",
             "repeat the last song",
+            "please turn off the den lights",
+            "ok please turn off the den lights",
+            "hey evoke please turn off the den lights",
         ] {
             assert_eq!(mood(said), Mood::Request, "{said}");
         }
