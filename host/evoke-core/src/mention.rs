@@ -280,7 +280,7 @@ pub fn said(input: &str, args: &[Offered]) -> Vec<Said> {
     let mut input_toks = toks(input);
     // The `on` of `come on`, `hold on`, `go on` says nothing of a setting: it names no key.
     for i in 1..input_toks.len() {
-        if input_toks[i].fold == "on" && crate::mood::COME_ON.contains(&input_toks[i - 1].fold.as_str()) {
+        if crate::mood::idiom_on(&input_toks[i - 1].fold, &input_toks[i].fold) {
             input_toks[i].fold.clear();
         }
     }

@@ -656,7 +656,12 @@ fn puts_off(words: &[String]) -> bool {
 }
 
 /// The words before `on` that open a request and say nothing of a light: `come on`, `hold on`, `go on`.
-pub const COME_ON: &[&str] = &["come", "hold", "go", "hang", "carry", "right", "move"];
+const COME_ON: &[&str] = &["come", "hold", "go", "hang", "carry", "right", "move"];
+
+/// Whether `word`, after `before`, is the `on` of `come on`, `hold on`, `go on`: it names no setting.
+pub fn idiom_on(before: &str, word: &str) -> bool {
+    word == "on" && COME_ON.contains(&before)
+}
 
 /// Whether the words are all openers (`hey`, `ok`, `evoke`, `please`, `go ahead and`): a greeting before a
 /// comma opens the request after it and is no part of its own.
@@ -664,8 +669,7 @@ pub fn opens_only(text: &str) -> bool {
     let words = words(&text.nfkc().filter(|c| !is_format(*c)).collect::<String>());
     // `come on` opens a request too, and its `on` says nothing of a light.
     let come_on = |i: usize| {
-        (COME_ON.contains(&words[i].as_str()) && words.get(i + 1).is_some_and(|w| w == "on"))
-            || (words[i] == "on" && i > 0 && COME_ON.contains(&words[i - 1].as_str()))
+        words.get(i + 1).is_some_and(|next| idiom_on(&words[i], next)) || (i > 0 && idiom_on(&words[i - 1], &words[i]))
     };
     !words.is_empty()
         && (0..words.len())

@@ -117,16 +117,14 @@ pub fn said_in_full(reading: &Reading, key: &str, meaning: &str) -> bool {
 
 /// Where the key, or a name its meaning quotes, is said in whole words: the first word of each place.
 fn places(request: &[Word], key: &str, meaning: &str) -> Vec<usize> {
+    // The `on` of `come on`, `hold on`, `go on` says nothing of a setting.
+    let idiom = |i: usize| i > 0 && evoke_core::mood::idiom_on(&request[i - 1].lower, &request[i].lower);
     let mut out = Vec::new();
     for phrase in std::iter::once(key.to_string()).chain(quoted(meaning)) {
         let phrase = words(&phrase);
         if phrase.is_empty() || phrase.len() > request.len() {
             continue;
         }
-        // The `on` of `come on`, `hold on`, `go on` says nothing of a setting.
-        let idiom = |i: usize| {
-            request[i].lower == "on" && i > 0 && evoke_core::mood::COME_ON.contains(&request[i - 1].lower.as_str())
-        };
         out.extend(
             (0..=request.len() - phrase.len())
                 .filter(|&i| phrase.iter().zip(&request[i..]).all(|(p, r)| p.stem == r.stem) && !idiom(i)),
