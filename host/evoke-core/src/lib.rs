@@ -31,3 +31,4 @@ pub mod text;
 pub mod validate;
 pub mod vocab;
 pub mod weave;
+pub mod words;

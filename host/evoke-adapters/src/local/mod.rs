@@ -19,7 +19,7 @@ pub mod space;
 pub mod stored;
 pub(crate) mod thread;
 pub(crate) mod weave;
-pub mod words;
+pub use evoke_core::words;
 
 pub use calibration::{ArgParams, GATE, Params};
 pub use settings::{Settings, SettingsError};

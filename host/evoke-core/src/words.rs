@@ -1,5 +1,6 @@
-//! Words as `local` reads them: lower-cased runs of letters and digits, apostrophes dropped inside a
-//! word (`what's` → `whats`), each cut to a rough stem so that `lights`, `lighting` and `light` meet.
+//! Words as the built-in engine and the gate compare them: lower-cased runs of letters and digits,
+//! apostrophes dropped inside a word (`what's` → `whats`), each cut to a rough stem so that `lights`,
+//! `lighting` and `light` meet.
 
 /// One word of a text: where it is (character offsets, end exclusive), as written (lower-cased) and
 /// stemmed.
