@@ -367,12 +367,13 @@ fn gate_case(input: &Value) -> Result<Value, CaseError> {
         _ => None,
     };
     let unconsumed = input.get("unconsumed").and_then(Value::as_bool).unwrap_or(false);
+    let two_things = input.get("two_things").and_then(Value::as_bool).unwrap_or(false);
     // The sentence is optional: a case without one is a request.
     let mood = match input.get("sentence") {
         Some(sentence) => mood(sentence.as_str().ok_or_else(|| CaseError::Missing { key: "sentence".into() })?),
         None => Mood::Request,
     };
-    let because = confirm_reasons(gate.as_ref(), &Complete { effect, confidence, unconsumed, runner_up, mood });
+    let because = confirm_reasons(gate.as_ref(), &Complete { effect, confidence, unconsumed, runner_up, two_things, mood });
     if because.is_empty() {
         Ok(json!({ "outcome": Outcome::Run }))
     } else {

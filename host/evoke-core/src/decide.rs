@@ -16,6 +16,7 @@ use crate::question::{self, NONE, Questions, UNSTATED, YES, arg_id, fits_id};
 use crate::recognize::{Candidate, Span, recognize};
 use crate::text::{Unclean, check_clean};
 use crate::validate::{Answers, Distribution};
+use crate::weave::two_things::may_ask_two_things;
 use serde::Serialize;
 
 /// The longest input a decision reads, in characters.
@@ -283,6 +284,7 @@ impl<'c> Decider<'c> {
         settle(Reading {
             input: &self.input,
             mood: self.mood(),
+            two_things: may_ask_two_things(&self.input, &self.candidates, reflex),
             reflex,
             gate: self.gate.as_ref(),
             args,
@@ -426,6 +428,7 @@ pub fn answered(
     settle(Reading {
         input: &decision.input,
         mood: gated_mood(&decision.input, sentence),
+        two_things: may_ask_two_things(&decision.input, candidates, reflex),
         reflex,
         gate,
         args,
@@ -440,6 +443,8 @@ pub fn answered(
 struct Reading<'a> {
     input: &'a str,
     mood: Mood,
+    /// Whether the sentence joins something to the call that the call leaves out.
+    two_things: bool,
     reflex: &'a Reflex,
     gate: Option<&'a Gate>,
     args: Args,
@@ -451,7 +456,7 @@ struct Reading<'a> {
 
 /// The gate's rules after abstaining: ask for what is missing, else confirm for every reason that holds, else run.
 fn settle(reading: Reading) -> Decision {
-    let Reading { input, mood, reflex, gate, args, judgments, contenders, missing, unconsumed } = reading;
+    let Reading { input, mood, two_things, reflex, gate, args, judgments, contenders, missing, unconsumed } = reading;
     let weakest = judgments.iter().fold(None::<&Judgment>, |w, j| match w {
         Some(w) if w.p <= j.p => Some(w),
         _ => Some(j),
@@ -489,6 +494,7 @@ fn settle(reading: Reading) -> Decision {
         confidence: confidence.unwrap_or(0.0),
         unconsumed: !unconsumed.is_empty(),
         runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
+        two_things,
         mood,
     };
     let because = confirm_reasons(gate, &complete);

@@ -27,6 +27,8 @@ pub struct Complete<'a> {
     pub unconsumed: bool,
     /// The second reflex and its route p, when there is one.
     pub runner_up: Option<(&'a str, f64)>,
+    /// The sentence joins something to the call that the call leaves out.
+    pub two_things: bool,
     /// What the sentence does: a write or a destructive call runs only on a request.
     pub mood: Mood,
 }
@@ -43,6 +45,9 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
         because.push(Because::NoGate);
         if call.unconsumed {
             because.push(Because::UnconsumedSpan);
+        }
+        if call.two_things {
+            because.push(Because::TwoThings);
         }
         because.extend(not_a_request);
         return because;
@@ -64,6 +69,9 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
         if route >= gate.route {
             because.push(Because::RunnerUp { reflex: reflex.to_string(), route });
         }
+    }
+    if call.two_things {
+        because.push(Because::TwoThings);
     }
     because.extend(not_a_request);
     because

@@ -9,6 +9,7 @@
 pub mod again;
 pub mod plan;
 pub mod planfile;
+pub mod two_things;
 pub mod weaver;
 
 use crate::question::{Question, Questions, Text};

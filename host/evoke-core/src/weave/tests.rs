@@ -562,6 +562,38 @@ mod weaving {
     }
 
     #[test]
+    fn a_thing_joined_to_a_call_and_never_spoken_of_by_its_reflex_is_not_left_out_silently() {
+        use crate::decision::Because;
+        let one = |input: &str| match weave(input, &|_| false).0 {
+            Woven::One(d) => d,
+            Woven::Plan(p) => panic!("a plan: {p:?}"),
+        };
+        // Run as read, these would switch the lights off and leave the oven (or the fan) as it is.
+        for input in [
+            "turn off the den lights and the oven",
+            "turn off the oven and the den lights",
+            "turn off the den lights then the fan",
+            "turn off the den lights and the hallway lights",
+            // The den's meaning speaks of a TV; the lights do not.
+            "turn off the den lights and the tv",
+        ] {
+            let d = one(input);
+            assert_eq!(d.outcome, Outcome::Confirm, "{input}: {d:?}");
+            assert_eq!(d.because.as_deref(), Some(&[Because::TwoThings][..]), "{input}");
+            assert!(d.prompt.unwrap().reason.contains("two things"), "{input}");
+        }
+        // What the reflex speaks of, courtesy, and a typed span's own `and` join nothing more.
+        for input in [
+            "turn off the den lights",
+            "turn off the den lights and thanks",
+            "set a timer for an hour and a half",
+        ] {
+            let d = one(input);
+            assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");
+        }
+    }
+
+    #[test]
     fn a_half_that_matches_nothing_refuses_the_whole_request() {
         let (woven, asked) = weave("turn off the den lights and order a large pizza", &|_| true);
         let plan = plan_of(woven);

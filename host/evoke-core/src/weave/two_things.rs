@@ -1,0 +1,71 @@
+//! `two_things`: a call that holds only part of what its sentence asked for. An `and` or a `then` the
+//! engine did not cut at joins something to the call; when the words on either side of it, up to the next
+//! place the sentence could be cut, name a thing the call's reflex never speaks of, the call would do one
+//! thing and drop the other: `turn off the kitchen lights and the oven` would switch the lights off and
+//! leave the oven on. The gate confirms such a call rather than run half of the request (000 §13.1: never
+//! half done).
+//!
+//! What a reflex speaks of is every word of its description, its examples, its arguments' names and
+//! questions, its options' keys and its vocabularies' words. Not its `not_for`, which names what it does
+//! not do, nor the meanings of its values, which describe a value by other things: the den's "The TV room
+//! downstairs" does not make `turn off the den lights and the tv` one thing.
+
+use super::cuts;
+use crate::catalog::Reflex;
+use crate::recognize::Candidate;
+use crate::words::{Word, is_stop, words};
+use std::collections::BTreeSet;
+
+/// The connectives that join one more thing to a call when they are not cut at.
+const JOINING: [&str; 2] = ["and", "then"];
+
+/// Words a request closes or softens with, which name no thing.
+const COURTESY: &[&str] = &[
+    "again", "asap", "away", "both", "each", "every", "everything", "kindly", "now", "pl", "pls", "plz", "quick",
+    "quickly", "right", "thank", "thanks", "thx", "together", "well",
+];
+
+/// Whether a call of `reflex` on `input` may leave out a second thing the sentence joins to it.
+pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex) -> bool {
+    let places = cuts(input, candidates);
+    if !places.iter().any(|c| JOINING.contains(&c.word.as_str())) {
+        return false;
+    }
+    let spoken = spoken_of(reflex);
+    let said = words(input);
+    let in_a_span = |w: &Word| candidates.iter().any(|c| w.start < c.span.end && c.span.start < w.end);
+    let unspoken = |from: usize, to: usize| {
+        said.iter().filter(|w| w.start >= from && w.end <= to).any(|w| {
+            !in_a_span(w)
+                && !is_stop(w)
+                && !COURTESY.contains(&w.stem.as_str())
+                && !w.lower.chars().all(|c| c.is_ascii_digit())
+                && !spoken.contains(&w.stem)
+        })
+    };
+    let length = input.chars().count();
+    places.iter().enumerate().any(|(i, place)| {
+        if !JOINING.contains(&place.word.as_str()) {
+            return false;
+        }
+        let before = if i == 0 { 0 } else { places[i - 1].end };
+        let after = places.get(i + 1).map_or(length, |next| next.start);
+        unspoken(before, place.start) || unspoken(place.end, after)
+    })
+}
+
+/// The stems of every word the reflex's own texts say.
+fn spoken_of(reflex: &Reflex) -> BTreeSet<String> {
+    let manifest = &reflex.manifest;
+    let mut texts: Vec<&str> = vec![manifest.description.as_str()];
+    texts.extend(manifest.examples.iter().map(|e| e.utterance.as_str()));
+    for arg in &manifest.args {
+        texts.push(&arg.name);
+        texts.push(&arg.ask);
+        texts.extend(arg.source.option_keys());
+    }
+    for vocab in reflex.vocabs.values() {
+        texts.extend(vocab.words.iter().map(|w| w.word.as_str()));
+    }
+    texts.iter().flat_map(|t| words(t)).map(|w| w.stem).collect()
+}
