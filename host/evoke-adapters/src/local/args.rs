@@ -145,19 +145,23 @@ const OPENING_A_NAME: &[&str] = &[
 /// words no value of the round reads (`the guest bedroom`, `my neighbor's kitchen`, `the cozy little
 /// den`, beside a vocabulary that has `bedroom`, `kitchen` and `den`). A user who named one bedroom may
 /// have two, and the one said is not the one named: the key is not said in full. The first word of the
-/// request opens nothing, so a verb there (`kill den lights`) is no name; nor does a word the round
-/// reads (`they're still on` after `kitchen lights`: `lights` is the reflex's own word).
+/// request starts a name too (`guest bedroom lights off`), unless it is a verb a request starts with or
+/// a word of the lexicon (`kill den lights`, `dim bedroom lights`); nor does a word the round reads
+/// (`they're still on` after `kitchen lights`: `lights` is the reflex's own word).
 fn only_inside_a_longer_name(reading: &Reading, key: &str, meaning: &str) -> bool {
     let request = reading.request;
     let unread =
         |w: &Word| !is_stop(w) && !reading.common.contains(&w.stem) && !w.lower.chars().any(|c| c.is_ascii_digit());
     let opens = |w: &Word| OPENING_A_NAME.contains(&w.lower.as_str());
+    let commands = |w: &Word| {
+        super::weave::starts_a_request(&w.lower) || lexicon::is_known(&w.stem, reading.synonyms)
+    };
     let inside = |at: usize| {
         let mut i = at;
         while i > 0 && at - i < 2 && !opens(&request[i - 1]) && unread(&request[i - 1]) {
             i -= 1;
         }
-        i < at && i > 0 && opens(&request[i - 1])
+        i < at && if i == 0 { !commands(&request[0]) } else { opens(&request[i - 1]) }
     };
     let at = places(request, key, meaning);
     !at.is_empty() && at.into_iter().all(inside)
@@ -393,6 +397,8 @@ mod tests {
             "turn off the cozy little den lights",
             "turn off the lights in guest bedroom",
             "turn off neighbor's kitchen lights",
+            "guest bedroom lights off",
+            "master bedroom lights on please",
         ] {
             let d = ask(request, &q);
             assert_eq!(top(&d).0, UNSTATED, "{request}: {d:?}");
@@ -409,6 +415,8 @@ mod tests {
             ("turn the den off", "den"),
             ("lights off in the den and the guest bedroom", "den"),
             ("kill den lights", "den"),
+            ("dim bedroom lights", "bedroom"),
+            ("bedroom lights off", "bedroom"),
             ("switch kitchen lights off", "kitchen"),
             ("turn off every kitchen light", "kitchen"),
         ] {

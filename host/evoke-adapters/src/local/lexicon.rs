@@ -33,6 +33,12 @@ fn stemmed() -> &'static [Vec<String>] {
     STEMMED.get_or_init(|| GROUPS.iter().map(|g| g.iter().map(|w| stem(w)).collect()).collect())
 }
 
+/// Whether the stem `word` stands in any group, the built-in ones or the project's.
+pub fn is_known(word: &str, extra: &[(String, Vec<String>)]) -> bool {
+    stemmed().iter().any(|g| g.iter().any(|w| w == word))
+        || extra.iter().any(|(w, means)| w == word || means.iter().any(|m| m == word))
+}
+
 /// Whether `a` and `b` (stems) are in one group.
 pub fn same(a: &str, b: &str, extra: &[(String, Vec<String>)]) -> bool {
     if a == b {

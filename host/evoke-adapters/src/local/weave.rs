@@ -25,6 +25,11 @@ const VERBS: &[&str] = &[
     "when", "where", "who", "how", "write",
 ];
 
+/// Whether `word` (lowercased) is a verb a spoken request commonly starts with.
+pub(crate) fn starts_a_request(word: &str) -> bool {
+    VERBS.contains(&word)
+}
+
 /// Words that may stand between a connective and the verb it joins.
 const LEAD: &[&str] = &["then", "also", "please", "and", "next", "that", "you", "i", "we", "can", "could", "just"];
 
