@@ -21,7 +21,7 @@ const JOINING: [&str; 2] = ["and", "then"];
 
 /// Words a request closes or softens with, which name no thing.
 const COURTESY: &[&str] = &[
-    "again", "asap", "away", "both", "each", "every", "everything", "kindly", "now", "pl", "pls", "plz", "quick",
+    "again", "asap", "away", "both", "each", "every", "kindly", "now", "pls", "plz", "quick",
     "quickly", "right", "thank", "thanks", "thx", "together", "well",
 ];
 
@@ -38,6 +38,7 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
         said.iter().filter(|w| w.start >= from && w.end <= to).any(|w| {
             !in_a_span(w)
                 && !is_stop(w)
+                && !COURTESY.contains(&w.lower.as_str())
                 && !COURTESY.contains(&w.stem.as_str())
                 && !w.lower.chars().all(|c| c.is_ascii_digit())
                 && !spoken.contains(&w.stem)
