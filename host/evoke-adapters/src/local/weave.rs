@@ -95,6 +95,54 @@ fn example_starts(round: &Questions) -> Vec<String> {
     starts
 }
 
+/// Words that stand between a list's connective and its next value: `the den lights and the kitchen lights`.
+const DETERMINERS: &[&str] = &["the", "my", "our", "a", "an", "this", "that"];
+
+/// What the words just before `start` say of the value there, skipping determiners: a list word joins it
+/// (`also`), a negation rules it out (`out`), `instead` replaces; `None` where they say none of these.
+fn joined_before(chars: &[char], start: usize) -> Option<&'static str> {
+    let before: String = chars[..start].iter().collect::<String>().to_lowercase();
+    let before = words(&before);
+    let last: Vec<&str> =
+        before.iter().rev().map(|w| w.lower.as_str()).skip_while(|w| DETERMINERS.contains(w)).take(2).collect();
+    let comma = chars[..start].iter().rev().find(|c| !c.is_whitespace()) == Some(&',');
+    match last.as_slice() {
+        ["not", ..] | ["except", ..] | ["but", ..] | [_, "except"] => Some("out"),
+        ["and", ..] | ["or", ..] | ["also", ..] | ["plus", ..] => Some("also"),
+        ["of", "instead"] | ["instead", ..] => Some("instead"),
+        _ if comma => Some("also"),
+        _ => None,
+    }
+}
+
+/// The value the step read, as the question's `instead` option quotes it (`… in place of "den".`).
+fn read_value(question: &Question) -> Option<String> {
+    let Question::Choice { options, .. } = question else { return None };
+    let (_, text) = options.0.iter().find(|(key, _)| key == "instead")?;
+    let Text::Plain(text) = text else { return None };
+    let quoted = text.strip_suffix("\".")?;
+    Some(quoted[quoted.rfind('"')? + 1..].to_lowercase())
+}
+
+/// Whether the value at `start` comes first in a list whose next item is the value read: `the den lights
+/// and the kitchen lights`, read as the kitchen, lists the den too. Between the two stand at most three
+/// words that start no request of their own, then a list word.
+fn listed_before(chars: &[char], start: usize, read: &str) -> bool {
+    let lower: String = chars.iter().collect::<String>().to_lowercase();
+    let after: String = lower.chars().skip(start).collect();
+    let said = words(&after);
+    let read = words(read);
+    let Some(at) = (1..said.len()).find(|&i| {
+        said.len() >= i + read.len() && said[i..i + read.len()].iter().zip(&read).all(|(a, b)| a.lower == b.lower)
+    }) else {
+        return false;
+    };
+    let between: Vec<&str> = said[1..at].iter().map(|w| w.lower.as_str()).collect();
+    let between: Vec<&str> = between.into_iter().rev().skip_while(|w| DETERMINERS.contains(w)).collect();
+    let Some((joint, rest)) = between.split_first() else { return false };
+    matches!(*joint, "and" | "or" | "plus") && rest.len() <= 3 && !rest.iter().any(|w| starts_a_request(w))
+}
+
 /// Whether the request asks for the value at `start..end` as well (`also`), instead (`instead`), rules it
 /// out (`out`), or says something else there (`nothing`).
 fn again(request: &str, id: &str, question: &Question) -> BTreeMap<String, f64> {
@@ -115,15 +163,11 @@ fn again(request: &str, id: &str, question: &Question) -> BTreeMap<String, f64> 
         return p;
     };
     let chars: Vec<char> = request.chars().collect();
-    let before: String = chars[..start.min(chars.len())].iter().collect::<String>().to_lowercase();
-    let before = words(&before);
-    let last: Vec<&str> = before.iter().rev().take(2).map(|w| w.lower.as_str()).collect();
-    let key = match last.as_slice() {
-        ["not", ..] | ["except", ..] | ["but", ..] | [_, "except"] => "out",
-        ["and", ..] | ["or", ..] | ["also", ..] | ["plus", ..] => "also",
-        ["of", "instead"] | ["instead", ..] => "instead",
-        _ if chars.get(start.wrapping_sub(2)) == Some(&',') => "also",
-        _ => "nothing",
+    let start = start.min(chars.len());
+    let key = match joined_before(&chars, start) {
+        Some(key) => key,
+        None if read_value(question).is_some_and(|read| listed_before(&chars, start, &read)) => "also",
+        None => "nothing",
     };
     pick(&mut p, key);
     p
@@ -217,5 +261,34 @@ mod tests {
         assert_eq!(top("turn off the den and office lights", 21), "also");
         assert_eq!(top("turn off the den but not office lights", 25), "out");
         assert_eq!(top("turn off the den lights in the office", 31), "nothing");
+        // Determiners between the list word and the value.
+        assert_eq!(top("turn off the den lights and the office lights", 32), "also");
+        assert_eq!(top("turn off the den but not the office lights", 29), "out");
+    }
+
+    #[test]
+    fn a_value_listed_before_the_one_read_is_also() {
+        let q = |read: &str| Question::Choice {
+            ask: String::new(),
+            options: Options(vec![
+                ("also".into(), Text::Plain(String::new())),
+                ("instead".into(), Text::Plain(format!("It means \"den\" in place of \"{read}\"."))),
+                ("out".into(), Text::Plain(String::new())),
+                ("nothing".into(), Text::Plain(String::new())),
+            ]),
+            otherwise: Some("nothing".into()),
+        };
+        let top = |input: &str, read: &str| {
+            let start = input.find("den").unwrap();
+            let a = again(input, &format!("weave.again_{start}_{}_lights__room", start + 3), &q(read));
+            a.into_iter().max_by(|x, y| x.1.total_cmp(&y.1)).unwrap().0
+        };
+        assert_eq!(top("turn off the den lights and the kitchen lights", "kitchen"), "also");
+        assert_eq!(top("turn off the den and kitchen lights", "kitchen"), "also");
+        assert_eq!(top("turn off the den lights or the living room lights", "living room"), "also");
+        // A verb between them starts a request of its own; no list word, no list.
+        assert_eq!(top("turn on the den lights and leave the kitchen ones", "kitchen"), "nothing");
+        assert_eq!(top("turn off the den lights in the kitchen", "kitchen"), "nothing");
+        assert_eq!(top("turn off the den lights and then switch the kitchen lights", "kitchen"), "nothing");
     }
 }

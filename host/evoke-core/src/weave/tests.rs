@@ -584,11 +584,18 @@ mod weaving {
             assert_eq!(d.because.as_deref(), Some(&[Because::TwoThings][..]), "{input}");
             assert!(d.prompt.unwrap().reason.contains("two things"), "{input}");
         }
+        // `not` names no thing; the oven still is one (and the mood reads the `not` too).
+        let d = one("turn off the den lights and not the oven");
+        assert_eq!(d.outcome, Outcome::Confirm);
+        assert_eq!(d.because.as_deref().unwrap().first(), Some(&Because::TwoThings), "{d:?}");
         // What the reflex speaks of, courtesy, and a typed span's own `and` join nothing more.
         for input in [
             "turn off the den lights",
             "turn off the den lights and thanks",
             "set a timer for an hour and a half",
+            // Two verbs of one act.
+            "go ahead and turn off the den lights",
+            "come and turn off the den lights",
         ] {
             let d = one(input);
             assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");

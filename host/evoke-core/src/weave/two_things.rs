@@ -25,6 +25,16 @@ const COURTESY: &[&str] = &[
     "quickly", "right", "thank", "thanks", "thx", "together", "well",
 ];
 
+/// Words of what the speaker knows or wonders, which ask for the call's answer and name no second thing:
+/// `my account is blocked and i have no idea why`, `… and i'm not sure why`.
+const NOT_KNOWING: &[&str] = &[
+    "cant", "curious", "dont", "idea", "no", "not", "reason", "sure", "understand", "wonder", "wondering",
+];
+
+/// Words before an `and` that join two verbs of one act: `go ahead and flip a coin`, `come and pick me up`,
+/// `try and find my phone`.
+const ONE_ACT: &[&str] = &["ahead", "come", "go", "try"];
+
 /// Whether a call of `reflex` on `input` may leave out a second thing the sentence joins to it.
 pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex) -> bool {
     let places = cuts(input, candidates);
@@ -40,19 +50,25 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
                 && !is_stop(w)
                 && !COURTESY.contains(&w.lower.as_str())
                 && !COURTESY.contains(&w.stem.as_str())
+                && !NOT_KNOWING.contains(&w.lower.as_str())
                 && !w.lower.chars().all(|c| c.is_ascii_digit())
                 && !spoken.contains(&w.stem)
         })
     };
     let length = input.chars().count();
     places.iter().enumerate().any(|(i, place)| {
-        if !JOINING.contains(&place.word.as_str()) {
+        if !JOINING.contains(&place.word.as_str()) || place.word == "and" && joins_one_act(&said, place.start) {
             return false;
         }
         let before = if i == 0 { 0 } else { places[i - 1].end };
         let after = places.get(i + 1).map_or(length, |next| next.start);
         unspoken(before, place.start) || unspoken(place.end, after)
     })
+}
+
+/// Whether the word just before the connective at `at` makes it part of one act (`go ahead and …`).
+fn joins_one_act(said: &[Word], at: usize) -> bool {
+    said.iter().rev().find(|w| w.end <= at).is_some_and(|w| ONE_ACT.contains(&w.lower.as_str()))
 }
 
 /// The stems of every word the reflex's own texts say.
