@@ -291,4 +291,40 @@ mod tests {
         assert_eq!(top("turn off the den lights in the kitchen", "kitchen"), "nothing");
         assert_eq!(top("turn off the den lights and then switch the kitchen lights", "kitchen"), "nothing");
     }
+
+    /// The rooms the plan of `input` switches, step by step, woven by `local` on the example project.
+    fn rooms_woven(input: &str) -> Vec<String> {
+        use evoke_core::adapter::Adapter;
+        use evoke_core::validate::validate;
+        use evoke_core::weave::weaver::{Weaver, Woven};
+        let catalog = crate::testing::home_catalog();
+        let local = crate::local::Local::default();
+        let mut weaver = Weaver::new(&catalog, local.gate(), input).expect("bounded");
+        while let Some((text, questions)) = weaver.questions() {
+            let state = evoke_core::adapter::State { request: text.to_string() };
+            let raw = local.answer_now(&state, questions).expect("local answers");
+            let answers = validate(questions, &raw).expect("valid");
+            weaver.feed(&answers).expect("within bounds");
+        }
+        let room = |d: &evoke_core::decision::Decision| {
+            d.args.as_ref().and_then(|a| a.get("room")).map(|v| v.shown().to_string()).unwrap_or_default()
+        };
+        match weaver.woven().expect("woven") {
+            Woven::Plan(plan) => plan.steps.iter().map(|s| room(&s.decision)).collect(),
+            Woven::One(d) => vec![room(d)],
+        }
+    }
+
+    #[test]
+    fn a_list_of_rooms_is_a_step_per_room_whichever_the_call_read() {
+        for input in [
+            "turn off the den lights and the kitchen lights",
+            "turn off the kitchen lights and the den lights",
+            "turn off the den lights and kitchen lights",
+        ] {
+            let mut rooms = rooms_woven(input);
+            rooms.sort();
+            assert_eq!(rooms, ["den", "kitchen"], "{input}");
+        }
+    }
 }
