@@ -373,7 +373,8 @@ fn gate_case(input: &Value) -> Result<Value, CaseError> {
         Some(sentence) => mood(sentence.as_str().ok_or_else(|| CaseError::Missing { key: "sentence".into() })?),
         None => Mood::Request,
     };
-    let because = confirm_reasons(gate.as_ref(), &Complete { effect, confidence, unconsumed, runner_up, two_things, mood });
+    let because =
+        confirm_reasons(gate.as_ref(), &Complete { effect, confidence, unconsumed, runner_up, two_things, mood });
     if because.is_empty() {
         Ok(json!({ "outcome": Outcome::Run }))
     } else {

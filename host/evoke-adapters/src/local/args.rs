@@ -153,9 +153,7 @@ fn only_inside_a_longer_name(reading: &Reading, key: &str, meaning: &str) -> boo
     let unread =
         |w: &Word| !is_stop(w) && !reading.common.contains(&w.stem) && !w.lower.chars().any(|c| c.is_ascii_digit());
     let opens = |w: &Word| OPENING_A_NAME.contains(&w.lower.as_str());
-    let commands = |w: &Word| {
-        super::weave::starts_a_request(&w.lower) || lexicon::is_known(&w.stem, reading.synonyms)
-    };
+    let commands = |w: &Word| super::weave::starts_a_request(&w.lower) || lexicon::is_known(&w.stem, reading.synonyms);
     let inside = |at: usize| {
         let mut i = at;
         while i > 0 && at - i < 2 && !opens(&request[i - 1]) && unread(&request[i - 1]) {

@@ -124,23 +124,67 @@ fn read_value(question: &Question) -> Option<String> {
     Some(quoted[quoted.rfind('"')? + 1..].to_lowercase())
 }
 
-/// Whether the value at `start` comes first in a list whose next item is the value read: `the den lights
-/// and the kitchen lights`, read as the kitchen, lists the den too. Between the two stand at most three
-/// words that start no request of their own, then a list word.
-fn listed_before(chars: &[char], start: usize, read: &str) -> bool {
+/// The words that join the items of a list.
+const LIST_WORDS: &[&str] = &["and", "or", "plus"];
+/// Words that break a list: what not to do, an order, a contrast.
+const LIST_BREAKS: &[&str] = &["not", "no", "but", "except", "without", "instead", "then", "dont", "never"];
+/// The most words an item of a list may hold around its value (`the kitchen ceiling lights`).
+const ITEM_WORDS: usize = 4;
+
+/// Whether the value at `start..end` and the value read stand in one list, in either order: `the den
+/// lights and the kitchen lights`, `the den, kitchen and office lights`, `the den lights, the kitchen
+/// lights and the office lights`. Between the two, every stretch the list's marks (a comma, `and`, `or`,
+/// `plus`) leave holds at most [`ITEM_WORDS`] words, none a verb a request starts with nor a word that
+/// breaks a list, and the later value follows a mark, with only determiners between.
+fn listed_with(chars: &[char], start: usize, end: usize, read: &str) -> bool {
+    // Words are found in the lowercased text; its commas by the same offsets, which hold only where
+    // lowercasing keeps the length.
     let lower: String = chars.iter().collect::<String>().to_lowercase();
-    let after: String = lower.chars().skip(start).collect();
-    let said = words(&after);
-    let read = words(read);
-    let Some(at) = (1..said.len()).find(|&i| {
-        said.len() >= i + read.len() && said[i..i + read.len()].iter().zip(&read).all(|(a, b)| a.lower == b.lower)
-    }) else {
+    if lower.chars().count() != chars.len() {
         return false;
-    };
-    let between: Vec<&str> = said[1..at].iter().map(|w| w.lower.as_str()).collect();
-    let between: Vec<&str> = between.into_iter().rev().skip_while(|w| DETERMINERS.contains(w)).collect();
-    let Some((joint, rest)) = between.split_first() else { return false };
-    matches!(*joint, "and" | "or" | "plus") && rest.len() <= 3 && !rest.iter().any(|w| starts_a_request(w))
+    }
+    let said = words(&lower);
+    let read = words(read);
+    if read.is_empty() {
+        return false;
+    }
+    let Some(other) = said.iter().position(|w| w.start == start) else { return false };
+    let other_end = said.iter().rposition(|w| w.end <= end).unwrap_or(other).max(other);
+    let read_at = (0..said.len()).find(|&i| {
+        (i > other_end || i + read.len() <= other)
+            && said.len() >= i + read.len()
+            && said[i..i + read.len()].iter().zip(&read).all(|(a, b)| a.lower == b.lower)
+    });
+    let Some(read_at) = read_at else { return false };
+    let (from, to) = if read_at < other { (read_at + read.len(), other) } else { (other_end + 1, read_at) };
+    if from > to {
+        return false;
+    }
+    // The stretch between the two values, its words and its commas in order.
+    let gap_start = if from == 0 { 0 } else { said[from - 1].end };
+    let gap_end = said[to].start;
+    let mut marks: Vec<(usize, &str)> = said[from..to].iter().map(|w| (w.start, w.lower.as_str())).collect();
+    let commas = chars[gap_start..gap_end].iter().enumerate().filter(|(_, c)| **c == ',');
+    marks.extend(commas.map(|(i, _)| (gap_start + i, ",")));
+    marks.sort_by_key(|(at, _)| *at);
+    let is_mark = |w: &str| w == "," || LIST_WORDS.contains(&w);
+    let mut item = 0;
+    let mut after_mark = false;
+    for (_, w) in &marks {
+        if is_mark(w) {
+            item = 0;
+            after_mark = true;
+        } else if LIST_BREAKS.contains(w) || starts_a_request(w) {
+            return false;
+        } else {
+            item += 1;
+            if item > ITEM_WORDS {
+                return false;
+            }
+            after_mark &= DETERMINERS.contains(w);
+        }
+    }
+    after_mark
 }
 
 /// Whether the request asks for the value at `start..end` as well (`also`), instead (`instead`), rules it
@@ -158,15 +202,16 @@ fn again(request: &str, id: &str, question: &Question) -> BTreeMap<String, f64> 
         let mut it = rest.splitn(3, '_');
         Some((it.next()?.parse::<usize>().ok()?, it.next()?.parse::<usize>().ok()?))
     });
-    let Some((start, _end)) = offsets else {
+    let Some((start, end)) = offsets else {
         pick(&mut p, "nothing");
         return p;
     };
     let chars: Vec<char> = request.chars().collect();
     let start = start.min(chars.len());
+    let end = end.clamp(start, chars.len());
     let key = match joined_before(&chars, start) {
         Some(key) => key,
-        None if read_value(question).is_some_and(|read| listed_before(&chars, start, &read)) => "also",
+        None if read_value(question).is_some_and(|read| listed_with(&chars, start, end, &read)) => "also",
         None => "nothing",
     };
     pick(&mut p, key);
@@ -267,7 +312,7 @@ mod tests {
     }
 
     #[test]
-    fn a_value_listed_before_the_one_read_is_also() {
+    fn a_value_in_one_list_with_the_one_read_is_also() {
         let q = |read: &str| Question::Choice {
             ask: String::new(),
             options: Options(vec![
@@ -286,10 +331,20 @@ mod tests {
         assert_eq!(top("turn off the den lights and the kitchen lights", "kitchen"), "also");
         assert_eq!(top("turn off the den and kitchen lights", "kitchen"), "also");
         assert_eq!(top("turn off the den lights or the living room lights", "living room"), "also");
+        // Lists of three, the value read anywhere in them.
+        assert_eq!(top("turn off the den, kitchen and office lights", "kitchen"), "also");
+        assert_eq!(top("turn off the den, kitchen and office lights", "office"), "also");
+        assert_eq!(top("turn off the den lights, the kitchen lights and the office lights", "kitchen"), "also");
+        assert_eq!(top("turn off the den lights, the kitchen lights, and the office lights", "office"), "also");
+        assert_eq!(top("turn off the lights in the kitchen, the den and the office", "kitchen"), "also");
+        assert_eq!(top("turn off the office, the kitchen and the den", "office"), "also");
         // A verb between them starts a request of its own; no list word, no list.
         assert_eq!(top("turn on the den lights and leave the kitchen ones", "kitchen"), "nothing");
         assert_eq!(top("turn off the den lights in the kitchen", "kitchen"), "nothing");
         assert_eq!(top("turn off the den lights and then switch the kitchen lights", "kitchen"), "nothing");
+        assert_eq!(top("turn off the den lights, not the kitchen lights", "kitchen"), "nothing");
+        assert_eq!(top("turn off the den lights in the kitchen and the office", "kitchen"), "nothing");
+        assert_eq!(top("turn off the den lights and the big lamp in the bedroom by the kitchen", "kitchen"), "nothing");
     }
 
     /// The rooms the plan of `input` switches, step by step, woven by `local` on the example project.
@@ -325,6 +380,16 @@ mod tests {
             let mut rooms = rooms_woven(input);
             rooms.sort();
             assert_eq!(rooms, ["den", "kitchen"], "{input}");
+        }
+        for input in [
+            "turn off the den lights, the kitchen lights and the office lights",
+            "turn off the den, kitchen and office lights",
+            "turn off the lights in the den, the kitchen and the office",
+            "turn off the office, the den, and the kitchen lights",
+        ] {
+            let mut rooms = rooms_woven(input);
+            rooms.sort();
+            assert_eq!(rooms, ["den", "kitchen", "office"], "{input}");
         }
     }
 }

@@ -21,15 +21,14 @@ const JOINING: [&str; 2] = ["and", "then"];
 
 /// Words a request closes or softens with, which name no thing.
 const COURTESY: &[&str] = &[
-    "again", "asap", "away", "both", "each", "every", "kindly", "now", "pls", "plz", "quick",
-    "quickly", "right", "thank", "thanks", "thx", "together", "well",
+    "again", "asap", "away", "both", "each", "every", "kindly", "now", "pls", "plz", "quick", "quickly", "right",
+    "thank", "thanks", "thx", "together", "well",
 ];
 
 /// Words of what the speaker knows or wonders, which ask for the call's answer and name no second thing:
 /// `my account is blocked and i have no idea why`, `… and i'm not sure why`.
-const NOT_KNOWING: &[&str] = &[
-    "cant", "curious", "dont", "idea", "no", "not", "reason", "sure", "understand", "wonder", "wondering",
-];
+const NOT_KNOWING: &[&str] =
+    &["cant", "curious", "dont", "idea", "no", "not", "reason", "sure", "understand", "wonder", "wondering"];
 
 /// Words before an `and` that join two verbs of one act: `go ahead and flip a coin`, `come and pick me up`,
 /// `try and find my phone`.
