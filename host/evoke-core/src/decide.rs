@@ -386,6 +386,30 @@ pub fn answered(
     answers: &[(String, Value)],
     sentence: Option<&str>,
 ) -> Decision {
+    settled_with(catalog, gate, candidates, decision, answers, sentence, false)
+}
+
+/// [`answered`] with no new answers, held for a person as a call that may leave a second thing out: a
+/// step of a plan whose sentence joins more to what it rules out (`…, not the den, and the office`).
+pub fn held_for_two_things(
+    catalog: &Catalog,
+    gate: Option<&Gate>,
+    candidates: &[Candidate],
+    decision: &Decision,
+    sentence: &str,
+) -> Decision {
+    settled_with(catalog, gate, candidates, decision, &[], Some(sentence), true)
+}
+
+fn settled_with(
+    catalog: &Catalog,
+    gate: Option<&Gate>,
+    candidates: &[Candidate],
+    decision: &Decision,
+    answers: &[(String, Value)],
+    sentence: Option<&str>,
+    two_things: bool,
+) -> Decision {
     let Some(reflex) = decision.reflex.as_deref().and_then(|name| catalog.get(name)) else {
         return decision.clone();
     };
@@ -428,7 +452,7 @@ pub fn answered(
     settle(Reading {
         input: &decision.input,
         mood: gated_mood(&decision.input, sentence),
-        two_things: may_ask_two_things(&decision.input, candidates, reflex),
+        two_things: two_things || may_ask_two_things(&decision.input, candidates, reflex),
         reflex,
         gate,
         args,

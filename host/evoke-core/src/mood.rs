@@ -115,6 +115,13 @@ const NEGATIONS: &[&[&str]] = &[
     &["n't"],
     &["do", "nt"],
     &["except"],
+    &["excluding"],
+    &["without"],
+    &["besides"],
+    &["minus"],
+    &["apart", "from"],
+    &["aside", "from"],
+    &["save", "for"],
     &["instead"],
     &["other", "than"],
     &["but", "the"],
@@ -258,6 +265,8 @@ const CONDITIONS: &[&[&str]] = &[
     &["afterwards"],
     &["afterward"],
     &["weekend"],
+    &["weekends"],
+    &["weekdays"],
     &["in", "the", "morning"],
     &["in", "the", "afternoon"],
     &["in", "the", "evening"],
@@ -358,9 +367,41 @@ const MENTIONING: &[&str] = &[
 /// lights` says what happens, not what to do now.
 const HABITUAL: &[&str] = &["typically", "usually", "normally", "generally", "often", "sometimes", "always"];
 
-/// Phrases that give an example or a case rather than ask: `e.g. turn off the den lights`.
-const MENTIONING_PHRASES: &[&[&str]] =
-    &[&["e", "g"], &["for", "example"], &["for", "instance"], &["such", "as"], &["remember", "to"]];
+/// Adverbs that, before a subject, report what someone says or seems: `apparently the den lights are on`.
+const HEARSAY: &[&str] = &["apparently", "supposedly", "evidently", "seemingly", "reportedly", "allegedly"];
+
+/// Phrases that give an example or a case rather than ask, or tell of a time gone: `e.g. turn off the den
+/// lights`, `ways to turn off the den lights`, `turn off the den lights last night`.
+const MENTIONING_PHRASES: &[&[&str]] = &[
+    &["e", "g"],
+    &["for", "example"],
+    &["for", "instance"],
+    &["such", "as"],
+    &["remember", "to"],
+    &["ways", "to"],
+    &["yesterday"],
+    &["ago"],
+    &["last", "night"],
+    &["last", "week"],
+    &["earlier", "today"],
+];
+
+/// First words that tell what the speaker feels, forgot, meant or is about to do, not what to do now:
+/// `hate the den lights being on`, `left the den lights on`, `gonna turn off the den lights`.
+const OWN_STATE: &[&[&str]] = &[
+    &["hate"],
+    &["hated"],
+    &["sick", "of"],
+    &["tired", "of"],
+    &["prefer"],
+    &["wish"],
+    &["left"],
+    &["forgot"],
+    &["meant"],
+    &["gonna"],
+    &["going", "to"],
+    &["about", "to"],
+];
 
 /// Polite closings that leave the request as it was: `…, will you?`, `…, if you can`, `… asap`.
 const TAILS: &[&[&str]] = &[
@@ -451,7 +492,7 @@ const AUXILIARIES: &[&str] = &[
 const AFTER_A_SUBJECT: &[&str] = &[
     "have", "has", "had", "will", "would", "could", "should", "might", "may", "must", "went", "came", "got", "gets",
     "kept", "keep", "keeps", "stayed", "stays", "remain", "remains", "remained", "being", "need", "needs", "gotta",
-    "was",
+    "was", "going",
 ];
 
 /// Words that stand as a subject or open one.
@@ -545,7 +586,17 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
         return Mood::TakenBack;
     }
     let gerund = |w: &String| w.len() > 4 && w.ends_with("ing");
+    // `all lights off but den`: a `but` one or two words from the end names what is spared; `turn off
+    // all the lights, leave the den`: a later clause that leaves or keeps something spares it.
+    let spared_at_end =
+        words.iter().rposition(|w| w == "but").is_some_and(|at| (1..=2).contains(&(words.len() - at - 1)));
+    let spared_after_comma = text
+        .split(',')
+        .skip(1)
+        .any(|clause| self::words(clause).first().is_some_and(|w| matches!(w.as_str(), "leave" | "keep" | "spare")));
     if has(&words, NEGATIONS)
+        || spared_at_end
+        || spared_after_comma
         || words.windows(2).any(|w| STOPPING.contains(&w[0].as_str()) && gerund(&w[1]))
         || words.windows(3).any(|w| STOPPING.contains(&w[0].as_str()) && w[1] == "about" && gerund(&w[2]))
     {
@@ -580,8 +631,13 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
             && words[1] == "please"
             && !COMMANDS.contains(&words[0].as_str())
             && COMMANDS.contains(&words[2].as_str()))
-        || (words.first().is_some_and(|w| HABITUAL.contains(&w.as_str()))
+        || (words.first().is_some_and(|w| HABITUAL.contains(&w.as_str()) || HEARSAY.contains(&w.as_str()))
             && words.get(1).is_some_and(|w| SUBJECTS.contains(&w.as_str())))
+        || OWN_STATE.iter().any(|o| starts(words, o))
+        // `john put the den lights on`, `bob left the kitchen lights on`: someone's act, told.
+        || (words.len() >= 3
+            && matches!(words[1].as_str(), "put" | "left")
+            && matches!(words[2].as_str(), "the" | "my" | "our" | "his" | "her" | "their" | "all"))
         || (words.first().is_some_and(|w| OTHER_ACTS.contains(&w.as_str()))
             && words.iter().skip(1).any(|w| w == "to" || gerund(w)))
     {
@@ -615,6 +671,8 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
         || (first.chars().count() >= 6 && first.ends_with("ing") && first != "string")
         || words.iter().skip(1).take(2).any(|w| BE.contains(&w.as_str()))
         || words.iter().take(3).any(past)
+        // `lights in the den were turned off`: a form of `be` before a past participle, wherever it stands.
+        || words.windows(2).any(|w| BE.contains(&w[0].as_str()) && past(&w[1]))
     {
         return Mood::Remark;
     }
@@ -1014,11 +1072,48 @@ mod tests {
             ("dim the den lights to ８０ percent", Mood::Unclear),
             ("dim the den lights to ٨٠ percent", Mood::Unclear),
             ("dim the den lights to ⅓", Mood::Unclear),
+            // All but a room, said with other words than `except`.
+            ("turn off the lights without the den", Mood::Negated),
+            ("turn off all lights excluding the den", Mood::Negated),
+            ("turn off all lights besides the den", Mood::Negated),
+            ("turn off all the lights apart from the den", Mood::Negated),
+            ("turn off all lights aside from the den", Mood::Negated),
+            ("turn off the lights minus the den", Mood::Negated),
+            ("all lights off but den", Mood::Negated),
+            ("turn off every light but the den", Mood::Negated),
+            ("turn off all the lights, leave the den", Mood::Negated),
+            // Feelings, hearsay, what was left or forgotten, what the speaker is about to do.
+            ("hate the den lights being on", Mood::Remark),
+            ("sick of the den lights on", Mood::Remark),
+            ("left the den lights on", Mood::Remark),
+            ("forgot to turn off the den lights", Mood::Remark),
+            ("meant to turn off the den lights", Mood::Remark),
+            ("gonna turn off the den lights", Mood::Remark),
+            ("going to turn off the den lights", Mood::Remark),
+            ("apparently the den lights are on", Mood::Remark),
+            ("supposedly the den lights are off", Mood::Remark),
+            ("john put the den lights on", Mood::Remark),
+            ("bob left the kitchen lights on", Mood::Remark),
+            ("den lights going off", Mood::Remark),
+            ("lights in the den were turned off", Mood::Remark),
+            ("ways to turn off the den lights", Mood::Remark),
+            ("turn off the den lights last night", Mood::Remark),
+            ("on weekdays turn on the kitchen lights", Mood::Conditional),
         ] {
             assert_eq!(mood(said), read, "{said}");
         }
         // Still requests: a cancel reflex's own word, a polite `won't you`, and a time the call takes.
-        for said in ["cancel my timer", "won't you turn off the den lights", "set a timer for 5 minutes", "cancel"] {
+        for said in [
+            "cancel my timer",
+            "won't you turn off the den lights",
+            "set a timer for 5 minutes",
+            "cancel",
+            "put the den lights on",
+            "leave the den lights on",
+            "please put the kitchen lights on",
+            "turn left at the light",
+            "love songs on",
+        ] {
             assert_eq!(mood(said), Mood::Request, "{said}");
         }
     }

@@ -140,26 +140,67 @@ const OPENING_A_NAME: &[&str] = &[
     "each", "both", "all", "any", "in", "at", "of", "on", "off", "inside", "near", "by",
 ];
 
+/// Words that place a thing beside a named one rather than in it: `the lights outside the kitchen`.
+const BESIDE: &[&[&str]] = &[
+    &["outside"],
+    &["near"],
+    &["above"],
+    &["below"],
+    &["behind"],
+    &["beside"],
+    &["beneath"],
+    &["under"],
+    &["next", "to"],
+    &["across", "from"],
+    &["leading", "to"],
+    &["close", "to"],
+];
+
+/// Whether every place the key is said follows a word that puts the thing beside it (`the hallway light
+/// near the den`): the den is where the light is not.
+fn only_beside(request: &[Word], key: &str, meaning: &str) -> bool {
+    let at = places(request, key, meaning);
+    let beside = |at: usize| {
+        let mut i = at;
+        while i > 0 && matches!(request[i - 1].lower.as_str(), "the" | "my" | "our" | "a" | "an" | "this" | "that") {
+            i -= 1;
+        }
+        BESIDE.iter().any(|phrase| {
+            i >= phrase.len() && request[i - phrase.len()..i].iter().zip(phrase.iter()).all(|(w, p)| w.lower == *p)
+        })
+    };
+    !at.is_empty() && at.into_iter().all(beside)
+}
+
 /// Whether the key is said, but only as the end of a longer name the values do not hold: between the
 /// key and a word a name opens after (above: `turn off guest bedroom lights`) stand one or two content
 /// words no value of the round reads (`the guest bedroom`, `my neighbor's kitchen`, `the cozy little
 /// den`, beside a vocabulary that has `bedroom`, `kitchen` and `den`). A user who named one bedroom may
 /// have two, and the one said is not the one named: the key is not said in full. The first word of the
 /// request starts a name too (`guest bedroom lights off`), unless it is a verb a request starts with or
-/// a word of the lexicon (`kill den lights`, `dim bedroom lights`); nor does a word the round reads
+/// a word of the lexicon (`kill den lights`, `dim bedroom lights`), and so does the first word after the
+/// command's verbs and the words that open a request (`turn guest bedroom lights off`, `ok guest bedroom
+/// lights off`); nor does a word the round reads
 /// (`they're still on` after `kitchen lights`: `lights` is the reflex's own word).
 fn only_inside_a_longer_name(reading: &Reading, key: &str, meaning: &str) -> bool {
     let request = reading.request;
+    if only_beside(request, key, meaning) {
+        return true;
+    }
     let unread =
         |w: &Word| !is_stop(w) && !reading.common.contains(&w.stem) && !w.lower.chars().any(|c| c.is_ascii_digit());
     let opens = |w: &Word| OPENING_A_NAME.contains(&w.lower.as_str());
     let commands = |w: &Word| super::weave::starts_a_request(&w.lower) || lexicon::is_known(&w.stem, reading.synonyms);
+    // A command's verb, or a word that only opens a request, at the very start opens a name too:
+    // `turn guest bedroom lights off`, `please guest bedroom lights off`.
+    let starts =
+        |i: usize| request[..=i].iter().all(|w| commands(w) || evoke_core::mood::opens_only(&w.lower) || opens(w));
     let inside = |at: usize| {
         let mut i = at;
-        while i > 0 && at - i < 2 && !opens(&request[i - 1]) && unread(&request[i - 1]) {
+        while i > 0 && at - i < 2 && !opens(&request[i - 1]) && !starts(i - 1) && unread(&request[i - 1]) {
             i -= 1;
         }
-        i < at && if i == 0 { !commands(&request[0]) } else { opens(&request[i - 1]) }
+        i < at && if i == 0 { !commands(&request[0]) } else { opens(&request[i - 1]) || starts(i - 1) }
     };
     let at = places(request, key, meaning);
     !at.is_empty() && at.into_iter().all(inside)
@@ -397,6 +438,15 @@ mod tests {
             "turn off neighbor's kitchen lights",
             "guest bedroom lights off",
             "master bedroom lights on please",
+            "turn guest bedroom lights off",
+            "switch guest bedroom lights on",
+            "turn master bedroom lights off",
+            "please guest bedroom lights off",
+            "ok guest bedroom lights off",
+            "just guest bedroom lights off",
+            "turn off the lights outside the kitchen",
+            "turn off the hallway light near the den",
+            "turn off the lights next to the bedroom",
         ] {
             let d = ask(request, &q);
             assert_eq!(top(&d).0, UNSTATED, "{request}: {d:?}");
@@ -417,6 +467,9 @@ mod tests {
             ("bedroom lights off", "bedroom"),
             ("switch kitchen lights off", "kitchen"),
             ("turn off every kitchen light", "kitchen"),
+            ("turn kitchen lights off", "kitchen"),
+            ("please switch bedroom lights on", "bedroom"),
+            ("ok den lights off", "den"),
         ] {
             assert_eq!(top(&ask(request, &q)).0, room, "{request}");
         }

@@ -562,6 +562,29 @@ mod weaving {
     }
 
     #[test]
+    fn what_is_joined_to_a_part_that_rules_out_holds_every_step_for_a_person() {
+        use crate::decision::Because;
+        // Cut only before `not`: the part ruled out runs to the end of the sentence, and holds the office.
+        let before_not = |input: &str| {
+            let at = input.find(", not").unwrap();
+            move |id: &str| super::super::cut_of_id(id).is_some_and(|(start, _)| start == at)
+        };
+        let input = "turn off the kitchen lights, not the den, and the office lights";
+        let plan = plan_of(weave(input, &before_not(input)).0);
+        assert_eq!(plan.excluded.len(), 1, "{plan:?}");
+        assert_eq!(plan.steps.len(), 1, "{plan:?}");
+        let step = &plan.steps[0].decision;
+        assert_eq!(step.call.as_deref(), Some("lights room=\"kitchen\" state=\"off\""));
+        assert_eq!(step.outcome, Outcome::Confirm, "the office may be asked for: {step:?}");
+        assert_eq!(step.because.as_deref(), Some(&[Because::TwoThings][..]));
+        assert_ne!(plan.verdict.outcome, Outcome::Run);
+        // What is ruled out alone leaves the rest to run.
+        let input = "turn off the kitchen lights, not the den";
+        let plan = plan_of(weave(input, &before_not(input)).0);
+        assert_eq!(plan.steps[0].decision.outcome, Outcome::Run, "{plan:?}");
+    }
+
+    #[test]
     fn a_thing_joined_to_a_call_and_never_spoken_of_by_its_reflex_is_not_left_out_silently() {
         use crate::decision::Because;
         let one = |input: &str| match weave(input, &|_| false).0 {
@@ -578,6 +601,13 @@ mod weaving {
             "turn off the den lights and everything",
             // The den's meaning speaks of a TV; the lights do not.
             "turn off the den lights and the tv",
+            // Other words and marks that join one more thing.
+            "turn off the den lights plus the tv",
+            "turn off the den lights & the tv",
+            "turn off the den lights as well as the tv",
+            "turn off the den lights along with the fan",
+            "turn off the den lights, also the fan",
+            "turn off the den lights; the oven",
         ] {
             let d = one(input);
             assert_eq!(d.outcome, Outcome::Confirm, "{input}: {d:?}");
@@ -596,6 +626,8 @@ mod weaving {
             // Two verbs of one act.
             "go ahead and turn off the den lights",
             "come and turn off the den lights",
+            "also turn off the den lights",
+            "turn off the den lights as well",
         ] {
             let d = one(input);
             assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");

@@ -17,7 +17,21 @@ use crate::words::{Word, is_stop, words};
 use std::collections::BTreeSet;
 
 /// The connectives that join one more thing to a call when they are not cut at.
-const JOINING: [&str; 2] = ["and", "then"];
+const JOINING: [&str; 3] = ["and", "then", ";"];
+
+/// Words that join one more thing to a call and are no place to cut: `turn off the den lights plus the tv`,
+/// `… as well as the fan`, `…, also the oven`.
+const JOINING_WORDS: &[&[&str]] = &[
+    &["plus"],
+    &["also"],
+    &["as", "well", "as"],
+    &["along", "with"],
+    &["together", "with"],
+    &["in", "addition", "to"],
+];
+
+/// Marks that stand for `and` between two words: `the den lights & the tv`.
+const JOINING_MARKS: [char; 2] = ['&', '+'];
 
 /// Words a request closes or softens with, which name no thing.
 const COURTESY: &[&str] = &[
@@ -37,31 +51,66 @@ const ONE_ACT: &[&str] = &["ahead", "come", "go", "try"];
 /// Whether a call of `reflex` on `input` may leave out a second thing the sentence joins to it.
 pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex) -> bool {
     let places = cuts(input, candidates);
-    if !places.iter().any(|c| JOINING.contains(&c.word.as_str())) {
+    let said = words(input);
+    let in_a_span = |start: usize, end: usize| candidates.iter().any(|c| start < c.span.end && c.span.start < end);
+    // Every place that joins one more thing, as character offsets; the cut places bound what each joins.
+    let mut joins: Vec<(usize, usize)> = places
+        .iter()
+        .filter(|c| JOINING.contains(&c.word.as_str()) && !(c.word == "and" && joins_one_act(&said, c.start)))
+        .map(|c| (c.start, c.end))
+        .collect();
+    for (i, _) in said.iter().enumerate() {
+        for phrase in JOINING_WORDS {
+            let here = said.get(i..i + phrase.len());
+            if let Some(here) = here.filter(|h| h.iter().zip(phrase.iter()).all(|(w, p)| w.lower == *p)) {
+                let (start, end) = (here[0].start, here[here.len() - 1].end);
+                if !in_a_span(start, end) {
+                    joins.push((start, end));
+                }
+            }
+        }
+    }
+    let chars: Vec<char> = input.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        let spaced = |j: Option<&char>| j.is_none_or(|c| c.is_whitespace());
+        if JOINING_MARKS.contains(c) && spaced(chars.get(i + 1)) && spaced(i.checked_sub(1).and_then(|j| chars.get(j)))
+        {
+            if !in_a_span(i, i + 1) {
+                joins.push((i, i + 1));
+            }
+        }
+    }
+    if joins.is_empty() {
         return false;
     }
     let spoken = spoken_of(reflex);
-    let said = words(input);
-    let in_a_span = |w: &Word| candidates.iter().any(|c| w.start < c.span.end && c.span.start < w.end);
     let unspoken = |from: usize, to: usize| {
         said.iter().filter(|w| w.start >= from && w.end <= to).any(|w| {
-            !in_a_span(w)
+            !in_a_span(w.start, w.end)
                 && !is_stop(w)
                 && !COURTESY.contains(&w.lower.as_str())
                 && !COURTESY.contains(&w.stem.as_str())
                 && !NOT_KNOWING.contains(&w.lower.as_str())
+                && !JOINING_WORDS.iter().any(|p| p.contains(&w.lower.as_str()))
                 && !w.lower.chars().all(|c| c.is_ascii_digit())
                 && !spoken.contains(&w.stem)
         })
     };
-    let length = input.chars().count();
-    places.iter().enumerate().any(|(i, place)| {
-        if !JOINING.contains(&place.word.as_str()) || place.word == "and" && joins_one_act(&said, place.start) {
-            return false;
-        }
-        let before = if i == 0 { 0 } else { places[i - 1].end };
-        let after = places.get(i + 1).map_or(length, |next| next.start);
-        unspoken(before, place.start) || unspoken(place.end, after)
+    let length = chars.len();
+    let bounds: Vec<(usize, usize)> = places.iter().map(|c| (c.start, c.end)).chain(joins.iter().copied()).collect();
+    joins.iter().any(|&(start, end)| {
+        let before = bounds.iter().filter(|b| b.1 <= start).map(|b| b.1).max().unwrap_or(0);
+        let after = bounds.iter().filter(|b| b.0 >= end).map(|b| b.0).min().unwrap_or(length);
+        unspoken(before, start) || unspoken(end, after)
+    })
+}
+
+/// Whether a part that says what not to do joins more to it (`…, not the den, and the office`): whether
+/// the office is ruled out too or asked for is the person's to say, so no step of the plan runs unasked.
+pub fn excluded_joins_more(excluded: &[super::Part]) -> bool {
+    excluded.iter().any(|part| {
+        part.text.contains(['&', '+'])
+            || words(&part.text).iter().any(|w| matches!(w.lower.as_str(), "and" | "plus" | "then" | "also"))
     })
 }
 

@@ -277,20 +277,34 @@ impl<'c> Weaver<'c> {
                 return State::Done(Woven::One(decision.clone()));
             }
         }
+        let held = super::two_things::excluded_joins_more(&reading.excluded);
         let mut decided = Vec::new();
         for (i, part) in reading.parts.iter().enumerate() {
             let (decision, repair) = match &self.parts[i] {
                 Some(d) => d.clone(),
                 None => continue,
             };
+            let decision = if held { self.held(&decision) } else { decision };
             decided.push(plan::Decided { part: part.clone(), decision, repair });
             for more in &self.extra[i] {
-                decided.push(plan::Decided { part: part.clone(), decision: more.clone(), repair: Some(Repair::Again) });
+                let more = if held { self.held(more) } else { more.clone() };
+                decided.push(plan::Decided { part: part.clone(), decision: more, repair: Some(Repair::Again) });
             }
         }
         let mut plan = plan::settle(&self.input, &reading, decided);
         plan::bind(self.catalog, &mut plan);
         State::Done(Woven::Plan(plan))
+    }
+}
+
+impl Weaver<'_> {
+    /// A decided step, held for a person as one that may leave a second thing out.
+    fn held(&self, decision: &Decision) -> Decision {
+        if decision.outcome == Outcome::Abstain {
+            return decision.clone();
+        }
+        let candidates = crate::recognize::recognize(&decision.input);
+        crate::decide::held_for_two_things(self.catalog, self.gate.as_ref(), &candidates, decision, &self.input)
     }
 }
 
