@@ -267,6 +267,15 @@ const CONDITIONS: &[&[&str]] = &[
     &["weekend"],
     &["weekends"],
     &["weekdays"],
+    // For a while only: the call would leave it so, and what undoes it later is a second request.
+    &["briefly"],
+    &["momentarily"],
+    &["temporarily"],
+    &["for", "a", "bit"],
+    &["for", "a", "while"],
+    &["for", "a", "little"],
+    &["for", "a", "moment"],
+    &["for", "a", "few", "moments"],
     &["in", "the", "morning"],
     &["in", "the", "afternoon"],
     &["in", "the", "evening"],
@@ -1099,6 +1108,10 @@ mod tests {
             ("ways to turn off the den lights", Mood::Remark),
             ("turn off the den lights last night", Mood::Remark),
             ("on weekdays turn on the kitchen lights", Mood::Conditional),
+            ("turn on the den lights briefly", Mood::Conditional),
+            ("turn on the den lights for a bit", Mood::Conditional),
+            ("temporarily turn off the kitchen lights", Mood::Conditional),
+            ("turn off the den lights for a little while", Mood::Conditional),
         ] {
             assert_eq!(mood(said), read, "{said}");
         }

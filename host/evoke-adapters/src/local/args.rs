@@ -172,6 +172,19 @@ fn only_beside(request: &[Word], key: &str, meaning: &str) -> bool {
     !at.is_empty() && at.into_iter().all(beside)
 }
 
+/// Whether the request places what it speaks of at someone else's: `at my neighbor's`, `at mom's`, `at
+/// our cabin`, where the word after `at` and a possessive is none the round reads. A kitchen named
+/// there is another household's kitchen, not the one the vocabulary means.
+fn someone_elses_place(request: &[Word], unread: &dyn Fn(&Word) -> bool) -> bool {
+    let possessive = |w: &Word| matches!(w.lower.as_str(), "my" | "our" | "your" | "his" | "her" | "their");
+    // Apostrophes are dropped inside a word, so `mom's` is `moms`: an `s` the stem does not keep.
+    let owned = |w: &Word| unread(w) && w.lower.ends_with('s') && !w.stem.ends_with('s');
+    request.windows(2).enumerate().any(|(i, pair)| {
+        pair[0].lower == "at"
+            && (owned(&pair[1]) || (possessive(&pair[1]) && request.get(i + 2).is_some_and(|w| unread(w))))
+    })
+}
+
 /// Whether the key is said, but only as the end of a longer name the values do not hold: between the
 /// key and a word a name opens after (above: `turn off guest bedroom lights`) stand one or two content
 /// words no value of the round reads (`the guest bedroom`, `my neighbor's kitchen`, `the cozy little
@@ -189,6 +202,11 @@ fn only_inside_a_longer_name(reading: &Reading, key: &str, meaning: &str) -> boo
     }
     let unread =
         |w: &Word| !is_stop(w) && !reading.common.contains(&w.stem) && !w.lower.chars().any(|c| c.is_ascii_digit());
+    // The place is elsewhere, the setting is not: `on` and `off` are the lexicon's, a room is not.
+    let a_setting = words(key).iter().all(|w| lexicon::is_known(&w.stem, reading.synonyms));
+    if !a_setting && someone_elses_place(request, &unread) && !places(request, key, meaning).is_empty() {
+        return true;
+    }
     let opens = |w: &Word| OPENING_A_NAME.contains(&w.lower.as_str());
     let commands = |w: &Word| super::weave::starts_a_request(&w.lower) || lexicon::is_known(&w.stem, reading.synonyms);
     // A command's verb, or a word that only opens a request, at the very start opens a name too:
@@ -447,6 +465,9 @@ mod tests {
             "turn off the lights outside the kitchen",
             "turn off the hallway light near the den",
             "turn off the lights next to the bedroom",
+            "turn on the kitchen lights at my neighbor's",
+            "turn on the kitchen lights at mom's",
+            "turn off the den lights over at our cabin",
         ] {
             let d = ask(request, &q);
             assert_eq!(top(&d).0, UNSTATED, "{request}: {d:?}");
@@ -470,6 +491,8 @@ mod tests {
             ("turn kitchen lights off", "kitchen"),
             ("please switch bedroom lights on", "bedroom"),
             ("ok den lights off", "den"),
+            ("turn on the kitchen lights at 7", "kitchen"),
+            ("turn on the lights at the kitchen", "kitchen"),
         ] {
             assert_eq!(top(&ask(request, &q)).0, room, "{request}");
         }
@@ -477,6 +500,10 @@ mod tests {
         let (params, common) = (params(), HashSet::from(["off".to_string()]));
         let reading = Reading { request: &ws, params: &params, synonyms: &[], said: None, common: &common };
         assert!(said_in_full(&reading, "kitchen", ""), "a word another argument reads is no part of a name");
+        let ws = words("turn on the kitchen lights at my neighbor's");
+        let reading = Reading { request: &ws, params: &params, synonyms: &[], said: None, common: &common };
+        assert!(said_in_full(&reading, "on", ""), "a setting said at someone else's is still said");
+        assert!(!said_in_full(&reading, "kitchen", ""), "a room said at someone else's is another's");
         let ws = words("turn off guest bedroom lights");
         let reading = Reading { request: &ws, params: &params, synonyms: &[], said: None, common: &common };
         assert!(!said_in_full(&reading, "bedroom", ""), "a name opens after another argument's value");
