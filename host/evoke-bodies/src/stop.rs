@@ -92,7 +92,7 @@ fn listen() -> &'static Result<(), NotListening> {
                 });
             })
             .map_err(NotListening::Thread)?;
-        started.recv().unwrap_or_else(|_| Err(NotListening::Ended))
+        started.recv().unwrap_or(Err(NotListening::Ended))
     })
 }
 

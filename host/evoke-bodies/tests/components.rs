@@ -34,7 +34,7 @@ async fn convert_is_a_pure_body() {
     let Some((dir, wasm)) = built("reflexes/convert", "convert.wasm") else { return };
     let c = call(
         &dir,
-        &[("quantity", number(10 as f64)), ("from", option("km")), ("to", option("mi"))],
+        &[("quantity", number(10_f64)), ("from", option("km")), ("to", option("mi"))],
         grants_of(&dir, &[]),
     );
     let out = ok(host().run(&c, &wasm).await);
@@ -42,7 +42,7 @@ async fn convert_is_a_pure_body() {
     assert_eq!(out.data.as_ref().unwrap()["unit"], "mi");
 
     let c =
-        call(&dir, &[("quantity", number(72 as f64)), ("from", option("f")), ("to", option("kg"))], Grants::default());
+        call(&dir, &[("quantity", number(72_f64)), ("from", option("f")), ("to", option("kg"))], Grants::default());
     let f = failed(host().run(&c, &wasm).await);
     assert_eq!(f.message, "cannot convert a temperature (°F) to a mass (kg)");
 }
@@ -130,14 +130,14 @@ async fn a_python_body_runs() {
     assert_eq!(out.text, "a 15% tip on €42.00 is €6.30; €48.30 in all");
     assert_eq!(out.data, Some(json!({"tip": 630, "total": 4830, "currency": "EUR", "percent": 15.0})));
 
-    let args = [("bill", bill), ("percent", number(20 as f64)), ("round", BodyValue::Flag)];
+    let args = [("bill", bill), ("percent", number(20_f64)), ("round", BodyValue::Flag)];
     let out = ok(host().run(&call(&dir, &args, Grants::default()), &wasm).await);
     assert_eq!(out.text, "a 20% tip on €42.00 is €9.00; €51.00 in all");
 
     let f = failed(
         host()
             .run(
-                &call(&dir, &[("bill", amount(100, "USD")), ("percent", number(120 as f64))], Grants::default()),
+                &call(&dir, &[("bill", amount(100, "USD")), ("percent", number(120_f64))], Grants::default()),
                 &wasm,
             )
             .await,
@@ -150,17 +150,17 @@ async fn a_javascript_body_runs() {
     let Some((dir, wasm)) = built("reflexes/split", "split.wasm") else { return };
     let bill = amount(6000, "EUR");
     let out =
-        ok(host().run(&call(&dir, &[("bill", bill), ("people", number(3 as f64))], Grants::default()), &wasm).await);
+        ok(host().run(&call(&dir, &[("bill", bill), ("people", number(3_f64))], Grants::default()), &wasm).await);
     assert_eq!(out.text, "€60.00 split 3 ways is €20.00 each");
     assert_eq!(out.data, Some(json!({"share": 2000, "people": 3, "over": 0, "currency": "EUR"})));
 
     // A share is rounded up to the cent, or with the flag to a whole unit, and the surplus is said.
     let bill = amount(10000, "USD");
     let out = ok(host()
-        .run(&call(&dir, &[("bill", bill.clone()), ("people", number(3 as f64))], Grants::default()), &wasm)
+        .run(&call(&dir, &[("bill", bill.clone()), ("people", number(3_f64))], Grants::default()), &wasm)
         .await);
     assert_eq!(out.text, "$100.00 split 3 ways is $33.34 each; $0.02 over the bill");
-    let args = [("bill", bill), ("people", number(3 as f64)), ("round", BodyValue::Flag)];
+    let args = [("bill", bill), ("people", number(3_f64)), ("round", BodyValue::Flag)];
     let out = ok(host().run(&call(&dir, &args, Grants::default()), &wasm).await);
     assert_eq!(out.text, "$100.00 split 3 ways is $34.00 each; $2.00 over the bill");
     assert_eq!(out.data, Some(json!({"share": 3400, "people": 3, "over": 200, "currency": "USD"})));
@@ -168,14 +168,14 @@ async fn a_javascript_body_runs() {
     // An `s64` beyond a double's exact integers arrives whole (a BigInt), and thousands are grouped.
     let bill = amount(123_456_789_012_345_678_i64, "JPY");
     let out =
-        ok(host().run(&call(&dir, &[("bill", bill), ("people", number(2 as f64))], Grants::default()), &wasm).await);
+        ok(host().run(&call(&dir, &[("bill", bill), ("people", number(2_f64))], Grants::default()), &wasm).await);
     assert_eq!(out.text, "¥123,456,789,012,345,678 split 2 ways is ¥61,728,394,506,172,839 each");
     assert_eq!(out.data.unwrap()["share"], json!(61_728_394_506_172_839_i64));
 
     // What the body throws is the failure's message.
     let bill = amount(500, "CHF");
     let f = failed(
-        host().run(&call(&dir, &[("bill", bill), ("people", number(2.5 as f64))], Grants::default()), &wasm).await,
+        host().run(&call(&dir, &[("bill", bill), ("people", number(2.5_f64))], Grants::default()), &wasm).await,
     );
     assert_eq!(f.message, "a bill cannot be split between 2.5 people");
 }
@@ -207,7 +207,7 @@ async fn what_is_not_a_component_is_refused() {
 async fn a_compiled_component_is_cached_on_disk_and_in_memory() {
     let Some((dir, wasm)) = built("reflexes/convert", "convert.wasm") else { return };
     let cache = scratch("cache");
-    let args = [("quantity", number(1 as f64)), ("from", option("kg")), ("to", option("lb"))];
+    let args = [("quantity", number(1_f64)), ("from", option("kg")), ("to", option("lb"))];
     let c = call(&dir, &args, Grants::default());
 
     let first = ComponentHost::new(&cache).unwrap();
@@ -247,7 +247,7 @@ fn compiled_file(host: &ComponentHost) -> std::path::PathBuf {
 async fn a_compiled_file_put_in_another_ones_place_never_runs() {
     let Some((dir, wasm)) = built("reflexes/convert", "convert.wasm") else { return };
     let Some((probe_dir, probe_wasm)) = probe() else { return };
-    let args = [("quantity", number(1 as f64)), ("from", option("kg")), ("to", option("lb"))];
+    let args = [("quantity", number(1_f64)), ("from", option("kg")), ("to", option("lb"))];
     let c = call(&dir, &args, Grants::default());
 
     // Each component compiled into a cache of its own.

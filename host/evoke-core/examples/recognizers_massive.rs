@@ -19,8 +19,6 @@
 //! `recognize` over every input. With `--show`, it also lists each miss and each span found where no gold
 //! span is (tune on `train.jsonl`, not on `dev.jsonl`).
 
-#![allow(clippy::collapsible_if)] // `if let` chains need Rust 1.88; the workspace declares 1.85
-
 use evoke_core::recognize::{CivilDate, PickKind, recognize, recognize_at};
 use serde_json::Value;
 use std::time::Instant;
@@ -37,8 +35,8 @@ fn parse_annot(annot: &str) -> (String, Vec<(String, usize, usize, String)>) {
     let mut slots = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        if chars[i] == '[' {
-            if let Some(close) = chars[i..].iter().position(|&c| c == ']').map(|p| i + p) {
+        if chars[i] == '['
+            && let Some(close) = chars[i..].iter().position(|&c| c == ']').map(|p| i + p) {
                 let inner: String = chars[i + 1..close].iter().collect();
                 if let Some((ty, val)) = inner.split_once(" : ") {
                     let start = text.len();
@@ -48,7 +46,6 @@ fn parse_annot(annot: &str) -> (String, Vec<(String, usize, usize, String)>) {
                     continue;
                 }
             }
-        }
         text.push(chars[i]);
         i += 1;
     }

@@ -293,15 +293,14 @@ fn questions_case(input: &Value) -> Result<Value, CaseError> {
     let mut decider = Decider::new(&catalog, None, text).map_err(CaseError::Refused)?;
     let mut out = Map::new();
     let Some(first) = decider.questions() else { return Ok(json!({ "rounds": [] })) };
-    let mut rounds = vec![questions_shape(&first)];
+    let mut rounds = vec![questions_shape(first)];
     if let Some(route) = input.get("route") {
         let raw = raw_of(&json!({ "route": route }))?;
-        let answers = validate(&first, &raw).map_err(CaseError::Answer)?;
-        if decider.feed(&answers).is_none() {
-            if let Some(second) = decider.questions() {
-                rounds.push(questions_shape(&second));
+        let answers = validate(first, &raw).map_err(CaseError::Answer)?;
+        if decider.feed(&answers).is_none()
+            && let Some(second) = decider.questions() {
+                rounds.push(questions_shape(second));
             }
-        }
     }
     out.insert("rounds".into(), Value::Array(rounds));
     Ok(Value::Object(out))
@@ -462,7 +461,7 @@ fn decide_case(input: &Value) -> Result<Value, CaseError> {
     };
     while let Some(questions) = decider.questions() {
         let raw: Raw = questions.ids().filter_map(|id| recorded.get(id).map(|a| (id.to_string(), a.clone()))).collect();
-        match validate(&questions, &raw) {
+        match validate(questions, &raw) {
             Ok(answers) => {
                 decider.feed(&answers);
             }

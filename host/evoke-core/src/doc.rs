@@ -33,6 +33,8 @@ impl<'a> Doc<'a> {
     }
 
     /// Parses the whole file; a syntax error becomes a `toml` diagnostic at the place the parser names.
+    // The one diagnostic type of every file read, made once per file: boxing it would buy nothing.
+    #[allow(clippy::result_large_err)]
     pub fn parse(&self) -> Result<Spanned<DeTable<'a>>, Diagnostic> {
         DeTable::parse(self.text).map_err(|error| {
             let span = error.span().unwrap_or(0..0);

@@ -82,35 +82,32 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
             );
         }
     }
-    if let Some(e) = top.get("reflexes") {
-        if let Some(mut table) = e.table(&mut sink) {
+    if let Some(e) = top.get("reflexes")
+        && let Some(mut table) = e.table(&mut sink) {
             for item in table.entries() {
                 if let Some(source) = read_reflex(&item, &mut sink) {
                     project.reflexes.push((item.name.to_string(), source));
                 }
             }
         }
-    }
-    if let Some(e) = top.get("bars") {
-        if let Some(mut table) = e.table(&mut sink) {
+    if let Some(e) = top.get("bars")
+        && let Some(mut table) = e.table(&mut sink) {
             for item in table.entries() {
                 if let Some(moves) = read_bars(&item, &mut sink) {
                     project.bars.insert(item.name.to_string(), moves);
                 }
             }
         }
-    }
-    if let Some(e) = top.get("config") {
-        if let Some(mut table) = e.table(&mut sink) {
+    if let Some(e) = top.get("config")
+        && let Some(mut table) = e.table(&mut sink) {
             for item in table.entries() {
                 if let Some(settings) = read_settings(&item, &mut sink) {
                     project.config.insert(item.name.to_string(), settings);
                 }
             }
         }
-    }
-    if let Some(e) = top.get("adapters") {
-        if let Some(mut table) = e.table(&mut sink) {
+    if let Some(e) = top.get("adapters")
+        && let Some(mut table) = e.table(&mut sink) {
             for item in table.entries() {
                 if item.table(&mut sink).is_some() {
                     // The settings as plain TOML values, read from the whole file: a value's span does not
@@ -126,7 +123,6 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
                 }
             }
         }
-    }
     top.finish(&mut sink);
     let failed = sink.has_errors();
     Reading { value: (!failed).then_some(project), diagnostics: sink.finish() }
@@ -187,8 +183,8 @@ fn read_bars(item: &Entry, sink: &mut Sink) -> Option<BarMoves> {
             }
         }
     }
-    if let (Some(read), Some(write)) = (moves.read, moves.write) {
-        if read > write {
+    if let (Some(read), Some(write)) = (moves.read, moves.write)
+        && read > write {
             let read_line = table.get("read").map(|e| (e.path.clone(), e.key_span.clone()));
             if let Some((path, span)) = read_line {
                 sink.error(
@@ -201,7 +197,6 @@ fn read_bars(item: &Entry, sink: &mut Sink) -> Option<BarMoves> {
             }
             ok = false;
         }
-    }
     table.finish(sink);
     ok.then_some(moves)
 }

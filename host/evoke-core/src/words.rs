@@ -67,8 +67,8 @@ pub fn stem(word: &str) -> String {
         ("ers", "", 6),
         ("er", "", 6),
     ] {
-        if n >= min {
-            if let Some(base) = w.strip_suffix(suffix) {
+        if n >= min
+            && let Some(base) = w.strip_suffix(suffix) {
                 let mut base = base.to_string();
                 // `running` → `run`, `stopped` → `stop`.
                 let b: Vec<char> = base.chars().collect();
@@ -81,13 +81,11 @@ pub fn stem(word: &str) -> String {
                 }
                 return base + keep;
             }
-        }
     }
-    if let Some(base) = w.strip_suffix('s') {
-        if !base.ends_with('s') && !base.ends_with('u') && !base.ends_with('i') {
+    if let Some(base) = w.strip_suffix('s')
+        && !base.ends_with('s') && !base.ends_with('u') && !base.ends_with('i') {
             return base.to_string();
         }
-    }
     w.to_string()
 }
 

@@ -246,7 +246,7 @@ impl Encoder {
             .map_err(|e| error(&config_path, format!("this is not a BERT configuration: {e}")))?;
         if config.hidden_size == 0
             || config.num_attention_heads == 0
-            || config.hidden_size % config.num_attention_heads != 0
+            || !config.hidden_size.is_multiple_of(config.num_attention_heads)
         {
             return Err(error(
                 &config_path,

@@ -181,7 +181,7 @@ fn someone_elses_place(request: &[Word], unread: &dyn Fn(&Word) -> bool) -> bool
     let owned = |w: &Word| unread(w) && w.lower.ends_with('s') && !w.stem.ends_with('s');
     request.windows(2).enumerate().any(|(i, pair)| {
         pair[0].lower == "at"
-            && (owned(&pair[1]) || (possessive(&pair[1]) && request.get(i + 2).is_some_and(|w| unread(w))))
+            && (owned(&pair[1]) || (possessive(&pair[1]) && request.get(i + 2).is_some_and(unread)))
     })
 }
 

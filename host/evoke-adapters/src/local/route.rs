@@ -316,9 +316,7 @@ mod tests {
             ]),
             otherwise: Some("none".into()),
         };
-        let mut p = Params::default();
-        p.class = 1.0;
-        p.description = 0.0;
+        let p = Params { class: 1.0, description: 0.0, ..Params::default() };
         let m = RouteModel::build(&q, p).unwrap();
         let s = m.scores(&words("how do i say goodbye in french"));
         eprintln!("{s:?}");

@@ -378,7 +378,7 @@ mod tests {
                                 let _ = std::fs::remove_file(path(dir.path(), &key("local/test", &q)));
                                 distributions(&load_or_fit(dir.path(), "local/test", &q, Params::default()).unwrap().0)
                             })
-                            .last()
+                            .next_back()
                             .unwrap()
                     })
                 })

@@ -28,6 +28,9 @@ use evoke_core::question::{Question, Questions, YES};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
+/// One question answered: its id, and the distribution read from the reply.
+type Answered = (String, Vec<(String, f64)>);
+
 /// The most labels a question may offer: one token each.
 pub const MAX_OPTIONS: usize = 52;
 /// How many ranked tokens are asked for (the most the OpenAI API gives).
@@ -79,11 +82,10 @@ impl Settings {
         if !(url.starts_with("https://") || url.starts_with("http://")) {
             return Err(SettingsError::Url { url });
         }
-        if let Some(var) = &key_env {
-            if var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        if let Some(var) = &key_env
+            && (var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')) {
                 return Err(SettingsError::KeyEnv { var: var.clone() });
             }
-        }
         Ok(Settings { url: url.trim_end_matches('/').to_string(), model, key_env, gate })
     }
 }
@@ -121,7 +123,7 @@ impl OpenAi {
         let key = self.key()?;
         let url = format!("{}/chat/completions", self.settings.url);
         let client = http::client().map_err(|e| AdapterError::new(e.to_string()))?;
-        let results: Vec<Result<(String, Vec<(String, f64)>), Unasked>> = std::thread::scope(|scope| {
+        let results: Vec<Result<Answered, Unasked>> = std::thread::scope(|scope| {
             let handles: Vec<_> = questions
                 .0
                 .iter()

@@ -29,9 +29,6 @@
 //! - **A bare weekday** is `{ "which": "this" }`.
 //! - **`$`** is USD, **`¥`** is JPY, **`pounds`** is GBP.
 
-// `if let … && …` chains need Rust 1.88; the workspace declares 1.85.
-#![allow(clippy::collapsible_if)]
-
 mod amount;
 mod code;
 mod date;

@@ -74,11 +74,9 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
     for (i, c) in chars.iter().enumerate() {
         let spaced = |j: Option<&char>| j.is_none_or(|c| c.is_whitespace());
         if JOINING_MARKS.contains(c) && spaced(chars.get(i + 1)) && spaced(i.checked_sub(1).and_then(|j| chars.get(j)))
-        {
-            if !in_a_span(i, i + 1) {
+            && !in_a_span(i, i + 1) {
                 joins.push((i, i + 1));
             }
-        }
     }
     if joins.is_empty() {
         return false;

@@ -272,11 +272,10 @@ impl<'c> Weaver<'c> {
     fn finish(&mut self) -> State<'c> {
         let reading = self.reading.clone().expect("parts are read");
         let whole = reading.splits.iter().all(|s| !s.cut) && reading.excluded.is_empty();
-        if whole && self.extra.iter().all(Vec::is_empty) {
-            if let Some(Some((decision, _))) = self.parts.first() {
+        if whole && self.extra.iter().all(Vec::is_empty)
+            && let Some(Some((decision, _))) = self.parts.first() {
                 return State::Done(Woven::One(decision.clone()));
             }
-        }
         let held = super::two_things::excluded_joins_more(&reading.excluded);
         let mut decided = Vec::new();
         for (i, part) in reading.parts.iter().enumerate() {

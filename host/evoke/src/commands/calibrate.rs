@@ -55,8 +55,8 @@ fn score(session: &Session, case: &Case, decision: &Decision, answers: &Answers)
         };
         questions.push(("route", *p, right));
     }
-    if let (Some(asserts), Some(reflex)) = (&case.record.asserts, session.catalog.get(case.reflex)) {
-        if decision.reflex.as_deref() == Some(case.reflex) {
+    if let (Some(asserts), Some(reflex)) = (&case.record.asserts, session.catalog.get(case.reflex))
+        && decision.reflex.as_deref() == Some(case.reflex) {
             for (name, asserted) in asserts {
                 let Some(arg) = reflex.manifest.arg(name) else { continue };
                 let Some(d) = answers.get(&arg_id(case.reflex, name)) else { continue };
@@ -79,7 +79,6 @@ fn score(session: &Session, case: &Case, decision: &Decision, answers: &Answers)
                 questions.push((kind, p, expected));
             }
         }
-    }
     Scored {
         outcome: decision.outcome,
         reflex: decision.reflex.clone(),

@@ -186,6 +186,7 @@ pub async fn act(
     };
 
     // Settled first: every missing required value is asked before anything runs.
+    #[allow(clippy::needless_range_loop)] // `i` is the step's number too, and `decided` is written by it
     for i in 0..count {
         let decision = plan.steps[i].decision.clone();
         if decision.outcome != Outcome::Ask || (!plan.binds.is_empty() && plan::filled_by_binds(&plan, i + 1)) {
