@@ -129,7 +129,34 @@ const NEGATIONS: &[&[&str]] = &[
     &["hold", "off"],
     &["refrain"],
     &["avoid"],
+    &["excepting"],
+    &["exempting"],
+    &["barring"],
+    &["sparing"],
+    &["excepted"],
+    &["excluded"],
+    &["with", "the", "exception"],
+    &["leaving", "out"],
+    &["outside", "of"],
+    &["isn't"],
+    &["isnt"],
+    &["aren't"],
+    &["arent"],
 ];
+
+/// Words that, after `all`, `every` or the like, after a comma or after `but`, name what is spared: `turn
+/// off all lights bar the den`, `…, skip the den`, `turn off the lights but leave the den`.
+const SPARING: &[&str] = &[
+    "save", "bar", "beyond", "past", "but", "skip", "skipping", "ignore", "ignoring", "leave", "leaving", "spare",
+    "keep", "aside",
+];
+
+/// Words that, before a word of `SPARING`, speak of every one of something.
+const EVERY: &[&str] = &["all", "every", "everywhere", "everything", "each", "any", "whole"];
+
+/// Verbs that, before `from` and a word in `-ing`, ask that something not happen: `keep the den lights from
+/// turning off`.
+const KEEPING_FROM: &[&str] = &["stop", "keep", "prevent", "block", "protect", "save", "stops", "keeps", "guard"];
 
 /// Verbs that open a sentence about another act than the one named after them (with `to` or a word in
 /// `-ing`): `remind me to turn off the den lights` asks for a reminder, `teach the kids to …` for nothing
@@ -287,6 +314,23 @@ const CONDITIONS: &[&[&str]] = &[
     &["provided"],
     &["providing"],
     &["as", "long", "as"],
+    // A habit or a rule, not a request for now: `always turn off the den lights`.
+    &["always"],
+    &["usually"],
+    &["normally"],
+    &["generally"],
+    &["sometimes"],
+    &["every", "time"],
+    &["each", "time"],
+    &["in", "summer"],
+    &["in", "the", "summer"],
+    &["in", "winter"],
+    &["in", "the", "winter"],
+    &["at", "the", "end"],
+    &["all", "night"],
+    &["all", "day"],
+    &["probably"],
+    &["for", "a", "few"],
     &["given", "that"],
     &["assuming"],
     &["while"],
@@ -393,6 +437,25 @@ const MENTIONING_PHRASES: &[&[&str]] = &[
     &["last", "night"],
     &["last", "week"],
     &["earlier", "today"],
+    // Make-believe: what happens in a game, a film or a dream is no request of this house.
+    &["in", "the", "game"],
+    &["in", "a", "game"],
+    &["in", "minecraft"],
+    &["in", "the", "sims"],
+    &["in", "the", "video"],
+    &["in", "the", "movie"],
+    &["in", "the", "film"],
+    &["in", "the", "show"],
+    &["in", "the", "book"],
+    &["in", "the", "story"],
+    &["in", "your", "dreams"],
+    &["in", "my", "dream"],
+    &["in", "my", "dreams"],
+    // A command named as a thing: `turn off the den lights is a command`, `… was the plan`.
+    &["is", "a"],
+    &["was", "a"],
+    &["was", "the"],
+    &["is", "the", "plan"],
 ];
 
 /// First words that tell what the speaker feels, forgot, meant or is about to do, not what to do now:
@@ -410,6 +473,8 @@ const OWN_STATE: &[&[&str]] = &[
     &["gonna"],
     &["going", "to"],
     &["about", "to"],
+    &["kept"],
+    &["allow", "me"],
 ];
 
 /// Polite closings that leave the request as it was: `…, will you?`, `…, if you can`, `… asap`.
@@ -603,6 +668,11 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
         .split(',')
         .skip(1)
         .any(|clause| self::words(clause).first().is_some_and(|w| matches!(w.as_str(), "leave" | "keep" | "spare")));
+    // Read after the conditions, so that a sentence on a condition stays one: `every time I leave, turn
+    // off the den lights` waits on the leaving, and none of its parts runs.
+    let spared = spared_by_a_later_word(&text, &words);
+    // Read before the closing `now` is passed over as a tail: `turn on the den lights just for now`.
+    let for_now = find(&words, &["for", "now"]);
     if has(&words, NEGATIONS)
         || spared_at_end
         || spared_after_comma
@@ -627,8 +697,12 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     if has(&words[words.len().min(1)..], &conditions)
         || conditions.iter().any(|c| c != &["when"] && starts(words, c))
         || puts_off(words)
+        || for_now
     {
         return Mood::Conditional;
+    }
+    if spared {
+        return Mood::Negated;
     }
     if labelled(&text)
         || addressed(&text)
@@ -669,6 +743,11 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     if words.iter().any(|w| QUESTION_WORDS.contains(&w.as_str()))
         || BE.contains(&first)
         || (AUXILIARIES.contains(&first) && SUBJECTS.contains(&second))
+        // `does turn off the den lights work`: a command asked about.
+        || (matches!(first, "does" | "did" | "do") && COMMANDS.contains(&second))
+        // `can den lights be turned off`: a passive asked about, not a request of someone.
+        || (AUXILIARIES.contains(&first)
+            && words.windows(2).any(|w| w[0] == "be" && w[1].chars().count() > 4 && w[1].ends_with("ed")))
         || question_mark
     {
         return Mood::Question;
@@ -686,6 +765,33 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
         return Mood::Remark;
     }
     Mood::Request
+}
+
+/// Whether a word later in the sentence spares something from what it asks: `turn off all lights bar the
+/// den`, `turn off the lights but skip the den`, `…, skipping the den`, `…, the den excepted`, or keeps it
+/// from happening: `keep the den lights from turning off`.
+fn spared_by_a_later_word(text: &str, words: &[String]) -> bool {
+    let determiner = |w: Option<&String>| w.is_some_and(|w| matches!(w.as_str(), "the" | "my" | "our" | "this" | "that"));
+    // What is spared follows a determiner, or a place's `in` or `at` and one: `… but in the den`.
+    let named_after = |i: usize| {
+        determiner(words.get(i + 1))
+            || (words.get(i + 1).is_some_and(|w| w == "in" || w == "at") && determiner(words.get(i + 2)))
+    };
+    let after_all_or_but = words.iter().enumerate().any(|(i, w)| {
+        SPARING.contains(&w.as_str())
+            && named_after(i)
+            && (words[..i].iter().any(|e| EVERY.contains(&e.as_str())) || (i > 0 && words[i - 1] == "but"))
+    });
+    let after_a_comma = text.split(',').skip(1).any(|clause| {
+        let clause = self::words(clause);
+        (clause.first().is_some_and(|w| SPARING.contains(&w.as_str()) && w != "but") && determiner(clause.get(1)))
+            || clause.last().is_some_and(|w| matches!(w.as_str(), "aside" | "excepted" | "excluded"))
+    });
+    let gerund = |w: &String| w.len() > 4 && w.ends_with("ing");
+    let kept_from = words.windows(2).enumerate().any(|(i, pair)| {
+        pair[0] == "from" && gerund(&pair[1]) && words[..i].iter().any(|w| KEEPING_FROM.contains(&w.as_str()))
+    });
+    after_all_or_but || after_a_comma || kept_from
 }
 
 /// Whether a label or a speaker stands before a colon (`todo: …`, `Mary: …`, `ignore this: …`): what
@@ -1091,6 +1197,43 @@ mod tests {
             ("all lights off but den", Mood::Negated),
             ("turn off every light but the den", Mood::Negated),
             ("turn off all the lights, leave the den", Mood::Negated),
+            ("keep the den lights from turning off", Mood::Negated),
+            ("prevent the kitchen lights from turning on", Mood::Negated),
+            ("stop the den lights from turning off", Mood::Negated),
+            ("turn off all lights bar the den", Mood::Negated),
+            ("turn off all lights save the den", Mood::Negated),
+            ("turn off the lights everywhere but in the den", Mood::Negated),
+            ("turn off every light with the exception of the kitchen", Mood::Negated),
+            ("turn off all lights leaving out the den", Mood::Negated),
+            ("turn off the lights, skipping the den", Mood::Negated),
+            ("turn off all lights, skip the den", Mood::Negated),
+            ("turn off the lights but skip the den", Mood::Negated),
+            ("turn off the lights but leave the den alone", Mood::Negated),
+            ("turn off the lights, ignore the den", Mood::Negated),
+            ("turn off all the lights, the den excepted", Mood::Negated),
+            ("turn off all the lights, den aside", Mood::Negated),
+            ("turn off the lights that aren't in the den", Mood::Negated),
+            ("turn off any light that isn't in the den", Mood::Negated),
+            ("turn off every light excepting the office", Mood::Negated),
+            ("turn off all lights sparing the den", Mood::Negated),
+            ("every time I leave, turn off the den lights", Mood::Conditional),
+            ("always turn off the den lights", Mood::Conditional),
+            ("usually turn off the den lights", Mood::Conditional),
+            ("in the summer turn off the den lights", Mood::Conditional),
+            ("turn off the den lights at the end of the movie", Mood::Conditional),
+            ("turn on the den lights for a few minutes", Mood::Conditional),
+            ("turn on the den lights just for now", Mood::Conditional),
+            ("probably turn off the den lights", Mood::Conditional),
+            ("den lights on all night", Mood::Conditional),
+            ("in the game turn off the den lights", Mood::Remark),
+            ("in minecraft turn off the den lights", Mood::Remark),
+            ("in your dreams turn off the den lights", Mood::Remark),
+            ("turn off the den lights is a command", Mood::Remark),
+            ("turn off the den lights was the plan", Mood::Remark),
+            ("kept the den lights on", Mood::Remark),
+            ("allow me to turn off the den lights", Mood::Remark),
+            ("does turn off the den lights work", Mood::Question),
+            ("can den lights be turned off", Mood::Question),
             // Feelings, hearsay, what was left or forgotten, what the speaker is about to do.
             ("hate the den lights being on", Mood::Remark),
             ("sick of the den lights on", Mood::Remark),
@@ -1126,6 +1269,12 @@ mod tests {
             "please put the kitchen lights on",
             "turn left at the light",
             "love songs on",
+            "turn off all the lights in the den",
+            "keep the den lights on",
+            "skip this song",
+            "turn off every light in the house",
+            "save my document",
+            "turn off the den lights, then turn on the kitchen",
         ] {
             assert_eq!(mood(said), Mood::Request, "{said}");
         }

@@ -117,6 +117,12 @@ pub fn said_in_full(reading: &Reading, key: &str, meaning: &str) -> bool {
 
 /// Where the key, or a name its meaning quotes, is said in whole words: the first word of each place.
 fn places(request: &[Word], key: &str, meaning: &str) -> Vec<usize> {
+    spans(request, key, meaning).into_iter().map(|(at, _)| at).collect()
+}
+
+/// Where the key, or a name its meaning quotes, is said in whole words: each place's first word and its
+/// count of words.
+fn spans(request: &[Word], key: &str, meaning: &str) -> Vec<(usize, usize)> {
     // The `on` of `come on`, `hold on`, `go on` says nothing of a setting.
     let idiom = |i: usize| i > 0 && evoke_core::mood::idiom_on(&request[i - 1].lower, &request[i].lower);
     let mut out = Vec::new();
@@ -127,7 +133,8 @@ fn places(request: &[Word], key: &str, meaning: &str) -> Vec<usize> {
         }
         out.extend(
             (0..=request.len() - phrase.len())
-                .filter(|&i| phrase.iter().zip(&request[i..]).all(|(p, r)| p.stem == r.stem) && !idiom(i)),
+                .filter(|&i| phrase.iter().zip(&request[i..]).all(|(p, r)| p.stem == r.stem) && !idiom(i))
+                .map(|i| (i, phrase.len())),
         );
     }
     out
@@ -137,7 +144,7 @@ fn places(request: &[Word], key: &str, meaning: &str) -> Vec<usize> {
 /// guest bedroom`, `all guest bedroom lights`, `lights in guest bedroom`).
 const OPENING_A_NAME: &[&str] = &[
     "the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that", "these", "those", "some", "every",
-    "each", "both", "all", "any", "in", "at", "of", "on", "off", "inside", "near", "by",
+    "each", "both", "all", "any", "in", "at", "of", "on", "off", "inside", "near", "by", "for",
 ];
 
 /// Words that place a thing beside a named one rather than in it: `the lights outside the kitchen`.
@@ -154,6 +161,8 @@ const BESIDE: &[&[&str]] = &[
     &["across", "from"],
     &["leading", "to"],
     &["close", "to"],
+    &["beyond"],
+    &["past"],
 ];
 
 /// Whether every place the key is said follows a word that puts the thing beside it (`the hallway light
@@ -172,17 +181,116 @@ fn only_beside(request: &[Word], key: &str, meaning: &str) -> bool {
     !at.is_empty() && at.into_iter().all(beside)
 }
 
-/// Whether the request places what it speaks of at someone else's: `at my neighbor's`, `at mom's`, `at
-/// our cabin`, where the word after `at` and a possessive is none the round reads. A kitchen named
-/// there is another household's kitchen, not the one the vocabulary means.
-fn someone_elses_place(request: &[Word], unread: &dyn Fn(&Word) -> bool) -> bool {
-    let possessive = |w: &Word| matches!(w.lower.as_str(), "my" | "our" | "your" | "his" | "her" | "their");
-    // Apostrophes are dropped inside a word, so `mom's` is `moms`: an `s` the stem does not keep.
-    let owned = |w: &Word| unread(w) && w.lower.ends_with('s') && !w.stem.ends_with('s');
-    request.windows(2).enumerate().any(|(i, pair)| {
-        pair[0].lower == "at"
-            && (owned(&pair[1]) || (possessive(&pair[1]) && request.get(i + 2).is_some_and(unread)))
-    })
+/// Whether the request places what it speaks of somewhere the round's values do not name: `in` or `at`,
+/// the words that point (`the`, `my`, `other`, …) passed over, then a word the round does not read (`at
+/// my neighbor's`, `at mom's`, `in the other house`, `at the lake house`, `at work`), or `next door` and
+/// `across the street`. A kitchen named there is another household's kitchen, not the one the vocabulary
+/// means. A place the values name (`in the den`), a number (`in 5 minutes`), a time of day (`at night`)
+/// or a small word (`in here`) is no such place.
+fn placed_elsewhere(request: &[Word], unread: &dyn Fn(&Word) -> bool) -> bool {
+    let pointing = |w: &Word| matches!(w.lower.as_str(), "the" | "a" | "an" | "my" | "our" | "this" | "that");
+    // Words that point away from the speaker's own home: `the other house`, `his place`.
+    let pointing_away =
+        |w: &Word| matches!(w.lower.as_str(), "your" | "his" | "her" | "their" | "other" | "old" | "new" | "another");
+    let elsewhere = request.iter().enumerate().any(|(i, w)| {
+        if w.lower != "in" && w.lower != "at" {
+            return false;
+        }
+        let mut j = i + 1;
+        let mut away = false;
+        while request.get(j).is_some_and(|w| pointing(w) || pointing_away(w)) {
+            away |= pointing_away(&request[j]);
+            j += 1;
+        }
+        request.get(j).is_some_and(|w| {
+            let here = HERE.contains(&w.lower.as_str()) || TIMES_OF_DAY.contains(&w.lower.as_str());
+            unread(w) && (away || !here)
+        })
+    });
+    let lowers: Vec<&str> = request.iter().map(|w| w.lower.as_str()).collect();
+    elsewhere
+        || lowers.windows(2).any(|w| w == ["next", "door"])
+        || lowers.windows(3).any(|w| w == ["across", "the", "street"] || w == ["across", "the", "road"])
+}
+
+/// Words after `in` or `at` that name the speaker's own home: `at home`, `in the house`, `in my house`.
+const HERE: &[&str] = &["home", "house", "flat", "apartment", "place"];
+
+/// Words after `in` or `at` that tell when, not where: the mood reads them (`in the morning`).
+const TIMES_OF_DAY: &[&str] =
+    &["morning", "afternoon", "evening", "night", "noon", "midnight", "once", "sunset", "sunrise", "dawn", "dusk"];
+
+/// Words that may follow a value and leave it said in full: politeness, a time, a word for a room.
+const AFTER_A_VALUE: &[&str] = &["thanks", "thank", "pls", "plz", "asap", "again", "tonight", "room", "area"];
+
+/// Whether every place the key is said runs on into a word no value of the round reads, as the start of
+/// a longer name (`the kitchen gas`, `the kitchen fan`, `the office building lights`, `the den patio
+/// lights`): a kitchen's fan is no kitchen light. A word the round reads (`lights`, `off`), a small word, a
+/// word in `-ly`, a word of the lexicon and a number pass.
+fn runs_on_into_another_name(request: &[Word], spans: &[(usize, usize)], passes: &dyn Fn(&Word) -> bool) -> bool {
+    !spans.is_empty()
+        && spans.iter().all(|&(at, len)| {
+            request.get(at + len).is_some_and(|w| {
+                !passes(w) && !w.lower.ends_with("ly") && !AFTER_A_VALUE.contains(&w.lower.as_str())
+            })
+        })
+}
+
+/// Words that leave a setting only partly said: `nearly off`, `off a bit`, `kind of on`.
+const HEDGES: &[&[&str]] = &[
+    &["nearly"],
+    &["almost"],
+    &["mostly"],
+    &["partly"],
+    &["partially"],
+    &["partway"],
+    &["halfway"],
+    &["half"],
+    &["somewhat"],
+    &["slightly"],
+    &["ish"],
+    &["a", "bit"],
+    &["a", "little"],
+    &["a", "tad"],
+    &["kind", "of"],
+    &["sort", "of"],
+    &["kinda"],
+    &["sorta"],
+];
+
+/// Words that speak of some of a thing, not all of it: `some of the den lights`.
+const SOME_OF: &[&[&str]] = &[
+    &["some", "of"],
+    &["a", "few", "of"],
+    &["most", "of"],
+    &["half", "of"],
+    &["one", "of"],
+    &["part", "of"],
+    &["a", "couple", "of"],
+];
+
+/// Whether `phrase` is said word for word at `at`.
+fn said_at(request: &[Word], at: usize, phrase: &[&str]) -> bool {
+    at + phrase.len() <= request.len() && request[at..at + phrase.len()].iter().zip(phrase).all(|(w, p)| w.lower == *p)
+}
+
+/// Hedges that, closing the request, leave its setting partly said wherever it stands: `turn on the den
+/// lights halfway`. (`a little` and `a bit` do not: `dim the den lights a little` is a dim.)
+const CLOSING_HEDGES: &[&str] = &["halfway", "partially", "partway", "partly", "half"];
+
+/// Whether a hedge stands right before or right after a place the key is said (`turn the den lights
+/// nearly off`, `turn the den lights off partially`), or one of `CLOSING_HEDGES` closes the request.
+fn hedged(request: &[Word], spans: &[(usize, usize)]) -> bool {
+    let closing = request.last().is_some_and(|w| CLOSING_HEDGES.contains(&w.lower.as_str()));
+    !spans.is_empty() && closing
+        || spans.iter().any(|&(at, len)| {
+            HEDGES.iter().any(|h| (at >= h.len() && said_at(request, at - h.len(), h)) || said_at(request, at + len, h))
+        })
+}
+
+/// Whether the request holds a phrase of `phrases`, word for word.
+fn holds(request: &[Word], phrases: &[&[&str]]) -> bool {
+    phrases.iter().any(|p| (0..request.len()).any(|at| said_at(request, at, p)))
 }
 
 /// Whether the key is said, but only as the end of a longer name the values do not hold: between the
@@ -202,9 +310,16 @@ fn only_inside_a_longer_name(reading: &Reading, key: &str, meaning: &str) -> boo
     }
     let unread =
         |w: &Word| !is_stop(w) && !reading.common.contains(&w.stem) && !w.lower.chars().any(|c| c.is_ascii_digit());
+    let said = spans(request, key, meaning);
     // The place is elsewhere, the setting is not: `on` and `off` are the lexicon's, a room is not.
     let a_setting = words(key).iter().all(|w| lexicon::is_known(&w.stem, reading.synonyms));
-    if !a_setting && someone_elses_place(request, &unread) && !places(request, key, meaning).is_empty() {
+    if a_setting && hedged(request, &said) {
+        return true;
+    }
+    if !a_setting && !said.is_empty() && (placed_elsewhere(request, &unread) || holds(request, SOME_OF)) {
+        return true;
+    }
+    if !a_setting && runs_on_into_another_name(request, &said, &|w| !unread(w)) {
         return true;
     }
     let opens = |w: &Word| OPENING_A_NAME.contains(&w.lower.as_str());
@@ -392,10 +507,23 @@ mod tests {
         ArgParams::default()
     }
 
+    /// The stems of the lights reflex's description, which the round reads as its own words.
+    fn description() -> HashSet<String> {
+        let what = "Turn the lights in one room on, off, or dim them to make it darker. Ceiling and lamp lights only.";
+        words(what).into_iter().map(|w| w.stem).collect()
+    }
+
     fn ask(request: &str, question: &Question) -> Vec<(String, f64)> {
         let ws = words(request);
         let params = params();
-        let common = HashSet::new();
+        // As the engines build it: the description, and every key and meaning the question offers.
+        let mut common = description();
+        if let Question::Choice { options, .. } = question {
+            for (key, text) in &options.0 {
+                let Text::Plain(meaning) = text else { continue };
+                common.extend(words(key).into_iter().chain(words(meaning)).map(|w| w.stem));
+            }
+        }
         answer_choice(&Reading { request: &ws, params: &params, synonyms: &[], said: None, common: &common }, question)
     }
 
@@ -468,11 +596,33 @@ mod tests {
             "turn on the kitchen lights at my neighbor's",
             "turn on the kitchen lights at mom's",
             "turn off the den lights over at our cabin",
+            // A name that runs on into another thing's: the kitchen's fan, the office building.
+            "turn off the kitchen gas",
+            "turn on the kitchen fan please",
+            "turn off the kitchen hood light",
+            "turn off the kitchen cabinet lights",
+            "turn off the den patio lights",
+            "turn off the bedroom hallway lights",
+            // Another house, or some of the lights only.
+            "turn off the den lights in the other house",
+            "turn off the den lights at the lake house",
+            "turn off the den lights at work",
+            "turn off the kitchen lights next door",
+            "turn off the kitchen lights across the street",
+            "turn off some of the den lights",
+            "turn off a few of the den lights",
+            "turn off the den lights in the other house",
+            "turn off the den lights in my parents' house",
+            "turn off the lights beyond the den",
+            "turn off the lights past the den",
+            "turn off lights for guest bedroom",
         ] {
             let d = ask(request, &q);
             assert_eq!(top(&d).0, UNSTATED, "{request}: {d:?}");
             let ws = words(request);
-            let (params, common) = (params(), HashSet::new());
+            let mut common = description();
+            common.extend(rooms.iter().flat_map(|(k, m)| words(k).into_iter().chain(words(m))).map(|w| w.stem));
+            let params = params();
             let reading = Reading { request: &ws, params: &params, synonyms: &[], said: None, common: &common };
             let (key, meaning) = rooms.iter().find(|(k, _)| request.contains(k)).unwrap();
             assert!(!said_in_full(&reading, key, meaning), "{request}");
@@ -493,11 +643,23 @@ mod tests {
             ("ok den lights off", "den"),
             ("turn on the kitchen lights at 7", "kitchen"),
             ("turn on the lights at the kitchen", "kitchen"),
+            ("turn off the den lights now", "den"),
+            ("turn off the den lights in 5 minutes", "den"),
+            ("turn off the kitchen light thanks", "kitchen"),
+            ("turn the bedroom off", "bedroom"),
+            ("lights off in the den at night", "den"),
+            ("turn on the lights in here in the kitchen", "kitchen"),
+            ("kill the lights in the den", "den"),
+            ("turn off the den lamp", "den"),
+            ("turn off the den ceiling lights", "den"),
+            ("at home turn off the den lights", "den"),
+            ("in my house turn off the den lights", "den"),
+            ("turn off the den lights in the house", "den"),
         ] {
             assert_eq!(top(&ask(request, &q)).0, room, "{request}");
         }
         let ws = words("turn the off kitchen lights");
-        let (params, common) = (params(), HashSet::from(["off".to_string()]));
+        let (params, common) = (params(), description());
         let reading = Reading { request: &ws, params: &params, synonyms: &[], said: None, common: &common };
         assert!(said_in_full(&reading, "kitchen", ""), "a word another argument reads is no part of a name");
         let ws = words("turn on the kitchen lights at my neighbor's");
@@ -507,6 +669,35 @@ mod tests {
         let ws = words("turn off guest bedroom lights");
         let reading = Reading { request: &ws, params: &params, synonyms: &[], said: None, common: &common };
         assert!(!said_in_full(&reading, "bedroom", ""), "a name opens after another argument's value");
+    }
+
+    #[test]
+    fn a_setting_said_with_a_hedge_is_not_said_in_full() {
+        let q = choice(&[("on", "Switch on."), ("off", "Switch off."), ("dim", "Lower the brightness.")], true);
+        // `turn the den lights nearly off` ran `off` at 1.00: the lights went fully off.
+        for request in [
+            "turn the den lights nearly off",
+            "turn the den lights almost off",
+            "turn the den lights off partially",
+            "turn the den lights halfway off",
+            "turn the den lights off a bit",
+            "turn the den lights kind of off",
+            "turn the den lights off-ish",
+            "turn the den lights on halfway",
+            "turn on the den lights halfway",
+            "turn on the den lights partially",
+            "dim the den lights halfway",
+        ] {
+            let d = ask(request, &q);
+            assert_eq!(top(&d).0, UNSTATED, "{request}: {d:?}");
+        }
+        for (request, state) in [
+            ("turn the den lights off", "off"),
+            ("turn off the den lights a bit later", "off"),
+            ("dim the den lights a little", "dim"),
+        ] {
+            assert_eq!(top(&ask(request, &q)).0, state, "{request}");
+        }
     }
 
     #[test]

@@ -578,6 +578,16 @@ mod weaving {
         assert_eq!(step.outcome, Outcome::Confirm, "the office may be asked for: {step:?}");
         assert_eq!(step.because.as_deref(), Some(&[Because::TwoThings][..]));
         assert_ne!(plan.verdict.outcome, Outcome::Run);
+        // The lamp is no value of the lights: the plan cannot keep it out, and nothing runs unasked.
+        let input = "turn off the den lights, not the lamp";
+        let plan = plan_of(weave(input, &before_not(input)).0);
+        assert_eq!(plan.excluded.len(), 1, "{plan:?}");
+        assert!(plan.steps.iter().all(|s| s.decision.outcome != Outcome::Run), "{plan:?}");
+        // `not just` rules nothing out: it asks for the den too.
+        let input = "turn off the kitchen lights, not just the den";
+        let plan = plan_of(weave(input, &before_not(input)).0);
+        assert!(plan.steps.iter().all(|s| s.decision.outcome != Outcome::Run), "{plan:?}");
+        assert_ne!(plan.verdict.outcome, Outcome::Run);
         // What is ruled out alone leaves the rest to run.
         let input = "turn off the kitchen lights, not the den";
         let plan = plan_of(weave(input, &before_not(input)).0);
@@ -608,6 +618,20 @@ mod weaving {
             "turn off the den lights along with the fan",
             "turn off the den lights, also the fan",
             "turn off the den lights; the oven",
+            // Texted joins, runs of marks, a second sentence, a comma after the `and`.
+            "turn off the den lights n the tv",
+            "turn off the den lights w/ the fan",
+            "turn off the den lights/tv",
+            "turn off the den lights / the fan",
+            "turn off the den lights && the fan",
+            "turn off the den lights || the fan",
+            "turn off the den lights -- the fan",
+            "turn off the den lights, oven too",
+            "turn off the den lights, fan as well",
+            "turn off the den lights including the fan",
+            "turn off the den lights. the fan too.",
+            "turn off the den lights! the fan!",
+            "turn off the den lights and, the tv",
         ] {
             let d = one(input);
             assert_eq!(d.outcome, Outcome::Confirm, "{input}: {d:?}");
@@ -628,6 +652,8 @@ mod weaving {
             "come and turn off the den lights",
             "also turn off the den lights",
             "turn off the den lights as well",
+            "turn off the den lights too",
+            "turn off the den lights. thanks",
         ] {
             let d = one(input);
             assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");

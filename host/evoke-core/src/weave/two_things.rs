@@ -28,10 +28,22 @@ const JOINING_WORDS: &[&[&str]] = &[
     &["along", "with"],
     &["together", "with"],
     &["in", "addition", "to"],
+    &["as", "well"],
+    &["including"],
+    &["incl"],
+    &["too"],
+    // `the den lights n the tv`, `the den lights w/ the fan`: `and` and `with` as they are texted.
+    &["n"],
+    &["w"],
 ];
 
-/// Marks that stand for `and` between two words: `the den lights & the tv`.
-const JOINING_MARKS: [char; 2] = ['&', '+'];
+/// Marks that stand for `and` between two words: `the den lights & the tv`, `… && the fan`, `… / the
+/// fan`, `… -- the fan`.
+const JOINING_MARKS: [char; 5] = ['&', '+', '/', '|', '-'];
+
+/// Marks that end a sentence: one that stops inside the input starts another (`turn off the den lights.
+/// the fan too.`, `… lights! the fan!`).
+const SENTENCE_MARKS: [char; 2] = ['.', '!'];
 
 /// Words a request closes or softens with, which name no thing.
 const COURTESY: &[&str] = &[
@@ -71,12 +83,34 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
         }
     }
     let chars: Vec<char> = input.chars().collect();
-    for (i, c) in chars.iter().enumerate() {
-        let spaced = |j: Option<&char>| j.is_none_or(|c| c.is_whitespace());
-        if JOINING_MARKS.contains(c) && spaced(chars.get(i + 1)) && spaced(i.checked_sub(1).and_then(|j| chars.get(j)))
-            && !in_a_span(i, i + 1) {
-                joins.push((i, i + 1));
-            }
+    let mark = |c: &char| JOINING_MARKS.contains(c);
+    let mut i = 0;
+    while i < chars.len() {
+        if !mark(&chars[i]) && !SENTENCE_MARKS.contains(&chars[i]) {
+            i += 1;
+            continue;
+        }
+        // A run of marks (`&&`, `||`, `--`, `/`), or one that ends a sentence before more words.
+        let start = i;
+        while i < chars.len() && chars[i] == chars[start] {
+            i += 1;
+        }
+        let before = start.checked_sub(1).and_then(|j| chars.get(j));
+        let after = chars.get(i);
+        let words_after = chars[i..].iter().any(|c| c.is_alphanumeric());
+        let joins_here = if SENTENCE_MARKS.contains(&chars[start]) {
+            after.is_some_and(|c| c.is_whitespace()) && words_after
+        } else if chars[start] == '/' {
+            // `lights/tv` and `lights / tv`, but not a fraction or a date (`1/2`), which a span holds.
+            words_after && before.is_some_and(|c| !c.is_ascii_digit())
+        } else {
+            let spaced = |c: Option<&char>| c.is_none_or(|c| c.is_whitespace());
+            // A lone `-` is a hyphen (`off-ish`, `living-room`); it joins only spaced, or doubled.
+            (spaced(before) && spaced(after)) && (chars[start] != '-' || i - start >= 2 || words_after)
+        };
+        if joins_here && !in_a_span(start, i) {
+            joins.push((start, i));
+        }
     }
     if joins.is_empty() {
         return false;
@@ -96,19 +130,53 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
     };
     let length = chars.len();
     let bounds: Vec<(usize, usize)> = places.iter().map(|c| (c.start, c.end)).chain(joins.iter().copied()).collect();
+    // A bound with no word between it and the join bounds nothing: `and, the tv` reads on past the comma.
+    let words_between = |from: usize, to: usize| said.iter().any(|w| w.start >= from && w.end <= to);
     joins.iter().any(|&(start, end)| {
-        let before = bounds.iter().filter(|b| b.1 <= start).map(|b| b.1).max().unwrap_or(0);
-        let after = bounds.iter().filter(|b| b.0 >= end).map(|b| b.0).min().unwrap_or(length);
+        let before = bounds.iter().filter(|b| b.1 <= start && words_between(b.1, start)).map(|b| b.1).max().unwrap_or(0);
+        let after =
+            bounds.iter().filter(|b| b.0 >= end && words_between(end, b.0)).map(|b| b.0).min().unwrap_or(length);
         unspoken(before, start) || unspoken(end, after)
     })
 }
 
 /// Whether a part that says what not to do joins more to it (`…, not the den, and the office`): whether
 /// the office is ruled out too or asked for is the person's to say, so no step of the plan runs unasked.
+/// So does one that only seems to rule out: `…, not just the kitchen` asks for the kitchen too.
 pub fn excluded_joins_more(excluded: &[super::Part]) -> bool {
     excluded.iter().any(|part| {
-        part.text.contains(['&', '+'])
-            || words(&part.text).iter().any(|w| matches!(w.lower.as_str(), "and" | "plus" | "then" | "also"))
+        let said = words(&part.text);
+        let not_only = said.len() >= 2
+            && said[0].lower == "not"
+            && matches!(said[1].lower.as_str(), "just" | "only" | "simply" | "merely");
+        not_only
+            || part.text.contains(['&', '+'])
+            || said.iter().any(|w| matches!(w.lower.as_str(), "and" | "plus" | "then" | "also"))
+    })
+}
+
+/// Whether a part that says what not to do names no value any of the plan's reflexes takes: `turn off the
+/// den lights but not the lamp` leaves the lamp out of the plan, and the call, which takes a room, would
+/// switch the lamp off with the rest. What is ruled out must be a value (an option, a vocabulary word or
+/// a word of its meaning) for the plan to keep it out; otherwise no step of the plan runs unasked.
+pub fn excluded_names_no_value(excluded: &[super::Part], reflexes: &[&Reflex]) -> bool {
+    let mut values: BTreeSet<String> = BTreeSet::new();
+    for reflex in reflexes {
+        for arg in &reflex.manifest.args {
+            values.extend(arg.source.option_keys().flat_map(words).map(|w| w.stem));
+        }
+        for vocab in reflex.vocabs.values() {
+            for word in &vocab.words {
+                values.extend(words(&word.word).into_iter().chain(words(&word.what)).map(|w| w.stem));
+            }
+        }
+    }
+    excluded.iter().any(|part| {
+        let named: Vec<Word> = words(&part.text)
+            .into_iter()
+            .filter(|w| !is_stop(w) && !matches!(w.lower.as_str(), "dont" | "don't" | "never" | "without"))
+            .collect();
+        !named.is_empty() && !named.iter().any(|w| values.contains(&w.stem))
     })
 }
 

@@ -276,7 +276,15 @@ impl<'c> Weaver<'c> {
             && let Some(Some((decision, _))) = self.parts.first() {
                 return State::Done(Woven::One(decision.clone()));
             }
-        let held = super::two_things::excluded_joins_more(&reading.excluded);
+        let reflexes: Vec<&crate::catalog::Reflex> = self
+            .parts
+            .iter()
+            .flatten()
+            .filter_map(|(d, _)| d.reflex.as_deref())
+            .filter_map(|name| self.catalog.get(name))
+            .collect();
+        let held = super::two_things::excluded_joins_more(&reading.excluded)
+            || super::two_things::excluded_names_no_value(&reading.excluded, &reflexes);
         let mut decided = Vec::new();
         for (i, part) in reading.parts.iter().enumerate() {
             let (decision, repair) = match &self.parts[i] {
