@@ -25,8 +25,24 @@ pub const MAX_PARTS: usize = 8;
 
 /// The words that may join two things. `after that` is one connective of two words.
 const CONNECTIVES: [&str; 6] = ["and", "then", "but", "after", "before", "next"];
-/// The first words of a part that say what not to do.
-const NEGATIONS: [&[&str]; 6] = [&["not"], &["don't"], &["dont"], &["do", "not"], &["never"], &["without"]];
+/// The first words of a part that say what not to do, or what is spared: `instead of the kitchen, …`,
+/// `…, except the den`, `…, skipping the den`.
+const NEGATIONS: [&[&str]; 14] = [
+    &["not"],
+    &["don't"],
+    &["dont"],
+    &["do", "not"],
+    &["never"],
+    &["without"],
+    &["instead"],
+    &["except"],
+    &["excluding"],
+    &["excepting"],
+    &["barring"],
+    &["sparing"],
+    &["skipping"],
+    &["minus"],
+];
 
 /// A place the sentence could be cut: the connective's character offsets, end exclusive.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
