@@ -663,6 +663,7 @@ mod weaving {
             "turn off the den lights as well",
             "turn off the den lights too",
             "turn off the den lights. thanks",
+            "turn off the den lights too fast",
         ] {
             let d = one(input);
             assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");

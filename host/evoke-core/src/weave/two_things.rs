@@ -31,14 +31,16 @@ const JOINING_WORDS: &[&[&str]] = &[
     &["as", "well"],
     &["including"],
     &["incl"],
-    &["too"],
-    // `the den lights n the tv`, `the den lights w/ the fan`: `and` and `with` as they are texted.
+    // `the den lights n the tv`: `and` as it is texted (`w/` joins by its mark).
     &["n"],
-    &["w"],
 ];
 
+/// Words that join one more thing when they close a clause: `…, oven too`, `… the fan too.`; `did I spend
+/// too much` is no join.
+const CLOSING_JOINS: &[&str] = &["too"];
+
 /// Marks that stand for `and` between two words: `the den lights & the tv`, `… && the fan`, `… / the
-/// fan`, `… -- the fan`.
+/// fan`, `… -- the fan` (a lone `-` is a hyphen or a range, `june 5 - 8`, and joins nothing).
 const JOINING_MARKS: [char; 5] = ['&', '+', '/', '|', '-'];
 
 /// Marks that end a sentence: one that stops inside the input starts another (`turn off the den lights.
@@ -83,6 +85,12 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
         }
     }
     let chars: Vec<char> = input.chars().collect();
+    for (i, w) in said.iter().enumerate() {
+        let closes = said.get(i + 1).is_none_or(|next| chars[w.end..next.start].iter().any(|c| ",.;!?".contains(*c)));
+        if CLOSING_JOINS.contains(&w.lower.as_str()) && closes && !in_a_span(w.start, w.end) {
+            joins.push((w.start, w.end));
+        }
+    }
     let mark = |c: &char| JOINING_MARKS.contains(c);
     let mut i = 0;
     while i < chars.len() {
@@ -105,8 +113,7 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
             words_after && before.is_some_and(|c| !c.is_ascii_digit())
         } else {
             let spaced = |c: Option<&char>| c.is_none_or(|c| c.is_whitespace());
-            // A lone `-` is a hyphen (`off-ish`, `living-room`); it joins only spaced, or doubled.
-            (spaced(before) && spaced(after)) && (chars[start] != '-' || i - start >= 2 || words_after)
+            spaced(before) && spaced(after) && (chars[start] != '-' || i - start >= 2)
         };
         if joins_here && !in_a_span(start, i) {
             joins.push((start, i));
@@ -124,6 +131,7 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
                 && !COURTESY.contains(&w.stem.as_str())
                 && !NOT_KNOWING.contains(&w.lower.as_str())
                 && !JOINING_WORDS.iter().any(|p| p.contains(&w.lower.as_str()))
+                && !CLOSING_JOINS.contains(&w.lower.as_str())
                 && !w.lower.chars().all(|c| c.is_ascii_digit())
                 && !spoken.contains(&w.stem)
         })
