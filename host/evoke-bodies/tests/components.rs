@@ -32,17 +32,13 @@ fn with_config(mut call: Call, config: &[(&str, &str)]) -> Call {
 #[tokio::test]
 async fn convert_is_a_pure_body() {
     let Some((dir, wasm)) = built("reflexes/convert", "convert.wasm") else { return };
-    let c = call(
-        &dir,
-        &[("quantity", number(10_f64)), ("from", option("km")), ("to", option("mi"))],
-        grants_of(&dir, &[]),
-    );
+    let c =
+        call(&dir, &[("quantity", number(10_f64)), ("from", option("km")), ("to", option("mi"))], grants_of(&dir, &[]));
     let out = ok(host().run(&c, &wasm).await);
     assert_eq!(out.text, "10 km is 6.21 mi");
     assert_eq!(out.data.as_ref().unwrap()["unit"], "mi");
 
-    let c =
-        call(&dir, &[("quantity", number(72_f64)), ("from", option("f")), ("to", option("kg"))], Grants::default());
+    let c = call(&dir, &[("quantity", number(72_f64)), ("from", option("f")), ("to", option("kg"))], Grants::default());
     let f = failed(host().run(&c, &wasm).await);
     assert_eq!(f.message, "cannot convert a temperature (°F) to a mass (kg)");
 }
@@ -136,10 +132,7 @@ async fn a_python_body_runs() {
 
     let f = failed(
         host()
-            .run(
-                &call(&dir, &[("bill", amount(100, "USD")), ("percent", number(120_f64))], Grants::default()),
-                &wasm,
-            )
+            .run(&call(&dir, &[("bill", amount(100, "USD")), ("percent", number(120_f64))], Grants::default()), &wasm)
             .await,
     );
     assert_eq!(f.message, "a tip of 120 percent is out of range");
@@ -149,8 +142,7 @@ async fn a_python_body_runs() {
 async fn a_javascript_body_runs() {
     let Some((dir, wasm)) = built("reflexes/split", "split.wasm") else { return };
     let bill = amount(6000, "EUR");
-    let out =
-        ok(host().run(&call(&dir, &[("bill", bill), ("people", number(3_f64))], Grants::default()), &wasm).await);
+    let out = ok(host().run(&call(&dir, &[("bill", bill), ("people", number(3_f64))], Grants::default()), &wasm).await);
     assert_eq!(out.text, "€60.00 split 3 ways is €20.00 each");
     assert_eq!(out.data, Some(json!({"share": 2000, "people": 3, "over": 0, "currency": "EUR"})));
 
@@ -167,16 +159,14 @@ async fn a_javascript_body_runs() {
 
     // An `s64` beyond a double's exact integers arrives whole (a BigInt), and thousands are grouped.
     let bill = amount(123_456_789_012_345_678_i64, "JPY");
-    let out =
-        ok(host().run(&call(&dir, &[("bill", bill), ("people", number(2_f64))], Grants::default()), &wasm).await);
+    let out = ok(host().run(&call(&dir, &[("bill", bill), ("people", number(2_f64))], Grants::default()), &wasm).await);
     assert_eq!(out.text, "¥123,456,789,012,345,678 split 2 ways is ¥61,728,394,506,172,839 each");
     assert_eq!(out.data.unwrap()["share"], json!(61_728_394_506_172_839_i64));
 
     // What the body throws is the failure's message.
     let bill = amount(500, "CHF");
-    let f = failed(
-        host().run(&call(&dir, &[("bill", bill), ("people", number(2.5_f64))], Grants::default()), &wasm).await,
-    );
+    let f =
+        failed(host().run(&call(&dir, &[("bill", bill), ("people", number(2.5_f64))], Grants::default()), &wasm).await);
     assert_eq!(f.message, "a bill cannot be split between 2.5 people");
 }
 

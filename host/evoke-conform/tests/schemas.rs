@@ -370,9 +370,10 @@ fn vectors_agree_with_schemas() {
             }
             // Beside the schema, note where the parser itself disagrees with the vector.
             if let Ok(actual) = evoke_core::conform::call(folder, &case["input"])
-                && !evoke_core::conform::same(expected, &actual, false) {
-                    parser_notes.push(format!("{name}: the vector expects {expected}, the parser gives {actual}"));
-                }
+                && !evoke_core::conform::same(expected, &actual, false)
+            {
+                parser_notes.push(format!("{name}: the vector expects {expected}, the parser gives {actual}"));
+            }
         }
     }
     tally.report(&format!("vectors ({total} cases)"));

@@ -36,16 +36,17 @@ fn parse_annot(annot: &str) -> (String, Vec<(String, usize, usize, String)>) {
     let mut i = 0;
     while i < chars.len() {
         if chars[i] == '['
-            && let Some(close) = chars[i..].iter().position(|&c| c == ']').map(|p| i + p) {
-                let inner: String = chars[i + 1..close].iter().collect();
-                if let Some((ty, val)) = inner.split_once(" : ") {
-                    let start = text.len();
-                    text.extend(val.chars());
-                    slots.push((ty.trim().to_string(), start, text.len(), val.to_string()));
-                    i = close + 1;
-                    continue;
-                }
+            && let Some(close) = chars[i..].iter().position(|&c| c == ']').map(|p| i + p)
+        {
+            let inner: String = chars[i + 1..close].iter().collect();
+            if let Some((ty, val)) = inner.split_once(" : ") {
+                let start = text.len();
+                text.extend(val.chars());
+                slots.push((ty.trim().to_string(), start, text.len(), val.to_string()));
+                i = close + 1;
+                continue;
             }
+        }
         text.push(chars[i]);
         i += 1;
     }

@@ -298,9 +298,10 @@ fn questions_case(input: &Value) -> Result<Value, CaseError> {
         let raw = raw_of(&json!({ "route": route }))?;
         let answers = validate(first, &raw).map_err(CaseError::Answer)?;
         if decider.feed(&answers).is_none()
-            && let Some(second) = decider.questions() {
-                rounds.push(questions_shape(second));
-            }
+            && let Some(second) = decider.questions()
+        {
+            rounds.push(questions_shape(second));
+        }
     }
     out.insert("rounds".into(), Value::Array(rounds));
     Ok(Value::Object(out))

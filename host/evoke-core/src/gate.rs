@@ -58,16 +58,18 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
         Effect::Destructive => None,
     };
     if let Some(bar) = floor
-        && call.confidence < bar {
-            because.push(Because::UnderFloor { bar });
-        }
+        && call.confidence < bar
+    {
+        because.push(Because::UnderFloor { bar });
+    }
     if call.unconsumed {
         because.push(Because::UnconsumedSpan);
     }
     if let Some((reflex, route)) = call.runner_up
-        && route >= gate.route {
-            because.push(Because::RunnerUp { reflex: reflex.to_string(), route });
-        }
+        && route >= gate.route
+    {
+        because.push(Because::RunnerUp { reflex: reflex.to_string(), route });
+    }
     if call.two_things {
         because.push(Because::TwoThings);
     }

@@ -92,13 +92,14 @@ pub fn lint(manifest: &Manifest) -> Vec<Finding> {
     }
     for arg in &manifest.args {
         if let Source::Options(options) = &arg.source
-            && options.len() > OPTIONS_MAX {
-                limit(
-                    LintKind::TooManyOptions,
-                    &root.child("args").child(&arg.name).child("options"),
-                    format!("{} options; offer at most {OPTIONS_MAX} on one argument", options.len()),
-                );
-            }
+            && options.len() > OPTIONS_MAX
+        {
+            limit(
+                LintKind::TooManyOptions,
+                &root.child("args").child(&arg.name).child("options"),
+                format!("{} options; offer at most {OPTIONS_MAX} on one argument", options.len()),
+            );
+        }
     }
     for (table, records) in [("examples", &manifest.examples), ("tests", &manifest.tests)] {
         if records.len() > RECORDS_MAX {

@@ -773,7 +773,8 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
 /// den`, `turn off the lights but skip the den`, `…, skipping the den`, `…, the den excepted`, or keeps it
 /// from happening: `keep the den lights from turning off`.
 fn spared_by_a_later_word(text: &str, words: &[String]) -> bool {
-    let determiner = |w: Option<&String>| w.is_some_and(|w| matches!(w.as_str(), "the" | "my" | "our" | "this" | "that"));
+    let determiner =
+        |w: Option<&String>| w.is_some_and(|w| matches!(w.as_str(), "the" | "my" | "our" | "this" | "that"));
     // What is spared follows a determiner, or a place's `in` or `at` and one: `… but in the den`.
     let named_after = |i: usize| {
         determiner(words.get(i + 1))

@@ -32,50 +32,56 @@ pub fn read_overlay(file: &str, text: &str, shipped: &Manifest) -> Reading<Manif
         }
     }
     if let Some(e) = top.get("description")
-        && let Some(description) = read_description(&e, &mut sink) {
-            merged.description = description;
-        }
+        && let Some(description) = read_description(&e, &mut sink)
+    {
+        merged.description = description;
+    }
     if let Some(e) = top.get("not_for")
-        && let Some(not_for) = e.texts(&mut sink) {
-            merged.not_for = not_for;
-        }
+        && let Some(not_for) = e.texts(&mut sink)
+    {
+        merged.not_for = not_for;
+    }
     if let Some(e) = top.get("tags")
-        && let Some(tags) = read_tags(&e, &mut sink) {
-            merged.tags = tags;
-        }
+        && let Some(tags) = read_tags(&e, &mut sink)
+    {
+        merged.tags = tags;
+    }
     if let Some(e) = top.get("effect")
-        && let Some(effect) = read_effect(&e, &mut sink) {
-            if effect < shipped.effect {
-                sink.error(
-                    Problem::EffectLoosened,
-                    &e.path,
-                    &e.key_span,
-                    format!("the effect may only tighten: the reflex is {}, the overlay says {effect}", shipped.effect),
-                    &format!(
-                        "remove line {}, or write an effect at least as strict as \"{}\"",
-                        line_of(&sink, &e),
-                        shipped.effect
-                    ),
-                );
-            } else {
-                merged.effect = effect;
-            }
+        && let Some(effect) = read_effect(&e, &mut sink)
+    {
+        if effect < shipped.effect {
+            sink.error(
+                Problem::EffectLoosened,
+                &e.path,
+                &e.key_span,
+                format!("the effect may only tighten: the reflex is {}, the overlay says {effect}", shipped.effect),
+                &format!(
+                    "remove line {}, or write an effect at least as strict as \"{}\"",
+                    line_of(&sink, &e),
+                    shipped.effect
+                ),
+            );
+        } else {
+            merged.effect = effect;
         }
+    }
     if let Some(e) = top.get("confirm")
-        && let Some(confirm) = read_confirm(&e, &shipped.args, true, &mut sink) {
-            merged.confirm = confirm;
-        }
+        && let Some(confirm) = read_confirm(&e, &shipped.args, true, &mut sink)
+    {
+        merged.confirm = confirm;
+    }
     if let Some(e) = top.get("args") {
         merge_args(&e, shipped, &mut merged, &mut sink);
     }
     let mut seen = Seen::new();
     for table in ["examples", "tests"] {
         if let Some(e) = top.get(table)
-            && let Some(records) = read_records(&e, &shipped.args, Author::User, &mut seen, &mut sink) {
-                for record in records {
-                    place_record(&mut merged, table, record);
-                }
+            && let Some(records) = read_records(&e, &shipped.args, Author::User, &mut seen, &mut sink)
+        {
+            for record in records {
+                place_record(&mut merged, table, record);
             }
+        }
     }
     top.finish(&mut sink);
     let failed = sink.has_errors();
@@ -117,9 +123,10 @@ fn merge_args(entry: &Entry, shipped: &Manifest, merged: &mut Manifest, sink: &m
             }
         }
         if let Some(ask) = fields.get("ask")
-            && let Some(text) = ask.nonempty_text(sink, false) {
-                merged.args[index].ask = text;
-            }
+            && let Some(text) = ask.nonempty_text(sink, false)
+        {
+            merged.args[index].ask = text;
+        }
         fields.finish(sink);
     }
 }

@@ -83,46 +83,50 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
         }
     }
     if let Some(e) = top.get("reflexes")
-        && let Some(mut table) = e.table(&mut sink) {
-            for item in table.entries() {
-                if let Some(source) = read_reflex(&item, &mut sink) {
-                    project.reflexes.push((item.name.to_string(), source));
-                }
+        && let Some(mut table) = e.table(&mut sink)
+    {
+        for item in table.entries() {
+            if let Some(source) = read_reflex(&item, &mut sink) {
+                project.reflexes.push((item.name.to_string(), source));
             }
         }
+    }
     if let Some(e) = top.get("bars")
-        && let Some(mut table) = e.table(&mut sink) {
-            for item in table.entries() {
-                if let Some(moves) = read_bars(&item, &mut sink) {
-                    project.bars.insert(item.name.to_string(), moves);
-                }
+        && let Some(mut table) = e.table(&mut sink)
+    {
+        for item in table.entries() {
+            if let Some(moves) = read_bars(&item, &mut sink) {
+                project.bars.insert(item.name.to_string(), moves);
             }
         }
+    }
     if let Some(e) = top.get("config")
-        && let Some(mut table) = e.table(&mut sink) {
-            for item in table.entries() {
-                if let Some(settings) = read_settings(&item, &mut sink) {
-                    project.config.insert(item.name.to_string(), settings);
-                }
+        && let Some(mut table) = e.table(&mut sink)
+    {
+        for item in table.entries() {
+            if let Some(settings) = read_settings(&item, &mut sink) {
+                project.config.insert(item.name.to_string(), settings);
             }
         }
+    }
     if let Some(e) = top.get("adapters")
-        && let Some(mut table) = e.table(&mut sink) {
-            for item in table.entries() {
-                if item.table(&mut sink).is_some() {
-                    // The settings as plain TOML values, read from the whole file: a value's span does not
-                    // hold a table given by a `[adapters.NAME]` header.
-                    let whole = text.parse::<toml::Table>().unwrap_or_default();
-                    let settings = whole
-                        .get("adapters")
-                        .and_then(|a| a.get(item.name))
-                        .and_then(toml::Value::as_table)
-                        .cloned()
-                        .unwrap_or_default();
-                    project.adapters.insert(item.name.to_string(), settings);
-                }
+        && let Some(mut table) = e.table(&mut sink)
+    {
+        for item in table.entries() {
+            if item.table(&mut sink).is_some() {
+                // The settings as plain TOML values, read from the whole file: a value's span does not
+                // hold a table given by a `[adapters.NAME]` header.
+                let whole = text.parse::<toml::Table>().unwrap_or_default();
+                let settings = whole
+                    .get("adapters")
+                    .and_then(|a| a.get(item.name))
+                    .and_then(toml::Value::as_table)
+                    .cloned()
+                    .unwrap_or_default();
+                project.adapters.insert(item.name.to_string(), settings);
             }
         }
+    }
     top.finish(&mut sink);
     let failed = sink.has_errors();
     Reading { value: (!failed).then_some(project), diagnostics: sink.finish() }
@@ -184,19 +188,20 @@ fn read_bars(item: &Entry, sink: &mut Sink) -> Option<BarMoves> {
         }
     }
     if let (Some(read), Some(write)) = (moves.read, moves.write)
-        && read > write {
-            let read_line = table.get("read").map(|e| (e.path.clone(), e.key_span.clone()));
-            if let Some((path, span)) = read_line {
-                sink.error(
-                    Problem::BadRange,
-                    &path,
-                    &span,
-                    format!("the `read` bar ({read}) exceeds the `write` bar ({write}); read never exceeds write"),
-                    "lower `read` to at most `write`",
-                );
-            }
-            ok = false;
+        && read > write
+    {
+        let read_line = table.get("read").map(|e| (e.path.clone(), e.key_span.clone()));
+        if let Some((path, span)) = read_line {
+            sink.error(
+                Problem::BadRange,
+                &path,
+                &span,
+                format!("the `read` bar ({read}) exceeds the `write` bar ({write}); read never exceeds write"),
+                "lower `read` to at most `write`",
+            );
         }
+        ok = false;
+    }
     table.finish(sink);
     ok.then_some(moves)
 }

@@ -68,24 +68,24 @@ pub fn stem(word: &str) -> String {
         ("er", "", 6),
     ] {
         if n >= min
-            && let Some(base) = w.strip_suffix(suffix) {
-                let mut base = base.to_string();
-                // `running` → `run`, `stopped` → `stop`.
-                let b: Vec<char> = base.chars().collect();
-                if keep.is_empty()
-                    && b.len() >= 3
-                    && b[b.len() - 1] == b[b.len() - 2]
-                    && !"lsz".contains(b[b.len() - 1])
-                {
-                    base.pop();
-                }
-                return base + keep;
+            && let Some(base) = w.strip_suffix(suffix)
+        {
+            let mut base = base.to_string();
+            // `running` → `run`, `stopped` → `stop`.
+            let b: Vec<char> = base.chars().collect();
+            if keep.is_empty() && b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] && !"lsz".contains(b[b.len() - 1]) {
+                base.pop();
             }
+            return base + keep;
+        }
     }
     if let Some(base) = w.strip_suffix('s')
-        && !base.ends_with('s') && !base.ends_with('u') && !base.ends_with('i') {
-            return base.to_string();
-        }
+        && !base.ends_with('s')
+        && !base.ends_with('u')
+        && !base.ends_with('i')
+    {
+        return base.to_string();
+    }
     w.to_string()
 }
 

@@ -230,9 +230,9 @@ const AFTER_A_VALUE: &[&str] = &["thanks", "thank", "pls", "plz", "asap", "again
 fn runs_on_into_another_name(request: &[Word], spans: &[(usize, usize)], passes: &dyn Fn(&Word) -> bool) -> bool {
     !spans.is_empty()
         && spans.iter().all(|&(at, len)| {
-            request.get(at + len).is_some_and(|w| {
-                !passes(w) && !w.lower.ends_with("ly") && !AFTER_A_VALUE.contains(&w.lower.as_str())
-            })
+            request
+                .get(at + len)
+                .is_some_and(|w| !passes(w) && !w.lower.ends_with("ly") && !AFTER_A_VALUE.contains(&w.lower.as_str()))
         })
 }
 

@@ -42,10 +42,11 @@ pub fn word_features(ws: &[Word], shape: &Shape) -> Features {
         let weight = if is_stop(w) { shape.stop } else { 1.0 };
         *out.entry(fnv(b'w', &[&w.stem])).or_default() += weight;
         if shape.pairs > 0.0
-            && let Some(next) = ws.get(i + 1) {
-                let pair_weight = if is_stop(w) && is_stop(next) { shape.stop } else { 1.0 };
-                *out.entry(fnv(b'p', &[&w.stem, &next.stem])).or_default() += shape.pairs * pair_weight;
-            }
+            && let Some(next) = ws.get(i + 1)
+        {
+            let pair_weight = if is_stop(w) && is_stop(next) { shape.stop } else { 1.0 };
+            *out.entry(fnv(b'p', &[&w.stem, &next.stem])).or_default() += shape.pairs * pair_weight;
+        }
     }
     in_order(out)
 }

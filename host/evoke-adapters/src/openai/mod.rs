@@ -83,9 +83,10 @@ impl Settings {
             return Err(SettingsError::Url { url });
         }
         if let Some(var) = &key_env
-            && (var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')) {
-                return Err(SettingsError::KeyEnv { var: var.clone() });
-            }
+            && (var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        {
+            return Err(SettingsError::KeyEnv { var: var.clone() });
+        }
         Ok(Settings { url: url.trim_end_matches('/').to_string(), model, key_env, gate })
     }
 }

@@ -205,25 +205,29 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, (i64, String))> {
     let done = |v: f64, code: &str, j: usize| minor(v, code).map(|a| (j, (a, code.to_string())));
     // US$5, C$ 10
     if let Some(code) = s.word(i).and_then(dollar_prefix)
-        && s.is_punct(i + 1, '$') && s.adjacent(i, i + 1) {
-            let k = i + 2;
-            let (v, j) = digit_amount(s, k)?;
-            return done(v, code, j);
-        }
+        && s.is_punct(i + 1, '$')
+        && s.adjacent(i, i + 1)
+    {
+        let k = i + 2;
+        let (v, j) = digit_amount(s, k)?;
+        return done(v, code, j);
+    }
     // €12, $3.50, £ 5, $5 AUD
     if let Some(code) = s.punct(i).and_then(symbol) {
         let (v, j) = digit_amount(s, i + 1)?;
         if code == "USD"
-            && let Some(c) = iso_at(s, j) {
-                return done(v, c, j + 1);
-            }
+            && let Some(c) = iso_at(s, j)
+        {
+            return done(v, c, j + 1);
+        }
         return done(v, code, j);
     }
     // EUR 10, usd10
     if let Some(code) = iso_at(s, i)
-        && let Some((v, j)) = digit_amount(s, i + 1) {
-            return done(v, code, j);
-        }
+        && let Some((v, j)) = digit_amount(s, i + 1)
+    {
+        return done(v, code, j);
+    }
     // twelve dollars, a dollar, 12 euros, 12€, 10 EUR, 5 canadian dollars
     let (v, j) = if s.is_any_word(i, &["a", "an"]) && s.word(i + 1).and_then(currency_word).is_some() {
         (1.0, i + 1)
@@ -244,11 +248,13 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, (i64, String))> {
         e += 1;
     }
     let mut v = v;
-    if exponent(code) == Some(2) && v.fract() == 0.0
-        && let Some((c, k)) = cents(s, e) {
-            v += c;
-            e = k;
-        }
+    if exponent(code) == Some(2)
+        && v.fract() == 0.0
+        && let Some((c, k)) = cents(s, e)
+    {
+        v += c;
+        e = k;
+    }
     done(v, code, e)
 }
 

@@ -113,9 +113,10 @@ fn year_at(s: &Scan, i: usize) -> Option<(i32, usize)> {
         return None;
     }
     if let Some((v, j)) = parse_int_words(s, i)
-        && (1000..=2999).contains(&v) {
-            return Some((v as i32, j));
-        }
+        && (1000..=2999).contains(&v)
+    {
+        return Some((v as i32, j));
+    }
     let (a, j) = parse_small(s, i)?;
     let (b, k) = parse_small(s, j)?;
     if (10..=29).contains(&a) && (10..=99).contains(&b) {

@@ -77,21 +77,25 @@ fn segment(s: &Scan, i: usize) -> Option<(f64, u64, usize)> {
         }
     }
     // a half hour
-    if is_a(s, i) && s.is_word(i + 1, "half")
-        && let Some(u) = unit_at(s, i + 2, false) {
-            return Some((0.5 * u as f64, u, i + 3));
-        }
+    if is_a(s, i)
+        && s.is_word(i + 1, "half")
+        && let Some(u) = unit_at(s, i + 2, false)
+    {
+        return Some((0.5 * u as f64, u, i + 3));
+    }
     // an hour (and a half); not "a days"
-    if is_a(s, i) && !s.word(i + 1).is_some_and(|w| w.ends_with('s') && w.len() > 1)
-        && let Some(u) = unit_at(s, i + 1, false) {
-            let mut q = 1.0;
-            let mut j = i + 2;
-            if let Some((f, k)) = and_a_fraction(s, j) {
-                q += f;
-                j = k;
-            }
-            return Some((q * u as f64, u, j));
+    if is_a(s, i)
+        && !s.word(i + 1).is_some_and(|w| w.ends_with('s') && w.len() > 1)
+        && let Some(u) = unit_at(s, i + 1, false)
+    {
+        let mut q = 1.0;
+        let mut j = i + 2;
+        if let Some((f, k)) = and_a_fraction(s, j) {
+            q += f;
+            j = k;
         }
+        return Some((q * u as f64, u, j));
+    }
     // 1/2 an hour, 1/2 hour, 3/4 of an hour, 1 1/2 hours
     if let Some((q, mut k)) = parse_digit_fraction(s, i) {
         if s.is_word(k, "of") && is_a(s, k + 1) {
@@ -121,10 +125,11 @@ fn segment(s: &Scan, i: usize) -> Option<(f64, u64, usize)> {
         }
     }
     if q.fract() == 0.0
-        && let Some((f, k)) = and_a_fraction(s, end) {
-            q += f;
-            end = k;
-        }
+        && let Some((f, k)) = and_a_fraction(s, end)
+    {
+        q += f;
+        end = k;
+    }
     Some((q * u as f64, u, end))
 }
 

@@ -220,11 +220,14 @@ fn scan_all<T>(s: &Scan, mut parse: impl FnMut(&Scan, usize) -> Option<(usize, T
     while i < s.len() {
         if s.starts_ok(i)
             && let Some((j, value)) = parse(s, i)
-                && j > i && j <= s.len() && s.ends_ok(j) {
-                    out.push(Found { start: i, end: j, value });
-                    i = j;
-                    continue;
-                }
+            && j > i
+            && j <= s.len()
+            && s.ends_ok(j)
+        {
+            out.push(Found { start: i, end: j, value });
+            i = j;
+            continue;
+        }
         i += 1;
     }
     out

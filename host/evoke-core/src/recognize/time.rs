@@ -191,17 +191,20 @@ fn with_suffix(s: &Scan, i: usize) -> Option<(usize, String)> {
     }
     // "six hundred and forty five am"
     if let Some((v, j)) = parse_int_words(s, i)
-        && (100..=1259).contains(&v) && meridiem(s, j).is_some() {
-            let (h, m) = ((v / 100) as u32, (v % 100) as u32);
-            if (1..=12).contains(&h) {
-                return finish(s, h, m, j, true);
-            }
+        && (100..=1259).contains(&v)
+        && meridiem(s, j).is_some()
+    {
+        let (h, m) = ((v / 100) as u32, (v % 100) as u32);
+        if (1..=12).contains(&h) {
+            return finish(s, h, m, j, true);
         }
+    }
     let (h, j) = hour12(s, i)?;
     if let Some((m, k)) = minute_words(s, j)
-        && let Some(r) = finish(s, h, m, k, true) {
-            return Some(r);
-        }
+        && let Some(r) = finish(s, h, m, k, true)
+    {
+        return Some(r);
+    }
     finish(s, h, 0, j, true)
 }
 

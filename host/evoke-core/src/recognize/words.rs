@@ -88,10 +88,13 @@ pub(crate) fn parse_small(s: &Scan, i: usize) -> Option<(u64, usize)> {
     let w = s.word(i)?;
     if let Some(t) = tens_value(w) {
         // twenty-one
-        if s.is_punct(i + 1, '-') && s.adjacent(i, i + 1) && s.adjacent(i + 1, i + 2)
-            && let Some(u) = s.word(i + 2).and_then(unit_value).filter(|u| (1..=9).contains(u)) {
-                return Some((t + u, i + 3));
-            }
+        if s.is_punct(i + 1, '-')
+            && s.adjacent(i, i + 1)
+            && s.adjacent(i + 1, i + 2)
+            && let Some(u) = s.word(i + 2).and_then(unit_value).filter(|u| (1..=9).contains(u))
+        {
+            return Some((t + u, i + 3));
+        }
         // twenty one
         if let Some(u) = s.word(i + 1).and_then(unit_value).filter(|u| (1..=9).contains(u)) {
             return Some((t + u, i + 2));
@@ -258,11 +261,14 @@ pub(crate) fn parse_digit_number(s: &Scan, i: usize) -> Option<(f64, usize)> {
         }
     }
     let mut frac = String::new();
-    if s.is_punct(j, '.') && s.adjacent(j - 1, j) && s.adjacent(j, j + 1)
-        && let Some(d) = s.digits(j + 1) {
-            frac = d.to_string();
-            j += 2;
-        }
+    if s.is_punct(j, '.')
+        && s.adjacent(j - 1, j)
+        && s.adjacent(j, j + 1)
+        && let Some(d) = s.digits(j + 1)
+    {
+        frac = d.to_string();
+        j += 2;
+    }
     let int_trim = int.trim_start_matches('0');
     if int_trim.len() > MAX_DIGITS || frac.len() > MAX_DIGITS {
         return None;
@@ -284,10 +290,11 @@ pub(crate) fn parse_numeral(s: &Scan, i: usize) -> Option<(f64, usize)> {
             v *= scale as f64;
             j += 1;
         } else if let Some((f, k)) = and_a_fraction(s, j)
-            && v.fract() == 0.0 {
-                v += f;
-                j = k;
-            }
+            && v.fract() == 0.0
+        {
+            v += f;
+            j = k;
+        }
         if v.abs() >= 1e15 {
             return None;
         }
@@ -309,10 +316,13 @@ pub(crate) fn parse_ordinal(s: &Scan, i: usize) -> Option<(u64, usize)> {
         return Some((v, i + 1));
     }
     let t = tens_value(w)?;
-    if s.is_punct(i + 1, '-') && s.adjacent(i, i + 1) && s.adjacent(i + 1, i + 2)
-        && let Some(u) = s.word(i + 2).and_then(ordinal_word).filter(|u| (1..=9).contains(u)) {
-            return Some((t + u, i + 3));
-        }
+    if s.is_punct(i + 1, '-')
+        && s.adjacent(i, i + 1)
+        && s.adjacent(i + 1, i + 2)
+        && let Some(u) = s.word(i + 2).and_then(ordinal_word).filter(|u| (1..=9).contains(u))
+    {
+        return Some((t + u, i + 3));
+    }
     let u = s.word(i + 1).and_then(ordinal_word).filter(|u| (1..=9).contains(u))?;
     Some((t + u, i + 2))
 }

@@ -141,7 +141,8 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
     // A bound with no word between it and the join bounds nothing: `and, the tv` reads on past the comma.
     let words_between = |from: usize, to: usize| said.iter().any(|w| w.start >= from && w.end <= to);
     joins.iter().any(|&(start, end)| {
-        let before = bounds.iter().filter(|b| b.1 <= start && words_between(b.1, start)).map(|b| b.1).max().unwrap_or(0);
+        let before =
+            bounds.iter().filter(|b| b.1 <= start && words_between(b.1, start)).map(|b| b.1).max().unwrap_or(0);
         let after =
             bounds.iter().filter(|b| b.0 >= end && words_between(end, b.0)).map(|b| b.0).min().unwrap_or(length);
         unspoken(before, start) || unspoken(end, after)

@@ -272,10 +272,12 @@ impl<'c> Weaver<'c> {
     fn finish(&mut self) -> State<'c> {
         let reading = self.reading.clone().expect("parts are read");
         let whole = reading.splits.iter().all(|s| !s.cut) && reading.excluded.is_empty();
-        if whole && self.extra.iter().all(Vec::is_empty)
-            && let Some(Some((decision, _))) = self.parts.first() {
-                return State::Done(Woven::One(decision.clone()));
-            }
+        if whole
+            && self.extra.iter().all(Vec::is_empty)
+            && let Some(Some((decision, _))) = self.parts.first()
+        {
+            return State::Done(Woven::One(decision.clone()));
+        }
         let reflexes: Vec<&crate::catalog::Reflex> = self
             .parts
             .iter()

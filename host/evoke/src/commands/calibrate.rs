@@ -56,29 +56,29 @@ fn score(session: &Session, case: &Case, decision: &Decision, answers: &Answers)
         questions.push(("route", *p, right));
     }
     if let (Some(asserts), Some(reflex)) = (&case.record.asserts, session.catalog.get(case.reflex))
-        && decision.reflex.as_deref() == Some(case.reflex) {
-            for (name, asserted) in asserts {
-                let Some(arg) = reflex.manifest.arg(name) else { continue };
-                let Some(d) = answers.get(&arg_id(case.reflex, name)) else { continue };
-                let (top, p) = d.top();
-                let kind = match arg.source {
-                    Source::Options(_) => "options",
-                    Source::Vocab(_) => "vocab",
-                    Source::Pick(_) => "pick",
-                    Source::Flag => "flag",
-                };
-                let expected = match asserted {
-                    evoke_core::manifest::Asserted::Flag(true) => top == "yes",
-                    evoke_core::manifest::Asserted::Flag(false) => top != "yes",
-                    evoke_core::manifest::Asserted::Text(text) => {
-                        let shown = decision.args.as_ref().and_then(|a| a.get(name)).map(|v| v.shown().to_string());
-                        shown
-                            .is_some_and(|s| evoke_core::identity::identity(&s) == evoke_core::identity::identity(text))
-                    }
-                };
-                questions.push((kind, p, expected));
-            }
+        && decision.reflex.as_deref() == Some(case.reflex)
+    {
+        for (name, asserted) in asserts {
+            let Some(arg) = reflex.manifest.arg(name) else { continue };
+            let Some(d) = answers.get(&arg_id(case.reflex, name)) else { continue };
+            let (top, p) = d.top();
+            let kind = match arg.source {
+                Source::Options(_) => "options",
+                Source::Vocab(_) => "vocab",
+                Source::Pick(_) => "pick",
+                Source::Flag => "flag",
+            };
+            let expected = match asserted {
+                evoke_core::manifest::Asserted::Flag(true) => top == "yes",
+                evoke_core::manifest::Asserted::Flag(false) => top != "yes",
+                evoke_core::manifest::Asserted::Text(text) => {
+                    let shown = decision.args.as_ref().and_then(|a| a.get(name)).map(|v| v.shown().to_string());
+                    shown.is_some_and(|s| evoke_core::identity::identity(&s) == evoke_core::identity::identity(text))
+                }
+            };
+            questions.push((kind, p, expected));
         }
+    }
     Scored {
         outcome: decision.outcome,
         reflex: decision.reflex.clone(),

@@ -38,10 +38,12 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
         }
         results.extend(against);
     }
-    if exit == Exit::Done && results.len() == dirs.len()
-        && let Some((newest, _, next)) = evoke_files::release_tags::repository_next(&results) {
-            render::out(&render::repository_next(dirs.len(), &newest.to_string(), next.as_ref()));
-        }
+    if exit == Exit::Done
+        && results.len() == dirs.len()
+        && let Some((newest, _, next)) = evoke_files::release_tags::repository_next(&results)
+    {
+        render::out(&render::repository_next(dirs.len(), &newest.to_string(), next.as_ref()));
+    }
     exit
 }
 
