@@ -312,6 +312,36 @@ fn on_the_example_project_a_value_said_in_full_clears_the_write_bar() {
 }
 
 #[test]
+fn on_the_example_project_ordinary_requests_with_a_courtesy_a_reason_or_a_unit_run() {
+    use evoke_core::decision::Outcome;
+    let Some(engine) = engine(None) else { return };
+    // Each of these waited for a `[y/N]`: the living room under the bar (the den's meaning says `room`)
+    // and read as a remark (`living` as a verb), a thanks or a yes read as a remark, a reason after a
+    // comma read as a condition, a farewell as a second thing, and a brightness in percent split
+    // between the numbers the sentence holds.
+    for (input, room, state) in [
+        ("turn off the living room lights", "living room", "off"),
+        ("turn the living room lights off", "living room", "off"),
+        ("thanks, turn off the den lights", "den", "off"),
+        ("yeah turn off the den lights", "den", "off"),
+        ("turn off the den lights, you always forget", "den", "off"),
+        ("turn off the den lights. goodnight.", "den", "off"),
+        ("dim the den lights to 30 percent", "den", "dim"),
+        ("dim the den lights to 50%", "den", "dim"),
+    ] {
+        let d = decide_home(&engine, input);
+        assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");
+        let args = serde_json::to_value(&d.args).unwrap();
+        assert_eq!(args["room"]["word"], room, "{input}: {args}");
+        assert_eq!(args["state"]["key"], state, "{input}: {args}");
+    }
+    for (input, percent) in [("dim the den lights to 30 percent", 30), ("dim the den lights to 50%", 50)] {
+        let args = serde_json::to_value(&decide_home(&engine, input).args).unwrap();
+        assert_eq!(args["brightness"]["value"]["value"], percent, "{input}: {args}");
+    }
+}
+
+#[test]
 fn on_the_example_project_what_no_reflex_is_for_never_runs() {
     use evoke_core::decision::Outcome;
     let Some(engine) = engine(None) else { return };

@@ -144,13 +144,20 @@ const NEGATIONS: &[&[&str]] = &[
     &["isnt"],
     &["aren't"],
     &["arent"],
+    &["but", "for"],
+    &["sans"],
+    &["omit"],
+    &["omitting"],
+    &["exclude"],
+    &["exempt"],
+    &["exclusive", "of"],
 ];
 
 /// Words that, after `all`, `every` or the like, after a comma or after `but`, name what is spared: `turn
 /// off all lights bar the den`, `…, skip the den`, `turn off the lights but leave the den`.
 const SPARING: &[&str] = &[
     "save", "bar", "beyond", "past", "but", "skip", "skipping", "ignore", "ignoring", "leave", "leaving", "spare",
-    "keep", "aside",
+    "keep", "aside", "forget", "exclude", "omit", "omitting", "hold", "pass", "sans", "exempt",
 ];
 
 /// Words that, before a word of `SPARING`, speak of every one of something.
@@ -257,7 +264,6 @@ const CONDITIONS: &[&[&str]] = &[
     &["as", "soon", "as"],
     &["later"],
     &["after"],
-    &["before"],
     &["until"],
     &["till"],
     &["til"],
@@ -332,7 +338,41 @@ const CONDITIONS: &[&[&str]] = &[
     &["all", "night"],
     &["all", "day"],
     &["probably"],
+    &["prolly"],
+    &["probs"],
+    &["probly"],
+    &["possibly"],
+    &["typically"],
+    &["regularly"],
+    &["constantly"],
+    &["everytime"],
+    &["as", "a", "rule"],
+    &["by", "default"],
+    &["all", "the", "time"],
+    &["every", "so", "often"],
+    &["every", "single", "time"],
     &["for", "a", "few"],
+    &["for", "a", "couple"],
+    &["for", "a", "lil"],
+    &["for", "a", "brief"],
+    &["for", "the", "time", "being"],
+    &["for", "the", "moment"],
+    &["for", "the", "present"],
+    &["for", "some", "time"],
+    &["for", "the", "duration"],
+    // Not now: another time, or a readiness asked for.
+    &["next", "time"],
+    &["any", "time"],
+    &["anytime"],
+    &["at", "any", "point"],
+    &["soonish"],
+    &["shortly"],
+    &["first", "thing"],
+    &["should", "i", "forget"],
+    &["get", "ready", "to"],
+    &["be", "ready", "to"],
+    &["prepare", "to"],
+    &["plan", "to"],
     &["given", "that"],
     &["assuming"],
     &["while"],
@@ -506,12 +546,14 @@ const TAILS: &[&[&str]] = &[
     &["now"],
     &["thanks"],
     &["thank", "you"],
+    &["ta"],
 ];
 
 /// Words said before the request itself, passed over.
 const OPENERS: &[&str] = &[
     "hey", "hi", "hello", "ok", "okay", "so", "um", "uh", "oh", "aw", "well", "yo", "now", "just", "also", "quickly",
-    "kindly", "pls", "plz", "please", "evoke", "and", "then",
+    "kindly", "pls", "plz", "please", "evoke", "and", "then", "thanks", "thx", "cheers", "yes", "yeah", "yep", "sure",
+    "right", "sorry", "great", "cool", "alright", "perfect", "awesome", "fine", "actually",
 ];
 
 /// Openings that make a request of what follows.
@@ -676,6 +718,7 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     // Read before the closing `now` is passed over as a tail: `turn on the den lights just for now`.
     let for_now = find(&words, &["for", "now"]);
     if has(&words, NEGATIONS)
+        || fuzzily_has(&words, FUZZY_NEGATIONS)
         || spared_at_end
         || spared_after_comma
         || words.windows(2).any(|w| STOPPING.contains(&w[0].as_str()) && gerund(&w[1]))
@@ -693,11 +736,23 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     while at < words.len() && OPENERS.contains(&words[at].as_str()) {
         at += 1;
     }
+    // `thank you, …` opens a request as `thanks, …` does.
+    if starts(&words[at..], &["thank", "you"]) && words.len() > at + 2 {
+        at += 2;
+    }
     let words = &words[at..];
-    // A first `when` asks; a later one, or any other condition word, sets a condition.
+    // A first `when` asks; a later one, or any other condition word, sets a condition. An aside after a
+    // comma that tells of someone (`…, you always forget`, `…, it's probably bedtime`) gives a reason,
+    // and its words set no condition on the request.
     let conditions: Vec<&[&str]> = CONDITIONS.iter().copied().filter(|c| !not_conditions.contains(c)).collect();
-    if has(&words[words.len().min(1)..], &conditions)
-        || conditions.iter().any(|c| c != &["when"] && starts(words, c))
+    let mut unaside = self::words(&without_asides(&text));
+    while let Some(tail) = TAILS.iter().find(|t| unaside.len() > t.len() && unaside.ends_with_phrase(t)) {
+        unaside.truncate(unaside.len() - tail.len());
+    }
+    let unaside = &unaside[unaside.len().min(at)..];
+    if has(&unaside[unaside.len().min(1)..], &conditions)
+        || conditions.iter().any(|c| c != &["when"] && starts(unaside, c))
+        || fuzzily_has(unaside, FUZZY_CONDITIONS)
         || puts_off(words)
         || for_now
     {
@@ -728,13 +783,20 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     {
         return Mood::Remark;
     }
+    // `make sure nobody turns off the den lights` asks that no one do what it names; `nobody turned off
+    // the den lights`, opening with its subject, is read as a remark below.
+    let nobody = words.iter().any(|w| matches!(w.as_str(), "nobody" | "noone"));
+    let request = if nobody { Mood::Negated } else { Mood::Request };
     if ASKING.iter().any(|a| starts(words, a)) {
-        return Mood::Request;
+        return request;
     }
     // A verb after a subject (`den lights have been turned off`, `kitchen lights switching on`); an
     // infinitive alone (`to turn off the den lights`); the speaker's own act (`let me turn off …`).
     if words.iter().skip(1).take(3).any(|w| AFTER_A_SUBJECT.contains(&w.as_str()))
-        || words.iter().skip(1).take(2).any(|w| w.chars().count() > 5 && w.ends_with("ing"))
+        || (1..words.len().min(3)).any(|i| {
+            // After a determiner, a word in -ing names a thing: `turn the living room lights off`.
+            words[i].chars().count() > 5 && words[i].ends_with("ing") && !DETERMINERS.contains(&words[i - 1].as_str())
+        })
         || words.first().is_some_and(|w| w == "to")
         || starts(words, &["let", "me"])
     {
@@ -766,7 +828,7 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     {
         return Mood::Remark;
     }
-    Mood::Request
+    request
 }
 
 /// Whether a word later in the sentence spares something from what it asks: `turn off all lights bar the
@@ -788,21 +850,107 @@ fn spared_by_a_later_word(text: &str, words: &[String]) -> bool {
     let after_a_comma = text.split(',').skip(1).any(|clause| {
         let clause = self::words(clause);
         (clause.first().is_some_and(|w| SPARING.contains(&w.as_str()) && w != "but") && determiner(clause.get(1)))
-            || clause.last().is_some_and(|w| matches!(w.as_str(), "aside" | "excepted" | "excluded"))
+            || clause.last().is_some_and(|w| matches!(w.as_str(), "aside" | "excepted" | "excluded" | "stay" | "stays"))
     });
     let gerund = |w: &String| w.len() > 4 && w.ends_with("ing");
     let kept_from = words.windows(2).enumerate().any(|(i, pair)| {
         pair[0] == "from" && gerund(&pair[1]) && words[..i].iter().any(|w| KEEPING_FROM.contains(&w.as_str()))
     });
-    after_all_or_but || after_a_comma || kept_from
+    // `prevent the den lights turning off`, `guard the den lights against going off`: the `from` left out.
+    let prevented = words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| PREVENTING.contains(&w.as_str()) && words[i + 1..].iter().skip(1).any(|later| gerund(later)));
+    // `turn off the den lights bar the lamp`: what follows a thing named, and is spared from it.
+    let after_a_thing = words.iter().enumerate().any(|(i, w)| {
+        i > 0
+            && matches!(w.as_str(), "save" | "bar" | "sans" | "leaving" | "omitting" | "sparing")
+            && words[i - 1].len() > 3
+            && words[i - 1].ends_with('s')
+            && determiner(words.get(i + 1))
+    });
+    after_all_or_but || after_a_comma || kept_from || prevented || after_a_thing
 }
+
+/// Verbs that ask that something not happen, before what they keep from happening and a word in `-ing`.
+const PREVENTING: &[&str] = &["prevent", "prevents", "stop", "stops", "block", "guard", "protect"];
+
+/// Words that point at a thing: a word in `-ing` after one is a noun (`the living room`, `my ceiling`).
+const DETERMINERS: &[&str] = &["the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that"];
+
+/// Condition words read through a slip of one letter (`alwys`, `usualy`, `ususally`): long enough that
+/// one letter off is no other word a request says.
+const FUZZY_CONDITIONS: &[&str] = &["always", "usually", "normally", "generally", "typically", "sometimes", "probably"];
+
+/// Negations read through a slip of one letter (`excpet`, `exept`, `xcept`, `exluding`, `besdies`).
+const FUZZY_NEGATIONS: &[&str] = &["except", "excluding", "excepting", "without", "besides", "exception"];
+
+/// Words one letter off that are words of their own and say nothing of the mood.
+const NOT_SLIPS: &[&str] = &["beside", "withou", "expect", "accept"];
+
+/// Whether a word of `words` is one of `targets`, or one slip from it: a letter left out, added, changed
+/// or two swapped.
+fn fuzzily_has(words: &[String], targets: &[&str]) -> bool {
+    words.iter().any(|w| {
+        w.chars().count() >= 5 && !NOT_SLIPS.contains(&w.as_str()) && targets.iter().any(|t| w == t || one_slip(w, t))
+    })
+}
+
+/// Whether `a` is `b` with one letter left out, added, changed, or two neighbours swapped.
+fn one_slip(a: &str, b: &str) -> bool {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    match long.len() - short.len() {
+        0 => {
+            let differ: Vec<usize> = (0..short.len()).filter(|&i| short[i] != long[i]).collect();
+            match differ.as_slice() {
+                [_] => true,
+                [i, j] => *j == i + 1 && short[*i] == long[*j] && short[*j] == long[*i],
+                _ => false,
+            }
+        }
+        1 => {
+            let first = (0..short.len()).find(|&i| short[i] != long[i]).unwrap_or(short.len());
+            short[first..] == long[first + 1..]
+        }
+        _ => false,
+    }
+}
+
+/// The text without the asides after a comma that tell of someone or something (`…, you always forget`,
+/// `…, it's probably bedtime`, `…, i'm going to bed`): a clause opening with a subject and its verb.
+fn without_asides(text: &str) -> String {
+    let mut clauses = text.split(',');
+    let mut out = clauses.next().unwrap_or_default().to_string();
+    for clause in clauses {
+        let w = words(clause);
+        let first = w.first().map(String::as_str).unwrap_or("");
+        let tells = ASIDE_SUBJECTS.contains(&first) && w.len() >= 2;
+        if !tells {
+            out.push(',');
+            out.push_str(clause);
+        }
+    }
+    out
+}
+
+/// Words that open an aside telling of someone or something, not a request: `you`, `it's`, `i'm`.
+const ASIDE_SUBJECTS: &[&str] = &[
+    "you", "it's", "its", "i'm", "im", "they", "they're", "we're", "it", "he", "she", "he's", "she's", "we", "there's",
+    "that's",
+];
 
 /// Whether a label or a speaker stands before a colon (`todo: …`, `Mary: …`, `ignore this: …`): what
 /// follows is quoted, noted or said to someone else. A colon between digits is a time (`7:30`).
 fn labelled(text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
     chars.iter().enumerate().any(|(i, c)| {
-        *c == ':' && !(i > 0 && chars[i - 1].is_ascii_digit() && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit()))
+        let time = i > 0 && chars[i - 1].is_ascii_digit() && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+        // `:)`, `:-)`, `:D`: a face, closing the sentence.
+        let face = chars.get(i + 1).is_some_and(|n| matches!(n, ')' | '(' | 'D' | 'P' | 'p' | '-' | '3' | '/'))
+            && chars[i + 2..].iter().all(|n| !n.is_alphabetic() || matches!(n, 'D' | 'P' | 'p'));
+        *c == ':' && !time && !face
     })
 }
 
@@ -1280,6 +1428,54 @@ mod tests {
             "turn off every light in the house",
             "save my document",
             "turn off the den lights, then turn on the kitchen",
+        ] {
+            assert_eq!(mood(said), Mood::Request, "{said}");
+        }
+    }
+
+    #[test]
+    fn hedges_slips_sparing_words_and_asides_the_fourth_review_found() {
+        for (said, read) in [
+            // Hedges and habits in words of their own.
+            ("prolly turn off the den lights", Mood::Conditional),
+            ("turn off the den lights for the time being", Mood::Conditional),
+            ("turn off the den lights by default", Mood::Conditional),
+            ("turn off the den lights next time", Mood::Conditional),
+            ("get ready to turn off the den lights", Mood::Conditional),
+            ("turn on the den lights for a couple of minutes", Mood::Conditional),
+            // One letter off, still read.
+            ("alwys turn off the den lights", Mood::Conditional),
+            ("ususally turn off the den lights", Mood::Conditional),
+            ("turn off all lights excpet the den", Mood::Negated),
+            ("turn off all lights exluding the den", Mood::Negated),
+            // Other words that spare.
+            ("turn off all lights but for the den", Mood::Negated),
+            ("turn off all lights sans the den", Mood::Negated),
+            ("turn off all lights, omit the den", Mood::Negated),
+            ("turn off all lights, forget the den", Mood::Negated),
+            ("turn off the lights, the den stays", Mood::Negated),
+            ("turn off the lights bar the den", Mood::Negated),
+            ("prevent the den lights turning off", Mood::Negated),
+            ("make sure nobody turns off the den lights", Mood::Negated),
+        ] {
+            assert_eq!(mood(said), read, "{said}");
+        }
+        for said in [
+            // An aside that tells why sets no condition.
+            "turn off the den lights, you always forget",
+            "turn off the den lights, it's probably bedtime",
+            // Thanks and assent open a request; a face closes one.
+            "thanks, turn off the den lights",
+            "thank you, now turn off the den lights",
+            "yeah turn off the den lights",
+            "turn off the den lights :)",
+            "turn off the den lights ta",
+            // An -ing word after a determiner is a thing.
+            "turn the living room lights off",
+            // Before is now: the request is for now.
+            "turn off the den lights before I leave",
+            // A word one letter from a negation that is a word of its own.
+            "turn off the lamp beside the den door",
         ] {
             assert_eq!(mood(said), Mood::Request, "{said}");
         }

@@ -58,7 +58,7 @@ impl Default for Params {
             arg_meaning_margin: 0.05,
             arg_example: 40.0,
             arg_example_floor: 0.4,
-            arg_literal: 3.0,
+            arg_literal: 4.0,
         }
     }
 }
@@ -67,4 +67,4 @@ impl Default for Params {
 pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.997, write: 0.997 };
 
 /// A version of these constants, part of the id.
-pub const VERSION: &str = "11";
+pub const VERSION: &str = "12";

@@ -481,7 +481,10 @@ impl Engine {
         let spans = options.0.iter().any(|(k, _)| {
             k.split_once('-').is_some_and(|(a, b)| a.parse::<usize>().is_ok() && b.parse::<usize>().is_ok())
         });
-        if flag || spans {
+        if spans {
+            return Ok(unit_said(question, lexical, self.params.arg_literal));
+        }
+        if flag {
             return Ok(lexical);
         }
         // Per option: its meaning (with its key), and the examples that assert it.
@@ -625,6 +628,35 @@ impl Engine {
 
 /// The share of the words' own reading at which a value is in play beside one said in full.
 const IN_PLAY: f64 = 0.1;
+
+/// A pick's reading, with the one candidate whose own words say the argument's unit lifted as a value said
+/// in full is: `30 percent` and `50%` for `How bright, in percent?`. A bare number (`to 15`, `the two
+/// lights`) may be any number the sentence holds, and stays as the words read it; two candidates that say
+/// the unit are for a person to tell apart.
+fn unit_said(question: &Question, lexical: Vec<(String, f64)>, lift: f32) -> Vec<(String, f64)> {
+    let Question::Choice { ask, options, .. } = question else { return lexical };
+    let units: Vec<String> = words::words(ask).into_iter().filter(|w| !words::is_stop(w)).map(|w| w.stem).collect();
+    let says_unit = |text: &str| {
+        let percent = text.contains('%') && units.iter().any(|u| u == "percent");
+        percent
+            || words::words(text)
+                .iter()
+                .any(|w| !w.lower.chars().any(|c| c.is_ascii_digit()) && units.contains(&w.stem))
+    };
+    let with_unit: Vec<&str> = options
+        .0
+        .iter()
+        .filter(|(k, text)| k.split_once('-').is_some() && says_unit(plain(text)))
+        .map(|(k, _)| k.as_str())
+        .collect();
+    let [lifted] = with_unit.as_slice() else { return lexical };
+    let logits: Vec<f64> =
+        lexical.iter().map(|(k, p)| p.max(1e-300).ln() + if k == lifted { f64::from(lift) } else { 0.0 }).collect();
+    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = logits.iter().map(|z| (z - max).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    lexical.iter().zip(weights).map(|((k, _), w)| (k.clone(), w / total)).collect()
+}
 
 /// What a text of an option question is to the reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

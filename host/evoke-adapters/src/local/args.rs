@@ -163,6 +163,11 @@ const BESIDE: &[&[&str]] = &[
     &["close", "to"],
     &["beyond"],
     &["past"],
+    &["by"],
+    &["around"],
+    &["opposite"],
+    &["over"],
+    &["across"],
 ];
 
 /// Whether every place the key is said follows a word that puts the thing beside it (`the hallway light
@@ -269,6 +274,42 @@ const SOME_OF: &[&[&str]] = &[
     &["a", "couple", "of"],
 ];
 
+/// Words that speak of every one of something: `all the lights`, `everywhere`.
+const ALL: &[&str] = &["all", "every", "everywhere", "everything", "whole", "entire"];
+
+/// Whether every place the key is said follows a word for all of something and, between the two, a word
+/// the round does not read: `turn off all lights omitting the den`, `… everywhere excl the den`, `… all
+/// lights excpet the den`. A value named after `all` narrows it only through words that place it (`all
+/// the lights in the den`); any other word between is likely one that spares it, however it is spelt.
+fn set_apart_from_all(request: &[Word], spans: &[(usize, usize)], unread: &dyn Fn(&Word) -> bool) -> bool {
+    spans.iter().all(|&(at, _)| {
+        request[..at]
+            .iter()
+            .rposition(|w| ALL.contains(&w.lower.as_str()))
+            .is_some_and(|all| request[all + 1..at].iter().any(unread))
+    })
+}
+
+/// Words that speak of one thing of several: `a den light`, `a light in the den`.
+const ONE_OF: &[&str] = &["a", "an", "one", "single", "another", "some"];
+
+/// Whether a place the key is said follows a word for one of several, right before it (`turn off a den
+/// light`, `some den lights`) or before a thing `in` it (`a light in the den`): one light of the room, and
+/// the call would switch them all.
+fn one_of(request: &[Word], spans: &[(usize, usize)]) -> bool {
+    let one = |i: usize| ONE_OF.contains(&request[i].lower.as_str());
+    spans.iter().any(|&(at, _)| {
+        (at >= 1 && one(at - 1))
+            || (at >= 3 && request[at - 1].lower == "in" && one(at - 3))
+            || (at >= 4 && request[at - 2].lower == "in" && request[at - 1].lower == "the" && one(at - 4))
+    })
+}
+
+/// Whether a place the key is said follows someone else's word: `in her kitchen`, `their den`.
+fn someone_elses(request: &[Word], spans: &[(usize, usize)]) -> bool {
+    spans.iter().any(|&(at, _)| at >= 1 && matches!(request[at - 1].lower.as_str(), "his" | "her" | "their" | "your"))
+}
+
 /// Whether `phrase` is said word for word at `at`.
 fn said_at(request: &[Word], at: usize, phrase: &[&str]) -> bool {
     at + phrase.len() <= request.len() && request[at..at + phrase.len()].iter().zip(phrase).all(|(w, p)| w.lower == *p)
@@ -316,7 +357,14 @@ fn only_inside_a_longer_name(reading: &Reading, key: &str, meaning: &str) -> boo
     if a_setting && hedged(request, &said) {
         return true;
     }
-    if !a_setting && !said.is_empty() && (placed_elsewhere(request, &unread) || holds(request, SOME_OF)) {
+    if !a_setting
+        && !said.is_empty()
+        && (placed_elsewhere(request, &unread)
+            || holds(request, SOME_OF)
+            || one_of(request, &said)
+            || someone_elses(request, &said)
+            || set_apart_from_all(request, &said, &unread))
+    {
         return true;
     }
     if !a_setting && runs_on_into_another_name(request, &said, &|w| !unread(w)) {
@@ -380,9 +428,21 @@ fn value_evidence(reading: &Reading, key: &str, meaning: &str, taught: &HashSet<
         }
     }
     // The meaning's own words: weak evidence, by the share of its content words said.
+    // A word inside another key said by name is that key's, not this meaning's: `the living room lights`
+    // says nothing of the den, `the TV room downstairs`.
+    let named_for_another = |r: &Word| {
+        reading.said.is_some_and(|said| {
+            said.mentions
+                .iter()
+                .any(|m| m.key != key && m.by == By::Name && r.start >= m.span.start && r.end <= m.span.end)
+        })
+    };
     let meaning_words: Vec<Word> = words(meaning).into_iter().filter(|w| !is_stop(w)).collect();
     if !meaning_words.is_empty() {
-        let found = meaning_words.iter().filter(|m| request.iter().any(|r| !is_stop(r) && r.stem == m.stem)).count();
+        let found = meaning_words
+            .iter()
+            .filter(|m| request.iter().any(|r| !is_stop(r) && r.stem == m.stem && !named_for_another(r)))
+            .count();
         let share = found as f32 / meaning_words.len() as f32;
         best = best.max(reading.params.meaning * share.sqrt() * if found > 0 { 1.0 } else { 0.0 });
     }
@@ -397,10 +457,16 @@ fn span_of(key: &str) -> Option<(usize, usize)> {
 
 /// The evidence for a candidate span: every candidate stands, and the words near it that answer the
 /// argument's `ask` lift it.
-fn span_evidence(reading: &Reading, ask: &[Word], start: usize, end: usize) -> f32 {
+fn span_evidence(reading: &Reading, ask: &[Word], start: usize, end: usize, text: &str) -> f32 {
     let near: Vec<&Word> =
         reading.request.iter().filter(|w| w.end + 24 >= start && w.start <= end + 24 && !is_stop(w)).collect();
-    let asked = ask.iter().filter(|a| !is_stop(a)).filter(|a| near.iter().any(|n| n.stem == a.stem)).count();
+    // `50%` says `percent` with a mark.
+    let percent = text.contains('%');
+    let asked = ask
+        .iter()
+        .filter(|a| !is_stop(a))
+        .filter(|a| near.iter().any(|n| n.stem == a.stem) || (percent && a.lower == "percent"))
+        .count();
     let content = ask.iter().filter(|a| !is_stop(a)).count().max(1);
     reading.params.span + reading.params.span_context * (asked as f32 / content as f32)
 }
@@ -445,7 +511,7 @@ pub fn answer_choice(reading: &Reading, question: &Question) -> Vec<(String, f64
         let evidence = if flag {
             flag_evidence(reading, &ask_words, key)
         } else if let Some((start, end)) = span_of(key) {
-            span_evidence(reading, &ask_words, start, end)
+            span_evidence(reading, &ask_words, start, end, meaning)
         } else {
             value_evidence(reading, key, meaning, taught)
         };
@@ -616,6 +682,17 @@ mod tests {
             "turn off the lights beyond the den",
             "turn off the lights past the den",
             "turn off lights for guest bedroom",
+            // One light of several, someone else's room, a room beside, or spared from `all`.
+            "turn off a den light",
+            "turn off one light in the den",
+            "turn off a light in the den",
+            "turn off the lights in her kitchen",
+            "turn off their den lights",
+            "turn off the lights by the den",
+            "turn off the lights around the kitchen",
+            "turn off all lights omitting the den",
+            "turn off all the lights everywhere excl the den",
+            "turn off all lights excpet the den",
         ] {
             let d = ask(request, &q);
             assert_eq!(top(&d).0, UNSTATED, "{request}: {d:?}");
@@ -655,6 +732,8 @@ mod tests {
             ("at home turn off the den lights", "den"),
             ("in my house turn off the den lights", "den"),
             ("turn off the den lights in the house", "den"),
+            ("turn off all the lights in the den", "den"),
+            ("turn off all den lights", "den"),
         ] {
             assert_eq!(top(&ask(request, &q)).0, room, "{request}");
         }

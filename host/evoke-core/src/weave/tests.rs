@@ -664,6 +664,10 @@ mod weaving {
             "turn off the den lights too",
             "turn off the den lights. thanks",
             "turn off the den lights too fast",
+            // A second sentence that gives a reason or takes leave asks for nothing more.
+            "turn off the den lights. goodnight.",
+            "turn off the den lights. i'm going to bed.",
+            "turn off the den lights. it's late",
         ] {
             let d = one(input);
             assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");

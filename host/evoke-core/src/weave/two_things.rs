@@ -107,7 +107,7 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
         let after = chars.get(i);
         let words_after = chars[i..].iter().any(|c| c.is_alphanumeric());
         let joins_here = if SENTENCE_MARKS.contains(&chars[start]) {
-            after.is_some_and(|c| c.is_whitespace()) && words_after
+            after.is_some_and(|c| c.is_whitespace()) && words_after && !gives_a_reason(&chars[i..])
         } else if chars[start] == '/' {
             // `lights/tv` and `lights / tv`, but not a fraction or a date (`1/2`), which a span holds.
             words_after && before.is_some_and(|c| !c.is_ascii_digit())
@@ -187,6 +187,26 @@ pub fn excluded_names_no_value(excluded: &[super::Part], reflexes: &[&Reflex]) -
             .collect();
         !named.is_empty() && !named.iter().any(|w| values.contains(&w.stem))
     })
+}
+
+/// Words that open a sentence telling how things are or how the speaker is (`i'm going to bed`, `it's
+/// late`), which gives a reason and asks for no second thing.
+/// (Apostrophes are dropped: `it's` reads `its`.)
+const TELLING: &[&str] = &["im", "its", "theyre", "youre", "thats", "theres", "ive", "weve"];
+
+/// Words a sentence of its own can close a request with: a farewell, which asks for nothing.
+const FAREWELLS: &[&str] = &["goodnight", "night", "nite", "bye", "goodbye", "cheers", "ta", "good", "love"];
+
+/// Whether the sentence that starts `rest` only tells why or takes leave: `turn off the den lights.
+/// goodnight.`, `… . i'm going to bed.`
+fn gives_a_reason(rest: &[char]) -> bool {
+    let sentence: String = rest.iter().take_while(|c| !SENTENCE_MARKS.contains(c) && **c != '?').collect();
+    let said = words(&sentence);
+    let Some(first) = said.first() else { return false };
+    let second = said.get(1).map(|w| w.lower.as_str());
+    TELLING.contains(&first.lower.as_str())
+        || matches!((first.lower.as_str(), second), ("i", Some("am")) | ("it", Some("is")) | ("we", Some("are")))
+        || said.iter().all(|w| FAREWELLS.contains(&w.lower.as_str()) || COURTESY.contains(&w.lower.as_str()))
 }
 
 /// Whether the word just before the connective at `at` makes it part of one act (`go ahead and …`).
