@@ -88,7 +88,33 @@ const TAKEN_BACK: &[&[&str]] = &[
     &["belay"],
     &["nein"],
     &["nicht"],
+    // Laughter and jokes (a run of `ha` or `he` is read apart: `hahaha`, `ahaha`).
+    &["lmao"],
+    &["lmfao"],
+    &["rofl"],
+    &["kek"],
+    &["xd"],
+    &["jks"],
+    &["kiddin"],
+    &["sarcasm"],
+    &["sarcastic"],
+    &["prank"],
+    &["ha", "ha"],
+    &["just", "messing"],
+    &["just", "teasing"],
+    &["strike", "that"],
+    &["scrap", "that"],
+    &["changed", "my", "mind"],
+    &["change", "of", "plans"],
+    &["forget", "about", "it"],
+    &["my", "bad"],
 ];
+
+/// Whether a word is laughter: `haha`, `hahaha`, `ahaha`, `hehe` (two `ha` or `he` at least).
+fn laughter(word: &str) -> bool {
+    let w = word.strip_prefix('a').unwrap_or(word);
+    w.len() >= 4 && w.len() % 2 == 0 && w.as_bytes().chunks(2).all(|c| c == b"ha" || c == b"he")
+}
 
 /// Words that take back what came before them when they close the sentence: `turn off the den lights,
 /// cancel`.
@@ -151,6 +177,25 @@ const NEGATIONS: &[&[&str]] = &[
     &["exclude"],
     &["exempt"],
     &["exclusive", "of"],
+    // Spelt without an apostrophe, or slipped.
+    &["shouldnt"],
+    &["mustnt"],
+    &["couldnt"],
+    &["wouldnt"],
+    &["didnt"],
+    &["doesnt"],
+    &["cant"],
+    &["shant"],
+    &["neednt"],
+    &["dotn"],
+    &["donnot"],
+    &["doont"],
+    &["dontt"],
+    &["dun"],
+    &["nevr"],
+    &["nvr"],
+    &["neva"],
+    &["ne'er"],
 ];
 
 /// Words that, after `all`, `every` or the like, after a comma or after `but`, name what is spared: `turn
@@ -264,6 +309,60 @@ const CONDITIONS: &[&[&str]] = &[
     &["as", "soon", "as"],
     &["later"],
     &["after"],
+    &["before"],
+    &["prior", "to"],
+    &["ahead", "of"],
+    &["by", "the", "time"],
+    &["pre"],
+    &["during"],
+    &["throughout"],
+    &["through", "the", "night"],
+    &["overnight"],
+    &["all", "evening"],
+    &["all", "afternoon"],
+    &["all", "morning"],
+    &["all", "week"],
+    &["the", "whole", "night"],
+    &["the", "whole", "day"],
+    &["the", "whole", "evening"],
+    &["often"],
+    &["frequently"],
+    &["occasionally"],
+    &["routinely"],
+    &["habitually"],
+    &["periodically"],
+    &["automatically"],
+    &["hourly"],
+    &["daily"],
+    &["nightly"],
+    &["nitely"],
+    &["weekly"],
+    &["monthly"],
+    &["mornings"],
+    &["evenings"],
+    &["nights"],
+    &["afternoons"],
+    &["workdays"],
+    &["mondays"],
+    &["tuesdays"],
+    &["wednesdays"],
+    &["thursdays"],
+    &["fridays"],
+    &["saturdays"],
+    &["sundays"],
+    &["everynight"],
+    &["permanently"],
+    &["forever"],
+    &["indefinitely"],
+    &["going", "forward"],
+    &["latr"],
+    &["ltr"],
+    &["l8r"],
+    &["from", "here", "on"],
+    &["the", "moment"],
+    &["upon"],
+    &["on", "arrival"],
+    &["on", "my", "signal"],
     &["until"],
     &["till"],
     &["til"],
@@ -517,6 +616,16 @@ const OWN_STATE: &[&[&str]] = &[
     &["about", "to"],
     &["kept"],
     &["allow", "me"],
+    &["lemme"],
+    &["imma"],
+    &["finna"],
+    &["boutta"],
+    &["tryna"],
+    &["gotta"],
+    &["want", "me", "to"],
+    &["need", "me", "to"],
+    &["refuse", "to"],
+    &["decline", "to"],
 ];
 
 /// Polite closings that leave the request as it was: `…, will you?`, `…, if you can`, `… asap`.
@@ -693,14 +802,29 @@ pub fn mood(text: &str) -> Mood {
 
 /// The mood, with the condition words in `not_conditions` not counted as conditions.
 fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
-    let text: String = text.nfkc().filter(|c| !is_format(*c)).collect();
+    // Marks over letters are passed over (`dón't` is `don't`); a letter left that is none of the
+    // alphabet the mood reads (`ø`, a small capital `ᴅ`), beside letters that are, or a pictograph (`😂`,
+    // `☑`), could hide a word the mood must read.
+    let text: String =
+        text.nfkc().filter(|c| !is_format(*c)).collect::<String>().nfd().filter(|c| !is_mark(*c)).collect();
     if mixes_alphabets(&text) {
         return Mood::Unclear;
+    }
+    if text.chars().any(pictograph) {
+        let without: String = text.chars().map(|c| if pictograph(c) { ' ' } else { c }).collect();
+        return match read(&without, not_conditions) {
+            Mood::Request => Mood::Unclear,
+            other => other,
+        };
     }
     let mut words = words(&text);
     let has = |words: &[String], phrases: &[&[&str]]| phrases.iter().any(|p| find(words, p));
     let closing_taken_back = words.len() > 1 && words.last().is_some_and(|w| CLOSING_TAKEN_BACK.contains(&w.as_str()));
-    if has(&words, TAKEN_BACK) || closing_taken_back || text.trim_end().ends_with("/s") {
+    if has(&words, TAKEN_BACK)
+        || closing_taken_back
+        || text.trim_end().ends_with("/s")
+        || words.iter().any(|w| laughter(w))
+    {
         return Mood::TakenBack;
     }
     let gerund = |w: &String| w.len() > 4 && w.ends_with("ing");
@@ -718,6 +842,7 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     // Read before the closing `now` is passed over as a tail: `turn on the den lights just for now`.
     let for_now = find(&words, &["for", "now"]);
     if has(&words, NEGATIONS)
+        || words.iter().any(|w| w.len() > 3 && w.ends_with("n't") && w != "won't")
         || fuzzily_has(&words, FUZZY_NEGATIONS)
         || spared_at_end
         || spared_after_comma
@@ -753,6 +878,9 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     if has(&unaside[unaside.len().min(1)..], &conditions)
         || conditions.iter().any(|c| c != &["when"] && starts(unaside, c))
         || fuzzily_has(unaside, FUZZY_CONDITIONS)
+        || unaside.windows(2).any(|w| {
+            matches!(w[0].as_str(), "every" | "each" | "evry" | "eveyr") && EVERY_WHAT.contains(&w[1].as_str())
+        })
         || puts_off(words)
         || for_now
     {
@@ -763,6 +891,13 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     }
     if labelled(&text)
         || addressed(&text)
+        || said_to_someone(words, &text)
+        || words.first().is_some_and(|w| LABELS.contains(&w.as_str()))
+        || text.trim_start().starts_with(['[', '@', '#'])
+        // `let the kids turn off …`: leave to someone else (`let me` is the speaker's, `let's` asks).
+        || (words.first().is_some_and(|w| matches!(w.as_str(), "let" | "allow" | "permit"))
+            && words.get(1).is_some_and(|w| !matches!(w.as_str(), "me" | "us")))
+        || reported_at_the_end(&text)
         || words.iter().any(|w| MENTIONING.contains(&w.as_str()))
         || has(words, MENTIONING_PHRASES)
         || quotes_a_command(words)
@@ -880,19 +1015,45 @@ const DETERMINERS: &[&str] = &["the", "a", "an", "my", "our", "your", "his", "he
 
 /// Condition words read through a slip of one letter (`alwys`, `usualy`, `ususally`): long enough that
 /// one letter off is no other word a request says.
-const FUZZY_CONDITIONS: &[&str] = &["always", "usually", "normally", "generally", "typically", "sometimes", "probably"];
+const FUZZY_CONDITIONS: &[&str] = &[
+    "always",
+    "usually",
+    "normally",
+    "generally",
+    "typically",
+    "sometimes",
+    "probably",
+    "until",
+    "unless",
+    "after",
+    "afterwards",
+    "before",
+    "tomorrow",
+    "tonight",
+    "whenever",
+    "every",
+];
 
 /// Negations read through a slip of one letter (`excpet`, `exept`, `xcept`, `exluding`, `besdies`).
 const FUZZY_NEGATIONS: &[&str] = &["except", "excluding", "excepting", "without", "besides", "exception"];
 
 /// Words one letter off that are words of their own and say nothing of the mood.
-const NOT_SLIPS: &[&str] = &["beside", "withou", "expect", "accept"];
+/// The condition words themselves are read exactly or not at all (a woven part passes over `after`).
+const NOT_SLIPS: &[&str] = &[
+    "beside", "withou", "expect", "accept", "alter", "lager", "layer", "latter", "ever", "very", "after", "every",
+    "until", "unless", "before", "later", "tonight",
+];
 
 /// Whether a word of `words` is one of `targets`, or one slip from it: a letter left out, added, changed
 /// or two swapped.
+/// A word of four letters is read against a target of five or more (`aftr`, `evry`); a shorter word is
+/// too often another word.
 fn fuzzily_has(words: &[String], targets: &[&str]) -> bool {
     words.iter().any(|w| {
-        w.chars().count() >= 5 && !NOT_SLIPS.contains(&w.as_str()) && targets.iter().any(|t| w == t || one_slip(w, t))
+        let n = w.chars().count();
+        n >= 4
+            && !NOT_SLIPS.contains(&w.as_str())
+            && targets.iter().any(|t| (n >= 5 || t.chars().count() >= 5) && (w == t || one_slip(w, t)))
     })
 }
 
@@ -926,7 +1087,10 @@ fn without_asides(text: &str) -> String {
     for clause in clauses {
         let w = words(clause);
         let first = w.first().map(String::as_str).unwrap_or("");
-        let tells = ASIDE_SUBJECTS.contains(&first) && w.len() >= 2;
+        // An aside hides a hedge or a habit (`…, you always forget`), never a time or an event (`…, we
+        // want that every evening`).
+        let timed = CONDITIONS.iter().any(|c| !(c.len() == 1 && HEDGES.contains(&c[0])) && find(&w, c));
+        let tells = ASIDE_SUBJECTS.contains(&first) && w.len() >= 2 && !timed;
         if !tells {
             out.push(',');
             out.push_str(clause);
@@ -934,6 +1098,51 @@ fn without_asides(text: &str) -> String {
     }
     out
 }
+
+/// What `every` or `each` sets a time by: `every weekday`, `each evening`, `every other day`.
+const EVERY_WHAT: &[&str] = &[
+    "night",
+    "nite",
+    "evening",
+    "morning",
+    "afternoon",
+    "day",
+    "week",
+    "weekday",
+    "weekend",
+    "workday",
+    "hour",
+    "minute",
+    "month",
+    "year",
+    "time",
+    "other",
+    "single",
+    "so",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+/// Condition words an aside may say without setting a condition on the request.
+const HEDGES: &[&str] = &[
+    "always",
+    "usually",
+    "normally",
+    "generally",
+    "sometimes",
+    "probably",
+    "prolly",
+    "possibly",
+    "maybe",
+    "perhaps",
+    "might",
+    "often",
+];
 
 /// Words that open an aside telling of someone or something, not a request: `you`, `it's`, `i'm`.
 const ASIDE_SUBJECTS: &[&str] = &[
@@ -952,6 +1161,93 @@ fn labelled(text: &str) -> bool {
             && chars[i + 2..].iter().all(|n| !n.is_alphabetic() || matches!(n, 'D' | 'P' | 'p'));
         *c == ':' && !time && !face
     })
+}
+
+/// Words that, opening a sentence, name what the rest is: a note, a list item, an example, a piece of
+/// documentation (`reminder turn off …`, `steps to turn off …`, `tutorial …`).
+const LABELS: &[&str] = &[
+    "reminder",
+    "memo",
+    "note",
+    "checklist",
+    "chores",
+    "task",
+    "goal",
+    "idea",
+    "fw",
+    "fwd",
+    "tutorial",
+    "guide",
+    "steps",
+    "instructions",
+    "command",
+    "shortcut",
+    "macro",
+    "intent",
+    "sample",
+    "usage",
+    "homework",
+    "prompt",
+    "keyword",
+    "demo",
+    "example",
+    "rules",
+    "rule",
+];
+
+/// Words that name or call the person a sentence is said to, opening it: `guys turn off …`, `honey can you
+/// …`, `hey bob, …`.
+const CALLED: &[&str] = &[
+    "guys",
+    "kids",
+    "honey",
+    "babe",
+    "baby",
+    "sweetie",
+    "sweetheart",
+    "darling",
+    "dear",
+    "dude",
+    "bro",
+    "mate",
+    "buddy",
+    "folks",
+    "everyone",
+    "everybody",
+    "y'all",
+    "yall",
+    "team",
+    "mom",
+    "mum",
+    "dad",
+    "son",
+    "sis",
+];
+
+/// Whether the sentence opens by calling someone: a word of `CALLED`, a greeting and a name set apart
+/// by a comma (`hey bob, …`; `hey evoke, …` is this program's), or a name before `can you` and the like
+/// (`bob can you …`).
+fn said_to_someone(words: &[String], text: &str) -> bool {
+    let first = words.first().map(String::as_str).unwrap_or("");
+    let greeting_and_name = text.split_once(',').is_some_and(|(head, _)| {
+        let w = self::words(head);
+        w.len() == 2 && matches!(w[0].as_str(), "hey" | "hi" | "hello" | "yo" | "oi" | "ok" | "okay") && w[1] != "evoke"
+    });
+    let name_then_asking = words.len() > 3
+        && !OPENERS.contains(&first)
+        && first != "evoke"
+        && ASKING.iter().any(|a| a.len() >= 2 && starts(&words[1..], a) && matches!(a[1], "you" | "u"));
+    CALLED.contains(&first) || greeting_and_name || name_then_asking
+}
+
+/// Whether the sentence closes by telling who said it: a clause after a comma of a subject and a verb
+/// of saying or a past tense (`…, she insisted`, `…, mom said`).
+fn reported_at_the_end(text: &str) -> bool {
+    let Some((_, last)) = text.rsplit_once(',') else { return false };
+    let w = words(last);
+    w.len() == 2
+        && (SUBJECTS.contains(&w[0].as_str()) || CALLED.contains(&w[0].as_str()))
+        && (w[1].ends_with("ed") || matches!(w[1].as_str(), "said" | "says" | "told" | "wrote" | "insists"))
 }
 
 /// Whether the sentence is said to someone by name: one word, not a greeting or a polite closing, set
@@ -1021,8 +1317,18 @@ pub fn within(part: &str, sentence: &str) -> Mood {
 /// letters could disguise a word (`іf` with a Cyrillic `і`).
 fn mixes_alphabets(text: &str) -> bool {
     let latin = text.chars().any(|c| c.is_ascii_alphabetic());
-    let other = text.chars().any(|c| matches!(c, '\u{0370}'..='\u{03FF}' | '\u{0400}'..='\u{052F}'));
+    let other = text.chars().any(|c| c.is_alphabetic() && !c.is_ascii());
     latin && other
+}
+
+/// Whether a character is a pictograph or a symbol drawn as one: emoji, dingbats, check boxes.
+fn pictograph(c: char) -> bool {
+    matches!(c, '\u{2190}'..='\u{21FF}' | '\u{2300}'..='\u{23FF}' | '\u{2600}'..='\u{27BF}' | '\u{2B00}'..='\u{2BFF}' | '\u{1F000}'..='\u{1FAFF}')
+}
+
+/// Whether a character is a combining mark (an accent over the letter before it).
+fn is_mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
 }
 
 trait EndsWithPhrase {
@@ -1041,7 +1347,11 @@ fn words(text: &str) -> Vec<String> {
     let mut word = String::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
-        let c = if matches!(c, '’' | '‘' | 'ʼ' | '´' | '`' | 'ʹ' | '′') { '\'' } else { c };
+        let c = if matches!(c, '’' | '‘' | 'ʼ' | '´' | '`' | 'ʹ' | '′' | '‛' | 'ˈ' | '"' | '“' | '”') {
+            '\''
+        } else {
+            c
+        };
         if c.is_alphanumeric() {
             word.extend(c.to_lowercase());
         } else if c == '\'' && !word.is_empty() && chars.peek().is_some_and(|n| n.is_alphabetic()) {
@@ -1053,7 +1363,15 @@ fn words(text: &str) -> Vec<String> {
     if !word.is_empty() {
         out.push(word);
     }
-    out
+    // `don t`, `can t`: an apostrophe typed as a space.
+    let mut joined: Vec<String> = Vec::with_capacity(out.len());
+    for w in out {
+        match joined.last_mut() {
+            Some(last) if w == "t" && last.len() >= 2 && last.ends_with('n') => last.push_str("'t"),
+            _ => joined.push(w),
+        }
+    }
+    joined
 }
 
 fn starts(words: &[String], phrase: &[&str]) -> bool {
@@ -1463,7 +1781,6 @@ mod tests {
         for said in [
             // An aside that tells why sets no condition.
             "turn off the den lights, you always forget",
-            "turn off the den lights, it's probably bedtime",
             // Thanks and assent open a request; a face closes one.
             "thanks, turn off the den lights",
             "thank you, now turn off the den lights",
@@ -1472,10 +1789,91 @@ mod tests {
             "turn off the den lights ta",
             // An -ing word after a determiner is a thing.
             "turn the living room lights off",
-            // Before is now: the request is for now.
-            "turn off the den lights before I leave",
             // A word one letter from a negation that is a word of its own.
             "turn off the lamp beside the den door",
+        ] {
+            assert_eq!(mood(said), Mood::Request, "{said}");
+        }
+    }
+
+    #[test]
+    fn the_fifth_review_s_times_spellings_jokes_letters_and_addressees() {
+        for (said, read) in [
+            // Times and habits.
+            ("turn off the den lights before bed", Mood::Conditional),
+            ("turn off the den lights before I leave", Mood::Conditional),
+            ("turn off the den lights each evening", Mood::Conditional),
+            ("turn off the den lights often", Mood::Conditional),
+            ("turn on the kitchen lights every weekday", Mood::Conditional),
+            ("turn off the den lights Mondays", Mood::Conditional),
+            ("turn off the den lights evry night", Mood::Conditional),
+            ("turn off the den lights automatically", Mood::Conditional),
+            ("turn off the den lights permanently", Mood::Conditional),
+            ("turn on the den lights during the movie", Mood::Conditional),
+            ("turn off the den lights all evening", Mood::Conditional),
+            ("turn off the den lights prior to leaving", Mood::Conditional),
+            ("turn off the den lights by the time I get home", Mood::Conditional),
+            ("turn off the den lights the moment I leave", Mood::Conditional),
+            ("turn off the den lights untill morning", Mood::Conditional),
+            ("turn off the den lights aftr dinner", Mood::Conditional),
+            ("turn off the den lights unles I'm home", Mood::Conditional),
+            ("turn off the den lights tomorow", Mood::Conditional),
+            ("turn off the den lights latr", Mood::Conditional),
+            ("turn on the den lights, we want that every evening", Mood::Conditional),
+            // An aside that names a time may be a schedule: it waits.
+            ("turn off the den lights, it's probably bedtime", Mood::Conditional),
+            // Negations however spelt.
+            ("don t turn off the den lights", Mood::Negated),
+            ("pls don\u{201b}t turn off the den lights", Mood::Negated),
+            ("don\"t turn off the den lights", Mood::Negated),
+            ("don\u{201c}t turn off the den lights", Mood::Negated),
+            ("shouldnt turn off the den lights", Mood::Negated),
+            ("mustnt turn off the den lights", Mood::Negated),
+            ("dotn turn off the den lights", Mood::Negated),
+            ("nevr turn off the den lights", Mood::Negated),
+            ("needn't turn off the den lights", Mood::Negated),
+            ("d\u{f3}n't turn off the den lights", Mood::Negated),
+            ("do n\u{f3}t turn off the den lights", Mood::Negated),
+            ("turn off the den lights \u{fc}nless I'm home", Mood::Conditional),
+            // Letters the mood cannot read, and pictographs.
+            ("do n\u{f8}t turn off the den lights", Mood::Unclear),
+            ("\u{1d05}\u{1d0f}\u{274}'\u{1d1b} turn off the den lights", Mood::Unclear),
+            ("turn off the den lights \u{1f602}", Mood::Unclear),
+            ("\u{2611} turn off the den lights", Mood::Unclear),
+            // Jokes and taking back.
+            ("turn off the den lights hahaha", Mood::TakenBack),
+            ("turn off the den lights ahaha", Mood::TakenBack),
+            ("turn off the den lights lmao", Mood::TakenBack),
+            ("turn off the den lights (sarcasm)", Mood::TakenBack),
+            ("turn off the den lights, strike that", Mood::TakenBack),
+            ("turn off the den lights, changed my mind", Mood::TakenBack),
+            // Said to someone else, noted, left to someone, told.
+            ("hey bob, turn off the den lights", Mood::Remark),
+            ("guys turn off the den lights", Mood::Remark),
+            ("honey can you turn off the den lights", Mood::Remark),
+            ("bob can you turn off the den lights", Mood::Remark),
+            ("@bob turn off the den lights", Mood::Remark),
+            ("reminder turn off the den lights", Mood::Remark),
+            ("steps to turn off the den lights", Mood::Remark),
+            ("[ ] turn off the den lights", Mood::Remark),
+            ("let the kids turn off the den lights", Mood::Remark),
+            ("lemme turn off the den lights", Mood::Remark),
+            ("want me to turn off the den lights", Mood::Remark),
+            ("turn off the den lights, she insisted", Mood::Remark),
+        ] {
+            assert_eq!(mood(said), read, "{said}");
+        }
+        for said in [
+            "hey evoke, turn off the den lights",
+            "can you turn off the den lights",
+            "please can you turn off the den lights",
+            "let's turn off the den lights",
+            "turn off every kitchen light",
+            "turn off the den lights, please proceed",
+            "turn off the lights in the caf\u{e9}",
+            "won't you turn off the den lights",
+            "turn off the den lights, you always forget",
+            "turn on the water heater",
         ] {
             assert_eq!(mood(said), Mood::Request, "{said}");
         }

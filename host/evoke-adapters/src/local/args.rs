@@ -261,6 +261,15 @@ const HEDGES: &[&[&str]] = &[
     &["sort", "of"],
     &["kinda"],
     &["sorta"],
+    &["just", "about"],
+    &["pretty", "much"],
+    &["practically"],
+    &["virtually"],
+    &["basically"],
+    &["essentially"],
+    &["more", "or", "less"],
+    &["largely"],
+    &["near"],
 ];
 
 /// Words that speak of some of a thing, not all of it: `some of the den lights`.
@@ -756,6 +765,11 @@ mod tests {
         // `turn the den lights nearly off` ran `off` at 1.00: the lights went fully off.
         for request in [
             "turn the den lights nearly off",
+            "turn the den lights just about off",
+            "turn the den lights pretty much off",
+            "turn the den lights practically off",
+            "turn the den lights virtually off",
+            "turn the den lights more or less off",
             "turn the den lights almost off",
             "turn the den lights off partially",
             "turn the den lights halfway off",
