@@ -198,7 +198,7 @@ fn placed_elsewhere(request: &[Word], unread: &dyn Fn(&Word) -> bool) -> bool {
     let pointing_away =
         |w: &Word| matches!(w.lower.as_str(), "your" | "his" | "her" | "their" | "other" | "old" | "new" | "another");
     let elsewhere = request.iter().enumerate().any(|(i, w)| {
-        if w.lower != "in" && w.lower != "at" {
+        if !matches!(w.lower.as_str(), "in" | "at" | "of") {
             return false;
         }
         let mut j = i + 1;
@@ -689,6 +689,8 @@ mod tests {
             "turn off the den lights in the other house",
             "turn off the den lights in my parents' house",
             "turn off the lights beyond the den",
+            "turn off the kitchen lights of my sister",
+            "turn off the den lights of the cabin",
             "turn off the lights past the den",
             "turn off lights for guest bedroom",
             // One light of several, someone else's room, a room beside, or spared from `all`.
