@@ -342,6 +342,28 @@ fn on_the_example_project_ordinary_requests_with_a_courtesy_a_reason_or_a_unit_r
 }
 
 #[test]
+fn on_the_example_project_a_duration_said_with_its_unit_runs_the_timer() {
+    use evoke_core::decision::Outcome;
+    let Some(engine) = engine(None) else { return };
+    // Every timer confirmed at 0.852: the only span the sentence holds was read as any bare number is.
+    for (input, span) in [
+        ("set a timer for 10 minutes", "10 minutes"),
+        ("set a timer for half an hour", "half an hour"),
+        ("set timer for 1 hour, 15 minutes, and 30 seconds", "1 hour, 15 minutes, and 30 seconds"),
+    ] {
+        let d = decide_home(&engine, input);
+        assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");
+        let args = serde_json::to_value(&d.args).unwrap();
+        assert_eq!(args["duration"]["span"]["text"], span, "{input}: {args}");
+    }
+    // Two durations are for a person to tell apart; a brightness changed `by` an amount is no level.
+    for input in ["set a timer for 10 minutes and 5 minutes", "dim the den lights by 20%"] {
+        let d = decide_home(&engine, input);
+        assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
+    }
+}
+
+#[test]
 fn on_the_example_project_what_no_reflex_is_for_never_runs() {
     use evoke_core::decision::Outcome;
     let Some(engine) = engine(None) else { return };

@@ -482,7 +482,7 @@ impl Engine {
             k.split_once('-').is_some_and(|(a, b)| a.parse::<usize>().is_ok() && b.parse::<usize>().is_ok())
         });
         if spans {
-            return Ok(unit_said(question, lexical, self.params.arg_literal));
+            return Ok(unit_said(request, question, lexical, self.params.arg_literal));
         }
         if flag {
             return Ok(lexical);
@@ -630,26 +630,31 @@ impl Engine {
 const IN_PLAY: f64 = 0.1;
 
 /// A pick's reading, with the one candidate whose own words say the argument's unit lifted as a value said
-/// in full is: `30 percent` and `50%` for `How bright, in percent?`. A bare number (`to 15`, `the two
+/// in full is: `30 percent` and `50%` for `How bright, in percent?`, and a span that says a unit of time
+/// (`10 minutes`, `half an hour`: a duration is read only with its unit). A bare number (`to 15`, `the two
 /// lights`) may be any number the sentence holds, and stays as the words read it; two candidates that say
-/// the unit are for a person to tell apart.
-fn unit_said(question: &Question, lexical: Vec<(String, f64)>, lift: f32) -> Vec<(String, f64)> {
+/// a unit are for a person to tell apart. Where the lifted one is the only candidate, it is lifted twice.
+fn unit_said(request: &str, question: &Question, lexical: Vec<(String, f64)>, lift: f32) -> Vec<(String, f64)> {
     let Question::Choice { ask, options, .. } = question else { return lexical };
     let units: Vec<String> = words::words(ask).into_iter().filter(|w| !words::is_stop(w)).map(|w| w.stem).collect();
     let says_unit = |text: &str| {
         let percent = text.contains('%') && units.iter().any(|u| u == "percent");
         percent
-            || words::words(text)
-                .iter()
-                .any(|w| !w.lower.chars().any(|c| c.is_ascii_digit()) && units.contains(&w.stem))
+            || words::words(text).iter().any(|w| {
+                !w.lower.chars().any(|c| c.is_ascii_digit())
+                    && (units.contains(&w.stem) || TIME_UNITS.contains(&w.lower.as_str()))
+            })
     };
     let with_unit: Vec<&str> = options
         .0
         .iter()
-        .filter(|(k, text)| k.split_once('-').is_some() && says_unit(plain(text)))
+        .filter(|(k, text)| k.split_once('-').is_some() && says_unit(plain(text)) && !a_change(request, k))
         .map(|(k, _)| k.as_str())
         .collect();
     let [lifted] = with_unit.as_slice() else { return lexical };
+    // The only span the sentence holds, saying its unit, is read as surely as a word said twice.
+    let spans = options.0.iter().filter(|(k, _)| k.split_once('-').is_some()).count();
+    let lift = if spans == 1 { 2.0 * lift } else { lift };
     let logits: Vec<f64> =
         lexical.iter().map(|(k, p)| p.max(1e-300).ln() + if k == lifted { f64::from(lift) } else { 0.0 }).collect();
     let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -657,6 +662,20 @@ fn unit_said(question: &Question, lexical: Vec<(String, f64)>, lift: f32) -> Vec
     let total: f64 = weights.iter().sum();
     lexical.iter().zip(weights).map(|((k, _), w)| (k.clone(), w / total)).collect()
 }
+
+/// Whether the span keyed `start-end` follows a word that makes it a change rather than a level: `dim the
+/// den lights by 20%`, `another 10 minutes`.
+fn a_change(request: &str, key: &str) -> bool {
+    let Some(start) = key.split_once('-').and_then(|(a, _)| a.parse::<usize>().ok()) else { return false };
+    let before = request.get(..start).map(words::words).unwrap_or_default();
+    before.last().is_some_and(|w| matches!(w.lower.as_str(), "by" | "another" | "further" | "extra" | "more" | "less"))
+}
+
+/// Words that name a unit of time: a span that says one is a duration or a time said with its unit.
+const TIME_UNITS: &[&str] = &[
+    "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "day",
+    "days", "week", "weeks",
+];
 
 /// What a text of an option question is to the reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
