@@ -914,11 +914,14 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     if labelled(&text)
         || addressed(&text)
         || said_to_someone(words, &text)
-        || words.first().is_some_and(|w| LABELS.contains(&w.as_str()))
+        // `reminder turn off …`, `steps to turn off …`: a label before a command (`note "dune"` asks).
+        || (words.first().is_some_and(|w| LABELS.contains(&w.as_str()))
+            && words.get(1).is_some_and(|w| w == "to" || COMMANDS.contains(&w.as_str())))
         || text.trim_start().starts_with(['[', '@', '#'])
         // `let the kids turn off …`: leave to someone else (`let me` is the speaker's, `let's` asks).
         || (words.first().is_some_and(|w| matches!(w.as_str(), "let" | "allow" | "permit"))
-            && words.get(1).is_some_and(|w| !matches!(w.as_str(), "me" | "us")))
+            && words.get(1).is_some_and(|w| !matches!(w.as_str(), "me" | "us"))
+            && words.iter().skip(2).any(|w| COMMANDS.contains(&w.as_str())))
         || reported_at_the_end(&text)
         || words.iter().any(|w| MENTIONING.contains(&w.as_str()))
         || has(words, MENTIONING_PHRASES)
@@ -1259,7 +1262,10 @@ fn said_to_someone(words: &[String], text: &str) -> bool {
         && !OPENERS.contains(&first)
         && first != "evoke"
         && ASKING.iter().any(|a| a.len() >= 2 && starts(&words[1..], a) && matches!(a[1], "you" | "u"));
-    CALLED.contains(&first) || greeting_and_name || name_then_asking
+    let second = words.get(1).map(String::as_str).unwrap_or("");
+    let called = CALLED.contains(&first)
+        && (COMMANDS.contains(&second) || second == "please" || ASKING.iter().any(|a| starts(&words[1..], a)));
+    called || greeting_and_name || name_then_asking
 }
 
 /// Whether the sentence closes by telling who said it: a clause after a comma of a subject and a verb
@@ -1902,6 +1908,9 @@ mod tests {
             "won't you turn off the den lights",
             "turn off the den lights, you always forget",
             "turn on the water heater",
+            "note \"dune\"",
+            "allow notifications from the bank",
+            "mom's birthday reminder",
         ] {
             assert_eq!(mood(said), Mood::Request, "{said}");
         }
