@@ -379,6 +379,24 @@ fn only_inside_a_longer_name(reading: &Reading, key: &str, meaning: &str) -> boo
     if !a_setting && runs_on_into_another_name(request, &said, &|w| !unread(w)) {
         return true;
     }
+    // `the oven light in the kitchen`, `the desk lamp in the office`: the reflex's own thing, named by a
+    // word the round does not read before the room, is one thing of the room, not the room's.
+    let a_thing =
+        |w: &Word| reading.common.contains(&w.stem) && !is_stop(w) && !lexicon::is_known(&w.stem, reading.synonyms);
+    let named_apart = |at: usize| {
+        let mut i = at;
+        if i > 0 && matches!(request[i - 1].lower.as_str(), "the" | "my" | "our" | "this") {
+            i -= 1;
+        }
+        i >= 3
+            && matches!(request[i - 1].lower.as_str(), "in" | "of" | "at" | "inside")
+            && a_thing(&request[i - 2])
+            && unread(&request[i - 3])
+            && !request[i - 3].lower.ends_with("ly")
+    };
+    if !a_setting && !said.is_empty() && said.iter().all(|&(at, _)| named_apart(at)) {
+        return true;
+    }
     let opens = |w: &Word| OPENING_A_NAME.contains(&w.lower.as_str());
     let commands = |w: &Word| super::weave::starts_a_request(&w.lower) || lexicon::is_known(&w.stem, reading.synonyms);
     // A command's verb, or a word that only opens a request, at the very start opens a name too:
@@ -691,6 +709,11 @@ mod tests {
             "turn off the lights beyond the den",
             "turn off the kitchen lights of my sister",
             "turn off the den lights of the cabin",
+            // One thing of the room, named apart from it.
+            "turn off the oven light in the kitchen",
+            "turn off the desk lamp in the den",
+            "turn off the christmas lights in the den",
+            "turn off the fairy lights in the bedroom",
             "turn off the lights past the den",
             "turn off lights for guest bedroom",
             // One light of several, someone else's room, a room beside, or spared from `all`.
