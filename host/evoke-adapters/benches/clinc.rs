@@ -1508,6 +1508,36 @@ fn embed_vectors(dir: &Path) {
     println!("written {}", dir.display());
 }
 
+/// Every whole word of the encoder's vocabulary read alone through it, for a search of static word vectors
+/// outside: `DIR/words.txt` (a word a line) and `DIR/words.f32` (its vector, little-endian floats).
+fn word_vectors(dir: &Path) {
+    use std::io::Write;
+    std::fs::create_dir_all(dir).unwrap();
+    let (encoder, _) = embed_model();
+    let tokenizer: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(encoder.dir().join("tokenizer.json")).unwrap()).unwrap();
+    let vocab = tokenizer["model"]["vocab"].as_object().expect("a WordPiece vocabulary");
+    let mut words: Vec<(&String, u64)> = vocab
+        .iter()
+        .filter(|(w, _)| w.chars().all(|c| c.is_ascii_lowercase() || c == '\'') && !w.is_empty())
+        .map(|(w, id)| (w, id.as_u64().unwrap()))
+        .collect();
+    words.sort_by_key(|(_, id)| *id);
+    let started = Instant::now();
+    let mut bin = std::io::BufWriter::new(std::fs::File::create(dir.join("words.f32")).unwrap());
+    let mut list = std::io::BufWriter::new(std::fs::File::create(dir.join("words.txt")).unwrap());
+    for chunk in words.chunks(32) {
+        let texts: Vec<&str> = chunk.iter().map(|(w, _)| w.as_str()).collect();
+        for ((w, id), v) in chunk.iter().zip(encoder.embed(&texts).unwrap()) {
+            writeln!(list, "{w}\t{id}").unwrap();
+            for x in v {
+                bin.write_all(&x.to_le_bytes()).unwrap();
+            }
+        }
+    }
+    println!("{} words in {:.1} s, written {}", words.len(), started.elapsed().as_secs_f64(), dir.display());
+}
+
 /// Every `val` and `oos_val` sentence decided by `embed` at its shipped gate, one JSON line each: the gold
 /// intent and the decision as the command prints it (its outcome, reflex, confidence and every reason it
 /// waits). What keeps a sure sentence from running is read from here.
@@ -1582,6 +1612,7 @@ fn main() {
         Some("kept") => kept(),
         Some("embed") => embed_report(args.get(1).map(String::as_str) == Some("test")),
         Some("tune-embed") => tune_embed(),
+        Some("words") => word_vectors(Path::new(args.get(1).map_or("target/embed-words", String::as_str))),
         Some("vectors") => embed_vectors(Path::new(args.get(1).map_or("target/embed-vectors", String::as_str))),
         Some("outcomes") => {
             embed_outcomes(Path::new(args.get(1).map_or("target/embed-outcomes.jsonl", String::as_str)))

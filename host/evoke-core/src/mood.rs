@@ -109,8 +109,6 @@ const TAKEN_BACK: &[&[&str]] = &[
     &["forget", "about", "it"],
     &["my", "bad"],
     &["ignore", "me"],
-    &["cancel", "it"],
-    &["abort", "that"],
     &["jkjk"],
 ];
 
@@ -1908,6 +1906,9 @@ mod tests {
             "won't you turn off the den lights",
             "turn off the den lights, you always forget",
             "turn on the water heater",
+            // A command of its own: `cancel it` asks to cancel.
+            "cancel it",
+            "can you cancel it",
             "note \"dune\"",
             "allow notifications from the bank",
             "mom's birthday reminder",
