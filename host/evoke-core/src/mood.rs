@@ -10,6 +10,7 @@
 use crate::text::is_format;
 use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
 
 /// What a sentence does, read from its form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -826,7 +827,7 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     // alphabet the mood reads (`ø`, a small capital `ᴅ`), beside letters that are, or a pictograph (`😂`,
     // `☑`), could hide a word the mood must read.
     let text: String =
-        text.nfkc().filter(|c| !is_format(*c)).collect::<String>().nfd().filter(|c| !is_mark(*c)).collect();
+        text.nfkc().filter(|c| !is_format(*c)).collect::<String>().nfd().filter(|c| !is_combining_mark(*c)).collect();
     if mixes_alphabets(&text) {
         return Mood::Unclear;
     }
@@ -1350,11 +1351,6 @@ fn mixes_alphabets(text: &str) -> bool {
 /// Whether a character is a pictograph or a symbol drawn as one: emoji, dingbats, check boxes.
 fn pictograph(c: char) -> bool {
     matches!(c, '\u{2190}'..='\u{21FF}' | '\u{2300}'..='\u{23FF}' | '\u{2600}'..='\u{27BF}' | '\u{2B00}'..='\u{2BFF}' | '\u{1F000}'..='\u{1FAFF}')
-}
-
-/// Whether a character is a combining mark (an accent over the letter before it).
-fn is_mark(c: char) -> bool {
-    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
 }
 
 trait EndsWithPhrase {
