@@ -350,6 +350,7 @@ fn on_the_example_project_a_duration_said_with_its_unit_runs_the_timer() {
         ("set a timer for 10 minutes", "10 minutes"),
         ("set a timer for half an hour", "half an hour"),
         ("set timer for 1 hour, 15 minutes, and 30 seconds", "1 hour, 15 minutes, and 30 seconds"),
+        ("timer 90s", "90s"),
     ] {
         let d = decide_home(&engine, input);
         assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");
@@ -357,7 +358,16 @@ fn on_the_example_project_a_duration_said_with_its_unit_runs_the_timer() {
         assert_eq!(args["duration"]["span"]["text"], span, "{input}: {args}");
     }
     // Two durations are for a person to tell apart; a brightness changed `by` an amount is no level.
-    for input in ["set a timer for 10 minutes and 5 minutes", "dim the den lights by 20%"] {
+    // Nor is a span in a sentence that acts on a timer already running: each of these started one.
+    for input in [
+        "set a timer for 10 minutes and 5 minutes",
+        "dim the den lights by 20%",
+        "turn it up 20 percent",
+        "add 5 minutes to the timer",
+        "stop the 10 minute timer",
+        "change the timer to 15 minutes",
+        "10 minutes left on the timer",
+    ] {
         let d = decide_home(&engine, input);
         assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
     }

@@ -111,12 +111,24 @@ const TAKEN_BACK: &[&[&str]] = &[
     &["my", "bad"],
     &["ignore", "me"],
     &["jkjk"],
+    &["strike", "it"],
+    &["call", "it", "off"],
 ];
 
-/// Whether a word is laughter: `haha`, `hahaha`, `ahaha`, `hehe` (two `ha` or `he` at least).
+/// Whether a word is laughter: `haha`, `hahah`, `ahaha`, `hehe` (two `ha` or `he` at least), `lolol`,
+/// `lmaoo`, `jaja`.
 fn laughter(word: &str) -> bool {
-    let w = word.strip_prefix('a').unwrap_or(word);
-    w.len() >= 4 && w.len() % 2 == 0 && w.as_bytes().chunks(2).all(|c| c == b"ha" || c == b"he")
+    let runs = |w: &str, pairs: &[&[u8]], tail: u8| {
+        let w = w.as_bytes();
+        let body = if w.len() % 2 == 1 && w.last() == Some(&tail) { &w[..w.len() - 1] } else { w };
+        body.len() >= 4 && body.len() % 2 == 0 && body.chunks(2).all(|c| pairs.contains(&c))
+    };
+    let w = word.strip_prefix('a').filter(|rest| rest.starts_with('h')).unwrap_or(word);
+    runs(w, &[b"ha", b"he"], b'h')
+        || runs(word, &[b"ja", b"je"], b'j')
+        || (word.len() >= 5 && runs(&word[..word.len() - 1], &[b"lo"], b'l') && word.ends_with('l'))
+        || (word.starts_with("lmao") || word.starts_with("lmfao"))
+            && word.trim_start_matches("lmf").trim_start_matches("lm").chars().all(|c| c == 'a' || c == 'o')
 }
 
 /// Words that take back what came before them when they close the sentence: `turn off the den lights,
@@ -359,6 +371,14 @@ const CONDITIONS: &[&[&str]] = &[
     &["forever"],
     &["indefinitely"],
     &["going", "forward"],
+    &["auto"],
+    &["automagically"],
+    &["the", "instant"],
+    &["the", "very", "minute"],
+    &["the", "sec"],
+    &["weeknights"],
+    &["beforehand"],
+    &["thru", "the", "night"],
     &["for", "good"],
     &["henceforth"],
     &["hereafter"],
@@ -636,6 +656,13 @@ const OWN_STATE: &[&[&str]] = &[
     &["allow", "me"],
     &["lemme"],
     &["i'ma"],
+    &["im", "gonna"],
+    &["i'm", "gonna"],
+    &["im", "about", "to"],
+    &["i'm", "about", "to"],
+    &["im", "going", "to"],
+    &["ill"],
+    &["i'll"],
     &["ima"],
     &["i'mma"],
     &["imma"],
@@ -682,8 +709,8 @@ const TAILS: &[&[&str]] = &[
 /// Words said before the request itself, passed over.
 const OPENERS: &[&str] = &[
     "hey", "hi", "hello", "ok", "okay", "so", "um", "uh", "oh", "aw", "well", "yo", "now", "just", "also", "quickly",
-    "kindly", "pls", "plz", "please", "evoke", "and", "then", "thanks", "thx", "cheers", "yes", "yeah", "yep", "sure",
-    "right", "sorry", "great", "cool", "alright", "perfect", "awesome", "fine", "actually",
+    "kindly", "pls", "plz", "please", "evoke", "and", "then", "btw", "thanks", "thx", "cheers", "yes", "yeah", "yep",
+    "sure", "right", "sorry", "great", "cool", "alright", "perfect", "awesome", "fine", "actually",
 ];
 
 /// Openings that make a request of what follows.
@@ -890,7 +917,13 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     // A first `when` asks; a later one, or any other condition word, sets a condition. An aside after a
     // comma that tells of someone (`…, you always forget`, `…, it's probably bedtime`) gives a reason,
     // and its words set no condition on the request.
-    let conditions: Vec<&[&str]> = CONDITIONS.iter().copied().filter(|c| !not_conditions.contains(c)).collect();
+    // `before I forget` says why now, and sets no time.
+    let now_before_forgetting = find(words, &["before", "i", "forget"]);
+    let conditions: Vec<&[&str]> = CONDITIONS
+        .iter()
+        .copied()
+        .filter(|c| !not_conditions.contains(c) && !(now_before_forgetting && c == &["before"]))
+        .collect();
     let mut unaside = self::words(&without_asides(&text));
     while let Some(tail) = TAILS.iter().find(|t| unaside.len() > t.len() && unaside.ends_with_phrase(t)) {
         unaside.truncate(unaside.len() - tail.len());
@@ -914,8 +947,10 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
         || addressed(&text)
         || said_to_someone(words, &text)
         // `reminder turn off …`, `steps to turn off …`: a label before a command (`note "dune"` asks).
-        || (words.first().is_some_and(|w| LABELS.contains(&w.as_str()))
-            && words.get(1).is_some_and(|w| w == "to" || COMMANDS.contains(&w.as_str())))
+        || (0..words.len().min(2)).any(|i| {
+            LABELS.contains(&words[i].as_str())
+                && words.get(i + 1).is_some_and(|w| w == "to" || COMMANDS.contains(&w.as_str()))
+        })
         || text.trim_start().starts_with(['[', '@', '#'])
         // `let the kids turn off …`: leave to someone else (`let me` is the speaker's, `let's` asks).
         || (words.first().is_some_and(|w| matches!(w.as_str(), "let" | "allow" | "permit"))
@@ -1055,7 +1090,6 @@ const FUZZY_CONDITIONS: &[&str] = &[
     "tomorrow",
     "tonight",
     "whenever",
-    "every",
 ];
 
 /// Negations read through a slip of one letter (`excpet`, `exept`, `xcept`, `exluding`, `besdies`).
@@ -1150,6 +1184,14 @@ const EVERY_WHAT: &[&str] = &[
     "friday",
     "saturday",
     "sunday",
+    "weeknight",
+    "dinner",
+    "lunchtime",
+    "breakfast",
+    "meal",
+    "bedtime",
+    "eve",
+    "few",
 ];
 
 /// Condition words an aside may say without setting a condition on the request.
@@ -1262,8 +1304,25 @@ fn said_to_someone(words: &[String], text: &str) -> bool {
         && first != "evoke"
         && ASKING.iter().any(|a| a.len() >= 2 && starts(&words[1..], a) && matches!(a[1], "you" | "u"));
     let second = words.get(1).map(String::as_str).unwrap_or("");
-    let called = CALLED.contains(&first)
-        && (COMMANDS.contains(&second) || second == "please" || ASKING.iter().any(|a| starts(&words[1..], a)));
+    // `bob turn off the den lights`: a word no request opens with, then a command's verb.
+    let named = words.len() > 3
+        && COMMANDS.contains(&second)
+        && matches!(
+            words[2].as_str(),
+            "the" | "my" | "our" | "all" | "off" | "on" | "up" | "down" | "out" | "it" | "a"
+        )
+        && !COMMANDS.contains(&first)
+        && !OPENERS.contains(&first)
+        && !first.ends_with("ly")
+        && !NOT_NAMES.contains(&first)
+        && !AUXILIARIES.contains(&first)
+        && !BE.contains(&first)
+        && !QUESTION_WORDS.contains(&first)
+        && first.chars().all(|c| c.is_alphabetic())
+        && !matches!(first, "evoke" | "and" | "then" | "or" | "but" | "to" | "lights" | "light");
+    let called = named
+        || CALLED.contains(&first)
+            && (COMMANDS.contains(&second) || second == "please" || ASKING.iter().any(|a| starts(&words[1..], a)));
     called || greeting_and_name || name_then_asking
 }
 
@@ -1286,10 +1345,40 @@ fn addressed(text: &str) -> bool {
     }
     let alone = |part: &str| {
         let w = words(part);
-        w.len() == 1 && !OPENERS.contains(&w[0].as_str()) && !TAILS.iter().any(|t| t.len() == 1 && t[0] == w[0])
+        w.len() == 1
+            && !OPENERS.contains(&w[0].as_str())
+            && !NOT_NAMES.contains(&w[0].as_str())
+            && !TAILS.iter().any(|t| t.len() == 1 && t[0] == w[0])
     };
     alone(parts[0]) || parts.last().is_some_and(|last| alone(last))
 }
+
+/// Words that, set apart by a comma, say how or take leave rather than name someone: `quick, …`, `…,
+/// goodnight`.
+const NOT_NAMES: &[&str] = &[
+    "quick",
+    "honestly",
+    "seriously",
+    "immediately",
+    "goodnight",
+    "night",
+    "bye",
+    "goodbye",
+    "merci",
+    "cheers",
+    "asap",
+    "urgently",
+    "again",
+    "first",
+    "next",
+    "anyway",
+    "finally",
+    "also",
+    "too",
+    "quickly",
+    "gracias",
+    "danke",
+];
 
 /// Whether the words open with a time from now: `in 5 minutes, …`, `in an hour …`.
 fn puts_off(words: &[String]) -> bool {
@@ -1888,6 +1977,14 @@ mod tests {
             ("lemme turn off the den lights", Mood::Remark),
             ("want me to turn off the den lights", Mood::Remark),
             ("turn off the den lights, she insisted", Mood::Remark),
+            ("bob turn off the den lights", Mood::Remark),
+            ("turn off the den lights hahah", Mood::TakenBack),
+            ("turn off the den lights lolol", Mood::TakenBack),
+            ("turn off the den lights lmaoo", Mood::TakenBack),
+            ("turn off the den lights every weeknight", Mood::Conditional),
+            ("turn off the den lights the instant I leave", Mood::Conditional),
+            ("friendly reminder turn off the den lights", Mood::Remark),
+            ("im gonna turn off the den lights", Mood::Remark),
         ] {
             assert_eq!(mood(said), read, "{said}");
         }
@@ -1905,6 +2002,13 @@ mod tests {
             // A command of its own: `cancel it` asks to cancel.
             "cancel it",
             "can you cancel it",
+            "turn off the den lights for Avery",
+            "btw turn off the den lights",
+            "timer set 10 min",
+            "turn off the den lights before I forget",
+            "before I forget, turn off the den lights",
+            "quick, turn off the den lights",
+            "turn off the den lights, goodnight",
             "note \"dune\"",
             "allow notifications from the bank",
             "mom's birthday reminder",

@@ -641,10 +641,12 @@ fn unit_said(request: &str, question: &Question, lexical: Vec<(String, f64)>, li
         let percent = text.contains('%') && units.iter().any(|u| u == "percent");
         percent
             || words::words(text).iter().any(|w| {
-                !w.lower.chars().any(|c| c.is_ascii_digit())
-                    && (units.contains(&w.stem) || TIME_UNITS.contains(&w.lower.as_str()))
+                time_unit(&w.lower) || (!w.lower.chars().any(|c| c.is_ascii_digit()) && units.contains(&w.stem))
             })
     };
+    if words::words(request).iter().any(|w| ON_WHAT_IS_THERE.contains(&w.lower.as_str())) {
+        return lexical;
+    }
     let with_unit: Vec<&str> = options
         .0
         .iter()
@@ -668,7 +670,51 @@ fn unit_said(request: &str, question: &Question, lexical: Vec<(String, f64)>, li
 fn a_change(request: &str, key: &str) -> bool {
     let Some(start) = key.split_once('-').and_then(|(a, _)| a.parse::<usize>().ok()) else { return false };
     let before = request.get(..start).map(words::words).unwrap_or_default();
-    before.last().is_some_and(|w| matches!(w.lower.as_str(), "by" | "another" | "further" | "extra" | "more" | "less"))
+    before.last().is_some_and(|w| {
+        matches!(
+            w.lower.as_str(),
+            "by" | "another" | "further" | "extra" | "more" | "less" | "up" | "down" | "plus" | "minus"
+        )
+    })
+}
+
+/// Verbs and words that act on something already there (`add 5 minutes to the timer`, `stop the 10 minute
+/// timer`, `10 minutes left`): a span in such a sentence may name that thing or change it, and is not lifted.
+const ON_WHAT_IS_THERE: &[&str] = &[
+    "add",
+    "extend",
+    "cancel",
+    "stop",
+    "pause",
+    "resume",
+    "delete",
+    "remove",
+    "silence",
+    "reset",
+    "change",
+    "snooze",
+    "take",
+    "shorten",
+    "lengthen",
+    "restart",
+    "check",
+    "end",
+    "clear",
+    "mute",
+    "left",
+    "remaining",
+    "more",
+    "less",
+    "existing",
+    "current",
+    "running",
+];
+
+/// Whether a word says a unit of time, alone (`minutes`) or run into its number (`90s`, `10m`, `5min`).
+fn time_unit(word: &str) -> bool {
+    let unit = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    (unit.len() < word.len() && matches!(unit, "s" | "m" | "h" | "sec" | "secs" | "min" | "mins" | "hr" | "hrs"))
+        || TIME_UNITS.contains(&word)
 }
 
 /// Words that name a unit of time: a span that says one is a duration or a time said with its unit.

@@ -241,6 +241,34 @@ fn runs_on_into_another_name(request: &[Word], spans: &[(usize, usize)], passes:
         })
 }
 
+/// Words before the reflex's own thing that still speak of the room's (`every light in the den`, `the main
+/// lights in the kitchen`).
+const OF_THE_ROOM: &[&str] = &[
+    "every",
+    "each",
+    "both",
+    "all",
+    "those",
+    "these",
+    "remaining",
+    "rest",
+    "main",
+    "overhead",
+    "usual",
+    "regular",
+    "normal",
+    "big",
+    "small",
+    "bright",
+    "other",
+    "two",
+    "three",
+    "four",
+    "few",
+    "many",
+    "some",
+];
+
 /// Words that leave a setting only partly said: `nearly off`, `off a bit`, `kind of on`.
 const HEDGES: &[&[&str]] = &[
     &["nearly"],
@@ -269,6 +297,9 @@ const HEDGES: &[&[&str]] = &[
     &["essentially"],
     &["more", "or", "less"],
     &["largely"],
+    &["semi"],
+    &["as", "good", "as"],
+    &["shy", "of"],
     &["near"],
 ];
 
@@ -393,6 +424,7 @@ fn only_inside_a_longer_name(reading: &Reading, key: &str, meaning: &str) -> boo
             && a_thing(&request[i - 2])
             && unread(&request[i - 3])
             && !request[i - 3].lower.ends_with("ly")
+            && !OF_THE_ROOM.contains(&request[i - 3].lower.as_str())
     };
     if !a_setting && !said.is_empty() && said.iter().all(|&(at, _)| named_apart(at)) {
         return true;
@@ -768,6 +800,9 @@ mod tests {
             ("turn off the den lights in the house", "den"),
             ("turn off all the lights in the den", "den"),
             ("turn off all den lights", "den"),
+            ("turn off every light in the den", "den"),
+            ("turn off the main lights in the kitchen", "kitchen"),
+            ("turn off both lights in the den", "den"),
         ] {
             assert_eq!(top(&ask(request, &q)).0, room, "{request}");
         }
