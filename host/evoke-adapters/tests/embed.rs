@@ -328,12 +328,22 @@ fn on_the_example_project_ordinary_requests_with_a_courtesy_a_reason_or_a_unit_r
         ("turn off the den lights. goodnight.", "den", "off"),
         ("dim the den lights to 30 percent", "den", "dim"),
         ("dim the den lights to 50%", "den", "dim"),
+        // A scene set before the request.
+        ("we are about to eat, turn on the kitchen lights", "kitchen", "on"),
+        ("ugh, turn off the den lights", "den", "off"),
     ] {
         let d = decide_home(&engine, input);
         assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");
         let args = serde_json::to_value(&d.args).unwrap();
         assert_eq!(args["room"]["word"], room, "{input}: {args}");
         assert_eq!(args["state"]["key"], state, "{input}: {args}");
+    }
+    // A bare number set `to` is the level; one that counts or tells a time is not.
+    let d = decide_home(&engine, "set the volume to 40");
+    assert_eq!(d.outcome, Outcome::Run, "{d:?}");
+    for input in ["turn off the 2 den lights", "turn off the den lights at 10"] {
+        let d = decide_home(&engine, input);
+        assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
     }
     for (input, percent) in [("dim the den lights to 30 percent", 30), ("dim the den lights to 50%", 50)] {
         let args = serde_json::to_value(&decide_home(&engine, input).args).unwrap();
@@ -418,8 +428,8 @@ fn on_the_example_project_a_sentence_that_asks_for_nothing_never_switches_a_ligh
         "I told him: turn on the kitchen lights",
         "in 5 minutes, turn off the den lights",
         "turn off the den lights, cancel",
-        // A request after a remark waits too: the reading errs toward asking.
-        "it's dark, turn on the kitchen lights",
+        // A request after a report waits too; a scene set before it does not (`it's dark, turn on …`).
+        "I said it's dark, turn on the kitchen lights",
     ] {
         let d = decide_home(&engine, input);
         assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");

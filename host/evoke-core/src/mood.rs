@@ -867,7 +867,13 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     }
     let mut words = words(&text);
     let has = |words: &[String], phrases: &[&[&str]]| phrases.iter().any(|p| find(words, p));
-    let closing_taken_back = words.len() > 1 && words.last().is_some_and(|w| CLOSING_TAKEN_BACK.contains(&w.as_str()));
+    // `…, cancel`, `…, cancel it`, `…, abort that`: a closing clause that opens with a word of stopping.
+    let closing_taken_back = (words.len() > 1
+        && words.last().is_some_and(|w| CLOSING_TAKEN_BACK.contains(&w.as_str())))
+        || text.rsplit_once(',').is_some_and(|(head, last)| {
+            !self::words(head).is_empty()
+                && self::words(last).first().is_some_and(|w| CLOSING_TAKEN_BACK.contains(&w.as_str()))
+        });
     if has(&words, TAKEN_BACK)
         || closing_taken_back
         || text.trim_end().ends_with("/s")
@@ -957,6 +963,10 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
             && words.get(1).is_some_and(|w| !matches!(w.as_str(), "me" | "us"))
             && words.iter().skip(2).any(|w| COMMANDS.contains(&w.as_str())))
         || reported_at_the_end(&text)
+        // `text mum I switched the bedroom lights off`, `email Tom to turn off …`: a message to send.
+        || (words.len() > 2
+            && MESSAGING.contains(&words[0].as_str())
+            && !matches!(words[1].as_str(), "me" | "us"))
         || words.iter().any(|w| MENTIONING.contains(&w.as_str()))
         || has(words, MENTIONING_PHRASES)
         || quotes_a_command(words)
@@ -982,6 +992,22 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     let nobody = words.iter().any(|w| matches!(w.as_str(), "nobody" | "noone"));
     let request = if nobody { Mood::Negated } else { Mood::Request };
     if ASKING.iter().any(|a| starts(words, a)) {
+        return request;
+    }
+    // `we're about to eat, turn on the kitchen lights`: what comes before a comma sets the scene, and the
+    // request is the clause that closes the sentence, read on its own words (the whole sentence has been
+    // read for every word that holds it: a condition, a negation, a report, a name called).
+    if let Some((scene, last)) = text.rsplit_once(',')
+        && !self::words(scene).is_empty()
+        && self::words(last).len() >= 2
+        && read(scene, not_conditions) != Mood::Request
+        // `anyone still up, turn off …`, `whoever is in the kitchen, …`: said to someone else.
+        && !self::words(scene).first().is_some_and(|w| {
+            CALLED.contains(&w.as_str())
+                || matches!(w.as_str(), "anyone" | "anybody" | "whoever" | "someone" | "somebody" | "who")
+        })
+        && read(last, not_conditions) == Mood::Request
+    {
         return request;
     }
     // A verb after a subject (`den lights have been turned off`, `kitchen lights switching on`); an
@@ -1353,6 +1379,10 @@ fn addressed(text: &str) -> bool {
     alone(parts[0]) || parts.last().is_some_and(|last| alone(last))
 }
 
+/// Verbs that send words to someone: what follows them is the message, not a request.
+const MESSAGING: &[&str] =
+    &["text", "txt", "whatsapp", "email", "e-mail", "message", "msg", "dm", "sms", "ping", "tell", "ask", "slack"];
+
 /// Words that, set apart by a comma, say how or take leave rather than name someone: `quick, …`, `…,
 /// goodnight`.
 const NOT_NAMES: &[&str] = &[
@@ -1378,6 +1408,20 @@ const NOT_NAMES: &[&str] = &[
     "quickly",
     "gracias",
     "danke",
+    "ugh",
+    "argh",
+    "ah",
+    "oh",
+    "hmm",
+    "meh",
+    "wow",
+    "damn",
+    "geez",
+    "jeez",
+    "yikes",
+    "phew",
+    "alright",
+    "right",
 ];
 
 /// Whether the words open with a time from now: `in 5 minutes, …`, `in an hour …`.
@@ -1693,7 +1737,9 @@ mod tests {
     fn a_part_is_held_by_a_whole_that_asks_for_nothing_now() {
         let part = |p: &str, s: &str| within(p, s);
         assert_eq!(part("turn off the den lights", "my wife texted, turn off the den lights"), Mood::Remark);
-        assert_eq!(part("turn off the den lights", "it's dark, turn off the den lights"), Mood::Remark);
+        // A scene set before the request leaves it a request; a report of it does not.
+        assert_eq!(part("turn off the den lights", "it's late, turn off the den lights"), Mood::Request);
+        assert_eq!(part("turn off the den lights", "mom said, turn off the den lights"), Mood::Remark);
         assert_eq!(
             part("turn on the kitchen lights", "turn on the kitchen lights, then are the den lights off?"),
             Mood::Question
@@ -1728,6 +1774,10 @@ mod tests {
     fn reports_retractions_doubts_and_delays_the_review_found() {
         for (said, read) in [
             ("my wife texted, turn off the den lights", Mood::Remark),
+            // A request before the comma is no scene: what follows takes it back or asks for more.
+            ("turn off the den lights, cancel it", Mood::TakenBack),
+            ("anyone still up, turn off the kitchen lights", Mood::Remark),
+            ("whoever is in the kitchen, turn the lights off", Mood::Remark),
             ("turn on the kitchen lights, he wrote", Mood::Remark),
             ("the robot in the play shouts, turn off the den lights", Mood::Remark),
             ("e.g. turn off the den lights", Mood::Remark),
@@ -1985,6 +2035,16 @@ mod tests {
             ("turn off the den lights the instant I leave", Mood::Conditional),
             ("friendly reminder turn off the den lights", Mood::Remark),
             ("im gonna turn off the den lights", Mood::Remark),
+            ("text mum I switched the bedroom lights off", Mood::Remark),
+            ("email Tom to turn off the office lights", Mood::Remark),
+            ("tell Sarah I set a timer for 20 minutes", Mood::Remark),
+            // The scene before the comma keeps what holds it.
+            ("we're leaving, turn off the den lights when we go", Mood::Conditional),
+            ("my wife texted, turn off the den lights", Mood::Remark),
+            // A request before the comma is no scene: what follows takes it back or asks for more.
+            ("turn off the den lights, cancel it", Mood::TakenBack),
+            ("anyone still up, turn off the kitchen lights", Mood::Remark),
+            ("whoever is in the kitchen, turn the lights off", Mood::Remark),
         ] {
             assert_eq!(mood(said), read, "{said}");
         }
@@ -2004,6 +2064,10 @@ mod tests {
             "can you cancel it",
             "turn off the den lights for Avery",
             "btw turn off the den lights",
+            "we're about to eat, turn on the kitchen lights",
+            "ugh, turn off the den lights",
+            "water's boiling, set a timer for 8 minutes",
+            "it's too bright in here, dim the den to 30 percent",
             "timer set 10 min",
             "turn off the den lights before I forget",
             "before I forget, turn off the den lights",

@@ -653,10 +653,16 @@ fn unit_said(request: &str, question: &Question, lexical: Vec<(String, f64)>, li
         .filter(|(k, text)| k.split_once('-').is_some() && says_unit(plain(text)) && !a_change(request, k))
         .map(|(k, _)| k.as_str())
         .collect();
-    let [lifted] = with_unit.as_slice() else { return lexical };
-    // The only span the sentence holds, saying its unit, is read as surely as a word said twice.
-    let spans = options.0.iter().filter(|(k, _)| k.split_once('-').is_some()).count();
-    let lift = if spans == 1 { 2.0 * lift } else { lift };
+    let candidates: Vec<&str> =
+        options.0.iter().filter(|(k, _)| k.split_once('-').is_some()).map(|(k, _)| k.as_str()).collect();
+    // The only span the sentence holds, saying its unit, is read as surely as a word said twice; a bare
+    // number that is the only span, set `to` (`set the volume to 40`, `dim the den to 10`), as a word said.
+    let (lifted, lift) = match (with_unit.as_slice(), candidates.as_slice()) {
+        ([lifted], [_]) => (*lifted, 2.0 * lift),
+        ([lifted], _) => (*lifted, lift),
+        ([], [only]) if set_to(request, only) => (*only, lift),
+        _ => return lexical,
+    };
     let logits: Vec<f64> =
         lexical.iter().map(|(k, p)| p.max(1e-300).ln() + if k == lifted { f64::from(lift) } else { 0.0 }).collect();
     let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -676,6 +682,13 @@ fn a_change(request: &str, key: &str) -> bool {
             "by" | "another" | "further" | "extra" | "more" | "less" | "up" | "down" | "plus" | "minus"
         )
     })
+}
+
+/// Whether the span keyed `start-end` follows `to`: a level set (`to 40`), not a count (`the 2 lights`) or a
+/// time (`at 10`).
+fn set_to(request: &str, key: &str) -> bool {
+    let Some(start) = key.split_once('-').and_then(|(a, _)| a.parse::<usize>().ok()) else { return false };
+    request.get(..start).map(words::words).unwrap_or_default().last().is_some_and(|w| w.lower == "to")
 }
 
 /// Verbs and words that act on something already there (`add 5 minutes to the timer`, `stop the 10 minute
