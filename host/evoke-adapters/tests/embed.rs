@@ -377,6 +377,10 @@ fn on_the_example_project_a_duration_said_with_its_unit_runs_the_timer() {
         "stop the 10 minute timer",
         "change the timer to 15 minutes",
         "10 minutes left on the timer",
+        // Another device's timer or volume.
+        "set the oven timer for 20 minutes",
+        "set a timer on my phone for 10 minutes",
+        "set the tv volume to 20",
     ] {
         let d = decide_home(&engine, input);
         assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");

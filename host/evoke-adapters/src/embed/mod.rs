@@ -482,6 +482,9 @@ impl Engine {
             k.split_once('-').is_some_and(|(a, b)| a.parse::<usize>().is_ok() && b.parse::<usize>().is_ok())
         });
         if spans {
+            if names_anothers_thing(request, reading) {
+                return Ok(lexical);
+            }
             return Ok(unit_said(request, question, lexical, self.params.arg_literal));
         }
         if flag {
@@ -682,6 +685,54 @@ fn a_change(request: &str, key: &str) -> bool {
             "by" | "another" | "further" | "extra" | "more" | "less" | "up" | "down" | "plus" | "minus"
         )
     })
+}
+
+/// Whether the request names the reflex's own thing by a word the round does not read, right before it:
+/// `the oven timer`, `the tv volume`, `spotify volume`, `a tea timer`. The thing may be another's, or one
+/// the call does not name, and a span for it is left as the words read it; so is one on another device
+/// (`on my phone`, `on the tv`).
+fn names_anothers_thing(request: &str, reading: &Reading) -> bool {
+    let unread = |w: &words::Word| {
+        !words::is_stop(w)
+            && !reading.common.contains(&w.stem)
+            && !w.lower.chars().any(|c| c.is_ascii_digit())
+            && !w.lower.ends_with("ly")
+            && !crate::local::weave::starts_a_request(&w.lower)
+    };
+    let thing = |w: &words::Word| {
+        reading.common.contains(&w.stem) && !words::is_stop(w) && !crate::local::weave::starts_a_request(&w.lower)
+    };
+    // Words that qualify the thing without making it another's: `a new timer`, `a quick timer`.
+    let plain = |w: &words::Word| {
+        matches!(
+            w.lower.as_str(),
+            "new"
+                | "another"
+                | "quick"
+                | "short"
+                | "long"
+                | "second"
+                | "first"
+                | "simple"
+                | "regular"
+                | "normal"
+                | "usual"
+        )
+    };
+    let pointing =
+        |w: &words::Word| matches!(w.lower.as_str(), "the" | "my" | "your" | "our" | "his" | "her" | "their");
+    // `on my phone`, `on the oven`: the thing is on another device.
+    let on_another = |i: usize| {
+        let r = reading.request;
+        r[i].lower == "on" && {
+            let j = if r.get(i + 1).is_some_and(pointing) { i + 2 } else { i + 1 };
+            j > i + 1 && r.get(j).is_some_and(unread)
+        }
+    };
+    reading.request.windows(2).any(|pair| {
+        let between = request.get(pair[0].end..pair[1].start).unwrap_or(",");
+        unread(&pair[0]) && !plain(&pair[0]) && thing(&pair[1]) && !between.contains(',')
+    }) || (0..reading.request.len()).any(on_another)
 }
 
 /// Whether the span keyed `start-end` follows `to`: a level set (`to 40`), not a count (`the 2 lights`) or a
