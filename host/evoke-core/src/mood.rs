@@ -928,7 +928,7 @@ fn read(text: &str, not_conditions: &[&[&str]]) -> Mood {
     let conditions: Vec<&[&str]> = CONDITIONS
         .iter()
         .copied()
-        .filter(|c| !not_conditions.contains(c) && !(now_before_forgetting && c == &["before"]))
+        .filter(|c| !(not_conditions.contains(c) || now_before_forgetting && c == &["before"]))
         .collect();
     let mut unaside = self::words(&without_asides(&text));
     while let Some(tail) = TAILS.iter().find(|t| unaside.len() > t.len() && unaside.ends_with_phrase(t)) {
@@ -1080,7 +1080,7 @@ fn spared_by_a_later_word(text: &str, words: &[String]) -> bool {
     let prevented = words
         .iter()
         .enumerate()
-        .any(|(i, w)| PREVENTING.contains(&w.as_str()) && words[i + 1..].iter().skip(1).any(|later| gerund(later)));
+        .any(|(i, w)| PREVENTING.contains(&w.as_str()) && words[i + 1..].iter().skip(1).any(&gerund));
     // `turn off the den lights bar the lamp`: what follows a thing named, and is spared from it.
     let after_a_thing = words.iter().enumerate().any(|(i, w)| {
         i > 0
