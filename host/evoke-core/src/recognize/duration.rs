@@ -47,11 +47,17 @@ fn unit_at(s: &Scan, j: usize, digits: bool) -> Option<u64> {
     Some(u)
 }
 
+/// Where the unit word after a quantity ending at `j` stands: at `j`, or past a hyphen that joins the
+/// two with no space (`20-minute`, `half-hour`).
+fn past_hyphen(s: &Scan, j: usize) -> usize {
+    if j > 0 && s.is_punct(j, '-') && s.adjacent(j - 1, j) && s.adjacent(j, j + 1) { j + 1 } else { j }
+}
+
 /// One `<quantity> <unit>` piece: (seconds, unit, end).
 fn segment(s: &Scan, i: usize) -> Option<(f64, u64, usize)> {
     // half an hour, half a minute, half hour
     if s.is_word(i, "half") {
-        let k = if is_a(s, i + 1) { i + 2 } else { i + 1 };
+        let k = if is_a(s, i + 1) { i + 2 } else { past_hyphen(s, i + 1) };
         let u = unit_at(s, k, false)?;
         return Some((0.5 * u as f64, u, k + 1));
     }
@@ -110,6 +116,7 @@ fn segment(s: &Scan, i: usize) -> Option<(f64, u64, usize)> {
     // 10 minutes, ten minutes, 1.5 hours, one and a half hours, 90s, 10min
     let digits = s.digits(i).is_some();
     let (mut q, j) = if digits { parse_numeral(s, i)? } else { parse_word_number(s, i)? };
+    let j = past_hyphen(s, j);
     let u = unit_at(s, j, digits)?;
     let mut end = j + 1;
     // "the 90s" is a decade
@@ -195,6 +202,13 @@ mod tests {
         one("3 days", "3 days", 259_200);
         one("2 weeks", "2 weeks", 1_209_600);
         one("one hour's time", "one hour", 3600);
+        // A hyphen between the number and its unit, as an adjective is written.
+        one("set a 20-minute timer", "20-minute", 1200);
+        one("a twenty-minute timer", "twenty-minute", 1200);
+        one("a half-hour timer", "a half-hour", 1800);
+        one("half-hour timer", "half-hour", 1800);
+        one("a 90-second break", "90-second", 90);
+        assert!(durs("10-15 people").is_empty());
     }
 
     #[test]
