@@ -677,11 +677,9 @@ fn unit_said(request: &str, question: &Question, lexical: Vec<(String, f64)>, li
 /// Whether the span keyed `start-end` follows a word that makes it a change rather than a level: `dim the
 /// den lights by 20%`, `another 10 minutes`.
 fn a_change(request: &str, key: &str) -> bool {
-    let Some(start) = key.split_once('-').and_then(|(a, _)| a.parse::<usize>().ok()) else { return false };
-    let before = request.get(..start).map(words::words).unwrap_or_default();
-    before.last().is_some_and(|w| {
+    word_before(request, key).is_some_and(|w| {
         matches!(
-            w.lower.as_str(),
+            w.as_str(),
             "by" | "another" | "further" | "extra" | "more" | "less" | "up" | "down" | "plus" | "minus"
         )
     })
@@ -738,8 +736,14 @@ fn names_anothers_thing(request: &str, reading: &Reading) -> bool {
 /// Whether the span keyed `start-end` follows `to`: a level set (`to 40`), not a count (`the 2 lights`) or a
 /// time (`at 10`).
 fn set_to(request: &str, key: &str) -> bool {
-    let Some(start) = key.split_once('-').and_then(|(a, _)| a.parse::<usize>().ok()) else { return false };
-    request.get(..start).map(words::words).unwrap_or_default().last().is_some_and(|w| w.lower == "to")
+    word_before(request, key).is_some_and(|w| w == "to")
+}
+
+/// The word, lowercased, just before the span keyed `start-end` (offsets in characters).
+fn word_before(request: &str, key: &str) -> Option<String> {
+    let start = key.split_once('-').and_then(|(a, _)| a.parse::<usize>().ok())?;
+    let byte = request.char_indices().nth(start).map_or(request.len(), |(b, _)| b);
+    words::words(&request[..byte]).pop().map(|w| w.lower)
 }
 
 /// Verbs and words that act on something already there (`add 5 minutes to the timer`, `stop the 10 minute
