@@ -728,8 +728,9 @@ fn names_anothers_thing(request: &str, reading: &Reading) -> bool {
         }
     };
     reading.request.windows(2).any(|pair| {
-        let between = request.get(pair[0].end..pair[1].start).unwrap_or(",");
-        unread(&pair[0]) && !plain(&pair[0]) && thing(&pair[1]) && !between.contains(',')
+        // Word offsets are characters.
+        let comma_between = request.chars().skip(pair[0].end).take(pair[1].start - pair[0].end).any(|c| c == ',');
+        unread(&pair[0]) && !plain(&pair[0]) && thing(&pair[1]) && !comma_between
     }) || (0..reading.request.len()).any(on_another)
 }
 
