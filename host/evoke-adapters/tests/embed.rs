@@ -277,6 +277,14 @@ fn a_slow_answer_is_raced_against_the_deadline_and_a_cancelled_one_is_refused() 
     assert_eq!(top(&answered, "route").0, "lights");
 }
 
+/// Each input decided on the example project, none of them run.
+fn assert_never_runs(engine: &Embed, inputs: &[&str]) {
+    for input in inputs {
+        let d = decide_home(engine, input);
+        assert_ne!(d.outcome, evoke_core::decision::Outcome::Run, "{input}: {d:?}");
+    }
+}
+
 /// One decision through the decision path under embed's shipped bars.
 fn decide_home(engine: &Embed, input: &str) -> evoke_core::decision::Decision {
     let catalog = evoke_adapters::testing::home_catalog();
@@ -341,10 +349,7 @@ fn on_the_example_project_ordinary_requests_with_a_courtesy_a_reason_or_a_unit_r
     // A bare number set `to` is the level; one that counts or tells a time is not.
     let d = decide_home(&engine, "set the volume to 40");
     assert_eq!(d.outcome, Outcome::Run, "{d:?}");
-    for input in ["turn off the 2 den lights", "turn off the den lights at 10"] {
-        let d = decide_home(&engine, input);
-        assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
-    }
+    assert_never_runs(&engine, &["turn off the 2 den lights", "turn off the den lights at 10"]);
     for (input, percent) in [("dim the den lights to 30 percent", 30), ("dim the den lights to 50%", 50)] {
         let args = serde_json::to_value(&decide_home(&engine, input).args).unwrap();
         assert_eq!(args["brightness"]["value"]["value"], percent, "{input}: {args}");
@@ -369,24 +374,24 @@ fn on_the_example_project_a_duration_said_with_its_unit_runs_the_timer() {
     }
     // Two durations are for a person to tell apart; a brightness changed `by` an amount is no level.
     // Nor is a span in a sentence that acts on a timer already running: each of these started one.
-    for input in [
-        "set a timer for 10 minutes and 5 minutes",
-        "dim the den lights by 20%",
-        // Offsets are characters: a word before the span with a letter of two bytes moves no boundary.
-        "dim the den lights ééééé by 20%",
-        "turn it up 20 percent",
-        "add 5 minutes to the timer",
-        "stop the 10 minute timer",
-        "change the timer to 15 minutes",
-        "10 minutes left on the timer",
-        // Another device's timer or volume.
-        "set the oven timer for 20 minutes",
-        "set a timer on my phone for 10 minutes",
-        "set the tv volume to 20",
-    ] {
-        let d = decide_home(&engine, input);
-        assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
-    }
+    assert_never_runs(
+        &engine,
+        &[
+            "set a timer for 10 minutes and 5 minutes",
+            "dim the den lights by 20%",
+            // Offsets are characters: a word before the span with a letter of two bytes moves no boundary.
+            "dim the den lights ééééé by 20%",
+            "turn it up 20 percent",
+            "add 5 minutes to the timer",
+            "stop the 10 minute timer",
+            "change the timer to 15 minutes",
+            "10 minutes left on the timer",
+            // Another device's timer or volume.
+            "set the oven timer for 20 minutes",
+            "set a timer on my phone for 10 minutes",
+            "set the tv volume to 20",
+        ],
+    );
 }
 
 #[test]
@@ -398,18 +403,18 @@ fn on_the_example_project_what_no_reflex_is_for_never_runs() {
     let d = decide_home(&engine, "is the kitchen light on");
     assert_eq!(d.outcome, Outcome::Abstain, "{d:?}");
     // Requests near the project's reflexes in words, for things it has no reflex for.
-    for input in [
-        "order a pizza with extra cheese",
-        "turn on the tv",
-        "turn up the heat",
-        "lock the front door",
-        "turn off the oven in the kitchen",
-        "close the blinds in the den",
-        "light a candle",
-    ] {
-        let d = decide_home(&engine, input);
-        assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
-    }
+    assert_never_runs(
+        &engine,
+        &[
+            "order a pizza with extra cheese",
+            "turn on the tv",
+            "turn up the heat",
+            "lock the front door",
+            "turn off the oven in the kitchen",
+            "close the blinds in the den",
+            "light a candle",
+        ],
+    );
 }
 
 #[test]
@@ -465,16 +470,16 @@ fn an_example_near_through_its_other_words_never_reads_the_value_it_names() {
     let raw = ask(&engine, "turn off the oven in the kitchen", &questions(&[]));
     assert_eq!(top(&raw, "lights.state").0, "off", "{raw:?}");
     // Two values said are a person's to tell apart: "on" here is where the lights are, or what they are.
-    for input in [
-        "turn off the lights on the kitchen counter",
-        "turn off the kitchen lights that are on",
-        "turn off the kitchen lights, they have been on all day",
-        "kill the kitchen lights, they are on",
-        "shut the kitchen lights, they're still on",
-    ] {
-        let d = decide_home(&engine, input);
-        assert_ne!(d.outcome, Outcome::Run, "{input}: {d:?}");
-    }
+    assert_never_runs(
+        &engine,
+        &[
+            "turn off the lights on the kitchen counter",
+            "turn off the kitchen lights that are on",
+            "turn off the kitchen lights, they have been on all day",
+            "kill the kitchen lights, they are on",
+            "shut the kitchen lights, they're still on",
+        ],
+    );
     // Said in full, the value still runs: the example that names it teaches it where the words read it.
     let d = decide_home(&engine, "turn off the kitchen lights");
     assert_eq!(d.outcome, Outcome::Run, "{d:?}");
