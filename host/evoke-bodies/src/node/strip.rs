@@ -43,7 +43,183 @@ impl std::fmt::Display for NotStripped {
 
 impl std::error::Error for NotStripped {}
 
+/// The deepest a `.mts` body may nest brackets (`(`, `[`, `{` and a template's `${`). The stripper's parser
+/// recurses once or more per level and cannot be told to stop, so a file of a few thousand `(` would
+/// overflow evoke's stack and abort it; the bound is checked before the parser sees the file.
+pub const MAX_NESTING: usize = 256;
+
+/// The stack the stripper runs on. 256 levels take about 4 MiB in a debug build (under 1 MiB in a
+/// release one); the rest is headroom for what nests without brackets. Only the pages touched are used.
+const STRIP_STACK: usize = 64 << 20;
+
+/// Strips the types of the `.mts` body `source` (shown as `file_name`), refusing one that nests brackets
+/// deeper than [`MAX_NESTING`].
 pub fn strip_types(file_name: &str, source: &str) -> Result<String, NotStripped> {
+    if let Some(line) = nested_too_deep(source) {
+        return Err(NotStripped {
+            file_name: file_name.to_string(),
+            error: format!(
+                "brackets nest more than {MAX_NESTING} deep at line {line}, the most evoke strips; \
+                 move the inner part into a function or a variable of its own"
+            ),
+            said: String::new(),
+        });
+    }
+    let name = file_name.to_string();
+    let text = source.to_string();
+    let stripping =
+        std::thread::Builder::new().name("strip".into()).stack_size(STRIP_STACK).spawn(move || strip_here(&name, text));
+    match stripping.map(|handle| handle.join()) {
+        Ok(Ok(stripped)) => stripped,
+        Ok(Err(_)) => Err(NotStripped {
+            file_name: file_name.to_string(),
+            error: "the type stripper failed".into(),
+            said: String::new(),
+        }),
+        Err(e) => Err(NotStripped {
+            file_name: file_name.to_string(),
+            error: format!("cannot start the type stripper: {e}"),
+            said: String::new(),
+        }),
+    }
+}
+
+/// The line (from 1) where brackets first nest deeper than [`MAX_NESTING`], if they do. A small scanner
+/// that skips comments, strings, template text and regular expressions, so brackets inside them neither
+/// count nor close; what it cannot tell apart (a `/` after `)` is read as division) only ever makes it
+/// count a bracket that is not one, never miss one the parser will read.
+fn nested_too_deep(source: &str) -> Option<usize> {
+    #[derive(PartialEq)]
+    enum Open {
+        Bracket,
+        Template,
+    }
+    let bytes = source.as_bytes();
+    let mut open: Vec<Open> = Vec::new();
+    let mut line = 1;
+    let mut i = 0;
+    // Whether a `/` here would begin a regular expression: after an operator or at the start, not after a
+    // value (a name, a number, `)` or `]`).
+    let mut regex_may_start = true;
+    // Inside a template's text (after a backtick, or after the `}` closing a `${`).
+    let mut in_template = false;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\n' {
+            line += 1;
+        }
+        if in_template {
+            match b {
+                b'\\' => i += 1,
+                b'`' => {
+                    in_template = false;
+                    regex_may_start = false;
+                }
+                b'$' if bytes.get(i + 1) == Some(&b'{') => {
+                    in_template = false;
+                    open.push(Open::Template);
+                    regex_may_start = true;
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+            if open.len() > MAX_NESTING {
+                return Some(line);
+            }
+            continue;
+        }
+        match b {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    line += usize::from(bytes[i] == b'\n');
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            b'/' if regex_may_start => {
+                let mut in_class = false;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    match bytes[i] {
+                        b'\\' => i += 1,
+                        b'[' => in_class = true,
+                        b']' => in_class = false,
+                        b'/' if !in_class => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                regex_may_start = false;
+            }
+            b'\'' | b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                regex_may_start = false;
+            }
+            b'`' => in_template = true,
+            b'(' | b'[' | b'{' => {
+                open.push(Open::Bracket);
+                regex_may_start = true;
+            }
+            b')' | b']' => {
+                open.pop();
+                regex_may_start = false;
+            }
+            b'}' => {
+                in_template = open.pop() == Some(Open::Template);
+                regex_may_start = true;
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            b'_' | b'$' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | 0x80.. => {
+                // A word: a value, unless it is a keyword after which an expression starts.
+                let start = i;
+                while i < bytes.len()
+                    && matches!(bytes[i], b'_' | b'$' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | 0x80..)
+                {
+                    i += 1;
+                }
+                let word = &source[start..i];
+                regex_may_start = matches!(
+                    word,
+                    "return"
+                        | "typeof"
+                        | "case"
+                        | "do"
+                        | "else"
+                        | "in"
+                        | "of"
+                        | "new"
+                        | "delete"
+                        | "void"
+                        | "throw"
+                        | "yield"
+                        | "await"
+                        | "instanceof"
+                );
+                continue;
+            }
+            _ => regex_may_start = true,
+        }
+        if open.len() > MAX_NESTING {
+            return Some(line);
+        }
+        i += 1;
+    }
+    None
+}
+
+fn strip_here(file_name: &str, source: String) -> Result<String, NotStripped> {
     let cm: Lrc<SourceMap> = Default::default();
     let collected = Collected::default();
     let handler = Handler::with_emitter_writer(Box::new(collected.clone()), Some(cm.clone()));
@@ -53,17 +229,15 @@ pub fn strip_types(file_name: &str, source: &str) -> Result<String, NotStripped>
         mode: Mode::StripOnly,
         ..Default::default()
     };
-    GLOBALS.set(&Globals::new(), || operate(&cm, &handler, source.to_string(), options)).map(|out| out.code).map_err(
-        |e| {
-            let said = collected.0.lock().map(|b| String::from_utf8_lossy(&b).trim().to_string()).unwrap_or_default();
-            NotStripped { file_name: file_name.to_string(), error: e.to_string(), said }
-        },
-    )
+    GLOBALS.set(&Globals::new(), || operate(&cm, &handler, source, options)).map(|out| out.code).map_err(|e| {
+        let said = collected.0.lock().map(|b| String::from_utf8_lossy(&b).trim().to_string()).unwrap_or_default();
+        NotStripped { file_name: file_name.to_string(), error: e.to_string(), said }
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::strip_types;
+    use super::{MAX_NESTING, strip_types};
 
     #[test]
     fn keeps_lines_and_columns() {
@@ -74,6 +248,36 @@ mod tests {
         let js_line = js.lines().nth(2).unwrap();
         assert_eq!(ts_line.find("throw"), js_line.find("throw"));
         assert!(!js.contains(": number"));
+    }
+
+    #[test]
+    fn brackets_nested_past_the_limit_are_refused_naming_the_file_and_the_limit() {
+        let deep = format!("export default {}1{};\n", "(".repeat(5000), ")".repeat(5000));
+        let refused = strip_types("deep.mts", &deep).unwrap_err();
+        assert!(refused.to_string().starts_with("deep.mts: "), "{refused}");
+        assert!(refused.error.contains(&format!("more than {MAX_NESTING} deep at line 1")), "{refused}");
+    }
+
+    #[test]
+    fn nesting_up_to_the_limit_strips() {
+        let n = MAX_NESTING;
+        let at_limit = format!("export default (x: number) => {}x{};\n", "[".repeat(n), "]".repeat(n));
+        let js = strip_types("ok.mts", &at_limit).unwrap();
+        assert!(!js.contains(": number"));
+    }
+
+    #[test]
+    fn brackets_in_strings_comments_templates_and_regexes_neither_count_nor_close() {
+        let hidden = format!(
+            "const s = '{c}'; // {c}\n/* {c} */ const t = `{c}${{1}}{c}`; const r = /[)]{c}/;\nexport default {o}1{cl};\n",
+            c = ")".repeat(300),
+            o = "(".repeat(300),
+            cl = ")".repeat(300)
+        );
+        let refused = strip_types("hidden.mts", &hidden).unwrap_err();
+        assert!(refused.error.contains("at line 3"), "{refused}");
+        let quoted = format!("export const s = '{o}', t = `{o}`, r = /{o}/; // {o}\n", o = "\\(".repeat(300));
+        strip_types("quoted.mts", &quoted).unwrap();
     }
 
     #[test]
