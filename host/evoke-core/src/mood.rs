@@ -903,6 +903,7 @@ fn read_scene(text: &str, not_conditions: &[&[&str]], scenes: bool) -> Mood {
     let for_now = find(&words, &["for", "now"]);
     if has(&words, NEGATIONS)
         || words.iter().any(|w| w.len() > 3 && w.ends_with("n't") && w != "won't")
+        || refuses(&words)
         || fuzzily_has(&words, FUZZY_NEGATIONS)
         || spared_at_end
         || spared_after_comma
@@ -1127,6 +1128,17 @@ const FUZZY_CONDITIONS: &[&str] = &[
 
 /// Negations read through a slip of one letter (`excpet`, `exept`, `xcept`, `exluding`, `besdies`).
 const FUZZY_NEGATIONS: &[&str] = &["except", "excluding", "excepting", "without", "besides", "exception"];
+
+/// Whether a `won't` (or `wont`) says what is not to be done: only `won't you` (`won't you lock the
+/// door`, `…, won't you?`) asks politely. A `won't` with no `you` after it, first or later, refuses:
+/// `won't lock the front door` and `lock the front door now then won't close the garage gate` must
+/// not run what follows it.
+fn refuses(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(at, w)| {
+        matches!(w.as_str(), "won't" | "wont")
+            && !words.get(at + 1).is_some_and(|next| matches!(next.as_str(), "you" | "u" | "ya" | "y'all"))
+    })
+}
 
 /// Words one letter off that are words of their own and say nothing of the mood.
 /// The condition words themselves are read exactly or not at all (a woven part passes over `after`).
@@ -2084,6 +2096,23 @@ mod tests {
             "allow notifications from the bank",
             "mom's birthday reminder",
         ] {
+            assert_eq!(mood(said), Mood::Request, "{said}");
+        }
+    }
+
+    #[test]
+    fn a_won_t_without_you_after_it_is_a_request_not_to() {
+        // An attack ran both writes: the mood passed over every `won't`, meant for `won't you …`.
+        for said in [
+            "won't lock the front door",
+            "wont lock the front door",
+            "won\u{2019}t lock the front door",
+            "lock the front door now then won't close the garage gate",
+            "won't close the garage gate, please",
+        ] {
+            assert_eq!(mood(said), Mood::Negated, "{said}");
+        }
+        for said in ["won't you lock the front door", "lock the front door, won't you?", "wont u lock the front door"] {
             assert_eq!(mood(said), Mood::Request, "{said}");
         }
     }
