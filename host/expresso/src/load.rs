@@ -6,10 +6,11 @@ use expresso_lang::{Compiled, Diagnostic, compile};
 use std::io::Read;
 use std::path::Path;
 
-/// Reads a text file of at most `limit` bytes.
+/// Reads a text file of at most `limit` bytes. `what` is a bare noun ("event log"): the refusal says
+/// "cannot read the event log …" and "name a readable event log", so it must carry no article.
 pub fn text(path: &Path, limit: u64, what: &str) -> Result<String, Exit> {
     let refuse = |message: String| {
-        eprintln!("error: cannot read {what} {}: {message}", path.display());
+        eprintln!("error: cannot read the {what} {}: {message}", path.display());
         eprintln!("  = fix: name a readable {what}");
         Exit::Usage
     };
@@ -24,7 +25,7 @@ pub fn text(path: &Path, limit: u64, what: &str) -> Result<String, Exit> {
 
 /// Reads and compiles a program; prints every diagnostic to stderr. Warnings are printed and pass.
 pub fn program(path: &Path) -> Result<(String, Compiled), Exit> {
-    let source = text(path, MAX_SOURCE_BYTES as u64, "the program")?;
+    let source = text(path, MAX_SOURCE_BYTES as u64, "program")?;
     let file = path.display().to_string();
     match compile(&source) {
         Ok(compiled) => {

@@ -23,7 +23,7 @@ pub fn open(spec: Option<&str>) -> Result<Box<dyn Provider>, Exit> {
         return Ok(Box::new(NoProvider));
     }
     if let Some(path) = spec.strip_prefix("recording:") {
-        let text = crate::load::text(std::path::Path::new(path), MAX_RECORDING_BYTES, "the recording")?;
+        let text = crate::load::text(std::path::Path::new(path), MAX_RECORDING_BYTES, "recording")?;
         return Recording::from_json(&text)
             .map(|r| Box::new(r) as Box<dyn Provider>)
             .map_err(|e| refuse(e.to_string()));

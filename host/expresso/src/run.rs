@@ -31,7 +31,7 @@ pub fn run(args: &RunArgs, replay: bool) -> Exit {
         Ok(read) => read,
         Err(exit) => return exit,
     };
-    let log = match load::text(&args.events, MAX_LOG_BYTES, "the event log") {
+    let log = match load::text(&args.events, MAX_LOG_BYTES, "event log") {
         Ok(text) => text,
         Err(exit) => return exit,
     };

@@ -74,3 +74,16 @@ fn serve_refuses_a_sink_configuration_that_leaves_an_effect_nowhere_to_go() {
     assert!(stderr.contains("fix: add `\"message.send\" = \"SINK\"` under [capabilities]"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_file_that_cannot_be_read_is_named_with_a_fix_in_plain_words() {
+    let out = Command::new(env!("CARGO_BIN_EXE_expresso"))
+        .args(["run", "triage.ex", "--events", "no-such-events.jsonl"])
+        .current_dir(triage())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error: cannot read the event log no-such-events.jsonl: "), "{stderr}");
+    assert!(stderr.contains("= fix: name a readable event log\n"), "{stderr}");
+}
