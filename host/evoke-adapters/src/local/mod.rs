@@ -407,6 +407,24 @@ mod tests {
         assert_eq!(option(&d, "to"), None, "{d:?}");
     }
 
+    #[test]
+    fn a_sentence_said_as_one_reflex_s_example_with_the_others_sharing_no_word_is_decided() {
+        // The attack: the route answered NaN for the others (0/0), validation refused it and the decision
+        // failed with exit 6.
+        let manifest = |what: &str, example: &str| {
+            format!(
+                "reflex = 1\ndescription = \"{what}\"\neffect = \"write\"\nconfirm = \"{what}?\"\nrun = \"r.mjs\"\n\n[examples]\n\"{example}\" = {{}}\n"
+            )
+        };
+        let catalog = Catalog::new(vec![
+            reflex("door", &manifest("Lock the front door.", "lock the front door"), &[]),
+            reflex("music", &manifest("Play songs by an artist.", "play some jazz"), &[]),
+            reflex("weather", &manifest("Tell tomorrow's forecast.", "will it rain"), &[]),
+        ]);
+        let d = decide(&catalog, "lock the front door");
+        assert_eq!(d.reflex.as_deref(), Some("door"), "{d:?}");
+    }
+
     const HEAT: &str = r#"reflex = 1
 description = "Set a thermostat to a temperature."
 effect = "write"

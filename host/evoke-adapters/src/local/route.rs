@@ -228,7 +228,7 @@ impl RouteModel {
             }
         }
         let mut probs = vec![0.0f64; scores.len()];
-        let none;
+        let mut none;
         if first.0 == usize::MAX {
             none = 1.0;
         } else {
@@ -243,14 +243,36 @@ impl RouteModel {
             let weights: Vec<f64> = scores.iter().map(|s| (beta * f64::from(*s) - max).exp()).collect();
             let rest: f64 = weights.iter().sum::<f64>() - 1.0;
             let share = if self.otherwise.is_some() { f64::from(p.none_share) } else { 0.0 };
-            let others = if rest > 0.0 { (1.0 - top) * (1.0 - share) } else { 0.0 };
+            // The others' weights can all round away beside the best's 1 (a sentence said word for word
+            // as one reflex's example, the rest scoring nothing, leaves them under 1e-16 at beta 40): then
+            // they share nothing, rather than 0/0 making every one NaN.
+            let shared = rest > 0.0 && rest.is_finite();
+            let others = if shared { (1.0 - top) * (1.0 - share) } else { 0.0 };
             for (i, w) in weights.iter().enumerate() {
-                probs[i] = if i == first.0 { top } else { others * w / rest };
+                probs[i] = if i == first.0 {
+                    top
+                } else if shared && w.is_finite() {
+                    others * w / rest
+                } else {
+                    0.0
+                };
             }
             none = if self.otherwise.is_some() { 1.0 - top - others } else { 0.0 };
             if self.otherwise.is_none() {
                 // Without a sentinel, the best reflex takes what `none` would have.
                 probs[first.0] += 1.0 - top - others;
+            }
+        }
+        // A score that is no number (none is expected), or no score at all, must not make the answer
+        // none: an answer with a probability that is not finite, or not summing to 1, is refused whole and
+        // the decision with it. It falls to `none`, or, without a sentinel, is shared alike.
+        let unread = first.0 == usize::MAX && self.otherwise.is_none();
+        if unread || !(probs.iter().all(|p| p.is_finite()) && none.is_finite()) {
+            probs.iter_mut().for_each(|p| *p = 0.0);
+            none = 1.0;
+            if self.otherwise.is_none() && !probs.is_empty() {
+                let alike = 1.0 / probs.len() as f64;
+                probs.iter_mut().for_each(|p| *p = alike);
             }
         }
         let mut out = Vec::with_capacity(self.keys.len());
@@ -290,6 +312,71 @@ fn insert(best: &mut [f32; 3], x: f32) {
 mod tests {
     use super::*;
     use evoke_core::question::Options;
+
+    /// Three reflexes: the route question a project of them asks, with the sentinel.
+    fn three_reflexes() -> Question {
+        let reflex = |key: &str, what: &str, examples: &[&str]| {
+            (
+                key.to_string(),
+                Text::Rich {
+                    what: what.into(),
+                    not_for: vec![],
+                    examples: examples.iter().map(|e| e.to_string()).collect(),
+                },
+            )
+        };
+        Question::Choice {
+            ask: String::new(),
+            options: Options(vec![
+                reflex("door", "Lock or unlock the front door.", &["lock the front door", "unlock the door"]),
+                reflex("music", "Play songs by an artist.", &["play some jazz", "put on beethoven"]),
+                reflex("weather", "Tell tomorrow's forecast.", &["will it rain", "how warm is it outside"]),
+                ("none".into(), Text::Plain("".into())),
+            ]),
+            otherwise: Some("none".into()),
+        }
+    }
+
+    fn assert_a_distribution(distribution: &[(String, f64)]) {
+        assert!(distribution.iter().all(|(_, p)| p.is_finite() && (0.0..=1.0).contains(p)), "{distribution:?}");
+        let total: f64 = distribution.iter().map(|(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-9, "sums to {total}: {distribution:?}");
+    }
+
+    #[test]
+    fn a_reflex_s_example_said_word_for_word_is_a_finite_distribution_summing_to_1() {
+        // The attack: the others' weights rounded away beside the best's, and 0/0 made them NaN.
+        let m = RouteModel::build(&three_reflexes(), Params::default()).unwrap();
+        let scores = m.scores_of("lock the front door");
+        assert!(scores[1] <= 0.0 && scores[2] <= 0.0, "the others must score nothing: {scores:?}");
+        let distribution = m.distribution("lock the front door");
+        assert_a_distribution(&distribution);
+        assert_eq!(distribution[0].0, "door");
+        assert!(distribution[0].1 > 0.5, "{distribution:?}");
+    }
+
+    #[test]
+    fn scores_that_are_no_number_or_none_at_all_still_give_a_distribution() {
+        let m = RouteModel::build(&three_reflexes(), Params::default()).unwrap();
+        for scores in [
+            vec![1.0, 0.0, 0.0],
+            vec![1.0, -5.0, -5.0],
+            vec![f32::NAN, 0.2, 0.1],
+            vec![f32::NAN; 3],
+            vec![f32::INFINITY, 0.0, 0.0],
+            vec![f32::NEG_INFINITY; 3],
+        ] {
+            let distribution = m.distribution_from(&scores);
+            assert_eq!(distribution.len(), 4);
+            assert_a_distribution(&distribution);
+        }
+        let Question::Choice { ask, mut options, .. } = three_reflexes() else { unreachable!() };
+        options.0.pop();
+        let alone = RouteModel::build(&Question::Choice { ask, options, otherwise: None }, Params::default()).unwrap();
+        for scores in [vec![1.0, 0.0, 0.0], vec![f32::NAN; 3]] {
+            assert_a_distribution(&alone.distribution_from(&scores));
+        }
+    }
 
     #[test]
     fn joined_texts_score() {
