@@ -144,6 +144,14 @@ impl Http {
     }
 
     fn once(&self, item: &Intent) -> Delivered {
+        // A key that cannot be a header value (an event id from before ingest refused such ids) would be
+        // refused the same way on every try: it is held, not retried.
+        if !travels_as_header(&item.key) {
+            return Delivered::Held(format!(
+                "sink {}: the key cannot be sent as an Idempotency-Key header (it holds a character other than printable ASCII)",
+                self.name
+            ));
+        }
         let mut request =
             self.agent.post(&self.url).set("Content-Type", "application/json").set("Idempotency-Key", &item.key);
         if let Some(secret) = &self.secret {
@@ -155,6 +163,12 @@ impl Http {
                 Delivered::Retry(format!("sink {}: HTTP {code}", self.name))
             }
             Err(ureq::Error::Status(code, _)) => Delivered::Held(format!("sink {}: HTTP {code}", self.name)),
+            // An address that does not parse, or names a scheme the client does not speak, stays so.
+            Err(ureq::Error::Transport(t))
+                if matches!(t.kind(), ureq::ErrorKind::InvalidUrl | ureq::ErrorKind::UnknownScheme) =>
+            {
+                Delivered::Held(format!("sink {}: {t}", self.name))
+            }
             Err(ureq::Error::Transport(t)) => Delivered::Retry(format!("sink {}: {t}", self.name)),
         }
     }
@@ -216,6 +230,11 @@ impl Sink for Http {
         }
         results.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
     }
+}
+
+/// Whether a value can be sent as an HTTP header value: printable ASCII and spaces, as the client checks.
+pub fn travels_as_header(value: &str) -> bool {
+    value.bytes().all(|b| matches!(b, b' ' | b'\t' | 0x21..=0x7e))
 }
 
 /// The message a Slack-style incoming webhook shows for a receipt.
@@ -338,6 +357,10 @@ impl Reflex {
             .spawn();
         let mut child = match spawned {
             Ok(child) => child,
+            // A NUL in an argument or in the key is refused by the system the same way every time.
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                return Delivered::Held(format!("cannot run {}: {e}", program.display()));
+            }
             Err(e) => return Delivered::Retry(format!("cannot run {}: {e}", program.display())),
         };
         let start = Instant::now();

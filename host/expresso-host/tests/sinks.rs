@@ -361,3 +361,32 @@ fn receipts_put_off_behind_a_failure_reach_an_in_order_sink_after_it_and_in_thei
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_receipt_whose_key_cannot_be_a_header_is_held_not_retried() {
+    // An event whose id holds CR LF, stored as an older ingest let it through (ingest now refuses it).
+    let dir = temp_dir("bad-key");
+    let (program, events, _, _) = triage_fixture(&dir, 1);
+    let mut line: Value = serde_json::from_str(std::fs::read_to_string(events).unwrap().trim()).unwrap();
+    let id = "m0\r\nX-Injected: 1";
+    line["id"] = Value::from(id);
+    let event: expresso_runtime::Event = serde_json::from_value(line).unwrap();
+    let recording = dir.join("bad-key-recording.json");
+    let answer = serde_json::json!({"kind": "bug", "urgency": "now"});
+    std::fs::write(
+        &recording,
+        serde_json::json!({"answers": {format!("Triage#0|{id}/Triage#0/0/classify"): answer}}).to_string(),
+    )
+    .unwrap();
+    let receiver = Receiver::start(true, 0);
+    let sinks = all_to(&dir, &format!("[sinks.s]\nkind = \"http\"\nurl = \"{}\"\nattempts = 2", receiver.url()));
+    let mut host = open(&args(&dir, program, &recording, sinks)).unwrap();
+    host.db_mut().append(&[event]).unwrap();
+    assert_eq!(host.drain(2_000).unwrap(), 0, "a receipt that can never be sent still waits");
+    let counts = host.db().counts().unwrap();
+    assert_eq!((counts.held, counts.done), (3, 0));
+    let key = format!("{id}|Triage#0/1/react|react.add");
+    assert_eq!(host.db().receipt_status(&key).unwrap().unwrap(), ("held".to_string(), 1));
+    assert!(receiver.requests().is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -58,9 +58,7 @@ impl Event {
             Some(_) => Err(PayloadFault::NotAString { key }),
             None => Err(PayloadFault::Missing { kind: type_name(self.kind), key }),
         };
-        if self.id.is_empty() {
-            return Err(PayloadFault::NoId);
-        }
+        check_id(&self.id)?;
         match self.kind {
             EventType::Utterance | EventType::Message => {
                 need_str("speaker")?;
@@ -81,11 +79,44 @@ impl Event {
     }
 }
 
+/// The longest event id, in bytes. An id travels inside every effect's `Idempotency-Key` header, and a
+/// receiver refuses a header past a few KiB for good.
+pub const MAX_EVENT_ID_BYTES: usize = 1_024;
+
+/// An id must be able to travel as it is: it is part of each effect's key, which goes out as an HTTP
+/// header (and in a reflex's environment). A header value carries printable ASCII only, and a receiver
+/// trims spaces at its ends; an id with a control character (CR LF above all), another character or
+/// such a space could never be delivered under its own key, so it is refused here, where the sender can
+/// still be told, rather than found at delivery.
+fn check_id(id: &str) -> Result<(), PayloadFault> {
+    if id.is_empty() {
+        return Err(PayloadFault::NoId);
+    }
+    if id.len() > MAX_EVENT_ID_BYTES {
+        return Err(PayloadFault::IdTooLong { len: id.len() });
+    }
+    if let Some((at, c)) = id.char_indices().find(|(_, c)| !matches!(c, ' '..='~')) {
+        return Err(PayloadFault::IdCannotTravel { code: c as u32, at });
+    }
+    if id.starts_with(' ') || id.ends_with(' ') {
+        return Err(PayloadFault::IdSpaceAtEnd);
+    }
+    Ok(())
+}
+
 /// What an event's payload lacks for its type, naming the key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PayloadFault {
     #[error("id is empty")]
     NoId,
+    #[error("id is {len} bytes, more than {MAX_EVENT_ID_BYTES}")]
+    IdTooLong { len: usize },
+    #[error(
+        "id holds U+{code:04X} at byte {at}; an id is sent in an Idempotency-Key header, which carries printable ASCII only"
+    )]
+    IdCannotTravel { code: u32, at: usize },
+    #[error("id begins or ends with a space, which a receiver trims from its Idempotency-Key header")]
+    IdSpaceAtEnd,
     #[error("payload.{key} must be a string")]
     NotAString { key: &'static str },
     #[error("a {kind} event needs payload.{key}")]
@@ -212,6 +243,21 @@ mod tests {
         assert_eq!(event("{}").check_payload(), Err(PayloadFault::Missing { kind: "silence", key: "millis" }));
         assert_eq!(event(r#"{"millis":"soon"}"#).check_payload(), Err(PayloadFault::Millis));
         assert_eq!(event(r#"{"millis":40}"#).check_payload(), Ok(()));
+    }
+
+    #[test]
+    fn an_id_that_cannot_travel_in_a_header_is_refused() {
+        let ids = ["a\\r\\nX-Injected: 1", "tab\\tid", "caf\u{e9}", " lead", "m-1 ok_2"];
+        let log: Vec<String> = ids.iter().enumerate().map(|(i, id)| line(id, i as u64, 0, "x")).collect();
+        let Err(Error::BadLog(bad)) = read_log(&log.join("\n")) else { panic!("refused") };
+        let lines: Vec<usize> = bad.iter().map(|(n, _)| *n).collect();
+        assert_eq!(lines, vec![1, 2, 3, 4], "{bad:?}");
+        assert!(bad[0].1.starts_with("id holds U+000D at byte 1; "), "{}", bad[0].1);
+        assert!(bad[2].1.starts_with("id holds U+00E9 at byte 3; "), "{}", bad[2].1);
+        assert!(read_log(&log[4]).is_ok());
+        let long = "x".repeat(MAX_EVENT_ID_BYTES + 1);
+        let Err(Error::BadLog(bad)) = read_log(&line(&long, 1, 0, "x")) else { panic!("refused") };
+        assert_eq!(bad[0].1, format!("id is {} bytes, more than {MAX_EVENT_ID_BYTES}", long.len()));
     }
 
     #[test]
