@@ -95,6 +95,9 @@ pub struct Http {
     name: String,
     url: String,
     secret: Option<String>,
+    /// What must never reach the store, a log or `/metrics`: the bearer token, and the address when it
+    /// came from `url_env` (an incoming webhook's address is itself a secret).
+    secrets: Vec<String>,
     format: Format,
     attempts: u32,
     in_flight: usize,
@@ -119,6 +122,10 @@ impl Http {
             Some(var) => Some(env(var, "secret_env")?),
             None => None,
         };
+        let mut secrets: Vec<String> = secret.iter().cloned().collect();
+        if h.url_env.is_some() && h.url.is_none() {
+            secrets.push(url.clone());
+        }
         let timeout = Duration::from_millis(h.timeout_ms.unwrap_or(5_000));
         let in_flight = h.in_flight.unwrap_or(match format {
             Format::Receipt => 8,
@@ -131,7 +138,16 @@ impl Http {
             .redirects(0)
             .max_idle_connections_per_host(in_flight)
             .build();
-        Ok(Http { name: name.to_string(), url, secret, format, attempts: h.attempts.unwrap_or(3), in_flight, agent })
+        Ok(Http {
+            name: name.to_string(),
+            url,
+            secret,
+            secrets,
+            format,
+            attempts: h.attempts.unwrap_or(3),
+            in_flight,
+            agent,
+        })
     }
 
     fn body(&self, item: &Intent) -> Value {
@@ -167,10 +183,22 @@ impl Http {
             Err(ureq::Error::Transport(t))
                 if matches!(t.kind(), ureq::ErrorKind::InvalidUrl | ureq::ErrorKind::UnknownScheme) =>
             {
-                Delivered::Held(format!("sink {}: {t}", self.name))
+                Delivered::Held(self.transport_error(&t))
             }
-            Err(ureq::Error::Transport(t)) => Delivered::Retry(format!("sink {}: {t}", self.name)),
+            Err(ureq::Error::Transport(t)) => Delivered::Retry(self.transport_error(&t)),
         }
+    }
+
+    /// A transport failure in words that hold no secret. The client's own text starts with the whole
+    /// address (with a webhook's secret path) and its message may repeat the host, so only the kind of
+    /// failure and the system's reason are kept; the sink's name says which receiver it was. What is
+    /// left is scrubbed of the secrets all the same.
+    fn transport_error(&self, t: &ureq::Transport) -> String {
+        let mut text = format!("sink {}: {}", self.name, t.kind());
+        if let Some(source) = std::error::Error::source(t) {
+            text.push_str(&format!(": {source}"));
+        }
+        redact(&text, &self.secrets)
     }
 
     /// One receipt, tried up to `attempts` times while the failure may pass.
@@ -230,6 +258,15 @@ impl Sink for Http {
         }
         results.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
     }
+}
+
+/// The text with every occurrence of each secret replaced by `[redacted]`.
+pub fn redact(text: &str, secrets: &[String]) -> String {
+    let mut out = text.to_string();
+    for secret in secrets.iter().filter(|s| !s.is_empty()) {
+        out = out.replace(secret.as_str(), "[redacted]");
+    }
+    out
 }
 
 /// Whether a value can be sent as an HTTP header value: printable ASCII and spaces, as the client checks.

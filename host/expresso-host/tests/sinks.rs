@@ -390,3 +390,34 @@ fn a_receipt_whose_key_cannot_be_a_header_is_held_not_retried() {
     assert!(receiver.requests().is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_webhook_address_from_url_env_is_never_written_into_the_store() {
+    let dir = temp_dir("url-secret");
+    let (program, events, recording, expected) = triage_fixture(&dir, 1);
+    let token = "T0SECRET/B0SECRET/XoXoWebhookSecret";
+    let var = format!("EXPRESSO_TEST_WEBHOOK_URL_{}", std::process::id());
+    // Nothing listens there: every try fails with the address in the client's error.
+    let url = format!("http://{}/services/{token}", free_addr());
+    // SAFETY: set before any thread of this test reads the environment; the name is this test's own.
+    unsafe { std::env::set_var(&var, &url) };
+    let sinks =
+        all_to(&dir, &format!("[sinks.s]\nkind = \"slack\"\nurl_env = \"{var}\"\ntimeout_ms = 300\nattempts = 1"));
+    let mut host = open(&args(&dir, program, &recording, sinks)).unwrap();
+    host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
+    assert!(host.drain(500).unwrap() > 0, "the receiver is down");
+    let first = &expected["react.add"][0];
+    let error: String = rusqlite::Connection::open(dir.join("state").join("expresso.db"))
+        .unwrap()
+        .query_row("SELECT last_error FROM world WHERE key = ?1", [first], |r| r.get(0))
+        .unwrap();
+    assert!(error.starts_with("sink s: "), "{error}");
+    assert!(!error.contains("XoXoWebhookSecret") && !error.contains("/services/"), "{error}");
+    drop(host);
+    // Nor anywhere else in the store's files.
+    for entry in std::fs::read_dir(dir.join("state")).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(!bytes.windows(token.len()).any(|w| w == token.as_bytes()));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
