@@ -302,6 +302,11 @@ pub fn slack_text(receipt: &Value) -> String {
 /// JSON lines, one per receipt, synced before the delivery counts as done. A crash between the sync and
 /// the `done` mark writes the line again on recovery (at least once); each line carries its key, so a
 /// reader keeps the first line of each key.
+///
+/// A write that fails part way (a full disk) leaves part of a line. The file is cut back to its length
+/// before the write, so the retry's line is not glued to a fragment; and should the cut fail too, the
+/// next write starts on a fresh line, so a fragment can spoil only itself. A write counts as done only
+/// once the file has grown by exactly what was written and reads back as written.
 pub struct FileSink {
     path: PathBuf,
 }
@@ -309,6 +314,51 @@ pub struct FileSink {
 impl FileSink {
     pub fn new(path: PathBuf) -> FileSink {
         FileSink { path }
+    }
+
+    /// Appends `text` (whole lines), synced and read back; on any failure the file is cut back.
+    fn append(&self, text: &[u8]) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let mut file = std::fs::OpenOptions::new().create(true).read(true).append(true).open(&self.path)?;
+        let before = file.metadata()?.len();
+        let mut last = [b'\n'];
+        if before > 0 {
+            file.read_exact_at(&mut last, before - 1)?;
+        }
+        let mut bytes = Vec::with_capacity(text.len() + 1);
+        if last[0] != b'\n' {
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(text);
+        let written = (|| -> std::io::Result<()> {
+            file.write_all(&bytes)?;
+            file.sync_data()?;
+            let after = file.metadata()?.len();
+            if after != before + bytes.len() as u64 {
+                return Err(std::io::Error::other(format!(
+                    "the file is {after} bytes after the write, not {}",
+                    before + bytes.len() as u64
+                )));
+            }
+            let mut back = vec![0u8; bytes.len()];
+            file.read_exact_at(&mut back, before)?;
+            if back != bytes {
+                return Err(std::io::Error::other("the lines do not read back as written"));
+            }
+            Ok(())
+        })();
+        if let Err(e) = written {
+            return Err(match file.set_len(before).and_then(|()| file.sync_data()) {
+                Ok(()) => e,
+                Err(cut) => std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "{e}; the part written could not be cut off ({cut}): the next write starts on a fresh line"
+                    ),
+                ),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -322,24 +372,19 @@ impl Sink for FileSink {
     }
 
     fn deliver(&mut self, items: &[&Intent]) -> Vec<Delivered> {
-        let result = (|| -> std::io::Result<()> {
-            let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&self.path)?;
-            let at = now_ms();
-            let mut text = String::new();
-            for item in items {
-                let line = json!({
-                    "idempotency_key": item.key,
-                    "capability": item.capability,
-                    "receipt": item.receipt,
-                    "written_ms": at,
-                });
-                text.push_str(&line.to_string());
-                text.push('\n');
-            }
-            file.write_all(text.as_bytes())?;
-            file.sync_data()
-        })();
-        let outcome = match result {
+        let at = now_ms();
+        let mut text = String::new();
+        for item in items {
+            let line = json!({
+                "idempotency_key": item.key,
+                "capability": item.capability,
+                "receipt": item.receipt,
+                "written_ms": at,
+            });
+            text.push_str(&line.to_string());
+            text.push('\n');
+        }
+        let outcome = match self.append(text.as_bytes()) {
             Ok(()) => Delivered::Done,
             Err(e) => Delivered::Retry(format!("{}: {e}", self.path.display())),
         };

@@ -421,3 +421,80 @@ fn a_webhook_address_from_url_env_is_never_written_into_the_store() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn intent(key: &str) -> expresso_host::store::Intent {
+    expresso_host::store::Intent {
+        key: key.to_string(),
+        capability: "react.add".to_string(),
+        receipt: serde_json::json!({"effect": "react.add", "args": {"emoji": "x".repeat(200)}}),
+        attempts: 0,
+    }
+}
+
+/// Every line of a file sink's file parses on its own; its keys, in order.
+fn parsed_keys(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut keys = Vec::new();
+    for line in text.lines().filter(|l| !l.is_empty()) {
+        let value: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("a line does not parse ({e}): {line}"));
+        keys.push(value["idempotency_key"].as_str().unwrap().to_string());
+    }
+    keys
+}
+
+#[test]
+fn a_full_disk_mid_line_leaves_no_fragment_before_the_retried_line() {
+    use expresso_host::sinks::{Delivered, FileSink, Sink};
+    // The file size limit is the process's: the disk filling up is replayed in a process of its own.
+    const CHILD: &str = "EXPRESSO_TEST_FULL_DISK_CHILD";
+    let Some(dir) = std::env::var_os(CHILD).map(PathBuf::from) else {
+        let dir = temp_dir("full-disk");
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "a_full_disk_mid_line_leaves_no_fragment_before_the_retried_line", "--nocapture"])
+            .env(CHILD, &dir)
+            .output()
+            .unwrap();
+        let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{said}");
+        assert!(said.contains("1 passed"), "{said}");
+        std::fs::remove_dir_all(&dir).unwrap();
+        return;
+    };
+    let path = dir.join("out.jsonl");
+    let mut sink = FileSink::new(path.clone());
+    let (first, second) = (intent("k1"), intent("k2"));
+    assert_eq!(sink.deliver(&[&first]), vec![Delivered::Done]);
+    let len = std::fs::metadata(&path).unwrap().len();
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: plain system calls on this process's own limits and signal disposition, with valid pointers.
+    unsafe {
+        assert_eq!(libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit), 0);
+        // Past the limit a write fails with EFBIG instead of the process being killed by SIGXFSZ.
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+        let full = libc::rlimit { rlim_cur: len + 100, rlim_max: limit.rlim_max };
+        assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &full), 0);
+    }
+    // The disk fills 100 bytes into the line.
+    let refused = sink.deliver(&[&second]);
+    assert!(matches!(&refused[..], [Delivered::Retry(_)]), "{refused:?}");
+    assert_eq!(parsed_keys(&path), vec!["k1"]);
+    // SAFETY: as above; the limit goes back to what it was.
+    unsafe { assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &limit), 0) };
+    assert_eq!(sink.deliver(&[&second]), vec![Delivered::Done]);
+    assert_eq!(parsed_keys(&path), vec!["k1", "k2"]);
+}
+
+#[test]
+fn a_torn_line_left_in_the_file_does_not_swallow_the_next_one() {
+    use expresso_host::sinks::{Delivered, FileSink, Sink};
+    let dir = temp_dir("torn-line");
+    let path = dir.join("out.jsonl");
+    // What a crash in the middle of a write leaves.
+    std::fs::write(&path, "{\"idempotency_key\":\"k0\",\"capab").unwrap();
+    let mut sink = FileSink::new(path.clone());
+    assert_eq!(sink.deliver(&[&intent("k1")]), vec![Delivered::Done]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["idempotency_key"], "k1");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
