@@ -33,7 +33,10 @@ pub enum HttpError {
     #[error("the endpoint could not be reached: {0}")]
     Unreachable(reqwest::Error),
     #[error("the response could not be read: {0}")]
-    Unreadable(reqwest::Error),
+    Unreadable(std::io::Error),
+    /// The answer is longer than [`super::MAX_ANSWER_BYTES`]; reading stopped there.
+    #[error("the response is over {limit} bytes (4 MiB), the most evoke reads of an engine's answer")]
+    TooLong { limit: usize },
     /// A status other than success, with the start of what the endpoint said (200 characters at most).
     #[error("the endpoint answered {status}: {said}")]
     Status { status: reqwest::StatusCode, said: String },

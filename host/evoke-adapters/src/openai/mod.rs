@@ -19,6 +19,8 @@
 mod error;
 mod http;
 pub mod prompt;
+#[cfg(test)]
+mod tests;
 pub mod wire;
 
 use error::Unasked;
@@ -35,6 +37,10 @@ type Answered = (String, Vec<(String, f64)>);
 pub const MAX_OPTIONS: usize = 52;
 /// How many ranked tokens are asked for (the most the OpenAI API gives).
 const TOP: usize = 20;
+/// The most bytes of one answer read, its body or an error's (as D13 bounds what a body and a fetch hand
+/// back): a one-token completion with 20 ranked tokens is a few KiB, and an endpoint that streams more
+/// (768 MiB made evoke hold 1.6 GiB) fails the call once this much is read, whatever Content-Length says.
+pub const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
