@@ -555,6 +555,27 @@ pub fn confirm_prompt(reflex: &Reflex, args: &Args, call: &str, reason: String) 
     Prompt { own: format!("evoke will run: {call}"), reason, template }
 }
 
+/// A complete write of a plan file whose journal is not here, held for a yes: evoke cannot know whether
+/// it ran before. A read, or a call that does not run, is left as it is.
+pub fn held_without_journal(catalog: &Catalog, decision: &Decision) -> Decision {
+    let effect = decision.effect.unwrap_or(Effect::Destructive);
+    if decision.outcome != Outcome::Run || effect == Effect::Read {
+        return decision.clone();
+    }
+    let (Some(name), Some(args), Some(call)) = (&decision.reflex, &decision.args, &decision.call) else {
+        return decision.clone();
+    };
+    let Some(reflex) = catalog.get(name) else { return decision.clone() };
+    let because = Because::NoJournal;
+    let reason = reason(&because, effect, decision.confidence.unwrap_or(0.0), &[]);
+    Decision {
+        outcome: Outcome::Confirm,
+        prompt: Some(confirm_prompt(reflex, args, call, reason)),
+        because: Some(vec![because]),
+        ..decision.clone()
+    }
+}
+
 /// The prompt of a destructive call given by name: it always asks first, whatever the engine's bars.
 pub fn destructive_prompt(reflex: &Reflex, args: &Args, call: &str) -> Prompt {
     confirm_prompt(reflex, args, call, reason(&Because::Destructive, Effect::Destructive, 1.0, &[]))
@@ -586,6 +607,7 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
         Because::RunnerUp { reflex, route } => format!("{reflex} was nearly as likely ({route:.2})"),
         Because::NotARequest { mood } => format!("the sentence reads as {}", mood.reads_as()),
         Because::TwoThings => "the request may ask for two things".into(),
+        Because::NoJournal => "its plan's journal is not here, so evoke cannot know whether it ran before".into(),
     }
 }
 

@@ -122,6 +122,9 @@ pub enum Because {
         mood: crate::mood::Mood,
     },
     TwoThings,
+    /// A write of a plan file whose step journal is not here (pruned, removed, or the file was written
+    /// elsewhere): evoke cannot know whether it ran before, so it asks.
+    NoJournal,
 }
 
 /// Why a required argument is missing.

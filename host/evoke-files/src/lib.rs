@@ -10,6 +10,7 @@ pub mod limits;
 pub mod lock;
 pub mod lock_error;
 pub mod places;
+pub mod plan_key;
 pub mod project;
 pub mod release_tags;
 pub mod store;

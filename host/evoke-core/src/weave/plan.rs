@@ -375,3 +375,20 @@ pub fn taken(kind: PickKind, field: &serde_json::Value) -> Option<Value> {
     crate::decide::bound_value(&text).ok()?;
     Some(Value::Pick { span: Span { start: 0, end: 0, text }, value })
 }
+
+/// Why a value taken from an earlier step's result cannot be the argument's: a value a body reported
+/// meets every check a value read from the words meets, and [`taken`] checks its kind and its text.
+pub fn bound_refused(catalog: &Catalog, reflex: &str, arg: &str, value: &Value) -> Option<String> {
+    let manifest = &catalog.get(reflex)?.manifest;
+    let range = manifest.arg(arg)?.range;
+    let n = match value {
+        Value::Pick { value, .. } => value.comparable(),
+        _ => None,
+    };
+    match (range, n) {
+        (Some((low, high)), Some(n)) if n < low || n > high => {
+            Some(format!("{arg} would be {n}, outside its range {low}–{high}"))
+        }
+        _ => None,
+    }
+}

@@ -1,16 +1,23 @@
 //! The plan file `evoke try --save FILE` writes and `evoke run FILE` runs: the plan whole, readable without
 //! a tool, with everything it was decided against pinned. Running it checks every pin against what is
 //! here now and refuses the file, naming its line and the fix, when one differs.
+//!
+//! The file is sealed: its first key, `seal`, is an HMAC-SHA256 of every other byte, keyed by a secret
+//! kept in the user's data place and named by a short id of that key. A digest inside the file could not
+//! hold an edit, since whoever edits the file can recompute one; a MAC cannot be recomputed without the
+//! key. A seal of this user's key that does not match is an edit, refused; a seal of another key is a
+//! plan from elsewhere, which is decided again here rather than trusted.
 
 use crate::adapter::{Gate, Raw};
 use crate::catalog::Reflex;
 use crate::vocab::Vocabulary;
+use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
-/// The version of the plan file's format.
-pub const FORMAT: u32 = 1;
+/// The version of the plan file's format: 2 is sealed.
+pub const FORMAT: u32 = 2;
 /// The largest plan file read, in bytes.
 pub const MAX_BYTES: usize = 1 << 20;
 const NOTE: &str = "A plan written by `evoke try --save`. Run it with `evoke run FILE`: evoke refuses it when the \
@@ -120,7 +127,8 @@ pub struct Refused {
 
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: `{}`: {}\n  = fix: {}", self.line, self.key, self.message, self.fix)
+        // The fix is said apart, where the error is shown; a second line here would show inside the message.
+        write!(f, "line {}: `{}`: {}", self.line, self.key, self.message)
     }
 }
 
@@ -156,6 +164,78 @@ pub fn read(text: &str) -> Result<PlanFile, Refused> {
         });
     }
     Ok(file)
+}
+
+/// How the seal opens a file's first line; the whole line is `  "seal": "hmac-sha256:<key id>:<mac>",`.
+const SEAL_OPENS: &str = "{\n  \"seal\": \"hmac-sha256:";
+
+/// The id a key is named by in a seal: enough of a hash of it to tell keys apart, nothing to recover it.
+pub fn key_id(key: &[u8]) -> String {
+    let digest = Sha256::new().chain_update(b"evoke plan key\0").chain_update(key).finalize();
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+fn mac_of(key: &[u8], text: &str) -> Hmac<Sha256> {
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(text.as_bytes());
+    mac
+}
+
+/// The file's text with its seal written first: the MAC of `text` (as [`write`] made it) under `key`.
+pub fn seal(text: &str, key: &[u8]) -> String {
+    let mac: String = mac_of(key, text).finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    let body = text.strip_prefix("{\n").unwrap_or(text);
+    format!("{SEAL_OPENS}{}:{mac}\",\n{body}", key_id(key))
+}
+
+/// A sealed file opened: the text the seal covers, what names it (its MAC), and whether this user's key
+/// made it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unsealed {
+    pub text: String,
+    pub mac: String,
+    pub ours: bool,
+}
+
+/// Opens a file's seal under this user's `key`. A seal of this key that does not match the text is an
+/// edit and is refused; a seal of another key is opened as a plan from elsewhere.
+pub fn unseal(text: &str, key: &[u8]) -> Result<Unsealed, Refused> {
+    const AGAIN: &str = "write the plan again: evoke try --save FILE \"…\"";
+    let unsealed = |message: &str| Refused { line: 2, key: "seal".into(), message: message.into(), fix: AGAIN.into() };
+    if text.len() > MAX_BYTES {
+        return Err(Refused {
+            line: 1,
+            key: "plan".into(),
+            message: format!("the file is over {MAX_BYTES} bytes; no plan evoke writes is"),
+            fix: AGAIN.into(),
+        });
+    }
+    let Some(rest) = text.strip_prefix(SEAL_OPENS) else {
+        return Err(unsealed(
+            "the file carries no seal where evoke writes one; it was edited, or written by an older evoke",
+        ));
+    };
+    let Some((line, body)) = rest.split_once("\",\n") else {
+        return Err(unsealed("the seal is not one evoke writes"));
+    };
+    let Some((id, mac)) = line.split_once(':') else {
+        return Err(unsealed("the seal is not one evoke writes"));
+    };
+    let hex = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    if !hex(id, 16) || !hex(mac, 64) {
+        return Err(unsealed("the seal is not one evoke writes"));
+    }
+    let covered = format!("{{\n{body}");
+    let ours = id == key_id(key);
+    if ours {
+        let bytes: Vec<u8> = (0..32).map(|i| u8::from_str_radix(&mac[2 * i..2 * i + 2], 16).unwrap_or(0)).collect();
+        if mac_of(key, &covered).verify_slice(&bytes).is_err() {
+            return Err(unsealed(
+                "the file was changed since evoke wrote it (by hand or by a tool): its seal no longer matches",
+            ));
+        }
+    }
+    Ok(Unsealed { text: covered, mac: mac.to_string(), ours })
 }
 
 /// Checks every pin of the file against what is here now; the first that differs refuses it.

@@ -844,7 +844,7 @@ mod binding {
 }
 
 mod plan_file {
-    use super::super::planfile::{AdapterPin, Pins, ReflexPin, check, read, write};
+    use super::super::planfile::{AdapterPin, Pins, ReflexPin, check, key_id, read, seal, unseal, write};
 
     fn pins() -> Pins {
         Pins {
@@ -891,12 +891,59 @@ mod plan_file {
         let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
         let cut = &text[..text.len() / 2];
         assert!(read(cut).unwrap_err().message.contains("not a plan file"));
-        let other = text.replace("\"plan\": 1", "\"plan\": 2");
+        let other = text.replace("\"plan\": 2", "\"plan\": 1");
         let refused = read(&other).unwrap_err();
         assert_eq!(refused.key, "plan");
-        assert!(refused.message.contains("format 2"), "{refused}");
+        assert!(refused.message.contains("format 1"), "{refused}");
         let extra = text.replacen("{", "{\n  \"run_first\": true,", 1);
         assert!(read(&extra).is_err(), "a key evoke never writes is refused");
+    }
+
+    const KEY: &[u8] = b"a key of thirty-two bytes, here.";
+
+    #[test]
+    fn a_sealed_file_opens_to_the_text_written() {
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let sealed = seal(&text, KEY);
+        assert!(sealed.lines().nth(1).unwrap().starts_with("  \"seal\": \"hmac-sha256:"), "{sealed}");
+        let opened = unseal(&sealed, KEY).unwrap();
+        assert!(opened.ours);
+        assert_eq!(opened.text, text);
+        assert_eq!(opened.mac.len(), 64);
+        assert!(read(&opened.text).is_ok());
+    }
+
+    #[test]
+    fn any_edit_of_a_sealed_file_is_refused_at_its_seal() {
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let sealed = seal(&text, KEY);
+        // An edit anywhere, even one a digest inside the file would be recomputed for.
+        for edited in [
+            sealed.replace("a and b", "a and c"),
+            sealed.replace("\"evoke\": \"0.1.0\"", "\"evoke\": \"0.1.0\" "),
+            format!("{sealed}\n"),
+        ] {
+            assert_ne!(edited, sealed);
+            let refused = unseal(&edited, KEY).unwrap_err();
+            assert_eq!((refused.line, refused.key.as_str()), (2, "seal"), "{refused}");
+            assert!(refused.message.contains("changed since evoke wrote it"), "{refused}");
+        }
+        // No seal at all: the file of an older evoke, or one written by hand.
+        let refused = unseal(&text, KEY).unwrap_err();
+        assert!(refused.message.contains("no seal"), "{refused}");
+        assert_eq!(refused.to_string(), format!("line 2: `seal`: {}", refused.message), "the fix is apart");
+    }
+
+    #[test]
+    fn a_file_sealed_by_another_key_opens_as_from_elsewhere() {
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let theirs = seal(&text, b"another user's key, not this one");
+        let opened = unseal(&theirs, KEY).unwrap();
+        assert!(!opened.ours);
+        assert_ne!(key_id(KEY), key_id(b"another user's key, not this one"));
+        // Posing as this user's key with another's MAC is an edit.
+        let posed = theirs.replacen(&key_id(b"another user's key, not this one"), &key_id(KEY), 1);
+        assert!(unseal(&posed, KEY).is_err());
     }
 }
 
