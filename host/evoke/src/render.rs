@@ -21,8 +21,8 @@ pub use adapter::{adapter_added, adapter_list, adapter_removed};
 pub use add::{added, inactive, thefts};
 pub use check::{against_newest, manifest_reads, manifest_refused, repository_next};
 pub use plan::{
-    plan_reading, plan_refused, plan_saved, plan_step, plan_steps, plan_why, step_asks, step_declined, step_end,
-    step_head, step_line, step_not_run, step_ran_before,
+    plan_from_elsewhere, plan_reading, plan_refused, plan_saved, plan_step, plan_step_started_before, plan_steps,
+    plan_why, step_asks, step_declined, step_end, step_head, step_line, step_not_run, step_ran_before,
 };
 pub use project::{home_trusted, listed, nothing_installed, trusted, trusting};
 pub use update::{grant_list, update_event};
@@ -99,9 +99,11 @@ pub fn result(text: &str) -> String {
     format!("{}\n", escape_outside_lines(text))
 }
 
-/// Writes to stderr; a closed stream is not an error worth dying over.
+/// Writes to stderr; a closed stream is not an error worth dying over, and one nobody reads must not hold
+/// evoke past its deadline or Ctrl-C, so the text waits a moment for it and is then dropped
+/// (`evoke_bodies::stderr`).
 pub fn err(text: &str) {
-    let _ = io::stderr().write_all(text.as_bytes());
+    let _ = evoke_bodies::stderr::write_all(text.as_bytes());
 }
 
 pub fn out(text: &str) {

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// A project of three argv bodies that say what they do in `marks`: `mark` (a write), `nap` (a read that
-/// sleeps) and `hold` (a write that sleeps), answered by a recording.
+/// A project of four argv bodies that say what they do in `marks`: `mark` (a write), `nap` (a read that
+/// sleeps), `hold` (a write that sleeps) and `wipe` (a destructive call, which always asks), answered by
+/// a recording.
 struct Fixture {
     _root: tempfile::TempDir,
     project: PathBuf,
@@ -25,14 +26,16 @@ fn reflex(dir: &Path, name: &str, effect: &str, script: &str) {
     std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
 }
 
+const NAMES: [&str; 4] = ["mark", "nap", "hold", "wipe"];
+
 /// The answers to a sentence whose parts are each one of the reflexes' names, cut at every `and`.
 fn recording(sentences: &[&str]) -> String {
     let route = |top: &str| {
         let mut keys = Vec::new();
-        for name in ["mark", "nap", "hold"] {
+        for name in NAMES {
             keys.push(format!("{name} = {}", if name == top { "0.95" } else { "0.01" }));
         }
-        keys.push("none = 0.03".into());
+        keys.push("none = 0.02".into());
         format!("route = {{ {} }}\n", keys.join(", "))
     };
     let mut text = String::from("id = \"replay\"\n\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n\n");
@@ -53,7 +56,7 @@ fn recording(sentences: &[&str]) -> String {
             seen.push(part);
             let name = part.split(' ').next().unwrap();
             text.push_str(&format!("[answers.{part:?}]\n{}", route(name)));
-            for other in ["mark", "nap", "hold"] {
+            for other in NAMES {
                 text.push_str(&format!("\"fits.{other}\" = {{ yes = {} }}\n", if other == name { 0.9 } else { 0.05 }));
             }
             text.push('\n');
@@ -71,8 +74,12 @@ fn fixture(sentences: &[&str]) -> Fixture {
     reflex(&r, "mark", "write", &format!("echo mark >> {m}; echo marked"));
     reflex(&r, "nap", "read", &format!("echo nap-start $$ >> {m}; sleep 5; echo nap-end >> {m}; echo napped"));
     reflex(&r, "hold", "write", &format!("echo hold-start $$ >> {m}; sleep 20; echo hold-end >> {m}; echo held"));
-    std::fs::write(project.join("evoke.toml"), "[reflexes]\nmark = \"r/mark\"\nnap = \"r/nap\"\nhold = \"r/hold\"\n")
-        .unwrap();
+    reflex(&r, "wipe", "destructive", &format!("echo wipe >> {m}; echo wiped"));
+    std::fs::write(
+        project.join("evoke.toml"),
+        "[reflexes]\nmark = \"r/mark\"\nnap = \"r/nap\"\nhold = \"r/hold\"\nwipe = \"r/wipe\"\n",
+    )
+    .unwrap();
     std::fs::write(project.join("recording.toml"), recording(sentences)).unwrap();
     let home = root.path().join("home");
     let fixture = Fixture { project, home, marks, _root: root };
@@ -171,7 +178,8 @@ fn a_sigkill_in_the_middle_of_a_write_leaves_it_at_intent_and_resume_asks_before
     assert!(stderr.contains("evoke resume"), "{stderr}");
     assert_eq!(f.count("mark"), 1, "the done write did not run again: {}", f.marks());
     assert_eq!(f.count("hold-start"), 1, "the write at intent did not run again: {}", f.marks());
-    assert!(stdout.contains("marked"), "a done step shows the result it had: {stdout}");
+    // A plan that would wait runs nothing, not even the read before the step that waits.
+    assert_eq!(f.count("nap-end"), 1, "{}", f.marks());
 }
 
 #[test]
@@ -243,7 +251,7 @@ fn a_plan_file_runs_while_its_pins_hold_and_is_refused_after_an_edit() {
     assert_eq!(f.count("mark"), 0, "try runs nothing");
     let written = std::fs::read_to_string(&plan).unwrap();
     let file: serde_json::Value = serde_json::from_str(&written).unwrap();
-    for key in ["note", "plan", "input", "weave", "evoke", "adapter", "set", "reflexes", "vocab", "answers"] {
+    for key in ["seal", "note", "plan", "input", "weave", "evoke", "adapter", "set", "reflexes", "vocab", "answers"] {
         assert!(file.get(key).is_some(), "the plan file has {key}: {written}");
     }
     assert_eq!(file["answers"][0]["text"], sentence, "the sentence's own answers first");
@@ -261,22 +269,17 @@ fn a_plan_file_runs_while_its_pins_hold_and_is_refused_after_an_edit() {
     assert_eq!(again.status.code(), Some(0), "{}", text(&again).1);
     assert_eq!(f.count("mark"), 2);
 
-    // Edited by hand: the plan written is no longer what its answers give. Nothing runs.
+    // Edited by hand, or truncated: the seal no longer matches. Nothing runs.
     let edited = written.replacen("\"outcome\": \"run\"", "\"outcome\": \"confirm\"", 1);
     assert_ne!(edited, written);
-    std::fs::write(&plan, &edited).unwrap();
-    let refused = f.evoke().args(["run", plan_arg]).output().unwrap();
-    let (_, stderr) = text(&refused);
-    assert_eq!(refused.status.code(), Some(6), "{stderr}");
-    let line = edited.lines().position(|l| l.trim_start().starts_with("\"weave\":")).unwrap() + 1;
-    assert!(stderr.contains(&format!("line {line}: `weave`")), "{stderr}");
-    assert!(stderr.contains("evoke try --save"), "the fix: {stderr}");
-
-    // Truncated: refused on reading.
-    std::fs::write(&plan, &written[..written.len() / 2]).unwrap();
-    let refused = f.evoke().args(["run", plan_arg]).output().unwrap();
-    assert_eq!(refused.status.code(), Some(6));
-    assert!(text(&refused).1.contains("not a plan file"), "{}", text(&refused).1);
+    for broken in [&edited[..], &written[..written.len() / 2]] {
+        std::fs::write(&plan, broken).unwrap();
+        let refused = f.evoke().args(["run", plan_arg]).output().unwrap();
+        let (_, stderr) = text(&refused);
+        assert_eq!(refused.status.code(), Some(6), "{stderr}");
+        assert!(stderr.contains("line 2: `seal`"), "{stderr}");
+        assert!(stderr.contains("evoke try --save"), "the fix: {stderr}");
+    }
 
     // Another engine than the one it was decided by: refused at the adapter's line.
     std::fs::write(&plan, &written).unwrap();
@@ -364,4 +367,253 @@ route = { note = 0.95, find = 0.02, none = 0.03 }
     let keys: Vec<&String> = note.as_object().unwrap().keys().collect();
     let at = |k: &str| keys.iter().position(|x| x.as_str() == k).unwrap();
     assert!(at("trace") < at("bound") && at("bound") < at("status"), "bound after trace, status last: {keys:?}");
+}
+
+/// Saves the plan of `sentence` to a file beside the home, and gives its path.
+fn saved(f: &Fixture, sentence: &str) -> PathBuf {
+    let plan = f.home.join("saved.plan.json");
+    let out = f.evoke().args(["try", "--save", plan.to_str().unwrap(), sentence]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    plan
+}
+
+#[test]
+fn without_a_terminal_a_plan_file_whose_later_step_waits_runs_nothing() {
+    let sentence = "mark it and wipe it";
+    let f = fixture(&[sentence]);
+    let plan = saved(&f, sentence);
+    let out = f.evoke().arg("run").arg(&plan).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    assert!(stderr.contains("step 2") && stderr.contains("nothing ran"), "{stderr}");
+    assert_eq!((f.count("mark"), f.count("wipe")), (0, 0), "the first write did not run: {}", f.marks());
+}
+
+#[test]
+fn two_evokes_on_one_plan_file_never_run_a_write_twice() {
+    let sentence = "hold it and mark it";
+    let f = fixture(&[sentence]);
+    let plan = saved(&f, sentence);
+    let mut first = f.evoke().arg("run").arg(&plan).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let body = f.wait_for("hold-start", &mut first);
+    let second = f.evoke().arg("run").arg(&plan).output().unwrap();
+    let (_, stderr) = text(&second);
+    assert_eq!(second.status.code(), Some(6), "{stderr}");
+    assert!(stderr.contains("another evoke is running this plan"), "{stderr}");
+    assert_eq!((f.count("hold-start"), f.count("mark")), (1, 0), "{}", f.marks());
+    kill(&mut first, body);
+}
+
+#[test]
+fn two_resumes_of_one_plan_run_what_was_left_once() {
+    let sentence = "mark it and nap and mark it";
+    let f = fixture(&[sentence]);
+    let mut child = f.evoke().arg(sentence).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let body = f.wait_for("nap-start", &mut child);
+    kill(&mut child, body);
+    assert_eq!(f.count("mark"), 1, "{}", f.marks());
+    // Both start before either can finish: the nap that runs again takes five seconds.
+    let mut first = f.evoke().arg("resume").stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let second = f.evoke().arg("resume").output().unwrap();
+    let (_, stderr) = text(&second);
+    assert_eq!(second.status.code(), Some(6), "{stderr}");
+    assert!(stderr.contains("another evoke is running this plan"), "{stderr}");
+    assert_eq!(first.wait().unwrap().code(), Some(0));
+    assert_eq!(f.count("mark"), 2, "the last write ran once: {}", f.marks());
+}
+
+#[test]
+fn a_plan_left_in_one_project_is_not_resumed_in_another() {
+    let sentence = "mark it and nap and mark it";
+    let f = fixture(&[sentence]);
+    let mut child = f.evoke().arg(sentence).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let body = f.wait_for("nap-start", &mut child);
+    kill(&mut child, body);
+    // A second project with the same reflexes and the same home.
+    let other = f.project.with_file_name("other");
+    std::fs::create_dir_all(&other).unwrap();
+    for name in ["evoke.toml", "recording.toml"] {
+        std::fs::copy(f.project.join(name), other.join(name)).unwrap();
+    }
+    let copied = Command::new("cp").arg("-r").arg(f.project.join("r")).arg(&other).status().unwrap();
+    assert!(copied.success());
+    let in_other = || {
+        let mut command = f.evoke();
+        command.current_dir(&other);
+        command
+    };
+    assert!(in_other().arg("trust").output().unwrap().status.success());
+    let out = in_other().arg("resume").output().unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("nothing to resume"), "{stderr}");
+    // Said there, the same sentence is a request of its own there, not the other project's plan.
+    let said = in_other().arg(sentence).output().unwrap();
+    assert_eq!(said.status.code(), Some(0), "{}", text(&said).1);
+    assert!(!text(&said).1.contains("ran before"), "{}", text(&said).1);
+    assert_eq!(f.count("mark"), 3, "{}", f.marks());
+}
+
+#[test]
+fn a_plan_file_whose_journal_is_gone_asks_before_any_write() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    let plan = saved(&f, sentence);
+    let ran = f.evoke().arg("run").arg(&plan).output().unwrap();
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran).1);
+    assert_eq!(f.count("mark"), 2);
+    // Its journal removed, as pruning or a person might: which writes ran is no longer known.
+    let weave = f.home.join("state").join("weave");
+    let mut removed = 0;
+    for entry in std::fs::read_dir(&weave).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("f-") && name.ends_with(".json") {
+            std::fs::remove_file(entry.path()).unwrap();
+            removed += 1;
+        }
+    }
+    assert_eq!(removed, 1, "one plan file, one journal");
+    let again = f.evoke().arg("--json").arg("run").arg(&plan).output().unwrap();
+    let (stdout, stderr) = text(&again);
+    assert_eq!(again.status.code(), Some(3), "{stdout}{stderr}");
+    assert_eq!(f.count("mark"), 2, "nothing ran again: {}", f.marks());
+    let first: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["outcome"], "confirm", "{first}");
+    assert_eq!(first["because"][0]["type"], "no_journal", "{first}");
+}
+
+#[test]
+fn a_plan_file_whose_journal_outlives_many_sentences_runs_nothing_twice() {
+    let sentence = "mark it and mark it again";
+    let other = "nap and mark it";
+    let f = fixture(&[sentence, other]);
+    let plan = saved(&f, sentence);
+    assert_eq!(f.evoke().arg("run").arg(&plan).output().unwrap().status.code(), Some(0));
+    assert_eq!(f.count("mark"), 2);
+    // Past the sentences' bound of journals, then one more sentence: the oldest sentences' go.
+    let state = f.home.join("state").join("weave");
+    for i in 0..70 {
+        std::fs::write(state.join(format!("s-{i:064x}.json")), "{}").unwrap();
+    }
+    let said = f.evoke().arg(other).output().unwrap();
+    assert_eq!(said.status.code(), Some(0), "{}", text(&said).1);
+    assert_eq!(f.count("mark"), 3);
+    let again = f.evoke().arg("run").arg(&plan).output().unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again).1);
+    assert!(text(&again).1.contains("ran before"), "{}", text(&again).1);
+    assert_eq!(f.count("mark"), 3, "the file's done writes did not run again: {}", f.marks());
+}
+
+#[test]
+fn a_plan_file_edited_anywhere_is_refused_at_its_seal() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    let plan = saved(&f, sentence);
+    let written = std::fs::read_to_string(&plan).unwrap();
+    // Raised answers with a plan to match would pass every digest the file could hold; the seal holds.
+    let edited = written.replacen("0.9", "0.999", 1);
+    assert_ne!(edited, written);
+    std::fs::write(&plan, &edited).unwrap();
+    let out = f.evoke().arg("run").arg(&plan).output().unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(6), "{stderr}");
+    assert!(stderr.contains("line 2: `seal`") && stderr.contains("changed since evoke wrote it"), "{stderr}");
+    assert!(!stderr.contains("\\u{a}") && !stderr.contains("\\u{A}"), "no escaped line break: {stderr}");
+    assert_eq!(stderr.matches("evoke try --save").count(), 1, "the fix once: {stderr}");
+    assert_eq!(f.count("mark"), 0);
+}
+
+#[test]
+fn a_plan_file_from_elsewhere_is_decided_again_and_asks_before_each_write() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    // Written under another home: another key.
+    let elsewhere = f.home.with_file_name("elsewhere");
+    let at_elsewhere = || {
+        let mut command = f.evoke();
+        command.env("EVOKE_HOME", &elsewhere);
+        command
+    };
+    assert!(at_elsewhere().arg("trust").output().unwrap().status.success());
+    let plan = f.home.with_file_name("theirs.plan.json");
+    let saved = at_elsewhere().args(["try", "--save", plan.to_str().unwrap(), sentence]).output().unwrap();
+    assert_eq!(saved.status.code(), Some(0), "{}", text(&saved).1);
+    let out = f.evoke().arg("run").arg(&plan).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    assert!(stderr.contains("written elsewhere"), "{stderr}");
+    assert_eq!(f.count("mark"), 0, "{}", f.marks());
+}
+
+#[test]
+fn a_value_bound_from_an_earlier_result_meets_the_arguments_range() {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("project");
+    let marks = root.path().join("marks");
+    for (name, manifest, body) in [
+        (
+            "probe",
+            "reflex = 1\ndescription = \"Read the level.\"\neffect = \"read\"\nconfirm = \"Read it?\"\nrun = \"probe.mjs\"\n\n[yields.level]\nkind = \"number\"\n",
+            "export default function probe() { return { text: \"level 5000\", data: { level: 5000 } }; }\n".to_string(),
+        ),
+        (
+            "volume",
+            "reflex = 1\ndescription = \"Set the volume.\"\neffect = \"write\"\nconfirm = \"Set it to {level}?\"\nrun = \"volume.mjs\"\n\n[args.level]\nask = \"What level?\"\npick = \"number\"\nrange = [0, 100]\n",
+            format!(
+                "import {{ appendFileSync }} from \"node:fs\";\nexport default function volume({{ level }}) {{ appendFileSync({:?}, `volume ${{level}}\\n`); return `volume ${{level}}`; }}\n",
+                marks.display().to_string()
+            ),
+        ),
+    ] {
+        let dir = project.join("r").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
+        std::fs::write(dir.join(format!("{name}.mjs")), body).unwrap();
+    }
+    std::fs::write(project.join("evoke.toml"), "[reflexes]\nprobe = \"r/probe\"\nvolume = \"r/volume\"\n").unwrap();
+    std::fs::write(
+        project.join("recording.toml"),
+        r#"id = "replay"
+
+[gate]
+route = 0.5
+read = 0.6
+write = 0.8
+
+[answers."read the level and set the volume to it"]
+route = { probe = 0.95, volume = 0.02, none = 0.03 }
+"weave.cut_15_18" = { yes = 0.9 }
+
+[answers."read the level"]
+route = { probe = 0.95, volume = 0.02, none = 0.03 }
+"fits.probe" = { yes = 0.9 }
+"fits.volume" = { yes = 0.05 }
+
+[answers."set the volume to it"]
+route = { volume = 0.95, probe = 0.02, none = 0.03 }
+"fits.volume" = { yes = 0.9 }
+"fits.probe" = { yes = 0.05 }
+"#,
+    )
+    .unwrap();
+    let home = root.path().join("home");
+    let evoke = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1").stdin(Stdio::null());
+        command
+    };
+    assert!(evoke().arg("trust").output().unwrap().status.success());
+    let out = evoke()
+        .args(["--recording", "recording.toml", "--json", "read the level and set the volume to it"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(6), "{stdout}{stderr}");
+    assert!(!marks.exists(), "the volume never ran: {}", std::fs::read_to_string(&marks).unwrap_or_default());
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(lines[1]["status"], "refused", "{}", lines[1]);
+    let why = lines[1]["why"]["message"].as_str().unwrap_or_default();
+    assert!(why.contains("outside its range"), "{}", lines[1]);
 }

@@ -1,25 +1,22 @@
-//! `evoke resume`: the last plan a sentence ran, decided again and run under its journal. The plan must
-//! be the one left: another plan is refused, since its steps are not the ones the journal speaks of.
+//! `evoke resume`: the last plan a sentence ran in this project, decided again and run under its journal.
+//! The plan must be the one left: another plan is refused, since its steps are not the ones the journal
+//! speaks of. The journal is held from the moment it is read, so two `evoke resume` never both run what
+//! was left.
 
-use crate::commands::weave::Options;
+use crate::commands::weave::{Journaled, Options, journal_refused, project_key};
 use crate::context::Context;
 use crate::error::{CommandError, CommandResult};
-use crate::journal::Journal;
+use crate::journal::{Journal, LatestError};
 use crate::log::Log;
 use std::time::Instant;
 
 pub fn run(context: &Context) -> CommandResult {
     let session = context.session()?;
-    let latest = crate::journal::latest(&session.places.state);
-    let digest = match std::fs::read_to_string(&latest) {
-        Ok(digest) => digest.trim().to_string(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(CommandError::usage("no plan of several steps has run here; there is nothing to resume"));
-        }
-        Err(e) => return Err(CommandError::failed(format!("cannot read {}: {e}", latest.display()))),
+    let journal = match Journal::latest(&session.places.state, &project_key(&session)) {
+        Ok(journal) => journal,
+        Err(LatestError::None) => return Err(CommandError::usage(LatestError::None.to_string())),
+        Err(LatestError::Journal(e)) => return Err(journal_refused(e)),
     };
-    let journal = Journal::again(&session.places.state, &digest, "")
-        .map_err(|e| CommandError::refused(format!("the plan's journal is refused: {e}; nothing ran")))?;
     let input = journal.input().to_string();
     let runtime = crate::session::runtime()?;
     let session = &session;
@@ -45,14 +42,14 @@ pub fn run(context: &Context) -> CommandResult {
                 );
             }
         };
-        if woven.plan.digest() != digest {
+        if woven.plan.digest() != journal.plan() {
             return Err(CommandError::refused(
                 "the sentence now reads as another plan than the one left unfinished (the reflexes or the \
                  engine changed); nothing ran",
             )
             .with_fix("say the sentence again: evoke \"…\""));
         }
-        let options = Options { json: context.json, project_flag: context.project_dir(), again: true, pinned: None };
-        crate::commands::weave::act(session, &mut log, *woven, started, &options).await
+        let options = Options { json: context.json, project_flag: context.project_dir(), pinned: None };
+        crate::commands::weave::act(session, &mut log, *woven, started, &options, Journaled::Resumed(journal)).await
     })
 }

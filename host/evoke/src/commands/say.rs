@@ -68,10 +68,10 @@ async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_
             let woven = crate::commands::weave::Options {
                 json: options.json,
                 project_flag: options.project_flag,
-                again: false,
                 pinned: None,
             };
-            return crate::commands::weave::act(session, log, *plan, started, &woven).await;
+            let journaled = crate::commands::weave::Journaled::Said;
+            return crate::commands::weave::act(session, log, *plan, started, &woven, journaled).await;
         }
         Err(Failed { failure, trace, rounds }) => return refused(log, input, failure, &trace, &rounds, options.json),
     };

@@ -7,7 +7,7 @@ use crate::body::{self, interrupted};
 use crate::drive::{DEADLINE, TraceEntry};
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
-use crate::journal::{Journal, Mark};
+use crate::journal::{Journal, JournalError, Mark, Origin};
 use crate::line::{RanFields, to_line};
 use crate::log::Log;
 use crate::reading::{LoggedPlan, LoggedStep};
@@ -94,9 +94,33 @@ struct WholeLine<'a> {
 pub struct Options<'a> {
     pub json: bool,
     pub project_flag: Option<&'a Path>,
-    /// The plan ran before (its file, or `evoke resume`): its journal is read, not started over.
-    pub again: bool,
     pub pinned: Option<Pinned>,
+}
+
+/// Where a plan's journal comes from.
+pub enum Journaled<'a> {
+    /// A sentence said now: a new request, with a new journal.
+    Said,
+    /// A plan file, by its seal: the file's own journal, read again. Without one here, every write asks
+    /// first, since evoke cannot know which ran before.
+    File { seal: &'a str },
+    /// `evoke resume`: the journal it took up, already held.
+    Resumed(Journal),
+}
+
+/// The project a plan runs in, as its journal is keyed: the root's canonical path.
+pub fn project_key(session: &Session) -> std::path::PathBuf {
+    let root = &session.project.location.root;
+    std::fs::canonicalize(root).unwrap_or_else(|_| root.clone())
+}
+
+/// A journal that cannot be taken up, as the person reads it: nothing ran.
+pub fn journal_refused(e: JournalError) -> CommandError {
+    match e {
+        JournalError::Busy { .. } => CommandError::refused(format!("{e}; nothing ran"))
+            .with_fix("wait for the other evoke to end; what it ran is then in the plan's journal: evoke resume"),
+        other => CommandError::refused(format!("the plan's journal is refused: {other}; nothing ran")),
+    }
 }
 
 /// What one step's run came to.
@@ -141,6 +165,7 @@ pub async fn act(
     woven: PlanDecided,
     started: Instant,
     options: &Options<'_>,
+    journaled: Journaled<'_>,
 ) -> CommandResult {
     if woven.plan.refused() {
         return refused_plan(log, &woven, options.json);
@@ -148,6 +173,28 @@ pub async fn act(
     let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided, .. } = woven;
     // The plan as decided, before any answer a person gives: what a journal and `evoke resume` name it by.
     let digest = plan.digest();
+    // The journal is held from here to the plan's end: another evoke taking up the same plan is refused
+    // before it reads what ran, never let run a step this one is running.
+    let state = &session.places.state;
+    let (mut journal, asks_each_write) = match journaled {
+        Journaled::Said => {
+            let journal = Journal::open(state, &project_key(session), &digest, Origin::Said, &plan.input, false);
+            (journal.map_err(journal_refused)?, false)
+        }
+        Journaled::File { seal } => {
+            let origin = Origin::File { seal };
+            let journal = Journal::open(state, &project_key(session), &digest, origin, &plan.input, true)
+                .map_err(journal_refused)?;
+            let found = journal.found();
+            (journal, !found)
+        }
+        Journaled::Resumed(journal) => (journal, false),
+    };
+    if asks_each_write {
+        for step in &mut plan.steps {
+            step.decision = evoke_core::decide::held_without_journal(&session.catalog, &step.decision);
+        }
+    }
     let count = plan.steps.len();
     let present = prompt::person_present();
     let mut waited = std::time::Duration::ZERO;
@@ -218,26 +265,33 @@ pub async fn act(
     }
 
     // Never half done: where no one can say yes, a step that would wait for one stops the plan before
-    // its first step runs, not after it.
-    let waits = plan.steps.iter().position(|s| s.decision.outcome == Outcome::Confirm);
-    if let Some(waits) = waits
+    // its first step runs, not after it. A plan run again counts what its journal holds: a done step does
+    // not run, and one left at `intent` waits for a yes too.
+    let waits = plan.steps.iter().enumerate().find_map(|(i, s)| {
+        let mark = journal.entry(i + 1).map(|e| e.mark);
+        match mark {
+            Some(Mark::Done) => None,
+            Some(Mark::Intent) => Some((i, true)),
+            None => (s.decision.outcome == Outcome::Confirm).then_some((i, false)),
+        }
+    });
+    if let Some((waits, started_before)) = waits
         && !present
-        && !options.again
     {
-        let said = render::plan_waits(waits + 1, &plan.steps[waits].decision);
+        let said = if started_before {
+            render::plan_step_started_before(waits + 1)
+        } else {
+            render::plan_waits(waits + 1, &plan.steps[waits].decision)
+        };
         return Ok(stopped_before_running(&plan, waits, &said, options, &emit, log));
     }
 
     if !options.json {
         render::out(&render::plan_steps(&plan));
     }
-    let opened = if options.again {
-        Journal::again(&session.places.state, &digest, &plan.input)
-    } else {
-        Journal::fresh(&session.places.state, &digest, &plan.input).map_err(crate::journal::JournalError::Fresh)
-    };
-    let mut journal =
-        opened.map_err(|e| CommandError::failed(format!("the plan's journal cannot be kept: {e}; nothing ran")))?;
+    journal
+        .begin()
+        .map_err(|e| CommandError::failed(format!("the plan's journal cannot be kept: {e}; nothing ran")))?;
 
     let mut exit = Exit::Done;
     let mut stop_after: Option<usize> = None;
@@ -256,9 +310,19 @@ pub async fn act(
             if !binds.is_empty() {
                 let mut answers = Vec::new();
                 let mut lacking = None;
+                let mut refused_bound: Option<String> = None;
                 for b in &binds {
                     let field = results[b.from - 1].as_ref().and_then(|d| d.get(&b.field));
-                    match field.and_then(|f| plan::taken(b.kind, f)) {
+                    let value = field.and_then(|f| plan::taken(b.kind, f));
+                    // A value a body reported meets the argument's range as a typed value does.
+                    let out_of_range = value
+                        .as_ref()
+                        .and_then(|v| plan::bound_refused(&session.catalog, decision.reflex.as_deref()?, &b.arg, v));
+                    if let Some(message) = out_of_range {
+                        refused_bound = Some(message);
+                        break;
+                    }
+                    match value {
                         Some(value) => {
                             bounds.borrow_mut()[i].push(Bound {
                                 arg: b.arg.clone(),
@@ -272,8 +336,9 @@ pub async fn act(
                     }
                 }
                 // A value no earlier step gave stops the step as one its words do not read.
-                let mut unread =
-                    lacking.map(|b| format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg));
+                let mut unread = refused_bound.or_else(|| {
+                    lacking.map(|b| format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg))
+                });
                 // An optional value is written into the step's words, decided again under the same gate.
                 let mut candidates = decided[i].candidates.clone();
                 let mut fills = Vec::new();
@@ -567,22 +632,42 @@ pub fn pins(session: &Session) -> evoke_core::weave::planfile::Pins {
     }
 }
 
-/// `evoke try --save FILE`: the plan whole, written atomically.
+/// The key plan files are sealed with, made on first use in the data place.
+fn plan_key(session: &Session) -> Result<[u8; evoke_files::plan_key::KEY_BYTES], CommandError> {
+    evoke_files::plan_key::key(&session.places.data).map_err(|e| CommandError::failed(e.to_string()))
+}
+
+/// `evoke try --save FILE`: the plan whole, sealed, written atomically. Its journal is begun empty here,
+/// so that running the file finds it: a file whose journal is missing asks before each write.
 pub fn save(session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]) -> CommandResult {
     let weave = serde_json::to_value(&woven.plan).unwrap_or_default();
     let text =
         evoke_core::weave::planfile::write(&pins(session), &woven.plan.input, tags, weave, woven.answers.clone());
-    evoke_files::atomic::write(path, text.as_bytes())
+    let key = plan_key(session)?;
+    let sealed = evoke_core::weave::planfile::seal(&text, &key);
+    let opened = evoke_core::weave::planfile::unseal(&sealed, &key)
+        .map_err(|e| CommandError::failed(format!("the plan just sealed does not open: {e}")))?;
+    let digest = woven.plan.digest();
+    let origin = Origin::File { seal: &opened.mac };
+    let mut journal =
+        Journal::open(&session.places.state, &project_key(session), &digest, origin, &woven.plan.input, false)
+            .map_err(journal_refused)?;
+    journal.begin().map_err(|e| CommandError::failed(format!("the plan's journal cannot be begun: {e}")))?;
+    evoke_files::atomic::write(path, sealed.as_bytes())
         .map_err(|e| CommandError::failed(format!("cannot write {}: {e}", path.display())))?;
     render::err(&render::plan_saved(&path.display().to_string()));
     Ok(Exit::Done)
 }
 
-/// `evoke run FILE`: the plan of a plan file, run only when every pin still holds and its answers give
-/// the very plan written. Nothing runs otherwise.
+/// `evoke run FILE`: the plan of a plan file, run only when its seal holds, every pin still holds and its
+/// answers give the very plan written. Nothing runs otherwise. A file sealed by another key (written
+/// elsewhere) is decided again here from its sentence, and each of its writes asks first.
 pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option<&Path>) -> CommandResult {
     use evoke_core::weave::planfile;
     let shown = path.display().to_string();
+    let refused = |refused: planfile::Refused| {
+        Err(CommandError::refused(format!("{shown}: {refused}; nothing ran")).with_fix(refused.fix))
+    };
     let refuse = |message: String| Err(CommandError::refused(format!("{shown}: {message}; nothing ran")));
     match std::fs::metadata(path) {
         Ok(meta) if meta.len() > planfile::MAX_BYTES as u64 => {
@@ -595,20 +680,49 @@ pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option
         Ok(text) => text,
         Err(e) => return refuse(format!("cannot be read as text: {e}")),
     };
-    let file = match planfile::read(&text) {
-        Ok(file) => file,
-        Err(refused) => return refuse(refused.to_string()),
+    let key = plan_key(session)?;
+    let opened = match planfile::unseal(&text, &key) {
+        Ok(opened) => opened,
+        Err(e) => return refused(e),
     };
-    if let Err(refused) = planfile::check(&text, &file, &pins(session)) {
-        return refuse(refused.to_string());
+    // Lines are counted in the file as read; the sealed text lacks the seal's line.
+    let shift = |mut e: planfile::Refused| {
+        e.line += 1;
+        e
+    };
+    let file = match planfile::read(&opened.text) {
+        Ok(file) => file,
+        Err(e) => return refused(shift(e)),
+    };
+    if let Err(e) = planfile::check(&opened.text, &file, &pins(session)) {
+        return refused(shift(e));
+    }
+    let runtime = crate::session::runtime()?;
+    let mut log = Log::open(&session.places.log());
+    let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };
+    let options = Options { json, project_flag, pinned: Some(pinned) };
+    let journaled = Journaled::File { seal: &opened.mac };
+    if !opened.ours {
+        render::err(&render::plan_from_elsewhere(&shown));
+        return runtime.block_on(async {
+            let started = Instant::now();
+            let request = session.request(started);
+            match crate::weave::weave(&request, &file.input).await {
+                Ok(crate::weave::Woven::Plan(woven)) => {
+                    act(session, &mut log, *woven, started, &options, journaled).await
+                }
+                Ok(crate::weave::Woven::One(_)) => {
+                    refuse("decided again here, it reads as one call: say it as a sentence".into())
+                }
+                Err(failed) => refuse(failed.failure.to_string()),
+            }
+        });
     }
     let engine = crate::weave::FromFile {
         id: session.adapter.id().to_string(),
         gate: session.gate,
         answers: file.answers.clone(),
     };
-    let runtime = crate::session::runtime()?;
-    let mut log = Log::open(&session.places.log());
     runtime.block_on(async {
         let started = Instant::now();
         // The plan file's answers, never the cache's: the plan is the one its answers give.
@@ -621,12 +735,10 @@ pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option
         if serde_json::to_value(&woven.plan).ok().as_ref() != Some(&file.weave) {
             let line = text.lines().position(|l| l.trim_start().starts_with("\"weave\":")).map_or(1, |i| i + 1);
             return Err(CommandError::refused(format!(
-                "{shown}: line {line}: `weave`: the plan written is not the plan its answers give (was it edited?); nothing ran"
+                "{shown}: line {line}: `weave`: the plan written is not the plan its answers give; nothing ran"
             ))
             .with_fix("write the plan again: evoke try --save FILE \"…\""));
         }
-        let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };
-        let options = Options { json, project_flag, again: true, pinned: Some(pinned) };
-        act(session, &mut log, *woven, started, &options).await
+        act(session, &mut log, *woven, started, &options, journaled).await
     })
 }

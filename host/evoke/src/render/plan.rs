@@ -183,3 +183,19 @@ pub fn step_declined(n: usize) -> String {
 pub fn plan_saved(file: &str) -> String {
     format!("saved the plan to {file}; run it with: evoke run {file}\n")
 }
+
+/// A plan run again without a terminal, whose step `n` was left at `intent`: nothing runs.
+pub fn plan_step_started_before(n: usize) -> String {
+    format!(
+        "evoke: step {n} started before and may already have acted; only a person can say to run it again\n\
+         nothing ran: answer at a terminal: evoke resume\n"
+    )
+}
+
+/// A plan file sealed by another key than this user's.
+pub fn plan_from_elsewhere(file: &str) -> String {
+    format!(
+        "evoke: {file} was written elsewhere (sealed by another key): its sentence is decided again here, \
+         and each write asks first\n"
+    )
+}
