@@ -37,6 +37,10 @@ pub enum HttpError {
     /// The answer is longer than [`super::MAX_ANSWER_BYTES`]; reading stopped there.
     #[error("the response is over {limit} bytes (4 MiB), the most evoke reads of an engine's answer")]
     TooLong { limit: usize },
+    /// A redirect to another origin, or more than [`super::MAX_REDIRECTS`] within the endpoint's own, was
+    /// not followed.
+    #[error("the endpoint answered {status} to {location}, which evoke does not follow: {why}")]
+    Redirected { status: reqwest::StatusCode, location: String, why: &'static str },
     /// A status other than success, with the start of what the endpoint said (200 characters at most).
     #[error("the endpoint answered {status}: {said}")]
     Status { status: reqwest::StatusCode, said: String },

@@ -1,7 +1,10 @@
 //! One POST of JSON, blocking, by reqwest over rustls (the ring provider, as evoke-files fetches).
 
-use super::MAX_ANSWER_BYTES;
 use super::error::HttpError;
+use super::{MAX_ANSWER_BYTES, MAX_REDIRECTS};
+use reqwest::Url;
+use reqwest::header::LOCATION;
+use reqwest::redirect::{Attempt, Policy};
 use serde_json::Value;
 use std::io::Read;
 use std::time::Duration;
@@ -11,7 +14,19 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 
 pub fn client() -> Result<reqwest::blocking::Client, HttpError> {
     let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::blocking::Client::builder().timeout(TIMEOUT).build().map_err(HttpError::Client)
+    reqwest::blocking::Client::builder()
+        .timeout(TIMEOUT)
+        .redirect(Policy::custom(redirect))
+        .build()
+        .map_err(HttpError::Client)
+}
+
+/// A redirect is followed only within the origin of the address first asked (scheme, host and port), and
+/// at most [`MAX_REDIRECTS`] times: another server would read the sentence and the questions, and its
+/// answers would decide the call. A redirect not followed comes back as the 3xx it is, which `post` refuses.
+fn redirect(attempt: Attempt) -> reqwest::redirect::Action {
+    let same_origin = attempt.previous().first().is_some_and(|first| first.origin() == attempt.url().origin());
+    if same_origin && attempt.previous().len() <= MAX_REDIRECTS { attempt.follow() } else { attempt.stop() }
 }
 
 pub fn post(
@@ -26,6 +41,17 @@ pub fn post(
     }
     let response = request.send().map_err(HttpError::Unreachable)?;
     let status = response.status();
+    if status.is_redirection()
+        && let Some(location) = response.headers().get(LOCATION)
+    {
+        // A header value reads as text only when it is visible ASCII, so what is shown holds no control.
+        let location = location.to_str().unwrap_or("an address that is not ASCII");
+        let next = response.url().join(location).ok();
+        let first = Url::parse(url).ok();
+        let elsewhere = next.zip(first).is_none_or(|(next, first)| next.origin() != first.origin());
+        let why = if elsewhere { "another origin than the endpoint's" } else { "more than 3 redirects" };
+        return Err(HttpError::Redirected { status, location: location.chars().take(200).collect(), why });
+    }
     let text = read_bounded(response)?;
     if !status.is_success() {
         return Err(HttpError::Status { status, said: text.chars().take(200).collect() });

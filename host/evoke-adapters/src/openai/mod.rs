@@ -41,6 +41,10 @@ const TOP: usize = 20;
 /// back): a one-token completion with 20 ranked tokens is a few KiB, and an endpoint that streams more
 /// (768 MiB made evoke hold 1.6 GiB) fails the call once this much is read, whatever Content-Length says.
 pub const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;
+/// The most redirects followed within the endpoint's own origin (scheme, host and port); a redirect to
+/// another origin is never followed, since its server would read the sentence and the questions and its
+/// answers would decide the call.
+pub const MAX_REDIRECTS: usize = 3;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {

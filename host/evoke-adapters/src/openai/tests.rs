@@ -1,5 +1,5 @@
 //! The HTTP answer's bounds, against servers on loopback (127.0.0.1 only): an answer longer than
-//! [`MAX_ANSWER_BYTES`], which an attack used.
+//! [`MAX_ANSWER_BYTES`] and redirects to another origin, both of which an attack used.
 
 use super::MAX_ANSWER_BYTES;
 use super::http::{client, post};
@@ -25,9 +25,7 @@ fn serve(respond: impl Fn(&str, &mut TcpStream) + Send + 'static) -> (String, Ar
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
             stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-            let Some(path) = read_request(&stream) else {
-                continue;
-            };
+            let Some(path) = read_request(&stream) else { continue };
             counted.fetch_add(1, Ordering::SeqCst);
             respond(&path, &mut stream);
         }
@@ -62,6 +60,11 @@ fn read_request(stream: &TcpStream) -> Option<String> {
 fn ok(stream: &mut TcpStream, body: &str) {
     let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n", body.len());
     let _ = stream.write_all(head.as_bytes()).and_then(|_| stream.write_all(body.as_bytes()));
+}
+
+fn redirect(stream: &mut TcpStream, to: &str) {
+    let head = format!("HTTP/1.1 307 Temporary Redirect\r\nlocation: {to}\r\ncontent-length: 0\r\n\r\n");
+    let _ = stream.write_all(head.as_bytes());
 }
 
 fn ask(url: &str) -> Result<String, String> {
@@ -118,4 +121,46 @@ fn an_answer_of_exactly_4_mib_is_read() {
         ok(stream, &body);
     });
     assert_eq!(ask(&url).unwrap().len(), MAX_ANSWER_BYTES);
+}
+
+#[test]
+fn a_redirect_to_another_origin_is_not_followed_and_that_server_hears_nothing() {
+    // The attack: the endpoint answered 307 to a server of another port, which got the sentence and the
+    // questions and whose answers decided the call.
+    let (elsewhere, heard) = serve(|_, stream| ok(stream, ANSWER));
+    let to = format!("{elsewhere}/v1/chat/completions");
+    let (url, _) = serve(move |_, stream| redirect(stream, &to));
+    let error = ask(&url).unwrap_err();
+    assert!(error.contains("307") && error.contains("another origin"), "{error}");
+    assert_eq!(heard.load(Ordering::SeqCst), 0, "the other origin was asked");
+}
+
+#[test]
+fn a_redirect_to_another_host_name_of_the_same_server_is_another_origin() {
+    // `localhost` and `127.0.0.1` reach one server but are two origins: compared as written, not resolved.
+    let (url, heard) = serve(|_, stream| ok(stream, ANSWER));
+    let port = url.rsplit(':').next().unwrap().to_string();
+    let (start, _) = serve(move |_, stream| redirect(stream, &format!("http://localhost:{port}/v1/chat/completions")));
+    let error = ask(&start).unwrap_err();
+    assert!(error.contains("another origin"), "{error}");
+    assert_eq!(heard.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn a_redirect_within_the_origin_is_followed() {
+    let (url, heard) = serve(|path, stream| match path {
+        "/v1/chat/completions" => redirect(stream, "/v1/moved"),
+        _ => ok(stream, ANSWER),
+    });
+    assert_eq!(ask(&url).unwrap(), ANSWER);
+    assert_eq!(heard.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn redirects_within_the_origin_stop_after_3() {
+    let (url, heard) = serve(|_, stream| redirect(stream, "/v1/chat/completions"));
+    let error = ask(&url).unwrap_err();
+    assert!(error.contains("more than 3 redirects"), "{error}");
+    // The first request and three redirects followed.
+    assert_eq!(heard.load(Ordering::SeqCst), 4);
 }
