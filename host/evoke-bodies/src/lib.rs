@@ -13,6 +13,7 @@ pub mod component;
 pub mod dates;
 pub mod node;
 pub mod process;
+pub mod stderr;
 pub mod stop;
 
 pub use body_value::BodyValue;

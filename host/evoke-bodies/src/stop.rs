@@ -96,8 +96,10 @@ fn listen() -> &'static Result<(), NotListening> {
     })
 }
 
-/// One signal: it cancels the runs that wait, or, when none does, ends the process.
+/// One signal: it cancels the runs that wait, or, when none does, ends the process. Either way evoke's
+/// writes to stderr stop waiting for a reader, so the run's own last lines cannot hold it.
 fn heard(code: i32) {
+    crate::stderr::ending();
     let waiting: Vec<_> = lock(&WAITING).drain(..).filter(|run| !run.is_closed()).collect();
     let mut woken = false;
     for run in waiting {
@@ -109,16 +111,21 @@ fn heard(code: i32) {
 }
 
 /// Kills every tracked body group, says `why` on stderr, and exits with `code`, whatever any other
-/// thread of the process is doing.
+/// thread of the process is doing. Nothing here may block: `why` is said only if stderr takes it now
+/// (`eprintln!` would wait on a pipe nobody reads, or on the lock of a thread stuck writing to one), and
+/// the process ends by `_exit`, since `std::process::exit` flushes stdout through a lock such a thread
+/// may hold.
 fn end_now(code: i32, why: &str) -> ! {
+    crate::stderr::ending();
     for group in lock(&GROUPS).iter() {
         // SAFETY: kill(2) with a negative pid signals a process group; it touches no memory of ours.
         unsafe {
             libc::kill(-group, libc::SIGKILL);
         }
     }
-    eprintln!("{why}");
-    std::process::exit(code)
+    let _ = crate::stderr::write_all(format!("{why}\n").as_bytes());
+    // SAFETY: _exit(2) ends the process at once; no memory of ours is touched after it.
+    unsafe { libc::_exit(code) }
 }
 
 /// A body's process group, tracked while it lives so that an ending of the process takes it along.

@@ -343,3 +343,88 @@ fn trust_compiles_a_component_body_ahead_so_the_first_run_finds_it_compiled() {
     let second = trust();
     assert!(!second.contains("compiled"), "the second trust finds it compiled: {second}");
 }
+
+/// A trusted project under `root` whose one reflex, `chatty`, writes about 200 KiB to its stderr (far
+/// more than a pipe holds, well under the 1 MiB evoke reads) and then sleeps past the deadline.
+fn chatty_project(root: &Path, home: &Path) -> PathBuf {
+    let project = root.join("chatty");
+    std::fs::create_dir_all(project.join("r")).unwrap();
+    std::fs::write(project.join("evoke.toml"), "[reflexes]\nchatty = \"r\"\n").unwrap();
+    std::fs::write(
+        project.join("r/reflex.toml"),
+        "reflex = 1\ndescription = \"Talks a lot on stderr, then sleeps.\"\neffect = \"read\"\n\
+         confirm = \"Talk?\"\nrun = \"chatty.mjs\"\n\n[examples]\n\"talk\" = {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        project.join("r/chatty.mjs"),
+        "export default async function body() {\n  const line = \"chatter \".repeat(16) + \"\\n\";\n  \
+         for (let i = 0; i < 1600; i++) process.stderr.write(line);\n  \
+         await new Promise((done) => setTimeout(done, 600000));\n  return { text: \"done\" };\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .arg("trust")
+        .current_dir(&project)
+        .env("EVOKE_HOME", home)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    project
+}
+
+/// `evoke run chatty` with its stderr a pipe this test holds open and never reads.
+fn run_chatty_unread(project: &Path, home: &Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["--json", "run", "chatty"])
+        .current_dir(project)
+        .env("EVOKE_HOME", home)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// How `child` ended within `limit`, or `None` (and it is killed) when it was still running.
+fn ended_within(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[test]
+fn a_stderr_nobody_reads_cannot_hold_evoke_past_its_deadline() {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let project = chatty_project(root.path(), home.path());
+    let mut child = run_chatty_unread(&project, home.path());
+    // The 30-second deadline, the 3 seconds past it evoke promises, and room for a loaded machine.
+    let status = ended_within(&mut child, Duration::from_secs(45));
+    drop(child.stderr.take());
+    let status = status.expect("evoke was still running 45 s after it started, its stderr unread");
+    assert_eq!(status.code(), Some(1), "the body was stopped at the deadline: {status}");
+}
+
+#[test]
+fn sigterm_ends_evoke_while_its_stderr_is_unread() {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let project = chatty_project(root.path(), home.path());
+    let mut child = run_chatty_unread(&project, home.path());
+    // Long enough for Node to start and fill the pipe, well short of the deadline.
+    std::thread::sleep(Duration::from_secs(5));
+    assert!(child.try_wait().unwrap().is_none(), "evoke ended before the signal");
+    assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+    let status = ended_within(&mut child, Duration::from_secs(10));
+    drop(child.stderr.take());
+    assert!(status.is_some(), "SIGTERM did not end evoke within 10 s, its stderr unread");
+}

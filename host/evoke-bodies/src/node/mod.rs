@@ -168,11 +168,12 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cancel: impl Future<O
     // The result is one line, read up to the limit; a grandchild holding the channel open must not hold
     // us, so it is read on a thread of its own and given up on shortly after the body's process ends.
     let flood = Arc::new(Flood::default());
+    let deadline = call.deadline;
     let passer = |stream: Option<Box<dyn AsyncRead + Unpin + Send>>, name: &'static str| {
         let flood = flood.clone();
         tokio::spawn(async move {
             if let Some(stream) = stream {
-                pass_escaped(stream, name, &flood, std::io::stderr()).await;
+                pass_escaped(stream, name, &flood, crate::stderr::Stderr, deadline).await;
             }
         })
     };
