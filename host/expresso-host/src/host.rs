@@ -13,7 +13,7 @@ use crate::fault;
 use crate::log_store::LogStore;
 use crate::metrics::Metrics;
 use crate::sinks::{Delivered, Sinks, now_ms};
-use crate::store::{BatchWrite, Db, Intent};
+use crate::store::{BatchWrite, Db, Intent, STARTED_MS};
 use expresso_lang::Compiled;
 use expresso_runtime::{Carry, MemoryStore, Provider, Runtime, Store};
 use serde_json::Value;
@@ -241,7 +241,13 @@ impl<S: LogStore> Host<S> {
             let event = receipt.get("event").and_then(Value::as_str).unwrap_or("").to_string();
             let capability = receipt.get("effect").and_then(Value::as_str).unwrap_or("").to_string();
             write.intents.push((key.to_string(), event, capability.clone(), receipt.clone()));
-            intents.push(Intent { key: key.to_string(), capability, receipt: receipt.clone(), attempts: 0 });
+            intents.push(Intent {
+                key: key.to_string(),
+                capability,
+                receipt: receipt.clone(),
+                attempts: 0,
+                started: false,
+            });
         }
         for (i, name) in agents.iter().enumerate() {
             if let Some(state) = carry.state(i) {
@@ -310,6 +316,30 @@ impl<S: LogStore> Host<S> {
             for chunk in chunks {
                 if down.contains(&name) {
                     put_off.extend(chunk.iter().map(|item| (item.key.clone(), after_failed(failed_next, item))));
+                    continue;
+                }
+                let chunk = if sink.at_most_once() {
+                    // Its effect is not idempotent by key: one it began on and never saw end may have acted,
+                    // and is held for a person. The mark goes down before the run, so a crash during the run
+                    // leaves it for recovery to hold rather than run again.
+                    let mut fresh = Vec::with_capacity(chunk.len());
+                    for item in chunk {
+                        if item.started {
+                            let reason = format!(
+                                "sink {name} began this run and its end was never recorded (the host stopped); it may have acted, so it is held for a person"
+                            );
+                            self.db.mark_held(&item.key, &reason)?;
+                            Metrics::add(&self.metrics.effects_held, 1);
+                        } else {
+                            self.db.defer(&item.key, STARTED_MS)?;
+                            fresh.push(item);
+                        }
+                    }
+                    fresh
+                } else {
+                    chunk
+                };
+                if chunk.is_empty() {
                     continue;
                 }
                 let results = sink.deliver(&chunk);

@@ -35,6 +35,12 @@ pub trait Sink: Send {
     fn batches(&self) -> bool {
         false
     }
+    /// Whether the sink's effect is not idempotent by key, so a delivery that may have acted must never
+    /// be made again: the host marks each receipt before handing it over, and holds for a person one it
+    /// finds marked (a run whose end was never recorded).
+    fn at_most_once(&self) -> bool {
+        false
+    }
     /// Delivers receipts, one result each, in order.
     fn deliver(&mut self, items: &[&Intent]) -> Vec<Delivered>;
 }
@@ -394,8 +400,26 @@ impl Sink for FileSink {
 
 /// Runs `evoke run NAME key=value…` with stdin closed, so evoke's effect gate holds: a destructive reflex
 /// asks for a person, finds no terminal and exits 3, and the receipt is held for a person.
+///
+/// A reflex's effect is not idempotent by key, so a run that may have acted is never made again: a
+/// failure after the body could have run (exit 1, a timeout, a signal) is held for a person. Only what
+/// evoke reports as stopping before anything ran (2: its command line or project could not be read; 6:
+/// refused before anything ran) or a failure to start evoke at all is tried again, with backoff.
 pub struct Reflex {
     config: ReflexConfig,
+}
+
+/// How much of evoke's stderr is kept for the receipt's reason; the rest is read and dropped, so a
+/// talkative body never fills the pipe and blocks.
+const STDERR_KEPT: usize = 4_096;
+/// How long the pipes are still read after evoke exits, for what a process it left behind still holds
+/// open; then they are closed.
+const PIPE_GRACE: Duration = Duration::from_secs(1);
+
+/// How one run of evoke ended.
+enum Ran {
+    Exited(std::process::ExitStatus),
+    TimedOut,
 }
 
 impl Reflex {
@@ -420,6 +444,7 @@ impl Reflex {
     }
 
     fn once(&self, item: &Intent) -> Delivered {
+        use std::os::unix::process::CommandExt;
         let program = self.config.evoke.clone().unwrap_or_else(|| PathBuf::from("evoke"));
         let timeout = Duration::from_millis(self.config.timeout_ms.unwrap_or(60_000));
         let mut command = Command::new(&program);
@@ -434,8 +459,11 @@ impl Reflex {
             .args(self.values(&item.receipt))
             .env("EXPRESSO_IDEMPOTENCY_KEY", &item.key)
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            // A group of its own, so a timeout stops evoke and whatever it started, and nothing of it is
+            // left holding the pipes.
+            .process_group(0)
             .spawn();
         let mut child = match spawned {
             Ok(child) => child,
@@ -445,37 +473,120 @@ impl Reflex {
             }
             Err(e) => return Delivered::Retry(format!("cannot run {}: {e}", program.display())),
         };
-        let start = Instant::now();
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status,
-                Ok(None) if start.elapsed() > timeout => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Delivered::Retry(format!("evoke run {} took longer than {timeout:?}", self.config.reflex));
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-                Err(e) => return Delivered::Retry(e.to_string()),
+        let what = format!("evoke run {}", self.config.reflex);
+        let (ran, stderr) = match run_reading(&mut child, timeout) {
+            Ok(ran) => ran,
+            Err(e) => {
+                kill_group(&mut child);
+                return Delivered::Held(format!("{what}: lost track of the run ({e}); it may have acted"));
             }
         };
-        let mut stderr = String::new();
-        if let Some(mut pipe) = child.stderr.take() {
-            use std::io::Read;
-            let _ = (&mut pipe).take(4096).read_to_string(&mut stderr);
-        }
-        let said = stderr.lines().next().unwrap_or("").to_string();
-        let what = format!("evoke run {}", self.config.reflex);
+        let said = String::from_utf8_lossy(&stderr).lines().next().unwrap_or("").to_string();
+        let status = match ran {
+            Ran::Exited(status) => status,
+            Ran::TimedOut => {
+                return Delivered::Held(format!(
+                    "{what}: stopped after {timeout:?}; it may have acted, so it is held for a person ({said})"
+                ));
+            }
+        };
         match status.code() {
             Some(0) => Delivered::Done,
+            Some(2) => Delivered::Retry(format!("{what}: could not read its command line or project ({said})")),
+            Some(6) => Delivered::Retry(format!("{what}: refused before anything ran ({said})")),
             Some(3) => Delivered::Held(format!("{what}: a person is needed to confirm ({said})")),
+            Some(4) => Delivered::Held(format!("{what}: nothing installed does what was asked ({said})")),
             Some(5) => Delivered::Held(format!("{what}: declined ({said})")),
-            Some(2) | Some(4) | Some(6) => Delivered::Held(format!("{what}: refused, exit {status} ({said})")),
-            _ => Delivered::Retry(format!("{what}: failed, {status} ({said})")),
+            _ => Delivered::Held(format!(
+                "{what}: failed, {status}; it may have acted, so it is held for a person ({said})"
+            )),
+        }
+    }
+}
+
+/// Kills the child's process group (evoke and whatever it started) and reaps the child.
+fn kill_group(child: &mut std::process::Child) {
+    // SAFETY: a plain system call; the group is the child's own (spawned with `process_group(0)`), and
+    // the child is not reaped yet, so its id still names it.
+    unsafe {
+        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+    }
+    let _ = child.wait();
+}
+
+/// Waits for the child at most `timeout`, reading its stdout and stderr all the while: stdout is dropped,
+/// the first [`STDERR_KEPT`] bytes of stderr are kept. On a timeout the child's group is killed.
+fn run_reading(child: &mut std::process::Child, timeout: Duration) -> std::io::Result<(Ran, Vec<u8>)> {
+    use std::os::fd::AsRawFd;
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8_192];
+    let start = Instant::now();
+    let mut exited: Option<(std::process::ExitStatus, Instant)> = None;
+    loop {
+        if exited.is_none()
+            && let Some(status) = child.try_wait()?
+        {
+            exited = Some((status, Instant::now()));
+        }
+        match exited {
+            Some((status, at)) if (stdout.is_none() && stderr.is_none()) || at.elapsed() > PIPE_GRACE => {
+                return Ok((Ran::Exited(status), kept));
+            }
+            None if start.elapsed() > timeout => {
+                kill_group(child);
+                return Ok((Ran::TimedOut, kept));
+            }
+            _ => {}
+        }
+        let fd = |raw: Option<i32>| libc::pollfd { fd: raw.unwrap_or(-1), events: libc::POLLIN, revents: 0 };
+        let mut fds = [fd(stdout.as_ref().map(|p| p.as_raw_fd())), fd(stderr.as_ref().map(|p| p.as_raw_fd()))];
+        // SAFETY: `fds` is a valid array of `fds.len()` pollfd; a negative fd is ignored by poll.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, 20) };
+        if ready < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if fds[0].revents != 0
+            && let Some(pipe) = stdout.as_mut()
+        {
+            // Readable or hung up: one read does not block. End of file closes the pipe.
+            if read_some(pipe, &mut buf)? == 0 {
+                stdout = None;
+            }
+        }
+        if fds[1].revents != 0
+            && let Some(pipe) = stderr.as_mut()
+        {
+            let n = read_some(pipe, &mut buf)?;
+            if n == 0 {
+                stderr = None;
+            }
+            let room = STDERR_KEPT.saturating_sub(kept.len());
+            kept.extend_from_slice(&buf[..n.min(room)]);
+        }
+    }
+}
+
+/// One read, again when a signal interrupts it.
+fn read_some(pipe: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match pipe.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            other => return other,
         }
     }
 }
 
 impl Sink for Reflex {
+    fn at_most_once(&self) -> bool {
+        true
+    }
+
     fn deliver(&mut self, items: &[&Intent]) -> Vec<Delivered> {
         items.iter().map(|item| self.once(item)).collect()
     }

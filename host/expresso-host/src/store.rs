@@ -49,7 +49,14 @@ pub struct Intent {
     pub capability: String,
     pub receipt: Value,
     pub attempts: i64,
+    /// A sink that acts at most once (a reflex) began on it and its end was never recorded: it may have
+    /// acted, so it is held for a person rather than run again.
+    pub started: bool,
 }
+
+/// The `next_try_ms` that marks a receipt whose at-most-once delivery has begun. It is never due to the
+/// sweep (whose clock never gets there), only to recovery, which holds it.
+pub const STARTED_MS: i64 = i64::MAX;
 
 /// An agent's memory and cursor, as stored.
 pub type AgentRow = (Map<String, Value>, i64);
@@ -251,16 +258,22 @@ impl Db {
     /// Receipts still `intent` whose next try is due at `now_ms`, oldest first.
     pub fn due_intents(&self, now_ms: i64, limit: usize) -> Result<Vec<Intent>, Error> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT key, capability, receipt, attempts FROM world
+            "SELECT key, capability, receipt, attempts, next_try_ms FROM world
              WHERE status = 'intent' AND next_try_ms <= ?1 ORDER BY rowid LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![now_ms, limit as i64], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (key, capability, receipt, attempts) = row?;
-            out.push(Intent { key, capability, receipt: parse(&receipt)?, attempts });
+            let (key, capability, receipt, attempts, next) = row?;
+            out.push(Intent { key, capability, receipt: parse(&receipt)?, attempts, started: next == STARTED_MS });
         }
         Ok(out)
     }

@@ -391,43 +391,13 @@ fn a_receipt_whose_key_cannot_be_a_header_is_held_not_retried() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn a_webhook_address_from_url_env_is_never_written_into_the_store() {
-    let dir = temp_dir("url-secret");
-    let (program, events, recording, expected) = triage_fixture(&dir, 1);
-    let token = "T0SECRET/B0SECRET/XoXoWebhookSecret";
-    let var = format!("EXPRESSO_TEST_WEBHOOK_URL_{}", std::process::id());
-    // Nothing listens there: every try fails with the address in the client's error.
-    let url = format!("http://{}/services/{token}", free_addr());
-    // SAFETY: set before any thread of this test reads the environment; the name is this test's own.
-    unsafe { std::env::set_var(&var, &url) };
-    let sinks =
-        all_to(&dir, &format!("[sinks.s]\nkind = \"slack\"\nurl_env = \"{var}\"\ntimeout_ms = 300\nattempts = 1"));
-    let mut host = open(&args(&dir, program, &recording, sinks)).unwrap();
-    host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
-    assert!(host.drain(500).unwrap() > 0, "the receiver is down");
-    let first = &expected["react.add"][0];
-    let error: String = rusqlite::Connection::open(dir.join("state").join("expresso.db"))
-        .unwrap()
-        .query_row("SELECT last_error FROM world WHERE key = ?1", [first], |r| r.get(0))
-        .unwrap();
-    assert!(error.starts_with("sink s: "), "{error}");
-    assert!(!error.contains("XoXoWebhookSecret") && !error.contains("/services/"), "{error}");
-    drop(host);
-    // Nor anywhere else in the store's files.
-    for entry in std::fs::read_dir(dir.join("state")).unwrap() {
-        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
-        assert!(!bytes.windows(token.len()).any(|w| w == token.as_bytes()));
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
 fn intent(key: &str) -> expresso_host::store::Intent {
     expresso_host::store::Intent {
         key: key.to_string(),
         capability: "react.add".to_string(),
         receipt: serde_json::json!({"effect": "react.add", "args": {"emoji": "x".repeat(200)}}),
         attempts: 0,
+        started: false,
     }
 }
 
@@ -496,5 +466,132 @@ fn a_torn_line_left_in_the_file_does_not_swallow_the_next_one() {
     let text = std::fs::read_to_string(&path).unwrap();
     let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(last["idempotency_key"], "k1");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_webhook_address_from_url_env_is_never_written_into_the_store() {
+    let dir = temp_dir("url-secret");
+    let (program, events, recording, expected) = triage_fixture(&dir, 1);
+    let token = "T0SECRET/B0SECRET/XoXoWebhookSecret";
+    let var = format!("EXPRESSO_TEST_WEBHOOK_URL_{}", std::process::id());
+    // Nothing listens there: every try fails with the address in the client's error.
+    let url = format!("http://{}/services/{token}", free_addr());
+    // SAFETY: set before any thread of this test reads the environment; the name is this test's own.
+    unsafe { std::env::set_var(&var, &url) };
+    let sinks =
+        all_to(&dir, &format!("[sinks.s]\nkind = \"slack\"\nurl_env = \"{var}\"\ntimeout_ms = 300\nattempts = 1"));
+    let mut host = open(&args(&dir, program, &recording, sinks)).unwrap();
+    host.db_mut().append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
+    assert!(host.drain(500).unwrap() > 0, "the receiver is down");
+    let first = &expected["react.add"][0];
+    let error: String = rusqlite::Connection::open(dir.join("state").join("expresso.db"))
+        .unwrap()
+        .query_row("SELECT last_error FROM world WHERE key = ?1", [first], |r| r.get(0))
+        .unwrap();
+    assert!(error.starts_with("sink s: "), "{error}");
+    assert!(!error.contains("XoXoWebhookSecret") && !error.contains("/services/"), "{error}");
+    drop(host);
+    // Nor anywhere else in the store's files.
+    for entry in std::fs::read_dir(dir.join("state")).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(!bytes.windows(token.len()).any(|w| w == token.as_bytes()));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A stub `evoke` at `dir/bin/evoke` running `script` (sh) after it records each run in `dir/runs.log`.
+fn stub_evoke_script(dir: &Path, script: &str) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let path = bin.join("evoke");
+    let runs = dir.join("runs.log");
+    std::fs::write(&path, format!("#!/bin/sh\nRUNS='{}'\necho run >> \"$RUNS\"\n{script}\n", runs.display())).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn runs(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("runs.log")).map(|t| t.lines().count()).unwrap_or(0)
+}
+
+/// The worked example's task effect to a reflex sink (the others to a file); one bug event in the store.
+fn reflex_host(dir: &Path, evoke: &Path, timeout_ms: u64) -> (HostArgs, String) {
+    let (program, events, recording, expected) = triage_fixture(dir, 1);
+    let sinks = dir.join("sinks.toml");
+    std::fs::write(
+        &sinks,
+        format!(
+            "[sinks.todo]\nkind = \"reflex\"\nreflex = \"todo\"\nevoke = \"{}\"\ntimeout_ms = {timeout_ms}\n\
+             [sinks.log]\nkind = \"file\"\npath = \"out.jsonl\"\n\
+             [capabilities]\n\"tasks.create\" = \"todo\"\n\"react.add\" = \"log\"\n\"message.send\" = \"log\"\n\"notify.send\" = \"log\"\n",
+            evoke.display()
+        ),
+    )
+    .unwrap();
+    let a = args(dir, program, &recording, sinks);
+    let mut db = expresso_host::Db::open(a.state.as_ref().unwrap()).unwrap();
+    db.append(&expresso_runtime::read_log(&std::fs::read_to_string(events).unwrap()).unwrap()).unwrap();
+    (a, expected["tasks.create"][0].clone())
+}
+
+#[test]
+fn a_reflex_whose_body_prints_much_runs_once_and_is_done() {
+    let dir = temp_dir("reflex-loud");
+    // 200 KB on stderr, more than a pipe holds, after acting.
+    let evoke = stub_evoke_script(&dir, "head -c 200000 /dev/zero | tr '\\0' x >&2\nexit 0");
+    let (a, key) = reflex_host(&dir, &evoke, 2_000);
+    let mut host = open(&a).unwrap();
+    assert_eq!(host.drain(4_000).unwrap(), 0);
+    assert_eq!(host.db().receipt_status(&key).unwrap().unwrap(), ("done".to_string(), 1));
+    assert_eq!(runs(&dir), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_reflex_that_may_have_acted_is_held_and_never_run_again() {
+    // Failed after acting; stopped at its time bound.
+    for (name, script) in [("fails", "exit 1"), ("hangs", "sleep 30\nexit 0")] {
+        let dir = temp_dir(&format!("reflex-maybe-{name}"));
+        let evoke = stub_evoke_script(&dir, script);
+        let (a, key) = reflex_host(&dir, &evoke, 500);
+        let mut host = open(&a).unwrap();
+        assert_eq!(host.drain(2_000).unwrap(), 0, "{name}");
+        assert_eq!(host.db().receipt_status(&key).unwrap().unwrap().0, "held", "{name}");
+        drop(host);
+        assert_eq!(open(&a).unwrap().drain(1_000).unwrap(), 0, "{name}");
+        assert_eq!(runs(&dir), 1, "{name}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn a_reflex_refused_before_anything_ran_is_tried_again() {
+    let dir = temp_dir("reflex-refused");
+    // Refused (exit 6) the first time, done the second.
+    let evoke = stub_evoke_script(&dir, "[ \"$(wc -l < \"$RUNS\")\" -ge 2 ] && exit 0\necho 'refused' >&2\nexit 6");
+    let (a, key) = reflex_host(&dir, &evoke, 2_000);
+    let mut host = open(&a).unwrap();
+    assert_eq!(host.drain(10_000).unwrap(), 0);
+    assert_eq!(host.db().receipt_status(&key).unwrap().unwrap(), ("done".to_string(), 2));
+    assert_eq!(runs(&dir), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_reflex_run_cut_short_by_a_crash_is_held_at_recovery_not_run_again() {
+    let dir = temp_dir("reflex-crash");
+    // The host is killed while the reflex runs (after it acted); only on the first run, so a host that
+    // ran it again (in this test's process) is not killed.
+    let evoke = stub_evoke_script(&dir, "[ \"$(wc -l < \"$RUNS\")\" -eq 1 ] && kill -9 $PPID\nexit 0");
+    let (a, key) = reflex_host(&dir, &evoke, 5_000);
+    let drain = drain_args(&a.program, a.state.as_ref().unwrap(), &a.sinks, &dir.join("recording.json"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_expresso-host")).args(&drain).output().unwrap();
+    assert_eq!(out.status.code(), None, "killed: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(runs(&dir), 1);
+    let mut host = open(&a).unwrap();
+    assert_eq!(host.drain(1_000).unwrap(), 0);
+    assert_eq!(host.db().receipt_status(&key).unwrap().unwrap().0, "held");
+    assert_eq!(runs(&dir), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,7 +5,7 @@
 use super::Namespace;
 use crate::error::Error;
 use crate::log_store::LogStore;
-use crate::store::{AgentRow, BatchWrite, Counts, Intent};
+use crate::store::{AgentRow, BatchWrite, Counts, Intent, STARTED_MS};
 use expresso_runtime::{Event, MemoryStore, Store};
 use postgres::{Client, Statement};
 use serde_json::Value;
@@ -278,7 +278,7 @@ impl LogStore for PartitionStore {
 
     fn due_intents(&mut self, now_ms: i64, limit: usize) -> Result<Vec<Intent>, Error> {
         let statement = self.statement(
-            "SELECT key, capability, receipt, attempts FROM world
+            "SELECT key, capability, receipt, attempts, next_try_ms FROM world
              WHERE part = $1 AND status = 'intent' AND next_try_ms <= $2 ORDER BY made LIMIT $3",
         )?;
         let rows = self.client.query(&statement, &[&self.part, &now_ms, &(limit as i64)])?;
@@ -289,6 +289,7 @@ impl LogStore for PartitionStore {
                 capability: row.get(1),
                 receipt: parse(row.get(2))?,
                 attempts: row.get(3),
+                started: row.get::<_, i64>(4) == STARTED_MS,
             });
         }
         Ok(out)
