@@ -31,9 +31,15 @@ impl Context {
         }
     }
 
-    /// The trusted project, loaded, with the engine that decides in it.
+    /// The trusted project, loaded, with the engine that decides in it. The engine must be the one the
+    /// lock pins, by name and id, since the id covers everything that could shift its answers; a
+    /// recording named on the command line answers instead of any engine and is not held to the pin.
     pub fn session(&self) -> Result<Session, CommandError> {
-        Session::open(&self.options())
+        let session = Session::open(&self.options())?;
+        if self.recording.is_none() {
+            session::check_locked_adapter(&session)?;
+        }
+        Ok(session)
     }
 
     /// The trusted project, loaded, with no engine.

@@ -104,6 +104,30 @@ impl Session {
     }
 }
 
+/// Refuses a session whose engine is not the one `evoke.lock` pins: another name, or the same engine at
+/// another id (a new model, prompt or calibration). A person decides whether to take the new one, so the
+/// refusal needs a person (exit 3), and `evoke update` pins the engine deciding now.
+pub fn check_locked_adapter(session: &Session) -> Result<(), CommandError> {
+    let Some(locked) = &session.project.lock.adapter else { return Ok(()) };
+    let id = session.adapter.id();
+    if locked.name == session.adapter_name && locked.id == id {
+        return Ok(());
+    }
+    let lock = session.project.location.root.join(evoke_files::lock::LOCK_FILE);
+    Err(CommandError::new(
+        crate::exit::Exit::NeedsPerson,
+        format!(
+            "{}: [adapter] pins {} ({}); the engine here is {} ({}), whose answers may differ; nothing was decided",
+            lock.display(),
+            locked.name,
+            locked.id,
+            session.adapter_name,
+            id
+        ),
+    )
+    .with_fix("take the engine here now and pin it: evoke update; or name the pinned one again in evoke.toml"))
+}
+
 /// The adapter: a recording named on the command line, else the project's choice among the built-ins,
 /// then the component adapters the user installed in the data place. A project names one, never brings
 /// one.
@@ -114,7 +138,7 @@ fn choose_adapter(
     cache: &Path,
 ) -> Result<(String, Box<dyn Adapter>), CommandError> {
     if let Some(path) = recording {
-        let text = std::fs::read_to_string(path)
+        let text = evoke_files::bounded::read_to_string(path, evoke_files::bounded::MAX_RECORDING)
             .map_err(|e| CommandError::usage(format!("cannot read the recording {}: {e}", path.display())))?;
         // Only the declaration is read now; each sentence's table when it is asked for.
         let reading = read_recording_lazy(&path.display().to_string(), &text);

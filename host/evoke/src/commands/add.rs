@@ -47,7 +47,11 @@ pub fn run_with(
     let session =
         Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None });
     let adapter =
-        session.as_ref().ok().map(|s| LockedAdapter { name: s.adapter_name.clone(), id: s.adapter.id().to_string() });
+        // A recording answers in place of an engine for one command; it is never the engine pinned.
+        session.as_ref().ok().filter(|_| options.recording.is_none()).map(|s| LockedAdapter {
+            name: s.adapter_name.clone(),
+            id: s.adapter.id().to_string(),
+        });
     let added = install::add(places, location, fetcher, &cwd, name, source, options.tag, adapter)?;
     report(&added, &location.root);
     if let Ok(project) = evoke_files::project::load(location.clone()) {

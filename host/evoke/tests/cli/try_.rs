@@ -48,3 +48,23 @@ fn a_sentence_no_recording_holds_is_refused() {
     assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
     insta::assert_snapshot!(run.seen());
 }
+
+#[test]
+fn an_engine_other_than_the_one_the_lock_pins_decides_nothing_until_update() {
+    let world = World::lamp();
+    world.write("evoke.lock", "[adapter]\nname = \"openai\"\nid = \"openai/some-model\"\n");
+    world.trust();
+    let run = world.evoke(&["try", "turn off the den lamp"]);
+    assert_eq!(run.code, 3, "{}", run.seen());
+    assert!(run.stderr.contains("[adapter] pins openai (openai/some-model)"), "{}", run.seen());
+    assert!(run.stderr.contains("evoke update"), "the fix: {}", run.seen());
+    // A recording answers in place of any engine: the pin does not hold it.
+    let recorded = world.evoke(&["--recording", "recording.toml", "try", "turn off the den lamp"]);
+    assert_eq!(recorded.code, 0, "{}", recorded.seen());
+    let updated = world.evoke(&["update"]);
+    assert_eq!(updated.code, 0, "{}", updated.seen());
+    assert!(world.read("evoke.lock").contains("name = \"local\""), "{}", world.read("evoke.lock"));
+    let run = world.evoke(&["try", "turn off the den lamp"]);
+    assert_ne!(run.code, 3, "{}", run.seen());
+    assert!(!run.stderr.contains("pins"), "{}", run.seen());
+}
