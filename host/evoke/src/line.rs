@@ -13,6 +13,10 @@ pub struct Line<'a> {
     pub trace: &'a [TraceEntry],
     #[serde(flatten)]
     pub ran: Option<RanFields<'a>>,
+    /// Why a call that was to run never started its body (a value refused at the edge, a secret unset):
+    /// its line still says how it ended, so every input has its line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
 }
 
 /// What a body's run adds to the line: the result or the error with its frames, and `contained`.

@@ -166,7 +166,14 @@ async fn execute(
     deadline: Instant,
     options: &Options<'_>,
 ) -> CommandResult {
-    let prepared = crate::act::prepare(session, decision, deadline)?;
+    let prepared = match crate::act::prepare(session, decision, deadline) {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            // Refused at the edge, before its body: logged and printed like any end, then said as an error.
+            finish_with(log, decided, decision, None, Some(&e.message), options);
+            return Err(e);
+        }
+    };
     let ran = body::run(&prepared, &session.places.cache, interrupted()).await;
     finish(log, decided, decision, Some(&ran), options);
     Ok(crate::act::shown(&ran, options.json))
@@ -174,7 +181,19 @@ async fn execute(
 
 /// Logs the decision as it ended and, under `--json`, prints its line.
 fn finish(log: &mut Log, decided: &Decided, decision: &Decision, ran: Option<&evoke_bodies::Ran>, options: &Options) {
-    let line = to_line(&Line { decision, trace: &decided.trace, ran: ran.map(RanFields::of) });
+    finish_with(log, decided, decision, ran, None, options);
+}
+
+/// [`finish`], with the error of a call whose body never started.
+fn finish_with(
+    log: &mut Log,
+    decided: &Decided,
+    decision: &Decision,
+    ran: Option<&evoke_bodies::Ran>,
+    error: Option<&str>,
+    options: &Options,
+) {
+    let line = to_line(&Line { decision, trace: &decided.trace, ran: ran.map(RanFields::of), error });
     if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
         render::err(&render::warning(&format!("the decision was not logged: {e}"), None));
     }

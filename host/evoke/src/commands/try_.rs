@@ -68,7 +68,7 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool, save: Op
             Err(CommandError::usage("the sentence reads as one call, not a plan of several steps; run it as it is"))
         }
         Ok(crate::weave::Woven::One(decided)) => {
-            let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None });
+            let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None, error: None });
             if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
                 render::err(&render::warning(&format!("the decision was not logged: {e}"), None));
             }
