@@ -183,7 +183,11 @@ pub fn add(
 
     // evoke.toml keeps the user's layout; only the new line is added.
     let project_path = location.root.join(PROJECT_FILE);
-    let text = std::fs::read_to_string(&project_path).unwrap_or_default();
+    let text = match crate::bounded::read_to_string_in(&location.root, &project_path, crate::bounded::MAX_OWNED) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(AddError::new(format!("{} cannot be edited: {e}", project_path.display()), None)),
+    };
     let mut doc: toml_edit::DocumentMut =
         text.parse().map_err(|e| AddError::new(format!("{} cannot be edited: {e}", project_path.display()), None))?;
     if !doc.contains_key("reflexes") {
@@ -496,7 +500,9 @@ fn update_one(
 
     // The user's overlay: renames it follows, and what no longer fits.
     let overlay_path = project.location.root.join("overlays").join(format!("{name}.toml"));
-    if let Ok(text) = std::fs::read_to_string(&overlay_path) {
+    if let Ok(text) =
+        crate::bounded::read_to_string_in(&project.location.root, &overlay_path, crate::bounded::MAX_OWNED)
+    {
         let file = format!("overlays/{name}.toml");
         if let Some(old) = &old_manifest {
             for arg in &manifest.args {

@@ -3,6 +3,7 @@
 //! trust and fetching.
 
 pub mod atomic;
+pub mod bounded;
 pub mod fetch;
 pub mod home_only;
 pub mod install;

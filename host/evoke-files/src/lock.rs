@@ -40,7 +40,7 @@ impl Lock {
     /// Reads `evoke.lock` under `root`; no file is an empty lock.
     pub fn load(root: &Path) -> Result<Lock, LockError> {
         let path = root.join(LOCK_FILE);
-        match std::fs::read_to_string(&path) {
+        match crate::bounded::read_to_string_in(root, &path, crate::bounded::MAX_OWNED) {
             Ok(text) => Lock::parse(&text).map_err(|fault| LockError::Malformed { path, fault }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Lock::default()),
             Err(source) => Err(LockError::Read { path, source }),

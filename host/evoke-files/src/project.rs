@@ -2,6 +2,7 @@
 //! one `-C DIR` names, or else the home project. Loading reads every installed reflex with its overlay
 //! and vocabularies, and says of each whether it is active and, if not, why and what fixes it.
 
+use crate::bounded::MAX_OWNED;
 use crate::lock::{Lock, Locked};
 use crate::places::Places;
 use crate::store::Store;
@@ -138,7 +139,7 @@ pub fn load(location: Location) -> Result<Project, LoadError> {
 pub fn load_in(location: Location, places: &Places) -> Result<Project, LoadError> {
     let path = location.root.join(PROJECT_FILE);
     let home_file = places.config.join(PROJECT_FILE);
-    let (file, diagnostics) = match std::fs::read_to_string(&path) {
+    let (file, diagnostics) = match crate::bounded::read_to_string_in(&location.root, &path, MAX_OWNED) {
         Ok(text) => {
             if !location.home {
                 let refused = crate::home_only::refuse(&path.display().to_string(), &text, &home_file);
@@ -193,7 +194,8 @@ pub fn load_in(location: Location, places: &Places) -> Result<Project, LoadError
 
 /// The adapters' settings and bars of the home `evoke.toml`; no file is none.
 fn read_home_settings(file: PathBuf) -> Result<HomeSettings, LoadError> {
-    let text = match std::fs::read_to_string(&file) {
+    let root = file.parent().unwrap_or(Path::new("."));
+    let text = match crate::bounded::read_to_string_in(root, &file, MAX_OWNED) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HomeSettings { file, ..Default::default() }),
         Err(e) => {
@@ -306,7 +308,7 @@ pub fn tag_accepts(asked: &str, locked: &str) -> bool {
 /// Reads `DIR/reflex.toml`; a refusal makes the reflex inactive with the first error as the reason.
 pub fn read_reflex_dir(dir: &Path) -> Result<Manifest, Inactive> {
     let path = dir.join("reflex.toml");
-    let text = std::fs::read_to_string(&path).map_err(|e| {
+    let text = crate::bounded::read_to_string(&path, MAX_OWNED).map_err(|e| {
         inactive(format!("cannot read {}: {e}", path.display()), format!("check the path in {PROJECT_FILE}"))
     })?;
     let exists = |relative: &str| dir.join(relative).is_file();
@@ -326,7 +328,7 @@ pub fn read_reflex_dir(dir: &Path) -> Result<Manifest, Inactive> {
 
 fn merge_overlay(root: &Path, name: &str, manifest: Manifest) -> Result<Manifest, Inactive> {
     let path = root.join("overlays").join(format!("{name}.toml"));
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::bounded::read_to_string_in(root, &path, MAX_OWNED) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(manifest),
         // An overlay that fails to read makes its reflex inactive, never silently looser.
@@ -360,11 +362,15 @@ fn activate(root: &Path, file: &ProjectFile, name: &str, manifest: Manifest) -> 
             continue;
         }
         let path = root.join("vocab").join(format!("{vocab}.toml"));
-        let text = std::fs::read_to_string(&path).map_err(|_| {
-            inactive(
-                format!("it needs your words for `{}`: vocab/{vocab}.toml is missing", arg.name),
-                format!("write vocab/{vocab}.toml, one word a line: den = \"The TV room downstairs.\""),
-            )
+        let text = crate::bounded::read_to_string_in(root, &path, MAX_OWNED).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                inactive(
+                    format!("it needs your words for `{}`: vocab/{vocab}.toml is missing", arg.name),
+                    format!("write vocab/{vocab}.toml, one word a line: den = \"The TV room downstairs.\""),
+                )
+            } else {
+                inactive(format!("its words for `{}` cannot be read: {e}", arg.name), format!("fix vocab/{vocab}.toml"))
+            }
         })?;
         let reading = read_vocab(vocab, &path.display().to_string(), &text);
         match reading.value {

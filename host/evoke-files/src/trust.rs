@@ -67,18 +67,26 @@ pub fn shown(root: &Path) -> String {
 }
 
 /// Reads the owned files of the project at `root`: `evoke.toml`, `evoke.lock`, and every file under
-/// `overlays/` and `vocab/` (read through symlinks, since that is what evoke reads).
+/// `overlays/` and `vocab/`, each through `bounded` as evoke reads them: a link inside the project to a
+/// file inside it is followed; a link leading outside it, a link to a directory, anything but a regular
+/// file, a file over `bounded::MAX_OWNED`, or more than `limits::MAX_FILES` files refuse the snapshot.
 pub fn snapshot(root: &Path) -> Result<Snapshot, TrustError> {
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for name in [PROJECT_FILE, crate::lock::LOCK_FILE] {
-        match std::fs::read(root.join(name)) {
+        match crate::bounded::read_in(root, &root.join(name), crate::bounded::MAX_OWNED) {
             Ok(bytes) => files.push((name.to_string(), bytes)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(source) => return Err(TrustError::Read { path: root.join(name), source }),
         }
     }
     for dir in ["overlays", "vocab"] {
-        collect(&root.join(dir), dir, &mut files, 0)?;
+        let path = root.join(dir);
+        // The directory itself may be a link, to a directory inside the project only.
+        match crate::bounded::inside(root, &path) {
+            Ok(_) => collect(root, &path, dir, &mut files, 0)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => return Err(TrustError::Read { path, source }),
+        }
     }
     let entries: Vec<Entry> = files.iter().map(|(p, b)| Entry::File { path: p, bytes: b }).collect();
     let digest = h1(&entries).map_err(TrustError::Hash)?;
@@ -86,7 +94,13 @@ pub fn snapshot(root: &Path) -> Result<Snapshot, TrustError> {
     Ok(Snapshot { digest, files })
 }
 
-fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>, depth: usize) -> Result<(), TrustError> {
+fn collect(
+    root: &Path,
+    dir: &Path,
+    prefix: &str,
+    out: &mut Vec<(String, Vec<u8>)>,
+    depth: usize,
+) -> Result<(), TrustError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.kind() == std::io::ErrorKind::NotADirectory => {
@@ -102,18 +116,35 @@ fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>, depth: us
         let name = entry.file_name().to_string_lossy().into_owned();
         let relative = format!("{prefix}/{name}");
         let path = entry.path();
-        if path.is_dir() {
-            collect(&path, &relative, out, depth + 1)?;
-        } else {
-            match std::fs::read(&path) {
-                Ok(bytes) => out.push((relative, bytes)),
-                // A dangling symlink: its target's name is what binds.
-                Err(_) => {
-                    let target =
-                        std::fs::read_link(&path).map(|t| t.to_string_lossy().into_owned()).unwrap_or_default();
-                    out.push((relative, format!("unreadable -> {target}").into_bytes()));
-                }
+        if out.len() as u64 >= crate::limits::MAX_FILES {
+            let source = std::io::Error::other(format!(
+                "the project owns more than {} files, the most evoke reads: remove the overlays and vocabularies no reflex needs",
+                crate::limits::MAX_FILES
+            ));
+            return Err(TrustError::Read { path, source });
+        }
+        // A directory is walked where it is; a link is never walked as one (a link to `..` would loop).
+        let kind = entry.file_type().map_err(TrustError::Entry)?;
+        if kind.is_dir() {
+            collect(root, &path, &relative, out, depth + 1)?;
+            continue;
+        }
+        if kind.is_symlink() && path.metadata().is_ok_and(|m| m.is_dir()) {
+            let source = std::io::Error::other(format!(
+                "{} is a link to a directory; evoke follows a link here only to a file inside the project: \
+                 put the directory itself there",
+                path.display()
+            ));
+            return Err(TrustError::Read { path, source });
+        }
+        match crate::bounded::read_in(root, &path, crate::bounded::MAX_OWNED) {
+            Ok(bytes) => out.push((relative, bytes)),
+            // A dangling symlink: its target's name is what binds.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let target = std::fs::read_link(&path).map(|t| t.to_string_lossy().into_owned()).unwrap_or_default();
+                out.push((relative, format!("unreadable -> {target}").into_bytes()));
             }
+            Err(source) => return Err(TrustError::Read { path, source }),
         }
     }
     Ok(())
@@ -130,7 +161,7 @@ fn trust_path(places: &Places) -> PathBuf {
 /// The recorded trust of every project.
 fn load(places: &Places) -> Result<BTreeMap<String, Snapshot>, TrustError> {
     let path = trust_path(places);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::bounded::read_to_string(&path, crate::bounded::MAX_TRUST) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
         Err(source) => return Err(TrustError::Read { path, source }),

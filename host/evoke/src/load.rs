@@ -10,7 +10,8 @@ use std::path::Path;
 pub fn reflex(dir: &Path) -> Result<(String, Reading<Manifest>), CommandError> {
     let file = dir.join("reflex.toml");
     let shown = file.display().to_string();
-    let text = std::fs::read_to_string(&file).map_err(|e| CommandError::usage(format!("cannot read {shown}: {e}")))?;
+    let text = evoke_files::bounded::read_to_string(&file, evoke_files::bounded::MAX_OWNED)
+        .map_err(|e| CommandError::usage(format!("cannot read {shown}: {e}")))?;
     let exists = |relative: &str| dir.join(relative).is_file();
     let reading = read_manifest(&shown, &text, &exists);
     Ok((shown, reading))

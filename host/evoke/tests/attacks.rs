@@ -669,3 +669,123 @@ fn two_processes_filling_the_answer_cache_at_once_leave_it_whole() {
         assert_eq!(decided["trace"], serde_json::json!([]), "asked again: {decided}");
     }
 }
+
+/// A reflex taking a room from the project's vocabulary `rooms`.
+const ROOMS: &str = r#"
+reflex = 1
+description = "Turn the lights in a room on."
+effect = "read"
+confirm = "Light the {room}?"
+run = ["echo", "lit"]
+
+[args.room]
+ask = "Which room?"
+vocab = "rooms"
+
+[examples]
+"light the kitchen" = {}
+"#;
+
+/// Runs evoke in `dir` with at most 1 GB of address space and 60 seconds: an evoke that reads a file
+/// without bound dies at the cap or is killed at the time, rather than taking the machine's memory.
+fn evoke_capped(home: &Path, dir: &Path, args: &[&str]) -> Out {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_evoke"))
+        .args(args)
+        .current_dir(dir)
+        .env("EVOKE_HOME", home)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    Out { code: out.status.code().unwrap_or(-1), stdout: out.stdout, stderr: out.stderr }
+}
+
+/// A project whose one reflex reads vocab/rooms.toml, which is a link to `target`.
+fn rooms_linked_to(target: &Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("reflexes/lights")).unwrap();
+    std::fs::write(dir.path().join("reflexes/lights/reflex.toml"), ROOMS).unwrap();
+    std::fs::write(dir.path().join("evoke.toml"), "[reflexes]\nlights = \"reflexes/lights\"\n").unwrap();
+    std::fs::create_dir(dir.path().join("vocab")).unwrap();
+    std::os::unix::fs::symlink(target, dir.path().join("vocab/rooms.toml")).unwrap();
+    dir
+}
+
+#[test]
+fn trust_and_list_refuse_a_vocabulary_linked_to_dev_zero_without_reading_it() {
+    let home = tempfile::tempdir().unwrap();
+    let project = rooms_linked_to(Path::new("/dev/zero"));
+    let trusted = evoke_capped(home.path(), project.path(), &["trust"]);
+    let said = String::from_utf8_lossy(&trusted.stderr);
+    assert_eq!(trusted.code, 1, "{said}");
+    assert!(said.contains("rooms.toml leads outside the project, to /dev/zero"), "{said}");
+
+    let listed = evoke_capped(home.path(), project.path(), &["list"]);
+    let said = format!("{}{}", String::from_utf8_lossy(&listed.stdout), String::from_utf8_lossy(&listed.stderr));
+    assert!([0, 1, 2, 3].contains(&listed.code), "list ended by a signal or its cap ({}): {said}", listed.code);
+    assert!(said.contains("rooms.toml leads outside the project, to /dev/zero"), "{said}");
+}
+
+#[test]
+fn trust_refuses_a_fifo_in_the_project_without_waiting_on_it() {
+    let home = tempfile::tempdir().unwrap();
+    let project = rooms_linked_to(Path::new("/dev/zero"));
+    let rooms = project.path().join("vocab/rooms.toml");
+    std::fs::remove_file(&rooms).unwrap();
+    assert!(Command::new("mkfifo").arg(&rooms).status().unwrap().success());
+    let trusted = evoke_capped(home.path(), project.path(), &["trust"]);
+    let said = String::from_utf8_lossy(&trusted.stderr);
+    assert_eq!(trusted.code, 1, "{said}");
+    assert!(said.contains("rooms.toml is not a regular file (a FIFO)"), "{said}");
+}
+
+#[test]
+fn a_vocabulary_linked_outside_the_project_is_refused_naming_where_it_leads() {
+    let home = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secrets.toml");
+    std::fs::write(&secret, "token = \"s3cret\"\n").unwrap();
+    let project = rooms_linked_to(&secret);
+    let trusted = evoke_capped(home.path(), project.path(), &["trust"]);
+    let said = String::from_utf8_lossy(&trusted.stderr);
+    assert_eq!(trusted.code, 1, "{said}");
+    assert!(said.contains("rooms.toml leads outside the project, to "), "{said}");
+    assert!(!said.contains("s3cret"), "{said}");
+}
+
+#[test]
+fn a_plan_file_linked_to_dev_zero_is_refused_unread() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = project(home.path(), &[("hello", ROOMS_FREE, &[])]);
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.plan.json")).unwrap();
+    let out = evoke_capped(home.path(), dir.path(), &["run", "zero.plan.json"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!([2, 6].contains(&out.code), "ended by a signal or its cap ({}): {said}", out.code);
+    assert!(said.contains("zero.plan.json is not a regular file (a character device)"), "{said}");
+}
+
+/// A reflex with no vocabulary, for a trusted project that only hosts a plan file.
+const ROOMS_FREE: &str = r#"
+reflex = 1
+description = "Say hello."
+effect = "read"
+confirm = "Say hello?"
+run = ["echo", "hello"]
+
+[examples]
+"say hello" = {}
+"#;

@@ -59,7 +59,7 @@ fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> CommandRes
             allowed.push(pair);
         }
     }
-    let bytes = std::fs::read(file)
+    let bytes = evoke_files::bounded::read(file, evoke_files::limits::MAX_COMPONENT)
         .map_err(|e| usage(format!("{} cannot be read: {e}", file.display()), "name a component file (.wasm)"))?;
     // Load it as a decision would, before anything is written: a file that is not an adapter, or whose
     // `describe` fails, is refused, and the compile is cached for the first decision.

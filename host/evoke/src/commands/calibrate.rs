@@ -133,7 +133,8 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
         runs.push(these);
     }
     drop(bar);
-    let log = std::fs::read_to_string(session.places.log()).unwrap_or_default();
+    let log =
+        evoke_files::bounded::read_to_string(&session.places.log(), evoke_files::bounded::MAX_LOG).unwrap_or_default();
     let setting = calibration::Setting {
         adapter: calibration::AdapterName { name: session.adapter_name.clone(), id: session.adapter.id().to_string() },
         reflexes: session.catalog.reflexes().len(),

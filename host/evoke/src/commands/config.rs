@@ -81,7 +81,7 @@ fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>)
     }
 
     let path = location.root.join(PROJECT_FILE);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match evoke_files::bounded::read_to_string_in(&location.root, &path, evoke_files::bounded::MAX_OWNED) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && location.home => String::new(),
         Err(e) => return Err(usage(format!("cannot read {}: {e}", path.display()))),

@@ -14,12 +14,13 @@ pub fn run(context: &Context) -> CommandResult {
     let shown = render::shown(&shown_path(&location.root)).into_owned();
     if location.home {
         render::out(&render::home_trusted(&shown));
+        crate::warm::ahead_for(&context.options());
         return Ok(Exit::Done);
     }
     // A project bringing settings only the home file may hold is refused on every use; trusting it would
     // only put the refusal off, so it is refused here, line by line.
     let file = location.root.join(project::PROJECT_FILE);
-    if let Ok(text) = std::fs::read_to_string(&file) {
+    if let Ok(text) = evoke_files::bounded::read_to_string_in(&location.root, &file, evoke_files::bounded::MAX_OWNED) {
         let home = places.config.join(project::PROJECT_FILE);
         let refused = evoke_files::home_only::refuse(&file.display().to_string(), &text, &home);
         if !refused.is_empty() {
@@ -37,6 +38,7 @@ pub fn run(context: &Context) -> CommandResult {
     if let Ok(project) = project::load(location.clone()) {
         crate::body::precompile(&project.installed, &places.cache);
     }
+    crate::warm::ahead_for(&context.options());
     Ok(Exit::Done)
 }
 

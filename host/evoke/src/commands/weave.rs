@@ -669,16 +669,13 @@ pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option
         Err(CommandError::refused(format!("{shown}: {refused}; nothing ran")).with_fix(refused.fix))
     };
     let refuse = |message: String| Err(CommandError::refused(format!("{shown}: {message}; nothing ran")));
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.len() > planfile::MAX_BYTES as u64 => {
-            return refuse(format!("over {} bytes; no plan evoke writes is", planfile::MAX_BYTES));
-        }
-        Ok(_) => {}
-        Err(e) => return Err(CommandError::usage(format!("cannot read {shown}: {e}"))),
-    }
-    let text = match std::fs::read_to_string(path) {
+    // Bounded while reading and only a regular file: a link to /dev/zero reads as size 0 and never ends.
+    let text = match evoke_files::bounded::read_to_string(path, planfile::MAX_BYTES as u64) {
         Ok(text) => text,
-        Err(e) => return refuse(format!("cannot be read as text: {e}")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(CommandError::usage(format!("cannot read {shown}: {e}")));
+        }
+        Err(e) => return refuse(format!("cannot be read: {e}")),
     };
     let key = plan_key(session)?;
     let opened = match planfile::unseal(&text, &key) {
