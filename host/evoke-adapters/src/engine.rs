@@ -3,7 +3,7 @@
 //! computation instead of waiting behind it; an id that names the engine's version and constants; and
 //! the gate its scores were calibrated for.
 
-use evoke_core::adapter::{Adapter, AnswerFuture, Cancel, Gate, Limits, State};
+use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, State};
 use evoke_core::question::Questions;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
@@ -33,6 +33,12 @@ pub trait Engine: Send + Sync + 'static {
 
     /// Starts answering on the engine's thread and returns at once.
     fn answer_later(self: Arc<Self>, state: State, questions: Questions, cancel: Cancel) -> AnswerFuture<'static>;
+
+    /// Computes ahead what the engine would compute on first use of `questions` (see
+    /// [`Adapter::warm`]); nothing by default.
+    fn warm(&self, _questions: &Questions, _progress: &mut dyn FnMut(usize, usize)) -> Result<(), AdapterError> {
+        Ok(())
+    }
 }
 
 impl<E: Engine> Adapter for Shared<E> {
@@ -50,6 +56,10 @@ impl<E: Engine> Adapter for Shared<E> {
 
     fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, cancel: &'a Cancel) -> AnswerFuture<'a> {
         self.0.clone().answer_later(state.clone(), questions.clone(), cancel.clone())
+    }
+
+    fn warm(&self, questions: &Questions, progress: &mut dyn FnMut(usize, usize)) -> Result<(), AdapterError> {
+        self.0.warm(questions, progress)
     }
 }
 

@@ -95,4 +95,12 @@ pub trait Adapter: Send + Sync {
     }
     /// Answers any subset of a plan's questions. Stateless.
     fn answer<'a>(&'a self, state: &'a State, questions: &'a Questions, cancel: &'a Cancel) -> AnswerFuture<'a>;
+
+    /// Computes ahead, and keeps, whatever the engine would otherwise compute on the first decision over
+    /// `questions` (the project's question templates): an engine that reads the reflexes' side with a
+    /// model does it here, at `evoke trust`, `add` and `update`, so that no first decision spends its
+    /// deadline on it. `progress` is told `(done, total)` as the work goes. Nothing by default.
+    fn warm(&self, _questions: &Questions, _progress: &mut dyn FnMut(usize, usize)) -> Result<(), AdapterError> {
+        Ok(())
+    }
 }

@@ -378,9 +378,16 @@ impl Encoder {
     /// One unit vector per text, in order. Texts are read in fixed groups of up to sixteen, in the order
     /// given, so the same texts give the same vectors bit for bit.
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.embed_counting(texts, &mut |_| {})
+    }
+
+    /// [`Encoder::embed`], telling `done` how many texts are read after each group: the same groups, so
+    /// the same vectors bit for bit.
+    pub fn embed_counting(&self, texts: &[&str], done: &mut dyn FnMut(usize)) -> Result<Vec<Vec<f32>>, EmbedError> {
         let mut out = Vec::with_capacity(texts.len());
         for chunk in texts.chunks(BATCH) {
             out.extend(self.embed_batch(chunk)?);
+            done(out.len());
         }
         Ok(out)
     }

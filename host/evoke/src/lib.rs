@@ -25,4 +25,5 @@ pub mod prompt;
 pub mod reading;
 pub mod render;
 pub mod session;
+pub mod warm;
 pub mod weave;

@@ -57,6 +57,11 @@ impl Bar {
     pub fn step(&self) {
         self.0.inc(1);
     }
+
+    /// Sets how many steps are done.
+    pub fn set(&self, done: usize) {
+        self.0.set_position(done as u64);
+    }
 }
 
 impl Drop for Bar {

@@ -536,3 +536,63 @@ fn malformed_answers_fail_closed_for_embed() {
     assert!(matches!(failed.failure, Failure::Deadline { .. }), "{:?}", failed.failure);
     assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
 }
+
+/// The `.vec` files kept under the cache place, by name.
+fn kept_vectors(home: &Path) -> std::collections::BTreeSet<String> {
+    std::fs::read_dir(home.join("cache/embed"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.path().extension().is_some_and(|x| x == "vec"))
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A project of `count` generated reflexes for `embed`, each with a description, examples and an option.
+fn many_reflexes(count: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut toml = String::from("adapter = \"embed\"\n[reflexes]\n");
+    for i in 0..count {
+        let name = format!("chore{i}");
+        let manifest = format!(
+            "reflex = 1\ndescription = \"Do household chore number {i} in a room.\"\neffect = \"read\"\n\
+             confirm = \"Do chore {i}?\"\nrun = [\"true\"]\n\n[args.room]\nask = \"Which room?\"\noptions.den = \"The den.\"\n\
+             options.hall = \"The hall.\"\n\n[examples]\n\"do chore {i} in the den\" = {{ room = \"den\" }}\n\
+             \"chore {i} for the hall please\" = {{ room = \"hall\" }}\n\"start household chore {i}\" = {{}}\n"
+        );
+        std::fs::create_dir_all(dir.path().join("r").join(&name)).unwrap();
+        std::fs::write(dir.path().join("r").join(&name).join("reflex.toml"), manifest).unwrap();
+        toml.push_str(&format!("{name} = \"r/{name}\"\n"));
+    }
+    std::fs::write(dir.path().join("evoke.toml"), toml).unwrap();
+    dir
+}
+
+#[test]
+fn trust_reads_the_reflexes_ahead_so_the_first_decision_embeds_only_the_sentence() {
+    let Some(model) = reference_model() else { return };
+    let home = tempfile::tempdir().unwrap();
+    home_settings(home.path(), &format!("[adapters.embed]\nmodel = {:?}\n", model.to_str().unwrap()));
+    let project = many_reflexes(30);
+    let trusted = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .arg("trust")
+        .current_dir(project.path())
+        .env("EVOKE_HOME", home.path())
+        .output()
+        .unwrap();
+    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+    let after_trust = kept_vectors(home.path());
+    // The route (its texts and its head) and each reflex's option question.
+    assert!(after_trust.len() >= 2, "the reflex side was kept at trust: {after_trust:?}");
+    let decided = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["try", "--json", "do chore 7 in the den"])
+        .current_dir(project.path())
+        .env("EVOKE_HOME", home.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&decided.stdout);
+    assert_eq!(decided.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&decided.stderr));
+    assert!(out.contains("\"reflex\":\"chore7\""), "{out}");
+    assert_eq!(kept_vectors(home.path()), after_trust, "the first decision computed nothing of the reflexes' side");
+}

@@ -219,6 +219,39 @@ fn texts_hash(question: &Question) -> [u8; 32] {
     h.finalize().into()
 }
 
+/// The texts an option or vocabulary question is read against, in the order its vectors are kept: each
+/// value's meaning (with its key), then the examples that assert it. `values` are the options less the
+/// question's sentinels.
+fn option_texts(values: &[&(String, Text)]) -> Vec<String> {
+    let mut texts = Vec::new();
+    for (key, text) in values {
+        let meaning = plain(text);
+        texts.push(if meaning.is_empty() { key.clone() } else { format!("{key}: {meaning}") });
+        if let Text::Rich { examples, .. } = text {
+            texts.extend(examples.iter().cloned());
+        }
+    }
+    texts
+}
+
+/// The values of an option or vocabulary question whose vectors the encoder reads: none for a pick or a
+/// flag, which are read from the words alone.
+fn encoded_values(question: &Question) -> Vec<&(String, Text)> {
+    let Question::Choice { options, otherwise, .. } = question else { return Vec::new() };
+    let otherwise = otherwise.as_deref().unwrap_or(UNSTATED);
+    let is_sentinel = |k: &str| k == otherwise || k == NONE || k == UNSTATED;
+    let flag = options.contains(YES) && options.contains(NO);
+    // A pick's options are spans of the input (`3-5`), or `<kind>` in a template.
+    let picks = options.0.iter().any(|(k, _)| {
+        k.starts_with('<')
+            || k.split_once('-').is_some_and(|(a, b)| a.parse::<usize>().is_ok() && b.parse::<usize>().is_ok())
+    });
+    if flag || picks {
+        return Vec::new();
+    }
+    options.0.iter().filter(|(k, _)| !is_sentinel(k)).collect()
+}
+
 /// A choice whose options carry descriptions with examples: a route over reflexes.
 fn is_route(question: &Question) -> bool {
     matches!(question, Question::Choice { options, .. } if options.0.iter().any(|(_, t)| matches!(t, Text::Rich { .. })))
@@ -244,6 +277,15 @@ impl Engine {
 
     /// The route question made ready: its texts' vectors, from memory, the cache place, or the encoder.
     fn route_of(&self, question: &Question) -> Result<([u8; 32], Arc<Route>), AdapterError> {
+        self.route_counting(question, &mut |_| {})
+    }
+
+    /// [`Engine::route_of`], telling `done` how many of its texts are read.
+    fn route_counting(
+        &self,
+        question: &Question,
+        done: &mut dyn FnMut(usize),
+    ) -> Result<([u8; 32], Arc<Route>), AdapterError> {
         let key = texts_hash(question);
         {
             let routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
@@ -279,7 +321,7 @@ impl Engine {
                 }
             }
         }
-        let vectors = self.store.vectors(&key, &texts).map_err(|e| AdapterError::new(e.to_string()))?;
+        let vectors = self.store.vectors_counting(&key, &texts, done).map_err(|e| AdapterError::new(e.to_string()))?;
         let route = Arc::new(Route { keys, reflexes, docs, vectors, key });
         let mut routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
         if routes.len() >= 8 {
@@ -505,13 +547,12 @@ impl Engine {
             (Some(k), None) if !is_sentinel(k) => Some(k),
             _ => None,
         };
+        texts.extend(option_texts(&values));
         for (i, (key, text)) in values.iter().enumerate() {
             let meaning = plain(text);
-            texts.push(if meaning.is_empty() { key.clone() } else { format!("{key}: {meaning}") });
             owner.push((i, Source::Meaning));
             if let Text::Rich { examples, .. } = text {
                 for e in examples {
-                    texts.push(e.clone());
                     // An example that names its own value ("turn on the kitchen lights" for `on`) is near a
                     // request through its other words: "turn of the kitchen lights" is nearer it than any
                     // example of `off`, and read `on` at 1.00 by that nearness. Such an example teaches only
@@ -820,6 +861,53 @@ impl crate::engine::Engine for Engine {
 
     fn gate(&self) -> Gate {
         self.gate
+    }
+
+    /// The reflex side of every route and every option or vocabulary question, read and kept now: the
+    /// vectors of their texts, and each route's fitted head.
+    fn warm(&self, questions: &Questions, progress: &mut dyn FnMut(usize, usize)) -> Result<(), AdapterError> {
+        let routed = |id: &str, question: &Question| {
+            matches!(question, Question::Choice { otherwise, .. }
+                if id == "route" || (otherwise.as_deref() == Some(NONE) && is_route(question)))
+        };
+        let route_texts = |question: &Question| match question {
+            Question::Choice { options, otherwise, .. } => options
+                .0
+                .iter()
+                .filter(|(k, _)| Some(k.as_str()) != otherwise.as_deref())
+                .map(|(_, t)| match t {
+                    Text::Rich { examples, not_for, .. } => 1 + examples.len() + not_for.len(),
+                    Text::Plain(_) => 1,
+                })
+                .sum(),
+            Question::Yesno { .. } => 0,
+        };
+        let total: usize = questions
+            .0
+            .iter()
+            .map(|(id, q)| if routed(id, q) { route_texts(q) } else { option_texts(&encoded_values(q)).len() })
+            .sum();
+        let mut before = 0;
+        for (id, question) in &questions.0 {
+            if routed(id, question) {
+                let (_, route) = self.route_counting(question, &mut |n| progress(before + n, total))?;
+                if self.params.head != 0.0 {
+                    self.head_of(&route, self.params.head_fitting)?;
+                }
+                before += route_texts(question);
+                continue;
+            }
+            let texts = option_texts(&encoded_values(question));
+            if texts.is_empty() {
+                continue;
+            }
+            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            self.store
+                .vectors_counting(&texts_hash(question), &refs, &mut |n| progress(before + n, total))
+                .map_err(|e| AdapterError::new(e.to_string()))?;
+            before += texts.len();
+        }
+        Ok(())
     }
 
     fn answer_later(self: Arc<Self>, state: State, questions: Questions, cancel: Cancel) -> AnswerFuture<'static> {

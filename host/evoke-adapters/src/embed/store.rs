@@ -32,10 +32,24 @@ impl Store {
 
     /// The vectors of `texts`, whose question's texts hash to `key`.
     pub fn vectors(&self, key: &[u8; 32], texts: &[&str]) -> Result<Vectors, EmbedError> {
+        self.vectors_counting(key, texts, &mut |_| {})
+    }
+
+    /// [`Store::vectors`], telling `done` how many of the texts are read as the encoder reads them (all at
+    /// once when they were kept).
+    pub fn vectors_counting(
+        &self,
+        key: &[u8; 32],
+        texts: &[&str],
+        done: &mut dyn FnMut(usize),
+    ) -> Result<Vectors, EmbedError> {
         if texts.len() > MAX_TEXTS {
             return Err(EmbedError(format!("a question of {} texts, over the {MAX_TEXTS} read", texts.len())));
         }
-        self.kept_rows(key, "", texts.len(), self.encoder.dim(), || self.encoder.embed(texts))
+        let vectors =
+            self.kept_rows(key, "", texts.len(), self.encoder.dim(), || self.encoder.embed_counting(texts, done))?;
+        done(texts.len());
+        Ok(vectors)
     }
 
     /// Rows computed from a question's vectors (a route's fitted head, `what` naming it and how it was

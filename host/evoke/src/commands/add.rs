@@ -61,7 +61,10 @@ pub fn run_with(
     // The theft test asks the project's engine, as it now stands with the newcomer installed.
     match Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None })
     {
-        Ok(session) => theft(&session, &added),
+        Ok(session) => {
+            theft(&session, &added);
+            crate::warm::ahead(&session);
+        }
         Err(e) => render::err(&render::note(&format!("no theft test: {}", e.message))),
     }
     Ok(Exit::Done)

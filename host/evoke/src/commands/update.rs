@@ -51,6 +51,7 @@ pub fn run_with(
     for event in &report.events {
         render::out(&line(event));
     }
+    crate::warm::ahead_for(options);
     // A newer version left untaken for its wider grants needs a person's `--accept`.
     Ok(if report.failed {
         Exit::Failed
