@@ -48,22 +48,35 @@ impl std::error::Error for NotStripped {}
 /// overflow evoke's stack and abort it; the bound is checked before the parser sees the file.
 pub const MAX_NESTING: usize = 256;
 
-/// The stack the stripper runs on. 256 levels take about 4 MiB in a debug build (under 1 MiB in a
-/// release one); the rest is headroom for what nests without brackets. Only the pages touched are used.
+/// The most operators and braceless statements that may chain in the brackets open at a point. The parser
+/// recurses on what nests without brackets too (`x => x => …`, `a = a = …`, `!!…`, `A<A<…>>`, `a: a: …`,
+/// `if (a) if (a) …`, `else if` after `else if`), so these are bounded with the brackets. Every character
+/// that may be such an operator (`= ! ~ + - < ? : | & *`) and every such keyword (`typeof`, `new`,
+/// `await`, …) counts, comparisons too: counting one that is not is safe, missing one is not. Operators
+/// count until the next `;` or `,` of their bracket or a keyword that only begins a statement (`const`,
+/// `return`, …), so a file without semicolons is not one long chain; `if`, `else`, `for`, `while`, `do`
+/// and `with` count until their bracket closes, since a `;` does not end an `else` chain.
+pub const MAX_CHAIN: usize = 2048;
+
+/// The stack the stripper runs on. What the two bounds admit takes at most about 36 MiB in a debug build
+/// (16 KiB a level at worst) and far less in a release one. Only the pages touched are used.
 const STRIP_STACK: usize = 64 << 20;
 
 /// Strips the types of the `.mts` body `source` (shown as `file_name`), refusing one that nests brackets
-/// deeper than [`MAX_NESTING`].
+/// deeper than [`MAX_NESTING`] or chains more than [`MAX_CHAIN`] operators.
 pub fn strip_types(file_name: &str, source: &str) -> Result<String, NotStripped> {
-    if let Some(line) = nested_too_deep(source) {
-        return Err(NotStripped {
-            file_name: file_name.to_string(),
-            error: format!(
+    if let Some(too_deep) = too_deep(source) {
+        let error = match too_deep {
+            TooDeep::Brackets { line } => format!(
                 "brackets nest more than {MAX_NESTING} deep at line {line}, the most evoke strips; \
                  move the inner part into a function or a variable of its own"
             ),
-            said: String::new(),
-        });
+            TooDeep::Chain { line } => format!(
+                "more than {MAX_CHAIN} operators chain without a `;` or `,` at line {line}, the most evoke \
+                 strips; split the expression into statements"
+            ),
+        };
+        return Err(NotStripped { file_name: file_name.to_string(), error, said: String::new() });
     }
     let name = file_name.to_string();
     let text = source.to_string();
@@ -84,23 +97,46 @@ pub fn strip_types(file_name: &str, source: &str) -> Result<String, NotStripped>
     }
 }
 
-/// The line (from 1) where brackets first nest deeper than [`MAX_NESTING`], if they do. A small scanner
-/// that skips comments, strings, template text and regular expressions, so brackets inside them neither
-/// count nor close; what it cannot tell apart (a `/` after `)` is read as division) only ever makes it
-/// count a bracket that is not one, never miss one the parser will read.
-fn nested_too_deep(source: &str) -> Option<usize> {
+/// Which bound a body went over, and the line (from 1) where it did.
+#[derive(Debug, PartialEq, Eq)]
+enum TooDeep {
+    Brackets { line: usize },
+    Chain { line: usize },
+}
+
+/// Keywords that apply to what follows them, as a prefix operator does.
+const PREFIX_WORDS: [&str; 9] = ["typeof", "void", "delete", "await", "new", "yield", "keyof", "infer", "extends"];
+
+/// Keywords that only begin a statement (never inside an expression, unless after a `.`).
+const STATEMENT_WORDS: [&str; 10] =
+    ["const", "let", "var", "return", "throw", "export", "switch", "try", "break", "continue"];
+
+/// Keywords whose statement may hold another without braces, each a level of the parser's recursion.
+const NESTING_WORDS: [&str; 6] = ["if", "else", "for", "while", "do", "with"];
+
+/// Where the body first goes over [`MAX_NESTING`] or [`MAX_CHAIN`], if it does. A small scanner that
+/// skips comments, strings, template text and regular expressions, so brackets inside them neither count
+/// nor close; what it cannot tell apart (a `/` after `)` is read as division) only ever makes it count
+/// a bracket or an operator that is not one, never miss one the parser will read.
+fn too_deep(source: &str) -> Option<TooDeep> {
     #[derive(PartialEq)]
     enum Open {
+        Module,
         Bracket,
         Template,
     }
     let bytes = source.as_bytes();
-    let mut open: Vec<Open> = Vec::new();
+    // The brackets open, each with the operators chained in it since its last `;` or `,`, and the
+    // braceless statements begun in it.
+    let mut open: Vec<(Open, usize, usize)> = vec![(Open::Module, 0, 0)];
+    let mut chained = 0usize;
     let mut line = 1;
     let mut i = 0;
     // Whether a `/` here would begin a regular expression: after an operator or at the start, not after a
     // value (a name, a number, `)` or `]`).
     let mut regex_may_start = true;
+    // The last byte of code before this one that is not a space: a word after `.` is a property.
+    let mut before = b';';
     // Inside a template's text (after a backtick, or after the `}` closing a `${`).
     let mut in_template = false;
     while i < bytes.len() {
@@ -108,6 +144,8 @@ fn nested_too_deep(source: &str) -> Option<usize> {
         if b == b'\n' {
             line += 1;
         }
+        let mut chain = 0;
+        let mut nesting = 0;
         if in_template {
             match b {
                 b'\\' => i += 1,
@@ -117,15 +155,15 @@ fn nested_too_deep(source: &str) -> Option<usize> {
                 }
                 b'$' if bytes.get(i + 1) == Some(&b'{') => {
                     in_template = false;
-                    open.push(Open::Template);
+                    open.push((Open::Template, 0, 0));
                     regex_may_start = true;
                     i += 1;
                 }
                 _ => {}
             }
             i += 1;
-            if open.len() > MAX_NESTING {
-                return Some(line);
+            if open.len() > MAX_NESTING + 1 {
+                return Some(TooDeep::Brackets { line });
             }
             continue;
         }
@@ -169,15 +207,22 @@ fn nested_too_deep(source: &str) -> Option<usize> {
             }
             b'`' => in_template = true,
             b'(' | b'[' | b'{' => {
-                open.push(Open::Bracket);
+                open.push((Open::Bracket, 0, 0));
                 regex_may_start = true;
             }
-            b')' | b']' => {
-                open.pop();
-                regex_may_start = false;
+            b')' | b']' | b'}' => {
+                if open.len() > 1 {
+                    let (kind, expr, stmt) = open.pop().unwrap_or((Open::Module, 0, 0));
+                    chained -= expr + stmt;
+                    in_template = b == b'}' && kind == Open::Template;
+                }
+                regex_may_start = b == b'}';
             }
-            b'}' => {
-                in_template = open.pop() == Some(Open::Template);
+            b';' | b',' => {
+                if let Some(top) = open.last_mut() {
+                    chained -= top.1;
+                    top.1 = 0;
+                }
                 regex_may_start = true;
             }
             b' ' | b'\t' | b'\r' | b'\n' => {}
@@ -190,29 +235,64 @@ fn nested_too_deep(source: &str) -> Option<usize> {
                     i += 1;
                 }
                 let word = &source[start..i];
-                regex_may_start = matches!(
-                    word,
-                    "return"
-                        | "typeof"
-                        | "case"
-                        | "do"
-                        | "else"
-                        | "in"
-                        | "of"
-                        | "new"
-                        | "delete"
-                        | "void"
-                        | "throw"
-                        | "yield"
-                        | "await"
-                        | "instanceof"
-                );
+                let property = before == b'.';
+                if !property && STATEMENT_WORDS.contains(&word) {
+                    if let Some(top) = open.last_mut() {
+                        chained -= top.1;
+                        top.1 = 0;
+                    }
+                } else if !property && PREFIX_WORDS.contains(&word) {
+                    chain = 1;
+                } else if !property && NESTING_WORDS.contains(&word) {
+                    nesting = 1;
+                }
+                regex_may_start = !property
+                    && matches!(
+                        word,
+                        "return"
+                            | "typeof"
+                            | "case"
+                            | "do"
+                            | "else"
+                            | "in"
+                            | "of"
+                            | "new"
+                            | "delete"
+                            | "void"
+                            | "throw"
+                            | "yield"
+                            | "await"
+                            | "instanceof"
+                    );
+                before = b'a';
+                if let Some(top) = open.last_mut() {
+                    top.1 += chain;
+                    top.2 += nesting;
+                    chained += chain + nesting;
+                }
+                if chained > MAX_CHAIN {
+                    return Some(TooDeep::Chain { line });
+                }
                 continue;
+            }
+            b'=' | b'!' | b'~' | b'+' | b'-' | b'<' | b'?' | b':' | b'|' | b'&' | b'*' => {
+                chain = 1;
+                regex_may_start = true;
             }
             _ => regex_may_start = true,
         }
-        if open.len() > MAX_NESTING {
-            return Some(line);
+        if !b.is_ascii_whitespace() {
+            before = b;
+        }
+        if let Some(top) = open.last_mut() {
+            top.1 += chain;
+            chained += chain;
+        }
+        if chained > MAX_CHAIN {
+            return Some(TooDeep::Chain { line });
+        }
+        if open.len() > MAX_NESTING + 1 {
+            return Some(TooDeep::Brackets { line });
         }
         i += 1;
     }
@@ -237,7 +317,7 @@ fn strip_here(file_name: &str, source: String) -> Result<String, NotStripped> {
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_NESTING, strip_types};
+    use super::{MAX_CHAIN, MAX_NESTING, strip_types};
 
     #[test]
     fn keeps_lines_and_columns() {
@@ -278,6 +358,52 @@ mod tests {
         assert!(refused.error.contains("at line 3"), "{refused}");
         let quoted = format!("export const s = '{o}', t = `{o}`, r = /{o}/; // {o}\n", o = "\\(".repeat(300));
         strip_types("quoted.mts", &quoted).unwrap();
+    }
+
+    #[test]
+    fn chains_past_the_limit_are_refused_not_a_stack_overflow() {
+        let links =
+            [("arrows", "x=>"), ("assignments", "a="), ("generics", "A<"), ("negations", "!"), ("labels", "a:")];
+        for (name, link) in links {
+            let chain = format!("let a, x; export default {}1;\n", link.repeat(10_000));
+            let refused = strip_types("chain.mts", &chain).unwrap_err();
+            assert!(refused.error.contains(&format!("more than {MAX_CHAIN} operators chain")), "{name}: {refused}");
+        }
+    }
+
+    #[test]
+    fn the_most_the_bounds_admit_strips_within_the_stack() {
+        // Every bracket level open at once, with every operator the chain bound admits inside, each of the
+        // costliest kind found (an arrow, a generic): the stripper's stack must hold it.
+        let n = MAX_NESTING - 1;
+        let arrows = format!("export default {}{}1{};\n", "(".repeat(n), "x=>".repeat(MAX_CHAIN - n), ")".repeat(n));
+        strip_types("arrows.mts", &arrows).unwrap();
+        let generics = format!(
+            "type A<T> = T;\nexport const v: {}number{} = 1;\n",
+            "A<".repeat(MAX_CHAIN - 8),
+            ">".repeat(MAX_CHAIN - 8)
+        );
+        strip_types("generics.mts", &generics).unwrap();
+    }
+
+    #[test]
+    fn a_long_file_of_statements_is_not_one_chain() {
+        let with_semicolons: String = (0..5000).map(|i| format!("const a{i}: number = {i} + 1;\n")).collect();
+        strip_types("semi.mts", &with_semicolons).unwrap();
+        let without: String = (0..5000).map(|i| format!("export const a{i} = -{i} + 1\n")).collect();
+        strip_types("bare.mts", &without).unwrap();
+        let object =
+            format!("export const o = {{ {} }};\n", (0..5000).map(|i| format!("k{i}: {i}, ")).collect::<String>());
+        strip_types("object.mts", &object).unwrap();
+    }
+
+    #[test]
+    fn statements_nested_without_braces_are_bounded_too() {
+        for (name, link) in [("ifs", "if (a) "), ("else ifs", "if (a) a; else "), ("loops", "while (a) ")] {
+            let nested = format!("let a = 0;\n{}a;\n", link.repeat(10_000));
+            let refused = strip_types("nested.mts", &nested).unwrap_err();
+            assert!(refused.error.contains(&format!("more than {MAX_CHAIN} operators chain")), "{name}: {refused}");
+        }
     }
 
     #[test]
