@@ -251,6 +251,15 @@ impl<'c> Decider<'c> {
                 None => Read::Unstated,
             };
             match read {
+                // A value the sentence names only to spare it (`every light except the den`) is asked for,
+                // its own key left out of the choices: a yes must never do what the person spared.
+                Read::Value(Value::Word { word: key, .. } | Value::Option { key })
+                    if self.spared(reflex, arg, &key) =>
+                {
+                    let mut asked = self.missing(reflex, arg, MissingBecause::Excluded { key: key.clone() });
+                    asked.choices = asked.choices.without(&key);
+                    missing.push(asked);
+                }
                 Read::Value(value) => {
                     if let Value::Pick { span, value: picked } = &value {
                         if let Some(range) = arg.range
@@ -315,6 +324,29 @@ impl<'c> Decider<'c> {
             Source::Flag if top == YES => Read::Value(Value::Flag),
             Source::Flag => Read::Absent,
         }
+    }
+
+    /// Whether the sentence, read as a request not to or for all but something, names `key` of `arg` only
+    /// where it spares it ([`crate::mood::spared_ranges`]).
+    fn spared(&self, reflex: &Reflex, arg: &Arg, key: &str) -> bool {
+        if self.mood() != Mood::Negated {
+            return false;
+        }
+        let keys: Vec<(&str, &str)> = match &arg.source {
+            Source::Options(options) => options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect(),
+            Source::Vocab(_) => reflex
+                .vocab_of(&arg.name)
+                .map(|v| v.words.iter().map(|w| (w.word.as_str(), w.what.as_str())).collect())
+                .unwrap_or_default(),
+            Source::Pick(_) | Source::Flag => return false,
+        };
+        let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys };
+        let said = crate::mention::said(&self.input, &[offered]);
+        let places: Vec<&Span> =
+            said.iter().flat_map(|s| &s.mentions).filter(|m| m.key == key).map(|m| &m.span).collect();
+        let spared = crate::mood::spared_ranges(&self.input);
+        !places.is_empty()
+            && places.iter().all(|p| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end))
     }
 
     fn missing(&self, reflex: &Reflex, arg: &Arg, because: MissingBecause) -> Missing {

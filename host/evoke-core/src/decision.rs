@@ -133,7 +133,15 @@ pub enum Because {
 pub enum MissingBecause {
     Unstated,
     NotOffered,
-    OutOfRange { range: [f64; 2], value: f64 },
+    OutOfRange {
+        range: [f64; 2],
+        value: f64,
+    },
+    /// The input names `key` only to spare it (`every light except the den`): it is asked for, and `key`
+    /// is not among the choices.
+    Excluded {
+        key: String,
+    },
 }
 
 /// The closed choices a person answers an ask from.
@@ -151,6 +159,18 @@ pub enum Choices {
         #[serde(skip_serializing_if = "Option::is_none")]
         range: Option<[f64; 2]>,
     },
+}
+
+impl Choices {
+    /// The same choices less `key`: what a person may answer once the input has spared it.
+    pub fn without(self, key: &str) -> Choices {
+        let less = |texts: Texts| Texts(texts.0.into_iter().filter(|(k, _)| k != key).collect());
+        match self {
+            Choices::Vocab { words } => Choices::Vocab { words: less(words) },
+            Choices::Options { options } => Choices::Options { options: less(options) },
+            pick @ Choices::Pick { .. } => pick,
+        }
+    }
 }
 
 /// Keys and their texts, in order.

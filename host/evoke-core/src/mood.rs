@@ -221,6 +221,39 @@ const SPARING: &[&str] = &[
     "keep", "aside", "forget", "exclude", "omit", "omitting", "hold", "pass", "sans", "exempt",
 ];
 
+/// Where a sentence read as [`Mood::Negated`] speaks of what is not to be done or is spared: from each word
+/// or phrase of `NEGATIONS` (or of `SPARING` after a word of `EVERY`) to the end of its clause (a comma,
+/// semicolon, period, `!` or `?`, or the end), as character ranges, end exclusive. A value said only
+/// there is what the person spared, never what the call should be made with: `turn off every light
+/// except the den` names the den to keep it on.
+pub fn spared_ranges(text: &str) -> Vec<(usize, usize)> {
+    let words = crate::words::words(text);
+    // `words` joins a word's apostrophe away (`don't` → `dont`); the lists are matched the same way.
+    let bare = |w: &str| w.replace('\'', "");
+    let chars: Vec<char> = text.chars().collect();
+    let clause_end = |from: usize| {
+        (from..chars.len()).find(|&i| matches!(chars[i], ',' | ';' | '.' | '!' | '?')).unwrap_or(chars.len())
+    };
+    let every_before = |i: usize| words[..i].iter().any(|w| EVERY.contains(&w.lower.as_str()));
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for i in 0..words.len() {
+        let phrase = NEGATIONS.iter().find(|phrase| {
+            phrase.len() <= words.len() - i && phrase.iter().zip(&words[i..]).all(|(p, w)| bare(p) == w.lower)
+        });
+        let opens = phrase.is_some() || (SPARING.contains(&words[i].lower.as_str()) && every_before(i));
+        if !opens {
+            continue;
+        }
+        let start = words[i].start;
+        let end = clause_end(words[i].end);
+        match ranges.last_mut() {
+            Some(last) if last.1 >= start => last.1 = last.1.max(end),
+            _ => ranges.push((start, end)),
+        }
+    }
+    ranges
+}
+
 /// Words that, before a word of `SPARING`, speak of every one of something.
 const EVERY: &[&str] = &["all", "every", "everywhere", "everything", "each", "any", "whole"];
 
@@ -1559,6 +1592,22 @@ fn find(words: &[String], phrase: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_sentence_spares_runs_from_its_word_to_the_end_of_its_clause() {
+        let spared = |text: &str| -> Vec<String> {
+            spared_ranges(text).iter().map(|(a, b)| text.chars().skip(*a).take(b - a).collect()).collect()
+        };
+        assert_eq!(spared("turn off every light except the den"), ["except the den"]);
+        assert_eq!(spared("turn off all the lights but the kitchen"), ["but the kitchen"]);
+        assert_eq!(spared("switch off everything apart from the den lights"), ["apart from the den lights"]);
+        // A comma closes the clause: what follows it is asked for again.
+        assert_eq!(spared("turn off every light except the den, then lock up"), ["except the den"]);
+        // `bar` spares only after a word of every one of something.
+        assert_eq!(spared("turn off every light bar the den"), ["bar the den"]);
+        assert!(spared("meet me at the bar in the den").is_empty());
+        assert!(spared("turn off the kitchen lights").is_empty());
+    }
 
     #[test]
     fn requests_are_requests() {
