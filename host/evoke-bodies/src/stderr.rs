@@ -106,3 +106,42 @@ impl io::Write for Stderr {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    /// Run only as the child of the test below, with fd 2 a pipe nobody reads: writes 1 MiB through
+    /// `write_all` and says on stdout how it ended.
+    #[test]
+    #[ignore = "the child of a_stderr_nobody_reads_is_given_up_on_after_the_patience"]
+    fn child_writes_a_mebibyte_to_an_unread_stderr() {
+        let started = Instant::now();
+        let ended = super::write_all(&vec![b'x'; 1 << 20]);
+        println!("ENDED {:?} {}", ended.map_err(|e| e.kind()), started.elapsed().as_millis());
+    }
+
+    #[test]
+    fn a_stderr_nobody_reads_is_given_up_on_after_the_patience() {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "stderr::tests::child_writes_a_mebibyte_to_an_unread_stderr", "--ignored", "--nocapture"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("a write to an unread stderr held its writer for 30 s");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let mut said = String::new();
+        child.stdout.take().unwrap().read_to_string(&mut said).unwrap();
+        assert!(said.contains("ENDED Err(TimedOut)"), "{said}");
+    }
+}

@@ -11,9 +11,8 @@ use crate::bounded::OUTPUT_LIMIT;
 use bytes::Bytes;
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::Write;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use tokio::io::AsyncWrite;
@@ -45,6 +44,9 @@ pub(crate) struct Out {
     written: Arc<AtomicUsize>,
     /// What goes to evoke's stderr is the body's text escaped, so it can never drive the terminal.
     escape: Arc<Mutex<evoke_core::text::EscapeStream>>,
+    /// Set once evoke's stderr took nothing for `stderr::PATIENCE` (a pipe nobody reads): what the body
+    /// writes after is counted and dropped, so the body's host call never waits on it again.
+    gone: Arc<AtomicBool>,
 }
 
 /// The error a write past a stream's [`OUTPUT_LIMIT`] traps with.
@@ -84,7 +86,14 @@ impl Tail {
 impl Stdio {
     /// The body's stdout and its stderr, the latter keeping its tail in `tail`.
     pub(crate) fn streams(&self, tail: &Tail) -> (Out, Out) {
-        let out = |name, tail| Out { to: self.clone(), tail, name, written: Arc::default(), escape: Arc::default() };
+        let out = |name, tail| Out {
+            to: self.clone(),
+            tail,
+            name,
+            written: Arc::default(),
+            escape: Arc::default(),
+            gone: Arc::default(),
+        };
         (out("stdout", None), out("stderr", Some(tail.0.clone())))
     }
 }
@@ -105,7 +114,12 @@ impl Out {
         match &mut self.to {
             Stdio::Stderr => {
                 let shown = self.escape.lock().unwrap_or_else(|e| e.into_inner()).push(bytes);
-                std::io::stderr().write_all(shown.as_bytes())
+                // Through evoke's own writer, which never blocks on a stderr nobody reads; given up on
+                // once, the stream is dropped from then on rather than failing the body's write.
+                if !self.gone.load(Ordering::Relaxed) && crate::stderr::write_all(shown.as_bytes()).is_err() {
+                    self.gone.store(true, Ordering::Relaxed);
+                }
+                Ok(())
             }
             Stdio::Capture(pipe) => OutputStream::write(pipe, Bytes::copy_from_slice(bytes))
                 .map_err(|e| std::io::Error::other(format!("{e:?}"))),
