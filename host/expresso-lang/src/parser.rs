@@ -43,6 +43,8 @@ const STMT_STARTS: [&str; 14] = [
     "message",
 ];
 const DOTTED_ACTIONS: [&str; 4] = ["tasks.create", "notes.create", "notify.send", "message.send"];
+/// The verbs followed by an expression, which may be a binding (`say .message`).
+const EXPR_VERBS: [&str; 4] = ["create_task", "say", "reply", "notify"];
 const OPT_KEYS: [&str; 7] = ["title", "body", "to", "text", "assignee", "due", "target"];
 
 pub fn parse(source: &str) -> Parsed {
@@ -106,6 +108,10 @@ impl Parser<'_> {
         self.tokens[self.pos.min(self.tokens.len() - 1)].span
     }
 
+    fn span_at(&self, n: usize) -> Span {
+        self.tokens[(self.pos + n).min(self.tokens.len() - 1)].span
+    }
+
     /// The end of the last token read, where a span that ends "here" ends.
     fn last_end(&self) -> usize {
         if self.pos == 0 { 0 } else { self.tokens[(self.pos - 1).min(self.tokens.len() - 1)].span.end }
@@ -121,6 +127,13 @@ impl Parser<'_> {
 
     fn is_sym(&self, sym: &str) -> bool {
         matches!(self.peek(), Tok::Sym(s) if *s == sym)
+    }
+
+    /// A `.` written right after the token before it, with no space: it continues that token (`c.kind`,
+    /// `.match.1`, `tasks.create`). After a space a `.` starts a binding instead, so an action's argument
+    /// may be one (`say .message`, `notify .speaker .message`).
+    fn joined_dot(&self) -> bool {
+        self.is_sym(".") && self.pos > 0 && self.span().start == self.last_end()
     }
 
     fn is_word(&self, word: &str) -> bool {
@@ -796,9 +809,25 @@ impl Parser<'_> {
         Ok(Stmt::If { cond, then, otherwise, span: start.to(Span::new(self.last_end(), self.last_end())) })
     }
 
+    /// An action's verb: a word, joined with `.word` only where no space comes between (`tasks.create`),
+    /// since the dotted verbs are single names. So `say .message` is `say` with the binding `.message`.
+    fn verb(&mut self) -> PResult<Name> {
+        let first = self.ident("a statement", "statements are let, if, for, remember, or an action")?;
+        let (mut text, mut span) = (first.text, first.span);
+        while self.joined_dot() && matches!(self.peek_at(1), Tok::Ident(_)) && self.span_at(1).start == self.span().end
+        {
+            self.bump();
+            let part = self.ident("a statement", "")?;
+            text.push('.');
+            text.push_str(&part.text);
+            span = span.to(part.span);
+        }
+        Ok(Name { text, span })
+    }
+
     fn action(&mut self) -> PResult<Action> {
         let start = self.span();
-        let verb = self.dotted("a statement", "statements are let, if, for, remember, or an action")?;
+        let verb = self.verb()?;
         let mut args: Vec<(Name, Expr)> = Vec::new();
         let key = |text: &str, span: Span| Name { text: text.into(), span };
         let cap = match verb.text.as_str() {
@@ -835,9 +864,16 @@ impl Parser<'_> {
                 DOTTED_ACTIONS.iter().find(|d| **d == dotted).copied().unwrap_or_default()
             }
             other => {
+                // `say.message`: a verb that takes an expression, run into a binding.
+                let fix = match other.split_once('.') {
+                    Some((verb, rest)) if EXPR_VERBS.contains(&verb) => {
+                        format!("put a space between the verb and the binding: `{verb} .{rest}`")
+                    }
+                    _ => "use one of the statements of the grammar".to_string(),
+                };
                 let d = Diagnostic::new(Code::Parse, verb.span, format!("`{other}` is not a statement"))
                     .expected("let, if, for, remember, or an action (create_task, create_note, say, reply, react, notify, tasks.create, notes.create, notify.send, message.send)")
-                    .fix("use one of the statements of the grammar");
+                    .fix(fix);
                 self.report(d);
                 return Err(Stop);
             }
@@ -918,7 +954,7 @@ impl Parser<'_> {
     fn postfix(&mut self) -> PResult<Expr> {
         let mut expr = self.primary()?;
         let mut links = 0;
-        while self.is_sym(".") && matches!(self.peek_at(1), Tok::Ident(_)) {
+        while self.joined_dot() && matches!(self.peek_at(1), Tok::Ident(_)) {
             self.bump();
             let field = self.ident("a field name", "")?;
             links += 1;
@@ -970,7 +1006,7 @@ impl Parser<'_> {
                 self.bump();
                 let mut path =
                     vec![self.ident("a binding name", "bindings are `.speaker`, `.message`, `.match.1`, …")?.text];
-                while self.is_sym(".") && matches!(self.peek_at(1), Tok::Ident(_) | Tok::Num(_)) {
+                while self.joined_dot() && matches!(self.peek_at(1), Tok::Ident(_) | Tok::Num(_)) {
                     self.bump();
                     match self.bump().tok {
                         Tok::Ident(w) => path.push(w),

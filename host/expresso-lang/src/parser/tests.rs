@@ -121,3 +121,49 @@ fn an_error_names_what_was_expected_and_the_fix() {
     assert_eq!(d.expected.as_deref(), Some("`pure`, `model` or `world`"));
     assert_eq!(d.fix.as_deref(), Some("the ceiling is one of pure, model, world"));
 }
+
+#[test]
+fn an_action_takes_an_expression_that_starts_with_a_dot() {
+    let source = r#"
+agent "Echo" {
+  on message {
+    say .message
+    reply .speaker
+    create_task .message assignee: .speaker
+    notify .speaker .message
+    notify "host" .message
+    notify.send to: .speaker text: .message
+  }
+}
+"#;
+    let parsed = parse(source);
+    assert!(parsed.diagnostics.is_empty(), "{:#?}", parsed.diagnostics);
+    let body = &parsed.program.agents[0].behaviors[0].body;
+    let actions: Vec<(&str, Vec<(&str, &ExprKind)>)> = body
+        .iter()
+        .filter_map(|s| if let Stmt::Action(a) = s { Some(a) } else { None })
+        .map(|a| (a.verb.text.as_str(), a.args.iter().map(|(k, e)| (k.text.as_str(), &e.kind)).collect()))
+        .collect();
+    let bind = |name: &str| ExprKind::Binding(vec![name.to_string()]);
+    let (message, speaker) = (bind("message"), bind("speaker"));
+    let host = ExprKind::Str(vec![StrPart::Lit("host".into())]);
+    assert_eq!(
+        actions,
+        vec![
+            ("say", vec![("text", &message)]),
+            ("reply", vec![("text", &speaker)]),
+            ("create_task", vec![("title", &message), ("assignee", &speaker)]),
+            ("notify", vec![("to", &speaker), ("text", &message)]),
+            ("notify", vec![("to", &host), ("text", &message)]),
+            ("notify.send", vec![("to", &speaker), ("text", &message)]),
+        ]
+    );
+}
+
+#[test]
+fn a_verb_written_against_a_binding_names_the_space_it_lacks() {
+    let parsed = parse("agent \"A\" { on message { say.message } }");
+    let d = &parsed.diagnostics[0];
+    assert_eq!(d.message, "`say.message` is not a statement");
+    assert_eq!(d.fix.as_deref(), Some("put a space between the verb and the binding: `say .message`"));
+}
