@@ -16,6 +16,10 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Report {
     pub agents: Vec<AgentReport>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The span of every expression interpolated into a string that is typed duration: such a value is
+    /// held in milliseconds and is printed as a duration ([`crate::lexer::duration_text`]), which only
+    /// its type tells apart from a number.
+    pub durations: Vec<Span>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -89,9 +93,11 @@ pub fn check(program: &Program) -> Report {
             scopes: Vec::new(),
             diags: Vec::new(),
             uses: Vec::new(),
+            durations: Vec::new(),
         };
         let agent_report = checker.run();
         report.diagnostics.extend(checker.diags);
+        report.durations.extend(checker.durations);
         report.agents.push(agent_report);
     }
     report.diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
@@ -114,6 +120,7 @@ struct AgentChecker<'a> {
     scopes: Vec<Vec<(String, Ty)>>,
     diags: Vec<Diagnostic>,
     uses: Vec<LeafUse>,
+    durations: Vec<Span>,
 }
 
 impl AgentChecker<'_> {
@@ -345,7 +352,11 @@ impl AgentChecker<'_> {
                 let mut effect = Effect::Pure;
                 for part in parts {
                     if let StrPart::Interp(e) = part {
-                        effect = effect.join(self.value(e).1);
+                        let (ty, e_effect) = self.value(e);
+                        if ty == Ty::Duration {
+                            self.durations.push(e.span);
+                        }
+                        effect = effect.join(e_effect);
                     }
                 }
                 (Ty::Text, effect)

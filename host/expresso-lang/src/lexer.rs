@@ -34,6 +34,17 @@ pub struct Token {
 const UNITS: [(&str, u64); 6] =
     [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000), ("w", 604_800_000)];
 
+/// How a duration reads as text, the inverse of lexing one: a whole number of the largest unit that holds
+/// it exactly (`300000` ms is `5m`, `90000` is `90s`, `1500` is `1500ms`, `1209600000` is `2w`); zero is
+/// `0s`. Reading the text back gives the same milliseconds.
+pub fn duration_text(ms: u64) -> String {
+    if ms == 0 {
+        return "0s".into();
+    }
+    let (unit, size) = UNITS.iter().rev().find(|(_, size)| ms.is_multiple_of(*size)).copied().unwrap_or(("ms", 1));
+    format!("{}{unit}", ms / size)
+}
+
 const SYMBOLS: [&str; 19] =
     ["..", "->", "==", "!=", ">=", "<=", "+=", "{", "}", "(", ")", ",", ":", ".", "<", ">", "=", "?", "~"];
 
@@ -270,6 +281,26 @@ mod tests {
                 Tok::Eof,
             ]
         );
+    }
+
+    #[test]
+    fn a_duration_reads_as_its_largest_exact_unit_and_back() {
+        let cases = [
+            (0, "0s"),
+            (1, "1ms"),
+            (1_500, "1500ms"),
+            (90_000, "90s"),
+            (300_000, "5m"),
+            (5_400_000, "90m"),
+            (7_200_000, "2h"),
+            (86_400_000, "1d"),
+            (1_209_600_000, "2w"),
+            (1_296_000_000, "15d"),
+        ];
+        for (ms, text) in cases {
+            assert_eq!(duration_text(ms), text);
+            assert_eq!(toks(text), vec![Tok::Dur(ms), Tok::Eof], "{text} reads back as {ms}");
+        }
     }
 
     #[test]

@@ -10,11 +10,12 @@ use crate::frame::Conversation;
 use crate::keys;
 use crate::provider::{LeafRequest, Provider, RequestKind};
 use crate::store::Store;
-use crate::value::{compare, contains, equal, number, render, truthy};
+use crate::value::{compare, contains, equal, number, render, render_duration, truthy};
+use expresso_lang::Span;
 use expresso_lang::ast::{Action, Agent, BinOp, Block, Expr, ExprKind, Program, Stmt, StrPart};
 use expresso_lang::schema::{Kind, Schema};
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// What every firing shares: the stores, the provider, the leaf table and the outcome.
@@ -34,11 +35,14 @@ pub(crate) struct Ports<'a> {
     pub leaves: HashMap<String, Rc<(Schema, Option<String>)>>,
     pub bool_schema: Schema,
     pub text_schema: Schema,
+    /// Where the checker typed an interpolation a duration, as `(start, end)`: it prints as one.
+    pub durations: HashSet<(usize, usize)>,
 }
 
 impl<'a> Ports<'a> {
     pub fn new(
         program: &Program,
+        durations: &[Span],
         journal: &'a mut dyn Store,
         world: &'a mut dyn Store,
         provider: &'a dyn Provider,
@@ -59,6 +63,7 @@ impl<'a> Ports<'a> {
             leaves,
             bool_schema: scalar_schema(Kind::Bool),
             text_schema: scalar_schema(Kind::Text),
+            durations: durations.iter().map(|s| (s.start, s.end)).collect(),
         }
     }
 
@@ -316,7 +321,14 @@ impl<'f> Firing<'f> {
                 for part in parts {
                     match part {
                         StrPart::Lit(t) => text.push_str(t),
-                        StrPart::Interp(e) => text.push_str(&render(&self.expr(e, ports, memory)?)),
+                        StrPart::Interp(e) => {
+                            let value = self.expr(e, ports, memory)?;
+                            if ports.durations.contains(&(e.span.start, e.span.end)) {
+                                text.push_str(&render_duration(&value));
+                            } else {
+                                text.push_str(&render(&value));
+                            }
+                        }
                     }
                 }
                 Value::String(text)

@@ -140,7 +140,7 @@ impl<'a> Runtime<'a> {
         provider: &'a dyn Provider,
     ) -> Runtime<'a> {
         let program = &compiled.program;
-        Runtime { compiled, carry, ports: Ports::new(program, journal, world, provider) }
+        Runtime { compiled, carry, ports: Ports::new(program, &compiled.report.durations, journal, world, provider) }
     }
 
     /// Ends the runtime, freeing its stores: what it carries and what it did.

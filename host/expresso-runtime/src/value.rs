@@ -24,6 +24,19 @@ pub fn render(value: &Value) -> String {
     }
 }
 
+/// How a value the checker typed a duration reads inside a string: its milliseconds in the shortest exact
+/// unit (`5m`, `90s`, `1500ms`). A value that is not a whole, non-negative number of milliseconds (a memory
+/// given another number) reads as [`render`] reads it.
+pub fn render_duration(value: &Value) -> String {
+    let ms = value
+        .as_u64()
+        .or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15).map(|f| f as u64));
+    match ms {
+        Some(ms) => expresso_lang::lexer::duration_text(ms),
+        None => render(value),
+    }
+}
+
 /// Equality with numbers compared by value (`1` equals `1.0`).
 pub fn equal(a: &Value, b: &Value) -> bool {
     match (a.as_f64(), b.as_f64()) {

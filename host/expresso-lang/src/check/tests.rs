@@ -120,3 +120,11 @@ fn an_over_grant_is_a_warning_not_an_error() {
     assert_eq!(codes, vec!["W_OVER_GRANT"]);
     assert!(!report.diagnostics[0].is_error());
 }
+
+#[test]
+fn an_interpolated_duration_is_marked_and_a_number_is_not() {
+    let source = "agent \"A\" {\n  memory wait = 90s\n  memory n = 3\n  on message {\n    let d = 5m\n    remember n = 4\n    let s = \"{d} {wait} {2h} {n} {300000}\"\n  }\n}\n";
+    let report = checked(source);
+    let marked: Vec<&str> = report.durations.iter().map(|s| &source[s.start..s.end]).collect();
+    assert_eq!(marked, vec!["d", "wait", "2h"]);
+}
