@@ -17,12 +17,37 @@ pub enum EventType {
     Schedule,
 }
 
-/// `(workspace, room|channel)`: order is meaningful only within one.
+/// `(workspace, room|channel)`: order is meaningful only within one. The second part is one slot, read
+/// from `room` or from `channel` (a meeting's room or a chat's channel), and held as `room` either way, so
+/// a partition given by channel orders, routes and reads (`.room`, `.channel`) as the same one given by
+/// room. It is written back as `room`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "PartitionLine")]
 pub struct Partition {
     pub workspace: String,
     pub room: String,
+}
+
+/// A partition as a log line writes it: `room` or `channel`, exactly one.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PartitionLine {
+    workspace: String,
+    room: Option<String>,
+    channel: Option<String>,
+}
+
+impl TryFrom<PartitionLine> for Partition {
+    type Error = &'static str;
+
+    fn try_from(line: PartitionLine) -> Result<Partition, Self::Error> {
+        match (line.room, line.channel) {
+            (Some(room), None) | (None, Some(room)) => Ok(Partition { workspace: line.workspace, room }),
+            // Two names for one slot could disagree; which one orders the event would be a guess.
+            (Some(_), Some(_)) => Err("a partition holds `room` or `channel`, not both"),
+            (None, None) => Err("a partition needs `room` or `channel`"),
+        }
+    }
 }
 
 /// `e = { id, partition, type, payload, t_event, rev }`.
@@ -258,6 +283,26 @@ mod tests {
         let long = "x".repeat(MAX_EVENT_ID_BYTES + 1);
         let Err(Error::BadLog(bad)) = read_log(&line(&long, 1, 0, "x")) else { panic!("refused") };
         assert_eq!(bad[0].1, format!("id is {} bytes, more than {MAX_EVENT_ID_BYTES}", long.len()));
+    }
+
+    #[test]
+    fn a_partition_is_a_room_or_a_channel() {
+        let with = |partition: &str| {
+            format!(
+                r#"{{"id":"a","partition":{partition},"type":"message","payload":{{"speaker":"s","text":"t"}},"t_event":1}}"#
+            )
+        };
+        let channel = read_log(&with(r##"{"workspace":"w","channel":"#support"}"##)).unwrap();
+        let room = read_log(&with(r##"{"workspace":"w","room":"#support"}"##)).unwrap();
+        // One slot, `room|channel`: the same partition either way, so it orders and routes the same.
+        assert_eq!(channel[0].partition, room[0].partition);
+        assert_eq!(channel[0].partition.room, "#support");
+        let Err(Error::BadLog(both)) = read_log(&with(r#"{"workspace":"w","room":"r","channel":"c"}"#)) else {
+            panic!("refused")
+        };
+        assert!(both[0].1.contains("`room` or `channel`, not both"), "{}", both[0].1);
+        let Err(Error::BadLog(neither)) = read_log(&with(r#"{"workspace":"w"}"#)) else { panic!("refused") };
+        assert!(neither[0].1.contains("needs `room` or `channel`"), "{}", neither[0].1);
     }
 
     #[test]

@@ -48,6 +48,14 @@ fn shipped_events_pass_the_schema_and_the_reader() {
 }
 
 #[test]
+fn a_partition_by_channel_passes_the_schema_and_the_reader() {
+    let validator = validator();
+    let line = r##"{"id":"c1","partition":{"workspace":"a","channel":"#support"},"type":"message","payload":{"speaker":"lee","text":"hi"},"t_event":2}"##;
+    assert!(validator.is_valid(&serde_json::from_str::<Value>(line).unwrap()), "the schema refuses {line}");
+    assert!(read_log(line).is_ok(), "the reader refuses {line}");
+}
+
+#[test]
 fn what_the_reader_refuses_the_schema_refuses() {
     let validator = validator();
     let refused = [
@@ -58,6 +66,7 @@ fn what_the_reader_refuses_the_schema_refuses() {
         r#"{"id":"s","partition":{"workspace":"w","room":"r"},"type":"silence","payload":{"millis":1.5},"t_event":1}"#,
         r#"{"id":"s","partition":{"workspace":"w","room":"r"},"type":"schedule","t_event":1}"#,
         r#"{"id":"s","partition":{"workspace":"w"},"type":"meeting_end","t_event":1}"#,
+        r#"{"id":"s","partition":{"workspace":"w","room":"r","channel":"c"},"type":"meeting_end","t_event":1}"#,
         r#"{"id":"s","partition":{"workspace":"w","room":"r"},"type":"meeting_end","t_event":-1}"#,
         r#"{"id":"s","partition":{"workspace":"w","room":"r"},"type":"meeting_start","payload":{"title":"t"},"t_event":1}"#,
     ];
