@@ -17,10 +17,12 @@ pub const KEY_BYTES: usize = 32;
 pub enum PlanKeyError {
     #[error("the plan key {}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
-    #[error("the plan key {} is not {KEY_BYTES} bytes; remove it and a new one is made (plan files saved with it are then decided again)", path.display())]
+    #[error("the plan key {} is not {KEY_BYTES} bytes; remove it and a new one is made (plan files saved with it are then from elsewhere: each of their writes asks first)", path.display())]
     Damaged { path: PathBuf },
     #[error("no random source to make the plan key from: {0}")]
     Random(String),
+    #[error("the plan key {} may be read by others (mode {mode:o}); anyone who reads it can seal plan files as yours: chmod 600 {}", path.display(), path.display())]
+    Open { path: PathBuf, mode: u32 },
 }
 
 /// Where the key lives.
@@ -51,10 +53,18 @@ pub fn key(data: &Path) -> Result<[u8; KEY_BYTES], PlanKeyError> {
 }
 
 fn read(path: &Path) -> Result<[u8; KEY_BYTES], PlanKeyError> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let io = |source| PlanKeyError::Io { path: path.to_path_buf(), source };
-    let file = std::fs::File::open(path).map_err(io)?;
-    if !file.metadata().map_err(io)?.is_file() {
+    // Never through a link planted at its name, never blocked on a FIFO there.
+    let file =
+        std::fs::File::options().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
         return Err(PlanKeyError::Damaged { path: path.to_path_buf() });
+    }
+    let mode = meta.permissions().mode() & 0o777;
+    if mode & 0o077 != 0 {
+        return Err(PlanKeyError::Open { path: path.to_path_buf(), mode });
     }
     let mut bytes = Vec::with_capacity(KEY_BYTES);
     file.take(KEY_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(io)?;
@@ -78,9 +88,27 @@ mod tests {
     }
 
     #[test]
+    fn a_key_others_may_read_or_a_link_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        key(dir.path()).unwrap();
+        std::fs::set_permissions(path(dir.path()), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let refused = key(dir.path()).err().unwrap();
+        assert!(matches!(refused, PlanKeyError::Open { mode: 0o644, .. }), "{refused}");
+        assert!(refused.to_string().contains("chmod 600"), "{refused}");
+        let other = tempfile::tempdir().unwrap();
+        std::fs::write(other.path().join("chosen"), [7u8; KEY_BYTES]).unwrap();
+        let linked = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(other.path().join("chosen"), path(linked.path())).unwrap();
+        assert!(key(linked.path()).is_err(), "a link at the key's name is never read");
+    }
+
+    #[test]
     fn a_damaged_key_is_refused_not_replaced() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(path(dir.path()), b"short").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path(dir.path()), std::fs::Permissions::from_mode(0o600)).unwrap();
         let refused = key(dir.path()).err().unwrap();
         assert!(matches!(refused, PlanKeyError::Damaged { .. }), "{refused}");
         assert_eq!(std::fs::read(path(dir.path())).unwrap(), b"short", "the file is left for the person");

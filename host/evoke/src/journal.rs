@@ -14,6 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 /// The most a journal keeps of a step's result text, in bytes.
@@ -33,6 +34,9 @@ pub enum Origin<'a> {
     Said,
     /// A plan file, by its seal: the file's own journal, whatever sentence it holds.
     File { seal: &'a str },
+    /// A plan file sealed elsewhere, by its whole text: its seal cannot be verified here, so it names
+    /// nothing of this user's.
+    Elsewhere { text: &'a str },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,6 +123,11 @@ fn key(project: &Path, digest: &str, origin: Origin) -> String {
             hasher.update(seal.as_bytes());
             "f"
         }
+        Origin::Elsewhere { text } => {
+            hasher.update(b"elsewhere\0");
+            hasher.update(text.as_bytes());
+            "f"
+        }
     };
     let hex: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
     format!("{prefix}-{hex}")
@@ -149,7 +158,15 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> JournalError + '_ {
 fn lock(dir: &Path, stem: &str) -> Result<std::fs::File, JournalError> {
     evoke_files::atomic::create_private_dirs(dir).map_err(io(dir))?;
     let path = dir.join(format!("{stem}.lock"));
-    let file = std::fs::File::options().create(true).truncate(false).write(true).open(&path).map_err(io(&path))?;
+    // 0600, and never through a link planted at its name.
+    let file = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)
+        .map_err(io(&path))?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(JournalError::Busy { path }),
@@ -157,25 +174,21 @@ fn lock(dir: &Path, stem: &str) -> Result<std::fs::File, JournalError> {
     }
 }
 
-/// Reads a journal file, `None` when there is none. Bounded while reading: a journal is a file evoke
-/// wrote, never a device or a file of any size.
+/// Reads a journal file, `None` when there is none. Bounded while reading, and never blocked on: a journal
+/// is a regular file evoke wrote, never a device, a FIFO or a file of any size.
 fn read(path: &Path) -> Result<Option<Record>, JournalError> {
-    use std::io::Read;
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
+    let bytes = match evoke_files::bounded::read(path, MAX_JOURNAL) {
+        Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            return Err(JournalError::TooLarge { path: path.to_path_buf() });
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+            return Err(JournalError::NotAFile { path: path.to_path_buf() });
+        }
         Err(source) => return Err(JournalError::Io { path: path.to_path_buf(), source }),
     };
-    let meta = file.metadata().map_err(io(path))?;
-    if !meta.is_file() {
-        return Err(JournalError::NotAFile { path: path.to_path_buf() });
-    }
-    let mut text = String::new();
-    file.take(MAX_JOURNAL + 1).read_to_string(&mut text).map_err(io(path))?;
-    if text.len() as u64 > MAX_JOURNAL {
-        return Err(JournalError::TooLarge { path: path.to_path_buf() });
-    }
-    serde_json::from_str(&text)
+    serde_json::from_slice(&bytes)
         .map(Some)
         .map_err(|reason| JournalError::NotAJournal { path: path.to_path_buf(), reason })
 }
@@ -223,16 +236,12 @@ impl Journal {
     /// The journal `evoke resume` takes up in `project`: that of the latest plan a sentence ran there,
     /// under its lock.
     pub fn latest(state: &Path, project: &Path) -> Result<Journal, LatestError> {
-        use std::io::Read;
         let pointer = latest(state, project);
-        let mut stem = String::new();
-        match std::fs::File::open(&pointer) {
-            Ok(file) => {
-                file.take(256).read_to_string(&mut stem).map_err(io(&pointer))?;
-            }
+        let stem = match evoke_files::bounded::read_to_string(&pointer, 256) {
+            Ok(stem) => stem,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(LatestError::None),
             Err(source) => return Err(JournalError::Io { path: pointer, source }.into()),
-        }
+        };
         let stem = stem.trim();
         // The pointer names a file in the journal's place and nothing else.
         if stem.is_empty() || !stem.chars().all(|c| c.is_ascii_hexdigit() || c == '-' || c == 's' || c == 'f') {
@@ -267,6 +276,11 @@ impl Journal {
     /// Writes the journal as it stands before the plan's first step; a sentence's becomes the one
     /// `evoke resume` takes up in its project. Older journals past the bound are removed.
     pub fn begin(&mut self) -> std::io::Result<()> {
+        // A plan file's journal that was not here is written at its first record, not now: a plan declined
+        // before anything ran must not leave a journal that says nothing ran, or the next run would trust it.
+        if !self.said && !self.found {
+            return Ok(());
+        }
         self.save()?;
         let dir = self.path.parent().map(Path::to_path_buf).unwrap_or_default();
         if self.said {
@@ -275,6 +289,13 @@ impl Journal {
             evoke_files::atomic::write(&latest(&state, Path::new(&self.record.project)), stem.as_bytes())?;
         }
         prune(&dir, &self.path, self.said);
+        Ok(())
+    }
+
+    /// Writes the journal as it stands, found or not: a plan file's journal begun when the file is saved.
+    pub fn keep(&mut self) -> std::io::Result<()> {
+        self.save()?;
+        self.found = true;
         Ok(())
     }
 
@@ -329,6 +350,23 @@ impl Journal {
     }
 }
 
+/// Removes the lock files whose journal is gone or was never written (a plan stopped before it began),
+/// never one another evoke holds.
+fn remove_orphan_locks(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.extension().is_none_or(|x| x != "lock") || path.with_extension("json").exists() {
+            continue;
+        }
+        let Ok(file) = std::fs::File::options().write(true).custom_flags(libc::O_NOFOLLOW).open(&path) else {
+            continue;
+        };
+        if file.try_lock().is_ok() {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
 /// Removes the oldest journals of the same kind as `keep` past their bound ([`KEPT`] for sentences,
 /// [`KEPT_FILES`] for plan files), never `keep` and never one another evoke holds. A journal that cannot
 /// be removed stays.
@@ -345,6 +383,7 @@ fn prune(dir: &Path, keep: &Path, said: bool) {
         .filter(|p| p.extension().is_some_and(|x| x == "json") && p != keep && of_kind(p))
         .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
         .collect();
+    remove_orphan_locks(dir);
     let bound = if said { KEPT } else { KEPT_FILES };
     if journals.len() < bound {
         return;
@@ -460,7 +499,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut file =
             Journal::open(dir.path(), Path::new(HERE), "sha256:f11e", Origin::File { seal: "s1" }, "x", false).unwrap();
-        file.begin().unwrap();
+        file.keep().unwrap();
         aged(&file, 0);
         let file_path = file.path.clone();
         drop(file);

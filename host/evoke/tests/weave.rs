@@ -617,3 +617,156 @@ route = { volume = 0.95, probe = 0.02, none = 0.03 }
     let why = lines[1]["why"]["message"].as_str().unwrap_or_default();
     assert!(why.contains("outside its range"), "{}", lines[1]);
 }
+
+#[test]
+fn saving_the_same_plan_again_keeps_what_its_file_already_ran() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    let plan = saved(&f, sentence);
+    assert_eq!(f.evoke().arg("run").arg(&plan).output().unwrap().status.code(), Some(0));
+    assert_eq!(f.count("mark"), 2);
+    // A second save of the same plan, to another name: the same seal, the same journal.
+    let copy = f.home.join("copy.plan.json");
+    let out = f.evoke().args(["try", "--save", copy.to_str().unwrap(), sentence]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    let again = f.evoke().arg("run").arg(&plan).output().unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again).1);
+    assert_eq!(f.count("mark"), 2, "nothing ran twice: {}", f.marks());
+}
+
+#[test]
+fn a_plan_file_posing_as_from_elsewhere_asks_before_each_write_every_time() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    let plan = saved(&f, sentence);
+    assert_eq!(f.evoke().arg("run").arg(&plan).output().unwrap().status.code(), Some(0));
+    assert_eq!(f.count("mark"), 2);
+    // The key id changed, the MAC kept: a file from elsewhere, which must not find this file's journal.
+    let written = std::fs::read_to_string(&plan).unwrap();
+    let line = written.lines().nth(1).unwrap();
+    let id = line.split(':').nth(2).unwrap();
+    assert_eq!(id.len(), 16, "{line}");
+    let forged = f.home.join("forged.plan.json");
+    std::fs::write(&forged, written.replacen(id, "0000000000000000", 1)).unwrap();
+    for _ in 0..2 {
+        let out = f.evoke().arg("run").arg(&forged).output().unwrap();
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+        assert_eq!(f.count("mark"), 2, "{}", f.marks());
+    }
+}
+
+#[test]
+fn a_plan_file_whose_journal_is_gone_asks_again_after_a_run_that_ran_nothing() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    let plan = saved(&f, sentence);
+    let weave = f.home.join("state").join("weave");
+    for entry in std::fs::read_dir(&weave).unwrap().flatten() {
+        if entry.file_name().to_string_lossy().ends_with(".json") {
+            std::fs::remove_file(entry.path()).unwrap();
+        }
+    }
+    for _ in 0..2 {
+        let out = f.evoke().arg("run").arg(&plan).output().unwrap();
+        assert_eq!(out.status.code(), Some(3), "{}", text(&out).1);
+        assert_eq!(f.count("mark"), 0, "{}", f.marks());
+    }
+    // Nothing ran, so nothing was written that a later run could trust.
+    let journals = std::fs::read_dir(&weave)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .count();
+    assert_eq!(journals, 0);
+}
+
+#[test]
+fn at_a_terminal_a_declined_plan_file_without_its_journal_still_asks_the_next_time() {
+    let sentence = "mark it and mark it again";
+    let f = fixture(&[sentence]);
+    let plan = saved(&f, sentence);
+    let weave = f.home.join("state").join("weave");
+    for entry in std::fs::read_dir(&weave).unwrap().flatten() {
+        if entry.file_name().to_string_lossy().ends_with(".json") {
+            std::fs::remove_file(entry.path()).unwrap();
+        }
+    }
+    // At a terminal: the same command, its input the terminal's.
+    let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+    command.current_dir(&f.project).env("EVOKE_HOME", &f.home).env("NO_COLOR", "1");
+    command.args(["--recording", "recording.toml", "run"]).arg(&plan);
+    let mut session = expectrl::Session::spawn(command).unwrap();
+    session.set_expect_timeout(Some(Duration::from_secs(30)));
+    session.expect("[y/N] ").unwrap();
+    session.send_line("n").unwrap();
+    session.expect(expectrl::Eof).unwrap();
+    assert_eq!(f.count("mark"), 0);
+    let out = f.evoke().arg("run").arg(&plan).output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "a decline left nothing to trust: {}", text(&out).1);
+    assert_eq!(f.count("mark"), 0, "{}", f.marks());
+}
+
+#[test]
+fn without_a_terminal_a_destructive_step_bound_to_an_earlier_write_stops_the_plan_before_it() {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("project");
+    let marks = root.path().join("marks");
+    let m = format!("{:?}", marks.display().to_string());
+    for (name, manifest, body) in [
+        (
+            "probe",
+            "reflex = 1\ndescription = \"Measure the level.\"\neffect = \"write\"\nconfirm = \"Measure it?\"\nrun = \"probe.mjs\"\n\n[yields.level]\nkind = \"number\"\n".to_string(),
+            format!("import {{ appendFileSync }} from \"node:fs\";\nexport default function probe() {{ appendFileSync({m}, \"probe\\n\"); return {{ text: \"level 50\", data: {{ level: 50 }} }}; }}\n"),
+        ),
+        (
+            "volume",
+            "reflex = 1\ndescription = \"Set the volume.\"\neffect = \"destructive\"\nconfirm = \"Set it to {level}?\"\nrun = \"volume.mjs\"\n\n[args.level]\nask = \"What level?\"\npick = \"number\"\nrange = [0, 100]\n".to_string(),
+            format!("import {{ appendFileSync }} from \"node:fs\";\nexport default function volume({{ level }}) {{ appendFileSync({m}, `volume ${{level}}\\n`); return `volume ${{level}}`; }}\n"),
+        ),
+    ] {
+        let dir = project.join("r").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
+        std::fs::write(dir.join(format!("{name}.mjs")), body).unwrap();
+    }
+    std::fs::write(project.join("evoke.toml"), "[reflexes]\nprobe = \"r/probe\"\nvolume = \"r/volume\"\n").unwrap();
+    std::fs::write(
+        project.join("recording.toml"),
+        r#"id = "replay"
+
+[gate]
+route = 0.5
+read = 0.6
+write = 0.8
+
+[answers."read the level and set the volume to it"]
+route = { probe = 0.95, volume = 0.02, none = 0.03 }
+"weave.cut_15_18" = { yes = 0.9 }
+
+[answers."read the level"]
+route = { probe = 0.95, volume = 0.02, none = 0.03 }
+"fits.probe" = { yes = 0.9 }
+"fits.volume" = { yes = 0.05 }
+
+[answers."set the volume to it"]
+route = { volume = 0.95, probe = 0.02, none = 0.03 }
+"fits.volume" = { yes = 0.9 }
+"fits.probe" = { yes = 0.05 }
+"#,
+    )
+    .unwrap();
+    let home = root.path().join("home");
+    let evoke = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1").stdin(Stdio::null());
+        command
+    };
+    assert!(evoke().arg("trust").output().unwrap().status.success());
+    let out =
+        evoke().args(["--recording", "recording.toml", "read the level and set the volume to it"]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    assert!(stderr.contains("nothing ran"), "{stderr}");
+    assert!(!marks.exists(), "the first write did not run: {}", std::fs::read_to_string(&marks).unwrap_or_default());
+}

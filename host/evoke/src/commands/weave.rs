@@ -104,6 +104,9 @@ pub enum Journaled<'a> {
     /// A plan file, by its seal: the file's own journal, read again. Without one here, every write asks
     /// first, since evoke cannot know which ran before.
     File { seal: &'a str },
+    /// A plan file sealed by another key, by the hash of its whole text: nothing in it can be verified
+    /// here, so every write asks first, every time it runs.
+    Elsewhere { text: &'a str },
     /// `evoke resume`: the journal it took up, already held.
     Resumed(Journal),
 }
@@ -118,7 +121,7 @@ pub fn project_key(session: &Session) -> std::path::PathBuf {
 pub fn journal_refused(e: JournalError) -> CommandError {
     match e {
         JournalError::Busy { .. } => CommandError::refused(format!("{e}; nothing ran"))
-            .with_fix("wait for the other evoke to end; what it ran is then in the plan's journal: evoke resume"),
+            .with_fix("wait for the other evoke to end, then run the plan again: its journal keeps what ran"),
         other => CommandError::refused(format!("the plan's journal is refused: {other}; nothing ran")),
     }
 }
@@ -188,12 +191,21 @@ pub async fn act(
             let found = journal.found();
             (journal, !found)
         }
+        Journaled::Elsewhere { text } => {
+            let origin = Origin::Elsewhere { text };
+            let journal = Journal::open(state, &project_key(session), &digest, origin, &plan.input, true)
+                .map_err(journal_refused)?;
+            (journal, true)
+        }
         Journaled::Resumed(journal) => (journal, false),
     };
-    if asks_each_write {
-        for step in &mut plan.steps {
-            step.decision = evoke_core::decide::held_without_journal(&session.catalog, &step.decision);
-        }
+    // Every write of a plan whose journal cannot be trusted waits for a yes: held now, and again whenever
+    // a step is decided anew (an answer, a value bound at its turn).
+    let hold = |decision: Decision| {
+        if asks_each_write { evoke_core::decide::held_without_journal(&session.catalog, &decision) } else { decision }
+    };
+    for step in &mut plan.steps {
+        step.decision = hold(step.decision.clone());
     }
     let count = plan.steps.len();
     let present = prompt::person_present();
@@ -254,14 +266,14 @@ pub async fn act(
             return Ok(Exit::Declined);
         };
         waited += asked.elapsed();
-        plan.steps[i].decision = answered(
+        plan.steps[i].decision = hold(answered(
             &session.catalog,
             session.gate.as_ref(),
             &decided[i].candidates,
             &decision,
             &answers,
             Some(&plan.input),
-        );
+        ));
     }
 
     // Never half done: where no one can say yes, a step that would wait for one stops the plan before
@@ -272,14 +284,23 @@ pub async fn act(
         match mark {
             Some(Mark::Done) => None,
             Some(Mark::Intent) => Some((i, true)),
-            None => (s.decision.outcome == Outcome::Confirm).then_some((i, false)),
+            // A step whose value is bound at its turn is decided then; a destructive one always waits, and
+            // every write waits where the journal cannot be trusted.
+            None => {
+                // An ask has no effect on its line yet: its reflex's, from the manifest.
+                let reflex = s.decision.reflex.as_deref().and_then(|r| session.catalog.get(r));
+                let effect = reflex.map_or(Effect::Destructive, |r| r.manifest.effect);
+                let bound_later = !plan::binds_of(&plan, i + 1).is_empty()
+                    && (effect == Effect::Destructive || (asks_each_write && effect != Effect::Read));
+                (s.decision.outcome == Outcome::Confirm || bound_later).then_some((i, false))
+            }
         }
     });
     if let Some((waits, started_before)) = waits
         && !present
     {
         let said = if started_before {
-            render::plan_step_started_before(waits + 1)
+            render::plan_step_started_before(waits + 1, &again_command(options))
         } else {
             render::plan_waits(waits + 1, &plan.steps[waits].decision)
         };
@@ -391,6 +412,7 @@ pub async fn act(
                         Some(&plan.input),
                     );
                 }
+                decision = hold(decision);
                 plan.steps[i].decision = decision.clone();
                 if !options.json {
                     let call = decision.call.clone().unwrap_or_default();
@@ -411,6 +433,17 @@ pub async fn act(
         render::err("evoke: the weave stopped; the steps after it did not run\n");
     }
     Ok(exit)
+}
+
+/// The command that runs the plan again at a terminal: its file's, or `evoke resume`.
+fn again_command(options: &Options<'_>) -> String {
+    match &options.pinned {
+        Some(pinned) => format!(
+            "evoke run {}",
+            shlex::try_quote(&pinned.file).map(|q| q.into_owned()).unwrap_or_else(|_| pinned.file.clone())
+        ),
+        None => "evoke resume".to_string(),
+    }
 }
 
 fn skipped() -> (Status, Option<Why>) {
@@ -479,7 +512,7 @@ where
             Mark::Intent => {
                 let question = format!("step {n} ({}) started before and may already have acted; run it again?", call);
                 if !present {
-                    let message = format!("{question} Answer at a terminal: evoke resume");
+                    let message = format!("{question} Answer at a terminal: {}", again_command(options));
                     if !options.json {
                         render::err(&format!("evoke: {}\n", render::shown(&message)));
                     }
@@ -649,10 +682,13 @@ pub fn save(session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]
         .map_err(|e| CommandError::failed(format!("the plan just sealed does not open: {e}")))?;
     let digest = woven.plan.digest();
     let origin = Origin::File { seal: &opened.mac };
-    let mut journal =
-        Journal::open(&session.places.state, &project_key(session), &digest, origin, &woven.plan.input, false)
-            .map_err(journal_refused)?;
-    journal.begin().map_err(|e| CommandError::failed(format!("the plan's journal cannot be begun: {e}")))?;
+    let project = project_key(session);
+    let mut journal = Journal::open(&session.places.state, &project, &digest, origin, &woven.plan.input, true)
+        .map_err(journal_refused)?;
+    // The same plan saved again has the same seal: its journal, with what already ran, is kept as it is.
+    if !journal.found() {
+        journal.keep().map_err(|e| CommandError::failed(format!("the plan's journal cannot be begun: {e}")))?;
+    }
     evoke_files::atomic::write(path, sealed.as_bytes())
         .map_err(|e| CommandError::failed(format!("cannot write {}: {e}", path.display())))?;
     render::err(&render::plan_saved(&path.display().to_string()));
@@ -698,8 +734,8 @@ pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option
     let mut log = Log::open(&session.places.log());
     let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };
     let options = Options { json, project_flag, pinned: Some(pinned) };
-    let journaled = Journaled::File { seal: &opened.mac };
     if !opened.ours {
+        let journaled = Journaled::Elsewhere { text: &text };
         render::err(&render::plan_from_elsewhere(&shown));
         return runtime.block_on(async {
             let started = Instant::now();
@@ -736,6 +772,6 @@ pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option
             ))
             .with_fix("write the plan again: evoke try --save FILE \"…\""));
         }
-        act(session, &mut log, *woven, started, &options, journaled).await
+        act(session, &mut log, *woven, started, &options, Journaled::File { seal: &opened.mac }).await
     })
 }

@@ -185,10 +185,11 @@ pub fn plan_saved(file: &str) -> String {
 }
 
 /// A plan run again without a terminal, whose step `n` was left at `intent`: nothing runs.
-pub fn plan_step_started_before(n: usize) -> String {
+pub fn plan_step_started_before(n: usize, again: &str) -> String {
     format!(
         "evoke: step {n} started before and may already have acted; only a person can say to run it again\n\
-         nothing ran: answer at a terminal: evoke resume\n"
+         nothing ran: answer at a terminal: {}\n",
+        shown(again)
     )
 }
 
