@@ -54,6 +54,15 @@ pub struct ServeArgs {
     /// Events waiting for the agents, at most; past it, 429.
     #[arg(long, default_value_t = 100_000)]
     pub max_backlog: i64,
+    /// Connections open at once, at most (held to half the open-file limit); past it, 503.
+    #[arg(long, default_value_t = 512)]
+    pub max_connections: usize,
+    /// How long a request's headers may take to arrive, in milliseconds; past it the connection is closed.
+    #[arg(long, default_value_t = 10_000)]
+    pub header_timeout_ms: u64,
+    /// How long an event body may take to arrive, in milliseconds; past it, 408.
+    #[arg(long, default_value_t = 30_000)]
+    pub body_timeout_ms: u64,
 }
 
 #[derive(clap::Subcommand, Clone, Debug)]
@@ -91,6 +100,9 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
                 max_body: args.max_body,
                 queue: args.queue,
                 max_backlog: args.max_backlog,
+                max_connections: args.max_connections,
+                header_timeout: std::time::Duration::from_millis(args.header_timeout_ms.max(1)),
+                body_timeout: std::time::Duration::from_millis(args.body_timeout_ms.max(1)),
                 ..Limits::default()
             };
             let running = match open_worker(&args.host)? {

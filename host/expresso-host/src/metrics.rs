@@ -43,7 +43,11 @@ impl Metrics {
         let rows: [(&str, &str, &AtomicU64); 11] = [
             ("expresso_events_in_total", "events accepted into the log", &self.events_in),
             ("expresso_events_duplicate_total", "events already in the log (same id and rev)", &self.events_duplicate),
-            ("expresso_requests_refused_total", "requests refused (400, 413, 429, 503)", &self.requests_refused),
+            (
+                "expresso_requests_refused_total",
+                "requests and connections refused (400, 408, 413, 429, 503)",
+                &self.requests_refused,
+            ),
             ("expresso_events_processed_total", "events the agents have run on", &self.events_processed),
             ("expresso_firings_total", "behaviors fired", &self.firings),
             ("expresso_provider_calls_total", "model leaves a provider answered", &self.provider_calls),

@@ -11,6 +11,10 @@
 //! - One processor runs the log through the write-ahead protocol, batch by batch.
 //! - `GET /healthz` (the process answers), `GET /readyz` (recovery is over and the processor is not
 //!   stopped by a fault), `GET /metrics` (Prometheus text).
+//! - Each connection is bounded: its request's headers must arrive within the header timeout (so must the
+//!   next request's on a kept-alive connection), an event body within the body timeout (else 408), and
+//!   past the connection limit a new connection is answered 503 with `Retry-After` and closed, long
+//!   before the process runs out of file descriptors.
 //! - SIGINT or SIGTERM: stop taking requests, commit what was accepted, let the processor finish the batch
 //!   in progress (its firing and its deliveries), and exit.
 
@@ -48,6 +52,16 @@ pub struct Limits {
     pub max_backlog: i64,
     /// Events committed per group commit, at most.
     pub max_group: usize,
+    /// Connections open at once; past it a new one is answered 503 and closed. It is held to half the
+    /// process's open-file limit, whatever is asked, so the store, the sinks and the refusals keep
+    /// descriptors of their own.
+    pub max_connections: usize,
+    /// How long a request's headers may take to arrive, from the first byte asked for (on a kept-alive
+    /// connection, from the end of the last answer): past it the connection is closed.
+    pub header_timeout: Duration,
+    /// How long an event body may take to arrive, once its headers are in: past it, 408 and the
+    /// connection is closed.
+    pub body_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -58,6 +72,9 @@ impl Default for Limits {
             queue: 1_024,
             max_backlog: 100_000,
             max_group: 4_096,
+            max_connections: 512,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -272,6 +289,11 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
         })
     };
 
+    let bounds = Bounds {
+        connections: connection_limit(limits.max_connections),
+        header_timeout: limits.header_timeout,
+        metrics: metrics.clone(),
+    };
     let shared = Arc::new(Shared { queue, metrics: metrics.clone(), limits, ready: ready.clone(), last_seq, cursor });
     let app = Router::new()
         .route("/events", post(events))
@@ -299,12 +321,11 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
                 }
                 Ok::<(), std::io::Error>(())
             };
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = signal.await;
-                })
-                .await
-                .map_err(ServerError::Io)
+            accept(listener, app, bounds, async move {
+                let _ = signal.await;
+            })
+            .await;
+            Ok(())
         });
         // The router and its queue are gone: the worker commits what was accepted, finishes the batch in
         // progress, and ends.
@@ -314,6 +335,121 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
         served
     });
     Ok(Running { addr, metrics, ready, shutdown: Some(shutdown_tx), server: Some(server) })
+}
+
+/// What holds the connections to their bounds.
+struct Bounds {
+    connections: usize,
+    header_timeout: Duration,
+    metrics: Arc<Metrics>,
+}
+
+/// Connections being refused at once, at most (an eighth of the connection limit below that); past it a
+/// connection over the limit is closed without an answer.
+const REFUSING_AT_ONCE: usize = 64;
+/// How long a refusal may take (its answer written, what the client sent read and dropped).
+const REFUSAL_BOUND: Duration = Duration::from_secs(1);
+/// How long a stop waits for the requests in progress to be answered.
+const STOP_GRACE: Duration = Duration::from_secs(30);
+
+/// The connection limit in force: what was asked, held to half the open-file limit.
+pub fn connection_limit(asked: usize) -> usize {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: a plain system call writing into a valid rlimit.
+    let files = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+        usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
+    } else {
+        1_024
+    };
+    asked.min(files / 2).max(1)
+}
+
+/// Takes connections until `stop`, each served under the header timeout and holding one of the limited
+/// slots; then lets the requests in progress finish, within [`STOP_GRACE`].
+async fn accept(listener: tokio::net::TcpListener, app: Router, bounds: Bounds, stop: impl Future<Output = ()>) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+    let slots = Arc::new(tokio::sync::Semaphore::new(bounds.connections));
+    let refusing = Arc::new(tokio::sync::Semaphore::new((bounds.connections / 8).clamp(1, REFUSING_AT_ONCE)));
+    let (closing, closing_rx) = tokio::sync::watch::channel(false);
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(bounds.header_timeout);
+    tokio::pin!(stop);
+    loop {
+        let accepted = tokio::select! {
+            _ = &mut stop => break,
+            Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
+            accepted = listener.accept() => accepted,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of descriptors, or the connection went before it was taken: a pause, not a spin.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            Metrics::add(&bounds.metrics.requests_refused, 1);
+            if let Ok(turn) = refusing.clone().try_acquire_owned() {
+                tasks.spawn(async move {
+                    let _turn = turn;
+                    let _ = tokio::time::timeout(REFUSAL_BOUND, refuse_connection(stream)).await;
+                });
+            }
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let mut closing = closing_rx.clone();
+        tasks.spawn(async move {
+            let _slot = slot;
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => return,
+                _ = closing.changed() => {}
+            }
+            // Stopping: the request in progress is answered, then the connection closes.
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
+        });
+    }
+    drop(listener);
+    let _ = closing.send(true);
+    let _ = tokio::time::timeout(STOP_GRACE, async { while tasks.join_next().await.is_some() {} }).await;
+}
+
+/// The answer to a connection over the limit.
+const TOO_MANY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: 37\r\n\r\n{\"error\":\"too many open connections\"}";
+
+/// Answers 503 and closes. What the client sent is read and dropped first: closing a socket with unread
+/// bytes resets the connection, which can destroy the answer before the client reads it.
+async fn refuse_connection(stream: tokio::net::TcpStream) -> std::io::Result<()> {
+    let mut written = 0;
+    while written < TOO_MANY.len() {
+        stream.writable().await?;
+        match stream.try_write(&TOO_MANY[written..]) {
+            Ok(n) => written += n,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let stream = stream.into_std()?;
+    stream.shutdown(std::net::Shutdown::Write)?;
+    let stream = tokio::net::TcpStream::from_std(stream)?;
+    let mut buf = [0u8; 4_096];
+    let mut read = 0;
+    while read < 64 * 1_024 {
+        stream.readable().await?;
+        match stream.try_read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Commits the requests' events to the log in one transaction and answers each request.
@@ -394,11 +530,21 @@ async fn events(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
         Metrics::add(&m.requests_refused, 1);
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {limit} bytes"));
     }
-    let bytes = match axum::body::to_bytes(body, limit).await {
-        Ok(bytes) => bytes,
-        Err(_) => {
+    let bytes = match tokio::time::timeout(shared.limits.body_timeout, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
             Metrics::add(&m.requests_refused, 1);
             return refuse(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {limit} bytes"));
+        }
+        Err(_) => {
+            Metrics::add(&m.requests_refused, 1);
+            let mut response = refuse(
+                StatusCode::REQUEST_TIMEOUT,
+                format!("the body did not arrive within {} ms", shared.limits.body_timeout.as_millis()),
+            );
+            // The rest of the body may still come: the connection cannot carry another request.
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return response;
         }
     };
     let events = match parse_events(&bytes, shared.limits.max_events_per_request) {

@@ -230,3 +230,82 @@ fn a_full_queue_is_pushed_back_with_503_and_nothing_of_it_is_written() {
     assert_eq!(db.counts().unwrap().events, 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Reads until the server closes the connection (or 15 s pass); what it sent, and whether it closed.
+fn read_until_closed(stream: &mut std::net::TcpStream) -> (String, bool) {
+    use std::io::Read;
+    stream.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return (String::from_utf8_lossy(&got).into_owned(), true),
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                return (String::from_utf8_lossy(&got).into_owned(), true);
+            }
+            Err(_) => return (String::from_utf8_lossy(&got).into_owned(), false),
+        }
+    }
+}
+
+fn half_sent(addr: std::net::SocketAddr, text: &str) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.write_all(text.as_bytes()).unwrap();
+    stream
+}
+
+#[test]
+fn a_request_whose_headers_or_body_stall_is_cut_off_at_its_timeout() {
+    let dir = temp_dir("serve-stall");
+    let limits = Limits {
+        header_timeout: Duration::from_millis(500),
+        body_timeout: Duration::from_millis(500),
+        ..Limits::default()
+    };
+    let (running, lines, _) = serve(&dir, 1, None, limits);
+    // Half the headers, then nothing.
+    let mut headers = half_sent(running.addr, "POST /events HTTP/1.1\r\nHost: x\r\nContent-Type: applic");
+    let (_, closed) = read_until_closed(&mut headers);
+    assert!(closed, "a connection with half its headers is kept open");
+    // Nothing at all.
+    let mut idle = half_sent(running.addr, "");
+    assert!(read_until_closed(&mut idle).1, "an idle connection is kept open");
+    // The headers, then part of the body.
+    let body = &lines[0];
+    let mut stalled = half_sent(
+        running.addr,
+        &format!("POST /events HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{}", body.len(), &body[..10]),
+    );
+    let (answer, closed) = read_until_closed(&mut stalled);
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    assert!(closed, "a connection whose body stalled is kept open");
+    // Nothing of it was written; a whole request still goes through.
+    let (code, text, _) = post(&format!("http://{}/events", running.addr), body);
+    assert_eq!((code, text.as_str()), (200, r#"{"accepted":1,"duplicate":0}"#));
+    running.stop().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn past_the_connection_limit_a_connection_is_pushed_back_with_503_until_slots_free() {
+    let dir = temp_dir("serve-connections");
+    let limits = Limits { max_connections: 4, header_timeout: Duration::from_secs(1), ..Limits::default() };
+    let (running, lines, _) = serve(&dir, 1, None, limits);
+    let url = format!("http://{}/events", running.addr);
+    // Four connections holding every slot with half a request each (taken in the order they came).
+    let mut idle: Vec<_> = (0..4).map(|_| half_sent(running.addr, "POST /events HTTP/1.1\r\nHo")).collect();
+    let (code, text, retry) = post(&url, &lines[0]);
+    assert_eq!((code, retry.as_deref()), (503, Some("1")), "{text}");
+    assert!(text.contains("too many open connections"), "{text}");
+    // Once the header timeout has cut them, the request goes through.
+    for stream in &mut idle {
+        assert!(read_until_closed(stream).1, "a connection with half a request is kept open");
+    }
+    let (code, text, _) = post(&url, &lines[0]);
+    assert_eq!((code, text.as_str()), (200, r#"{"accepted":1,"duplicate":0}"#));
+    assert!(get(&format!("http://{}/metrics", running.addr)).1.contains("expresso_requests_refused_total 1\n"));
+    running.stop().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -111,3 +111,71 @@ fn sigkill_of_serve_between_a_delivery_and_done_then_a_restart_loses_nothing_and
     assert_eq!((counts.events, counts.done as usize, counts.intent), (9, all.len(), 0));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn serve_under_a_small_file_limit_keeps_answering_while_half_sent_requests_pile_up() {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    let dir = temp_dir("proc-flood");
+    let (program, events, recording, _) = triage_fixture(&dir, 1);
+    let receiver = Receiver::start(true, 0);
+    let sinks = sinks(&dir, &receiver);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_expresso-host"));
+    cmd.args(["serve", program.to_str().unwrap(), "--state", dir.join("state").to_str().unwrap()])
+        .args(["--sinks", sinks.to_str().unwrap(), "--provider", &format!("recording:{}", recording.display())])
+        .args(["--listen", "127.0.0.1:0", "--header-timeout-ms", "2000"])
+        .env_remove("EXPRESSO_FAULT")
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit(2) is async-signal-safe; it runs in the child between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let files = libc::rlimit { rlim_cur: 128, rlim_max: 128 };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &files) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.contains("listening on"), "{line}");
+    let addr = line.trim().rsplit("http://").next().unwrap().to_string();
+    std::thread::spawn(move || for _ in stderr.lines() {});
+    // More half-sent requests than the server has descriptors (and fewer than it has descriptors and
+    // backlog together, so that every one connects), all held open by this test.
+    let flood: Vec<_> = (0..200)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&addr).unwrap();
+            s.write_all(b"POST /events HTTP/1.1\r\nHost: x\r\n").unwrap();
+            s
+        })
+        .collect();
+    let event = std::fs::read_to_string(events).unwrap().lines().next().unwrap().to_string();
+    let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(3)).build();
+    let start = Instant::now();
+    let answered = loop {
+        if start.elapsed() > Duration::from_secs(30) {
+            break None;
+        }
+        match agent.post(&format!("http://{addr}/events")).send_string(&event) {
+            Ok(r) => break Some(r.into_string().unwrap()),
+            // Pushed back (503), or a connection over every bound closed unanswered: try again.
+            Err(ureq::Error::Status(503, r)) => assert_eq!(r.header("retry-after"), Some("1")),
+            Err(ureq::Error::Status(code, r)) => panic!("{code}: {}", r.into_string().unwrap_or_default()),
+            Err(ureq::Error::Transport(_)) => {}
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let running = child.try_wait().unwrap().is_none();
+    drop(flood);
+    // SAFETY: kill(2) on a child this test started (stopped before any assertion, so none is left behind).
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let stopped = child.wait().unwrap();
+    assert_eq!(answered.as_deref(), Some(r#"{"accepted":1,"duplicate":0}"#), "a valid request never got through");
+    assert!(running, "serve stopped");
+    assert!(stopped.success(), "{stopped:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
