@@ -16,9 +16,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Report {
     pub agents: Vec<AgentReport>,
     pub diagnostics: Vec<Diagnostic>,
-    /// The span of every expression interpolated into a string that is typed duration: such a value is
-    /// held in milliseconds and is printed as a duration ([`crate::lexer::duration_text`]), which only
-    /// its type tells apart from a number.
+    /// The span of every expression typed duration that is written as text (interpolated into a string,
+    /// or appended to a text memory with `+=`): such a value is held in milliseconds and is written as a
+    /// duration ([`crate::lexer::duration_text`]), which only its type tells apart from a number.
     pub durations: Vec<Span>,
 }
 
@@ -273,7 +273,13 @@ impl AgentChecker<'_> {
                     Some(memory) if *add => {
                         let ok = match memory.value {
                             Literal::Num(_) | Literal::Dur(_) => matches!(ty, Ty::Number | Ty::Duration | Ty::Unknown),
-                            Literal::Str(_) => true,
+                            Literal::Str(_) => {
+                                // Appended to text, a duration is written as one, as inside a string.
+                                if ty == Ty::Duration {
+                                    self.durations.push(value.span);
+                                }
+                                true
+                            }
                             Literal::Bool(_) => false,
                         };
                         if !ok {

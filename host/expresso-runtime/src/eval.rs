@@ -35,7 +35,7 @@ pub(crate) struct Ports<'a> {
     pub leaves: HashMap<String, Rc<(Schema, Option<String>)>>,
     pub bool_schema: Schema,
     pub text_schema: Schema,
-    /// Where the checker typed an interpolation a duration, as `(start, end)`: it prints as one.
+    /// Where the checker typed a value written as text a duration, as `(start, end)`: it is written as one.
     pub durations: HashSet<(usize, usize)>,
 }
 
@@ -243,7 +243,14 @@ impl<'f> Firing<'f> {
                             items.push(v);
                             Value::Array(items)
                         }
-                        other => Value::String(format!("{}{}", render(&other), render(&v))),
+                        other => {
+                            let tail = if ports.durations.contains(&(value.span.start, value.span.end)) {
+                                render_duration(&v)
+                            } else {
+                                render(&v)
+                            };
+                            Value::String(format!("{}{tail}", render(&other)))
+                        }
                     }
                 };
                 memory.insert(name.text.clone(), new);
