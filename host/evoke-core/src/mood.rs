@@ -1572,13 +1572,38 @@ fn words(text: &str) -> Vec<String> {
     }
     // `don t`, `can t`: an apostrophe typed as a space.
     let mut joined: Vec<String> = Vec::with_capacity(out.len());
-    for w in out {
+    for w in out.into_iter().map(|w| negation_spelled(&w).unwrap_or(w)) {
         match joined.last_mut() {
             Some(last) if w == "t" && last.len() >= 2 && last.ends_with('n') => last.push_str("'t"),
             _ => joined.push(w),
         }
     }
     joined
+}
+
+/// A negating contraction however its apostrophe fell, as the lists spell it: the apostrophe misplaced
+/// (`did'nt`, `wo'nt`, `should'nt`), doubled (`won'nt`), or a clitic after it (`won't've`, `don't's`,
+/// `won'tve`) read as the contraction it holds (`won't`, `didn't`). Only a word holding an apostrophe is
+/// read so; a possessive (`grant's`) is not a contraction.
+fn negation_spelled(word: &str) -> Option<String> {
+    let apostrophes = word.matches('\'').count();
+    if apostrophes == 0 || (apostrophes == 1 && word.ends_with("'s") && !word.ends_with("n't's")) {
+        return None;
+    }
+    let letters: String = word.chars().filter(|c| *c != '\'').collect();
+    // A clitic after the contraction: `'ve`, `'s`, `'d`, `'ll`, or `ve` run into it.
+    let stem = ["ve", "ll", "s", "d"]
+        .iter()
+        .find_map(|c| letters.strip_suffix(c).filter(|s| s.ends_with("nt")))
+        .unwrap_or(&letters);
+    let base = stem.strip_suffix("nt")?;
+    // `won'nt`: the `n` said twice.
+    let base = if base.len() > 2 && base.ends_with('n') { &base[..base.len() - 1] } else { base };
+    if base.len() < 2 || !base.chars().all(|c| c.is_alphabetic()) {
+        return None;
+    }
+    let spelled = format!("{base}n't");
+    (spelled != word).then_some(spelled)
 }
 
 fn starts(words: &[String], phrase: &[&str]) -> bool {
@@ -1592,6 +1617,31 @@ fn find(words: &[String], phrase: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_negation_is_read_however_its_apostrophe_fell_or_whatever_clitic_follows_it() {
+        for text in [
+            "won't've lock the front door",
+            "wont've lock the front door",
+            "won't's lock the front door",
+            "won'tve lock the front door",
+            "won'nt lock the front door",
+            "wo'nt lock the front door",
+            "don't've turn off the den lamp",
+            "shouldn't've turn off the den lamp",
+            "did'nt turn off the den lamp",
+            "should'nt turn off the den lamp",
+            "turn off the office lamp and won't've turn off the den lamp",
+        ] {
+            assert_eq!(mood(text), Mood::Negated, "{text}");
+        }
+        // A possessive is no contraction; `won't you` still asks.
+        assert_eq!(mood("turn on grant's lamp"), Mood::Request);
+        assert_eq!(mood("won't you turn off the den lamp"), Mood::Request);
+        assert_eq!(negation_spelled("won't"), None, "already as the lists spell it");
+        assert_eq!(negation_spelled("did'nt").as_deref(), Some("didn't"));
+        assert_eq!(negation_spelled("won'nt").as_deref(), Some("won't"));
+    }
 
     #[test]
     fn what_a_sentence_spares_runs_from_its_word_to_the_end_of_its_clause() {
