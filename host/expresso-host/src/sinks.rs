@@ -18,12 +18,12 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 /// What became of one delivery.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Delivered {
-    /// The receiver took it: the receipt is marked `done`.
+    /// The receiver took it (for an HTTP sink, answered 2xx): the receipt is marked `done`.
     Done,
     /// A failure that may pass (a connection refused, a timeout, a 5xx, a 429): tried again later.
     Retry(String),
-    /// A refusal that will not pass by itself (a 4xx, a reflex that needs a person): held, never re-sent
-    /// by itself.
+    /// A refusal that will not pass by itself (a 4xx, a 3xx redirect, a reflex that needs a person): held,
+    /// never re-sent by itself.
     Held(String),
     /// Not sent: the sink failed on another receipt of the same call, so this one waits for the sweep
     /// without counting as a try.
@@ -180,7 +180,19 @@ impl Http {
             request = request.set("Authorization", &format!("Bearer {secret}"));
         }
         match request.send_string(&self.body(item).to_string()) {
-            Ok(_) => Delivered::Done,
+            Ok(answer) if (200..300).contains(&answer.status()) => Delivered::Done,
+            // Only a 2xx is a delivery. The client follows no redirect (`redirects(0)`) and hands a 3xx
+            // back as an answer: the receipt was not taken where it was sent, and sending it where the
+            // answer points is the operator's call, so it is held. The reason names the status, never the
+            // `Location` (it may carry a webhook's secret path).
+            Ok(answer) if (300..400).contains(&answer.status()) => Delivered::Held(format!(
+                "sink {}: HTTP {}, a redirect: not followed and not delivered (point the sink at the address the receiver answers 2xx at)",
+                self.name,
+                answer.status()
+            )),
+            Ok(answer) => {
+                Delivered::Held(format!("sink {}: HTTP {}, not a 2xx: not delivered", self.name, answer.status()))
+            }
             Err(ureq::Error::Status(code, _)) if code == 408 || code == 429 || code >= 500 => {
                 Delivered::Retry(format!("sink {}: HTTP {code}", self.name))
             }

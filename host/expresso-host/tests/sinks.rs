@@ -595,3 +595,109 @@ fn a_reflex_run_cut_short_by_a_crash_is_held_at_recovery_not_run_again() {
     assert_eq!(runs(&dir), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A loopback receiver answering every request with `status` and a `Location` (to `to`), as a moved
+/// webhook or a load balancer in front of one does. It reads each request whole before answering, so
+/// the client sees the answer rather than a reset.
+struct Redirector {
+    addr: std::net::SocketAddr,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<usize>>,
+}
+
+impl Redirector {
+    fn start(status: u16, to: &str) -> Redirector {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (to, stopping) = (to.to_string(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            let mut answered = 0;
+            // Bounded: the test stops it, and it never outlives a minute.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            while !stopping.load(Ordering::SeqCst) && std::time::Instant::now() < deadline {
+                let Ok((stream, _)) = listener.accept() else {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    continue;
+                };
+                stream.set_nonblocking(false).unwrap();
+                stream.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+                let mut reader = BufReader::new(stream);
+                let mut length = 0usize;
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
+                    if let Some((name, value)) = line.split_once(':')
+                        && name.eq_ignore_ascii_case("content-length")
+                    {
+                        length = value.trim().parse().unwrap_or(0);
+                    }
+                    line.clear();
+                }
+                let mut body = vec![0u8; length];
+                let _ = reader.read_exact(&mut body);
+                let answer = format!(
+                    "HTTP/1.1 {status} Moved\r\nlocation: {to}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                );
+                let _ = reader.get_mut().write_all(answer.as_bytes());
+                answered += 1;
+            }
+            answered
+        });
+        Redirector { addr, stop, thread: Some(thread) }
+    }
+
+    /// Stops it; how many requests it answered.
+    fn stop(mut self) -> usize {
+        self.stop.store(true, Ordering::SeqCst);
+        self.thread.take().unwrap().join().unwrap()
+    }
+}
+
+#[test]
+fn a_redirect_is_not_a_delivery_the_receipt_is_held_naming_the_status() {
+    // ureq follows no redirect here and returns a 3xx as an answer; counted as done, the effect was lost.
+    let dir = temp_dir("redirect");
+    let (program, events, recording, expected) = triage_fixture(&dir, 1);
+    let receipts = all_keys(&expected).len();
+    // Where the redirects point: it must never be asked (a redirect is not followed).
+    let elsewhere = Receiver::start(true, 0);
+    let token = "T0SECRET/B0SECRET/RedirectWebhookSecret";
+    let var = format!("EXPRESSO_TEST_REDIRECT_URL_{}", std::process::id());
+    for status in [301u16, 302, 303, 307, 308] {
+        let redirector = Redirector::start(status, &elsewhere.url());
+        // An `http` sink by `url`, and a `slack` sink by `url_env` whose address is a secret.
+        let url = format!("http://{}/services/{token}", redirector.addr);
+        // SAFETY: set before the host that reads it is opened; the name is this test's own.
+        unsafe { std::env::set_var(&var, &url) };
+        let sections = [
+            format!("[sinks.s]\nkind = \"http\"\nurl = \"http://{}/hook\"\nattempts = 2", redirector.addr),
+            format!("[sinks.s]\nkind = \"slack\"\nurl_env = \"{var}\"\nattempts = 2"),
+        ];
+        for section in sections {
+            let _ = std::fs::remove_dir_all(dir.join("state"));
+            let mut host = open(&args(&dir, program.clone(), &recording, all_to(&dir, &section))).unwrap();
+            host.db_mut()
+                .append(&expresso_runtime::read_log(&std::fs::read_to_string(&events).unwrap()).unwrap())
+                .unwrap();
+            assert_eq!(host.drain(5_000).unwrap(), 0, "HTTP {status}: a held receipt does not wait");
+            let counts = host.db().counts().unwrap();
+            assert_eq!((counts.held, counts.done), (receipts as i64, 0), "HTTP {status}, {section}");
+            for key in all_keys(&expected) {
+                // Held at the first answer: a redirect is not tried again by itself.
+                assert_eq!(host.db().receipt_status(&key).unwrap().unwrap(), ("held".to_string(), 1));
+            }
+            let first = &expected["react.add"][0];
+            let error: String = rusqlite::Connection::open(dir.join("state").join("expresso.db"))
+                .unwrap()
+                .query_row("SELECT last_error FROM world WHERE key = ?1", [first], |r| r.get(0))
+                .unwrap();
+            assert!(error.starts_with(&format!("sink s: HTTP {status}, a redirect")), "{error}");
+            assert!(!error.contains("RedirectWebhookSecret") && !error.contains("/services/"), "{error}");
+        }
+        assert_eq!(redirector.stop(), 2 * receipts, "HTTP {status}: each receipt sent once per sink");
+    }
+    assert!(elsewhere.requests().is_empty(), "a redirect was followed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
