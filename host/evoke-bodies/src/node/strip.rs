@@ -58,18 +58,33 @@ pub const MAX_NESTING: usize = 256;
 /// and `with` count until their bracket closes, since a `;` does not end an `else` chain.
 pub const MAX_CHAIN: usize = 2048;
 
-/// The stack the stripper runs on. What the two bounds admit takes at most about 36 MiB in a debug build
+/// The deepest a `.mts` body may nest `(`, `[` and `{` counted over every byte, inside strings, comments,
+/// template text and regular expressions too. The scanner behind [`MAX_NESTING`] reads JavaScript without
+/// parsing it, and what it cannot tell apart (a `/` after `)` or `}`: division, or a regular expression?) can
+/// make it skip real code as a string or a regex, so brackets hidden there reached the parser and
+/// overflowed its stack. This count knows nothing of strings and so cannot be fooled: whatever the scanner
+/// skips, the parser never sees brackets nested deeper than this. Its cost is that a body whose strings hold
+/// more than this many unclosed brackets in a row is refused too.
+pub const MAX_RAW_NESTING: usize = 1024;
+
+/// The stack the stripper runs on. What the bounds admit takes at most about 36 MiB in a debug build
 /// (16 KiB a level at worst) and far less in a release one. Only the pages touched are used.
 const STRIP_STACK: usize = 64 << 20;
 
 /// Strips the types of the `.mts` body `source` (shown as `file_name`), refusing one that nests brackets
-/// deeper than [`MAX_NESTING`] or chains more than [`MAX_CHAIN`] operators.
+/// deeper than [`MAX_NESTING`] (or [`MAX_RAW_NESTING`] counting every byte) or chains more than
+/// [`MAX_CHAIN`] operators.
 pub fn strip_types(file_name: &str, source: &str) -> Result<String, NotStripped> {
-    if let Some(too_deep) = too_deep(source) {
+    if let Some(too_deep) = too_deep(source).or_else(|| too_deep_raw(source)) {
         let error = match too_deep {
             TooDeep::Brackets { line } => format!(
                 "brackets nest more than {MAX_NESTING} deep at line {line}, the most evoke strips; \
                  move the inner part into a function or a variable of its own"
+            ),
+            TooDeep::Raw { line } => format!(
+                "brackets nest more than {MAX_RAW_NESTING} deep at line {line}, counting those in strings, \
+                 comments and regular expressions too, the most evoke strips; move the inner part into a \
+                 function or a variable of its own, or build a long run of brackets in a string from shorter ones"
             ),
             TooDeep::Chain { line } => format!(
                 "more than {MAX_CHAIN} operators chain without a `;` or `,` at line {line}, the most evoke \
@@ -78,6 +93,12 @@ pub fn strip_types(file_name: &str, source: &str) -> Result<String, NotStripped>
         };
         return Err(NotStripped { file_name: file_name.to_string(), error, said: String::new() });
     }
+    strip_on_thread(file_name, source)
+}
+
+/// Runs the stripper on a thread of its own with [`STRIP_STACK`], unchecked: what it is given must have
+/// passed the bounds.
+fn strip_on_thread(file_name: &str, source: &str) -> Result<String, NotStripped> {
     let name = file_name.to_string();
     let text = source.to_string();
     let stripping =
@@ -101,7 +122,35 @@ pub fn strip_types(file_name: &str, source: &str) -> Result<String, NotStripped>
 #[derive(Debug, PartialEq, Eq)]
 enum TooDeep {
     Brackets { line: usize },
+    Raw { line: usize },
     Chain { line: usize },
+}
+
+/// Where `(`, `[` and `{` first nest deeper than [`MAX_RAW_NESTING`], counted over every byte whatever it
+/// is part of: an opener is one deeper, a closer one shallower (never below the top). No context, so
+/// nothing can hide a bracket from it.
+fn too_deep_raw(source: &str) -> Option<TooDeep> {
+    let mut depth = 0usize;
+    let mut line = 1;
+    for &b in source.as_bytes() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_RAW_NESTING {
+                    return Some(TooDeep::Raw { line });
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' => line += 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a line ends at byte `i`, as JavaScript ends a `//` comment: at `\n`, `\r`, U+2028 or U+2029.
+fn line_ends_at(bytes: &[u8], i: usize) -> bool {
+    matches!(bytes[i], b'\n' | b'\r') || matches!(bytes.get(i..i + 3), Some([0xe2, 0x80, 0xa8 | 0xa9]))
 }
 
 /// Keywords that apply to what follows them, as a prefix operator does.
@@ -169,7 +218,9 @@ fn too_deep(source: &str) -> Option<TooDeep> {
         }
         match b {
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
+                // JavaScript ends the comment at any line terminator, not only `\n`: what follows a lone
+                // `\r` or a U+2028 is code, and must be counted.
+                while i < bytes.len() && !line_ends_at(bytes, i) {
                     i += 1;
                 }
                 continue;
@@ -186,7 +237,7 @@ fn too_deep(source: &str) -> Option<TooDeep> {
             b'/' if regex_may_start => {
                 let mut in_class = false;
                 i += 1;
-                while i < bytes.len() && bytes[i] != b'\n' {
+                while i < bytes.len() && !line_ends_at(bytes, i) {
                     match bytes[i] {
                         b'\\' => i += 1,
                         b'[' => in_class = true,
@@ -200,7 +251,7 @@ fn too_deep(source: &str) -> Option<TooDeep> {
             }
             b'\'' | b'"' => {
                 i += 1;
-                while i < bytes.len() && bytes[i] != b && bytes[i] != b'\n' {
+                while i < bytes.len() && bytes[i] != b && !matches!(bytes[i], b'\n' | b'\r') {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
                 regex_may_start = false;
@@ -317,7 +368,7 @@ fn strip_here(file_name: &str, source: String) -> Result<String, NotStripped> {
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_CHAIN, MAX_NESTING, strip_types};
+    use super::{MAX_CHAIN, MAX_NESTING, MAX_RAW_NESTING, strip_on_thread, strip_types};
 
     #[test]
     fn keeps_lines_and_columns() {
@@ -356,7 +407,12 @@ mod tests {
         );
         let refused = strip_types("hidden.mts", &hidden).unwrap_err();
         assert!(refused.error.contains("at line 3"), "{refused}");
-        let quoted = format!("export const s = '{o}', t = `{o}`, r = /{o}/; // {o}\n", o = "\\(".repeat(300));
+        // Each holds 300 opened before it closes them: the scanner counting inside would pass 256.
+        let quoted = format!(
+            "export const s = '{o}{c}', t = `{o}{c}`, r = /{o}{c}/; // {o}{c}\n",
+            o = "\\(".repeat(300),
+            c = "\\)".repeat(300)
+        );
         strip_types("quoted.mts", &quoted).unwrap();
     }
 
@@ -411,5 +467,94 @@ mod tests {
         let refused = strip_types("bad.mts", "export default (: => ").unwrap_err();
         assert_eq!(refused.file_name, "bad.mts");
         assert!(refused.to_string().starts_with("bad.mts: "), "{refused}");
+    }
+
+    /// The attacks that fooled the scanner into skipping real code as a string, a regex or a comment, each
+    /// hiding 200,000 nested `(` from it: before the raw count they reached the parser and overflowed the
+    /// strip thread's stack, aborting evoke (SIGABRT). Each must now be refused.
+    #[test]
+    fn brackets_hidden_from_the_scanner_are_refused_not_a_stack_overflow() {
+        let deep = format!("{}1{}", "(".repeat(200_000), ")".repeat(200_000));
+        let attacks = [
+            (
+                "regex holding a backtick",
+                "let s: string = \"x\";\nif (s) /`/.test(s);\nexport default function () { return DEEP; }",
+            ),
+            (
+                "regex holding a quote",
+                "let s: string = \"x\";\nif (s) /'/.test(s), DEEP;\nexport default function () { return 1; }",
+            ),
+            ("object then division", "let x: any = {} / DEEP / 2;\nexport default function () { return 1; }"),
+            (
+                "`of` then division",
+                "let of: number = 4;\nlet y = of / DEEP / 2;\nexport default function () { return 1; }",
+            ),
+            ("comment ended by CR", "// hi\rexport const v = DEEP;\nexport default function () { return 1; }"),
+            (
+                "comment ended by U+2028",
+                "// hi\u{2028}export const v = DEEP;\nexport default function () { return 1; }",
+            ),
+            (
+                "comment ended by U+2029",
+                "// hi\u{2029}export const v = DEEP;\nexport default function () { return 1; }",
+            ),
+        ];
+        for (name, attack) in attacks {
+            let refused = strip_types("z.mts", &attack.replace("DEEP", &deep)).unwrap_err();
+            assert!(refused.to_string().starts_with("z.mts: brackets nest more than "), "{name}: {refused}");
+            assert!(refused.error.contains(" deep at line "), "{name}: {refused}");
+        }
+    }
+
+    #[test]
+    fn the_raw_count_refuses_past_its_limit_naming_the_file_the_line_and_the_limit() {
+        // Hidden behind a regex after `)` the scanner reads as division, so only the raw count sees them.
+        let n = MAX_RAW_NESTING + 1;
+        let hidden =
+            format!("let s = 1;\nif (s) /`/.test(s);\nexport const v = {}1{};\n", "[".repeat(n), "]".repeat(n));
+        let refused = strip_types("raw.mts", &hidden).unwrap_err();
+        assert!(refused.to_string().starts_with("raw.mts: "), "{refused}");
+        assert!(refused.error.contains(&format!("more than {MAX_RAW_NESTING} deep at line 3")), "{refused}");
+        // Closers that open nothing do not let the count go below the top, where they could hide openers.
+        let closers = format!("// {}\n{}", ")".repeat(5000), hidden);
+        assert!(strip_types("raw.mts", &closers).unwrap_err().error.contains("at line 4"));
+    }
+
+    #[test]
+    fn a_line_comment_ends_at_cr_and_at_the_unicode_line_and_paragraph_separators() {
+        // What follows the terminator is code the parser reads, so the scanner must count its brackets.
+        let deep = format!("{}1{}", "(".repeat(300), ")".repeat(300));
+        for end in ["\r", "\u{2028}", "\u{2029}"] {
+            let refused = strip_types("c.mts", &format!("// hi{end}export const v = {deep};\n")).unwrap_err();
+            assert!(refused.error.contains(&format!("more than {MAX_NESTING} deep")), "{end:?}: {refused}");
+        }
+    }
+
+    #[test]
+    fn the_deepest_nesting_the_raw_count_admits_strips_within_the_stack() {
+        // The scanner may be fooled, so the parser may see every level the raw count admits, of any kind,
+        // with a whole chain of arrows inside: the strip thread's stack must hold each.
+        let n = MAX_RAW_NESTING;
+        let kinds = [
+            (
+                "parentheses",
+                format!("export const v = {}{}1{};\n", "(".repeat(n), "x=>".repeat(MAX_CHAIN), ")".repeat(n)),
+            ),
+            ("arrays", format!("export const v = {}{}1{};\n", "[".repeat(n), "x=>".repeat(MAX_CHAIN), "]".repeat(n))),
+            (
+                "objects",
+                format!("export const v = {}{}1{};\n", "{a:".repeat(n), "x=>".repeat(MAX_CHAIN), "}".repeat(n)),
+            ),
+            ("blocks", format!("{}{}1;{}\n", "{".repeat(n), "x=>".repeat(MAX_CHAIN), "}".repeat(n))),
+            (
+                "templates",
+                format!("export const v = {}{}1{};\n", "`${".repeat(n), "x=>".repeat(MAX_CHAIN), "}`".repeat(n)),
+            ),
+            ("types", format!("export let v: {}number{} = 1;\n", "{a:".repeat(n), "}".repeat(n))),
+        ];
+        for (name, source) in kinds {
+            let js = strip_on_thread(name, &source);
+            assert!(js.is_ok(), "{name}: {js:?}");
+        }
     }
 }
