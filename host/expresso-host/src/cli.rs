@@ -63,6 +63,10 @@ pub struct ServeArgs {
     /// How long an event body may take to arrive, in milliseconds; past it, 408.
     #[arg(long, default_value_t = 30_000)]
     pub body_timeout_ms: u64,
+    /// How long an answer may wait for the client to take it, in milliseconds; past it the connection
+    /// is closed (a client that never reads its answers holds its connection no longer).
+    #[arg(long, default_value_t = crate::serve::WRITE_TIMEOUT.as_millis() as u64)]
+    pub write_timeout_ms: u64,
 }
 
 #[derive(clap::Subcommand, Clone, Debug)]
@@ -103,6 +107,7 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
                 max_connections: args.max_connections,
                 header_timeout: std::time::Duration::from_millis(args.header_timeout_ms.max(1)),
                 body_timeout: std::time::Duration::from_millis(args.body_timeout_ms.max(1)),
+                write_timeout: std::time::Duration::from_millis(args.write_timeout_ms.max(1)),
                 ..Limits::default()
             };
             let running = match open_worker(&args.host)? {

@@ -12,9 +12,12 @@
 //! - `GET /healthz` (the process answers), `GET /readyz` (recovery is over and the processor is not
 //!   stopped by a fault), `GET /metrics` (Prometheus text).
 //! - Each connection is bounded: its request's headers must arrive within the header timeout (so must the
-//!   next request's on a kept-alive connection), an event body within the body timeout (else 408), and
-//!   past the connection limit a new connection is answered 503 with `Retry-After` and closed, long
-//!   before the process runs out of file descriptors.
+//!   next request's on a kept-alive connection), an event body within the body timeout (else 408), an
+//!   answer must be taken by the client within the write timeout (else the connection is closed: a
+//!   client that sends requests and never reads the answers holds its slot no longer), and past the
+//!   connection limit a new connection is answered 503 with `Retry-After` and closed, long before the
+//!   process runs out of file descriptors. Pipelined requests are served one at a time: the next is not
+//!   read while an answer waits to be written, so a connection queues no more than its read buffer holds.
 //! - SIGINT or SIGTERM: stop taking requests, commit what was accepted, let the processor finish the batch
 //!   in progress (its firing and its deliveries), and exit.
 
@@ -62,7 +65,14 @@ pub struct Limits {
     /// How long an event body may take to arrive, once its headers are in: past it, 408 and the
     /// connection is closed.
     pub body_timeout: Duration,
+    /// How long an answer may wait to be taken by the client (handed in full to the system's socket
+    /// buffer): past it the connection is closed. A client that reads nothing holds its slot this long.
+    pub write_timeout: Duration,
 }
+
+/// The write timeout unless one is asked: a client reading its answers at all takes one of this
+/// server's small answers in far less.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Default for Limits {
     fn default() -> Limits {
@@ -75,6 +85,7 @@ impl Default for Limits {
             max_connections: 512,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
+            write_timeout: WRITE_TIMEOUT,
         }
     }
 }
@@ -292,6 +303,7 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
     let bounds = Bounds {
         connections: connection_limit(limits.max_connections),
         header_timeout: limits.header_timeout,
+        write_timeout: limits.write_timeout,
         metrics: metrics.clone(),
     };
     let shared = Arc::new(Shared { queue, metrics: metrics.clone(), limits, ready: ready.clone(), last_seq, cursor });
@@ -341,6 +353,7 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
 struct Bounds {
     connections: usize,
     header_timeout: Duration,
+    write_timeout: Duration,
     metrics: Arc<Metrics>,
 }
 
@@ -364,8 +377,8 @@ pub fn connection_limit(asked: usize) -> usize {
     asked.min(files / 2).max(1)
 }
 
-/// Takes connections until `stop`, each served under the header timeout and holding one of the limited
-/// slots; then lets the requests in progress finish, within [`STOP_GRACE`].
+/// Takes connections until `stop`, each served under the header and write timeouts and holding one of
+/// the limited slots; then lets the requests in progress finish, within [`STOP_GRACE`].
 async fn accept(listener: tokio::net::TcpListener, app: Router, bounds: Bounds, stop: impl Future<Output = ()>) {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
@@ -401,6 +414,7 @@ async fn accept(listener: tokio::net::TcpListener, app: Router, bounds: Bounds, 
             continue;
         };
         let _ = stream.set_nodelay(true);
+        let stream = WriteBounded::new(stream, bounds.write_timeout);
         let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
         let mut closing = closing_rx.clone();
         tasks.spawn(async move {
@@ -418,6 +432,109 @@ async fn accept(listener: tokio::net::TcpListener, app: Router, bounds: Bounds, 
     drop(listener);
     let _ = closing.send(true);
     let _ = tokio::time::timeout(STOP_GRACE, async { while tasks.join_next().await.is_some() {} }).await;
+}
+
+/// A connection's stream whose output may not wait longer than the write timeout. hyper writes an answer
+/// and does not read the next request until the answer is written, so a client that pipelines requests
+/// and never reads keeps the connection waiting to write, past every read timeout, for as long as it
+/// likes; with enough of them every slot is held. Here, once output has waited the write timeout without
+/// being handed in full to the system (a flush that completes), the write fails with `TimedOut`, which
+/// ends the connection and frees its slot. Progress in pieces does not restart the clock, only an answer
+/// handed over whole does: a client must take each answer whole within the timeout.
+struct WriteBounded<S> {
+    inner: S,
+    timeout: Duration,
+    /// The deadline of the output waiting now, from its first write that could not proceed.
+    waiting: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<S> WriteBounded<S> {
+    fn new(inner: S, timeout: Duration) -> WriteBounded<S> {
+        WriteBounded { inner, timeout, waiting: None }
+    }
+
+    /// The write could not proceed: still waiting within the timeout, or failed past it. The deadline's
+    /// timer wakes the connection, so a client that never reads is cut off even though the socket never
+    /// becomes writable again.
+    fn cannot_write<T>(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<T>> {
+        let timeout = self.timeout;
+        let deadline = self.waiting.get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+        match deadline.as_mut().poll(cx) {
+            std::task::Poll::Ready(()) => std::task::Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("the client took no answer within {} ms", timeout.as_millis()),
+            ))),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+}
+
+impl<S: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for WriteBounded<S> {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for WriteBounded<S> {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        match std::pin::Pin::new(&mut this.inner).poll_write(cx, buf) {
+            std::task::Poll::Pending => this.cannot_write(cx),
+            written => written,
+        }
+    }
+
+    fn poll_write_vectored(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        match std::pin::Pin::new(&mut this.inner).poll_write_vectored(cx, bufs) {
+            std::task::Poll::Pending => this.cannot_write(cx),
+            written => written,
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    /// hyper flushes once an answer's bytes are all written: the output waits no more.
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        match std::pin::Pin::new(&mut this.inner).poll_flush(cx) {
+            std::task::Poll::Pending => this.cannot_write(cx),
+            flushed => {
+                if matches!(flushed, std::task::Poll::Ready(Ok(()))) {
+                    this.waiting = None;
+                }
+                flushed
+            }
+        }
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        match std::pin::Pin::new(&mut this.inner).poll_shutdown(cx) {
+            std::task::Poll::Pending => this.cannot_write(cx),
+            done => done,
+        }
+    }
 }
 
 /// The answer to a connection over the limit.

@@ -309,3 +309,72 @@ fn past_the_connection_limit_a_connection_is_pushed_back_with_503_until_slots_fr
     running.stop().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A connection that pipelines `requests` copies of `request` and never reads an answer, with a small
+/// receive buffer so the answers back up into the server at once.
+fn never_reading(addr: std::net::SocketAddr, request: &str, requests: usize) -> std::net::TcpStream {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    let small: libc::c_int = 4_096;
+    // SAFETY: a plain system call on this socket, with a valid pointer to an int and its size.
+    unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            (&small as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        );
+    }
+    // Once the server stops reading (it is stuck writing), the rest cannot be sent: that is the point.
+    stream.set_write_timeout(Some(Duration::from_millis(100))).unwrap();
+    let _ = stream.write_all(request.repeat(requests).as_bytes());
+    stream
+}
+
+/// A new client's `GET /healthz`: the status line it gets, or what became of it.
+fn new_client_gets(addr: std::net::SocketAddr) -> String {
+    let mut stream = half_sent(addr, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let (answer, closed) = read_until_closed(&mut stream);
+    match answer.lines().next() {
+        Some(status) => status.to_string(),
+        None if closed => "closed unanswered".to_string(),
+        None => "no answer".to_string(),
+    }
+}
+
+#[test]
+fn clients_that_never_read_their_answers_lose_their_slots_within_the_write_timeout() {
+    // The attack: every slot taken by a connection that pipelines requests and reads no answer. hyper
+    // does not read the next request while an answer waits to be written, so no read timeout applies;
+    // without a write timeout the slots were held for as long as the clients liked.
+    let dir = temp_dir("serve-unread");
+    let write_timeout = Duration::from_secs(3);
+    let limits =
+        Limits { max_connections: 4, header_timeout: Duration::from_secs(2), write_timeout, ..Limits::default() };
+    let (running, _, _) = serve(&dir, 1, None, limits);
+    let held: Vec<_> =
+        (0..4).map(|_| never_reading(running.addr, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", 20_000)).collect();
+    // The attack took every slot: a new client is pushed back.
+    let now = new_client_gets(running.addr);
+    assert!(now.starts_with("HTTP/1.1 503 "), "the non-reading clients did not take the slots: {now}");
+    // Within the write timeout and a generous margin (a bound, not a speed claim), they are cut off and
+    // a new client is answered.
+    let start = Instant::now();
+    loop {
+        let now = new_client_gets(running.addr);
+        if now.starts_with("HTTP/1.1 200 ") {
+            break;
+        }
+        assert!(
+            start.elapsed() < write_timeout + Duration::from_secs(15),
+            "connections that read no answer still hold the slots after {:?}: a new client gets {now}",
+            start.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(held);
+    running.stop().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
