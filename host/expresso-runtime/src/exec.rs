@@ -7,13 +7,13 @@ use crate::error::Error;
 pub use crate::eval::Sink;
 use crate::eval::{Firing, Ports};
 use crate::event::{Event, order};
-use crate::frame::Conversations;
+use crate::frame::{Conversation, Conversations};
 use crate::keys;
 use crate::provider::{Provider, RequestKind};
 use crate::route::{routes, structural_ok};
 use crate::store::Store;
 use expresso_lang::Compiled;
-use expresso_lang::ast::{Literal, Match};
+use expresso_lang::ast::{Agent, Literal, Match};
 use expresso_lang::bounds::MAX_REGEX_BYTES;
 use expresso_lang::schema::{Kind, Scalar, Schema};
 use regex::Regex;
@@ -181,67 +181,57 @@ impl<'a> Runtime<'a> {
         self.ports.world.flush()
     }
 
-    /// One event through every agent.
+    /// One event through every agent. The first fault stops the step (and the run).
     pub fn step(&mut self, event: &Event) -> Result<(), Error> {
         self.ports.outcome.events += 1;
         let conversation = self.carry.conversations.observe(event);
         for (index, agent) in self.compiled.program.agents.iter().enumerate() {
             let state = &mut self.carry.agents[index];
             state.cursor += 1;
-            // E-Skip.
-            if !routes(agent, event) || state.dedup.contains(&event.id) {
-                continue;
-            }
-            let mut fired = false;
-            for behavior in &agent.behaviors {
-                // E-NoFire.
-                if !structural_ok(agent, behavior, event) {
-                    continue;
-                }
-                let site = keys::site(&agent.name.text, behavior.ordinal);
-                let firing_id = keys::firing_id(&site, &event.id);
-                let mut captures = Vec::new();
-                match behavior.trigger.matcher() {
-                    Some(Match::Regex { .. }) => {
-                        // E-Regex⊥: pure, nothing journaled.
-                        let Some(found) =
-                            self.carry.regexes[index][behavior.ordinal].as_ref().and_then(|r| r.captures(event.text()))
-                        else {
-                            continue;
-                        };
-                        captures = found.iter().map(|m| m.map(|m| m.as_str().to_string())).collect();
-                    }
-                    Some(Match::Fuzzy { phrase, .. }) => {
-                        // E-Fuzzy⊥: the decision is journaled whether or not it fires.
-                        let path = keys::trigger_path(&site);
-                        let schema = self.ports.bool_schema.clone();
-                        let hit = self.ports.model(
-                            event,
-                            &firing_id,
-                            &path,
-                            "match",
-                            RequestKind::Match,
-                            &schema,
-                            Some(phrase),
-                            event.text(),
-                        )?;
-                        if hit != Value::Bool(true) {
-                            continue;
-                        }
-                    }
-                    None => {}
-                }
-                // E-Fire.
-                fired = true;
-                self.ports.outcome.firings += 1;
-                let mut firing = Firing::new(agent, event, conversation, site, firing_id, captures);
-                firing.block(&behavior.body, &mut self.ports, &mut state.memory)?;
-            }
-            if fired {
-                state.dedup.insert(event.id.clone());
-            }
+            fire(agent, &self.carry.regexes[index], state, &mut self.ports, conversation, event)?;
         }
         Ok(())
+    }
+
+    /// One event through every agent, each agent's faults its own: an agent whose firing faults gets
+    /// its memory back as it was before the event and does not count the event as fired on (so it is
+    /// not deduplicated), and the agents after it still run. Returns each faulting agent's place in the
+    /// program with its fault. What the faulting firing put in J (answers the provider gave) and in W
+    /// (effects before the fault) stays in the stores; a host that parks the firing drops the W entries
+    /// by their receipt's `agent` and `event`.
+    pub fn step_isolated(&mut self, event: &Event) -> Vec<(usize, Error)> {
+        self.ports.outcome.events += 1;
+        let conversation = self.carry.conversations.observe(event);
+        let mut faults = Vec::new();
+        for (index, agent) in self.compiled.program.agents.iter().enumerate() {
+            let state = &mut self.carry.agents[index];
+            state.cursor += 1;
+            let memory = state.memory.clone();
+            if let Err(fault) = fire(agent, &self.carry.regexes[index], state, &mut self.ports, conversation, event) {
+                state.memory = memory;
+                faults.push((index, fault));
+            }
+        }
+        faults
+    }
+
+    /// One agent's firing on an event already consumed, run again (a parked firing an operator retries):
+    /// the event is not observed again, so its partition's frames are as they are now. On a fault the
+    /// agent's memory is put back as it was. Returns whether the agent fired.
+    pub fn fire_again(&mut self, event: &Event, agent: usize) -> Result<bool, Error> {
+        let Some(definition) = self.compiled.program.agents.get(agent) else { return Ok(false) };
+        let empty = Conversation::default();
+        let conversation = self.carry.conversations.get(event).unwrap_or(&empty);
+        let state = &mut self.carry.agents[agent];
+        let memory = state.memory.clone();
+        let before = state.dedup.contains(&event.id);
+        match fire(definition, &self.carry.regexes[agent], state, &mut self.ports, conversation, event) {
+            Ok(()) => Ok(!before && state.dedup.contains(&event.id)),
+            Err(fault) => {
+                state.memory = memory;
+                Err(fault)
+            }
+        }
     }
 
     pub fn outcome(&self) -> &Outcome {
@@ -256,6 +246,69 @@ impl<'a> Runtime<'a> {
     pub fn state(&self, agent: usize) -> Option<&AgentState> {
         self.carry.agents.get(agent)
     }
+}
+
+/// One agent on one event: E-Skip, then each behavior in its order (E-NoFire, E-Regex⊥, E-Fuzzy⊥,
+/// E-Fire); the event joins the agent's dedup set when a behavior fired.
+fn fire(
+    agent: &Agent,
+    regexes: &[Option<Regex>],
+    state: &mut AgentState,
+    ports: &mut Ports<'_>,
+    conversation: &Conversation,
+    event: &Event,
+) -> Result<(), Error> {
+    // E-Skip.
+    if !routes(agent, event) || state.dedup.contains(&event.id) {
+        return Ok(());
+    }
+    let mut fired = false;
+    for behavior in &agent.behaviors {
+        // E-NoFire.
+        if !structural_ok(agent, behavior, event) {
+            continue;
+        }
+        let site = keys::site(&agent.name.text, behavior.ordinal);
+        let firing_id = keys::firing_id(&site, &event.id);
+        let mut captures = Vec::new();
+        match behavior.trigger.matcher() {
+            Some(Match::Regex { .. }) => {
+                // E-Regex⊥: pure, nothing journaled.
+                let Some(found) = regexes[behavior.ordinal].as_ref().and_then(|r| r.captures(event.text())) else {
+                    continue;
+                };
+                captures = found.iter().map(|m| m.map(|m| m.as_str().to_string())).collect();
+            }
+            Some(Match::Fuzzy { phrase, .. }) => {
+                // E-Fuzzy⊥: the decision is journaled whether or not it fires.
+                let path = keys::trigger_path(&site);
+                let schema = ports.bool_schema.clone();
+                let hit = ports.model(
+                    event,
+                    &firing_id,
+                    &path,
+                    "match",
+                    RequestKind::Match,
+                    &schema,
+                    Some(phrase),
+                    event.text(),
+                )?;
+                if hit != Value::Bool(true) {
+                    continue;
+                }
+            }
+            None => {}
+        }
+        // E-Fire.
+        fired = true;
+        ports.outcome.firings += 1;
+        let mut firing = Firing::new(agent, event, conversation, site, firing_id, captures);
+        firing.block(&behavior.body, ports, &mut state.memory)?;
+    }
+    if fired {
+        state.dedup.insert(event.id.clone());
+    }
+    Ok(())
 }
 
 fn literal(value: &Literal) -> Value {

@@ -51,6 +51,11 @@ pub struct Conversations {
 }
 
 impl Conversations {
+    /// The event's partition's conversation as it is, without adding the event to it.
+    pub fn get(&self, event: &Event) -> Option<&Conversation> {
+        self.by_partition.get(&event.partition)
+    }
+
     pub fn observe(&mut self, event: &Event) -> &Conversation {
         let conversation = self.by_partition.entry(event.partition.clone()).or_default();
         match event.kind {
