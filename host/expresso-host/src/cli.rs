@@ -1,5 +1,5 @@
 //! The host's commands, shared by `expresso serve` and the `expresso-host` program: `serve`, `ingest`,
-//! `drain` and `status`.
+//! `drain`, `status` and `parked`.
 
 use crate::config::Config;
 use crate::error::Error;
@@ -88,13 +88,43 @@ pub enum HostCommand {
         #[arg(long, default_value_t = 30_000)]
         settle_ms: u64,
     },
-    /// Print the store's counts as JSON.
+    /// Print the store's counts as JSON, with the parked firings (the first 100).
     Status {
         /// The state directory (default: the state place).
         #[arg(long)]
         state: Option<PathBuf>,
     },
+    /// List, retry or skip the firings parked after faulting on every try.
+    Parked {
+        /// The state directory (default: the state place).
+        #[arg(long, global = true)]
+        state: Option<PathBuf>,
+        #[command(subcommand)]
+        action: ParkedAction,
+    },
 }
+
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum ParkedAction {
+    /// One JSON line per parked firing, oldest first.
+    List {
+        /// Also the firings already retried or skipped.
+        #[arg(long)]
+        all: bool,
+        /// Firings listed, at most.
+        #[arg(long, default_value_t = 1_000)]
+        limit: usize,
+    },
+    /// Run the firing once more (by the running host, or the next `serve` or `drain`); if it faults
+    /// again it stays parked with the new reason.
+    Retry { id: i64 },
+    /// Never run the firing: it is marked skipped and its agent counts the event as fired on, so no run
+    /// and no replay fires it.
+    Skip { id: i64 },
+}
+
+/// Parked firings `status` lists, at most.
+const STATUS_PARKED: usize = 100;
 
 /// Runs a command; the error is printed by the caller. Returns the exit code.
 pub fn run(command: HostCommand) -> Result<u8, Error> {
@@ -145,12 +175,39 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
         HostCommand::Status { state } => {
             let db = Db::open(&state_place(state.as_deref())?)?;
             let c = db.counts()?;
+            let parked =
+                serde_json::to_string(&db.parked(false, STATUS_PARKED)?).map_err(|e| Error::Store(e.to_string()))?;
             println!(
-                "{{\"events\":{},\"journal\":{},\"intent\":{},\"done\":{},\"held\":{}}}",
-                c.events, c.journal, c.intent, c.done, c.held
+                "{{\"events\":{},\"journal\":{},\"intent\":{},\"done\":{},\"held\":{},\"parked\":{},\"parked_firings\":{parked}}}",
+                c.events, c.journal, c.intent, c.done, c.held, c.parked
             );
             Ok(0)
         }
+        HostCommand::Parked { state, action } => {
+            let mut db = Db::open(&state_place(state.as_deref())?)?;
+            match action {
+                ParkedAction::List { all, limit } => {
+                    for row in db.parked(all, limit)? {
+                        println!("{}", serde_json::to_string(&row).map_err(|e| Error::Store(e.to_string()))?);
+                    }
+                    Ok(0)
+                }
+                ParkedAction::Retry { id } => Ok(answer(id, db.retry_parked(id)?, "retry")),
+                ParkedAction::Skip { id } => Ok(answer(id, db.skip_parked(id)?, "skipped")),
+            }
+        }
+    }
+}
+
+/// An operator's command on parked firing `id`: its new status on stdout (0), or 1 when no such firing
+/// is parked.
+fn answer(id: i64, done: bool, status: &str) -> u8 {
+    if done {
+        println!("{{\"id\":{id},\"status\":\"{status}\"}}");
+        0
+    } else {
+        eprintln!("error: no firing {id} is parked (see `parked list`)");
+        1
     }
 }
 

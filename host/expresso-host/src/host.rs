@@ -18,7 +18,7 @@ use expresso_lang::Compiled;
 use expresso_runtime::{Carry, MemoryStore, Provider, Runtime, Store};
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -26,6 +26,14 @@ use std::sync::atomic::Ordering;
 pub const DEFAULT_BATCH: usize = 256;
 /// Receipts delivered per sweep of the `intent` rows.
 const SWEEP_LIMIT: usize = 256;
+/// Tries a faulting firing gets, the first included, before it is parked (on a store that parks).
+pub const FIRING_TRIES: u32 = 5;
+/// The pause after a firing's first fault before its event runs again; it doubles with each try, up to
+/// [`FIRING_RETRY_MAX_MS`]. With 5 tries a poison event holds the log about 1.5 s in all, then is parked.
+pub const FIRING_RETRY_FIRST_MS: i64 = 100;
+pub const FIRING_RETRY_MAX_MS: i64 = 5_000;
+/// Parked firings an operator asked to retry, run per step at most.
+const RETRIES_PER_STEP: usize = 16;
 
 /// The protocol over a store: SQLite's `Db` by default, or one Postgres partition.
 pub struct Host<S: LogStore = Db> {
@@ -35,11 +43,20 @@ pub struct Host<S: LogStore = Db> {
     provider: Box<dyn Provider + Send>,
     carry: Option<Carry>,
     cursor: i64,
-    /// After a runtime fault, events run one per batch until one succeeds, so the ones before the
-    /// faulting event are committed.
+    /// After a runtime fault, events run one per batch until one succeeds (on a store that parks, until
+    /// the cursor is past the faulting event), so the ones before the faulting event are committed.
     careful: bool,
+    /// The log position of the event whose firing faulted last: events run one per batch until the
+    /// cursor is past it, and it does not run again before `hold_until_ms`.
+    fault_seq: i64,
+    hold_until_ms: i64,
+    /// Tries so far of each firing that faulted and is not yet parked, by `(agent, event id)`; in memory
+    /// only, so a restart gives them their tries again.
+    tries: HashMap<(String, String), u32>,
     pub metrics: Arc<Metrics>,
     pub batch: usize,
+    /// Tries a faulting firing gets before it is parked ([`FIRING_TRIES`] unless set).
+    pub firing_tries: u32,
 }
 
 /// A journal that notes which event each new entry belongs to.
@@ -78,8 +95,12 @@ impl<S: LogStore> Host<S> {
             carry: None,
             cursor: 0,
             careful: false,
+            fault_seq: 0,
+            hold_until_ms: 0,
+            tries: HashMap::new(),
             metrics: Arc::new(Metrics::default()),
             batch: DEFAULT_BATCH,
+            firing_tries: FIRING_TRIES,
         }
     }
 
@@ -173,11 +194,24 @@ impl<S: LogStore> Host<S> {
     }
 
     /// Runs the next batch of the log through the protocol. Returns how many events it consumed.
+    ///
+    /// On a store that parks, each agent's firing faults on its own: a faulting firing holds the log
+    /// (the events before it go through one per batch) and runs again after a pause that doubles, up to
+    /// [`Host::firing_tries`] tries; then it is parked with its reason in the batch's commit, and the batch,
+    /// every other agent's firings on the same event included, goes on without it. Parked firings an
+    /// operator asked to retry run first.
     pub fn step_batch(&mut self) -> Result<usize, Error> {
+        if self.db.parks() {
+            self.run_retries()?;
+        }
         let limit = if self.careful { 1 } else { self.batch.max(1) };
         let clock = std::time::Instant::now();
         let events = self.db.events_after(self.cursor, limit)?;
         if events.is_empty() {
+            return Ok(0);
+        }
+        if self.careful && events[0].0 >= self.fault_seq && now_ms() < self.hold_until_ms {
+            // The faulting firing's pause is not over: nothing runs past it yet.
             return Ok(0);
         }
         let mut carry = match self.carry.take() {
@@ -201,12 +235,19 @@ impl<S: LogStore> Host<S> {
 
         Metrics::time(&self.metrics.read_us, clock);
         let clock = std::time::Instant::now();
+        let isolate = self.db.parks();
         let mut runtime = Runtime::resume(&self.compiled, carry, &mut journal, &mut world, &*self.provider);
         runtime.record_steps(false);
         let mut fault = None;
-        for (_, event) in &events {
+        // Each faulting firing: the event's log position and id, the agent's place, the fault.
+        let mut faults: Vec<(i64, String, usize, expresso_runtime::Error)> = Vec::new();
+        for (seq, event) in &events {
             *current.borrow_mut() = event.id.clone();
-            if let Err(e) = runtime.step(event) {
+            if isolate {
+                for (agent, e) in runtime.step_isolated(event) {
+                    faults.push((*seq, event.id.clone(), agent, e));
+                }
+            } else if let Err(e) = runtime.step(event) {
                 fault = Some(e);
                 break;
             }
@@ -235,9 +276,43 @@ impl<S: LogStore> Host<S> {
             return Err(Error::Runtime(e));
         }
 
+        // Each faulting firing counts a try; while one has tries left, the batch is not committed (but
+        // the provider's answers are) and the log waits for its pause, so a fault that passes by itself
+        // keeps the log's order.
+        let mut parked = Vec::new();
+        let mut waiting: Option<(i64, u32, expresso_runtime::Error)> = None;
+        for (seq, event, agent, e) in faults {
+            let key = (agents[agent].clone(), event);
+            let tries = self.tries.entry(key.clone()).or_insert(0);
+            *tries = tries.saturating_add(1);
+            if *tries >= self.firing_tries {
+                parked.push((key, seq, *tries, e));
+            } else if waiting.is_none() {
+                waiting = Some((seq, *tries, e));
+            }
+        }
+        if let Some((seq, tries, e)) = waiting {
+            self.db.commit_batch(&BatchWrite { journal: new_journal, ..BatchWrite::default() })?;
+            Metrics::add(&self.metrics.runtime_faults, 1);
+            self.carry = None;
+            self.careful = true;
+            self.fault_seq = seq;
+            let pause = FIRING_RETRY_FIRST_MS.saturating_mul(1 << (tries - 1).min(20)).min(FIRING_RETRY_MAX_MS);
+            self.hold_until_ms = now_ms() + pause;
+            return Err(Error::Runtime(e));
+        }
+
         let mut write = BatchWrite { journal: new_journal, ..BatchWrite::default() };
         let mut intents = Vec::new();
+        // A parked firing's effects (those it applied before its fault) are not sent: it did not finish.
+        let parked_firing = |receipt: &Value| {
+            let of = |k: &str| receipt.get(k).and_then(Value::as_str).unwrap_or("");
+            parked.iter().any(|((agent, event), ..)| of("agent") == agent && of("event") == event)
+        };
         for (key, receipt) in world.entries().into_iter().skip(world_before) {
+            if parked_firing(receipt) {
+                continue;
+            }
             let event = receipt.get("event").and_then(Value::as_str).unwrap_or("").to_string();
             let capability = receipt.get("effect").and_then(Value::as_str).unwrap_or("").to_string();
             write.intents.push((key.to_string(), event, capability.clone(), receipt.clone()));
@@ -257,6 +332,9 @@ impl<S: LogStore> Host<S> {
                 write.memory.push((name.clone(), state.memory.clone()));
             }
         }
+        for ((agent, event), seq, tries, e) in &parked {
+            write.parked.push((agent.clone(), event.clone(), *seq, i64::from(*tries), e.to_string()));
+        }
         write.cursor = events.last().map(|(seq, _)| *seq).unwrap_or(self.cursor);
         self.db.commit_batch(&write)?;
         Metrics::time(&self.metrics.commit_us, clock);
@@ -264,18 +342,111 @@ impl<S: LogStore> Host<S> {
         fault::point("after-intent");
         self.cursor = write.cursor;
         self.carry = Some(carry);
-        self.careful = false;
+        if self.cursor >= self.fault_seq {
+            self.careful = false;
+        }
+        // The batch's events are past: the tries of their firings (parked, or faulted and then ran) go.
+        self.tries.retain(|(_, event), _| !ids.contains(&event.as_str()));
 
         let m = &self.metrics;
         Metrics::add(&m.events_processed, events.len() as u64);
         Metrics::add(&m.firings, outcome.firings as u64);
         Metrics::add(&m.effects_deduplicated, outcome.deduped_effects as u64);
+        Metrics::add(&m.firings_parked, parked.len() as u64);
         if !intents.is_empty() {
             let clock = std::time::Instant::now();
             self.deliver(intents)?;
             Metrics::time(&self.metrics.deliver_us, clock);
         }
         Ok(events.len())
+    }
+
+    /// Runs once more each parked firing an operator asked to retry: the agent alone on its event, with
+    /// its memory as it is now and the partition's frames as they are now. A firing that runs commits its
+    /// effects, dedup row and memory with its new state `retried`; one that faults again is parked again
+    /// with the new reason (its provider answers kept). Returns how many it ran.
+    pub fn run_retries(&mut self) -> Result<usize, Error> {
+        let due = self.db.retries_due(RETRIES_PER_STEP)?;
+        for row in &due {
+            let mut carry = match self.carry.take() {
+                Some(carry) => carry,
+                None => self.rebuild()?,
+            };
+            let index = self.compiled.program.agents.iter().position(|a| a.name.text == row.agent);
+            let event = self.db.event_at(row.seq)?.filter(|e| e.id == row.event);
+            let (Some(index), Some(event)) = (index, event) else {
+                self.carry = Some(carry);
+                let reason = format!("the agent {} or the event at log position {} is gone", row.agent, row.seq);
+                self.db.commit_retry(
+                    &BatchWrite { cursor: self.cursor, ..BatchWrite::default() },
+                    row.id,
+                    Some(&reason),
+                )?;
+                continue;
+            };
+            let ids = [event.id.as_str()];
+            let seen = self.db.dedup_of(&row.agent, &ids)?;
+            if let Some(state) = carry.state_mut(index) {
+                state.dedup = seen.clone();
+            }
+            let current = RefCell::new(event.id.clone());
+            let mut journal = Tagged { inner: self.db.journal_of(&ids)?, current: &current, events: Vec::new() };
+            let mut world = self.db.world_of(&ids)?;
+            let (journal_before, world_before) = (journal.len(), world.len());
+            let mut runtime = Runtime::resume(&self.compiled, carry, &mut journal, &mut world, &*self.provider);
+            runtime.record_steps(false);
+            let result = runtime.fire_again(&event, index);
+            let (carry, outcome) = runtime.into_carry();
+            Metrics::add(&self.metrics.provider_calls, outcome.provider_calls as u64);
+            let new_journal: Vec<(String, String, Value)> = journal
+                .entries()
+                .into_iter()
+                .skip(journal_before)
+                .zip(journal.events.iter())
+                .map(|((k, v), e)| (k.to_string(), e.clone(), v.clone()))
+                .collect();
+            let mut write = BatchWrite { journal: new_journal, cursor: self.cursor, ..BatchWrite::default() };
+            let fault = match result {
+                Err(e) => Some(e.to_string()),
+                Ok(_) => {
+                    for (key, receipt) in world.entries().into_iter().skip(world_before) {
+                        let capability = receipt.get("effect").and_then(Value::as_str).unwrap_or("").to_string();
+                        write.intents.push((key.to_string(), event.id.clone(), capability, receipt.clone()));
+                    }
+                    if let Some(state) = carry.state(index)
+                        && state.dedup.contains(&event.id)
+                        && !seen.contains(&event.id)
+                    {
+                        write.dedup.push((row.agent.clone(), event.id.clone()));
+                    }
+                    for (i, agent) in self.compiled.program.agents.iter().enumerate() {
+                        if let Some(state) = carry.state(i) {
+                            write.memory.push((agent.name.text.clone(), state.memory.clone()));
+                        }
+                    }
+                    None
+                }
+            };
+            if !self.db.commit_retry(&write, row.id, fault.as_deref())? {
+                // Skipped meanwhile: nothing of the run was written, and the carry it changed is rebuilt.
+                self.carry = None;
+                continue;
+            }
+            self.carry = Some(carry);
+            if fault.is_some() {
+                Metrics::add(&self.metrics.runtime_faults, 1);
+                continue;
+            }
+            let intents: Vec<Intent> = write
+                .intents
+                .into_iter()
+                .map(|(key, _, capability, receipt)| Intent { key, capability, receipt, attempts: 0, started: false })
+                .collect();
+            if !intents.is_empty() {
+                self.deliver(intents)?;
+            }
+        }
+        Ok(due.len())
     }
 
     /// Hands receipts to their sinks, in order, grouped by sink; marks the ones taken `done` in one
@@ -379,7 +550,20 @@ impl<S: LogStore> Host<S> {
     /// Returns how many receipts are still `intent`.
     pub fn drain(&mut self, settle_ms: u64) -> Result<i64, Error> {
         self.recover()?;
-        while self.step_batch()? > 0 {}
+        loop {
+            match self.step_batch() {
+                Ok(0) if self.careful => {
+                    // A faulting firing's pause: it runs again after it, until it runs or is parked.
+                    let wait = (self.hold_until_ms - now_ms()).clamp(1, FIRING_RETRY_MAX_MS);
+                    std::thread::sleep(std::time::Duration::from_millis(wait as u64));
+                }
+                Ok(0) => break,
+                Ok(_) => {}
+                // On a store that parks, a fault waits its pause and is tried again; elsewhere it stops.
+                Err(Error::Runtime(_)) if self.db.parks() => {}
+                Err(e) => return Err(e),
+            }
+        }
         let deadline = now_ms() + settle_ms as i64;
         loop {
             self.sweep()?;

@@ -7,7 +7,7 @@
 //! the batch's effects in one transaction.
 
 use crate::error::Error;
-use crate::store::{AgentRow, BatchWrite, Counts, Db, Intent};
+use crate::store::{AgentRow, BatchWrite, Counts, Db, Intent, Parked};
 use expresso_runtime::{Event, MemoryStore};
 use std::collections::HashSet;
 
@@ -38,6 +38,25 @@ pub trait LogStore: Send {
     fn mark_held(&mut self, key: &str, reason: &str) -> Result<(), Error>;
     /// Counts of this store's receipts by status, and of the log.
     fn counts(&mut self) -> Result<Counts, Error>;
+
+    /// Whether the store keeps parked firings. One that does not (Postgres, not yet) gets the protocol
+    /// of before: a faulting event holds its log (there, its partition) until it runs.
+    fn parks(&self) -> bool {
+        false
+    }
+    /// Parked firings an operator asked to retry, oldest first.
+    fn retries_due(&mut self, _limit: usize) -> Result<Vec<Parked>, Error> {
+        Ok(Vec::new())
+    }
+    /// The event at log position `seq`.
+    fn event_at(&mut self, seq: i64) -> Result<Option<Event>, Error> {
+        Ok(self.events_after(seq - 1, 1)?.into_iter().find(|(at, _)| *at == seq).map(|(_, e)| e))
+    }
+    /// Commits a retry's batch with the parked firing's new state; false when the firing no longer waits
+    /// for its retry.
+    fn commit_retry(&mut self, _batch: &BatchWrite, _id: i64, _fault: Option<&str>) -> Result<bool, Error> {
+        Err(Error::Store("this store does not keep parked firings".into()))
+    }
 }
 
 impl LogStore for Db {
@@ -85,5 +104,17 @@ impl LogStore for Db {
     }
     fn counts(&mut self) -> Result<Counts, Error> {
         Db::counts(self)
+    }
+    fn parks(&self) -> bool {
+        true
+    }
+    fn retries_due(&mut self, limit: usize) -> Result<Vec<Parked>, Error> {
+        Db::retries_due(self, limit)
+    }
+    fn event_at(&mut self, seq: i64) -> Result<Option<Event>, Error> {
+        Db::event_at(self, seq)
+    }
+    fn commit_retry(&mut self, batch: &BatchWrite, id: i64, fault: Option<&str>) -> Result<bool, Error> {
+        Db::commit_retry(self, batch, id, fault)
     }
 }

@@ -15,6 +15,7 @@ pub struct Metrics {
     pub effects_held: AtomicU64,
     pub sink_errors: AtomicU64,
     pub runtime_faults: AtomicU64,
+    pub firings_parked: AtomicU64,
     /// Where the time goes, in microseconds, with how many times each was done.
     pub ingest_commits: AtomicU64,
     pub ingest_commit_us: AtomicU64,
@@ -40,7 +41,7 @@ impl Metrics {
     }
 
     pub fn render(&self) -> String {
-        let rows: [(&str, &str, &AtomicU64); 11] = [
+        let rows: [(&str, &str, &AtomicU64); 12] = [
             ("expresso_events_in_total", "events accepted into the log", &self.events_in),
             ("expresso_events_duplicate_total", "events already in the log (same id and rev)", &self.events_duplicate),
             (
@@ -56,6 +57,11 @@ impl Metrics {
             ("expresso_effects_held_total", "effects a sink refused for good (held for a person)", &self.effects_held),
             ("expresso_sink_errors_total", "failed sink calls (retried)", &self.sink_errors),
             ("expresso_runtime_faults_total", "batches stopped by a runtime fault", &self.runtime_faults),
+            (
+                "expresso_firings_parked_total",
+                "firings parked after faulting on every try (listed by expresso parked list)",
+                &self.firings_parked,
+            ),
         ];
         let timings: [(&str, &str, &AtomicU64); 7] = [
             ("expresso_ingest_commits_total", "group commits of the log", &self.ingest_commits),

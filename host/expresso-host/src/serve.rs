@@ -9,8 +9,8 @@
 //!   transaction (a group commit). A full queue is 503; a log that has run too far ahead of the agents
 //!   is 429. Both carry `Retry-After`.
 //! - One processor runs the log through the write-ahead protocol, batch by batch.
-//! - `GET /healthz` (the process answers), `GET /readyz` (recovery is over and the processor is not
-//!   stopped by a fault), `GET /metrics` (Prometheus text).
+//! - `GET /healthz` (the process answers), `GET /readyz` (recovery is over, the store is not failing and
+//!   the backlog is within its bound; a firing's fault does not count), `GET /metrics` (Prometheus text).
 //! - Each connection is bounded: its request's headers must arrive within the header timeout (so must the
 //!   next request's on a kept-alive connection), an event body within the body timeout (else 408), an
 //!   answer must be taken by the client within the write timeout (else the connection is closed: a
@@ -273,7 +273,11 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
                         }
                         Err(e) => {
                             eprintln!("expresso serve: {e}");
-                            ready.store(false, Ordering::SeqCst);
+                            // A firing's fault is the firing's: the host tries it again and parks it
+                            // past its bound, so it leaves the process ready. Any fault pauses the log.
+                            if !matches!(e, Error::Runtime(_)) {
+                                ready.store(false, Ordering::SeqCst);
+                            }
                             faulted_until = Some(std::time::Instant::now() + pause);
                             pause = (pause * 2).min(Duration::from_secs(5));
                         }
@@ -697,11 +701,16 @@ async fn events(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
     }
 }
 
+/// Ready: recovery is over, the store is not failing, and the backlog is within `--max-backlog` (past it
+/// new events are refused with 429 anyway). A firing that faults does not make the process unready.
 async fn readyz(State(shared): State<Arc<Shared>>) -> Response {
-    if shared.ready.load(Ordering::SeqCst) {
-        (StatusCode::OK, "ready\n").into_response()
-    } else {
+    let backlog = shared.last_seq.load(Ordering::SeqCst) - shared.cursor.load(Ordering::SeqCst);
+    if !shared.ready.load(Ordering::SeqCst) {
         (StatusCode::SERVICE_UNAVAILABLE, "not ready\n").into_response()
+    } else if backlog > shared.limits.max_backlog {
+        (StatusCode::SERVICE_UNAVAILABLE, format!("not ready: {backlog} events wait for the agents\n")).into_response()
+    } else {
+        (StatusCode::OK, "ready\n").into_response()
     }
 }
 

@@ -40,6 +40,18 @@ CREATE INDEX IF NOT EXISTS world_by_event ON world (event);
 CREATE INDEX IF NOT EXISTS world_intents ON world (next_try_ms) WHERE status = 'intent';
 CREATE TABLE IF NOT EXISTS agents (name TEXT PRIMARY KEY, memory TEXT NOT NULL, cursor INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS dedup (agent TEXT NOT NULL, event TEXT NOT NULL, PRIMARY KEY (agent, event)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS parked (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent TEXT NOT NULL,
+    event TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('parked', 'retry', 'retried', 'skipped')),
+    tries INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    parked_ms INTEGER NOT NULL,
+    UNIQUE (agent, event)
+);
+CREATE INDEX IF NOT EXISTS parked_to_retry ON parked (id) WHERE status = 'retry';
 ";
 
 /// An effect whose receipt is `intent`: persisted, not yet known to have reached its sink.
@@ -74,6 +86,25 @@ pub struct BatchWrite {
     pub memory: Vec<(String, Map<String, Value>)>,
     /// The log position every agent has read to.
     pub cursor: i64,
+    /// Firings that faulted past the bound on tries, parked: `(agent, event id, log position, tries,
+    /// reason)`.
+    pub parked: Vec<(String, String, i64, i64, String)>,
+}
+
+/// A parked firing: an agent's firing on an event that faulted past the bound on tries, kept with its
+/// reason until an operator retries or skips it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Parked {
+    pub id: i64,
+    pub agent: String,
+    pub event: String,
+    /// The event's log position.
+    pub seq: i64,
+    /// `parked`; `retry` (an operator asked, the host has not run it yet); `retried` (it ran); `skipped`.
+    pub status: String,
+    pub tries: i64,
+    pub reason: String,
+    pub parked_ms: i64,
 }
 
 /// Counts of the world table by status, and of the log.
@@ -84,6 +115,8 @@ pub struct Counts {
     pub intent: i64,
     pub done: i64,
     pub held: i64,
+    /// Firings parked or waiting for their retry.
+    pub parked: i64,
 }
 
 pub struct Db {
@@ -225,34 +258,93 @@ impl Db {
         }
     }
 
-    /// Commits a batch: journal entries, `intent` receipts, dedup rows, memory and cursor, all at once.
+    /// Commits a batch: journal entries, `intent` receipts, dedup rows, memory, cursor and parked firings,
+    /// all at once.
     pub fn commit_batch(&mut self, batch: &BatchWrite) -> Result<(), Error> {
         let tx = self.conn.transaction()?;
-        {
-            let mut journal = tx.prepare_cached("INSERT INTO journal (key, event, value) VALUES (?1, ?2, ?3)")?;
-            for (key, event, value) in &batch.journal {
-                journal.execute(params![key, event, value.to_string()])?;
-            }
-            let mut world = tx.prepare_cached(
-                "INSERT INTO world (key, event, capability, receipt, status) VALUES (?1, ?2, ?3, ?4, 'intent')",
-            )?;
-            for (key, event, capability, receipt) in &batch.intents {
-                world.execute(params![key, event, capability, receipt.to_string()])?;
-            }
-            let mut dedup = tx.prepare_cached("INSERT OR IGNORE INTO dedup (agent, event) VALUES (?1, ?2)")?;
-            for (agent, event) in &batch.dedup {
-                dedup.execute(params![agent, event])?;
-            }
-            let mut agents = tx.prepare_cached(
-                "INSERT INTO agents (name, memory, cursor) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (name) DO UPDATE SET memory = excluded.memory, cursor = excluded.cursor",
-            )?;
-            for (agent, memory) in &batch.memory {
-                agents.execute(params![agent, Value::Object(memory.clone()).to_string(), batch.cursor])?;
-            }
-        }
+        write_batch(&tx, batch)?;
         tx.commit()?;
         Ok(())
+    }
+
+    /// Commits what an operator's retry of parked firing `id` did, with the firing's new state: `retried`
+    /// when `fault` is `None`, else `parked` again with the fault as its reason. Returns false, writing
+    /// nothing, when the firing is no longer waiting for its retry (an operator skipped it meanwhile).
+    pub fn commit_retry(&mut self, batch: &BatchWrite, id: i64, fault: Option<&str>) -> Result<bool, Error> {
+        let tx = self.conn.transaction()?;
+        let changed = match fault {
+            None => tx.execute(
+                "UPDATE parked SET status = 'retried', tries = tries + 1 WHERE id = ?1 AND status = 'retry'",
+                [id],
+            )?,
+            Some(reason) => tx.execute(
+                "UPDATE parked SET status = 'parked', tries = tries + 1, reason = ?2 WHERE id = ?1 AND status = 'retry'",
+                params![id, reason],
+            )?,
+        };
+        if changed != 1 {
+            return Ok(false);
+        }
+        write_batch(&tx, batch)?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// Parked firings, oldest first, at most `limit`; with `all`, also the ones retried or skipped.
+    pub fn parked(&self, all: bool, limit: usize) -> Result<Vec<Parked>, Error> {
+        self.parked_where("?1 OR status IN ('parked', 'retry')", all, limit)
+    }
+
+    /// Parked firings an operator asked to retry, oldest first.
+    pub fn retries_due(&self, limit: usize) -> Result<Vec<Parked>, Error> {
+        self.parked_where("status = 'retry' AND ?1 IS NOT NULL", false, limit)
+    }
+
+    fn parked_where(&self, filter: &str, flag: bool, limit: usize) -> Result<Vec<Parked>, Error> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT id, agent, event, seq, status, tries, reason, parked_ms FROM parked WHERE {filter} ORDER BY id LIMIT ?2"
+        ))?;
+        let rows = stmt.query_map(params![flag, limit.min(i64::MAX as usize) as i64], |r| {
+            Ok(Parked {
+                id: r.get(0)?,
+                agent: r.get(1)?,
+                event: r.get(2)?,
+                seq: r.get(3)?,
+                status: r.get(4)?,
+                tries: r.get(5)?,
+                reason: r.get(6)?,
+                parked_ms: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// An operator's retry: the parked firing waits for the host to run it once more. False when no
+    /// firing `id` is parked.
+    pub fn retry_parked(&mut self, id: i64) -> Result<bool, Error> {
+        Ok(self.conn.execute("UPDATE parked SET status = 'retry' WHERE id = ?1 AND status = 'parked'", [id])? == 1)
+    }
+
+    /// An operator's skip: the parked firing is marked `skipped`, and the agent's dedup set takes the
+    /// event in the same transaction, so no run and no replay fires it again. False when no firing `id`
+    /// is parked or waiting for its retry.
+    pub fn skip_parked(&mut self, id: i64) -> Result<bool, Error> {
+        let tx = self.conn.transaction()?;
+        let row: Option<(String, String)> = tx
+            .query_row("SELECT agent, event FROM parked WHERE id = ?1 AND status IN ('parked', 'retry')", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        let Some((agent, event)) = row else { return Ok(false) };
+        tx.execute("UPDATE parked SET status = 'skipped' WHERE id = ?1", [id])?;
+        tx.execute("INSERT OR IGNORE INTO dedup (agent, event) VALUES (?1, ?2)", params![agent, event])?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// The event at log position `seq`.
+    pub fn event_at(&self, seq: i64) -> Result<Option<Event>, Error> {
+        Ok(self.events_after(seq - 1, 1)?.into_iter().find(|(at, _)| *at == seq).map(|(_, e)| e))
     }
 
     /// Receipts still `intent` whose next try is due at `now_ms`, oldest first.
@@ -347,6 +439,7 @@ impl Db {
             intent: count("SELECT COUNT(*) FROM world WHERE status = 'intent'")?,
             done: count("SELECT COUNT(*) FROM world WHERE status = 'done'")?,
             held: count("SELECT COUNT(*) FROM world WHERE status = 'held'")?,
+            parked: count("SELECT COUNT(*) FROM parked WHERE status IN ('parked', 'retry')")?,
         })
     }
 
@@ -363,6 +456,43 @@ impl Db {
         tx.commit()?;
         Ok(())
     }
+}
+
+/// A batch's rows, inside the caller's transaction.
+fn write_batch(tx: &rusqlite::Transaction<'_>, batch: &BatchWrite) -> Result<(), Error> {
+    let mut journal = tx.prepare_cached("INSERT INTO journal (key, event, value) VALUES (?1, ?2, ?3)")?;
+    for (key, event, value) in &batch.journal {
+        journal.execute(params![key, event, value.to_string()])?;
+    }
+    let mut world = tx.prepare_cached(
+        "INSERT INTO world (key, event, capability, receipt, status) VALUES (?1, ?2, ?3, ?4, 'intent')",
+    )?;
+    for (key, event, capability, receipt) in &batch.intents {
+        world.execute(params![key, event, capability, receipt.to_string()])?;
+    }
+    let mut dedup = tx.prepare_cached("INSERT OR IGNORE INTO dedup (agent, event) VALUES (?1, ?2)")?;
+    for (agent, event) in &batch.dedup {
+        dedup.execute(params![agent, event])?;
+    }
+    let mut agents = tx.prepare_cached(
+        "INSERT INTO agents (name, memory, cursor) VALUES (?1, ?2, ?3)
+         ON CONFLICT (name) DO UPDATE SET memory = excluded.memory, cursor = excluded.cursor",
+    )?;
+    for (agent, memory) in &batch.memory {
+        agents.execute(params![agent, Value::Object(memory.clone()).to_string(), batch.cursor])?;
+    }
+    // The same agent's firing on the same event parked again (a retry that ran without firing leaves no
+    // dedup row) takes the new fault.
+    let mut parked = tx.prepare_cached(
+        "INSERT INTO parked (agent, event, seq, status, tries, reason, parked_ms)
+         VALUES (?1, ?2, ?3, 'parked', ?4, ?5, ?6)
+         ON CONFLICT (agent, event) DO UPDATE SET status = 'parked', seq = excluded.seq, tries = excluded.tries,
+             reason = excluded.reason, parked_ms = excluded.parked_ms",
+    )?;
+    for (agent, event, seq, tries, reason) in &batch.parked {
+        parked.execute(params![agent, event, seq, tries, reason, crate::sinks::now_ms()])?;
+    }
+    Ok(())
 }
 
 fn unique<'a>(ids: &[&'a str]) -> Vec<&'a str> {

@@ -132,13 +132,25 @@ fn bad_input_is_refused_with_the_reason_and_nothing_is_written() {
 
 #[test]
 fn a_log_too_far_ahead_of_the_agents_is_pushed_back_with_429_and_readiness_drops() {
-    // With no provider the first event faults, so the agents stay behind the log.
+    // With no provider the first event faults, and with no bound on its tries it is never parked, so the
+    // agents stay behind the log.
     let dir = temp_dir("serve-429");
     let limits = Limits { max_backlog: 0, ..Limits::default() };
-    let (running, lines, _) = serve(&dir, 2, Some("none".into()), limits);
+    let (program, events, _, _) = triage_fixture(&dir, 2);
+    let args = HostArgs {
+        program,
+        state: Some(dir.join("state")),
+        sinks: file_sinks(&dir),
+        provider: "none".into(),
+        batch: 64,
+    };
+    let mut host = open(&args).unwrap();
+    host.firing_tries = u32::MAX;
+    let running = start(host, "127.0.0.1:0".parse().unwrap(), limits, false).unwrap();
+    let lines: Vec<String> = std::fs::read_to_string(events).unwrap().lines().map(str::to_string).collect();
     let base = format!("http://{}", running.addr);
     assert_eq!(post(&format!("{base}/events"), &lines[0]).0, 200);
-    eventually("not ready after the fault", || get(&format!("{base}/readyz")).0 == 503);
+    eventually("not ready with the backlog past its bound", || get(&format!("{base}/readyz")).0 == 503);
     let (code, text, retry) = post(&format!("{base}/events"), &lines[1]);
     assert_eq!(code, 429, "{text}");
     assert!(text.contains("1 events wait for the agents"), "{text}");

@@ -36,6 +36,7 @@ fn a_batch_commits_whole_or_not_at_all() {
         dedup: vec![("A".into(), "e1".into())],
         memory: vec![("A".into(), serde_json::Map::from_iter([("n".to_string(), json!(1))]))],
         cursor: 1,
+        parked: Vec::new(),
     };
     db.commit_batch(&good).unwrap();
     // A batch whose second intent repeats a key fails at that row: its cursor, memory, dedup and first
@@ -49,6 +50,7 @@ fn a_batch_commits_whole_or_not_at_all() {
         dedup: vec![("A".into(), "e2".into())],
         memory: vec![("A".into(), serde_json::Map::from_iter([("n".to_string(), json!(2))]))],
         cursor: 2,
+        parked: Vec::new(),
     };
     assert!(db.commit_batch(&bad).is_err());
     drop(db);
@@ -129,7 +131,10 @@ fn the_store_defaults_to_the_state_place_and_is_private() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"{"events":0,"journal":0,"intent":0,"done":0,"held":0}"#);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        r#"{"events":0,"journal":0,"intent":0,"done":0,"held":0,"parked":0,"parked_firings":[]}"#
+    );
     let place = dir.join("expresso");
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&place), 0o700);
