@@ -54,6 +54,20 @@ enum Command {
     Conform { function: String },
     /// Serve a program durably: POST /events in, exactly-once effects out through the configured sinks.
     Serve(expresso_host::cli::ServeArgs),
+    /// The durable store's counts as JSON, with the parked firings.
+    Status {
+        /// The state directory (default: the state place).
+        #[arg(long)]
+        state: Option<PathBuf>,
+    },
+    /// List, retry or skip the firings `serve` parked after they faulted on every try.
+    Parked {
+        /// The state directory (default: the state place).
+        #[arg(long, global = true)]
+        state: Option<PathBuf>,
+        #[command(subcommand)]
+        action: expresso_host::cli::ParkedAction,
+    },
 }
 
 fn main() -> ExitCode {
@@ -63,15 +77,24 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(&args, false),
         Command::Replay(args) => run::run(&args, true),
         Command::Conform { function } => conform(&function),
-        Command::Serve(args) => match expresso_host::cli::run(expresso_host::cli::HostCommand::Serve(args)) {
-            Ok(_) => Exit::Done,
-            Err(e) => {
-                eprintln!("error: {e}");
-                if matches!(e, expresso_host::Error::Runtime(_)) { Exit::Failed } else { Exit::Usage }
-            }
-        },
+        Command::Serve(args) => host(expresso_host::cli::HostCommand::Serve(args)),
+        Command::Status { state } => host(expresso_host::cli::HostCommand::Status { state }),
+        Command::Parked { state, action } => host(expresso_host::cli::HostCommand::Parked { state, action }),
     };
     exit.into()
+}
+
+/// One of the durable host's commands: its own exit code (1 when a parked firing named is not parked), 1
+/// for a fault while running, 2 for what cannot be used.
+fn host(command: expresso_host::cli::HostCommand) -> Exit {
+    match expresso_host::cli::run(command) {
+        Ok(0) => Exit::Done,
+        Ok(_) => Exit::Failed,
+        Err(e) => {
+            eprintln!("error: {e}");
+            if matches!(e, expresso_host::Error::Runtime(_)) { Exit::Failed } else { Exit::Usage }
+        }
+    }
 }
 
 fn conform(function: &str) -> Exit {

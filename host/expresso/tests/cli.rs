@@ -87,3 +87,39 @@ fn a_file_that_cannot_be_read_is_named_with_a_fix_in_plain_words() {
     assert!(stderr.contains("error: cannot read the event log no-such-events.jsonl: "), "{stderr}");
     assert!(stderr.contains("= fix: name a readable event log\n"), "{stderr}");
 }
+
+#[test]
+fn status_lists_a_parked_firing_and_parked_skip_ends_it_once() {
+    use expresso_host::store::{BatchWrite, Db};
+    let dir = std::env::temp_dir().join(format!("expresso-parked-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let state = dir.join("state");
+    let mut db = Db::open(&state).unwrap();
+    let line = r##"{"id":"p1","partition":{"workspace":"acme","room":"#support"},"type":"message","payload":{"speaker":"dana","text":"?"},"t_event":1}"##;
+    db.append(&expresso_runtime::read_log(line).unwrap()).unwrap();
+    let parked = vec![("Triage".into(), "p1".into(), 1, 5, "no answer for `k`: none".into())];
+    db.commit_batch(&BatchWrite { parked, cursor: 1, ..BatchWrite::default() }).unwrap();
+    drop(db);
+    let expresso = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_expresso"))
+            .args(args)
+            .args(["--state", state.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let out = expresso(&["status"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["parked"], 1, "{status}");
+    assert_eq!(status["parked_firings"][0]["agent"], "Triage", "{status}");
+    assert_eq!(status["parked_firings"][0]["reason"], "no answer for `k`: none", "{status}");
+    let out = expresso(&["parked", "list"]);
+    let row: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = row["id"].to_string();
+    assert_eq!(expresso(&["parked", "skip", &id]).status.code(), Some(0));
+    assert!(expresso(&["parked", "list"]).stdout.is_empty(), "a skipped firing is no longer parked");
+    let again = expresso(&["parked", "skip", &id]);
+    assert_eq!(again.status.code(), Some(1), "only a parked firing can be skipped");
+    assert!(String::from_utf8_lossy(&again.stderr).contains(&format!("no firing {id} is parked")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
