@@ -770,3 +770,46 @@ route = { volume = 0.95, probe = 0.02, none = 0.03 }
     assert!(stderr.contains("nothing ran"), "{stderr}");
     assert!(!marks.exists(), "the first write did not run: {}", std::fs::read_to_string(&marks).unwrap_or_default());
 }
+
+/// Copies a directory tree of small files.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_plan_saved_from_cached_answers_is_byte_for_byte_the_plan_saved_from_fresh_ones() {
+    // The example project, decided by `local`, whose answers the cache keeps.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("home");
+    copy_tree(&repo.join("docs/examples/home"), &project);
+    let toml = std::fs::read_to_string(project.join("evoke.toml")).unwrap();
+    let shipped = repo.join("reflexes");
+    let toml = toml.replace("\"../../../reflexes/", &format!("\"{}/", shipped.display()));
+    std::fs::write(project.join("evoke.toml"), toml).unwrap();
+    let home = root.path().join("evoke-home");
+    let evoke = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1").stdin(Stdio::null());
+        command
+    };
+    assert!(evoke().arg("trust").output().unwrap().status.success());
+    let sentence = "turn on the kitchen lights, then set a timer for 5 minutes";
+    let mut saved = Vec::new();
+    for name in ["fresh.plan.json", "cached.plan.json"] {
+        let out = evoke().args(["try", "--save", name, sentence]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+        saved.push(std::fs::read_to_string(project.join(name)).unwrap());
+    }
+    // Every probability read back from the cache is the very number computed: the same plan, the same seal.
+    assert_eq!(saved[0], saved[1]);
+}
