@@ -428,3 +428,84 @@ fn sigterm_ends_evoke_while_its_stderr_is_unread() {
     drop(child.stderr.take());
     assert!(status.is_some(), "SIGTERM did not end evoke within 10 s, its stderr unread");
 }
+
+/// A project under `root`, trusted in `home`, whose one reflex `z` runs `file`: `head`, then grown with
+/// `File::set_len` to `size` bytes, a sparse file whose NUL tail costs nothing on disk but reads as bytes.
+/// Returns the project and what `evoke trust` said on stderr.
+fn sparse_body_project(root: &Path, home: &Path, file: &str, head: &str, size: u64) -> (PathBuf, String) {
+    let project = root.join("sparse");
+    std::fs::create_dir_all(project.join("r")).unwrap();
+    std::fs::write(project.join("evoke.toml"), "[reflexes]\nz = \"r\"\n").unwrap();
+    std::fs::write(
+        project.join("r/reflex.toml"),
+        format!(
+            "reflex = 1\ndescription = \"Zap the widget.\"\neffect = \"read\"\nconfirm = \"Zap?\"\nrun = \"{file}\"\n\n\
+             [examples]\n\"zap the widget\" = {{}}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(project.join("r").join(file), head).unwrap();
+    std::fs::OpenOptions::new().write(true).open(project.join("r").join(file)).unwrap().set_len(size).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .arg("trust")
+        .current_dir(&project)
+        .env("EVOKE_HOME", home)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    (project, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// `evoke run z` in `project`: its stderr, exit code, and how long it took.
+fn run_z(project: &Path, home: &Path) -> (String, Option<i32>, Duration) {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["run", "z"])
+        .current_dir(project)
+        .env("EVOKE_HOME", home)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    // A refusal may quote the file; only its head is needed to read it.
+    let stderr: String = String::from_utf8_lossy(&out.stderr).chars().take(4000).collect();
+    (stderr, out.status.code(), started.elapsed())
+}
+
+#[test]
+fn a_file_body_past_16_mib_is_refused_while_reading_and_nothing_runs() {
+    // A body that would say it ran, its source then padded past the limit inside a line comment, so that
+    // read whole it still parses and runs: evoke held a 32 MiB one as over a gigabyte and ran it 59 s.
+    let head = "export default function () {\n  process.stderr.write(\"the body ran\\n\");\n  return { text: \"ran\" };\n}\n// ";
+    let limit = evoke_bodies::node::MAX_SOURCE;
+    for file in ["z.mts", "z.mjs"] {
+        let root = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let (project, _) = sparse_body_project(root.path(), home.path(), file, head, limit + 1);
+        let (stderr, code, took) = run_z(&project, home.path());
+        assert_eq!(code, Some(1), "{file}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{file} holds more than 16 MiB, the most evoke reads of a file body")),
+            "{file}: {stderr}"
+        );
+        assert!(!stderr.contains("the body ran"), "{file}: {stderr}");
+        assert!(took < Duration::from_secs(10), "{file}: refused after {took:?}");
+    }
+}
+
+#[test]
+fn a_component_past_64_mib_is_refused_at_trust_and_at_run_while_reading() {
+    // A sparse .wasm just past the limit: read whole it was held and handed to the compiler, at any size
+    // (a 1.5 GB one too), at trust and again at every run.
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let limit = evoke_bodies::component::MAX_COMPONENT;
+    let (project, trusted) = sparse_body_project(root.path(), home.path(), "z.wasm", "", limit + 1);
+    let refusal = "z.wasm holds more than 64 MiB, the most evoke reads of a component";
+    assert!(trusted.contains(refusal), "{trusted}");
+    let (stderr, code, took) = run_z(&project, home.path());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains(refusal), "{stderr}");
+    assert!(took < Duration::from_secs(10), "refused after {took:?}");
+}

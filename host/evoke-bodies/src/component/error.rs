@@ -22,6 +22,14 @@ pub enum ComponentError {
     Cache { dir: PathBuf, source: std::io::Error },
     #[error("refused: the component {} cannot be read: {source}", path.display())]
     Unreadable { path: PathBuf, source: std::io::Error },
+    /// A `.wasm` past [`super::MAX_COMPONENT`]; refused while reading, so no more than that is held.
+    #[error(
+        "refused: the component {} holds more than {}, the most evoke reads of a component: build it smaller \
+         (in release mode, its debug sections stripped)",
+        path.display(),
+        evoke_files::bounded::shown_size(*limit)
+    )]
+    TooLarge { path: PathBuf, limit: u64 },
     #[error("refused: the file is not a component this evoke can run: {0}")]
     NotAComponent(wasmtime::Error),
     /// An import the linker does not give; `what` names the component: `a body`, `an adapter`.

@@ -44,6 +44,10 @@ use wasmtime::Engine;
 use wasmtime::component::Linker;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 
+/// The most evoke reads of a component body (a `.wasm`), at trust and at every run: 64 MiB, the most a
+/// fetched reflex may hold in one `.wasm` file (a component carries its language's runtime).
+pub const MAX_COMPONENT: u64 = evoke_files::limits::MAX_COMPONENT;
+
 /// The versions of the `evoke:reflex` world this host runs (`wit/reflex/v1`, …).
 pub fn known_worlds() -> Vec<String> {
     world::REFLEX.worlds()

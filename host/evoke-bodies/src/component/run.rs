@@ -68,10 +68,21 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
     }
 }
 
+/// Reads the component at `wasm` through the bounded reader, at trust and at every run: opened without
+/// blocking, a regular file only, and refused once a byte past [`super::MAX_COMPONENT`] arrives, so a
+/// sparse file of gigabytes costs a read of the limit, not of the file.
+fn read_component(wasm: &Path) -> Result<Vec<u8>, ComponentError> {
+    evoke_files::bounded::read(wasm, super::MAX_COMPONENT).map_err(|source| match source.kind() {
+        std::io::ErrorKind::InvalidData => {
+            ComponentError::TooLarge { path: wasm.to_path_buf(), limit: super::MAX_COMPONENT }
+        }
+        _ => ComponentError::Unreadable { path: wasm.to_path_buf(), source },
+    })
+}
+
 /// The component ready to instantiate, from memory, the disk cache, or a compile that the deadline bounds.
 async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc<Body>, Source), Failure> {
-    let bytes = std::fs::read(wasm)
-        .map_err(|source| failure(ComponentError::Unreadable { path: wasm.to_path_buf(), source }))?;
+    let bytes = read_component(wasm).map_err(failure)?;
     let key = cache::key_of(&bytes);
     if let Some(ready) = inner.cache.in_memory(&key) {
         return Ok((ready, Source::Memory));
@@ -95,8 +106,7 @@ async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc
 
 /// Loads `wasm` into `inner`'s memory (compiling and caching it when needed) without running it.
 pub(crate) fn preload(inner: &Inner, wasm: &Path) -> Result<Source, ComponentError> {
-    let bytes =
-        std::fs::read(wasm).map_err(|source| ComponentError::Unreadable { path: wasm.to_path_buf(), source })?;
+    let bytes = read_component(wasm)?;
     let key = cache::key_of(&bytes);
     if inner.cache.in_memory(&key).is_some() {
         return Ok(Source::Memory);

@@ -18,6 +18,25 @@ use tokio::io::AsyncRead;
 
 const RUNNER: &str = include_str!("runner.mjs");
 
+/// The most evoke reads of a file body's source (a `.mts` or a `.mjs`): 16 MiB, the most a fetched reflex
+/// may hold in one file. A `.mts` is held whole, and its stripped copy beside it, so a sparse file of
+/// gigabytes must be refused before it is read, not after.
+pub const MAX_SOURCE: u64 = evoke_files::limits::MAX_FILE;
+
+/// Reads the file body at `path` (shown as `shown`) through the bounded reader: opened without blocking, a
+/// regular file only, refused once a byte past [`MAX_SOURCE`] arrives, whatever its size said.
+fn read_source(path: &Path, shown: &str) -> Result<Vec<u8>, String> {
+    evoke_files::bounded::read(path, MAX_SOURCE).map_err(|e| match e.kind() {
+        // The bounded reader's one InvalidData is the limit; its own words would tell us to remove the file.
+        std::io::ErrorKind::InvalidData => format!(
+            "{shown} holds more than {}, the most evoke reads of a file body: make it smaller, or move what \
+             it carries (data, a bundled library) into a file it reads through a grant",
+            evoke_files::bounded::shown_size(MAX_SOURCE)
+        ),
+        _ => format!("cannot read {}: {e}", path.display()),
+    })
+}
+
 /// Why there is no Node.js to run a file body: none found, or the one found does not run or say its version.
 #[derive(Debug, thiserror::Error)]
 pub enum NoNode {
@@ -114,16 +133,26 @@ pub async fn run(call: &Call, relative: &str, node: &Node, cancel: impl Future<O
     };
     let source = call.dir.join(relative);
     let shown = Path::new(relative).file_name().map_or(relative.to_string(), |n| n.to_string_lossy().to_string());
+    let bytes = match read_source(&source, &shown) {
+        Ok(bytes) => bytes,
+        Err(message) => return failed(message, contained),
+    };
     let body = if relative.ends_with(".mts") {
-        let text = match std::fs::read_to_string(&source) {
+        let text = match String::from_utf8(bytes) {
             Ok(text) => text,
-            Err(e) => return failed(format!("cannot read {}: {e}", source.display()), contained),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                return failed(format!("{shown} is not UTF-8 (at byte {at}): save it as UTF-8"), contained);
+            }
         };
         match strip_types(&shown, &text) {
             Ok(code) => serde_json::json!({ "name": shown, "source": code, "held": node.held() }),
             Err(e) => return failed(e.to_string(), contained),
         }
     } else {
+        // Node reads a `.mjs` itself; what it would read is checked first, so a file past the limit or one
+        // that is not a regular file is refused here rather than handed over.
+        drop(bytes);
         serde_json::json!({ "name": shown, "file": source, "held": node.held() })
     };
 
