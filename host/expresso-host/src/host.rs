@@ -66,6 +66,18 @@ struct Tagged<'c> {
     events: Vec<String>,
 }
 
+impl Tagged<'_> {
+    /// The entries written after the first `before`, each with the event that wrote it.
+    fn since(&self, before: usize) -> Vec<(String, String, Value)> {
+        self.entries()
+            .into_iter()
+            .skip(before)
+            .zip(self.events.iter())
+            .map(|((k, v), e)| (k.to_string(), e.clone(), v.clone()))
+            .collect()
+    }
+}
+
 impl Store for Tagged<'_> {
     fn get(&self, key: &str) -> Option<&Value> {
         self.inner.get(key)
@@ -257,13 +269,7 @@ impl<S: LogStore> Host<S> {
         fault::point("after-step");
         let clock = std::time::Instant::now();
 
-        let new_journal: Vec<(String, String, Value)> = journal
-            .entries()
-            .into_iter()
-            .skip(journal_before)
-            .zip(journal.events.iter())
-            .map(|((k, v), e)| (k.to_string(), e.clone(), v.clone()))
-            .collect();
+        let new_journal: Vec<(String, String, Value)> = journal.since(journal_before);
         Metrics::add(&self.metrics.provider_calls, outcome.provider_calls as u64);
 
         if let Some(e) = fault {
@@ -398,13 +404,7 @@ impl<S: LogStore> Host<S> {
             let result = runtime.fire_again(&event, index);
             let (carry, outcome) = runtime.into_carry();
             Metrics::add(&self.metrics.provider_calls, outcome.provider_calls as u64);
-            let new_journal: Vec<(String, String, Value)> = journal
-                .entries()
-                .into_iter()
-                .skip(journal_before)
-                .zip(journal.events.iter())
-                .map(|((k, v), e)| (k.to_string(), e.clone(), v.clone()))
-                .collect();
+            let new_journal: Vec<(String, String, Value)> = journal.since(journal_before);
             let mut write = BatchWrite { journal: new_journal, cursor: self.cursor, ..BatchWrite::default() };
             let fault = match result {
                 Err(e) => Some(e.to_string()),
