@@ -15,6 +15,8 @@ pub enum EventType {
     MeetingStart,
     MeetingEnd,
     Schedule,
+    /// What came back of an agent's own action (written by the host after its sink took it).
+    Receipt,
 }
 
 /// `(workspace, room|channel)`: order is meaningful only within one. The second part is one slot, read
@@ -100,6 +102,12 @@ impl Event {
             }
             EventType::MeetingEnd => Ok(()),
             EventType::Schedule => need_str("name"),
+            EventType::Receipt => {
+                need_str("agent")?;
+                need_str("key")?;
+                need_str("capability")?;
+                need_str("verb")
+            }
         }
     }
 }
@@ -158,6 +166,7 @@ pub fn type_name(kind: EventType) -> &'static str {
         EventType::MeetingStart => "meeting_start",
         EventType::MeetingEnd => "meeting_end",
         EventType::Schedule => "schedule",
+        EventType::Receipt => "receipt",
     }
 }
 
@@ -211,25 +220,50 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-/// The order the runtime consumes a log in, and which events it drops as superseded.
+/// The order the runtime consumes a log in, and which events it drops as superseded or redelivered.
 ///
 /// - A revision supersedes by `(id, rev)`: of the events sharing an id, those with a lower `rev` than the
-///   highest are dropped. Events with the same `(id, rev)` are a redelivery: all are kept, and dedup skips
-///   the later ones for an agent that fired on the first.
+///   highest are dropped. Events with the same `(id, rev)` are a redelivery: the first in log order is
+///   kept and the others are dropped, as `serve`'s log stores an `(id, rev)` once; so a redelivered line
+///   reaches neither an agent nor a partition's transcript a second time.
 /// - Events are ordered by `t_event`, ties kept in log order: within a partition that is the partition's
 ///   order, and partitions interleave by event time (per-agent memory is shared across partitions, so one
 ///   total order is needed to make it a function of the log).
-pub fn order(events: Vec<Event>) -> (Vec<Event>, usize) {
+pub fn order(events: Vec<Event>) -> Ordered {
     let mut highest: HashMap<&str, u64> = HashMap::new();
     for e in &events {
         let rev = highest.entry(e.id.as_str()).or_insert(e.rev);
         *rev = (*rev).max(e.rev);
     }
-    let keep: Vec<bool> = events.iter().map(|e| highest.get(e.id.as_str()) == Some(&e.rev)).collect();
-    let superseded = keep.iter().filter(|k| !**k).count();
+    let mut seen: std::collections::HashSet<(&str, u64)> = std::collections::HashSet::new();
+    let (mut superseded, mut redelivered) = (0, 0);
+    let keep: Vec<bool> = events
+        .iter()
+        .map(|e| {
+            if highest.get(e.id.as_str()) != Some(&e.rev) {
+                superseded += 1;
+                false
+            } else if !seen.insert((e.id.as_str(), e.rev)) {
+                redelivered += 1;
+                false
+            } else {
+                true
+            }
+        })
+        .collect();
     let mut kept: Vec<Event> = events.into_iter().zip(keep).filter_map(|(e, k)| k.then_some(e)).collect();
     kept.sort_by_key(|e| e.t_event);
-    (kept, superseded)
+    Ordered { events: kept, superseded, redelivered }
+}
+
+/// A log in the order the runtime consumes it, with how many events it dropped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ordered {
+    pub events: Vec<Event>,
+    /// Events dropped for a higher `rev` of their id.
+    pub superseded: usize,
+    /// Events dropped as a second delivery of an `(id, rev)` already in the log.
+    pub redelivered: usize,
 }
 
 #[cfg(test)]
@@ -317,9 +351,10 @@ mod tests {
     fn revisions_supersede_and_time_orders() {
         let log = [line("a", 5, 0, "old"), line("b", 1, 0, "first"), line("a", 6, 1, "new"), line("b", 1, 0, "again")]
             .join("\n");
-        let (events, superseded) = order(read_log(&log).unwrap());
-        assert_eq!(superseded, 1);
-        let seen: Vec<(&str, &str)> = events.iter().map(|e| (e.id.as_str(), e.text())).collect();
-        assert_eq!(seen, vec![("b", "first"), ("b", "again"), ("a", "new")]);
+        let ordered = order(read_log(&log).unwrap());
+        assert_eq!((ordered.superseded, ordered.redelivered), (1, 1));
+        let seen: Vec<(&str, &str)> = ordered.events.iter().map(|e| (e.id.as_str(), e.text())).collect();
+        // The redelivered `b` is dropped: the first delivery stands, as serve's log keeps it.
+        assert_eq!(seen, vec![("b", "first"), ("a", "new")]);
     }
 }

@@ -36,6 +36,8 @@ pub enum Step {
 pub struct Outcome {
     pub events: usize,
     pub superseded: usize,
+    /// Events dropped as a second delivery of an `(id, rev)` the log holds already.
+    pub redelivered: usize,
     pub firings: usize,
     pub provider_calls: usize,
     pub journal_hits: usize,
@@ -162,8 +164,10 @@ impl<'a> Runtime<'a> {
     /// [`FLUSH_EVERY_EVENTS`] events, at the end, and before a fault is returned, so a file store is not
     /// rewritten once per event (which would make a long run quadratic).
     pub fn run(&mut self, events: Vec<Event>) -> Result<(), Error> {
-        let (events, superseded) = order(events);
-        self.ports.outcome.superseded += superseded;
+        let ordered = order(events);
+        self.ports.outcome.superseded += ordered.superseded;
+        self.ports.outcome.redelivered += ordered.redelivered;
+        let events = ordered.events;
         for (i, event) in events.iter().enumerate() {
             if let Err(fault) = self.step(event) {
                 self.flush()?;

@@ -242,6 +242,22 @@ fn time_comes_from_t_event_and_frames_are_bound_per_firing() {
 }
 
 #[test]
+fn a_redelivered_event_is_in_a_later_transcript_once() {
+    let source = "agent \"Echo\" {\n  grants { message.send }\n  lives in meeting #standup\n  on someone says /recap/ { say transcript }\n}\n";
+    let compiled = compile(source).unwrap();
+    let hello = utterance("u1", 1000, "standup", "ana", "hello");
+    // `u1` delivered twice (same id, same rev), as serve's log would store it once.
+    let log = vec![hello.clone(), hello, utterance("u2", 2000, "standup", "bo", "recap")];
+    let (mut j, mut w) = (MemoryStore::new(), MemoryStore::new());
+    let mut rt = Runtime::new(&compiled, &mut j, &mut w, &NoProvider);
+    rt.run(log).unwrap();
+    let outcome = rt.into_outcome();
+    let texts: Vec<&str> = outcome.effects.iter().map(|e| e["args"]["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, vec!["ana: hello\nbo: recap"]);
+    assert_eq!((outcome.events, outcome.redelivered), (2, 1));
+}
+
+#[test]
 fn every_step_is_recorded_in_order() {
     let compiled = compile(TRIAGE).unwrap();
     let (mut j, mut w) = (MemoryStore::new(), MemoryStore::new());
