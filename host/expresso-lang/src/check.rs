@@ -96,6 +96,16 @@ pub fn check(program: &Program) -> Report {
             durations: Vec::new(),
         };
         let agent_report = checker.run();
+        for behavior in &agent.behaviors {
+            if let Trigger::Schedule { name, span } = &behavior.trigger
+                && let Err(refused) = crate::schedule::parse(name)
+            {
+                let d = Diagnostic::new(Code::Schedule, *span, format!("bad schedule: {}", refused.reason))
+                    .expected("`every D` or `daily HH:MM`, or a name that starts with neither")
+                    .fix(refused.fix);
+                report.diagnostics.push(d);
+            }
+        }
         report.diagnostics.extend(checker.diags);
         report.durations.extend(checker.durations);
         report.agents.push(agent_report);

@@ -52,6 +52,7 @@ codes! {
     Ceiling => "E_CEILING", Error;
     DupAgent => "E_DUP_AGENT", Error;
     Type => "E_TYPE", Error;
+    Schedule => "E_SCHEDULE", Error;
     // Warnings.
     OverGrant => "W_OVER_GRANT", Warning;
 }

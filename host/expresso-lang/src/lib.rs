@@ -11,6 +11,7 @@ pub mod effect;
 pub mod fuzz;
 pub mod lexer;
 pub mod parser;
+pub mod schedule;
 pub mod schema;
 pub mod span;
 mod strings;

@@ -128,3 +128,14 @@ fn an_interpolated_duration_is_marked_and_a_number_is_not() {
     let marked: Vec<&str> = report.durations.iter().map(|s| &source[s.start..s.end]).collect();
     assert_eq!(marked, vec!["d", "wait", "2h"]);
 }
+
+#[test]
+fn a_schedule_that_starts_as_a_clock_form_must_be_one() {
+    let source = "agent \"T\" {\n  grants { message.send }\n  on schedule \"every 5m\" { say \"tick\" }\n  on schedule \"every 5 minutes\" { say \"x\" }\n  on schedule \"daily 9am\" { say \"y\" }\n  on schedule \"standup\" { say \"z\" }\n}\n";
+    assert_eq!(errors(source), vec![("E_SCHEDULE", 4), ("E_SCHEDULE", 5)]);
+    let report = checked(source);
+    let rendered = report.diagnostics[0].render("t.ex", source);
+    assert!(rendered.contains("t.ex:4:6"), "{rendered}");
+    assert!(rendered.contains("takes one duration"), "{rendered}");
+    assert!(rendered.contains("fix: write `every 5m`"), "{rendered}");
+}
