@@ -7,16 +7,12 @@
 //! `gpt-4o-mini`). The answer is wrapped as `{ "value": … }` because structured output wants an object at
 //! the top; the runtime validates the unwrapped value against the schema again before journaling it.
 
-use crate::bounds::MAX_RESPONSE_BYTES;
-use crate::provider::{LeafRequest, Provider, RequestKind};
+use crate::http;
+use crate::provider::{Fault, LeafRequest, Provider, answer_schema, task};
 use serde_json::{Value, json};
-use std::io::Read;
-use std::time::Duration;
 
 pub const DEFAULT_URL: &str = "https://api.openai.com/v1";
 pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
-/// How long one call may take, connect included.
-const TIMEOUT: Duration = Duration::from_secs(60);
 
 pub struct OpenAi {
     url: String,
@@ -33,10 +29,9 @@ pub struct NoKey;
 
 impl OpenAi {
     pub fn new(url: &str, model: &str, key: Option<String>) -> OpenAi {
-        let agent = ureq::AgentBuilder::new().timeout(TIMEOUT).redirects(0).build();
         let url = url.trim_end_matches('/').to_string();
         let id = format!("openai {model} at {url}");
-        OpenAi { url, model: model.to_string(), key, agent, id }
+        OpenAi { url, model: model.to_string(), key, agent: http::agent(), id }
     }
 
     pub fn from_env() -> Result<OpenAi, NoKey> {
@@ -51,35 +46,16 @@ impl OpenAi {
 
     /// The request body for a leaf: what the model reads and the schema it must answer in.
     pub fn body(&self, request: &LeafRequest) -> Value {
-        let task = match request.kind {
-            RequestKind::Summarize => "Summarize the conversation below in a few sentences.".to_string(),
-            RequestKind::Match => format!(
-                "Answer true if the message below matches this description, false otherwise: {}",
-                request.prompt.unwrap_or("")
-            ),
-            RequestKind::Leaf => match request.prompt {
-                Some(prompt) => prompt.to_string(),
-                None => format!("Read the text below and answer `{}` in the given schema.", request.leaf),
-            },
-        };
-        let system =
-            format!("{task}\nAnswer only from the text. Answer as JSON {{\"value\": …}} matching the schema exactly.");
-        let schema = json!({
-            "type": "object",
-            "properties": { "value": request.schema.json_schema() },
-            "required": ["value"],
-            "additionalProperties": false,
-        });
         json!({
             "model": self.model,
             "temperature": 0,
             "messages": [
-                { "role": "system", "content": system },
+                { "role": "system", "content": task(request) },
                 { "role": "user", "content": request.input },
             ],
             "response_format": {
                 "type": "json_schema",
-                "json_schema": { "name": "leaf", "strict": true, "schema": schema },
+                "json_schema": { "name": "leaf", "strict": true, "schema": answer_schema(request) },
             },
         })
     }
@@ -91,32 +67,20 @@ impl Provider for OpenAi {
     }
 
     fn answer(&self, request: &LeafRequest) -> Result<Value, String> {
-        let body = self.body(request).to_string();
-        let mut call =
-            self.agent.post(&format!("{}/chat/completions", self.url)).set("Content-Type", "application/json");
-        if let Some(key) = &self.key {
-            call = call.set("Authorization", &format!("Bearer {key}"));
-        }
-        let response = match call.send_string(&body) {
-            Ok(response) => response,
-            Err(ureq::Error::Status(code, _)) => return Err(format!("the endpoint answered HTTP {code}")),
-            Err(e) => return Err(format!("the endpoint cannot be reached: {e}")),
-        };
-        let mut text = String::new();
-        response
-            .into_reader()
-            .take(MAX_RESPONSE_BYTES + 1)
-            .read_to_string(&mut text)
-            .map_err(|e| format!("the answer cannot be read: {e}"))?;
-        if text.len() as u64 > MAX_RESPONSE_BYTES {
-            return Err(format!("the answer is larger than {MAX_RESPONSE_BYTES} bytes"));
-        }
-        let reply: Value = serde_json::from_str(&text).map_err(|e| format!("the answer is not JSON: {e}"))?;
+        self.try_answer(request).map_err(|f| f.message)
+    }
+
+    fn try_answer(&self, request: &LeafRequest) -> Result<Value, Fault> {
+        let bearer = self.key.as_ref().map(|key| format!("Bearer {key}"));
+        let headers: Vec<(&str, &str)> = bearer.iter().map(|b| ("Authorization", b.as_str())).collect();
+        let url = format!("{}/chat/completions", self.url);
+        let reply = http::post_json(&self.agent, &url, &headers, &self.body(request))?;
         let content = reply
             .pointer("/choices/0/message/content")
             .and_then(Value::as_str)
-            .ok_or("the answer has no choices[0].message.content")?;
-        let inner: Value = serde_json::from_str(content).map_err(|e| format!("the content is not JSON: {e}"))?;
-        inner.get("value").cloned().ok_or_else(|| "the content has no `value`".to_string())
+            .ok_or_else(|| Fault::lasting("the answer has no choices[0].message.content"))?;
+        let inner: Value =
+            serde_json::from_str(content).map_err(|e| Fault::lasting(format!("the content is not JSON: {e}")))?;
+        inner.get("value").cloned().ok_or_else(|| Fault::lasting("the content has no `value`"))
     }
 }

@@ -39,6 +39,11 @@ pub trait Provider {
     /// words: providers live in other crates (evoke's engines, an HTTP endpoint) and each has its own
     /// typed faults, which it words here; the runtime only carries the words into `Error::Provider`.
     fn answer(&self, request: &LeafRequest) -> Result<Value, String>;
+    /// The same answer, with its fault typed: whether asking again may help. A provider whose faults can
+    /// pass (an HTTP endpoint) says so here; by default every fault is lasting, so nothing retries it.
+    fn try_answer(&self, request: &LeafRequest) -> Result<Value, Fault> {
+        self.answer(request).map_err(Fault::lasting)
+    }
 }
 
 /// A provider that answers nothing: replay with a complete journal never reaches it, and one that does is
@@ -54,4 +59,51 @@ impl Provider for NoProvider {
     fn answer(&self, _request: &LeafRequest) -> Result<Value, String> {
         Err("no provider is configured, and the journal has no answer".into())
     }
+}
+
+/// A provider's fault, with whether asking again may give an answer: an HTTP 429 or 5xx, a timeout or a
+/// dropped connection may pass; a refusal, a 4xx, an answer in the wrong shape would come back the same.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    pub message: String,
+    pub transient: bool,
+}
+
+impl Fault {
+    /// A fault that asking again would only repeat.
+    pub fn lasting(message: impl Into<String>) -> Fault {
+        Fault { message: message.into(), transient: false }
+    }
+
+    /// A fault that may pass if asked again after a pause.
+    pub fn transient(message: impl Into<String>) -> Fault {
+        Fault { message: message.into(), transient: true }
+    }
+}
+
+/// What a generative provider is told to do for a leaf, before the rules of its answer.
+pub(crate) fn task(request: &LeafRequest) -> String {
+    let task = match request.kind {
+        RequestKind::Summarize => "Summarize the conversation below in a few sentences.".to_string(),
+        RequestKind::Match => format!(
+            "Answer true if the message below matches this description, false otherwise: {}",
+            request.prompt.unwrap_or("")
+        ),
+        RequestKind::Leaf => match request.prompt {
+            Some(prompt) => prompt.to_string(),
+            None => format!("Read the text below and answer `{}` in the given schema.", request.leaf),
+        },
+    };
+    format!("{task}\nAnswer only from the text. Answer as JSON {{\"value\": …}} matching the schema exactly.")
+}
+
+/// The JSON schema a generative provider answers in: `{ value: <the leaf's schema> }`, an object at the top
+/// as both structured output and tool input require.
+pub(crate) fn answer_schema(request: &LeafRequest) -> Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": { "value": request.schema.json_schema() },
+        "required": ["value"],
+        "additionalProperties": false,
+    })
 }

@@ -1,52 +1,15 @@
 //! The OpenAI-compatible provider against a fake chat endpoint on 127.0.0.1: the request it sends, the
 //! structured output it reads, and the faults when the answer misfits or the endpoint fails.
 
+mod endpoint;
 mod support;
 
+use endpoint::serve;
 use expresso_lang::compile;
 use expresso_runtime::openai::OpenAi;
 use expresso_runtime::{Error, MemoryStore, Runtime, Store};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
-use std::sync::mpsc;
 use support::{TRIAGE, message};
-
-/// Serves each canned (status, body) once, in order, and hands back each request's headers and body.
-fn serve(replies: Vec<(u16, String)>) -> (String, mpsc::Receiver<(String, Value)>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for (status, body) in replies {
-            let (stream, _) = listener.accept().unwrap();
-            let mut reader = BufReader::new(stream);
-            let mut head = String::new();
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                reader.read_line(&mut line).unwrap();
-                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = v.trim().parse().unwrap();
-                }
-                if line == "\r\n" {
-                    break;
-                }
-                head.push_str(&line);
-            }
-            let mut request = vec![0; length];
-            reader.read_exact(&mut request).unwrap();
-            tx.send((head, serde_json::from_slice(&request).unwrap())).unwrap();
-            let mut stream = reader.into_inner();
-            let reply = format!(
-                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            stream.write_all(reply.as_bytes()).unwrap();
-        }
-    });
-    (url, rx)
-}
 
 fn chat(value: Value) -> String {
     let content = json!({ "value": value }).to_string();
@@ -56,7 +19,7 @@ fn chat(value: Value) -> String {
 #[test]
 fn a_leaf_is_asked_with_its_schema_and_the_answer_journaled() {
     let (url, requests) = serve(vec![(200, chat(json!({"kind": "bug", "urgency": "now"})))]);
-    let provider = OpenAi::new(&url, "test-model", Some("test-key".into()));
+    let provider = OpenAi::new(&format!("{url}/v1"), "test-model", Some("test-key".into()));
     let compiled = compile(TRIAGE).unwrap();
     let (mut j, mut w) = (MemoryStore::new(), MemoryStore::new());
     let mut rt = Runtime::new(&compiled, &mut j, &mut w, &provider);
@@ -88,7 +51,7 @@ fn a_leaf_is_asked_with_its_schema_and_the_answer_journaled() {
 #[test]
 fn a_misfit_from_the_model_is_a_fault_and_not_journaled() {
     let (url, _requests) = serve(vec![(200, chat(json!({"kind": "feature", "urgency": "now"})))]);
-    let provider = OpenAi::new(&url, "m", None);
+    let provider = OpenAi::new(&format!("{url}/v1"), "m", None);
     let compiled = compile(TRIAGE).unwrap();
     let (mut j, mut w) = (MemoryStore::new(), MemoryStore::new());
     let mut rt = Runtime::new(&compiled, &mut j, &mut w, &provider);
@@ -100,7 +63,7 @@ fn a_misfit_from_the_model_is_a_fault_and_not_journaled() {
 #[test]
 fn an_endpoint_failure_fails_closed() {
     let (url, _requests) = serve(vec![(500, "{}".into()), (200, "not json".into())]);
-    let provider = OpenAi::new(&url, "m", None);
+    let provider = OpenAi::new(&format!("{url}/v1"), "m", None);
     let compiled = compile(TRIAGE).unwrap();
     for expected in ["the endpoint answered HTTP 500", "the answer is not JSON"] {
         let (mut j, mut w) = (MemoryStore::new(), MemoryStore::new());

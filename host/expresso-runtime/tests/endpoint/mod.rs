@@ -1,0 +1,53 @@
+//! A fake HTTP endpoint on 127.0.0.1 for the providers' tests: it answers each canned (status, body) once,
+//! in order, and hands back each request's head (request line and headers) and JSON body.
+
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::mpsc;
+
+/// The endpoint's base URL (`http://127.0.0.1:PORT`) and the requests it got.
+pub fn serve(replies: Vec<(u16, String)>) -> (String, mpsc::Receiver<(String, Value)>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for (status, body) in replies {
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = BufReader::new(stream);
+            let mut head = String::new();
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap();
+                }
+                if line == "\r\n" {
+                    break;
+                }
+                head.push_str(&line);
+            }
+            let mut request = vec![0; length];
+            reader.read_exact(&mut request).unwrap();
+            let _ = tx.send((head, serde_json::from_slice(&request).unwrap()));
+            let mut stream = reader.into_inner();
+            let reply = format!(
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            stream.write_all(reply.as_bytes()).unwrap();
+        }
+    });
+    (url, rx)
+}
+
+/// One header's value in a request head, by its name in any case.
+pub fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines().find_map(|line| {
+        let (n, v) = line.split_once(':')?;
+        n.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+    })
+}
