@@ -2,6 +2,7 @@
 //! model leaves memoized in the journal J, world effects in the world table W, both keyed by replay-stable
 //! strings built only from log data.
 
+pub mod anthropic;
 pub mod bounds;
 pub mod conform;
 pub mod error;
@@ -14,6 +15,7 @@ pub mod keys;
 pub mod openai;
 pub mod provider;
 pub mod recording;
+pub mod retry;
 pub mod route;
 pub mod store;
 pub mod value;
