@@ -12,6 +12,7 @@
 //! cargo bench -p evoke-adapters --bench clinc                 # the report
 //! cargo bench -p evoke-adapters --bench clinc -- tune         # the search behind calibration.rs
 //! cargo bench -p evoke-adapters --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
+//! cargo bench -p evoke-adapters --bench clinc -- weave        # weaving on val beside deciding alone (clinc/woven.rs)
 //! cargo bench -p evoke-adapters --bench clinc -- home         # the example project's sentences, decided
 //! cargo bench -p evoke-adapters --bench clinc -- home embed   # the same, decided by embed
 //! cargo bench -p evoke-adapters --bench clinc -- home embed FILE  # a sentence a line from FILE instead
@@ -44,6 +45,9 @@ use evoke_embed::head::Fitting;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+#[path = "clinc/woven.rs"]
+mod woven;
 
 const EXAMPLES: usize = 10;
 
@@ -1620,6 +1624,10 @@ fn main() {
         Some("encode-time") => encode_time(),
         Some("features") => embed_features(Path::new(args.get(1).map_or("target/embed-features.tsv", String::as_str))),
         Some("tune") | Some("mixed") => tune(),
+        Some("weave") => {
+            let local = Local::with_params(Settings::default(), Params::default(), ArgParams::default(), GATE);
+            woven::report(&local, GATE, args.get(1).map(String::as_str) == Some("cut"));
+        }
         Some("project") => write_project(Path::new(args.get(1).map_or("target/clinc-project", String::as_str))),
         _ => {
             let local = Local::with_params(Settings::default(), Params::default(), ArgParams::default(), GATE);

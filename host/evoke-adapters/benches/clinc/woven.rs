@@ -1,0 +1,132 @@
+//! What weaving costs single requests, and what it earns several: CLINC150 `val` decided by `local` with
+//! the weaver in front (as the command decides every sentence) beside the decider alone, and the committed
+//! multi-step sentences (`benches/multi-step.jsonl`, written for this project, never tuned on CLINC's data)
+//! woven over the same 150 reflexes.
+//!
+//! ```text
+//! cargo bench -p evoke-adapters --bench clinc -- weave          # the report
+//! cargo bench -p evoke-adapters --bench clinc -- weave cut      # and every in-scope sentence cut, with its parts
+//! ```
+
+use super::{Item, clinc, decide, split_train};
+use evoke_adapters::local::Local;
+use evoke_core::adapter::{Gate, State};
+use evoke_core::catalog::Catalog;
+use evoke_core::decision::{Decision, Outcome};
+use evoke_core::validate::validate;
+use evoke_core::weave::weaver::{Weaver, Woven};
+use std::path::Path;
+
+/// A sentence woven through the weaver, every round answered by `local`.
+fn woven(catalog: &Catalog, local: &Local, gate: Gate, input: &str) -> Woven {
+    let mut weaver = Weaver::new(catalog, Some(gate), input).expect("the input is in bounds");
+    while let Some((text, questions)) = weaver.questions() {
+        let questions = questions.clone();
+        let raw = local.answer_now(&State { request: text.to_string() }, &questions).expect("local answers");
+        let answers = validate(&questions, &raw).expect("the engine's answers validate");
+        weaver.feed(&answers).expect("within bounds");
+    }
+    weaver.woven().expect("woven").clone()
+}
+
+fn acts_on(d: &Decision, intent: &str) -> bool {
+    d.outcome != Outcome::Abstain && d.reflex.as_deref() == Some(intent)
+}
+
+/// Whether the sentence was read as more than one step: cut at some place, or a part left out.
+fn is_cut(w: &Woven) -> bool {
+    match w {
+        Woven::One(_) => false,
+        Woven::Plan(p) => p.splits.iter().any(|s| s.cut) || !p.excluded.is_empty(),
+    }
+}
+
+/// Whether a sentence read as a plan still acts on its one intent: a plan of that one step.
+fn acts_on_woven(w: &Woven, intent: &str) -> bool {
+    match w {
+        Woven::One(d) => acts_on(d, intent),
+        Woven::Plan(p) => !p.refused() && p.steps.len() == 1 && acts_on(&p.steps[0].decision, intent),
+    }
+}
+
+fn steps_of(w: &Woven) -> Vec<String> {
+    match w {
+        Woven::One(d) if d.outcome != Outcome::Abstain => d.reflex.iter().cloned().collect(),
+        Woven::One(_) => Vec::new(),
+        Woven::Plan(p) if p.refused() => Vec::new(),
+        Woven::Plan(p) => p.steps.iter().map(|s| s.decision.reflex.clone().unwrap_or_default()).collect(),
+    }
+}
+
+struct Several {
+    text: String,
+    intents: Vec<String>,
+}
+
+fn several() -> Vec<Several> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/multi-step.jsonl");
+    super::read_jsonl(&path)
+        .into_iter()
+        .map(|v| Several {
+            text: v["text"].as_str().expect("a text").to_string(),
+            intents: v["intents"]
+                .as_array()
+                .expect("intents")
+                .iter()
+                .map(|i| i.as_str().expect("an intent").to_string())
+                .collect(),
+        })
+        .collect()
+}
+
+pub fn report(local: &Local, gate: Gate, show_cuts: bool) {
+    let train = clinc("train.jsonl");
+    let (intents, _) = split_train(&train);
+    let catalog = super::catalog(&intents);
+    let val: Vec<Item> = clinc("val.jsonl");
+    decide(&catalog, local, gate, "warm up");
+    let (mut alone, mut with_weave, mut cut) = (0usize, 0usize, 0usize);
+    for item in &val {
+        let d = decide(&catalog, local, gate, &item.text);
+        if d.outcome != Outcome::Abstain && d.reflex.as_deref() == Some(item.intent.as_str()) {
+            alone += 1;
+        }
+        let w = woven(&catalog, local, gate, &item.text);
+        if acts_on_woven(&w, &item.intent) {
+            with_weave += 1;
+        }
+        if is_cut(&w) {
+            cut += 1;
+            if show_cuts {
+                println!("  cut: {:?} ({}) → {:?}", item.text, item.intent, steps_of(&w));
+            }
+        }
+    }
+    let n = val.len() as f64;
+    let pct = |k: usize, n: f64| 100.0 * k as f64 / n;
+    println!("CLINC150 val, {} in-scope sentences, local, {} reflexes", val.len(), catalog.reflexes().len());
+    println!("  right reflex acted on, decided alone   {:5.1}%", pct(alone, n));
+    println!("  right reflex acted on, woven           {:5.1}%", pct(with_weave, n));
+    println!(
+        "  difference                             {:+5.1} points (goal: within 0.3)",
+        pct(with_weave, n) - pct(alone, n)
+    );
+    println!("  read as more than one step            {:5.1}% (goal: at most 0.5%)", pct(cut, n));
+    let several = several();
+    let (mut whole, mut steps_right, mut steps_all) = (0usize, 0usize, 0usize);
+    for s in &several {
+        let w = woven(&catalog, local, gate, &s.text);
+        let got = steps_of(&w);
+        if got == s.intents {
+            whole += 1;
+        }
+        steps_all += s.intents.len();
+        steps_right += s.intents.iter().zip(&got).filter(|(a, b)| a == b).count();
+        if show_cuts && got != s.intents {
+            println!("  several: {:?} {:?} → {:?}", s.text, s.intents, got);
+        }
+    }
+    println!("multi-step sentences (benches/multi-step.jsonl), {}", several.len());
+    println!("  woven as written, every step right     {:5.1}% ({whole})", pct(whole, several.len() as f64));
+    println!("  steps right in place                   {:5.1}%", pct(steps_right, steps_all as f64));
+}
