@@ -308,6 +308,7 @@ pub fn open_worker(args: &HostArgs) -> Result<Option<Worker>, Error> {
 /// provider and the store.
 pub fn open(args: &HostArgs) -> Result<Host, Error> {
     let compiled = program(&args.program)?;
+    crate::timers::Timers::of(&compiled.program).check()?;
     let config = Config::read(&args.sinks)?;
     config.covers(&world_capabilities(&compiled))?;
     let sinks = Sinks::from_config(&config)?;

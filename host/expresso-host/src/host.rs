@@ -57,6 +57,8 @@ pub struct Host<S: LogStore = Db> {
     pub batch: usize,
     /// Tries a faulting firing gets before it is parked ([`FIRING_TRIES`] unless set).
     pub firing_tries: u32,
+    /// The program's timers, which the host's clock drives (`crate::timers`).
+    pub timers: crate::timers::Timers,
 }
 
 /// A journal that notes which event each new entry belongs to.
@@ -99,6 +101,7 @@ impl Store for Tagged<'_> {
 
 impl<S: LogStore> Host<S> {
     pub fn new(compiled: Compiled, db: S, sinks: Sinks, provider: Box<dyn Provider + Send>) -> Host<S> {
+        let timers = crate::timers::Timers::of(&compiled.program);
         Host {
             compiled,
             db,
@@ -113,6 +116,7 @@ impl<S: LogStore> Host<S> {
             metrics: Arc::new(Metrics::default()),
             batch: DEFAULT_BATCH,
             firing_tries: FIRING_TRIES,
+            timers,
         }
     }
 
@@ -216,6 +220,8 @@ impl<S: LogStore> Host<S> {
         if self.db.parks() {
             self.run_retries()?;
         }
+        // The timers due now append their events first, so this batch runs them.
+        self.db.fire_timers(&mut self.timers, now_ms())?;
         let limit = if self.careful { 1 } else { self.batch.max(1) };
         let clock = std::time::Instant::now();
         let events = self.db.events_after(self.cursor, limit)?;

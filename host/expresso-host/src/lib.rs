@@ -14,6 +14,7 @@ pub mod pg;
 pub mod serve;
 pub mod sinks;
 pub mod store;
+pub mod timers;
 
 pub use error::Error;
 pub use host::Host;

@@ -57,6 +57,11 @@ pub trait LogStore: Send {
     fn commit_retry(&mut self, _batch: &BatchWrite, _id: i64, _fault: Option<&str>) -> Result<bool, Error> {
         Err(Error::Store("this store does not keep parked firings".into()))
     }
+    /// Appends the events of the timers due at `now_ms` (`crate::timers`); a store that keeps no timers
+    /// (Postgres, not yet) appends none.
+    fn fire_timers(&mut self, _timers: &mut crate::timers::Timers, _now_ms: i64) -> Result<usize, Error> {
+        Ok(0)
+    }
 }
 
 impl LogStore for Db {
@@ -116,5 +121,8 @@ impl LogStore for Db {
     }
     fn commit_retry(&mut self, batch: &BatchWrite, id: i64, fault: Option<&str>) -> Result<bool, Error> {
         Db::commit_retry(self, batch, id, fault)
+    }
+    fn fire_timers(&mut self, timers: &mut crate::timers::Timers, now_ms: i64) -> Result<usize, Error> {
+        crate::timers::fire(self, timers, now_ms)
     }
 }

@@ -169,6 +169,11 @@ impl Db {
         &self.path
     }
 
+    /// The connection, for a module that keeps tables of its own in this file (`crate::timers`).
+    pub(crate) fn connection(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
     /// Appends events to the log in one transaction (a group commit). An event whose `(id, rev)` is in the
     /// log already is not appended again. Returns, per event, whether it was new.
     pub fn append(&mut self, events: &[Event]) -> Result<Vec<bool>, Error> {

@@ -1,0 +1,375 @@
+//! Durable timers: the host's clock drives `on schedule "every 5m"` and `on silence for D`.
+//!
+//! A program is a function of its log, and the grammar has no clock; so the clock does not reach the
+//! program. It reaches the log: when a timer is due, the host appends a `schedule` or `silence` event,
+//! as any producer could, and the agents run on it like on any other event (a replay of the log gives the
+//! same effects with no clock at all). The event's id is built from the timer and its due time only, so
+//! appending it twice appends it once (the log keeps each `(id, rev)` once), and it is appended in the
+//! same transaction that moves the timer past that due time: a crash before the commit leaves the timer
+//! due (it fires after the restart), a crash after it leaves the event in the log (it runs after the
+//! restart) and the timer past it (it does not fire again).
+//!
+//! - **Schedules.** `every D` and `daily HH:MM` (see `expresso_lang::schedule`). A timer is armed the
+//!   first time a host runs the program that declares it, due at the next due time after that moment
+//!   (a due time before it never fires). When the host was down over one or more due times, the latest
+//!   of them fires once after the restart, and the earlier ones never do. The event is
+//!   `{ id: "timer:schedule:<room>:<spec>:<due_ms>", partition: { workspace: "expresso", room },
+//!   type: "schedule", payload: { name: spec }, t_event: due_ms }`; the room is the meeting the agents
+//!   declaring the schedule live in (a schedule happens where a meeting does, as routing has it), or
+//!   `schedule` when they live elsewhere or nowhere.
+//! - **Silences.** A partition's silence starts at the latest `t_event` of its utterances and
+//!   messages; each silence duration D that some behavior could fire on in that partition is due at
+//!   that time + D. A later utterance or message starts a new silence (re-arms every duration). The
+//!   event is `{ id: "timer:silence:<workspace>:<room>:<start_ms>", rev: D, type: "silence", payload:
+//!   { millis: D }, t_event: start + D }` in the partition itself. The durations of one silence share
+//!   its id with a higher `rev` each: an agent that fired on the short one does not fire again on the
+//!   longer one (its dedup set holds the id), while an agent waiting for the longer one fires on it; and
+//!   a run over the exported log, which keeps the highest `rev`, keys the same effects.
+
+use crate::error::Error;
+use crate::store::Db;
+use expresso_lang::ast::{Agent, Place, Program, Trigger};
+use expresso_lang::schedule::{self, Clock};
+use expresso_runtime::event::{Event, EventType, Partition};
+use expresso_runtime::route::structural_ok;
+use rusqlite::{OptionalExtension, params};
+use serde_json::{Map, json};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The workspace of a schedule's events.
+pub const SCHEDULE_WORKSPACE: &str = "expresso";
+/// The room of a schedule's events when its agents live in no meeting.
+pub const SCHEDULE_ROOM: &str = "schedule";
+/// Log events the timers read per pass (for the silences), at most.
+pub const SEEN_PER_PASS: usize = 4_096;
+/// Timer events appended per pass, at most; the rest are appended by the next pass.
+pub const FIRED_PER_PASS: usize = 1_000;
+/// An id's partition part longer than this is replaced by a hash, so the whole id stays within the
+/// event id bound (1,024 bytes).
+const MAX_PART_BYTES: usize = 400;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS timer_schedules (
+    room TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    armed_ms INTEGER NOT NULL,
+    next_due_ms INTEGER NOT NULL,
+    PRIMARY KEY (room, spec)
+);
+CREATE TABLE IF NOT EXISTS timer_silences (
+    workspace TEXT NOT NULL,
+    room TEXT NOT NULL,
+    start_ms INTEGER NOT NULL,
+    fired_ms INTEGER NOT NULL,
+    next_due_ms INTEGER,
+    PRIMARY KEY (workspace, room)
+);
+CREATE INDEX IF NOT EXISTS timer_silences_due ON timer_silences (next_due_ms) WHERE next_due_ms IS NOT NULL;
+CREATE TABLE IF NOT EXISTS timer_seen (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
+";
+
+/// One schedule the clock drives: its string, what it means, and the room its events go to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduleTimer {
+    pub spec: String,
+    pub clock: Clock,
+    pub room: String,
+}
+
+/// The timers of a program, and what the host knows of them between passes.
+#[derive(Debug, Clone, Default)]
+pub struct Timers {
+    pub schedules: Vec<ScheduleTimer>,
+    /// The agents with a silence behavior, for the durations that apply in a partition.
+    silent: Vec<Agent>,
+    /// Why the program's timers cannot be driven, when they cannot.
+    refused: Option<String>,
+    /// The earliest due time the store holds, when known; `None` until the first pass.
+    next_due_ms: Option<i64>,
+    /// The log position the silences have read to, when known.
+    seen: Option<i64>,
+}
+
+impl Timers {
+    /// The timers a program declares.
+    pub fn of(program: &Program) -> Timers {
+        let mut timers = Timers::default();
+        // spec -> (room -> the agents whose behaviors it fires)
+        let mut rooms: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+        for agent in &program.agents {
+            let mut silent = false;
+            for behavior in &agent.behaviors {
+                match &behavior.trigger {
+                    Trigger::Silence { .. } => silent = true,
+                    Trigger::Schedule { name, .. } => {
+                        let clock = match schedule::parse(name) {
+                            Ok(Some(clock)) => clock,
+                            // A name: events so named come from outside.
+                            Ok(None) => continue,
+                            Err(refused) => {
+                                timers.refused = Some(format!(
+                                    "agent \"{}\": bad schedule: {}\n  = fix: {}",
+                                    agent.name.text, refused.reason, refused.fix
+                                ));
+                                continue;
+                            }
+                        };
+                        let room = schedule_room(agent);
+                        let entry = rooms.entry(name.clone()).or_default();
+                        if !entry.contains_key(&room) {
+                            timers.schedules.push(ScheduleTimer { spec: name.clone(), clock, room: room.clone() });
+                        }
+                        entry.entry(room).or_default().push(agent.name.text.clone());
+                    }
+                    _ => {}
+                }
+            }
+            if silent {
+                timers.silent.push(agent.clone());
+            }
+        }
+        // A schedule's events go to one room each: an agent that lives in no meeting fires on a schedule
+        // event in any room, so a schedule shared with agents that live in a meeting would fire it once per
+        // room. That is refused rather than guessed.
+        for (spec, by_room) in &rooms {
+            if by_room.len() > 1 && timers.refused.is_none() {
+                let said: Vec<String> =
+                    by_room.iter().map(|(room, agents)| format!("{} in {room}", agents.join(", "))).collect();
+                timers.refused = Some(format!(
+                    "schedule \"{spec}\" is declared by agents in different places ({}): one of its events would fire the others once per place\n  = fix: give each place its own schedule string (e.g. `daily 09:00` and `daily 09:00 UTC`)",
+                    said.join("; ")
+                ));
+            }
+        }
+        timers
+    }
+
+    /// Whether the program declares any timer the clock drives.
+    pub fn is_empty(&self) -> bool {
+        self.schedules.is_empty() && self.silent.is_empty() && self.refused.is_none()
+    }
+
+    /// Refuses a program whose timers cannot be driven, naming the agent, the schedule and the fix.
+    pub fn check(&self) -> Result<(), Error> {
+        match &self.refused {
+            Some(reason) => Err(Error::Program(reason.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// The silence durations some behavior could fire on in this partition, shortest first.
+    pub fn silence_durations(&self, partition: &Partition) -> Vec<u64> {
+        let probe = Event {
+            id: "probe".into(),
+            partition: partition.clone(),
+            kind: EventType::Silence,
+            payload: Map::from_iter([("millis".to_string(), json!(u64::MAX))]),
+            t_event: 0,
+            rev: 0,
+        };
+        let mut durations = BTreeSet::new();
+        for agent in &self.silent {
+            for behavior in &agent.behaviors {
+                if let Trigger::Silence { millis, .. } = &behavior.trigger
+                    && structural_ok(agent, behavior, &probe)
+                {
+                    durations.insert(*millis);
+                }
+            }
+        }
+        durations.into_iter().collect()
+    }
+}
+
+/// Where an agent's schedule events go: the meeting it lives in, when it lives in one with a tag (a
+/// schedule is scoped to that home, as routing has it); else the shared room.
+fn schedule_room(agent: &Agent) -> String {
+    match &agent.home {
+        Some(home) if home.place == Place::Meeting => match &home.tag {
+            Some(tag) => format!("#{}", tag.trim_start_matches('#')),
+            None => SCHEDULE_ROOM.into(),
+        },
+        _ => SCHEDULE_ROOM.into(),
+    }
+}
+
+/// A part of a timer's event id: printable ASCII but for `%`, `:` and space, which are written `%XX`, as
+/// is every byte outside it; so the parts of an id never run into each other and an id never holds a
+/// character an `Idempotency-Key` header cannot carry. A part longer than the bound is replaced by
+/// `h` and the FNV-1a hash of its bytes, in hex.
+pub fn id_part(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if matches!(b, b'!'..=b'~') && b != b'%' && b != b':' {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    if out.len() > MAX_PART_BYTES {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in text.bytes() {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        return format!("h{hash:016x}");
+    }
+    out
+}
+
+/// The event a schedule appends for one due time.
+pub fn schedule_event(timer: &ScheduleTimer, due_ms: u64) -> Event {
+    Event {
+        id: format!("timer:schedule:{}:{}:{due_ms}", id_part(&timer.room), id_part(&timer.spec)),
+        partition: Partition { workspace: SCHEDULE_WORKSPACE.into(), room: timer.room.clone() },
+        kind: EventType::Schedule,
+        payload: Map::from_iter([("name".to_string(), json!(timer.spec))]),
+        t_event: due_ms,
+        rev: 0,
+    }
+}
+
+/// The event a silence appends when it has lasted `millis`.
+pub fn silence_event(partition: &Partition, start_ms: u64, millis: u64) -> Event {
+    Event {
+        id: format!("timer:silence:{}:{}:{start_ms}", id_part(&partition.workspace), id_part(&partition.room)),
+        partition: partition.clone(),
+        kind: EventType::Silence,
+        payload: Map::from_iter([("millis".to_string(), json!(millis))]),
+        t_event: start_ms.saturating_add(millis),
+        rev: millis,
+    }
+}
+
+/// One pass of the timers at `now_ms` over the SQLite store: reads the utterances and messages appended
+/// since the last pass (re-arming their partitions' silences), arms schedules seen for the first time,
+/// and appends the event of every timer due, moving each past its due time in the same transaction.
+/// Returns how many events it appended. A pass with nothing to read and nothing due writes nothing.
+pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Error> {
+    if timers.is_empty() {
+        return Ok(0);
+    }
+    timers.check()?;
+    let conn = db.connection();
+    if timers.seen.is_none() {
+        conn.execute_batch(SCHEMA)?;
+        timers.seen = Some(conn.query_row("SELECT seq FROM timer_seen", [], |r| r.get(0)).optional()?.unwrap_or(0));
+    }
+    let seen = timers.seen.unwrap_or(0);
+    let new_events = if timers.silent.is_empty() { Vec::new() } else { db.events_after(seen, SEEN_PER_PASS)? };
+    if new_events.is_empty() && timers.next_due_ms.is_some_and(|due| now_ms < due) {
+        return Ok(0);
+    }
+    let now = now_ms.max(0) as u64;
+    let conn = db.connection();
+    let tx = conn.transaction()?;
+    let mut appended: Vec<Event> = Vec::new();
+    let seen_now;
+    {
+        // Schedules: armed when first seen, due at the next due time after that.
+        let mut arm = tx.prepare_cached(
+            "INSERT OR IGNORE INTO timer_schedules (room, spec, armed_ms, next_due_ms) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        let mut read = tx.prepare_cached("SELECT next_due_ms FROM timer_schedules WHERE room = ?1 AND spec = ?2")?;
+        let mut advance =
+            tx.prepare_cached("UPDATE timer_schedules SET next_due_ms = ?3 WHERE room = ?1 AND spec = ?2")?;
+        for timer in &timers.schedules {
+            arm.execute(params![timer.room, timer.spec, now as i64, timer.clock.due_after(now) as i64])?;
+            let next_due: i64 = read.query_row(params![timer.room, timer.spec], |r| r.get(0))?;
+            if next_due <= now_ms && appended.len() < FIRED_PER_PASS {
+                // Due times missed while no host ran fire once, as the latest of them.
+                let due = timer.clock.due_at_or_before(now).unwrap_or(next_due as u64).max(next_due as u64);
+                appended.push(schedule_event(timer, due));
+                advance.execute(params![timer.room, timer.spec, timer.clock.due_after(now) as i64])?;
+            }
+        }
+
+        // Silences: each utterance or message starts its partition's silence again.
+        let mut last_seq = seen;
+        let mut starts: BTreeMap<Partition, u64> = BTreeMap::new();
+        for (seq, event) in &new_events {
+            last_seq = *seq;
+            if matches!(event.kind, EventType::Utterance | EventType::Message) {
+                let start = starts.entry(event.partition.clone()).or_insert(0);
+                *start = (*start).max(event.t_event);
+            }
+        }
+        let mut current = tx.prepare_cached("SELECT start_ms FROM timer_silences WHERE workspace = ?1 AND room = ?2")?;
+        let mut rearm = tx.prepare_cached(
+            "INSERT INTO timer_silences (workspace, room, start_ms, fired_ms, next_due_ms) VALUES (?1, ?2, ?3, 0, ?4)
+             ON CONFLICT (workspace, room) DO UPDATE SET start_ms = ?3, fired_ms = 0, next_due_ms = ?4",
+        )?;
+        for (partition, start) in &starts {
+            let Some(&first) = timers.silence_durations(partition).first() else { continue };
+            let before: Option<i64> =
+                current.query_row(params![partition.workspace, partition.room], |r| r.get(0)).optional()?;
+            // An utterance older than the silence under way (it arrived late) does not end it.
+            if before.is_some_and(|b| b >= *start as i64) {
+                continue;
+            }
+            rearm.execute(params![partition.workspace, partition.room, *start as i64, start.saturating_add(first) as i64])?;
+        }
+        if last_seq > seen {
+            tx.execute(
+                "INSERT INTO timer_seen (one, seq) VALUES (1, ?1) ON CONFLICT (one) DO UPDATE SET seq = ?1",
+                [last_seq],
+            )?;
+        }
+
+        // Silences due: every duration reached, shortest first, each its own `rev` of the silence's event.
+        let mut due = tx.prepare_cached(
+            "SELECT workspace, room, start_ms, fired_ms FROM timer_silences
+             WHERE next_due_ms IS NOT NULL AND next_due_ms <= ?1 ORDER BY next_due_ms LIMIT ?2",
+        )?;
+        let rows: Vec<(String, String, i64, i64)> = due
+            .query_map(params![now_ms, FIRED_PER_PASS as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut mark = tx.prepare_cached(
+            "UPDATE timer_silences SET fired_ms = ?3, next_due_ms = ?4 WHERE workspace = ?1 AND room = ?2",
+        )?;
+        for (workspace, room, start, fired) in rows {
+            let partition = Partition { workspace, room };
+            let (start, fired) = (start as u64, fired as u64);
+            let durations = timers.silence_durations(&partition);
+            let mut last = fired;
+            for &d in durations.iter().filter(|&&d| d > fired) {
+                if start.saturating_add(d) > now || appended.len() >= FIRED_PER_PASS {
+                    break;
+                }
+                appended.push(silence_event(&partition, start, d));
+                last = d;
+            }
+            let next = durations.iter().find(|&&d| d > last).map(|d| start.saturating_add(*d) as i64);
+            mark.execute(params![partition.workspace, partition.room, last as i64, next])?;
+        }
+        if !appended.is_empty() {
+            let mut insert = tx.prepare_cached("INSERT OR IGNORE INTO events (id, rev, body) VALUES (?1, ?2, ?3)")?;
+            for event in &appended {
+                let body = serde_json::to_string(event).map_err(|e| Error::Store(e.to_string()))?;
+                insert.execute(params![event.id, event.rev as i64, body])?;
+            }
+        }
+        seen_now = last_seq;
+    }
+    let next_schedule: Option<i64> = tx.query_row("SELECT MIN(next_due_ms) FROM timer_schedules", [], |r| r.get(0))?;
+    let next_silence: Option<i64> =
+        tx.query_row("SELECT MIN(next_due_ms) FROM timer_silences WHERE next_due_ms IS NOT NULL", [], |r| r.get(0))?;
+    tx.commit()?;
+    crate::fault::point("after-timer");
+    timers.seen = Some(seen_now);
+    timers.next_due_ms = Some(match (next_schedule, next_silence) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b).unwrap_or(i64::MAX),
+    });
+    Ok(appended.len())
+}
+
+/// The timers' state as the store holds it, for `status` and the tests: each schedule's `(room, spec,
+/// armed_ms, next_due_ms)`.
+pub fn schedules(db: &mut Db) -> Result<Vec<(String, String, i64, i64)>, Error> {
+    let conn = db.connection();
+    conn.execute_batch(SCHEMA)?;
+    let mut stmt = conn.prepare("SELECT room, spec, armed_ms, next_due_ms FROM timer_schedules ORDER BY room, spec")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -1,0 +1,326 @@
+//! Durable timers: the host's clock appends `schedule` and `silence` events, each once per due time, in
+//! the transaction that moves the timer past it; a restart neither loses nor doubles a firing.
+
+mod common;
+
+use common::*;
+use expresso_host::Db;
+use expresso_host::timers::{self, Timers};
+use expresso_runtime::{Event, EventType};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn timers_of(source: &str) -> Timers {
+    Timers::of(&expresso_lang::compile(source).unwrap().program)
+}
+
+fn log(db: &Db) -> Vec<Event> {
+    db.events_after(0, 10_000).unwrap().into_iter().map(|(_, e)| e).collect()
+}
+
+fn timer_events(db: &Db) -> Vec<(String, u64, u64)> {
+    log(db).into_iter().filter(|e| e.id.starts_with("timer:")).map(|e| (e.id, e.rev, e.t_event)).collect()
+}
+
+fn message(id: &str, t: u64) -> Event {
+    serde_json::from_str(&event(id, t, "hello")).unwrap()
+}
+
+const TICK: &str = "agent \"Tick\" {\n  grants { message.send }\n  on schedule \"every 2s\" { say \"tick\" }\n}\n";
+
+#[test]
+fn a_schedule_is_armed_fires_once_per_due_and_a_restart_fires_the_missed_due_once() {
+    let dir = temp_dir("timers-schedule");
+    let mut db = Db::open(&dir).unwrap();
+    let mut t = timers_of(TICK);
+    // Armed at 10.5 s: the due time before it (10 s) never fires; the next is 12 s.
+    assert_eq!(timers::fire(&mut db, &mut t, 10_500).unwrap(), 0);
+    assert_eq!(timers::schedules(&mut db).unwrap(), vec![("schedule".into(), "every 2s".into(), 10_500, 12_000)]);
+    assert_eq!(timers::fire(&mut db, &mut t, 11_999).unwrap(), 0);
+    assert_eq!(timers::fire(&mut db, &mut t, 12_000).unwrap(), 1);
+    assert_eq!(timers::fire(&mut db, &mut t, 12_700).unwrap(), 0, "a due time fires once");
+    let first = log(&db).pop().unwrap();
+    assert_eq!(first.id, "timer:schedule:schedule:every%202s:12000");
+    assert_eq!(first.kind, EventType::Schedule);
+    assert_eq!(first.t_event, 12_000);
+    assert_eq!(first.payload["name"], "every 2s");
+    assert_eq!((first.partition.workspace.as_str(), first.partition.room.as_str()), ("expresso", "schedule"));
+    drop(db);
+
+    // A restart (a fresh host over the same store) after 14 s, 16 s and 18 s went by: the latest fires,
+    // once; the ones before it do not, and 12 s does not fire again.
+    let mut db = Db::open(&dir).unwrap();
+    let mut t = timers_of(TICK);
+    assert_eq!(timers::fire(&mut db, &mut t, 19_000).unwrap(), 1);
+    assert_eq!(timers::fire(&mut db, &mut t, 19_001).unwrap(), 0);
+    let mut again = timers_of(TICK);
+    assert_eq!(timers::fire(&mut db, &mut again, 19_002).unwrap(), 0, "a second host finds the due time fired");
+    assert_eq!(
+        timer_events(&db),
+        vec![
+            ("timer:schedule:schedule:every%202s:12000".into(), 0, 12_000),
+            ("timer:schedule:schedule:every%202s:18000".into(), 0, 18_000)
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+const NUDGE: &str = "agent \"Nudge\" {\n  grants { message.send }\n  on silence for 2s { say \"still there?\" }\n}\n";
+
+#[test]
+fn a_silence_re_armed_by_a_new_message_does_not_fire_early() {
+    let dir = temp_dir("timers-silence");
+    let mut db = Db::open(&dir).unwrap();
+    let mut t = timers_of(NUDGE);
+    db.append(&[message("m1", 1_000)]).unwrap();
+    assert_eq!(timers::fire(&mut db, &mut t, 2_500).unwrap(), 0);
+    // A message at 2.5 s: the silence now starts there, so 3 s (1 s + 2 s) is not its due time.
+    db.append(&[message("m2", 2_500)]).unwrap();
+    assert_eq!(timers::fire(&mut db, &mut t, 3_000).unwrap(), 0, "fired on the silence before m2");
+    assert_eq!(timers::fire(&mut db, &mut t, 4_499).unwrap(), 0, "fired early");
+    assert_eq!(timers::fire(&mut db, &mut t, 4_500).unwrap(), 1);
+    assert_eq!(timers::fire(&mut db, &mut t, 9_000).unwrap(), 0, "one silence fires once");
+    let fired = log(&db).pop().unwrap();
+    assert_eq!(fired.id, "timer:silence:acme:#support:2500");
+    assert_eq!((fired.kind, fired.rev, fired.t_event), (EventType::Silence, 2_000, 4_500));
+    assert_eq!(fired.payload["millis"], 2_000);
+    assert_eq!((fired.partition.workspace.as_str(), fired.partition.room.as_str()), ("acme", "#support"));
+    // A message that arrives late (its time before the silence's start) does not start it again.
+    db.append(&[message("m0", 2_000)]).unwrap();
+    assert_eq!(timers::fire(&mut db, &mut t, 9_500).unwrap(), 0);
+    // A new one does, and the restart of the host keeps the timer.
+    db.append(&[message("m3", 10_000)]).unwrap();
+    drop(db);
+    let mut db = Db::open(&dir).unwrap();
+    let mut t = timers_of(NUDGE);
+    assert_eq!(timers::fire(&mut db, &mut t, 11_999).unwrap(), 0);
+    assert_eq!(timers::fire(&mut db, &mut t, 12_000).unwrap(), 1);
+    assert_eq!(timer_events(&db).last().unwrap().0, "timer:silence:acme:#support:10000");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_silence_only_counts_in_the_partitions_its_behaviors_can_fire_in() {
+    let dir = temp_dir("timers-scope");
+    let mut db = Db::open(&dir).unwrap();
+    let source = "agent \"Host\" {\n  grants { message.send }\n  lives in meeting #standup\n  on silence for 1s { say \"anyone?\" }\n}\n";
+    let mut t = timers_of(source);
+    let elsewhere = message("m1", 1_000);
+    let mut standup = message("u1", 1_000);
+    standup.partition.room = "#standup".into();
+    db.append(&[elsewhere, standup]).unwrap();
+    assert_eq!(timers::fire(&mut db, &mut t, 5_000).unwrap(), 1);
+    assert_eq!(timer_events(&db), vec![("timer:silence:acme:#standup:1000".into(), 1_000, 2_000)]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Two agents waiting for silences of different lengths in one room: the silence's event is appended at
+/// each length, as one id with a higher `rev`; the short one's agent fires once, the long one's once.
+#[test]
+fn silences_of_two_lengths_fire_each_agent_once_through_the_host() {
+    let dir = temp_dir("timers-drain");
+    let program = dir.join("p.ex");
+    std::fs::write(
+        &program,
+        "agent \"Nudge\" {\n  grants { message.send }\n  on silence for 2m { say \"still there?\" }\n}\n\
+         agent \"Closer\" {\n  grants { message.send }\n  on silence for 10m { say \"closing\" }\n}\n",
+    )
+    .unwrap();
+    let sinks = dir.join("sinks.toml");
+    std::fs::write(
+        &sinks,
+        "[sinks.out]\nkind = \"file\"\npath = \"out.jsonl\"\n[capabilities]\n\"message.send\" = \"out\"\n",
+    )
+    .unwrap();
+    let state = dir.join("state");
+    Db::open(&state).unwrap().append(&[message("m1", 1_000)]).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_expresso-host"))
+        .args(["drain", program.to_str().unwrap(), "--state", state.to_str().unwrap()])
+        .args(["--sinks", sinks.to_str().unwrap(), "--settle-ms", "2000"])
+        .env_remove("EXPRESSO_FAULT")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The message at 1 s is long past: both lengths are due at once.
+    assert_eq!(
+        timer_events(&Db::open(&state).unwrap()),
+        vec![
+            ("timer:silence:acme:#support:1000".into(), 120_000, 121_000),
+            ("timer:silence:acme:#support:1000".into(), 600_000, 601_000)
+        ]
+    );
+    assert_eq!(
+        sorted(file_keys(&dir.join("out.jsonl"))),
+        vec![
+            "timer:silence:acme:%23support:1000|Closer#0/0/say|message.send".to_string(),
+            "timer:silence:acme:%23support:1000|Nudge#0/0/say|message.send".to_string(),
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_schedule_string_is_refused_before_anything_runs() {
+    let dir = temp_dir("timers-bad");
+    let program = dir.join("bad.ex");
+    std::fs::write(
+        &program,
+        "agent \"Tick\" {\n  grants { message.send }\n  on schedule \"every 5 minutes\" { say \"tick\" }\n}\n",
+    )
+    .unwrap();
+    let sinks = dir.join("sinks.toml");
+    std::fs::write(&sinks, "[sinks.out]\nkind = \"file\"\npath = \"out.jsonl\"\n[capabilities]\n\"message.send\" = \"out\"\n")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_expresso-host"))
+        .args(["drain", program.to_str().unwrap(), "--state", dir.join("state").to_str().unwrap()])
+        .args(["--sinks", sinks.to_str().unwrap()])
+        .env_remove("EXPRESSO_FAULT")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("E_SCHEDULE"), "{stderr}");
+    assert!(stderr.contains("bad.ex:3:6"), "{stderr}");
+    assert!(stderr.contains("fix: write `every 5m`"), "{stderr}");
+    assert!(!dir.join("out.jsonl").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_schedule_shared_by_agents_in_different_places_is_refused_naming_them() {
+    let t = timers_of(
+        "agent \"A\" {\n  grants { message.send }\n  lives in meeting #standup\n  on schedule \"daily 09:00\" { say \"a\" }\n}\n\
+         agent \"B\" {\n  grants { message.send }\n  on schedule \"daily 09:00\" { say \"b\" }\n}\n",
+    );
+    let refused = t.check().unwrap_err().to_string();
+    assert!(refused.contains("schedule \"daily 09:00\""), "{refused}");
+    assert!(refused.contains("A in #standup") && refused.contains("B in schedule"), "{refused}");
+    assert!(refused.contains("fix:"), "{refused}");
+    let dir = temp_dir("timers-refused");
+    let mut db = Db::open(&dir).unwrap();
+    let mut t = t;
+    assert!(timers::fire(&mut db, &mut t, 1_000).is_err(), "a refused program's timers never fire");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_id_part_is_printable_ascii_and_bounded() {
+    assert_eq!(timers::id_part("#support"), "#support");
+    assert_eq!(timers::id_part("a b:c%d"), "a%20b%3Ac%25d");
+    assert_eq!(timers::id_part("café"), "caf%C3%A9");
+    let long = timers::id_part(&"x".repeat(2_000));
+    assert_eq!(long.len(), 17);
+    assert!(long.starts_with('h'));
+    assert_ne!(long, timers::id_part(&"x".repeat(2_001)));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// `serve` as a process, killed with SIGKILL.
+
+fn spawn(dir: &Path, program: &Path, sinks: &Path, fault: Option<&str>) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_expresso-host"));
+    cmd.args(["serve", program.to_str().unwrap(), "--state", dir.join("state").to_str().unwrap()])
+        .args(["--sinks", sinks.to_str().unwrap(), "--listen", "127.0.0.1:0"])
+        .env_remove("EXPRESSO_FAULT")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if let Some(f) = fault {
+        cmd.env("EXPRESSO_FAULT", f);
+    }
+    cmd.spawn().unwrap()
+}
+
+fn eventually(what: &str, mut f: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !f() {
+        assert!(start.elapsed() < Duration::from_secs(30), "never: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn http_sinks(dir: &Path, receiver: &Receiver) -> std::path::PathBuf {
+    let path = dir.join("sinks.toml");
+    std::fs::write(
+        &path,
+        format!("[sinks.s]\nkind = \"http\"\nurl = \"{}\"\n[capabilities]\n\"message.send\" = \"s\"\n", receiver.url()),
+    )
+    .unwrap();
+    path
+}
+
+/// The due time an effect's key names: `timer:schedule:schedule:every%202s:<due>|Tick#0/0/say|…`.
+fn due_of(key: &str) -> u64 {
+    key.split('|').next().unwrap().rsplit(':').next().unwrap().parse().unwrap()
+}
+
+fn kill(child: &mut Child) {
+    // SAFETY: kill(2) on a child this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_timer_due_while_serve_is_killed_fires_once_after_the_restart() {
+    let dir = temp_dir("timers-kill");
+    let program = dir.join("tick.ex");
+    std::fs::write(&program, TICK).unwrap();
+    let receiver = Receiver::start(true, 0);
+    let sinks = http_sinks(&dir, &receiver);
+    let mut child = spawn(&dir, &program, &sinks, None);
+    eventually("a first tick", || !receiver.applied().is_empty());
+    // Just after a due time, with its delivery marked: the next one is about 2 s away.
+    std::thread::sleep(Duration::from_millis(300));
+    let before = receiver.applied();
+    let last = due_of(before.last().unwrap());
+    kill(&mut child);
+    let killed_at = expresso_host::sinks::now_ms() as u64;
+    // Down across the next due time.
+    std::thread::sleep(Duration::from_millis(2_600));
+    let missed = last + 2_000;
+    assert!(killed_at < missed, "killed after the due time it is to miss");
+    let mut child = spawn(&dir, &program, &sinks, None);
+    eventually("the due time missed while down", || receiver.applied().iter().any(|k| due_of(k) == missed));
+    std::thread::sleep(Duration::from_millis(300));
+    kill(&mut child);
+    let applied = receiver.applied();
+    let requests = receiver.requests();
+    let sent = |due: u64| requests.iter().filter(|(k, _)| due_of(k) == due).count();
+    assert_eq!(sent(missed), 1, "the missed due time was sent {} times", sent(missed));
+    // Every due time from the first tick on fired once, none twice, none skipped.
+    let dues: Vec<u64> = applied.iter().map(|k| due_of(k)).collect();
+    assert_eq!(dedup_sorted(applied.clone()).len(), applied.len());
+    for pair in dues.windows(2) {
+        assert_eq!(pair[1], pair[0] + 2_000, "due times {dues:?}");
+    }
+    let db = Db::open(&dir.join("state")).unwrap();
+    assert_eq!(timer_events(&db).iter().filter(|(id, _, _)| id.ends_with(&format!(":{missed}"))).count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn serve_killed_just_after_a_timer_fired_runs_its_event_once_after_the_restart() {
+    let dir = temp_dir("timers-kill-point");
+    let program = dir.join("tick.ex");
+    std::fs::write(&program, TICK).unwrap();
+    let receiver = Receiver::start(true, 0);
+    let sinks = http_sinks(&dir, &receiver);
+    // The first commit arms the timer; the second appends its first due time's event, then the kill.
+    let mut child = spawn(&dir, &program, &sinks, Some("after-timer:2"));
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(9), "serve was not killed at its point");
+    assert!(receiver.requests().is_empty(), "the timer's event ran before the kill");
+    let fired = timer_events(&Db::open(&dir.join("state")).unwrap());
+    assert_eq!(fired.len(), 1);
+    let due = fired[0].2;
+    let mut child = spawn(&dir, &program, &sinks, None);
+    eventually("the event committed before the kill runs", || receiver.applied().iter().any(|k| due_of(k) == due));
+    std::thread::sleep(Duration::from_millis(300));
+    kill(&mut child);
+    let requests = receiver.requests();
+    assert_eq!(requests.iter().filter(|(k, _)| due_of(k) == due).count(), 1);
+    let db = Db::open(&dir.join("state")).unwrap();
+    assert_eq!(timer_events(&db).iter().filter(|(_, _, t)| *t == due).count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
