@@ -103,6 +103,8 @@ pub enum Trigger {
     Silence { millis: u64, span: Span },
     Meeting { phase: Phase, span: Span },
     Schedule { name: String, span: Span },
+    /// `on receipt ["capability or verb"]`: what came back of the agent's own action.
+    Receipt { filter: Option<String>, span: Span },
 }
 
 impl Trigger {
@@ -112,7 +114,8 @@ impl Trigger {
             | Trigger::Message { span, .. }
             | Trigger::Silence { span, .. }
             | Trigger::Meeting { span, .. }
-            | Trigger::Schedule { span, .. } => *span,
+            | Trigger::Schedule { span, .. }
+            | Trigger::Receipt { span, .. } => *span,
         }
     }
 
@@ -144,7 +147,8 @@ pub enum Stmt {
     Action(Action),
 }
 
-/// A world effect. `ordinal` is its leaf ordinal in the behavior (as the identities are built).
+/// A world effect. `ordinal` is its leaf ordinal in the behavior (as the identities are built); `id`,
+/// when the author gave one (`id "create-bug"`), takes the ordinal's place in its keys.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Action {
     pub verb: Name,
@@ -153,7 +157,42 @@ pub struct Action {
     /// The arguments, keyed: positional ones by the key they stand for (`create_task` → `title`).
     pub args: Vec<(Name, Expr)>,
     pub ordinal: usize,
+    pub id: Option<Name>,
     pub span: Span,
+}
+
+impl Action {
+    /// The part of its leaf path that names it in its behavior: its stable id, else its ordinal.
+    pub fn key_part(&self) -> KeyPart<'_> {
+        KeyPart::of(self.ordinal, self.id.as_ref())
+    }
+}
+
+/// The part of a leaf path that names a leaf or an action in its behavior (`site/PART/name`): the
+/// author's stable id when there is one (`id "create-bug"`), else the leaf ordinal. It prints as the key
+/// writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyPart<'a> {
+    Ordinal(usize),
+    Id(&'a str),
+}
+
+impl<'a> KeyPart<'a> {
+    pub fn of(ordinal: usize, id: Option<&'a Name>) -> KeyPart<'a> {
+        match id {
+            Some(id) => KeyPart::Id(&id.text),
+            None => KeyPart::Ordinal(ordinal),
+        }
+    }
+}
+
+impl std::fmt::Display for KeyPart<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyPart::Ordinal(n) => write!(f, "{n}"),
+            KeyPart::Id(id) => f.write_str(id),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -222,15 +261,18 @@ pub enum ExprKind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// A span as a leaf's or `summarize`'s argument.
     SpanOf(SpanRef),
-    /// `summarize(span)`: MODEL, leaf name `summarize`.
+    /// `summarize(span)`: MODEL, leaf name `summarize`. `id` as on [`Action`].
     Summarize {
         arg: Box<Expr>,
         ordinal: usize,
+        id: Option<Name>,
     },
-    /// A typed leaf call, declared at the top or inline (`leaf name(arg) -> schema`).
+    /// A typed leaf call, declared at the top or inline (`leaf name(arg) -> schema`). `id` as on
+    /// [`Action`].
     Leaf {
         name: Name,
         arg: Box<Expr>,
         ordinal: usize,
+        id: Option<Name>,
     },
 }

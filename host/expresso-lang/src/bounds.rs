@@ -9,3 +9,6 @@ pub const MAX_DEPTH: usize = 64;
 pub const MAX_ERRORS: usize = 25;
 /// The largest compiled regex, in bytes (the `regex` crate's own size limit).
 pub const MAX_REGEX_BYTES: usize = 1 << 20;
+/// The longest stable id of an action or a leaf call (`id "create-bug"`), in bytes: it is written into
+/// every key of the site, and each key goes out as an `Idempotency-Key` header.
+pub const MAX_ID_BYTES: usize = 64;

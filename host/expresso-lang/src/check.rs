@@ -107,6 +107,7 @@ pub fn check(program: &Program) -> Report {
             }
         }
         report.diagnostics.extend(checker.diags);
+        report.diagnostics.extend(stable_ids(agent));
         report.durations.extend(checker.durations);
         report.agents.push(agent_report);
     }
@@ -541,6 +542,70 @@ impl AgentChecker<'_> {
             );
         }
     }
+}
+
+/// `E_DUP_ID`: an id names one site of its agent (a number, an ordinal pinned in place, names one of its
+/// behavior), and no two sites of a behavior share a key: a pinned number must not be the ordinal another
+/// site of the same name holds by its place.
+fn stable_ids(agent: &Agent) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let mut named: BTreeMap<&str, Span> = BTreeMap::new();
+    for behavior in &agent.behaviors {
+        let sites = crate::sites::key_sites(behavior);
+        let mut numbers: BTreeMap<&str, Span> = BTreeMap::new();
+        let mut keyed: BTreeMap<(String, usize, &str), &crate::sites::KeySite> = BTreeMap::new();
+        for site in &sites {
+            let Some(id) = site.id else { continue };
+            let pinned = id.text.bytes().all(|b| b.is_ascii_digit());
+            let first = if pinned { numbers.get(id.text.as_str()) } else { named.get(id.text.as_str()) };
+            if let Some(first) = first {
+                let scope = if pinned { "behavior" } else { "agent" };
+                found.push(
+                    Diagnostic::new(
+                        Code::DupId,
+                        id.span,
+                        format!("a second site of agent \"{}\" with the id \"{}\"", agent.name.text, id.text),
+                    )
+                    .expected(format!("each id once in its {scope}: two sites with one id would share their keys"))
+                    .fix(format!("give this `{}` an id of its own, as in `id \"{}-2\"`", site.name, id.text))
+                    .note("the id is first given", *first),
+                );
+            } else if pinned {
+                numbers.insert(&id.text, id.span);
+            } else {
+                named.insert(&id.text, id.span);
+            }
+        }
+        // Sites with an id first, so a positional site that takes a pinned one's key is the one reported.
+        let mut ordered: Vec<&crate::sites::KeySite> = sites.iter().collect();
+        ordered.sort_by_key(|s| (s.id.is_none(), s.ordinal));
+        for site in ordered {
+            let key = (site.part().to_string(), site.loops, site.name);
+            match keyed.get(&key) {
+                Some(other) if site.id.is_none() => {
+                    let part = &key.0;
+                    found.push(
+                        Diagnostic::new(
+                            Code::DupId,
+                            site.span,
+                            format!(
+                                "this `{}` is keyed `{}#{}/{part}/{}` by its place, the key the id \"{part}\" gives another",
+                                site.name, agent.name.text, behavior.ordinal, site.name
+                            ),
+                        )
+                        .expected("one key per site of a behavior")
+                        .fix(format!("give this `{}` an id of its own, as in `id \"{}-new\"`", site.name, site.name))
+                        .note("the id is given", other.id.map_or(other.span, |id| id.span)),
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    keyed.insert(key, site);
+                }
+            }
+        }
+    }
+    found
 }
 
 /// A leaf's schema by name, the first declaration (top-level or inline) winning.

@@ -47,14 +47,18 @@ codes! {
     MeetingPhase => "E_MEETING_PHASE", Error;
     SilenceDuration => "E_SILENCE_DURATION", Error;
     Regex => "E_REGEX", Error;
+    Id => "E_ID", Error;
     // Checker errors.
     Grant => "E_GRANT", Error;
     Ceiling => "E_CEILING", Error;
     DupAgent => "E_DUP_AGENT", Error;
+    DupId => "E_DUP_ID", Error;
+    Rekey => "E_REKEY", Error;
     Type => "E_TYPE", Error;
     Schedule => "E_SCHEDULE", Error;
     // Warnings.
     OverGrant => "W_OVER_GRANT", Warning;
+    Removed => "W_REMOVED", Warning;
 }
 
 impl Serialize for Code {

@@ -13,6 +13,7 @@ pub mod lexer;
 pub mod parser;
 pub mod schedule;
 pub mod schema;
+pub mod sites;
 pub mod span;
 mod strings;
 pub mod types;

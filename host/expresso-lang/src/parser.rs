@@ -5,7 +5,7 @@
 //! [`MAX_DEPTH`](crate::bounds::MAX_DEPTH): 10,000 parentheses are one error, not a stack overflow.
 
 use crate::ast::*;
-use crate::bounds::{MAX_DEPTH, MAX_ERRORS, MAX_REGEX_BYTES, MAX_SOURCE_BYTES};
+use crate::bounds::{MAX_DEPTH, MAX_ERRORS, MAX_ID_BYTES, MAX_REGEX_BYTES, MAX_SOURCE_BYTES};
 use crate::diag::{Code, Diagnostic};
 use crate::lexer::{Tok, Token, lex};
 use crate::schema::{Field, Kind, Scalar, Schema};
@@ -78,6 +78,20 @@ struct Parser<'a> {
     ordinal: usize,
     /// Every leaf declaration, top-level and inline, in the order read.
     leaves: Vec<LeafDecl>,
+}
+
+/// What is wrong with an author's stable id, if anything: it must be 1 to [`MAX_ID_BYTES`] bytes of
+/// letters, digits, `_`, `-` and `.`, so that it holds none of the separators of a key (`|`, `#`, `/`,
+/// `:`) nor the escape `%`, and a key that holds it reads one way only.
+pub fn id_problem(id: &str) -> Option<String> {
+    if id.is_empty() {
+        return Some("is empty".into());
+    }
+    if id.len() > MAX_ID_BYTES {
+        return Some(format!("is {} bytes long", id.len()));
+    }
+    let bad = id.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))?;
+    Some(format!("holds {}", if bad == ' ' { "a space".to_string() } else { format!("`{}`", bad.escape_debug()) }))
 }
 
 fn describe(tok: &Tok) -> String {
@@ -679,9 +693,18 @@ impl Parser<'_> {
                     self.plain_string("the schedule's name as a string", "write `on schedule \"daily\"`")?;
                 Trigger::Schedule { name, span: start.to(span) }
             }
+            "receipt" => {
+                // Optional: the capability or verb whose receipts fire it (`on receipt "tasks.create"`).
+                if matches!(self.peek(), Tok::Str { .. }) {
+                    let (name, span) = self.plain_string("a capability or verb as a string", "write `on receipt \"tasks.create\"`")?;
+                    Trigger::Receipt { filter: Some(name), span: start.to(span) }
+                } else {
+                    Trigger::Receipt { filter: None, span: start.to(Span::new(self.last_end(), self.last_end())) }
+                }
+            }
             other => {
                 let d = Diagnostic::new(Code::Parse, word.span, format!("`{other}` is not a trigger"))
-                    .expected("`someone says`, `message`, `silence for`, `meeting starts|ends` or `schedule`")
+                    .expected("`someone says`, `message`, `silence for`, `meeting starts|ends`, `schedule` or `receipt`")
                     .fix("start the behavior with one of the triggers");
                 self.report(d);
                 return Err(Stop);
@@ -878,9 +901,30 @@ impl Parser<'_> {
                 return Err(Stop);
             }
         };
+        let id = self.stable_id()?;
         let ordinal = self.next_ordinal();
         let span = start.to(Span::new(self.last_end(), self.last_end()));
-        Ok(Action { verb, cap: cap.to_string(), args, ordinal, span })
+        Ok(Action { verb, cap: cap.to_string(), args, ordinal, id, span })
+    }
+
+    /// An optional `id "…"` after an action or a leaf call: the author's stable id, which takes the leaf
+    /// ordinal's place in the site's keys. Only `id` followed by a string is one: nothing else in the
+    /// grammar writes a string right after a word there, so `id` stays free as a name.
+    fn stable_id(&mut self) -> PResult<Option<Name>> {
+        if !(self.is_word("id") && matches!(self.peek_at(1), Tok::Str { .. })) {
+            return Ok(None);
+        }
+        self.bump();
+        let (text, span) = self.plain_string("the id as a string", "write `id \"create-bug\"`")?;
+        if let Some(problem) = id_problem(&text) {
+            let d = Diagnostic::new(Code::Id, span, format!("the id \"{}\" {problem}", text.escape_debug()))
+                .expected(format!(
+                    "1 to {MAX_ID_BYTES} letters, digits, `_`, `-` or `.`: an id is written into keys as it is, and `|`, `#`, `/`, `:` and `%` separate their parts"
+                ))
+                .fix("name the action with letters, digits and dashes, as in `id \"create-bug\"`");
+            self.report(d);
+        }
+        Ok(Some(Name { text, span }))
     }
 
     /// `{ key ":" expr }` for the keys allowed; a key given twice is an error.
@@ -1028,7 +1072,8 @@ impl Parser<'_> {
                 self.bump();
                 let arg = self.leaf_arg()?;
                 self.expect_sym(")", "close the call with `)`")?;
-                ExprKind::Summarize { arg: Box::new(arg), ordinal: self.next_ordinal() }
+                let id = self.stable_id()?;
+                ExprKind::Summarize { arg: Box::new(arg), ordinal: self.next_ordinal(), id }
             }
             Tok::Ident(w) if w == "leaf" => return self.inline_leaf(),
             Tok::Ident(_) if self.is_call() => {
@@ -1036,7 +1081,8 @@ impl Parser<'_> {
                 self.expect_sym("(", "")?;
                 let arg = self.leaf_arg()?;
                 self.expect_sym(")", "close the call with `)`")?;
-                ExprKind::Leaf { name, arg: Box::new(arg), ordinal: self.next_ordinal() }
+                let id = self.stable_id()?;
+                ExprKind::Leaf { name, arg: Box::new(arg), ordinal: self.next_ordinal(), id }
             }
             Tok::Ident(w) => {
                 self.bump();
@@ -1101,8 +1147,10 @@ impl Parser<'_> {
         let schema = self.schema()?;
         let span = start.to(Span::new(self.last_end(), self.last_end()));
         self.leaves.push(LeafDecl { name: name.clone(), param: None, schema, prompt: None, span, inline: true });
+        let id = self.stable_id()?;
         let ordinal = self.next_ordinal();
-        Ok(Expr { kind: ExprKind::Leaf { name, arg: Box::new(arg), ordinal }, span })
+        let span = start.to(Span::new(self.last_end(), self.last_end()));
+        Ok(Expr { kind: ExprKind::Leaf { name, arg: Box::new(arg), ordinal, id }, span })
     }
 
     /// A string in expression position: its literal text and its `{expr}` interpolations, each parsed with

@@ -12,7 +12,7 @@ use crate::provider::{LeafRequest, Provider, RequestKind};
 use crate::store::Store;
 use crate::value::{compare, contains, equal, number, render, render_duration, truthy};
 use expresso_lang::Span;
-use expresso_lang::ast::{Action, Agent, BinOp, Block, Expr, ExprKind, Program, Stmt, StrPart};
+use expresso_lang::ast::{Action, Agent, BinOp, Block, Expr, ExprKind, KeyPart, Program, Stmt, StrPart};
 use expresso_lang::schema::{Kind, Schema};
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, HashSet};
@@ -266,7 +266,7 @@ impl<'f> Firing<'f> {
             let v = self.expr(expr, ports, memory)?;
             args.insert(key.text.clone(), v);
         }
-        let path = keys::leaf_path(&self.site, action.ordinal, &self.loops, &action.verb.text);
+        let path = keys::leaf_path(&self.site, action.key_part(), &self.loops, &action.verb.text);
         let mut receipt = Map::new();
         receipt.insert("effect".into(), json!(action.cap));
         receipt.insert("verb".into(), json!(action.verb.text));
@@ -374,9 +374,9 @@ impl<'f> Firing<'f> {
                     BinOp::Contains => contains(&l, &r),
                 })
             }
-            ExprKind::Summarize { arg, ordinal } => {
+            ExprKind::Summarize { arg, ordinal, id } => {
                 let input = render(&self.expr(arg, ports, memory)?);
-                let path = keys::leaf_path(&self.site, *ordinal, &self.loops, "summarize");
+                let path = keys::leaf_path(&self.site, KeyPart::of(*ordinal, id.as_ref()), &self.loops, "summarize");
                 let schema = ports.text_schema.clone();
                 ports.model(
                     self.event,
@@ -389,9 +389,9 @@ impl<'f> Firing<'f> {
                     &input,
                 )?
             }
-            ExprKind::Leaf { name, arg, ordinal } => {
+            ExprKind::Leaf { name, arg, ordinal, id } => {
                 let input = render(&self.expr(arg, ports, memory)?);
-                let path = keys::leaf_path(&self.site, *ordinal, &self.loops, &name.text);
+                let path = keys::leaf_path(&self.site, KeyPart::of(*ordinal, id.as_ref()), &self.loops, &name.text);
                 let Some(leaf) = ports.leaves.get(&name.text).cloned() else {
                     return Err(Error::Type {
                         at: self.firing_id.clone(),

@@ -50,13 +50,14 @@ pub fn firing_id(site: &str, event_id: &str) -> String {
     format!("{site}|{}", escape(event_id))
 }
 
-/// A leaf's path: its ordinal in the behavior, the loop index chain when inside `for`, and its name.
-pub fn leaf_path(site: &str, ordinal: usize, loops: &[usize], name: &str) -> String {
+/// A leaf's path: its part (its ordinal in the behavior, or the author's stable id in its place, as
+/// [`KeyPart`](expresso_lang::ast::KeyPart) prints), the loop index chain when inside `for`, and its name.
+pub fn leaf_path(site: &str, part: impl std::fmt::Display, loops: &[usize], name: &str) -> String {
     if loops.is_empty() {
-        format!("{site}/{ordinal}/{name}")
+        format!("{site}/{part}/{name}")
     } else {
         let chain: Vec<String> = loops.iter().map(usize::to_string).collect();
-        format!("{site}/{ordinal}:{}/{name}", chain.join("."))
+        format!("{site}/{part}:{}/{name}", chain.join("."))
     }
 }
 
@@ -72,6 +73,116 @@ pub fn journal_key(firing_id: &str, leaf: &str) -> String {
 /// `class` is the capability the effect exercises (`tasks.create`); the event id is escaped here.
 pub fn idem_key(event_id: &str, leaf: &str, class: &str) -> String {
     format!("{}|{leaf}|{class}", escape(event_id))
+}
+
+/// A key read back into its parts: an idemKey (`e.id|leaf|class`) or a journal key (`firingId/leaf`).
+/// The agent's name and the event's id stay as the key writes them ([`escape`]d).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ReadKey<'a> {
+    pub agent: &'a str,
+    pub behavior: usize,
+    pub event: &'a str,
+    /// The leaf ordinal or the stable id in its place; `trigger` for a fuzzy trigger's journal key.
+    pub part: &'a str,
+    /// The length of the loop index chain.
+    pub loops: usize,
+    /// The leaf's name or the action's verb; `None` for a fuzzy trigger's journal key.
+    pub name: Option<&'a str>,
+    /// An idemKey's capability; `None` for a journal key.
+    pub class: Option<&'a str>,
+}
+
+/// Reads an idemKey as [`idem_key`] writes it; `None` for anything else.
+pub fn read_idem_key(key: &str) -> Option<ReadKey<'_>> {
+    let (event, rest) = key.split_once('|')?;
+    let (leaf, class) = rest.rsplit_once('|')?;
+    let (agent, behavior, part, loops, name) = read_leaf(leaf)?;
+    let word = |w: &str| !w.is_empty() && w.split('.').all(|p| !p.is_empty() && p.bytes().all(is_word_byte));
+    if !word(class) || escape_free(event).is_none() {
+        return None;
+    }
+    Some(ReadKey { agent, behavior, event, part, loops, name: Some(name?), class: Some(class) })
+}
+
+/// Reads a journal key as [`journal_key`] writes it (a fuzzy trigger's too); `None` for anything else.
+pub fn read_journal_key(key: &str) -> Option<ReadKey<'_>> {
+    let (site, rest) = key.split_once('|')?;
+    let (event, leaf) = rest.split_once('/')?;
+    escape_free(event)?;
+    let (agent, behavior, part, loops, name) = read_leaf(leaf)?;
+    if leaf.get(..site.len()) != Some(site) || leaf.as_bytes().get(site.len()) != Some(&b'/') {
+        return None;
+    }
+    Some(ReadKey { agent, behavior, event, part, loops, name, class: None })
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// A part written [`escape`]d holds no separator.
+fn escape_free(part: &str) -> Option<&str> {
+    if part.contains(['|', '#', '/']) { None } else { Some(part) }
+}
+
+/// `agent#behavior/part[:chain]/name`, or `agent#behavior/trigger` (whose name is `None`).
+#[allow(clippy::type_complexity)]
+fn read_leaf(leaf: &str) -> Option<(&str, usize, &str, usize, Option<&str>)> {
+    let (agent, rest) = leaf.split_once('#')?;
+    escape_free(agent)?;
+    let (behavior, rest) = rest.split_once('/')?;
+    let behavior = number(behavior)?;
+    if rest == "trigger" {
+        return Some((agent, behavior, rest, 0, None));
+    }
+    let (part_chain, name) = rest.split_once('/')?;
+    let (part, loops) = match part_chain.split_once(':') {
+        Some((part, chain)) => {
+            for index in chain.split('.') {
+                number(index)?;
+            }
+            (part, chain.split('.').count())
+        }
+        None => (part_chain, 0),
+    };
+    let id_like = |p: &str| !p.is_empty() && p.bytes().all(|b| is_word_byte(b) || b == b'-' || b == b'.');
+    let name_like = !name.is_empty() && name.split('.').all(|p| !p.is_empty() && p.bytes().all(is_word_byte));
+    if !id_like(part) || !name_like {
+        return None;
+    }
+    Some((agent, behavior, part, loops, Some(name)))
+}
+
+fn number(digits: &str) -> Option<usize> {
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// A name or an id as it was before [`escape`]: each `%XX` read back (for a message to a person).
+pub fn unescape(part: &str) -> String {
+    let mut out = String::with_capacity(part.len());
+    let mut rest = part;
+    while let Some(at) = rest.find('%') {
+        out.push_str(&rest[..at]);
+        let code = rest.get(at..at + 3);
+        let c = match code {
+            Some("%25") => '%',
+            Some("%7C") => '|',
+            Some("%23") => '#',
+            Some("%2F") => '/',
+            _ => {
+                out.push('%');
+                rest = &rest[at + 1..];
+                continue;
+            }
+        };
+        out.push(c);
+        rest = &rest[at + 3..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -91,6 +202,43 @@ mod tests {
             "m1|Triage#0/2/create_task|tasks.create"
         );
         assert_eq!(journal_key(&f, &trigger_path(&s)), "Triage#0|m1/Triage#0/trigger");
+    }
+
+    #[test]
+    fn a_stable_id_takes_the_ordinals_place_and_keys_read_back() {
+        use expresso_lang::ast::{KeyPart, Name};
+        let id = Name { text: "create-bug".into(), span: Default::default() };
+        let s = site("Tri|age", 0);
+        let path = leaf_path(&s, KeyPart::of(2, Some(&id)), &[1, 0], "create_task");
+        assert_eq!(path, "Tri%7Cage#0/create-bug:1.0/create_task");
+        assert_eq!(leaf_path(&s, KeyPart::of(2, None), &[], "create_task"), "Tri%7Cage#0/2/create_task");
+        let key = idem_key("m|1", &path, "tasks.create");
+        let read = read_idem_key(&key).unwrap();
+        assert_eq!(
+            read,
+            ReadKey {
+                agent: "Tri%7Cage",
+                behavior: 0,
+                event: "m%7C1",
+                part: "create-bug",
+                loops: 2,
+                name: Some("create_task"),
+                class: Some("tasks.create")
+            }
+        );
+        assert_eq!(unescape(read.agent), "Tri|age");
+        assert_eq!(unescape("%257C%2F%"), "%7C/%");
+        let f = firing_id(&s, "m/1");
+        let written = journal_key(&f, &leaf_path(&s, 0, &[], "classify"));
+        let journal = read_journal_key(&written).unwrap();
+        assert_eq!((journal.part, journal.name, journal.class, journal.event), ("0", Some("classify"), None, "m%2F1"));
+        let written = journal_key(&f, &trigger_path(&s));
+        let trigger = read_journal_key(&written).unwrap();
+        assert_eq!((trigger.part, trigger.name), ("trigger", None));
+        for bad in ["", "m1", "m1|A#0/0/say", "m1|A#x/0/say|message.send", "m1|A#0/a b/say|message.send", "m1|A#0/0:/say|x"] {
+            assert_eq!(read_idem_key(bad), None, "{bad}");
+        }
+        assert_eq!(read_journal_key("A#0|m1/B#0/0/classify"), None);
     }
 
     #[test]
@@ -115,7 +263,8 @@ mod tests {
         }
         parts.sort();
         parts.dedup();
-        let leaves = [(0usize, &[][..], "reply"), (1, &[0usize][..], "ai.x")];
+        // Parts as ordinals and as stable ids (a number pinned in place, a name), in and out of loops.
+        let leaves = [("0", &[][..], "reply"), ("1", &[0usize][..], "ai.x"), ("1", &[][..], "ai.x"), ("a.b-c", &[0, 1][..], "reply")];
         let mut journal = std::collections::HashMap::new();
         let mut world = std::collections::HashMap::new();
         for agent in &parts {
@@ -126,8 +275,8 @@ mod tests {
                     let who = (agent.clone(), behavior, event.clone());
                     let trigger = journal_key(&f, &trigger_path(&s));
                     assert_eq!(journal.insert(trigger.clone(), (who.clone(), 9)), None, "{trigger}");
-                    for (i, (ordinal, loops, name)) in leaves.iter().enumerate() {
-                        let path = leaf_path(&s, *ordinal, loops, name);
+                    for (i, (part, loops, name)) in leaves.iter().enumerate() {
+                        let path = leaf_path(&s, part, loops, name);
                         let j = journal_key(&f, &path);
                         assert_eq!(journal.insert(j.clone(), (who.clone(), i)), None, "{j}");
                         let k = idem_key(event, &path, "message.send");
