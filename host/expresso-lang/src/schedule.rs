@@ -9,9 +9,9 @@
 //!   at 00:00 UTC.
 //! - `daily HH:MM` (optionally followed by `UTC`), or `daily` alone for 00:00: once a day at that time.
 //!
-//! A string whose first word is `every` or `daily` is a clock form and must be one of these; checking
-//! refuses it otherwise, naming the fix. Any other string is a name, as 002 has it: no clock sends it,
-//! and events so named come from outside.
+//! A string whose first word is `every` or `daily` (in any case, or run into a number: `every5m`) is a
+//! clock form and must be one of these; checking refuses it otherwise, naming the fix. Any other string
+//! is a name, as 002 has it: no clock sends it, and events so named come from outside.
 
 /// The shortest and the longest period of `every`.
 pub const MIN_PERIOD_MS: u64 = 1_000;
@@ -57,8 +57,12 @@ pub fn parse(text: &str) -> Result<Option<Clock>, Refused> {
     let lower = text.to_ascii_lowercase();
     let word = lower.split_whitespace().next().unwrap_or("");
     let refused = |reason: String| Refused { reason, fix: FIX };
-    if word.starts_with("every") || word.starts_with("daily") {
-        let form = if word.starts_with("every") { "every" } else { "daily" };
+    // `every`, `daily`, or either run into a number (`every5m`); not a word that only begins so
+    // (`everyone`, `dailies`), which is a name.
+    let form = ["every", "daily"].into_iter().find(|form| {
+        word.strip_prefix(form).is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_digit()))
+    });
+    if let Some(form) = form {
         if word != form {
             return Err(refused(format!("`{text}`: write a space after `{form}`")));
         }
@@ -136,6 +140,8 @@ mod tests {
     fn other_strings_are_names() {
         assert_eq!(parse("standup"), Ok(None));
         assert_eq!(parse("weekly review"), Ok(None));
+        assert_eq!(parse("everyone sync"), Ok(None));
+        assert_eq!(parse("dailies"), Ok(None));
         assert_eq!(parse(""), Ok(None));
     }
 
