@@ -7,6 +7,8 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod fault;
+pub mod feedback;
+pub mod held;
 pub mod host;
 pub mod log_store;
 pub mod metrics;
@@ -15,6 +17,7 @@ pub mod serve;
 pub mod sinks;
 pub mod store;
 pub mod timers;
+pub mod watermark;
 
 pub use error::Error;
 pub use host::Host;

@@ -8,8 +8,10 @@
 
 use crate::error::Error;
 use crate::store::{AgentRow, BatchWrite, Counts, Db, Intent, Parked};
+use crate::watermark::{Fate, Window};
 use expresso_runtime::{Event, MemoryStore};
-use std::collections::HashSet;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
 
 pub trait LogStore: Send {
     /// Appends events to the log in one transaction; per event, whether it was new.
@@ -56,6 +58,24 @@ pub trait LogStore: Send {
     /// for its retry.
     fn commit_retry(&mut self, _batch: &BatchWrite, _id: i64, _fault: Option<&str>) -> Result<bool, Error> {
         Err(Error::Store("this store does not keep parked firings".into()))
+    }
+    /// On a store whose agents' memory other runners share (Postgres's partitions): opens the batch's
+    /// transaction, locks the named agents' memory in it and reads it. `None` where one runner owns it.
+    fn lock_memory(&mut self, _names: &[&str]) -> Result<Option<HashMap<String, Map<String, Value>>>, Error> {
+        Ok(None)
+    }
+    /// The event with this id as the log holds it (its highest revision), where the store can read it.
+    fn event_by_id(&mut self, _id: &str) -> Result<Option<Event>, Error> {
+        Ok(None)
+    }
+    /// Stages what an ingest brought in the reorder window (`crate::watermark`); per event, its fate. A
+    /// store without a stage appends the events to the log at once.
+    fn stage(&mut self, events: &[Event], _window: Window, _now_ms: i64) -> Result<Vec<Fate>, Error> {
+        Ok(self.append(events)?.into_iter().map(|new| if new { Fate::New } else { Fate::Duplicate }).collect())
+    }
+    /// Releases to the log what the window lets go at `now_ms`; how many events.
+    fn release(&mut self, _window: Window, _now_ms: i64) -> Result<usize, Error> {
+        Ok(0)
     }
     /// Appends the events of the timers due at `now_ms` (`crate::timers`); a store that keeps no timers
     /// (Postgres, not yet) appends none.
@@ -121,6 +141,15 @@ impl LogStore for Db {
     }
     fn commit_retry(&mut self, batch: &BatchWrite, id: i64, fault: Option<&str>) -> Result<bool, Error> {
         Db::commit_retry(self, batch, id, fault)
+    }
+    fn event_by_id(&mut self, id: &str) -> Result<Option<Event>, Error> {
+        Db::event_by_id(self, id)
+    }
+    fn stage(&mut self, events: &[Event], window: Window, now_ms: i64) -> Result<Vec<Fate>, Error> {
+        Db::stage(self, events, window, now_ms)
+    }
+    fn release(&mut self, window: Window, now_ms: i64) -> Result<usize, Error> {
+        Db::release(self, window, now_ms, false)
     }
     fn fire_timers(&mut self, timers: &mut crate::timers::Timers, now_ms: i64) -> Result<usize, Error> {
         crate::timers::fire(self, timers, now_ms)

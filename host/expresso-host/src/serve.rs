@@ -26,6 +26,7 @@ use crate::host::Host;
 use crate::log_store::LogStore;
 use crate::metrics::Metrics;
 use crate::sinks::now_ms;
+use crate::watermark::{Fate, Window};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::State;
@@ -68,6 +69,8 @@ pub struct Limits {
     /// How long an answer may wait to be taken by the client (handed in full to the system's socket
     /// buffer): past it the connection is closed. A client that reads nothing holds its slot this long.
     pub write_timeout: Duration,
+    /// The reorder window (`crate::watermark`): events are fired in event-time order within it.
+    pub reorder: Window,
 }
 
 /// The write timeout unless one is asked: a client reading its answers at all takes one of this
@@ -86,6 +89,7 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             write_timeout: WRITE_TIMEOUT,
+            reorder: Window::default(),
         }
     }
 }
@@ -109,6 +113,16 @@ pub trait Processor: Send + 'static {
     /// woken by its own requests; a worker sharing one must also look for events others appended.
     fn idle_wait(&self) -> Duration {
         Duration::from_millis(100)
+    }
+    /// Takes the requests' events into the reorder window, in one transaction, releasing what it lets go
+    /// at once; per event, its fate. A processor without a window appends them as they come.
+    fn ingest(&mut self, events: &[Event], _window: Window) -> Result<Vec<Fate>, Error> {
+        let new = self.append(events)?;
+        Ok(new.into_iter().map(|n| if n { Fate::New } else { Fate::Duplicate }).collect())
+    }
+    /// Releases to the log what the reorder window lets go now; how many events.
+    fn release(&mut self, _window: Window) -> Result<usize, Error> {
+        Ok(0)
     }
 }
 
@@ -137,11 +151,17 @@ impl<S: LogStore + 'static> Processor for Host<S> {
     fn sweep(&mut self) -> Result<usize, Error> {
         Host::sweep(self)
     }
+    fn ingest(&mut self, events: &[Event], window: Window) -> Result<Vec<Fate>, Error> {
+        self.db_mut().stage(events, window, now_ms())
+    }
+    fn release(&mut self, window: Window) -> Result<usize, Error> {
+        self.db_mut().release(window, now_ms())
+    }
 }
 
 /// Each request's answer: which of its events are new, or the group commit's failure in the words its
 /// response carries (one failure answers every request of the group).
-type Reply = oneshot::Sender<Result<Vec<bool>, String>>;
+type Reply = oneshot::Sender<Result<Vec<Fate>, String>>;
 
 struct Shared {
     queue: SyncSender<(Vec<Event>, Reply)>,
@@ -224,7 +244,7 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
     let (queue, rx) = std::sync::mpsc::sync_channel::<(Vec<Event>, Reply)>(limits.queue.max(1));
     let worker = {
         let (ready, cursor, stop, last_seq) = (ready.clone(), cursor.clone(), stop.clone(), last_seq.clone());
-        let (metrics, max_group) = (metrics.clone(), limits.max_group);
+        let (metrics, max_group, window) = (metrics.clone(), limits.max_group, limits.reorder);
         std::thread::spawn(move || {
             let mut pause = Duration::from_millis(100);
             // Recovery first; requests wait in the queue meanwhile.
@@ -256,7 +276,17 @@ pub fn start<P: Processor>(mut host: P, listen: SocketAddr, limits: Limits, sign
                 }
                 let took = !waiting.is_empty();
                 if took {
-                    commit_requests(&mut host, std::mem::take(&mut waiting), &metrics, &last_seq);
+                    commit_requests(&mut host, std::mem::take(&mut waiting), &metrics, &last_seq, window);
+                }
+                // What the reorder window lets go by now (a quiet partition's events, once settled).
+                match host.release(window) {
+                    Ok(0) => {}
+                    Ok(_) => {
+                        if let Ok(seq) = host.last_seq() {
+                            last_seq.store(seq, Ordering::SeqCst);
+                        }
+                    }
+                    Err(e) => eprintln!("expresso serve: the reorder window: {e}"),
                 }
                 if !open || stop.load(Ordering::SeqCst) {
                     return;
@@ -579,10 +609,11 @@ fn commit_requests<P: Processor>(
     group: Vec<(Vec<Event>, Reply)>,
     metrics: &Metrics,
     last_seq: &AtomicI64,
+    window: Window,
 ) {
     let all: Vec<Event> = group.iter().flat_map(|(events, _)| events.iter().cloned()).collect();
     let clock = std::time::Instant::now();
-    let appended = host.append(&all);
+    let appended = host.ingest(&all, window);
     Metrics::time(&metrics.ingest_commit_us, clock);
     Metrics::add(&metrics.ingest_commits, 1);
     match appended {
@@ -683,18 +714,31 @@ async fn events(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
             format!("{backlog} events wait for the agents, more than {}", shared.limits.max_backlog),
         );
     }
-    let n = events.len();
     let (tx, rx) = oneshot::channel();
     if shared.queue.try_send((events, tx)).is_err() {
         Metrics::add(&m.requests_refused, 1);
         return refuse(StatusCode::SERVICE_UNAVAILABLE, "the ingest queue is full".into());
     }
     match rx.await {
-        Ok(Ok(new)) => {
-            let fresh = new.iter().filter(|b| **b).count();
+        Ok(Ok(fates)) => {
+            let fresh = fates.iter().filter(|f| **f == Fate::New).count();
+            let duplicate = fates.iter().filter(|f| **f == Fate::Duplicate).count();
             Metrics::add(&m.events_in, fresh as u64);
-            Metrics::add(&m.events_duplicate, (n - fresh) as u64);
-            (StatusCode::OK, axum::Json(json!({ "accepted": fresh, "duplicate": n - fresh }))).into_response()
+            Metrics::add(&m.events_duplicate, duplicate as u64);
+            let mut answer = json!({ "accepted": fresh, "duplicate": duplicate });
+            // A refused correction is answered with its reason, by its place in the body.
+            let refused: Vec<Value> = fates
+                .iter()
+                .enumerate()
+                .filter_map(|(index, f)| match f {
+                    Fate::Refused(reason) => Some(json!({ "index": index, "reason": reason })),
+                    _ => None,
+                })
+                .collect();
+            if !refused.is_empty() {
+                answer["refused"] = Value::Array(refused);
+            }
+            (StatusCode::OK, axum::Json(answer)).into_response()
         }
         Ok(Err(e)) => refuse(StatusCode::SERVICE_UNAVAILABLE, format!("the log could not be written: {e}")),
         Err(_) => refuse(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping".into()),

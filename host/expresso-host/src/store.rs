@@ -145,6 +145,7 @@ impl Db {
         conn.pragma_update(None, "synchronous", "FULL").map_err(place)?;
         conn.busy_timeout(Duration::from_secs(10)).map_err(place)?;
         conn.execute_batch(SCHEMA).map_err(place)?;
+        conn.execute_batch(crate::watermark::SQLITE_SCHEMA).map_err(place)?;
         let version: Option<String> = conn
             .query_row("SELECT value FROM meta WHERE key = 'version'", [], |r| r.get(0))
             .optional()
@@ -171,6 +172,15 @@ impl Db {
 
     /// The connection, for a module that keeps tables of its own in this file (`crate::timers`).
     pub(crate) fn connection(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
+    /// The connection, for the reorder window's stage (`crate::watermark`).
+    pub(crate) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    pub(crate) fn conn_mut(&mut self) -> &mut Connection {
         &mut self.conn
     }
 
@@ -345,6 +355,20 @@ impl Db {
         tx.execute("INSERT OR IGNORE INTO dedup (agent, event) VALUES (?1, ?2)", params![agent, event])?;
         tx.commit()?;
         Ok(true)
+    }
+
+    /// The event with this id as the log holds it: its highest revision.
+    pub fn event_by_id(&self, id: &str) -> Result<Option<Event>, Error> {
+        let body: Option<String> = self
+            .conn
+            .query_row("SELECT body FROM events WHERE id = ?1 ORDER BY rev DESC LIMIT 1", [id], |r| r.get(0))
+            .optional()?;
+        match body {
+            None => Ok(None),
+            Some(body) => serde_json::from_str(&body)
+                .map(Some)
+                .map_err(|e| Error::Store(format!("event {id} does not read: {e}"))),
+        }
     }
 
     /// The event at log position `seq`.
