@@ -696,7 +696,8 @@ impl Parser<'_> {
             "receipt" => {
                 // Optional: the capability or verb whose receipts fire it (`on receipt "tasks.create"`).
                 if matches!(self.peek(), Tok::Str { .. }) {
-                    let (name, span) = self.plain_string("a capability or verb as a string", "write `on receipt \"tasks.create\"`")?;
+                    let (name, span) = self
+                        .plain_string("a capability or verb as a string", "write `on receipt \"tasks.create\"`")?;
                     Trigger::Receipt { filter: Some(name), span: start.to(span) }
                 } else {
                     Trigger::Receipt { filter: None, span: start.to(Span::new(self.last_end(), self.last_end())) }
