@@ -93,12 +93,18 @@ pub enum HostCommand {
         /// The state directory (default: the state place).
         #[arg(long)]
         state: Option<PathBuf>,
+        /// The sink configuration whose `[store]` names a Postgres deployment, to look at it instead.
+        #[arg(long)]
+        sinks: Option<PathBuf>,
     },
     /// List, retry or skip the firings parked after faulting on every try.
     Parked {
         /// The state directory (default: the state place).
         #[arg(long, global = true)]
         state: Option<PathBuf>,
+        /// The sink configuration whose `[store]` names a Postgres deployment, to act on it instead.
+        #[arg(long, global = true)]
+        sinks: Option<PathBuf>,
         #[command(subcommand)]
         action: ParkedAction,
     },
@@ -172,8 +178,8 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             );
             Ok(if waiting == 0 { 0 } else { 1 })
         }
-        HostCommand::Status { state } => {
-            let db = Db::open(&state_place(state.as_deref())?)?;
+        HostCommand::Status { state, sinks } => {
+            let mut db = operated(state.as_deref(), sinks.as_deref())?;
             let c = db.counts()?;
             let parked =
                 serde_json::to_string(&db.parked(false, STATUS_PARKED)?).map_err(|e| Error::Store(e.to_string()))?;
@@ -183,8 +189,8 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             );
             Ok(0)
         }
-        HostCommand::Parked { state, action } => {
-            let mut db = Db::open(&state_place(state.as_deref())?)?;
+        HostCommand::Parked { state, sinks, action } => {
+            let mut db = operated(state.as_deref(), sinks.as_deref())?;
             match action {
                 ParkedAction::List { all, limit } => {
                     for row in db.parked(all, limit)? {
@@ -197,6 +203,17 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             }
         }
     }
+}
+
+/// The store an operator's command looks at: the Postgres deployment the `--sinks` configuration's
+/// `[store]` names, else the SQLite store in the state place.
+fn operated(state: Option<&Path>, sinks: Option<&Path>) -> Result<Box<dyn crate::pg::operator::Operate>, Error> {
+    if let Some(sinks) = sinks
+        && let Some(ns) = Config::read(sinks)?.postgres()?
+    {
+        return Ok(Box::new(crate::pg::connect(&ns)?));
+    }
+    Ok(Box::new(Db::open(&state_place(state)?)?))
 }
 
 /// An operator's command on parked firing `id`: its new status on stdout (0), or 1 when no such firing

@@ -209,6 +209,20 @@ impl<S: LogStore> Host<S> {
         self.db.next_retry_ms()
     }
 
+    /// On a store whose agents' memory other runners share (Postgres's partitions), each agent that has
+    /// memory gets it as the store holds it now, locked until this batch's commit.
+    fn fresh_memory(&mut self, carry: &mut Carry) -> Result<(), Error> {
+        let agents = &self.compiled.program.agents;
+        let names: Vec<&str> = agents.iter().filter(|a| !a.memory.is_empty()).map(|a| a.name.text.as_str()).collect();
+        let Some(mut fresh) = self.db.lock_memory(&names)? else { return Ok(()) };
+        for (i, agent) in agents.iter().enumerate() {
+            if let (Some(memory), Some(state)) = (fresh.remove(&agent.name.text), carry.state_mut(i)) {
+                state.memory = memory;
+            }
+        }
+        Ok(())
+    }
+
     /// Runs the next batch of the log through the protocol. Returns how many events it consumed.
     ///
     /// On a store that parks, each agent's firing faults on its own: a faulting firing holds the log
@@ -236,6 +250,7 @@ impl<S: LogStore> Host<S> {
             Some(carry) => carry,
             None => self.rebuild()?,
         };
+        self.fresh_memory(&mut carry)?;
         let ids: Vec<&str> = events.iter().map(|(_, e)| e.id.as_str()).collect();
         let agents: Vec<String> = self.compiled.program.agents.iter().map(|a| a.name.text.clone()).collect();
         let mut before = Vec::with_capacity(agents.len());
@@ -384,6 +399,7 @@ impl<S: LogStore> Host<S> {
                 Some(carry) => carry,
                 None => self.rebuild()?,
             };
+            self.fresh_memory(&mut carry)?;
             let index = self.compiled.program.agents.iter().position(|a| a.name.text == row.agent);
             let event = self.db.event_at(row.seq)?.filter(|e| e.id == row.event);
             let (Some(index), Some(event)) = (index, event) else {

@@ -40,7 +40,7 @@ fn a_partition_is_leased_by_one_connection_and_a_moved_cursor_refuses_the_commit
     assert_eq!(count(&mut look, "SELECT COUNT(*) FROM journal WHERE event = 'late'"), 0);
     assert_eq!(count(&mut look, "SELECT COUNT(*) FROM world WHERE event = 'late'"), 0);
     assert_eq!(count(&mut look, "SELECT COUNT(*) FROM dedup WHERE event = 'late'"), 0);
-    let memory: String = look.query_one("SELECT memory FROM agents WHERE part = 2 AND name = 'A'", &[]).unwrap().get(0);
+    let memory: String = look.query_one("SELECT memory FROM memory WHERE name = 'A'", &[]).unwrap().get(0);
     assert_eq!(serde_json::from_str::<Value>(&memory).unwrap()["n"], 1, "{memory}");
     // Released, the partition is free again.
     drop(first);

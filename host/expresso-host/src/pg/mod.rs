@@ -1,5 +1,9 @@
 //! Scale-out on Postgres: several `serve` workers share one database, which holds the event log, the
-//! journal, the world table, and each partition's agents' memory and cursor.
+//! journal, the world table, each agent's memory, each partition's cursor and the parked firings.
+//!
+//! Each agent has one memory, whichever partition its firings are in: a batch locks the memory of the
+//! agents that have one (a transaction-scoped advisory lock per agent) and reads it as the last commit
+//! left it, and its commit writes it back and ends the lock. Faulting firings are parked as on SQLite.
 //!
 //! The log is split into partitions by the event's own partition `(workspace, room)`, the unit inside
 //! which order means something: a stable hash of it, modulo the partition count. A worker leases a
@@ -11,6 +15,7 @@
 //! connection and goes on cannot move the cursor it no longer owns: every batch's commit moves the cursor
 //! only from where the worker read it (a fence), or the whole batch is refused.
 
+pub mod operator;
 pub mod partition_store;
 mod schema;
 pub mod worker;

@@ -3,7 +3,7 @@
 use crate::error::Error;
 use postgres::{Client, NoTls};
 
-const SCHEMA_VERSION: &str = "1";
+const SCHEMA_VERSION: &str = "2";
 
 const TABLES: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,6 +37,62 @@ CREATE TABLE IF NOT EXISTS cursors (part INTEGER PRIMARY KEY, cursor BIGINT NOT 
 CREATE TABLE IF NOT EXISTS dedup (agent TEXT NOT NULL, event TEXT NOT NULL, PRIMARY KEY (agent, event));
 ";
 
+/// What version 2 adds: each agent's one memory, whichever partition its firings are in, and the parked
+/// firings. (`agents` keeps, per partition, which agents have run there: a row there means the agent has
+/// read the partition up to its cursor; its `memory` column is no longer read.)
+const TABLES_2: &str = "
+CREATE TABLE IF NOT EXISTS memory (name TEXT PRIMARY KEY, memory TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS parked (
+    id BIGSERIAL PRIMARY KEY,
+    part INTEGER NOT NULL,
+    agent TEXT NOT NULL,
+    event TEXT NOT NULL,
+    seq BIGINT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('parked', 'retry', 'retried', 'skipped')),
+    tries BIGINT NOT NULL,
+    reason TEXT NOT NULL,
+    parked_ms BIGINT NOT NULL,
+    UNIQUE (agent, event)
+);
+CREATE INDEX IF NOT EXISTS parked_to_retry ON parked (part, id) WHERE status = 'retry';
+";
+
+/// A version 1 store kept each agent's memory per partition. It becomes version 2 when every agent has
+/// one memory there (one partition, or the same memory in each); an agent whose partitions disagree is
+/// refused by name, since no merge of two memories is right for every program.
+fn upgrade_from_1(client: &mut Client, ns: &Namespace) -> Result<(), Error> {
+    let mut tx = client.transaction()?;
+    tx.execute("SELECT pg_advisory_xact_lock($1, -1)", &[&ns.append_key()])?;
+    let version: String = tx.query_one("SELECT value FROM meta WHERE key = 'version'", &[])?.get(0);
+    if version != "1" {
+        return Ok(());
+    }
+    let split: Vec<String> = tx
+        .query("SELECT name FROM agents GROUP BY name HAVING COUNT(DISTINCT memory) > 1 ORDER BY name", &[])?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    if !split.is_empty() {
+        return Err(Error::Store(format!(
+            "the Postgres schema {schema} is a version 1 store, whose agents kept a memory per partition, and \
+             the agent(s) {names} hold different memories in different partitions; this expresso keeps one \
+             memory per agent\n  = fix: keep one partition's memory of each (`DELETE FROM {schema}.agents \
+             WHERE name = '...' AND part <> N`), then start again",
+            schema = ns.schema,
+            names = split.join(", ")
+        )));
+    }
+    tx.batch_execute(TABLES_2)?;
+    tx.execute(
+        "INSERT INTO memory (name, memory) SELECT DISTINCT ON (name) name, memory FROM agents ORDER BY name
+         ON CONFLICT (name) DO NOTHING",
+        &[],
+    )?;
+    tx.execute("UPDATE meta SET value = $1 WHERE key = 'version'", &[&SCHEMA_VERSION])?;
+    tx.commit()?;
+    Ok(())
+}
+
 /// Where one deployment lives in a database: its schema, and the advisory-lock keys derived from the
 /// schema's name, so two deployments in one database never take each other's locks.
 #[derive(Debug, Clone)]
@@ -53,7 +109,7 @@ impl Namespace {
             hash ^= byte as u32;
             hash = hash.wrapping_mul(0x0100_0193);
         }
-        // Three consecutive keys, all positive.
+        // Four consecutive keys, all positive.
         ((hash & 0x3fff_ffff) as i32) & !3
     }
     /// `(key, partition)`: the lease of a partition.
@@ -67,6 +123,11 @@ impl Namespace {
     /// `(key, 0)`: held by an append for its transaction, so log positions become visible in order.
     pub fn append_key(&self) -> i32 {
         self.base() + 2
+    }
+    /// `(key, hash of the agent's name)`: held by a batch for its transaction, so one agent's memory is
+    /// run by one partition at a time.
+    pub fn memory_key(&self) -> i32 {
+        self.base() + 3
     }
 }
 
@@ -98,11 +159,16 @@ pub fn connect(ns: &Namespace) -> Result<Client, Error> {
             "SELECT pg_advisory_xact_lock({key}, -1);
              CREATE SCHEMA IF NOT EXISTS {schema};
              {TABLES}
+             {TABLES_2}
              INSERT INTO meta (key, value) VALUES ('version', '{SCHEMA_VERSION}') ON CONFLICT (key) DO NOTHING;",
             key = ns.append_key()
         ))?;
     }
-    let version: String = client.query_one("SELECT value FROM meta WHERE key = 'version'", &[])?.get(0);
+    let mut version: String = client.query_one("SELECT value FROM meta WHERE key = 'version'", &[])?.get(0);
+    if version == "1" {
+        upgrade_from_1(&mut client, ns)?;
+        version = client.query_one("SELECT value FROM meta WHERE key = 'version'", &[])?.get(0);
+    }
     if version != SCHEMA_VERSION {
         return Err(Error::Store(format!(
             "the Postgres schema {schema} is a version {version} store; this expresso reads version {SCHEMA_VERSION}"
