@@ -144,6 +144,12 @@ impl Timers {
         timers
     }
 
+    /// The earliest due time of the program's timers as the last pass left them (`None` before the first
+    /// pass): no pass before it writes anything unless the log has grown.
+    pub fn next_due_ms(&self) -> Option<i64> {
+        self.next_due_ms
+    }
+
     /// Whether the program declares any timer the clock drives.
     pub fn is_empty(&self) -> bool {
         self.schedules.is_empty() && self.silent.is_empty() && self.refused.is_none()
@@ -251,7 +257,9 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
     }
     timers.check()?;
     let conn = db.connection();
-    if timers.seen.is_none() {
+    // The first pass of a host: the program may have been edited since the store's timers were set.
+    let first_pass = timers.seen.is_none();
+    if first_pass {
         conn.execute_batch(SCHEMA)?;
         timers.seen = Some(conn.query_row("SELECT seq FROM timer_seen", [], |r| r.get(0)).optional()?.unwrap_or(0));
     }
@@ -265,6 +273,7 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
     let tx = conn.transaction()?;
     let mut appended: Vec<Event> = Vec::new();
     let seen_now;
+    let mut next_schedule: Option<i64> = None;
     {
         // Schedules: armed when first seen, due at the next due time after that.
         let mut arm = tx.prepare_cached(
@@ -280,9 +289,15 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
                 // Due times missed while no host ran fire once, as the latest of them.
                 let due = timer.clock.due_at_or_before(now).unwrap_or(next_due as u64).max(next_due as u64);
                 appended.push(schedule_event(timer, due));
-                advance.execute(params![timer.room, timer.spec, timer.clock.due_after(now) as i64])?;
+                let next = timer.clock.due_after(now) as i64;
+                advance.execute(params![timer.room, timer.spec, next])?;
+                next_schedule = Some(next_schedule.map_or(next, |n| n.min(next)));
+            } else {
+                next_schedule = Some(next_schedule.map_or(next_due, |n| n.min(next_due)));
             }
         }
+        // A schedule the program no longer declares keeps its row (declared again, it goes on from
+        // there) and is not due: only the program's own timers set when the next pass is.
 
         // Silences: each utterance or message starts its partition's silence again.
         let mut last_seq = seen;
@@ -314,6 +329,25 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
                 "INSERT INTO timer_seen (one, seq) VALUES (1, ?1) ON CONFLICT (one) DO UPDATE SET seq = ?1",
                 [last_seq],
             )?;
+        }
+
+        // After an edit of the program, each silence under way is due at its next duration as the
+        // program now declares them.
+        if first_pass {
+            let rows: Vec<(String, String, i64, i64)> = tx
+                .prepare("SELECT workspace, room, start_ms, fired_ms FROM timer_silences")?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+                .collect::<Result<_, _>>()?;
+            let mut set = tx.prepare("UPDATE timer_silences SET next_due_ms = ?3 WHERE workspace = ?1 AND room = ?2")?;
+            for (workspace, room, start, fired) in rows {
+                let partition = Partition { workspace, room };
+                let next = timers
+                    .silence_durations(&partition)
+                    .into_iter()
+                    .find(|&d| d > fired as u64)
+                    .map(|d| (start as u64).saturating_add(d) as i64);
+                set.execute(params![partition.workspace, partition.room, next])?;
+            }
         }
 
         // Silences due: every duration reached, shortest first, each its own `rev` of the silence's event.
@@ -351,7 +385,6 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
         }
         seen_now = last_seq;
     }
-    let next_schedule: Option<i64> = tx.query_row("SELECT MIN(next_due_ms) FROM timer_schedules", [], |r| r.get(0))?;
     let next_silence: Option<i64> =
         tx.query_row("SELECT MIN(next_due_ms) FROM timer_silences WHERE next_due_ms IS NOT NULL", [], |r| r.get(0))?;
     tx.commit()?;

@@ -324,3 +324,35 @@ fn serve_killed_just_after_a_timer_fired_runs_its_event_once_after_the_restart()
     assert_eq!(timer_events(&db).iter().filter(|(_, _, t)| *t == due).count(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_schedule_taken_out_of_the_program_is_not_due_for_ever() {
+    let dir = temp_dir("timers-edit");
+    let mut db = Db::open(&dir).unwrap();
+    let mut t = timers_of(TICK);
+    timers::fire(&mut db, &mut t, 10_500).unwrap();
+    // The program is edited: `every 2s` is gone, `every 1h` is new. The old row stays, past due.
+    let hourly = "agent \"Tick\" {\n  grants { message.send }\n  on schedule \"every 1h\" { say \"tick\" }\n}\n";
+    let mut t = timers_of(hourly);
+    assert_eq!(timers::fire(&mut db, &mut t, 20_000).unwrap(), 0, "the old schedule fired");
+    assert_eq!(t.next_due_ms(), Some(3_600_000), "the next pass is due at the old schedule's time");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_silence_under_way_takes_a_duration_added_by_an_edit() {
+    let dir = temp_dir("timers-edit-silence");
+    let mut db = Db::open(&dir).unwrap();
+    let long = "agent \"Closer\" {\n  grants { message.send }\n  on silence for 10s { say \"closing\" }\n}\n";
+    let mut t = timers_of(long);
+    db.append(&[message("m1", 1_000)]).unwrap();
+    assert_eq!(timers::fire(&mut db, &mut t, 2_000).unwrap(), 0);
+    // Restarted with a 2 s silence added: due at 3 s, not held until the 10 s one.
+    let both = format!("{long}agent \"Nudge\" {{\n  grants {{ message.send }}\n  on silence for 2s {{ say \"still there?\" }}\n}}\n");
+    let mut t = timers_of(&both);
+    assert_eq!(timers::fire(&mut db, &mut t, 5_000).unwrap(), 1);
+    assert_eq!(timer_events(&db), vec![("timer:silence:acme:#support:1000".into(), 2_000, 3_000)]);
+    assert_eq!(timers::fire(&mut db, &mut t, 11_000).unwrap(), 1);
+    assert_eq!(timer_events(&db).last().unwrap().1, 10_000);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
