@@ -1,5 +1,5 @@
 //! The host's commands, shared by `expresso serve` and the `expresso-host` program: `serve`, `ingest`,
-//! `drain`, `status` and `parked`.
+//! `drain`, `status`, `parked` and `held`.
 
 use crate::config::Config;
 use crate::error::Error;
@@ -108,6 +108,14 @@ pub enum HostCommand {
         #[command(subcommand)]
         action: ParkedAction,
     },
+    /// List, show or release the receipts a sink refused for good (held for a person).
+    Held {
+        /// The state directory (default: the state place).
+        #[arg(long, global = true)]
+        state: Option<PathBuf>,
+        #[command(subcommand)]
+        action: crate::held::HeldAction,
+    },
 }
 
 #[derive(clap::Subcommand, Clone, Debug)]
@@ -201,6 +209,9 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
                 ParkedAction::Retry { id } => Ok(answer(id, db.retry_parked(id)?, "retry")),
                 ParkedAction::Skip { id } => Ok(answer(id, db.skip_parked(id)?, "skipped")),
             }
+        }
+        HostCommand::Held { state, action } => {
+            crate::held::run(&mut Db::open(&state_place(state.as_deref())?)?, action)
         }
     }
 }
@@ -316,6 +327,7 @@ pub fn open_worker(args: &HostArgs) -> Result<Option<Worker>, Error> {
     let make: crate::pg::worker::MakeHost = Box::new(move |store| {
         let mut host = Host::new(compiled.clone(), store, Sinks::from_config(&config)?, provider(&spec)?);
         host.batch = batch;
+        host.feedback.words = config.feedback.words;
         Ok(host)
     });
     Ok(Some(Worker::new(ns, WorkerOptions::default(), make)))
@@ -333,5 +345,6 @@ pub fn open(args: &HostArgs) -> Result<Host, Error> {
     let db = Db::open(&state_place(args.state.as_deref())?)?;
     let mut host = Host::new(compiled, db, sinks, provider);
     host.batch = args.batch.max(1);
+    host.feedback.words = config.feedback.words;
     Ok(host)
 }

@@ -24,6 +24,9 @@
 //! schema = "expresso"                 # the database schema (default `expresso`)
 //! partitions = 16                     # fixed once the log has events (default 16)
 //!
+//! [feedback]                          # optional: say/reply/react come back into the log as words
+//! words = true
+//!
 //! [capabilities]
 //! "tasks.create" = "tasks"
 //! "message.send" = "chat"
@@ -49,11 +52,23 @@ pub struct Config {
     pub capabilities: BTreeMap<String, String>,
     /// Where the store is, when not SQLite under the state directory.
     pub store: Option<StoreConfig>,
+    /// What a delivered receipt writes back into the log (`crate::feedback`).
+    #[serde(default)]
+    pub feedback: FeedbackConfig,
     /// Where the file was read from: relative paths in it are read from its directory.
     #[serde(skip)]
     pub dir: PathBuf,
     #[serde(skip)]
     pub file: String,
+}
+
+/// `[feedback]`: `words = true` writes each `say`, `reply`, `message.send` and `react` back into the log as
+/// the agent's words (default false: the log holds what came from outside, and `receipt` events).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeedbackConfig {
+    #[serde(default)]
+    pub words: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -26,12 +26,13 @@ use std::sync::atomic::Ordering;
 pub const DEFAULT_BATCH: usize = 256;
 /// Receipts delivered per sweep of the `intent` rows.
 const SWEEP_LIMIT: usize = 256;
-/// Tries a faulting firing gets, the first included, before it is parked (on a store that parks).
-pub const FIRING_TRIES: u32 = 5;
+/// Tries a faulting firing gets, the first included, before it is parked (on a store that parks): the
+/// retry policy `run` also asks a provider's transient fault again by (`expresso_runtime::retry`).
+pub const FIRING_TRIES: u32 = expresso_runtime::retry::TRIES;
 /// The pause after a firing's first fault before its event runs again; it doubles with each try, up to
 /// [`FIRING_RETRY_MAX_MS`]. With 5 tries a poison event holds the log about 1.5 s in all, then is parked.
-pub const FIRING_RETRY_FIRST_MS: i64 = 100;
-pub const FIRING_RETRY_MAX_MS: i64 = 5_000;
+pub const FIRING_RETRY_FIRST_MS: i64 = expresso_runtime::retry::FIRST_PAUSE_MS as i64;
+pub const FIRING_RETRY_MAX_MS: i64 = expresso_runtime::retry::MAX_PAUSE_MS as i64;
 /// Parked firings an operator asked to retry, run per step at most.
 const RETRIES_PER_STEP: usize = 16;
 
@@ -59,6 +60,8 @@ pub struct Host<S: LogStore = Db> {
     pub firing_tries: u32,
     /// The program's timers, which the host's clock drives (`crate::timers`).
     pub timers: crate::timers::Timers,
+    /// What a delivered receipt writes back into the log (`crate::feedback`).
+    pub feedback: crate::feedback::Feedback,
 }
 
 /// A journal that notes which event each new entry belongs to.
@@ -103,6 +106,7 @@ impl<S: LogStore> Host<S> {
     pub fn new(compiled: Compiled, db: S, sinks: Sinks, provider: Box<dyn Provider + Send>) -> Host<S> {
         let timers = crate::timers::Timers::of(&compiled.program);
         Host {
+            feedback: crate::feedback::Feedback::of(&compiled),
             compiled,
             db,
             sinks,
@@ -324,7 +328,7 @@ impl<S: LogStore> Host<S> {
             self.carry = None;
             self.careful = true;
             self.fault_seq = seq;
-            let pause = FIRING_RETRY_FIRST_MS.saturating_mul(1 << (tries - 1).min(20)).min(FIRING_RETRY_MAX_MS);
+            let pause = expresso_runtime::retry::pause_ms(tries) as i64;
             self.hold_until_ms = now_ms() + pause;
             return Err(Error::Runtime(e));
         }
@@ -480,6 +484,8 @@ impl<S: LogStore> Host<S> {
         // marked `done`, so a crash or a failing write in between cannot leave a delivered receipt `intent`.
         let mut put_off: Vec<(String, i64)> = Vec::new();
         let mut down: HashSet<String> = HashSet::new();
+        // Receipts taken whose feedback the program or configuration asks for, with the sink's answer.
+        let mut taken: Vec<(Value, Option<Value>)> = Vec::new();
         let mut i = 0;
         while i < intents.len() {
             let sink_name = self.sinks.route(&intents[i].capability).map(str::to_string);
@@ -538,9 +544,16 @@ impl<S: LogStore> Host<S> {
                 let results = sink.deliver(&chunk);
                 for (item, result) in chunk.iter().zip(results) {
                     match result {
-                        Delivered::Done => {
+                        Delivered::Done | Delivered::Answered(_) => {
                             fault::point("after-dispatch");
                             done.push(item.key.clone());
+                            let answer = match &result {
+                                Delivered::Answered(answer) => Some(answer.clone()),
+                                _ => None,
+                            };
+                            if self.feedback.wants(&item.receipt) {
+                                taken.push((item.receipt.clone(), answer));
+                            }
                         }
                         Delivered::Retry(reason) => {
                             Metrics::add(&self.metrics.sink_errors, 1);
@@ -559,6 +572,9 @@ impl<S: LogStore> Host<S> {
                 }
             }
         }
+        // What came back goes into the log before the `done` mark: a crash in between sends the receipt
+        // again, and the log keeps each event's `(id, rev)` once.
+        self.feed_back(taken)?;
         self.db.mark_done(&done)?;
         fault::point("after-done");
         for (key, next) in &put_off {
@@ -568,27 +584,62 @@ impl<S: LogStore> Host<S> {
         Ok(())
     }
 
+    /// Appends the events the taken receipts give back (`crate::feedback`), each built from its firing
+    /// event as the log holds it.
+    fn feed_back(&mut self, taken: Vec<(Value, Option<Value>)>) -> Result<(), Error> {
+        let mut events = Vec::new();
+        for (receipt, answer) in taken {
+            let id = receipt.get("event").and_then(Value::as_str).unwrap_or("");
+            let key = receipt.get("idemKey").and_then(Value::as_str).unwrap_or("");
+            let fed = match self.db.event_by_id(id)? {
+                Some(cause) => self.feedback.events(&receipt, answer.as_ref(), &cause),
+                None => crate::feedback::Fed {
+                    dropped: vec![format!(
+                        "{key}: not written back into the log: this store cannot read its firing event {id} back"
+                    )],
+                    ..Default::default()
+                },
+            };
+            for reason in &fed.dropped {
+                eprintln!("expresso: {reason}");
+            }
+            Metrics::add(&self.metrics.feedback_dropped, fed.dropped.len() as u64);
+            events.extend(fed.events);
+        }
+        if !events.is_empty() {
+            let new = self.db.append(&events)?;
+            Metrics::add(&self.metrics.feedback_events, new.iter().filter(|n| **n).count() as u64);
+            fault::point("after-feedback");
+        }
+        Ok(())
+    }
+
     /// Runs the whole log, then sends the waiting receipts until none is `intent` or `settle_ms` passes.
     /// Returns how many receipts are still `intent`.
     pub fn drain(&mut self, settle_ms: u64) -> Result<i64, Error> {
         self.recover()?;
-        loop {
-            match self.step_batch() {
-                Ok(0) if self.careful => {
-                    // A faulting firing's pause: it runs again after it, until it runs or is parked.
-                    let wait = (self.hold_until_ms - now_ms()).clamp(1, FIRING_RETRY_MAX_MS);
-                    std::thread::sleep(std::time::Duration::from_millis(wait as u64));
-                }
-                Ok(0) => break,
-                Ok(_) => {}
-                // On a store that parks, a fault waits its pause and is tried again; elsewhere it stops.
-                Err(Error::Runtime(_)) if self.db.parks() => {}
-                Err(e) => return Err(e),
-            }
-        }
         let deadline = now_ms() + settle_ms as i64;
         loop {
+            loop {
+                match self.step_batch() {
+                    Ok(0) if self.careful => {
+                        // A faulting firing's pause: it runs again after it, until it runs or is parked.
+                        let wait = (self.hold_until_ms - now_ms()).clamp(1, FIRING_RETRY_MAX_MS);
+                        std::thread::sleep(std::time::Duration::from_millis(wait as u64));
+                    }
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    // On a store that parks, a fault waits its pause and is tried again; elsewhere it stops.
+                    Err(Error::Runtime(_)) if self.db.parks() => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            let fed = Metrics::get(&self.metrics.feedback_events);
             self.sweep()?;
+            if Metrics::get(&self.metrics.feedback_events) > fed {
+                // A delivery wrote events back into the log (`crate::feedback`): they run too.
+                continue;
+            }
             let waiting = self.db.counts()?.intent;
             if waiting == 0 || now_ms() >= deadline {
                 return Ok(waiting);

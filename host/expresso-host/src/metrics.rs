@@ -16,6 +16,9 @@ pub struct Metrics {
     pub sink_errors: AtomicU64,
     pub runtime_faults: AtomicU64,
     pub firings_parked: AtomicU64,
+    /// Events a delivered receipt wrote back into the log, and ones left out past a bound.
+    pub feedback_events: AtomicU64,
+    pub feedback_dropped: AtomicU64,
     /// Where the time goes, in microseconds, with how many times each was done.
     pub ingest_commits: AtomicU64,
     pub ingest_commit_us: AtomicU64,
@@ -41,7 +44,7 @@ impl Metrics {
     }
 
     pub fn render(&self) -> String {
-        let rows: [(&str, &str, &AtomicU64); 12] = [
+        let rows: [(&str, &str, &AtomicU64); 14] = [
             ("expresso_events_in_total", "events accepted into the log", &self.events_in),
             ("expresso_events_duplicate_total", "events already in the log (same id and rev)", &self.events_duplicate),
             (
@@ -61,6 +64,12 @@ impl Metrics {
                 "expresso_firings_parked_total",
                 "firings parked after faulting on every try (listed by expresso parked list)",
                 &self.firings_parked,
+            ),
+            ("expresso_feedback_events_total", "receipt and word events written back into the log", &self.feedback_events),
+            (
+                "expresso_feedback_dropped_total",
+                "receipt and word events not written back, past a bound (said on stderr)",
+                &self.feedback_dropped,
             ),
         ];
         let timings: [(&str, &str, &AtomicU64); 7] = [

@@ -20,6 +20,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub enum Delivered {
     /// The receiver took it (for an HTTP sink, answered 2xx): the receipt is marked `done`.
     Done,
+    /// The receiver took it and answered something (an HTTP sink's 2xx body: JSON, else its text): as
+    /// `Done`, and the answer goes back into the log in the action's `receipt` event.
+    Answered(Value),
     /// A failure that may pass (a connection refused, a timeout, a 5xx, a 429): tried again later.
     Retry(String),
     /// A refusal that will not pass by itself (a 4xx, a 3xx redirect, a reflex that needs a person): held,
@@ -180,7 +183,7 @@ impl Http {
             request = request.set("Authorization", &format!("Bearer {secret}"));
         }
         match request.send_string(&self.body(item).to_string()) {
-            Ok(answer) if (200..300).contains(&answer.status()) => Delivered::Done,
+            Ok(answer) if (200..300).contains(&answer.status()) => taken(answer),
             // Only a 2xx is a delivery. The client follows no redirect (`redirects(0)`) and hands a 3xx
             // back as an answer: the receipt was not taken where it was sent, and sending it where the
             // answer points is the operator's call, so it is held. The reason names the status, never the
@@ -275,6 +278,22 @@ impl Sink for Http {
             });
         }
         results.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
+    }
+}
+
+/// A 2xx answer: its body, read up to one byte past [`crate::feedback::MAX_ANSWER_BYTES`] (a longer one
+/// is not kept, and its `receipt` event says so), as JSON when it reads as JSON, else as text. An empty
+/// body, or one that cannot be read, is a delivery without an answer.
+fn taken(answer: ureq::Response) -> Delivered {
+    use std::io::Read;
+    let mut body = Vec::new();
+    let limit = crate::feedback::MAX_ANSWER_BYTES as u64 + 1;
+    if answer.into_reader().take(limit).read_to_end(&mut body).is_err() || body.is_empty() {
+        return Delivered::Done;
+    }
+    match serde_json::from_slice::<Value>(&body) {
+        Ok(value) => Delivered::Answered(value),
+        Err(_) => Delivered::Answered(Value::String(String::from_utf8_lossy(&body).into_owned())),
     }
 }
 

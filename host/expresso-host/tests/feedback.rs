@@ -1,0 +1,333 @@
+//! Effects that answer: what a sink answers for an action comes back into the log as a `receipt` event
+//! its agent reacts to (once, a redelivery and a restart included); an agent's words come back as a
+//! `message` other agents hear and it does not; a held receipt is listed, released by an operator and
+//! delivered once.
+
+mod common;
+
+use common::temp_dir;
+use expresso_host::feedback::MAX_FEEDBACK_DEPTH;
+use expresso_host::held::{self, Released};
+use expresso_host::metrics::Metrics;
+use expresso_host::sinks::{Delivered, Sink, Sinks};
+use expresso_host::store::{Db, Intent};
+use expresso_host::{Host, LogStore};
+use expresso_runtime::provider::NoProvider;
+use expresso_runtime::{Event, read_log};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+const BIN: &str = env!("CARGO_BIN_EXE_expresso-host");
+
+/// A receiver that honours the key: it answers each key with the same task id, made when first seen.
+/// `held_first` refuses the first that many calls for good.
+#[derive(Clone, Default)]
+struct Recorder {
+    /// Every call: the key and the receipt.
+    calls: Arc<Mutex<Vec<(String, Value)>>>,
+    ids: Arc<Mutex<BTreeMap<String, String>>>,
+    answers: bool,
+    held_first: usize,
+}
+
+impl Recorder {
+    fn answering() -> Recorder {
+        Recorder { answers: true, ..Recorder::default() }
+    }
+    fn calls(&self) -> Vec<(String, Value)> {
+        self.calls.lock().unwrap().clone()
+    }
+    fn texts(&self) -> Vec<String> {
+        self.calls().iter().map(|(_, r)| r["args"]["text"].as_str().unwrap_or("").to_string()).collect()
+    }
+}
+
+impl Sink for Recorder {
+    fn deliver(&mut self, items: &[&Intent]) -> Vec<Delivered> {
+        items
+            .iter()
+            .map(|item| {
+                let mut calls = self.calls.lock().unwrap();
+                calls.push((item.key.clone(), item.receipt.clone()));
+                if calls.len() <= self.held_first {
+                    return Delivered::Held("HTTP 409: the board is locked".into());
+                }
+                if !self.answers {
+                    return Delivered::Done;
+                }
+                let mut ids = self.ids.lock().unwrap();
+                let next = format!("T-{}", ids.len() + 1);
+                let id = ids.entry(item.key.clone()).or_insert(next).clone();
+                Delivered::Answered(json!({ "id": id }))
+            })
+            .collect()
+    }
+}
+
+fn program(source: &str) -> expresso_lang::Compiled {
+    expresso_lang::compile(source).unwrap_or_else(|d| panic!("{d:?}"))
+}
+
+fn host(source: &str, state: &Path, tasks: &Recorder, chat: &Recorder) -> Host {
+    let mut by_name: BTreeMap<String, Box<dyn Sink>> = BTreeMap::new();
+    by_name.insert("tasks".into(), Box::new(tasks.clone()));
+    by_name.insert("chat".into(), Box::new(chat.clone()));
+    let caps = [("tasks.create", "tasks"), ("message.send", "chat"), ("react.add", "chat")]
+        .into_iter()
+        .map(|(c, s)| (c.to_string(), s.to_string()))
+        .collect();
+    Host::new(program(source), Db::open(state).unwrap(), Sinks::new(by_name, caps), Box::new(NoProvider))
+}
+
+fn message(id: &str, t: u64, room: &str, text: &str) -> Event {
+    let line = json!({
+        "id": id,
+        "partition": {"workspace": "acme", "room": room},
+        "type": "message",
+        "payload": {"speaker": "dana", "text": text},
+        "t_event": t,
+    });
+    read_log(&line.to_string()).unwrap().remove(0)
+}
+
+/// Every event of the log, in log order.
+fn log(host: &mut Host) -> Vec<Event> {
+    host.db_mut().events_after(0, 10_000).unwrap().into_iter().map(|(_, e)| e).collect()
+}
+
+const DESK: &str = r#"agent "Desk" {
+  grants { tasks.create, message.send }
+  at most world
+  lives in channel #support
+
+  on message /bug/ {
+    create_task "Bug: {.message}"
+  }
+
+  on receipt "tasks.create" {
+    reply "Filed as {.answer.id}."
+  }
+}
+"#;
+
+#[test]
+fn a_receipt_event_reaches_its_agent_and_the_reaction_runs_once_after_a_redelivery_and_a_restart() {
+    let dir = temp_dir("feedback-receipt");
+    let state = dir.join("state");
+    let (tasks, chat) = (Recorder::answering(), Recorder::answering());
+    let mut first = host(DESK, &state, &tasks, &chat);
+    first.db_mut().append(&[message("m1", 1_000, "#support", "the export has a bug")]).unwrap();
+    assert_eq!(first.drain(2_000).unwrap(), 0);
+
+    let created = tasks.calls();
+    assert_eq!(created.len(), 1, "{created:?}");
+    let task_key = created[0].0.clone();
+    // The sink's answer reached the agent: its reaction says the id the receiver gave.
+    assert_eq!(chat.texts(), vec!["Filed as T-1.".to_string()]);
+
+    let events = log(&mut first);
+    assert_eq!(events.len(), 2, "{events:?}");
+    let receipt = &events[1];
+    assert_eq!(serde_json::to_value(receipt.kind).unwrap(), json!("receipt"));
+    assert_eq!(receipt.id, format!("receipt|{task_key}"));
+    assert_eq!(receipt.partition, events[0].partition);
+    assert_eq!(receipt.t_event, 1_000);
+    assert_eq!(receipt.payload["agent"], "Desk");
+    assert_eq!(receipt.payload["key"], task_key.as_str());
+    assert_eq!(receipt.payload["capability"], "tasks.create");
+    assert_eq!(receipt.payload["verb"], "create_task");
+    assert_eq!(receipt.payload["event"], "m1");
+    assert_eq!(receipt.payload["answer"], json!({ "id": "T-1" }));
+    assert_eq!(receipt.payload["depth"], 1);
+    // The receipt event is journaled like any event: the agent's dedup holds it.
+    assert_eq!(first.db().dedup_of("Desk", &[receipt.id.as_str()]).unwrap().len(), 1);
+    drop(first);
+
+    // A crash between the append and the `done` mark: the receipt is `intent` again, and the restarted
+    // host sends it again (the receiver answers the same id for the same key).
+    let conn = rusqlite::Connection::open(state.join("expresso.db")).unwrap();
+    assert_eq!(conn.execute("UPDATE world SET status = 'intent' WHERE key = ?1", [&task_key]).unwrap(), 1);
+    drop(conn);
+    let mut again = host(DESK, &state, &tasks, &chat);
+    assert_eq!(again.drain(2_000).unwrap(), 0);
+    assert_eq!(tasks.calls().len(), 2, "the receipt was sent again");
+    assert_eq!(again.db().receipt_status(&task_key).unwrap().unwrap().0, "done");
+    // The log kept the receipt event once, and the reaction ran once.
+    assert_eq!(log(&mut again).len(), 2);
+    assert_eq!(chat.texts(), vec!["Filed as T-1.".to_string()]);
+    drop(again);
+
+    // A plain restart adds nothing.
+    let mut third = host(DESK, &state, &tasks, &chat);
+    assert_eq!(third.drain(1_000).unwrap(), 0);
+    assert_eq!((tasks.calls().len(), chat.calls().len(), log(&mut third).len()), (2, 1, 2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_receipt_filter_and_another_agents_receipts_do_not_fire_it() {
+    let source = r#"agent "Desk" {
+  grants { tasks.create, message.send }
+  at most world
+  lives in channel #support
+  on message /bug/ { create_task "Bug: {.message}" }
+  on receipt "notes.create" { reply "a note" }
+}
+
+agent "Other" {
+  grants { message.send }
+  at most world
+  lives in channel #support
+  on receipt { reply "not mine" }
+}
+"#;
+    let dir = temp_dir("feedback-filter");
+    let (tasks, chat) = (Recorder::answering(), Recorder::answering());
+    let mut h = host(source, &dir.join("state"), &tasks, &chat);
+    h.db_mut().append(&[message("m1", 1_000, "#support", "a bug")]).unwrap();
+    assert_eq!(h.drain(1_000).unwrap(), 0);
+    assert_eq!(tasks.calls().len(), 1);
+    // Desk listens for another capability's receipts, Other for its own: no receipt event is written,
+    // and nobody replies.
+    assert_eq!(log(&mut h).len(), 1);
+    assert!(chat.calls().is_empty(), "{:?}", chat.calls());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_agents_own_reply_comes_back_into_the_log_and_it_does_not_answer_itself() {
+    let source = r#"agent "Echo" {
+  grants { message.send }
+  at most world
+  lives in channel #random
+  on message { reply "echo: {.message}" }
+}
+"#;
+    let dir = temp_dir("feedback-words");
+    let (tasks, chat) = (Recorder::default(), Recorder::default());
+    let mut h = host(source, &dir.join("state"), &tasks, &chat);
+    h.feedback.words = true;
+    h.db_mut().append(&[message("m1", 1_000, "#random", "hi")]).unwrap();
+    assert_eq!(h.drain(1_000).unwrap(), 0);
+
+    let events = log(&mut h);
+    assert_eq!(events.len(), 2, "{events:?}");
+    let said = &events[1];
+    assert_eq!(said.id, format!("said|{}", chat.calls()[0].0));
+    assert_eq!(serde_json::to_value(said.kind).unwrap(), json!("message"));
+    assert_eq!(said.partition, events[0].partition);
+    assert_eq!(said.payload["speaker"], "Echo");
+    assert_eq!(said.payload["agent"], "Echo");
+    assert_eq!(said.payload["text"], "echo: hi");
+    // Its own words did not fire it: one reply, and the log ends there.
+    assert_eq!(chat.texts(), vec!["echo: hi".to_string()]);
+    assert!(h.db().dedup_of("Echo", &[said.id.as_str()]).unwrap().is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn two_agents_answering_each_other_stop_at_the_feedback_depth_bound() {
+    let source = r#"agent "Ping" {
+  grants { message.send }
+  at most world
+  lives in channel #random
+  on message { reply "ping" }
+}
+
+agent "Pong" {
+  grants { react.add }
+  at most world
+  lives in channel #random
+  on message { react "🏓" }
+}
+"#;
+    let dir = temp_dir("feedback-depth");
+    let (tasks, chat) = (Recorder::default(), Recorder::default());
+    let mut h = host(source, &dir.join("state"), &tasks, &chat);
+    h.feedback.words = true;
+    h.db_mut().append(&[message("m1", 1_000, "#random", "serve")]).unwrap();
+    assert_eq!(h.drain(5_000).unwrap(), 0);
+
+    let events = log(&mut h);
+    // Each hears the other's words (and not its own). m1 gives Ping's reply and Pong's reaction (depth
+    // 1); each of those gives the other's answer (depth 2), and so on up to the bound; the answers to
+    // depth-8 events are not written.
+    let depth = |e: &Event| e.payload.get("depth").and_then(Value::as_u64).unwrap_or(0);
+    assert_eq!(events.iter().map(depth).max(), Some(MAX_FEEDBACK_DEPTH));
+    assert_eq!(events.len() as u64, 1 + 2 * MAX_FEEDBACK_DEPTH, "{events:?}");
+    assert_eq!(Metrics::get(&h.metrics.feedback_dropped), 2);
+    let agent = |e: &Event| e.payload.get("agent").and_then(Value::as_str).unwrap_or("").to_string();
+    assert!(events.iter().skip(1).all(|e| agent(e) == "Ping" || agent(e) == "Pong"), "{events:?}");
+    let reaction = events.iter().find(|e| agent(e) == "Pong" && depth(e) == 1).unwrap();
+    assert_eq!((reaction.payload["text"].as_str(), reaction.payload["reaction_to"].as_str()), (Some("🏓"), Some("m1")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn held_cli(state: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(BIN)
+        .args(["held", "--state", state.to_str().unwrap()])
+        .args(args)
+        .env_remove("EXPRESSO_FAULT")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_held_receipt_is_listed_released_by_command_and_delivered_once() {
+    let dir = temp_dir("feedback-held");
+    let state = dir.join("state");
+    let tasks = Recorder { held_first: 1, ..Recorder::answering() };
+    let chat = Recorder::answering();
+    let mut h = host(DESK, &state, &tasks, &chat);
+    h.db_mut().append(&[message("m1", 1_000, "#support", "a bug")]).unwrap();
+    assert_eq!(h.drain(1_000).unwrap(), 0);
+    assert_eq!(h.db().counts().unwrap().held, 1);
+    let key = tasks.calls()[0].0.clone();
+    // Held: no receipt event, no reaction.
+    assert!(chat.calls().is_empty());
+    drop(h);
+
+    let out = held_cli(&state, &["list"]);
+    assert!(out.status.success(), "{out:?}");
+    let lines: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["key"], key.as_str());
+    assert_eq!(lines[0]["capability"], "tasks.create");
+    assert_eq!(lines[0]["status"], "held");
+    assert_eq!(lines[0]["reason"], "HTTP 409: the board is locked");
+
+    let out = held_cli(&state, &["show", &key]);
+    assert!(out.status.success(), "{out:?}");
+    let shown: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(shown["receipt"]["args"]["title"], "Bug: a bug");
+
+    let out = held_cli(&state, &["release", &key]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(serde_json::from_slice::<Value>(&out.stdout).unwrap(), json!({ "key": key, "status": "intent" }));
+
+    // The next host delivers it, once, and its answer comes back to the agent.
+    let mut h = host(DESK, &state, &tasks, &chat);
+    assert_eq!(h.drain(1_000).unwrap(), 0);
+    assert_eq!(tasks.calls().len(), 2);
+    assert_eq!(h.db().receipt_status(&key).unwrap().unwrap().0, "done");
+    assert_eq!(chat.texts(), vec!["Filed as T-1.".to_string()]);
+    drop(h);
+
+    // A second release does nothing and says so.
+    let out = held_cli(&state, &["release", &key]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("is not held: it is done") && said.contains("nothing was changed"), "{said}");
+    let mut db = Db::open(&state).unwrap();
+    assert_eq!(held::release(&mut db, &key).unwrap(), Released::NotHeld("done".into()));
+    assert_eq!(held::release(&mut db, "no-such-key").unwrap(), Released::Unknown);
+    assert!(held::list(&mut db, 10).unwrap().is_empty());
+    drop(db);
+    let mut h = host(DESK, &state, &tasks, &chat);
+    assert_eq!(h.drain(1_000).unwrap(), 0);
+    assert_eq!((tasks.calls().len(), chat.calls().len()), (2, 1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
