@@ -14,6 +14,12 @@
 //! effect's first arrival), the effects applied, which must equal the expected count exactly, and where
 //! the workers' time went, from their own counters.
 //!
+//! With POISON=1 the load is run twice in one invocation, the second time with one poison event sent
+//! at half the run: a message in workspace w0 whose leaf the journal does not answer (the provider is
+//! `none`), so its firing faults on every try and is parked. The figures of the other events' effects
+//! are printed for both runs, with the ratio of the poisoned run's p99 to the clean one's; the run fails
+//! unless the poison's firing is parked and every other effect lands exactly once.
+//!
 //! cargo build --release -p expresso-host --bin expresso-host --example load_scale
 //! STORE=sqlite target/release/examples/load_scale
 //! STORE=pg WORKERS=1 EXPRESSO_TEST_PG_URL=postgres://... EXPRESSO_TEST_PG_CTL="pg_ctl -D ..." target/release/examples/load_scale
@@ -73,7 +79,34 @@ fn metric(text: &str, name: &str) -> f64 {
     text.lines().find_map(|l| l.strip_prefix(&format!("{name} "))).and_then(|v| v.trim().parse().ok()).unwrap_or(0.0)
 }
 
+/// What one run measured: whether the effects were exactly the expected ones (and a poison parked), and
+/// the ingest-to-effect percentiles of the effects.
+struct Outcome {
+    ok: bool,
+    p50: f64,
+    p99: f64,
+}
+
 fn main() {
+    let poison = env("POISON", 0) == 1;
+    if !poison {
+        std::process::exit(if run(None).ok { 0 } else { 1 });
+    }
+    let clean = run(None);
+    let poisoned = run(Some("poison"));
+    println!(
+        "poison: the other events' effects p50 {:.1} / p99 {:.1} ms without, {:.1} / {:.1} ms with one poison event: p99 ratio {:.2}",
+        clean.p50,
+        clean.p99,
+        poisoned.p50,
+        poisoned.p99,
+        poisoned.p99 / clean.p99
+    );
+    std::process::exit(if clean.ok && poisoned.ok { 0 } else { 1 });
+}
+
+/// One run of the load; with `poison`, an event of that id whose firing faults is sent at half the run.
+fn run(poison: Option<&str>) -> Outcome {
     let store = std::env::var("STORE").unwrap_or_else(|_| "sqlite".into());
     let pg = store == "pg";
     let workers = if pg { env("WORKERS", 2).max(1) } else { 1 };
@@ -82,13 +115,14 @@ fn main() {
     let clients = env("CLIENTS", 48);
     let workspaces = env("WORKSPACES", 16).max(1);
     let partitions = env("PARTITIONS", 4) as u32;
-    let faults = env("FAULTS", 1) == 1;
+    let faults = env("FAULTS", 1) == 1 && env("POISON", 0) != 1;
     let file_sink = std::env::var("SINK").is_ok_and(|s| s == "file");
     let down_ms = env("DOWN_MS", 2000) as u64;
     let n = rate * seconds;
     let bin = std::env::current_exe().unwrap().parent().unwrap().parent().unwrap().join("expresso-host");
 
-    let dir = std::env::temp_dir().join(format!("expresso-load-scale-{}", std::process::id()));
+    let tag = if poison.is_some() { "-poison" } else { "" };
+    let dir = std::env::temp_dir().join(format!("expresso-load-scale-{}{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("triage.ex"), TRIAGE).unwrap();
@@ -96,7 +130,7 @@ fn main() {
     let (receiver, hook_url) = Receiver::start();
     let ns = pg.then(|| Namespace {
         url: std::env::var("EXPRESSO_TEST_PG_URL").expect("STORE=pg needs EXPRESSO_TEST_PG_URL"),
-        schema: format!("load_{}", std::process::id()),
+        schema: format!("load_{}{}", std::process::id(), tag.replace('-', "_")),
         partitions,
     });
     let store_toml = ns.as_ref().map_or(String::new(), |ns| {
@@ -185,11 +219,53 @@ fn main() {
         })
     });
 
+    // The poison, on its own clock: a message whose leaf no one answers.
+    let poison_thread = poison.map(|id| {
+        let body = serde_json::json!({
+            "id": id,
+            "partition": {"workspace": "w0", "room": "#support"},
+            "type": "message",
+            "payload": {"speaker": "dana", "text": "nobody can classify this"},
+            "t_event": 1_000 + n as u64 / 2,
+        })
+        .to_string();
+        let url = urls[0].clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(seconds as f64 / 2.0).saturating_sub(start.elapsed()));
+            let t = start.elapsed();
+            while ureq::post(&url).set("Content-Type", "application/json").send_string(&body).is_err() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            println!("  fault: one poison event sent at {:.2}s", t.as_secs_f64());
+        })
+    });
     let (sent_at, retried) = send_open_loop(bodies, urls, rate, clients, start, Duration::from_millis(10));
     if let Some(f) = fault_thread {
         f.join().unwrap();
     }
+    if let Some(p) = poison_thread {
+        p.join().unwrap();
+    }
     receiver.wait_for(expected);
+    // The poison's firing, parked in the store (tried five times, about 1.5 s of pauses, before that).
+    let parked = poison.map(|id| {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let rows = match &ns {
+                Some(ns) => expresso_host::pg::connect(ns)
+                    .and_then(|mut c| expresso_host::pg::partition_store::parked(&mut c, false, 10)),
+                None => Db::open(&dir.join("state")).and_then(|db| db.parked(false, 10)),
+            }
+            .unwrap_or_default();
+            if let Some(row) = rows.iter().find(|r| r.event == id) {
+                break Some(row.clone());
+            }
+            if Instant::now() >= deadline {
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    });
     let texts: Vec<String> = ports
         .iter()
         .map(|p| {
@@ -217,11 +293,22 @@ fn main() {
         "SQLite, one process".into()
     };
     println!(
-        "load ({label}, {} sink): {n} events at {rate}/s for {seconds}s, {clients} clients, one event per request, faults {}",
+        "load ({label}, {} sink): {n} events at {rate}/s for {seconds}s, {clients} clients, one event per request, faults {}{}",
         if file_sink { "file" } else { "HTTP" },
-        if faults { "on" } else { "off" }
+        if faults { "on" } else { "off" },
+        if poison.is_some() { ", one poison event" } else { "" }
     );
-    let ok = receiver.report(n, start_ms, &sent_at, expected);
+    let mut ok = receiver.report(n, start_ms, &sent_at, expected);
+    if let Some(parked) = &parked {
+        match parked {
+            Some(row) => println!("  poison: parked after {} tries ({})", row.tries, row.reason),
+            None => {
+                println!("  poison: NOT parked");
+                ok = false;
+            }
+        }
+    }
+    let (p50, p99) = (receiver.percentile(&sent_at, 0.5), receiver.percentile(&sent_at, 0.99));
     println!("  requests the clients sent again (a worker killed or refusing): {}", retried);
     // Where the time went, summed over the workers still running at the end (the killed one's counters
     // died with it).
@@ -249,7 +336,5 @@ fn main() {
         let _ = client.batch_execute(&format!("DROP SCHEMA IF EXISTS {} CASCADE", ns.schema));
     }
     let _ = std::fs::remove_dir_all(&dir);
-    if !ok {
-        std::process::exit(1);
-    }
+    Outcome { ok, p50, p99 }
 }

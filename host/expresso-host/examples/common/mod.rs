@@ -190,6 +190,14 @@ impl Receiver {
 }
 
 impl Receiver {
+    /// The `p` percentile of the ingest-to-effect latency of the effects applied, in milliseconds.
+    pub fn percentile(&self, sent_at: &HashMap<usize, f64>, p: f64) -> f64 {
+        let applied = self.applied.lock().unwrap();
+        let mut latencies: Vec<f64> = applied.values().filter_map(|(i, at)| sent_at.get(i).map(|s| at - s)).collect();
+        latencies.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        percentile(&latencies, p)
+    }
+
     /// Notes an effect's key at `at`, the first time it is seen (keys start with their event's id, `eN`).
     fn note(&self, key: String, at: f64) {
         let event: usize =
