@@ -331,3 +331,166 @@ fn a_held_receipt_is_listed_released_by_command_and_delivered_once() {
     assert_eq!((tasks.calls().len(), chat.calls().len()), (2, 1));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A receiver on a thread: it answers each request with `answer(n, key)` as a 2xx body (n from 0), and
+/// records each request's `Idempotency-Key`.
+fn answering_server(answer: fn(usize, &str) -> String) -> (String, Arc<Mutex<Vec<String>>>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let keys = Arc::new(Mutex::new(Vec::new()));
+    let seen = keys.clone();
+    std::thread::spawn(move || {
+        for (n, stream) in listener.incoming().enumerate() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let (mut key, mut length) = (String::new(), 0usize);
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                let lower = line.to_ascii_lowercase();
+                if let Some(v) = lower.strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+                if lower.starts_with("idempotency-key:") {
+                    key = line["idempotency-key:".len()..].trim().to_string();
+                }
+            }
+            let mut body = vec![0u8; length];
+            let _ = reader.read_exact(&mut body);
+            seen.lock().unwrap().push(key.clone());
+            let text = answer(n, &key);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+                text.len()
+            );
+        }
+    });
+    (url, keys)
+}
+
+fn intent(key: &str) -> Intent {
+    Intent {
+        key: key.into(),
+        capability: "tasks.create".into(),
+        receipt: json!({ "idemKey": key, "effect": "tasks.create", "verb": "create_task", "args": {} }),
+        attempts: 0,
+        started: false,
+    }
+}
+
+#[test]
+fn an_http_sink_answers_with_its_2xx_body_as_json_else_as_text_and_nothing_when_empty() {
+    let (url, keys) = answering_server(|n, _| match n {
+        0 => r#"{"id":"T-42"}"#.to_string(),
+        1 => "created".to_string(),
+        _ => String::new(),
+    });
+    let dir = temp_dir("feedback-http-answer");
+    let path = dir.join("sinks.toml");
+    std::fs::write(
+        &path,
+        format!("[sinks.tasks]\nkind = \"http\"\nurl = \"{url}\"\nin_flight = 1\n\n[capabilities]\n\"tasks.create\" = \"tasks\"\n"),
+    )
+    .unwrap();
+    let config = expresso_host::config::Config::read(&path).unwrap();
+    let mut sinks = Sinks::from_config(&config).unwrap();
+    let sink = sinks.get_mut("tasks").unwrap();
+    let (a, b, c) = (intent("k1"), intent("k2"), intent("k3"));
+    assert_eq!(
+        sink.deliver(&[&a, &b, &c]),
+        vec![Delivered::Answered(json!({ "id": "T-42" })), Delivered::Answered(json!("created")), Delivered::Done]
+    );
+    assert_eq!(*keys.lock().unwrap(), vec!["k1", "k2", "k3"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_answer_past_its_bound_is_not_carried_and_the_event_says_why() {
+    let (url, _) = answering_server(|_, _| format!("\"{}\"", "x".repeat(expresso_host::feedback::MAX_ANSWER_BYTES)));
+    let dir = temp_dir("feedback-http-large");
+    let path = dir.join("sinks.toml");
+    std::fs::write(
+        &path,
+        format!("[sinks.tasks]\nkind = \"http\"\nurl = \"{url}\"\n\n[sinks.chat]\nkind = \"file\"\npath = \"chat.jsonl\"\n\n[capabilities]\n\"tasks.create\" = \"tasks\"\n\"message.send\" = \"chat\"\n"),
+    )
+    .unwrap();
+    let config = expresso_host::config::Config::read(&path).unwrap();
+    let state = dir.join("state");
+    let mut h =
+        Host::new(program(DESK), Db::open(&state).unwrap(), Sinks::from_config(&config).unwrap(), Box::new(NoProvider));
+    h.db_mut().append(&[message("m1", 1_000, "#support", "a bug")]).unwrap();
+    assert_eq!(h.drain(2_000).unwrap(), 0);
+    let events = log(&mut h);
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[1].payload["answer"], Value::Null);
+    let why = events[1].payload["answer_dropped"].as_str().unwrap();
+    assert!(why.contains("more than 16384"), "{why}");
+    // The reaction still ran, with nothing in `.answer.id`.
+    let lines = std::fs::read_to_string(dir.join("chat.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 1, "{lines}");
+    assert!(lines.contains("Filed as"), "{lines}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sigkill_between_the_receipt_event_and_the_done_mark_appends_it_once_and_reacts_once() {
+    let (url, keys) = answering_server(|_, _| r#"{"id":"T-7"}"#.to_string());
+    let dir = temp_dir("feedback-sigkill");
+    let program_path = dir.join("desk.ex");
+    std::fs::write(&program_path, DESK).unwrap();
+    let sinks = dir.join("sinks.toml");
+    std::fs::write(
+        &sinks,
+        format!("[sinks.tasks]\nkind = \"http\"\nurl = \"{url}\"\n\n[sinks.chat]\nkind = \"file\"\npath = \"chat.jsonl\"\n\n[capabilities]\n\"tasks.create\" = \"tasks\"\n\"message.send\" = \"chat\"\n"),
+    )
+    .unwrap();
+    let events = dir.join("events.jsonl");
+    std::fs::write(
+        &events,
+        json!({"id": "m1", "partition": {"workspace": "acme", "room": "#support"}, "type": "message",
+               "payload": {"speaker": "dana", "text": "a bug"}, "t_event": 1000})
+        .to_string(),
+    )
+    .unwrap();
+    let state = dir.join("state");
+    let run = |args: &[&str], fault: Option<&str>| {
+        let mut cmd = std::process::Command::new(BIN);
+        cmd.args(args).env_remove("EXPRESSO_FAULT");
+        if let Some(f) = fault {
+            cmd.env("EXPRESSO_FAULT", f);
+        }
+        cmd.output().unwrap()
+    };
+    let (state_s, program_s, sinks_s) =
+        (state.to_str().unwrap(), program_path.to_str().unwrap(), sinks.to_str().unwrap());
+    let out = run(&["ingest", "--state", state_s, events.to_str().unwrap()], None);
+    assert!(out.status.success(), "{out:?}");
+    let drain = ["drain", program_s, "--state", state_s, "--sinks", sinks_s, "--settle-ms", "2000"];
+    let out = run(&drain, Some("after-feedback"));
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(9), "the drain was not killed after the append: {out:?}");
+    {
+        let db = Db::open(&state).unwrap();
+        // Killed after the receipt event's append, before the `done` mark: the event is in the log, the
+        // receipt still `intent`.
+        assert_eq!(db.counts().unwrap().events, 2);
+        assert_eq!(db.counts().unwrap().intent, 1);
+    }
+    let out = run(&drain, None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let db = Db::open(&state).unwrap();
+    let counts = db.counts().unwrap();
+    assert_eq!((counts.events, counts.intent, counts.done), (2, 0, 2), "{counts:?}");
+    // Sent twice under one key (the receiver answers it the same), appended once, reacted to once.
+    let keys = keys.lock().unwrap().clone();
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    assert_eq!(keys[0], keys[1]);
+    let lines = std::fs::read_to_string(dir.join("chat.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 1, "{lines}");
+    assert!(lines.contains("Filed as T-7."), "{lines}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
