@@ -350,3 +350,45 @@ fn on_postgres_an_agent_keeps_one_memory_across_partitions_and_workers() {
     assert_eq!(serde_json::from_str::<Value>(&memory).unwrap()["open_bugs"], n, "{memory}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A version 1 deployment (memory per partition, no `parked` table) as the earlier expresso made it.
+fn version_1(ns: &Namespace, memories: &[(i32, &str, &str)]) {
+    let mut c = ::postgres::Client::connect(&ns.url, ::postgres::NoTls).unwrap();
+    let s = &ns.schema;
+    c.batch_execute(&format!(
+        "CREATE SCHEMA {s};
+         CREATE TABLE {s}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+         INSERT INTO {s}.meta VALUES ('version', '1');
+         CREATE TABLE {s}.agents (part INTEGER NOT NULL, name TEXT NOT NULL, memory TEXT NOT NULL, PRIMARY KEY (part, name));"
+    ))
+    .unwrap();
+    for (part, name, memory) in memories {
+        c.execute(&format!("INSERT INTO {s}.agents VALUES ($1, $2, $3)"), &[part, name, memory]).unwrap();
+    }
+}
+
+#[test]
+fn a_version_1_deployment_is_upgraded_when_each_agent_has_one_memory_and_refused_by_name_when_not() {
+    let Some(url) = url() else { return };
+    let ns = namespace(&url, "upgrade", 4);
+    version_1(&ns, &[(0, "Triage", r#"{"open_bugs":3}"#), (2, "Triage", r#"{"open_bugs":3}"#), (1, "Watch", "{}")]);
+    let mut c = expresso_host::pg::connect(&ns).expect("a version 1 store whose agents agree is upgraded");
+    let memory: String = c.query_one("SELECT memory FROM memory WHERE name = 'Triage'", &[]).unwrap().get(0);
+    assert_eq!(memory, r#"{"open_bugs":3}"#);
+    let version: String = c.query_one("SELECT value FROM meta WHERE key = 'version'", &[]).unwrap().get(0);
+    assert_eq!(version, "2");
+    let parked: i64 = c.query_one("SELECT COUNT(*) FROM parked", &[]).unwrap().get(0);
+    assert_eq!(parked, 0, "the parked table is made");
+
+    let split = namespace(&url, "upgrade_split", 4);
+    version_1(&split, &[(0, "Triage", r#"{"open_bugs":3}"#), (2, "Triage", r#"{"open_bugs":5}"#)]);
+    let refused = expresso_host::pg::connect(&split).err().expect("agents whose partitions disagree are refused");
+    let text = refused.to_string();
+    assert!(text.contains("Triage") && text.contains("version 1") && text.contains("fix:"), "{text}");
+    let mut look = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
+    let version: String = look
+        .query_one(&format!("SELECT value FROM {}.meta WHERE key = 'version'", split.schema), &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(version, "1", "a refused upgrade changes nothing");
+}
