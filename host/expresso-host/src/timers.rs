@@ -261,7 +261,15 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
     let first_pass = timers.seen.is_none();
     if first_pass {
         conn.execute_batch(SCHEMA)?;
-        timers.seen = Some(conn.query_row("SELECT seq FROM timer_seen", [], |r| r.get(0)).optional()?.unwrap_or(0));
+        // Silences read the log from where they last stopped; the first time, from where the agents have
+        // read to: what they ran before the program had a silence is history, and a silence behavior added
+        // to a program with a long log does not fire on every partition the log ever held.
+        let stopped: Option<i64> = conn.query_row("SELECT seq FROM timer_seen", [], |r| r.get(0)).optional()?;
+        let from = match stopped {
+            Some(seq) => seq,
+            None => conn.query_row("SELECT COALESCE(MAX(cursor), 0) FROM agents", [], |r| r.get(0))?,
+        };
+        timers.seen = Some(from);
     }
     let seen = timers.seen.unwrap_or(0);
     let new_events = if timers.silent.is_empty() { Vec::new() } else { db.events_after(seen, SEEN_PER_PASS)? };
@@ -324,7 +332,7 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
             }
             rearm.execute(params![partition.workspace, partition.room, *start as i64, start.saturating_add(first) as i64])?;
         }
-        if last_seq > seen {
+        if last_seq > seen || (first_pass && !timers.silent.is_empty()) {
             tx.execute(
                 "INSERT INTO timer_seen (one, seq) VALUES (1, ?1) ON CONFLICT (one) DO UPDATE SET seq = ?1",
                 [last_seq],

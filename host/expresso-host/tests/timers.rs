@@ -157,6 +157,15 @@ fn silences_of_two_lengths_fire_each_agent_once_through_the_host() {
             "timer:silence:acme:%23support:1000|Nudge#0/0/say|message.send".to_string(),
         ]
     );
+    // `run` over the store's log, with no clock, keys the same effects.
+    let compiled = expresso_lang::compile(&std::fs::read_to_string(&program).unwrap()).unwrap();
+    let (mut journal, mut world) = (expresso_runtime::MemoryStore::default(), expresso_runtime::MemoryStore::default());
+    let provider = expresso_runtime::provider::NoProvider;
+    let mut runtime = expresso_runtime::Runtime::new(&compiled, &mut journal, &mut world, &provider);
+    runtime.run(log(&Db::open(&state).unwrap())).unwrap();
+    let keys: Vec<String> =
+        runtime.outcome().effects.iter().map(|r| r["idemKey"].as_str().unwrap().to_string()).collect();
+    assert_eq!(sorted(keys), sorted(file_keys(&dir.join("out.jsonl"))));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -354,5 +363,29 @@ fn a_silence_under_way_takes_a_duration_added_by_an_edit() {
     assert_eq!(timer_events(&db), vec![("timer:silence:acme:#support:1000".into(), 2_000, 3_000)]);
     assert_eq!(timers::fire(&mut db, &mut t, 11_000).unwrap(), 1);
     assert_eq!(timer_events(&db).last().unwrap().1, 10_000);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_silence_added_to_a_program_with_a_log_counts_from_where_the_agents_are() {
+    let dir = temp_dir("timers-added");
+    let mut db = Db::open(&dir).unwrap();
+    db.append(&[message("m1", 1_000)]).unwrap();
+    let mut other = message("m2", 1_000);
+    other.partition.room = "#random".into();
+    db.append(&[other]).unwrap();
+    // The agents have run the log to its end (position 2) with a program that had no silence.
+    let memory = serde_json::Map::new();
+    let batch = expresso_host::store::BatchWrite { memory: vec![("Triage".into(), memory)], cursor: 2, ..Default::default() };
+    db.commit_batch(&batch).unwrap();
+    let mut t = timers_of(NUDGE);
+    assert_eq!(timers::fire(&mut db, &mut t, 60_000).unwrap(), 0, "a silence fired for the log's history");
+    // A message after that starts one, and the start point survives a restart.
+    db.append(&[message("m3", 50_000)]).unwrap();
+    drop(db);
+    let mut db = Db::open(&dir).unwrap();
+    let mut t = timers_of(NUDGE);
+    assert_eq!(timers::fire(&mut db, &mut t, 60_000).unwrap(), 1);
+    assert_eq!(timer_events(&db), vec![("timer:silence:acme:#support:50000".into(), 2_000, 52_000)]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
