@@ -30,7 +30,7 @@ pub struct HostArgs {
     /// variables holding secrets.
     #[arg(long)]
     pub sinks: PathBuf,
-    /// Who answers a model leaf the journal lacks: `none` (default), `recording:FILE` or `openai`.
+    /// Who answers a model leaf the journal lacks: `none` (default), `recording:FILE`, `openai` or `anthropic`.
     #[arg(long, default_value = "none")]
     pub provider: String,
     /// Events run per batch (one commit each).
@@ -67,6 +67,11 @@ pub struct ServeArgs {
     /// is closed (a client that never reads its answers holds its connection no longer).
     #[arg(long, default_value_t = crate::serve::WRITE_TIMEOUT.as_millis() as u64)]
     pub write_timeout_ms: u64,
+    /// The reorder window W, in milliseconds: an event waits until its partition has brought an event W
+    /// later, or W of the host's clock has passed, so events fire in event-time order (at most 60000;
+    /// 0 fires each request's events at once, in event-time order among themselves).
+    #[arg(long, default_value_t = crate::watermark::DEFAULT_REORDER_MS)]
+    pub reorder_ms: u64,
 }
 
 #[derive(clap::Subcommand, Clone, Debug)]
@@ -79,6 +84,19 @@ pub enum HostCommand {
         #[arg(long)]
         state: Option<PathBuf>,
         events: PathBuf,
+    },
+    /// Write the store's log, in the order it fired, with its watermark schedule and the corrections'
+    /// fate, as a file `expresso run` replays to the same effects.
+    Export {
+        /// The state directory (default: the state place).
+        #[arg(long)]
+        state: Option<PathBuf>,
+        /// The sink configuration whose `[store]` names a Postgres deployment, to export it instead.
+        #[arg(long)]
+        sinks: Option<PathBuf>,
+        /// The file to write (replaced at once when it is written whole).
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Run the store's log through the protocol, send what waits, and exit (1 when receipts still wait).
     Drain {
@@ -152,6 +170,7 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
                 header_timeout: std::time::Duration::from_millis(args.header_timeout_ms.max(1)),
                 body_timeout: std::time::Duration::from_millis(args.body_timeout_ms.max(1)),
                 write_timeout: std::time::Duration::from_millis(args.write_timeout_ms.max(1)),
+                reorder: crate::watermark::Window::new(args.reorder_ms)?,
                 ..Limits::default()
             };
             let running = match open_worker(&args.host)? {
@@ -164,12 +183,37 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             Ok(0)
         }
         HostCommand::Ingest { state, events } => {
-            let text = read_text(&events, 1 << 30)?;
-            let events = read_log(&text).map_err(|e| Error::Program(format!("{}: {e}", events_display(&events))))?;
+            let path = events;
+            let text = read_text(&path, 1 << 30)?;
+            let events = read_log(&text).map_err(|e| Error::Program(format!("{}: {e}", events_display(&path))))?;
             let mut db = Db::open(&state_place(state.as_deref())?)?;
-            let new = db.append(&events)?;
-            let fresh = new.iter().filter(|b| **b).count();
-            println!("{{\"accepted\":{fresh},\"duplicate\":{}}}", new.len() - fresh);
+            // A file is a whole log: it is staged as serve stages a request, and released at once, in
+            // event-time order, with its corrections decided as serve decides them.
+            let now = crate::sinks::now_ms();
+            let fates = db.stage(&events, crate::watermark::Window::default(), now)?;
+            db.release(crate::watermark::Window::default(), now, true)?;
+            let count = |f: &dyn Fn(&crate::watermark::Fate) -> bool| fates.iter().filter(|x| f(x)).count();
+            let fresh = count(&|f| *f == crate::watermark::Fate::New);
+            let duplicate = count(&|f| *f == crate::watermark::Fate::Duplicate);
+            for (i, fate) in fates.iter().enumerate() {
+                if let crate::watermark::Fate::Refused(reason) = fate {
+                    eprintln!("{}: event {}: refused: {reason}", events_display(&path), i + 1);
+                }
+            }
+            println!("{{\"accepted\":{fresh},\"duplicate\":{duplicate},\"refused\":{}}}", fates.len() - fresh - duplicate);
+            Ok(0)
+        }
+        HostCommand::Export { state, sinks, out } => {
+            let written = match sinks.as_deref().map(Config::read).transpose()?.map(|c| c.postgres()).transpose()?.flatten() {
+                Some(ns) => crate::export::write(&mut crate::pg::connect(&ns)?, &out)?,
+                None => crate::export::write(&mut Db::open(&state_place(state.as_deref())?)?, &out)?,
+            };
+            println!(
+                "{{\"events\":{},\"corrections\":{},\"out\":{}}}",
+                written.events,
+                written.corrections,
+                serde_json::Value::String(out.display().to_string())
+            );
             Ok(0)
         }
         HostCommand::Drain { host, settle_ms } => {
@@ -191,8 +235,9 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             let c = db.counts()?;
             let parked =
                 serde_json::to_string(&db.parked(false, STATUS_PARKED)?).map_err(|e| Error::Store(e.to_string()))?;
+            let window = window_status(state.as_deref(), sinks.as_deref())?;
             println!(
-                "{{\"events\":{},\"journal\":{},\"intent\":{},\"done\":{},\"held\":{},\"parked\":{},\"parked_firings\":{parked}}}",
+                "{{\"events\":{},\"journal\":{},\"intent\":{},\"done\":{},\"held\":{},\"parked\":{},\"parked_firings\":{parked},{window}}}",
                 c.events, c.journal, c.intent, c.done, c.held, c.parked
             );
             Ok(0)
@@ -214,6 +259,33 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             crate::held::run(&mut Db::open(&state_place(state.as_deref())?)?, action)
         }
     }
+}
+
+/// The reorder window's part of `status`: events staged, events released late, and the corrections
+/// refused (the first 100, with their reasons).
+fn window_status(state: Option<&Path>, sinks: Option<&Path>) -> Result<String, Error> {
+    use crate::export::Exported;
+    let pg = sinks.map(Config::read).transpose()?.map(|c| c.postgres()).transpose()?.flatten();
+    let (counts, corrections) = match pg {
+        Some(ns) => {
+            let mut client = crate::pg::connect(&ns)?;
+            let counts = crate::pg::stage::counts(&mut client)?;
+            let mut all = client.all_corrections(STATUS_PARKED * 10)?;
+            all.retain(|c| c.fate == "refused");
+            (counts, all)
+        }
+        None => {
+            let db = Db::open(&state_place(state)?)?;
+            (db.stage_counts()?, db.corrections(false, STATUS_PARKED)?)
+        }
+    };
+    let mut corrections = corrections;
+    corrections.truncate(STATUS_PARKED);
+    let list = serde_json::to_string(&corrections).map_err(|e| Error::Store(e.to_string()))?;
+    Ok(format!(
+        "\"staged\":{},\"late\":{},\"corrections_refused\":{},\"refused_corrections\":{list}",
+        counts.staged, counts.late, counts.refused
+    ))
 }
 
 /// The store an operator's command looks at: the Postgres deployment the `--sinks` configuration's
@@ -294,7 +366,7 @@ pub fn world_capabilities(compiled: &Compiled) -> Vec<String> {
 
 pub fn provider(spec: &str) -> Result<Box<dyn Provider + Send>, Error> {
     let refuse = |m: String| {
-        Error::Program(format!("--provider {spec}: {m}\n  = fix: use `none`, `recording:FILE` or `openai`"))
+        Error::Program(format!("--provider {spec}: {m}\n  = fix: use `none`, `recording:FILE`, `openai` or `anthropic`"))
     };
     if spec == "none" {
         return Ok(Box::new(NoProvider));
@@ -307,6 +379,11 @@ pub fn provider(spec: &str) -> Result<Box<dyn Provider + Send>, Error> {
     }
     if spec == "openai" {
         return OpenAi::from_env().map(|p| Box::new(p) as Box<dyn Provider + Send>).map_err(|e| refuse(e.to_string()));
+    }
+    if spec == "anthropic" {
+        return expresso_runtime::anthropic::Anthropic::from_env()
+            .map(|p| Box::new(p) as Box<dyn Provider + Send>)
+            .map_err(|e| refuse(e.to_string()));
     }
     Err(refuse("not a provider".into()))
 }

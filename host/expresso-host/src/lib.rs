@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod export;
 pub mod fault;
 pub mod feedback;
 pub mod held;

@@ -18,6 +18,7 @@
 pub mod operator;
 pub mod partition_store;
 mod schema;
+pub mod stage;
 pub mod worker;
 
 pub use partition_store::PartitionStore;

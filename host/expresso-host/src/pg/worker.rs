@@ -278,6 +278,20 @@ impl Processor for Worker {
         Duration::from_millis(10)
     }
 
+    fn ingest(&mut self, events: &[Event], window: crate::watermark::Window) -> Result<Vec<crate::watermark::Fate>, Error> {
+        let ns = self.ns.clone();
+        let now = crate::sinks::now_ms();
+        let result = self.control().and_then(|c| super::stage::stage(c, &ns, events, window, now));
+        self.on_error(result)
+    }
+
+    fn release(&mut self, window: crate::watermark::Window) -> Result<usize, Error> {
+        let ns = self.ns.clone();
+        let now = crate::sinks::now_ms();
+        let result = self.control().and_then(|c| super::stage::release(c, &ns, window, now));
+        self.on_error(result)
+    }
+
     fn next_retry_ms(&mut self) -> Result<Option<i64>, Error> {
         let mut next: Option<i64> = None;
         for held in self.held.values_mut() {

@@ -1,0 +1,235 @@
+//! The reorder window (`crate::watermark`) on the shared Postgres store: the same stage, its tables in
+//! the deployment's schema. A stage or a release holds the append lock for its transaction, so log
+//! positions still become visible in order, and two workers never release one event twice.
+
+use super::Namespace;
+use crate::error::Error;
+use crate::export::Exported;
+use crate::watermark::{self, Correction, Fate, Released, Stage, Window};
+use expresso_runtime::Event;
+use postgres::{Client, Transaction};
+use serde_json::Value;
+use std::collections::HashMap;
+
+const TABLES: &str = "
+CREATE TABLE IF NOT EXISTS pending (
+    id TEXT PRIMARY KEY,
+    rev BIGINT NOT NULL,
+    part TEXT NOT NULL,
+    t_event BIGINT NOT NULL,
+    arrived_ms BIGINT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pending_by_part ON pending (part, t_event, id);
+CREATE TABLE IF NOT EXISTS marks (part TEXT PRIMARY KEY, max_t BIGINT NOT NULL, released_t BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS releases (
+    seq BIGINT PRIMARY KEY,
+    part TEXT NOT NULL,
+    watermark BIGINT NOT NULL,
+    late BOOLEAN NOT NULL,
+    why TEXT NOT NULL,
+    released_ms BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS corrections (
+    id TEXT NOT NULL,
+    rev BIGINT NOT NULL,
+    fate TEXT NOT NULL CHECK (fate IN ('refused', 'superseded')),
+    reason TEXT NOT NULL,
+    body TEXT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    PRIMARY KEY (id, rev)
+);
+";
+
+/// Makes the stage's tables when missing (a deployment made before the window had none), under the
+/// append lock so two workers do not make them at once.
+pub fn ensure(client: &mut Client, ns: &Namespace) -> Result<(), Error> {
+    let made: Option<String> = client.query_one("SELECT to_regclass('corrections')::text", &[])?.get(0);
+    if made.is_none() {
+        let mut tx = client.transaction()?;
+        tx.execute("SELECT pg_advisory_xact_lock($1, 0)", &[&ns.append_key()])?;
+        tx.batch_execute(TABLES)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+struct PgStage<'a, 'b> {
+    tx: &'a mut Transaction<'b>,
+    partitions: u32,
+}
+
+impl Stage for PgStage<'_, '_> {
+    fn released_rev(&mut self, id: &str) -> Result<Option<i64>, Error> {
+        Ok(self.tx.query_one("SELECT MAX(rev) FROM events WHERE id = $1", &[&id])?.get(0))
+    }
+    fn staged_rev(&mut self, id: &str) -> Result<Option<i64>, Error> {
+        Ok(self.tx.query_opt("SELECT rev FROM pending WHERE id = $1", &[&id])?.map(|r| r.get(0)))
+    }
+    fn noted(&mut self, id: &str, rev: i64) -> Result<bool, Error> {
+        Ok(self.tx.query_opt("SELECT 1 FROM corrections WHERE id = $1 AND rev = $2", &[&id, &rev])?.is_some())
+    }
+    fn staged_count(&mut self) -> Result<i64, Error> {
+        Ok(self.tx.query_one("SELECT COUNT(*) FROM pending", &[])?.get(0))
+    }
+    fn stage(&mut self, event: &Event, part: &str, arrived_ms: i64) -> Result<(), Error> {
+        let body = serde_json::to_string(event).map_err(|e| Error::Store(e.to_string()))?;
+        self.tx.execute(
+            "INSERT INTO pending (id, rev, part, t_event, arrived_ms, body) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (id) DO UPDATE SET rev = excluded.rev, part = excluded.part, t_event = excluded.t_event,
+             arrived_ms = excluded.arrived_ms, body = excluded.body",
+            &[&event.id, &(event.rev as i64), &part, &(event.t_event as i64), &arrived_ms, &body],
+        )?;
+        Ok(())
+    }
+    fn note(&mut self, id: &str, rev: i64, fate: &str, reason: &str, body: &str, at_ms: i64) -> Result<(), Error> {
+        self.tx.execute(
+            "INSERT INTO corrections (id, rev, fate, reason, body, at_ms) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (id, rev) DO NOTHING",
+            &[&id, &rev, &fate, &reason, &body, &at_ms],
+        )?;
+        Ok(())
+    }
+    fn saw(&mut self, part: &str, t_event: i64) -> Result<(), Error> {
+        self.tx.execute(
+            "INSERT INTO marks (part, max_t, released_t) VALUES ($1, $2, -1)
+             ON CONFLICT (part) DO UPDATE SET max_t = GREATEST(marks.max_t, excluded.max_t)",
+            &[&part, &t_event],
+        )?;
+        Ok(())
+    }
+    fn marks(&mut self) -> Result<Vec<(String, i64, i64)>, Error> {
+        let rows = self.tx.query(
+            "SELECT part, max_t, released_t FROM marks WHERE part IN (SELECT DISTINCT part FROM pending) ORDER BY part",
+            &[],
+        )?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+    fn staged(&mut self, part: &str) -> Result<Vec<(Event, i64)>, Error> {
+        let rows = self.tx.query(
+            "SELECT body, arrived_ms FROM pending WHERE part = $1 ORDER BY t_event, id LIMIT $2",
+            &[&part, &(watermark::RELEASE_LIMIT as i64)],
+        )?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let body: String = row.get(0);
+            let event: Event = serde_json::from_str(&body)
+                .map_err(|e| Error::Store(format!("a staged event does not read: {e}")))?;
+            out.push((event, row.get(1)));
+        }
+        Ok(out)
+    }
+    fn release(&mut self, released: &[Released], at_ms: i64) -> Result<(), Error> {
+        for r in released {
+            let body = serde_json::to_string(&r.event).map_err(|e| Error::Store(e.to_string()))?;
+            let part = super::partition_of(&r.event, self.partitions);
+            let seq: i64 = self
+                .tx
+                .query_one(
+                    "INSERT INTO events (part, id, rev, body) VALUES ($1, $2, $3, $4) RETURNING seq",
+                    &[&part, &r.event.id, &(r.event.rev as i64), &body],
+                )?
+                .get(0);
+            self.tx.execute(
+                "INSERT INTO releases (seq, part, watermark, late, why, released_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+                &[&seq, &r.part, &r.watermark, &r.late, &r.why, &at_ms],
+            )?;
+            self.tx.execute("DELETE FROM pending WHERE id = $1", &[&r.event.id])?;
+        }
+        for (part, t) in watermark::released_marks(released) {
+            self.tx.execute("UPDATE marks SET released_t = GREATEST(released_t, $2) WHERE part = $1", &[&part, &t])?;
+        }
+        Ok(())
+    }
+}
+
+/// Stages an ingest's events and releases what the window lets go, in one transaction.
+pub fn stage(client: &mut Client, ns: &Namespace, events: &[Event], window: Window, now_ms: i64) -> Result<Vec<Fate>, Error> {
+    ensure(client, ns)?;
+    let mut tx = client.transaction()?;
+    tx.execute("SELECT pg_advisory_xact_lock($1, 0)", &[&ns.append_key()])?;
+    let fates = {
+        let mut stage = PgStage { tx: &mut tx, partitions: ns.partitions };
+        let fates = watermark::stage(&mut stage, events, now_ms)?;
+        watermark::release(&mut stage, window, now_ms, false)?;
+        fates
+    };
+    tx.commit()?;
+    crate::fault::point("after-append");
+    Ok(fates)
+}
+
+/// Releases what the window lets go at `now_ms`; how many events.
+pub fn release(client: &mut Client, ns: &Namespace, window: Window, now_ms: i64) -> Result<usize, Error> {
+    ensure(client, ns)?;
+    let any: bool = client.query_one("SELECT EXISTS (SELECT 1 FROM pending)", &[])?.get(0);
+    if !any {
+        return Ok(0);
+    }
+    let mut tx = client.transaction()?;
+    tx.execute("SELECT pg_advisory_xact_lock($1, 0)", &[&ns.append_key()])?;
+    let n = watermark::release(&mut PgStage { tx: &mut tx, partitions: ns.partitions }, window, now_ms, false)?.len();
+    tx.commit()?;
+    Ok(n)
+}
+
+/// The stage's counts and refused corrections of a deployment, for `status`.
+pub fn counts(client: &mut Client) -> Result<watermark::StageCounts, Error> {
+    let made: Option<String> = client.query_one("SELECT to_regclass('corrections')::text", &[])?.get(0);
+    if made.is_none() {
+        return Ok(watermark::StageCounts::default());
+    }
+    let r = client.query_one(
+        "SELECT (SELECT COUNT(*) FROM pending), (SELECT COUNT(*) FROM releases WHERE late),
+                (SELECT COUNT(*) FROM corrections WHERE fate = 'refused'),
+                (SELECT COUNT(*) FROM corrections WHERE fate = 'superseded')",
+        &[],
+    )?;
+    Ok(watermark::StageCounts { staged: r.get(0), late: r.get(1), refused: r.get(2), superseded: r.get(3) })
+}
+
+impl Exported for Client {
+    fn log_after(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Event)>, Error> {
+        let rows =
+            self.query("SELECT seq, body FROM events WHERE seq > $1 ORDER BY seq LIMIT $2", &[&after, &(limit as i64)])?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let (seq, body): (i64, String) = (row.get(0), row.get(1));
+            let event: Event = serde_json::from_str(&body)
+                .map_err(|e| Error::Store(format!("event at log position {seq} does not read: {e}")))?;
+            out.push((seq, event));
+        }
+        Ok(out)
+    }
+    fn schedule_from(&mut self, after: i64, limit: usize) -> Result<HashMap<i64, Value>, Error> {
+        let made: Option<String> = self.query_one("SELECT to_regclass('releases')::text", &[])?.get(0);
+        if made.is_none() {
+            return Ok(HashMap::new());
+        }
+        let rows = self.query(
+            "SELECT seq, part, watermark, late, why, released_ms FROM releases WHERE seq > $1 ORDER BY seq LIMIT $2",
+            &[&after, &(limit as i64)],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let (seq, part, why): (i64, String, String) = (r.get(0), r.get(1), r.get(4));
+                (seq, watermark::schedule_line(seq, &part, r.get(2), r.get(3), &why, r.get(5)))
+            })
+            .collect())
+    }
+    fn all_corrections(&mut self, limit: usize) -> Result<Vec<Correction>, Error> {
+        let made: Option<String> = self.query_one("SELECT to_regclass('corrections')::text", &[])?.get(0);
+        if made.is_none() {
+            return Ok(Vec::new());
+        }
+        let rows = self.query(
+            "SELECT id, rev, fate, reason, at_ms FROM corrections ORDER BY at_ms, id, rev LIMIT $1",
+            &[&(limit as i64)],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| Correction { id: r.get(0), rev: r.get(1), fate: r.get(2), reason: r.get(3), at_ms: r.get(4) })
+            .collect())
+    }
+}
