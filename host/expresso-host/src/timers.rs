@@ -291,13 +291,13 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
         let mut advance =
             tx.prepare_cached("UPDATE timer_schedules SET next_due_ms = ?3 WHERE room = ?1 AND spec = ?2")?;
         for timer in &timers.schedules {
-            arm.execute(params![timer.room, timer.spec, now as i64, timer.clock.due_after(now) as i64])?;
+            arm.execute(params![timer.room, timer.spec, at(now), at(timer.clock.due_after(now))])?;
             let next_due: i64 = read.query_row(params![timer.room, timer.spec], |r| r.get(0))?;
             if next_due <= now_ms && appended.len() < FIRED_PER_PASS {
                 // Due times missed while no host ran fire once, as the latest of them.
                 let due = timer.clock.due_at_or_before(now).unwrap_or(next_due as u64).max(next_due as u64);
                 appended.push(schedule_event(timer, due));
-                let next = timer.clock.due_after(now) as i64;
+                let next = at(timer.clock.due_after(now));
                 advance.execute(params![timer.room, timer.spec, next])?;
                 next_schedule = Some(next_schedule.map_or(next, |n| n.min(next)));
             } else {
@@ -327,10 +327,10 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
             let before: Option<i64> =
                 current.query_row(params![partition.workspace, partition.room], |r| r.get(0)).optional()?;
             // An utterance older than the silence under way (it arrived late) does not end it.
-            if before.is_some_and(|b| b >= *start as i64) {
+            if before.is_some_and(|b| b >= at(*start)) {
                 continue;
             }
-            rearm.execute(params![partition.workspace, partition.room, *start as i64, start.saturating_add(first) as i64])?;
+            rearm.execute(params![partition.workspace, partition.room, at(*start), at(start.saturating_add(first))])?;
         }
         if last_seq > seen || (first_pass && !timers.silent.is_empty()) {
             tx.execute(
@@ -353,7 +353,7 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
                     .silence_durations(&partition)
                     .into_iter()
                     .find(|&d| d > fired as u64)
-                    .map(|d| (start as u64).saturating_add(d) as i64);
+                    .map(|d| at((start as u64).saturating_add(d)));
                 set.execute(params![partition.workspace, partition.room, next])?;
             }
         }
@@ -381,14 +381,14 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
                 appended.push(silence_event(&partition, start, d));
                 last = d;
             }
-            let next = durations.iter().find(|&&d| d > last).map(|d| start.saturating_add(*d) as i64);
-            mark.execute(params![partition.workspace, partition.room, last as i64, next])?;
+            let next = durations.iter().find(|&&d| d > last).map(|d| at(start.saturating_add(*d)));
+            mark.execute(params![partition.workspace, partition.room, at(last), next])?;
         }
         if !appended.is_empty() {
             let mut insert = tx.prepare_cached("INSERT OR IGNORE INTO events (id, rev, body) VALUES (?1, ?2, ?3)")?;
             for event in &appended {
                 let body = serde_json::to_string(event).map_err(|e| Error::Store(e.to_string()))?;
-                insert.execute(params![event.id, event.rev as i64, body])?;
+                insert.execute(params![event.id, at(event.rev), body])?;
             }
         }
         seen_now = last_seq;
@@ -403,6 +403,12 @@ pub fn fire(db: &mut Db, timers: &mut Timers, now_ms: i64) -> Result<usize, Erro
         (a, b) => a.or(b).unwrap_or(i64::MAX),
     });
     Ok(appended.len())
+}
+
+/// A time (or a duration) as the store holds it: past `i64::MAX` it is `i64::MAX`, which the host's clock
+/// never reaches, so an event stamped at the end of time never makes a silence due at once.
+fn at(ms: u64) -> i64 {
+    ms.min(i64::MAX as u64) as i64
 }
 
 /// The timers' state as the store holds it, for `status` and the tests: each schedule's `(room, spec,

@@ -389,3 +389,14 @@ fn a_silence_added_to_a_program_with_a_log_counts_from_where_the_agents_are() {
     assert_eq!(timer_events(&db), vec![("timer:silence:acme:#support:50000".into(), 2_000, 52_000)]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_message_stamped_at_the_end_of_time_makes_no_silence_due() {
+    let dir = temp_dir("timers-far");
+    let mut db = Db::open(&dir).unwrap();
+    let mut t = timers_of(NUDGE);
+    db.append(&[message("m1", u64::MAX - 1)]).unwrap();
+    assert_eq!(timers::fire(&mut db, &mut t, 1_796_551_200_000).unwrap(), 0);
+    assert_eq!(t.next_due_ms(), Some(i64::MAX));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
