@@ -121,3 +121,25 @@ fn a_worker_killed_mid_firing_is_taken_over_with_no_double_effect_and_nothing_lo
     terminate(&mut survivor);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_partition_given_back_mid_batch_holds_no_agent_memory_lock() {
+    let Some(url) = url() else { return };
+    let ns = namespace(&url, "release", 4);
+    let mut store = PartitionStore::lease(client(&ns), &ns, 1).unwrap().ok().expect("a free partition is leased");
+    // A batch took the agent's memory lock and failed before its commit.
+    store.lock_memory(&["Triage"]).unwrap();
+    let held = |look: &mut ::postgres::Client| -> i64 {
+        look.query_one(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int4::oid",
+            &[&ns.memory_key()],
+        )
+        .unwrap()
+        .get(0)
+    };
+    let mut look = client(&ns);
+    assert_eq!(held(&mut look), 1, "the batch holds the agent's memory lock");
+    let spare = store.release().expect("the connection comes back for another partition");
+    assert_eq!(held(&mut look), 0, "the lock went with the partition, not with the connection");
+    drop(spare);
+}

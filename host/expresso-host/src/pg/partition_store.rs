@@ -58,6 +58,9 @@ impl PartitionStore {
 
     /// Gives the lease back and the connection with it, for another partition.
     pub fn release(mut self) -> Option<Client> {
+        // A transaction left open (a batch that failed between its memory lock and its commit) ends here,
+        // not in the next partition's first statement.
+        self.end_tx(false).ok()?;
         let freed = self.client.execute("SELECT pg_advisory_unlock($1, $2)", &[&self.ns.lease_key(), &self.part]);
         freed.ok().map(|_| self.client)
     }
