@@ -254,7 +254,6 @@ impl<S: LogStore> Host<S> {
             Some(carry) => carry,
             None => self.rebuild()?,
         };
-        self.fresh_memory(&mut carry)?;
         let ids: Vec<&str> = events.iter().map(|(_, e)| e.id.as_str()).collect();
         let agents: Vec<String> = self.compiled.program.agents.iter().map(|a| a.name.text.clone()).collect();
         let mut before = Vec::with_capacity(agents.len());
@@ -273,6 +272,8 @@ impl<S: LogStore> Host<S> {
         Metrics::time(&self.metrics.read_us, clock);
         let clock = std::time::Instant::now();
         let isolate = self.db.parks();
+        // The memory lock last, just before the run: the reads above are of this batch's own events.
+        self.fresh_memory(&mut carry)?;
         let mut runtime = Runtime::resume(&self.compiled, carry, &mut journal, &mut world, &*self.provider);
         runtime.record_steps(false);
         let mut fault = None;
