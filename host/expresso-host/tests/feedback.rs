@@ -494,3 +494,32 @@ fn sigkill_between_the_receipt_event_and_the_done_mark_appends_it_once_and_react
     assert!(lines.contains("Filed as T-7."), "{lines}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_agent_that_asks_hears_its_own_words_as_a_receipt_once() {
+    let source = r#"agent "Echo" {
+  grants { message.send }
+  at most world
+  lives in channel #random
+  memory heard = 0
+
+  on message { reply "echo: {.message}" }
+
+  on receipt "reply" { remember heard += 1 }
+}
+"#;
+    let dir = temp_dir("feedback-own-receipt");
+    let (tasks, chat) = (Recorder::default(), Recorder::default());
+    let mut h = host(source, &dir.join("state"), &tasks, &chat);
+    h.feedback.words = true;
+    h.db_mut().append(&[message("m1", 1_000, "#random", "hi")]).unwrap();
+    assert_eq!(h.drain(1_000).unwrap(), 0);
+    let ids: Vec<String> = log(&mut h).into_iter().map(|e| e.id).collect();
+    let key = chat.calls()[0].0.clone();
+    assert_eq!(ids, vec!["m1".to_string(), format!("receipt|{key}"), format!("said|{key}")]);
+    // It replied once (not to its own words), and heard its reply once, through the receipt.
+    assert_eq!(chat.texts(), vec!["echo: hi".to_string()]);
+    let (memory, _) = h.db().agent("Echo").unwrap().unwrap();
+    assert_eq!(memory["heard"], json!(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
