@@ -400,3 +400,23 @@ fn a_message_stamped_at_the_end_of_time_makes_no_silence_due() {
     assert_eq!(t.next_due_ms(), Some(i64::MAX));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_pass_waits_for_another_writer_rather_than_failing() {
+    let dir = temp_dir("timers-busy");
+    let mut db = Db::open(&dir).unwrap();
+    db.append(&[message("m1", 1_000)]).unwrap();
+    // Another writer (an operator's command) holds the store's write lock, and commits a little later.
+    let mut other = rusqlite::Connection::open(dir.join(expresso_host::store::FILE_NAME)).unwrap();
+    let writer = std::thread::spawn(move || {
+        let tx = other.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).unwrap();
+        tx.execute("INSERT INTO meta (key, value) VALUES ('other', 'x')", []).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        tx.commit().unwrap();
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    let mut t = timers_of(NUDGE);
+    assert_eq!(timers::fire(&mut db, &mut t, 60_000).unwrap(), 1);
+    writer.join().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
