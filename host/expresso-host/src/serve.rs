@@ -661,6 +661,14 @@ pub fn parse_events(bytes: &[u8], max_events: usize) -> Result<Vec<Event>, BodyR
     for (i, item) in items.iter().enumerate() {
         let line = item.to_string();
         match read_log(&line) {
+            // A receipt is the host's to write (`crate::feedback`): one sent in would fire an agent's
+            // `on receipt` for an action its sink never answered.
+            Ok(one) if one.len() == 1 && one[0].kind == expresso_runtime::EventType::Receipt => {
+                return Err(BodyRefused::Event {
+                    index: i,
+                    reason: "a `receipt` event is written by the host when a sink takes an action's receipt; it cannot be sent in (send the event the action answered instead)".into(),
+                });
+            }
             Ok(mut one) if one.len() == 1 => events.push(one.remove(0)),
             Ok(_) => return Err(BodyRefused::Event { index: i, reason: "not an event".into() }),
             Err(expresso_runtime::Error::BadLog(bad)) => {
