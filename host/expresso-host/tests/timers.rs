@@ -157,12 +157,16 @@ fn silences_of_two_lengths_fire_each_agent_once_through_the_host() {
             "timer:silence:acme:%23support:1000|Nudge#0/0/say|message.send".to_string(),
         ]
     );
-    // `run` over the store's log, with no clock, keys the same effects.
+    // `run` over the store's log as `expresso export` writes it, with no clock, keys the same effects.
+    let exported = dir.join("export.jsonl");
+    expresso_host::export::write(&mut Db::open(&state).unwrap(), &exported).unwrap();
+    let events = expresso_runtime::read_log(&std::fs::read_to_string(&exported).unwrap()).unwrap();
+    assert_eq!(events.iter().filter(|e| e.kind == EventType::Silence).count(), 2);
     let compiled = expresso_lang::compile(&std::fs::read_to_string(&program).unwrap()).unwrap();
     let (mut journal, mut world) = (expresso_runtime::MemoryStore::default(), expresso_runtime::MemoryStore::default());
     let provider = expresso_runtime::provider::NoProvider;
     let mut runtime = expresso_runtime::Runtime::new(&compiled, &mut journal, &mut world, &provider);
-    runtime.run(log(&Db::open(&state).unwrap())).unwrap();
+    runtime.run(events).unwrap();
     let keys: Vec<String> =
         runtime.outcome().effects.iter().map(|r| r["idemKey"].as_str().unwrap().to_string()).collect();
     assert_eq!(sorted(keys), sorted(file_keys(&dir.join("out.jsonl"))));
