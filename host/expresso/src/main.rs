@@ -68,6 +68,14 @@ enum Command {
         #[command(subcommand)]
         action: expresso_host::cli::ParkedAction,
     },
+    /// List, show or release the receipts a sink refused for good (held for a person).
+    Held {
+        /// The state directory (default: the state place).
+        #[arg(long, global = true)]
+        state: Option<PathBuf>,
+        #[command(subcommand)]
+        action: expresso_host::held::HeldAction,
+    },
 }
 
 fn main() -> ExitCode {
@@ -80,6 +88,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => host(expresso_host::cli::HostCommand::Serve(args)),
         Command::Status { state } => host(expresso_host::cli::HostCommand::Status { state }),
         Command::Parked { state, action } => host(expresso_host::cli::HostCommand::Parked { state, action }),
+        Command::Held { state, action } => host(expresso_host::cli::HostCommand::Held { state, action }),
     };
     exit.into()
 }
