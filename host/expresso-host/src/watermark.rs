@@ -337,16 +337,19 @@ impl Stage for SqliteStage<'_> {
         Ok(out)
     }
     fn release(&mut self, released: &[Released], at_ms: i64) -> Result<(), Error> {
-        let mut insert = self.0.prepare_cached("INSERT INTO events (id, rev, body) VALUES (?1, ?2, ?3)")?;
+        // OR IGNORE: an `(id, rev)` the host wrote into the log itself meanwhile is not written twice (and
+        // does not fail the release for ever); it is only taken off the stage.
+        let mut insert = self.0.prepare_cached("INSERT OR IGNORE INTO events (id, rev, body) VALUES (?1, ?2, ?3)")?;
         let mut schedule = self.0.prepare_cached(
             "INSERT INTO releases (seq, part, watermark, late, why, released_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;
         let mut unstage = self.0.prepare_cached("DELETE FROM pending WHERE id = ?1")?;
         for r in released {
             let body = serde_json::to_string(&r.event).map_err(|e| Error::Store(e.to_string()))?;
-            insert.execute(rusqlite::params![r.event.id, r.event.rev as i64, body])?;
-            let seq = self.0.last_insert_rowid();
-            schedule.execute(rusqlite::params![seq, r.part, r.watermark, r.late, r.why, at_ms])?;
+            if insert.execute(rusqlite::params![r.event.id, r.event.rev as i64, body])? == 1 {
+                let seq = self.0.last_insert_rowid();
+                schedule.execute(rusqlite::params![seq, r.part, r.watermark, r.late, r.why, at_ms])?;
+            }
             unstage.execute([&r.event.id])?;
         }
         let mut mark = self.0.prepare_cached("UPDATE marks SET released_t = MAX(released_t, ?2) WHERE part = ?1")?;

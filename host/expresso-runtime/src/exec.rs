@@ -180,6 +180,22 @@ impl<'a> Runtime<'a> {
         self.flush()
     }
 
+    /// Runs a log in the order given, as a host fired it (an `expresso export` of `serve`'s log, whose
+    /// order the watermark schedule decided): nothing is reordered or dropped. J and W are flushed as in
+    /// [`Runtime::run`].
+    pub fn run_as_fired(&mut self, events: Vec<Event>) -> Result<(), Error> {
+        for (i, event) in events.iter().enumerate() {
+            if let Err(fault) = self.step(event) {
+                self.flush()?;
+                return Err(fault);
+            }
+            if (i + 1) % FLUSH_EVERY_EVENTS == 0 {
+                self.flush()?;
+            }
+        }
+        self.flush()
+    }
+
     fn flush(&mut self) -> Result<(), Error> {
         self.ports.journal.flush()?;
         self.ports.world.flush()

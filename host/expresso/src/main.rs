@@ -45,7 +45,17 @@ pub struct RunArgs {
 #[derive(Subcommand)]
 enum Command {
     /// Parse and check a program: each agent's inferred effect and minimal grants, every error.
-    Check { file: PathBuf },
+    Check {
+        file: PathBuf,
+        /// A store an earlier version of the program wrote (a journal or world file of `run`, or the state
+        /// directory of `serve`): refuse an edit that would re-key what it holds. May be given again.
+        #[arg(long)]
+        against: Vec<PathBuf>,
+        /// With `--against`: a site whose keys nothing makes now, and no site of its kind could, was
+        /// removed on purpose (a warning, not a refusal).
+        #[arg(long, requires = "against")]
+        allow_removed: bool,
+    },
     /// Run a program over an event log; print each new world effect as one JSON line with its idemKey.
     Run(RunArgs),
     /// Run again with the journal: report provider calls and new effects (both 0 for a complete journal).
@@ -59,6 +69,19 @@ enum Command {
         /// The state directory (default: the state place).
         #[arg(long)]
         state: Option<PathBuf>,
+    },
+    /// Write serve's log, in the order it fired, with its watermark schedule and the corrections' fate,
+    /// as a file `expresso run` replays to the same effects.
+    Export {
+        /// The state directory (default: the state place).
+        #[arg(long)]
+        state: Option<PathBuf>,
+        /// The sink configuration whose `[store]` names a Postgres deployment, to export it instead.
+        #[arg(long)]
+        sinks: Option<PathBuf>,
+        /// The file to write.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// List, retry or skip the firings `serve` parked after they faulted on every try.
     Parked {
@@ -81,13 +104,14 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let exit = match cli.command {
-        Command::Check { file } => check::check(&file),
+        Command::Check { file, against, allow_removed } => check::check(&file, &against, allow_removed),
         Command::Run(args) => run::run(&args, false),
         Command::Replay(args) => run::run(&args, true),
         Command::Conform { function } => conform(&function),
         Command::Serve(args) => host(expresso_host::cli::HostCommand::Serve(args)),
-        Command::Status { state } => host(expresso_host::cli::HostCommand::Status { state }),
-        Command::Parked { state, action } => host(expresso_host::cli::HostCommand::Parked { state, action }),
+        Command::Status { state } => host(expresso_host::cli::HostCommand::Status { state, sinks: None }),
+        Command::Export { state, sinks, out } => host(expresso_host::cli::HostCommand::Export { state, sinks, out }),
+        Command::Parked { state, action } => host(expresso_host::cli::HostCommand::Parked { state, sinks: None, action }),
         Command::Held { state, action } => host(expresso_host::cli::HostCommand::Held { state, action }),
     };
     exit.into()

@@ -35,7 +35,28 @@ pub fn run(args: &RunArgs, replay: bool) -> Exit {
         Ok(text) => text,
         Err(exit) => return exit,
     };
+    // An `expresso export` of serve's log is replayed in the order serve fired it.
+    let exported = match expresso_host::export::header(&log) {
+        None => None,
+        Some(Ok(n)) => Some(n),
+        Some(Err(reason)) => {
+            eprintln!("error: {reason}");
+            eprintln!("  --> {}:1", args.events.display());
+            eprintln!("  = fix: write the file again with `expresso export`");
+            return Exit::Usage;
+        }
+    };
     let events = match read_log(&log) {
+        Ok(events) if exported.is_some_and(|n| n != events.len()) => {
+            eprintln!(
+                "error: the export says it holds {} events and holds {}: it is cut off or edited",
+                exported.unwrap_or(0),
+                events.len()
+            );
+            eprintln!("  --> {}", args.events.display());
+            eprintln!("  = fix: write the file again with `expresso export`");
+            return Exit::Usage;
+        }
         Ok(events) => events,
         Err(Error::BadLog(lines)) => {
             for (line, reason) in &lines {
@@ -86,7 +107,7 @@ pub fn run(args: &RunArgs, replay: bool) -> Exit {
     if !args.table {
         runtime.dispatch_to(&mut print);
     }
-    let result = runtime.run(events);
+    let result = if exported.is_some() { runtime.run_as_fired(events) } else { runtime.run(events) };
     let outcome = runtime.into_outcome();
     if args.table {
         print!("{}", table::render(&outcome));

@@ -123,17 +123,18 @@ impl Stage for PgStage<'_, '_> {
         for r in released {
             let body = serde_json::to_string(&r.event).map_err(|e| Error::Store(e.to_string()))?;
             let part = super::partition_of(&r.event, self.partitions);
-            let seq: i64 = self
-                .tx
-                .query_one(
-                    "INSERT INTO events (part, id, rev, body) VALUES ($1, $2, $3, $4) RETURNING seq",
-                    &[&part, &r.event.id, &(r.event.rev as i64), &body],
-                )?
-                .get(0);
-            self.tx.execute(
-                "INSERT INTO releases (seq, part, watermark, late, why, released_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-                &[&seq, &r.part, &r.watermark, &r.late, &r.why, &at_ms],
+            // An `(id, rev)` the log holds already is not written twice; it is only taken off the stage.
+            let written = self.tx.query_opt(
+                "INSERT INTO events (part, id, rev, body) VALUES ($1, $2, $3, $4) ON CONFLICT (id, rev) DO NOTHING RETURNING seq",
+                &[&part, &r.event.id, &(r.event.rev as i64), &body],
             )?;
+            if let Some(row) = written {
+                let seq: i64 = row.get(0);
+                self.tx.execute(
+                    "INSERT INTO releases (seq, part, watermark, late, why, released_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+                    &[&seq, &r.part, &r.watermark, &r.late, &r.why, &at_ms],
+                )?;
+            }
             self.tx.execute("DELETE FROM pending WHERE id = $1", &[&r.event.id])?;
         }
         for (part, t) in watermark::released_marks(released) {
