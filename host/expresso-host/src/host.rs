@@ -239,7 +239,8 @@ impl<S: LogStore> Host<S> {
             self.run_retries()?;
         }
         // The timers due now append their events first, so this batch runs them.
-        self.db.fire_timers(&mut self.timers, now_ms())?;
+        let fired = self.db.fire_timers(&mut self.timers, now_ms())?;
+        Metrics::add(&self.metrics.timer_events, fired as u64);
         let limit = if self.careful { 1 } else { self.batch.max(1) };
         let clock = std::time::Instant::now();
         let events = self.db.events_after(self.cursor, limit)?;

@@ -19,6 +19,8 @@ pub struct Metrics {
     /// Events a delivered receipt wrote back into the log, and ones left out past a bound.
     pub feedback_events: AtomicU64,
     pub feedback_dropped: AtomicU64,
+    /// Schedule and silence events the host's clock appended (`crate::timers`).
+    pub timer_events: AtomicU64,
     /// Where the time goes, in microseconds, with how many times each was done.
     pub ingest_commits: AtomicU64,
     pub ingest_commit_us: AtomicU64,
@@ -44,7 +46,7 @@ impl Metrics {
     }
 
     pub fn render(&self) -> String {
-        let rows: [(&str, &str, &AtomicU64); 14] = [
+        let rows: [(&str, &str, &AtomicU64); 15] = [
             ("expresso_events_in_total", "events accepted into the log", &self.events_in),
             ("expresso_events_duplicate_total", "events already in the log (same id and rev)", &self.events_duplicate),
             (
@@ -71,6 +73,7 @@ impl Metrics {
                 "receipt and word events not written back, past a bound (said on stderr)",
                 &self.feedback_dropped,
             ),
+            ("expresso_timer_events_total", "schedule and silence events the host's clock appended", &self.timer_events),
         ];
         let timings: [(&str, &str, &AtomicU64); 7] = [
             ("expresso_ingest_commits_total", "group commits of the log", &self.ingest_commits),

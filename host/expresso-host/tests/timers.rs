@@ -424,3 +424,31 @@ fn a_pass_waits_for_another_writer_rather_than_failing() {
     writer.join().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_host_counts_the_events_its_clock_appended() {
+    let dir = temp_dir("timers-metrics");
+    let program = dir.join("p.ex");
+    std::fs::write(&program, NUDGE).unwrap();
+    std::fs::write(
+        dir.join("sinks.toml"),
+        "[sinks.out]\nkind = \"file\"\npath = \"out.jsonl\"\n[capabilities]\n\"message.send\" = \"out\"\n",
+    )
+    .unwrap();
+    let args = expresso_host::cli::HostArgs {
+        program,
+        state: Some(dir.join("state")),
+        sinks: dir.join("sinks.toml"),
+        provider: "none".into(),
+        batch: 16,
+    };
+    let mut host = expresso_host::cli::open(&args).unwrap();
+    host.db_mut().append(&[message("m1", 1_000)]).unwrap();
+    let mut other = message("m2", 1_000);
+    other.partition.room = "#random".into();
+    host.db_mut().append(&[other]).unwrap();
+    assert_eq!(host.drain(1_000).unwrap(), 0);
+    assert!(host.metrics.render().contains("\nexpresso_timer_events_total 2\n"), "{}", host.metrics.render());
+    assert_eq!(file_keys(&dir.join("out.jsonl")).len(), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
