@@ -131,6 +131,15 @@ fn a_correction_after_its_event_fired_is_refused_with_the_reason_the_sender_and_
     assert_eq!((refused[0].id.as_str(), refused[0].rev, refused[0].fate.as_str()), ("a", 1, "refused"));
     assert_eq!(refused[0].reason, reason);
     assert_eq!(db.stage_counts().unwrap().refused, 1);
+    // The operator sees it in `status`, with its reason.
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_expresso-host"))
+        .args(["status", "--state"])
+        .arg(dir.join("state"))
+        .output()
+        .unwrap();
+    let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["corrections_refused"], json!(1), "{status}");
+    assert_eq!(status["refused_corrections"][0]["reason"], json!(reason), "{status}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -173,4 +182,25 @@ fn a_quiet_partition_is_released_after_the_settle_time() {
 fn a_window_past_its_bound_is_refused_naming_the_bound() {
     let refused = Window::new(expresso_host::watermark::MAX_REORDER_MS + 1).unwrap_err().to_string();
     assert!(refused.contains("--reorder-ms") && refused.contains("at most 60000"), "{refused}");
+}
+
+#[test]
+fn ingest_of_a_file_appends_it_in_event_time_order_with_its_corrections_decided() {
+    let dir = temp_dir("order-ingest");
+    let log = dir.join("events.jsonl");
+    let lines = [message("b", 2000, 0, "second"), message("a", 1000, 0, "helo"), message("a", 1000, 1, "hello")];
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_expresso-host"))
+        .args(["ingest", "--state"])
+        .arg(dir.join("state"))
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"{"accepted":3,"duplicate":0,"refused":0}"#);
+    let db = Db::open(&dir.join("state")).unwrap();
+    let log: Vec<(String, u64)> = db.events_after(0, 10).unwrap().into_iter().map(|(_, e)| (e.id, e.rev)).collect();
+    assert_eq!(log, vec![("a".to_string(), 1), ("b".to_string(), 0)]);
+    assert_eq!(db.stage_counts().unwrap().staged, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
