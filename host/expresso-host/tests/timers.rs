@@ -262,7 +262,7 @@ fn http_sinks(dir: &Path, receiver: &Receiver) -> std::path::PathBuf {
     path
 }
 
-/// The due time an effect's key names: `timer:schedule:schedule:every%202s:<due>|Tick#0/0/say|…`.
+/// The due time an effect's key names: `timer:schedule:schedule:every%20Ns:<due>|Tick#0/0/say|…`.
 fn due_of(key: &str) -> u64 {
     key.split('|').next().unwrap().rsplit(':').next().unwrap().parse().unwrap()
 }
@@ -277,20 +277,20 @@ fn kill(child: &mut Child) {
 fn a_timer_due_while_serve_is_killed_fires_once_after_the_restart() {
     let dir = temp_dir("timers-kill");
     let program = dir.join("tick.ex");
-    std::fs::write(&program, TICK).unwrap();
+    std::fs::write(&program, TICK.replace("every 2s", "every 3s")).unwrap();
     let receiver = Receiver::start(true, 0);
     let sinks = http_sinks(&dir, &receiver);
     let mut child = spawn(&dir, &program, &sinks, None);
     eventually("a first tick", || !receiver.applied().is_empty());
-    // Just after a due time, with its delivery marked: the next one is about 2 s away.
+    // Just after a due time, with its delivery marked: the next one is about 3 s away.
     std::thread::sleep(Duration::from_millis(300));
     let before = receiver.applied();
     let last = due_of(before.last().unwrap());
     kill(&mut child);
     let killed_at = expresso_host::sinks::now_ms() as u64;
     // Down across the next due time.
-    std::thread::sleep(Duration::from_millis(2_600));
-    let missed = last + 2_000;
+    std::thread::sleep(Duration::from_millis(3_200));
+    let missed = last + 3_000;
     assert!(killed_at < missed, "killed after the due time it is to miss");
     let mut child = spawn(&dir, &program, &sinks, None);
     eventually("the due time missed while down", || receiver.applied().iter().any(|k| due_of(k) == missed));
@@ -304,7 +304,7 @@ fn a_timer_due_while_serve_is_killed_fires_once_after_the_restart() {
     let dues: Vec<u64> = applied.iter().map(|k| due_of(k)).collect();
     assert_eq!(dedup_sorted(applied.clone()).len(), applied.len());
     for pair in dues.windows(2) {
-        assert_eq!(pair[1], pair[0] + 2_000, "due times {dues:?}");
+        assert_eq!(pair[1], pair[0] + 3_000, "due times {dues:?}");
     }
     let db = Db::open(&dir.join("state")).unwrap();
     assert_eq!(timer_events(&db).iter().filter(|(id, _, _)| id.ends_with(&format!(":{missed}"))).count(), 1);
