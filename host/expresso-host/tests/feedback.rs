@@ -547,3 +547,37 @@ fn message_line(id: &str) -> Value {
     json!({"id": id, "partition": {"workspace": "acme", "room": "#support"}, "type": "message",
            "payload": {"speaker": "dana", "text": "hi"}, "t_event": 1000})
 }
+
+#[test]
+fn on_postgres_a_receipt_event_reaches_its_agent_and_the_reaction_runs_once() {
+    let Some(url) = common::postgres::url() else { return };
+    let ns = common::postgres::namespace(&url, "feedback", 1);
+    let store = expresso_host::pg::PartitionStore::lease(common::postgres::client(&ns), &ns, 0)
+        .unwrap()
+        .ok()
+        .expect("a free partition is leased");
+    let (tasks, chat) = (Recorder::answering(), Recorder::answering());
+    let mut by_name: BTreeMap<String, Box<dyn Sink>> = BTreeMap::new();
+    by_name.insert("tasks".into(), Box::new(tasks.clone()));
+    by_name.insert("chat".into(), Box::new(chat.clone()));
+    let caps = [("tasks.create", "tasks"), ("message.send", "chat")]
+        .into_iter()
+        .map(|(c, s)| (c.to_string(), s.to_string()))
+        .collect();
+    let mut h = Host::new(program(DESK), store, Sinks::new(by_name, caps), Box::new(NoProvider));
+    h.db_mut().append(&[message("m1", 1_000, "#support", "the export has a bug")]).unwrap();
+    assert_eq!(h.drain(2_000).unwrap(), 0);
+    let task_key = tasks.calls()[0].0.clone();
+    assert_eq!(chat.texts(), vec!["Filed as T-1.".to_string()]);
+    let events: Vec<Event> = h.db_mut().events_after(0, 100).unwrap().into_iter().map(|(_, e)| e).collect();
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[1].id, format!("receipt|{task_key}"));
+    assert_eq!(events[1].payload["answer"], json!({ "id": "T-1" }));
+    // Sent again (as after a crash before its `done` mark): the log keeps the event once, no new reaction.
+    let mut look = common::postgres::client(&ns);
+    assert_eq!(look.execute("UPDATE world SET status = 'intent' WHERE key = $1", &[&task_key]).unwrap(), 1);
+    assert_eq!(h.drain(2_000).unwrap(), 0);
+    assert_eq!(tasks.calls().len(), 2);
+    assert_eq!(h.db_mut().events_after(0, 100).unwrap().len(), 2);
+    assert_eq!(chat.calls().len(), 1);
+}

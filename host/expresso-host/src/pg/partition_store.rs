@@ -232,6 +232,13 @@ impl LogStore for PartitionStore {
         last_seq(&mut self.client)
     }
 
+    fn event_by_id(&mut self, id: &str) -> Result<Option<Event>, Error> {
+        let row = self.client.query_opt("SELECT body FROM events WHERE id = $1 ORDER BY rev DESC LIMIT 1", &[&id])?;
+        let Some(row) = row else { return Ok(None) };
+        let body: &str = row.get(0);
+        serde_json::from_str(body).map(Some).map_err(|e| Error::Store(format!("event {id} does not read: {e}")))
+    }
+
     fn journal_of(&mut self, ids: &[&str]) -> Result<MemoryStore, Error> {
         let ids = unique(ids);
         let statement = self.statement("SELECT key, value FROM journal WHERE event = ANY($1)")?;
