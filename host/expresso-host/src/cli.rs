@@ -189,9 +189,7 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             let mut db = Db::open(&state_place(state.as_deref())?)?;
             // A file is a whole log: it is staged as serve stages a request, and released at once, in
             // event-time order, with its corrections decided as serve decides them.
-            let now = crate::sinks::now_ms();
-            let fates = db.stage(&events, crate::watermark::Window::default(), now)?;
-            db.release(crate::watermark::Window::default(), now, true)?;
+            let fates = db.ingest(&events, crate::sinks::now_ms())?;
             let count = |f: &dyn Fn(&crate::watermark::Fate) -> bool| fates.iter().filter(|x| f(x)).count();
             let fresh = count(&|f| *f == crate::watermark::Fate::New);
             let duplicate = count(&|f| *f == crate::watermark::Fate::Duplicate);
@@ -218,6 +216,8 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
         }
         HostCommand::Drain { host, settle_ms } => {
             let mut host = open(&host)?;
+            // What serve left staged in its reorder window is released first: drain runs the log whole.
+            host.db_mut().release(crate::watermark::Window::default(), crate::sinks::now_ms(), true)?;
             let waiting = host.drain(settle_ms)?;
             let counts = host.db().counts()?;
             println!(

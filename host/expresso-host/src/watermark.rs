@@ -394,6 +394,17 @@ impl crate::store::Db {
         Ok(fates)
     }
 
+    /// Stages a whole log file and releases it at once, in one transaction (`ingest`): a file is a
+    /// complete log, so nothing of it waits in the window, and a crash leaves all of it or none.
+    pub fn ingest(&mut self, events: &[Event], now_ms: i64) -> Result<Vec<Fate>, Error> {
+        let tx = self.conn_mut().transaction()?;
+        let fates = stage(&mut SqliteStage(&tx), events, now_ms)?;
+        while !release(&mut SqliteStage(&tx), Window::default(), now_ms, true)?.is_empty() {}
+        tx.commit()?;
+        crate::fault::point("after-append");
+        Ok(fates)
+    }
+
     /// Releases to the log what the window lets go at `now_ms` (with `all`, everything staged), in one
     /// transaction. Returns how many events it released.
     pub fn release(&mut self, window: Window, now_ms: i64, all: bool) -> Result<usize, Error> {

@@ -133,7 +133,7 @@ fn the_store_defaults_to_the_state_place_and_is_private() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        r#"{"events":0,"journal":0,"intent":0,"done":0,"held":0,"parked":0,"parked_firings":[]}"#
+        r#"{"events":0,"journal":0,"intent":0,"done":0,"held":0,"parked":0,"parked_firings":[],"staged":0,"late":0,"corrections_refused":0,"refused_corrections":[]}"#
     );
     let place = dir.join("expresso");
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
