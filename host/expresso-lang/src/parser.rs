@@ -887,6 +887,13 @@ impl Parser<'_> {
                 self.options(&mut args, &OPT_KEYS)?;
                 DOTTED_ACTIONS.iter().find(|d| **d == dotted).copied().unwrap_or_default()
             }
+            "id" if matches!(self.peek(), Tok::Str { .. }) => {
+                let d = Diagnostic::new(Code::Parse, verb.span, "`id \"…\"` here names nothing")
+                    .expected("an id right after the action or the leaf call it names")
+                    .fix("write it after the action's last argument (`say \"hi\" id \"greet\"`) or the leaf call's `)` (`classify(.message) id \"kind\"`), before any `.field`");
+                self.report(d);
+                return Err(Stop);
+            }
             other => {
                 // `say.message`: a verb that takes an expression, run into a binding.
                 let fix = match other.split_once('.') {

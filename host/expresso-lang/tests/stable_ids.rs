@@ -109,3 +109,15 @@ fn a_pinned_number_names_one_site_of_its_behavior_and_takes_no_others_key() {
     let twice = format!("{AGENT}  on message {{\n    say \"a\" id \"3\"\n    reply \"b\" id \"3\"\n  }}\n}}\n");
     assert_eq!(errors(&twice), vec![("E_DUP_ID", 6)]);
 }
+
+#[test]
+fn an_id_that_follows_no_action_or_leaf_call_is_refused_saying_where_it_goes() {
+    let source = format!("{AGENT}  on message {{\n    let k = classify(.message).kind\n    id \"kind\"\n  }}\n}}\n");
+    let parsed = parse(&source);
+    let found: Vec<(&str, usize)> =
+        parsed.diagnostics.iter().map(|d| (d.code.as_str(), position(&source, d.span.start).line)).collect();
+    assert_eq!(found, vec![("E_PARSE", 6)]);
+    let text = parsed.diagnostics[0].render("t.ex", &source);
+    assert!(text.contains("`id \"…\"` here names nothing"), "{text}");
+    assert!(text.contains("or the leaf call's `)`"), "{text}");
+}
