@@ -1,10 +1,14 @@
-//! `--provider`: who answers a model leaf the journal lacks.
+//! `--provider`: who answers a model leaf the journal lacks. An HTTP provider's transient faults (429,
+//! 5xx, an endpoint that cannot be reached) are asked again by `serve`'s retry policy, each retry told on
+//! stderr; a lasting one, or the last try's, fails the run closed.
 
 use crate::exit::Exit;
 use expresso_runtime::Provider;
+use expresso_runtime::anthropic::Anthropic;
 use expresso_runtime::openai::OpenAi;
 use expresso_runtime::provider::NoProvider;
 use expresso_runtime::recording::Recording;
+use expresso_runtime::retry::{Retrying, TRIES};
 
 /// The largest recording read, in bytes.
 const MAX_RECORDING_BYTES: u64 = 64 << 20;
@@ -16,7 +20,7 @@ pub fn open(spec: Option<&str>) -> Result<Box<dyn Provider>, Exit> {
     let spec = spec.unwrap_or(DEFAULT);
     let refuse = |message: String| {
         eprintln!("error: --provider {spec}: {message}");
-        eprintln!("  = fix: use `none`, `recording:FILE`, `openai`, `evoke` or `auto`");
+        eprintln!("  = fix: use `none`, `recording:FILE`, `openai`, `anthropic`, `evoke` or `auto`");
         Exit::Usage
     };
     if spec == "none" {
@@ -29,7 +33,10 @@ pub fn open(spec: Option<&str>) -> Result<Box<dyn Provider>, Exit> {
             .map_err(|e| refuse(e.to_string()));
     }
     if spec == "openai" {
-        return OpenAi::from_env().map(|p| Box::new(p) as Box<dyn Provider>).map_err(|e| refuse(e.to_string()));
+        return OpenAi::from_env().map(retrying).map_err(|e| refuse(e.to_string()));
+    }
+    if spec == "anthropic" {
+        return Anthropic::from_env().map(retrying).map_err(|e| refuse(e.to_string()));
     }
     if spec == "evoke" || spec == "auto" {
         return evoke(spec == "auto").map_err(|e| refuse(e.to_string()));
@@ -37,7 +44,28 @@ pub fn open(spec: Option<&str>) -> Result<Box<dyn Provider>, Exit> {
     Err(refuse("not a provider".into()))
 }
 
-/// evoke's `local` engine; with `auto`, OpenAI for open leaves when its environment is set.
+/// An HTTP provider, its transient faults asked again.
+fn retrying<P: Provider + 'static>(provider: P) -> Box<dyn Provider> {
+    Box::new(Retrying::new(provider).on_retry(Box::new(|key, fault, tries, pause| {
+        eprintln!(
+            "retry: `{key}`: {}; asking again in {} ms (try {} of {TRIES})",
+            fault.message,
+            pause.as_millis(),
+            tries + 1
+        );
+    })))
+}
+
+/// The generative provider `auto` gives open leaves: OpenAI's when its environment is set, else
+/// Anthropic's when its environment is set, else none.
+#[cfg_attr(not(feature = "evoke"), allow(dead_code))]
+fn generative() -> Option<Box<dyn Provider>> {
+    match OpenAi::from_env() {
+        Ok(p) => Some(retrying(p)),
+        Err(_) => Anthropic::from_env().ok().map(retrying),
+    }
+}
+
 /// This expresso was built without evoke's engines, so `evoke` and `auto` name no provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "evoke", allow(dead_code))]
@@ -49,14 +77,14 @@ impl std::fmt::Display for WithoutEvoke {
     }
 }
 
+/// evoke's `local` engine; with `auto`, a generative provider for open leaves when one's environment is set.
 #[cfg(feature = "evoke")]
 fn evoke(auto: bool) -> Result<Box<dyn Provider>, WithoutEvoke> {
     let local = expresso_evoke::Evoke::local();
     if !auto {
         return Ok(Box::new(local));
     }
-    let open = OpenAi::from_env().ok().map(|p| Box::new(p) as Box<dyn Provider>);
-    Ok(Box::new(expresso_evoke::Auto::new(local, open)))
+    Ok(Box::new(expresso_evoke::Auto::new(local, generative())))
 }
 
 #[cfg(not(feature = "evoke"))]
