@@ -319,10 +319,13 @@ fn judge(program: &Program, store: &StoreSites, file: &str, allow_removed: bool)
             .collect();
         fresh.sort_by_key(|s| (s.id.is_some(), old.map_or(0, |o| s.ordinal.abs_diff(o)), s.ordinal));
         let Some(first) = fresh.first() else {
-            gone(
-                behavior.trigger.span(),
-                format!("this behavior has no `{name}` left that could make it{}", if site.loops > 0 { " at that loop depth" } else { "" }),
-            );
+            let depth = if site.loops > 0 { " at that loop depth" } else { "" };
+            let why = if same.is_empty() {
+                format!("this behavior has no `{name}` left that could make it{depth}")
+            } else {
+                format!("each `{name}` of this behavior{depth} makes keys of its own that the store holds")
+            };
+            gone(behavior.trigger.span(), why);
             continue;
         };
         let now = format!("{}#{}/{}/{name}", site.agent, site.behavior, first.part());

@@ -131,6 +131,21 @@ fn a_removed_action_is_refused_unless_removal_is_allowed() {
     let allowed = check(&work, &pinned, &["--against", "world.json", "--allow-removed"]);
     assert_eq!(allowed.status.code(), Some(0), "{}", text(&allowed.stderr));
     assert!(text(&allowed.stderr).contains("warning[W_REMOVED]"), "{}", text(&allowed.stderr));
+    // The first reply removed, the sites after it pinned: the other reply keeps its own key, so the
+    // removed one's is made by nothing.
+    let first_reply = source
+        .replace("      reply \"Logged. Open bugs: {open_bugs}.\"                       // ! WORLD cap message.send\n", "")
+        .replace("\"Churn risk from {.speaker}\"", "\"Churn risk from {.speaker}\" id \"4\"")
+        .replace(REPLY, "      reply \"Escalating now.\" id \"5\"\n");
+    assert_eq!(first_reply.matches("reply").count(), 1, "{first_reply}");
+    let refused = check(&work, &first_reply, &["--against", "world.json"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = text(&refused.stderr);
+    assert!(
+        err.contains("1 effect applied at `Triage#0/3/reply` (as `m1|Triage#0/3/reply|message.send`) is made by nothing in the program now: each `reply` of this behavior makes keys of its own that the store holds"),
+        "{err}"
+    );
+    assert_eq!(err.matches("error[E_REKEY]").count(), 1, "{err}");
     // A renamed agent keys nothing it applied: every site is refused, naming the old name.
     let renamed = source.replace("agent \"Triage\"", "agent \"Triager\"");
     let refused = check(&work, &renamed, &["--against", "world.json"]);
