@@ -10,11 +10,21 @@ use std::sync::mpsc;
 
 /// The endpoint's base URL (`http://127.0.0.1:PORT`) and the requests it got.
 pub fn serve(replies: Vec<(u16, String)>) -> (String, mpsc::Receiver<(String, Value)>) {
+    let count = replies.len();
+    let mut replies = replies.into_iter();
+    serve_with(count, move |_| replies.next().unwrap())
+}
+
+/// Answers `count` requests, each with what `reply` makes of its JSON body.
+pub fn serve_with(
+    count: usize,
+    mut reply: impl FnMut(&Value) -> (u16, String) + Send + 'static,
+) -> (String, mpsc::Receiver<(String, Value)>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        for (status, body) in replies {
+        for _ in 0..count {
             let (stream, _) = listener.accept().unwrap();
             let mut reader = BufReader::new(stream);
             let mut head = String::new();
@@ -32,7 +42,9 @@ pub fn serve(replies: Vec<(u16, String)>) -> (String, mpsc::Receiver<(String, Va
             }
             let mut request = vec![0; length];
             reader.read_exact(&mut request).unwrap();
-            let _ = tx.send((head, serde_json::from_slice(&request).unwrap()));
+            let request: Value = serde_json::from_slice(&request).unwrap();
+            let (status, body) = reply(&request);
+            let _ = tx.send((head, request));
             let mut stream = reader.into_inner();
             let reply = format!(
                 "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
