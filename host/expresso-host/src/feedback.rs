@@ -20,7 +20,9 @@
 //! before the `done` mark, so a crash in between loses none of them.
 //!
 //! Bounds: an event's `depth` is its firing event's plus one (an event from outside the host is depth
-//! 0); one past [`MAX_FEEDBACK_DEPTH`] is not written, so two agents answering each other stop. An
+//! 0); one past [`MAX_FEEDBACK_DEPTH`] is not written, so two agents answering each other stop. And one
+//! event from outside gives back at most [`MAX_FEEDBACK_EVENTS`] in all (its `fuel`, shared out among
+//! what it gives back: [`Feedback::events`]), so many agents answering each other stop soon too. An
 //! answer past [`MAX_ANSWER_BYTES`] is not kept (the event says so in `answer_dropped`). An event whose id
 //! would pass the event id bound is not written. What is not written is said on stderr and counted.
 
@@ -33,6 +35,8 @@ use std::collections::HashMap;
 
 /// The most hops of feedback from an event that came from outside the host.
 pub const MAX_FEEDBACK_DEPTH: u64 = 8;
+/// The most events written back, in all, from one event that came from outside the host (its budget).
+pub const MAX_FEEDBACK_EVENTS: u64 = 64;
 /// The largest sink answer a `receipt` event carries, in bytes (as JSON).
 pub const MAX_ANSWER_BYTES: usize = 16 * 1024;
 
@@ -90,12 +94,22 @@ impl Feedback {
 
     /// Whether a receipt gives any event: then the host reads its firing event for [`Feedback::events`].
     pub fn wants(&self, receipt: &Value) -> bool {
-        self.wants_receipt(receipt) || self.words_of(receipt).is_some()
+        self.gives(receipt) > 0
     }
 
-    /// The events a receipt the sink took gives, with `cause` its firing event and `answer` what the sink
-    /// answered.
-    pub fn events(&self, receipt: &Value, answer: Option<&Value>, cause: &Event) -> Fed {
+    /// How many events a receipt gives back (a `receipt` event, the agent's words, both or none).
+    pub fn gives(&self, receipt: &Value) -> u64 {
+        u64::from(self.wants_receipt(receipt)) + u64::from(self.words_of(receipt).is_some())
+    }
+
+    /// The events a receipt the sink took gives, with `cause` its firing event, `answer` what the sink
+    /// answered and `siblings` how many events all the effects of `cause` give back.
+    ///
+    /// The budget: an event from outside has [`MAX_FEEDBACK_EVENTS`]` + 1` of `fuel`, and each event
+    /// written back has `(fuel of its firing event - 1) / siblings`; one with none is not written. A
+    /// subtree of fuel `f` so holds at most `f` events, and all that one outside event gives back at most
+    /// [`MAX_FEEDBACK_EVENTS`], however many agents answer each other.
+    pub fn events(&self, receipt: &Value, answer: Option<&Value>, cause: &Event, siblings: u64) -> Fed {
         let mut fed = Fed::default();
         let field = |k: &str| receipt.get(k).and_then(Value::as_str).unwrap_or("").to_string();
         let key = field("idemKey");
@@ -104,6 +118,14 @@ impl Feedback {
             fed.dropped.push(format!(
                 "{key}: not written back into the log: its firing event is {} hops of feedback from the outside, the most is {MAX_FEEDBACK_DEPTH}",
                 depth - 1
+            ));
+            return fed;
+        }
+        let fuel = cause.payload.get("fuel").and_then(Value::as_u64).unwrap_or(MAX_FEEDBACK_EVENTS + 1);
+        let fuel = fuel.saturating_sub(1) / siblings.max(1);
+        if fuel == 0 {
+            fed.dropped.push(format!(
+                "{key}: not written back into the log: the {MAX_FEEDBACK_EVENTS} events its outside event may give back are spent"
             ));
             return fed;
         }
@@ -151,6 +173,7 @@ impl Feedback {
             }
             payload.insert("in".into(), json!(if meeting { "meeting" } else { "channel" }));
             payload.insert("depth".into(), json!(depth));
+            payload.insert("fuel".into(), json!(fuel));
             make("receipt", EventType::Receipt, payload);
         }
         if let Some((text, reaction)) = self.words_of(receipt) {
@@ -164,6 +187,7 @@ impl Feedback {
                 payload.insert("reaction_to".into(), json!(cause.id));
             }
             payload.insert("depth".into(), json!(depth));
+            payload.insert("fuel".into(), json!(fuel));
             make("said", if meeting { EventType::Utterance } else { EventType::Message }, payload);
         }
         fed

@@ -594,7 +594,12 @@ impl<S: LogStore> Host<S> {
             let id = receipt.get("event").and_then(Value::as_str).unwrap_or("");
             let key = receipt.get("idemKey").and_then(Value::as_str).unwrap_or("");
             let fed = match self.db.event_by_id(id)? {
-                Some(cause) => self.feedback.events(&receipt, answer.as_ref(), &cause),
+                Some(cause) => {
+                    // Every event its firing event's effects give back shares that event's budget.
+                    let world = self.db.world_of(&[cause.id.as_str()])?;
+                    let siblings: u64 = world.entries().into_iter().map(|(_, r)| self.feedback.gives(r)).sum();
+                    self.feedback.events(&receipt, answer.as_ref(), &cause, siblings)
+                }
                 None => crate::feedback::Fed {
                     dropped: vec![format!(
                         "{key}: not written back into the log: this store cannot read its firing event {id} back"

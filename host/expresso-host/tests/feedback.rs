@@ -581,3 +581,28 @@ fn on_postgres_a_receipt_event_reaches_its_agent_and_the_reaction_runs_once() {
     assert_eq!(h.db_mut().events_after(0, 100).unwrap().len(), 2);
     assert_eq!(chat.calls().len(), 1);
 }
+
+#[test]
+fn many_agents_answering_each_other_stop_at_the_budget_of_the_outside_event() {
+    let agent = |name: &str| {
+        format!(
+            "agent \"{name}\" {{\n  grants {{ message.send }}\n  at most world\n  lives in channel #random\n  on message {{ reply \"{name} here\" }}\n}}\n"
+        )
+    };
+    let source: String = ["A", "B", "C", "D"].iter().map(|n| agent(n)).collect();
+    let dir = temp_dir("feedback-budget");
+    let (tasks, chat) = (Recorder::default(), Recorder::default());
+    let mut h = host(&source, &dir.join("state"), &tasks, &chat);
+    h.feedback.words = true;
+    h.db_mut().append(&[message("m1", 1_000, "#random", "anyone?")]).unwrap();
+    assert_eq!(h.drain(10_000).unwrap(), 0);
+    let events = log(&mut h);
+    // Without a budget, each reply is answered by the three others up to depth 8 (4·3⁷ at the last
+    // level alone). With it: m1's 65 of fuel gives each of its 4 replies 16; each of those gives its 3
+    // answers 5; each of those its 3 answers 1; their answers would have 0 and are not written.
+    assert_eq!(events.len() - 1, 4 + 12 + 36, "{}", events.len());
+    assert!(events.len() as u64 - 1 <= expresso_host::feedback::MAX_FEEDBACK_EVENTS);
+    assert_eq!(Metrics::get(&h.metrics.feedback_dropped), 36 * 3);
+    assert_eq!(chat.calls().len(), 4 + 12 + 36 + 36 * 3, "every reply is delivered; only its echo is cut");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
