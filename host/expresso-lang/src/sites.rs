@@ -92,7 +92,14 @@ fn expr<'a>(e: &'a Expr, loops: usize, out: &mut Vec<KeySite<'a>>) {
         }
         ExprKind::Leaf { name, arg, ordinal, id } => {
             expr(arg, loops, out);
-            out.push(KeySite { ordinal: *ordinal, id: id.as_ref(), loops, name: &name.text, cap: None, span: name.span });
+            out.push(KeySite {
+                ordinal: *ordinal,
+                id: id.as_ref(),
+                loops,
+                name: &name.text,
+                cap: None,
+                span: name.span,
+            });
         }
         ExprKind::Num(_)
         | ExprKind::Bool(_)

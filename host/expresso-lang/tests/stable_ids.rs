@@ -10,7 +10,11 @@ fn errors(source: &str) -> Vec<(&'static str, usize)> {
         Ok(compiled) => compiled.report.diagnostics,
         Err(diagnostics) => diagnostics,
     };
-    diagnostics.iter().filter(|d| d.is_error()).map(|d| (d.code.as_str(), position(source, d.span.start).line)).collect()
+    diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.code.as_str(), position(source, d.span.start).line))
+        .collect()
 }
 
 fn rendered(source: &str) -> String {
@@ -25,7 +29,8 @@ fn an_id_after_an_action_or_a_leaf_call_takes_the_ordinals_place() {
     let source = format!(
         "{AGENT}  on message {{\n    let c = classify(.message) id \"kind\"\n    let s = summarize(recent) id \"sum\"\n    say \"{{s}}\"\n    create_task \"Bug\" assignee: \"oncall\" id \"create-bug\"\n    let id = .speaker\n    notify id \"hi\" id \"2\"\n  }}\n}}\n"
     );
-    let compiled = compile(&source).unwrap_or_else(|d| panic!("{}", d.iter().map(|d| d.render("t.ex", &source)).collect::<String>()));
+    let compiled = compile(&source)
+        .unwrap_or_else(|d| panic!("{}", d.iter().map(|d| d.render("t.ex", &source)).collect::<String>()));
     let behavior = &compiled.program.agents[0].behaviors[0];
     let parts: Vec<(String, &str)> = key_sites(behavior).iter().map(|s| (s.part().to_string(), s.name)).collect();
     assert_eq!(
@@ -57,15 +62,25 @@ fn an_inline_leaf_takes_an_id_after_its_schema() {
 
 #[test]
 fn an_id_holding_a_separator_or_nothing_is_refused_at_its_line() {
-    for (id, what) in [("a/b", "holds `/`"), ("a|b", "holds `|`"), ("x:1", "holds `:`"), ("%7C", "holds `%`"), ("a b", "a space"), ("", "is empty")] {
-        let source = format!("agent \"T\" {{\n  grants {{ message.send }}\n  on message {{\n    say \"x\" id \"{id}\"\n  }}\n}}\n");
+    for (id, what) in [
+        ("a/b", "holds `/`"),
+        ("a|b", "holds `|`"),
+        ("x:1", "holds `:`"),
+        ("%7C", "holds `%`"),
+        ("a b", "a space"),
+        ("", "is empty"),
+    ] {
+        let source = format!(
+            "agent \"T\" {{\n  grants {{ message.send }}\n  on message {{\n    say \"x\" id \"{id}\"\n  }}\n}}\n"
+        );
         assert_eq!(errors(&source), vec![("E_ID", 4)], "{id}");
         let text = rendered(&source);
         assert!(text.contains(what), "{text}");
         assert!(text.contains("fix: name the action with letters, digits and dashes"), "{text}");
     }
     let long = "x".repeat(65);
-    let source = format!("agent \"T\" {{\n  grants {{ message.send }}\n  on message {{ say \"x\" id \"{long}\" }}\n}}\n");
+    let source =
+        format!("agent \"T\" {{\n  grants {{ message.send }}\n  on message {{ say \"x\" id \"{long}\" }}\n}}\n");
     assert_eq!(errors(&source), vec![("E_ID", 3)]);
     let fits = "x".repeat(64);
     assert_eq!(errors(&source.replace(&long, &fits)), vec![]);
@@ -84,7 +99,8 @@ fn two_sites_of_one_agent_with_one_id_are_refused_at_the_second() {
     assert!(text.contains("fix: give this `say` an id of its own"), "{text}");
     assert!(text.contains("note: the id is first given at t.ex:5:"), "{text}");
     // A leaf call and an action share the agent's ids too.
-    let mixed = format!("{AGENT}  on message {{\n    let c = classify(.message) id \"k\"\n    say \"a\" id \"k\"\n  }}\n}}\n");
+    let mixed =
+        format!("{AGENT}  on message {{\n    let c = classify(.message) id \"k\"\n    say \"a\" id \"k\"\n  }}\n}}\n");
     assert_eq!(errors(&mixed), vec![("E_DUP_ID", 6)]);
     // Two agents may each use an id.
     let two = "agent \"A\" {\n  grants { message.send }\n  on message { say \"a\" id \"greet\" }\n}\nagent \"B\" {\n  grants { message.send }\n  on message { say \"b\" id \"greet\" }\n}\n";
@@ -94,8 +110,9 @@ fn two_sites_of_one_agent_with_one_id_are_refused_at_the_second() {
 #[test]
 fn a_pinned_number_names_one_site_of_its_behavior_and_takes_no_others_key() {
     // The same old place pinned in two behaviors is two keys (their sites differ).
-    let two_behaviors =
-        format!("{AGENT}  on message {{\n    say \"a\" id \"0\"\n  }}\n  on message /x/ {{\n    say \"b\" id \"0\"\n  }}\n}}\n");
+    let two_behaviors = format!(
+        "{AGENT}  on message {{\n    say \"a\" id \"0\"\n  }}\n  on message /x/ {{\n    say \"b\" id \"0\"\n  }}\n}}\n"
+    );
     assert_eq!(errors(&two_behaviors), vec![]);
     // A new `say` before the pinned one holds ordinal 0 by its place: the key `T#0/0/say` twice.
     let taken = format!("{AGENT}  on message {{\n    say \"new\"\n    say \"old\" id \"0\"\n  }}\n}}\n");

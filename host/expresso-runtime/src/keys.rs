@@ -235,7 +235,9 @@ mod tests {
         let written = journal_key(&f, &trigger_path(&s));
         let trigger = read_journal_key(&written).unwrap();
         assert_eq!((trigger.part, trigger.name), ("trigger", None));
-        for bad in ["", "m1", "m1|A#0/0/say", "m1|A#x/0/say|message.send", "m1|A#0/a b/say|message.send", "m1|A#0/0:/say|x"] {
+        for bad in
+            ["", "m1", "m1|A#0/0/say", "m1|A#x/0/say|message.send", "m1|A#0/a b/say|message.send", "m1|A#0/0:/say|x"]
+        {
             assert_eq!(read_idem_key(bad), None, "{bad}");
         }
         assert_eq!(read_journal_key("A#0|m1/B#0/0/classify"), None);
@@ -264,7 +266,12 @@ mod tests {
         parts.sort();
         parts.dedup();
         // Parts as ordinals and as stable ids (a number pinned in place, a name), in and out of loops.
-        let leaves = [("0", &[][..], "reply"), ("1", &[0usize][..], "ai.x"), ("1", &[][..], "ai.x"), ("a.b-c", &[0, 1][..], "reply")];
+        let leaves = [
+            ("0", &[][..], "reply"),
+            ("1", &[0usize][..], "ai.x"),
+            ("1", &[][..], "ai.x"),
+            ("a.b-c", &[0, 1][..], "reply"),
+        ];
         let mut journal = std::collections::HashMap::new();
         let mut world = std::collections::HashMap::new();
         for agent in &parts {

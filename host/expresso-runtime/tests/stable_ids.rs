@@ -19,8 +19,14 @@ fn log() -> Vec<expresso_runtime::Event> {
     ]
 }
 
-fn run(source: &str, j: &mut MemoryStore, w: &mut MemoryStore, provider: &dyn expresso_runtime::Provider) -> Result<Outcome, Error> {
-    let compiled = compile(source).unwrap_or_else(|d| panic!("{}", d.iter().map(|d| d.render("t.ex", source)).collect::<String>()));
+fn run(
+    source: &str,
+    j: &mut MemoryStore,
+    w: &mut MemoryStore,
+    provider: &dyn expresso_runtime::Provider,
+) -> Result<Outcome, Error> {
+    let compiled = compile(source)
+        .unwrap_or_else(|d| panic!("{}", d.iter().map(|d| d.render("t.ex", source)).collect::<String>()));
     let mut rt = Runtime::new(&compiled, j, w, provider);
     rt.run(log())?;
     Ok(rt.into_outcome())
@@ -76,12 +82,18 @@ fn a_leaf_call_inserted_with_an_id_and_every_site_pinned_keeps_the_journal_and_t
         .replace("react \"🐞\"", "react \"🐞\" id \"1\"")
         .replace("due: \"+1d\"", "due: \"+1d\" id \"2\"")
         .replace("reply \"Logged. Open bugs: {open_bugs}.\"", "reply \"Logged. Open bugs: {open_bugs}.\" id \"3\"")
-        .replace("notify \"oncall\" \"Churn risk from {.speaker}\"", "notify \"oncall\" \"Churn risk from {.speaker}\" id \"4\"")
+        .replace(
+            "notify \"oncall\" \"Churn risk from {.speaker}\"",
+            "notify \"oncall\" \"Churn risk from {.speaker}\" id \"4\"",
+        )
         .replace(REPLY, "      reply \"Escalating now.\" id \"5\"\n");
     assert_eq!(edited.matches(" id \"").count(), 7, "{edited}");
     let mut answers = serde_json::Map::new();
     for id in ["m1", "m2", "m3"] {
-        answers.insert(format!("Triage#0|{id}/Triage#0/first-look/classify"), json!({ "kind": "question", "urgency": "low" }));
+        answers.insert(
+            format!("Triage#0|{id}/Triage#0/first-look/classify"),
+            json!({ "kind": "question", "urgency": "low" }),
+        );
     }
     let new_leaf_only = Recording::new(answers);
     let (mut j2, mut w2) = (j.clone(), w.clone());
