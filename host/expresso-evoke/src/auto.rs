@@ -31,7 +31,7 @@ impl Provider for Auto {
         match &self.open {
             Some(provider) => provider.answer(request),
             None => Err(format!(
-                "`{}` is open and needs a generative provider; set OPENAI_API_KEY (or OPENAI_BASE_URL) for one",
+                "`{}` is open and needs a generative provider; set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENAI_BASE_URL or ANTHROPIC_BASE_URL) for one",
                 request.leaf
             )),
         }

@@ -173,3 +173,66 @@ fn anthropic_without_its_key_is_refused_before_anything_runs() {
     assert!(stderr.contains("error: --provider anthropic: ANTHROPIC_API_KEY is not set"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+/// A leaf whose answer is a list: open, so `auto` gives it to a generative provider.
+const NOTES: &str = r#"leaf todos(s: Span) -> list<text>
+
+agent "Notes" {
+  grants { tasks.create, ai.todos }
+  at most world
+  lives in channel #support
+
+  on message {
+    let items = todos(.message)
+    for item in items {
+      create_task item
+    }
+  }
+}
+"#;
+
+/// `expresso run` of NOTES over one message, with `--provider auto` (the default) and `env` set.
+fn run_notes(name: &str, env: &[(&str, &str)]) -> Output {
+    let work = workdir(name);
+    std::fs::write(work.join("notes.ex"), NOTES).unwrap();
+    let event = r##"{"id":"m1","partition":{"workspace":"acme","room":"#support"},"type":"message","payload":{"speaker":"dana","text":"ship it, then test it"},"t_event":1000,"rev":0}"##;
+    std::fs::write(work.join("events.jsonl"), format!("{event}\n")).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_expresso"));
+    command.args(["run", "notes.ex", "--events", "events.jsonl", "--provider", "auto"]).current_dir(&work);
+    for name in
+        ["OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "EXPRESSO_ANTHROPIC_MODEL"]
+    {
+        command.env_remove(name);
+    }
+    command.envs(env.iter().copied());
+    let out = command.output().unwrap();
+    std::fs::remove_dir_all(&work).unwrap();
+    out
+}
+
+#[test]
+fn auto_gives_an_open_leaf_to_anthropic_when_only_its_environment_is_set() {
+    let answer = r#"{"id":"msg_t","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_t","name":"answer","input":{"value":["ship it","test it"]}}],"stop_reason":"tool_use","stop_sequence":null}"#;
+    let (url, requests) = serve(vec![(503, "{}".into()), (200, answer.into())]);
+    let out = run_notes("auto", &[("ANTHROPIC_BASE_URL", &url), ("ANTHROPIC_API_KEY", "sk-ant-test")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let effects: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(effects.len(), 2, "{effects:?}");
+    assert!(effects.iter().all(|e| e["effect"] == "tasks.create"), "{effects:?}");
+    assert!(stderr.contains("retry: "), "auto's generative provider is asked again too: {stderr}");
+    let (head, body) = requests.recv().unwrap();
+    assert!(head.starts_with("POST /v1/messages "), "{head}");
+    let schema = &body["tools"][0]["input_schema"]["properties"]["value"];
+    assert_eq!(schema, &serde_json::json!({ "type": "array", "items": { "type": "string" } }));
+}
+
+#[test]
+fn auto_without_a_generative_provider_names_both_variables() {
+    let out = run_notes("auto-none", &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("`todos` is open and needs a generative provider"), "{stderr}");
+    assert!(stderr.contains("OPENAI_API_KEY") && stderr.contains("ANTHROPIC_API_KEY"), "{stderr}");
+}
