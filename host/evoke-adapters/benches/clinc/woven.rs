@@ -58,6 +58,14 @@ fn steps_of(w: &Woven) -> Vec<String> {
     }
 }
 
+/// The whole sentence's route: its two most probable keys.
+fn top_two(route: &[(String, f64)]) -> String {
+    let mut r = route.to_vec();
+    r.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let at = |i: usize| r.get(i).map_or(("", 0.0), |(k, p)| (k.as_str(), *p));
+    format!("[{:.2} {} / {:.2} {}]", at(0).1, at(0).0, at(1).1, at(1).0)
+}
+
 struct Several {
     text: String,
     intents: Vec<String>,
@@ -98,7 +106,7 @@ pub fn report(local: &Local, gate: Gate, show_cuts: bool) {
         if is_cut(&w) {
             cut += 1;
             if show_cuts {
-                println!("  cut: {:?} ({}) → {:?}", item.text, item.intent, steps_of(&w));
+                println!("  cut: {} {:?} ({}) → {:?}", top_two(&d.route), item.text, item.intent, steps_of(&w));
             }
         }
     }
@@ -122,8 +130,10 @@ pub fn report(local: &Local, gate: Gate, show_cuts: bool) {
         }
         steps_all += s.intents.len();
         steps_right += s.intents.iter().zip(&got).filter(|(a, b)| a == b).count();
-        if show_cuts && got != s.intents {
-            println!("  several: {:?} {:?} → {:?}", s.text, s.intents, got);
+        if show_cuts {
+            let d = decide(&catalog, local, gate, &s.text);
+            let mark = if got == s.intents { "right" } else { "wrong" };
+            println!("  several: {mark} {} {:?} {:?} → {:?}", top_two(&d.route), s.text, s.intents, got);
         }
     }
     println!("multi-step sentences (benches/multi-step.jsonl), {}", several.len());

@@ -13,7 +13,7 @@ use evoke_core::question::{Question, Questions, Text};
 use std::collections::BTreeMap;
 
 /// How sure a clear reading is. Both sides of the route's bar, far from it.
-const SURE: f64 = 0.9;
+pub(crate) const SURE: f64 = 0.9;
 
 /// Verbs a spoken request commonly starts with, beyond the ones the reflexes' examples start with.
 const VERBS: &[&str] = &[
@@ -24,6 +24,14 @@ const VERBS: &[&str] = &[
     "shut", "start", "stop", "switch", "take", "tell", "text", "turn", "unlock", "unmute", "wake", "what", "whats",
     "when", "where", "who", "how", "write",
 ];
+
+/// Words that point back at a thing said before them: a stretch holding one asks about that thing.
+const POINTING: &[&str] = &["it", "them", "that", "this", "those", "these", "one"];
+
+/// Whether the words point back at something said before them (`put it in savings`, `skip it`).
+pub(crate) fn points_back(text: &str) -> bool {
+    words(text).iter().any(|w| POINTING.contains(&w.lower.as_str()))
+}
 
 /// Whether `word` (lowercased) is a verb a spoken request commonly starts with.
 pub(crate) fn starts_a_request(word: &str) -> bool {
