@@ -394,6 +394,7 @@ pub fn open_worker(args: &HostArgs) -> Result<Option<Worker>, Error> {
     let config = Config::read(&args.sinks)?;
     let Some(ns) = config.postgres()? else { return Ok(None) };
     let compiled = program(&args.program)?;
+    crate::timers::Timers::of(&compiled.program).check()?;
     config.covers(&world_capabilities(&compiled))?;
     // Checked once here, so a bad provider or sink is refused at start, not at the first lease.
     Sinks::from_config(&config)?;

@@ -452,3 +452,87 @@ fn the_host_counts_the_events_its_clock_appended() {
     assert_eq!(file_keys(&dir.join("out.jsonl")).len(), 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Postgres: each partition's worker drives its own share of the timers.
+
+#[test]
+fn on_postgres_each_timer_is_driven_once_by_the_partition_its_events_fall_in() {
+    use expresso_host::pg::{PartitionStore, partition_of};
+    let Some(url) = common::postgres::url() else { return };
+    let ns = common::postgres::namespace(&url, "timers", 4);
+    let both = format!("{TICK}{}", NUDGE);
+    let lease_all = || -> Vec<PartitionStore> {
+        (0..4).map(|p| PartitionStore::lease(common::postgres::client(&ns), &ns, p).unwrap().ok().unwrap()).collect()
+    };
+    let mut stores = lease_all();
+    let mut client = common::postgres::client(&ns);
+    let m1 = message("m1", 1_000);
+    expresso_host::pg::partition_store::append(&mut client, &ns, &[m1.clone()]).unwrap();
+    let mut timers: Vec<Timers> = (0..4).map(|_| timers_of(&both)).collect();
+    let pass = |stores: &mut Vec<PartitionStore>, timers: &mut Vec<Timers>, now: i64| -> Vec<usize> {
+        stores.iter_mut().zip(timers.iter_mut()).map(|(s, t)| timers::fire(s, t, now).unwrap()).collect()
+    };
+    // Armed at 10.5 s; the silence after m1 (1 s) is due at 3 s, so it fires now, in m1's partition.
+    let silent_part = partition_of(&m1, 4) as usize;
+    let mut want = vec![0; 4];
+    want[silent_part] = 1;
+    assert_eq!(pass(&mut stores, &mut timers, 10_500), want);
+    // The schedule's first due time (12 s) fires in the one partition its event falls in.
+    let tick_part = partition_of(&timers::schedule_event(&timers_of(TICK).schedules[0], 0), 4) as usize;
+    let mut want = vec![0; 4];
+    want[tick_part] = 1;
+    assert_eq!(pass(&mut stores, &mut timers, 12_000), want);
+    assert_eq!(pass(&mut stores, &mut timers, 12_500), vec![0; 4]);
+    // Every worker gone and back (new leases, new hosts): nothing fires twice, and the next due time once.
+    drop(stores);
+    let mut stores = lease_all();
+    let mut timers: Vec<Timers> = (0..4).map(|_| timers_of(&both)).collect();
+    assert_eq!(pass(&mut stores, &mut timers, 13_000), vec![0; 4]);
+    assert_eq!(pass(&mut stores, &mut timers, 14_100), want);
+    let rows = client
+        .query("SELECT part, id, rev FROM events WHERE id LIKE 'timer:%' ORDER BY seq", &[])
+        .unwrap()
+        .iter()
+        .map(|r| (r.get::<_, i32>(0) as usize, r.get::<_, String>(1), r.get::<_, i64>(2)))
+        .collect::<Vec<_>>();
+    assert_eq!(
+        rows,
+        vec![
+            (silent_part, "timer:silence:acme:#support:1000".to_string(), 2_000),
+            (tick_part, "timer:schedule:schedule:every%202s:12000".to_string(), 0),
+            (tick_part, "timer:schedule:schedule:every%202s:14000".to_string(), 0),
+        ]
+    );
+}
+
+#[test]
+fn serve_and_drain_refuse_a_schedule_shared_across_places_before_they_start() {
+    let dir = temp_dir("timers-mixed");
+    let program = dir.join("mixed.ex");
+    std::fs::write(
+        &program,
+        "agent \"A\" {\n  grants { message.send }\n  lives in meeting #standup\n  on schedule \"daily 09:00\" { say \"a\" }\n}\n\
+         agent \"B\" {\n  grants { message.send }\n  on schedule \"daily 09:00\" { say \"b\" }\n}\n",
+    )
+    .unwrap();
+    let sinks = "[sinks.out]\nkind = \"file\"\npath = \"out.jsonl\"\n[capabilities]\n\"message.send\" = \"out\"\n";
+    std::fs::write(dir.join("sqlite.toml"), sinks).unwrap();
+    // A Postgres store nobody listens on: the program is refused before any connection is tried.
+    std::fs::write(dir.join("pg.toml"), format!("{sinks}[store]\npostgres = \"postgres://nobody@127.0.0.1:9/x\"\n"))
+        .unwrap();
+    for (command, toml) in [("drain", "sqlite.toml"), ("serve", "pg.toml")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_expresso-host"))
+            .args([command, program.to_str().unwrap(), "--state", dir.join("state").to_str().unwrap()])
+            .args(["--sinks", dir.join(toml).to_str().unwrap()])
+            .args(if command == "serve" { vec!["--listen", "127.0.0.1:0"] } else { vec![] })
+            .env_remove("EXPRESSO_FAULT")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
+        assert!(stderr.contains("schedule \"daily 09:00\" is declared by agents in different places"), "{command}: {stderr}");
+        assert!(stderr.contains("A in #standup") && stderr.contains("fix:"), "{command}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -56,6 +56,17 @@ impl PartitionStore {
         self.client.is_closed()
     }
 
+    pub fn namespace(&self) -> &Namespace {
+        &self.ns
+    }
+
+    /// The connection, the deployment and the partition, for the timers (`crate::timers`); a transaction
+    /// a failed batch left open is ended first.
+    pub(crate) fn for_timers(&mut self) -> Result<(&mut Client, &Namespace, i32), Error> {
+        self.end_tx(false)?;
+        Ok((&mut self.client, &self.ns, self.part))
+    }
+
     /// Gives the lease back and the connection with it, for another partition.
     pub fn release(mut self) -> Option<Client> {
         // A transaction left open (a batch that failed between its memory lock and its commit) ends here,
@@ -333,6 +344,10 @@ impl LogStore for PartitionStore {
         )?;
         let rows = self.client.query(&statement, &[&self.part, &(limit.min(i64::MAX as usize) as i64)])?;
         Ok(rows.iter().map(parked_row).collect())
+    }
+
+    fn fire_timers(&mut self, timers: &mut crate::timers::Timers, now_ms: i64) -> Result<usize, Error> {
+        crate::timers::fire(self, timers, now_ms)
     }
 
     fn commit_retry(&mut self, batch: &BatchWrite, id: i64, fault: Option<&str>) -> Result<bool, Error> {
