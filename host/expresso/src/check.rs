@@ -149,7 +149,9 @@ impl StoreSites {
                 store.display(),
                 if world { "an idemKey" } else { "a journal key" }
             );
-            eprintln!("  = fix: name the journal or world file `expresso run` wrote, or the state directory of `serve`");
+            eprintln!(
+                "  = fix: name the journal or world file `expresso run` wrote, or the state directory of `serve`"
+            );
             return Err(Exit::Usage);
         };
         let site = Site {
@@ -289,7 +291,11 @@ fn judge(program: &Program, store: &StoreSites, file: &str, allow_removed: bool)
         let Some(behavior) = agent.behaviors.get(site.behavior) else {
             gone(
                 agent.name.span,
-                format!("the agent has {} behavior{}", agent.behaviors.len(), if agent.behaviors.len() == 1 { "" } else { "s" }),
+                format!(
+                    "the agent has {} behavior{}",
+                    agent.behaviors.len(),
+                    if agent.behaviors.len() == 1 { "" } else { "s" }
+                ),
             );
             continue;
         };

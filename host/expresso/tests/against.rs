@@ -62,7 +62,8 @@ fn an_edit_that_re_keys_an_applied_effect_is_refused_and_its_stable_id_passes() 
     let same = check(&work, &source, &["--against", "world.json"]);
     assert_eq!(same.status.code(), Some(0), "{}", text(&same.stderr));
     assert!(
-        text(&same.stdout).contains("against world.json: 5 keys of applied effects at 5 sites, each still made by the program"),
+        text(&same.stdout)
+            .contains("against world.json: 5 keys of applied effects at 5 sites, each still made by the program"),
         "{}",
         text(&same.stdout)
     );
@@ -76,7 +77,10 @@ fn an_edit_that_re_keys_an_applied_effect_is_refused_and_its_stable_id_passes() 
     assert!(err.contains("error[E_REKEY]: this `reply` is keyed `Triage#0/6/reply` now"), "{err}");
     assert!(err.contains("1 effect applied at `Triage#0/5/reply` (as `m3|Triage#0/5/reply|message.send`)"), "{err}");
     assert!(err.contains(&format!("--> edited.ex:{line}:7")), "{err}");
-    assert!(err.contains("fix: give this `reply` its old place as its stable id: `id \"5\"` after its arguments"), "{err}");
+    assert!(
+        err.contains("fix: give this `reply` its old place as its stable id: `id \"5\"` after its arguments"),
+        "{err}"
+    );
     assert!(err.contains("edited.ex: refused against world.json (1 site re-keyed or gone)"), "{err}");
     assert!(refused.stdout.is_empty(), "nothing is reported as checked: {}", text(&refused.stdout));
 
@@ -93,11 +97,17 @@ fn a_leaf_call_moved_from_its_journaled_answers_is_refused_against_the_journal()
     let work = first_run("journal");
     let source = triage_source();
     let inserted = "    let first = classify(here..end_of_turn) id \"first-look\"\n";
-    let unpinned = source.replace("    let c = classify(.message) ", &format!("{inserted}    let c = classify(.message) "));
+    let unpinned =
+        source.replace("    let c = classify(.message) ", &format!("{inserted}    let c = classify(.message) "));
     let refused = check(&work, &unpinned, &["--against", "journal.json"]);
     assert_eq!(refused.status.code(), Some(2));
     let err = text(&refused.stderr);
-    assert!(err.contains("this `classify` is keyed `Triage#0/1/classify` now: 3 answers journaled at `Triage#0/0/classify`"), "{err}");
+    assert!(
+        err.contains(
+            "this `classify` is keyed `Triage#0/1/classify` now: 3 answers journaled at `Triage#0/0/classify`"
+        ),
+        "{err}"
+    );
     assert!(err.contains("would ask the provider again"), "{err}");
     assert!(err.contains(&format!("--> edited.ex:{}:", line_of(&unpinned, "let c = classify"))), "{err}");
     assert!(err.contains("`id \"0\"`"), "{err}");
@@ -134,7 +144,10 @@ fn a_removed_action_is_refused_unless_removal_is_allowed() {
     // The first reply removed, the sites after it pinned: the other reply keeps its own key, so the
     // removed one's is made by nothing.
     let first_reply = source
-        .replace("      reply \"Logged. Open bugs: {open_bugs}.\"                       // ! WORLD cap message.send\n", "")
+        .replace(
+            "      reply \"Logged. Open bugs: {open_bugs}.\"                       // ! WORLD cap message.send\n",
+            "",
+        )
         .replace("\"Churn risk from {.speaker}\"", "\"Churn risk from {.speaker}\" id \"4\"")
         .replace(REPLY, "      reply \"Escalating now.\" id \"5\"\n");
     assert_eq!(first_reply.matches("reply").count(), 1, "{first_reply}");
@@ -151,7 +164,11 @@ fn a_removed_action_is_refused_unless_removal_is_allowed() {
     let refused = check(&work, &renamed, &["--against", "world.json"]);
     assert_eq!(refused.status.code(), Some(2));
     let err = text(&refused.stderr);
-    assert_eq!(err.matches("no agent is named \"Triage\" (renaming an agent re-keys every effect it applied)").count(), 5, "{err}");
+    assert_eq!(
+        err.matches("no agent is named \"Triage\" (renaming an agent re-keys every effect it applied)").count(),
+        5,
+        "{err}"
+    );
     std::fs::remove_dir_all(&work).unwrap();
 }
 
@@ -166,7 +183,11 @@ fn a_store_that_is_not_one_is_refused_naming_it() {
     std::fs::write(work.join("odd.json"), r#"{"expresso":"world","version":1,"entries":{"m1|no key":{}}}"#).unwrap();
     let out = check(&work, &source, &["--against", "odd.json"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("holds the key \"m1|no key\", which is not an idemKey"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("holds the key \"m1|no key\", which is not an idemKey"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = check(&work, &source, &["--against", "missing-dir/"]);
     assert_eq!(out.status.code(), Some(2));
     std::fs::create_dir_all(work.join("empty-state")).unwrap();
