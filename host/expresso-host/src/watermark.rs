@@ -77,6 +77,12 @@ pub enum Fate {
     Refused(String),
 }
 
+/// An event's time as the stage keeps it (SQL integers are signed; a time past their range is held at
+/// the greatest).
+pub fn t_of(event: &Event) -> i64 {
+    event.t_event.min(i64::MAX as u64) as i64
+}
+
 /// A partition as the stage keys it.
 pub fn part_key(event: &Event) -> String {
     json!([event.partition.workspace, event.partition.room]).to_string()
@@ -88,8 +94,9 @@ pub trait Stage {
     fn released_rev(&mut self, id: &str) -> Result<Option<i64>, Error>;
     /// The `rev` of `id` staged, if it is.
     fn staged_rev(&mut self, id: &str) -> Result<Option<i64>, Error>;
-    /// Whether `(id, rev)` was refused or superseded already.
-    fn noted(&mut self, id: &str, rev: i64) -> Result<bool, Error>;
+    /// `(id, rev)`'s fate when it was refused or superseded already: its reason, and whether it was
+    /// refused as it arrived (rather than taken off the stage by a later revision).
+    fn noted(&mut self, id: &str, rev: i64) -> Result<Option<(String, bool)>, Error>;
     /// How many events are staged.
     fn staged_count(&mut self) -> Result<i64, Error>;
     /// Stages an event (replacing a staged lower `rev` of its id).
@@ -134,9 +141,18 @@ pub fn stage(tx: &mut dyn Stage, events: &[Event], now_ms: i64) -> Result<Vec<Fa
         let rev = event.rev as i64;
         let body = serde_json::to_string(event).map_err(|e| Error::Store(e.to_string()))?;
         let id = event.id.as_str();
-        if tx.noted(id, rev)? {
-            fates.push(Fate::Duplicate);
-            continue;
+        match tx.noted(id, rev)? {
+            // Refused when it came: sent again, refused again with the same reason, and still not run.
+            Some((reason, true)) => {
+                fates.push(Fate::Refused(reason));
+                continue;
+            }
+            // Staged once, then replaced by a later revision: a redelivery.
+            Some((_, false)) => {
+                fates.push(Fate::Duplicate);
+                continue;
+            }
+            None => {}
         }
         if let Some(held) = tx.released_rev(id)? {
             if held == rev {
@@ -174,7 +190,7 @@ pub fn stage(tx: &mut dyn Stage, events: &[Event], now_ms: i64) -> Result<Vec<Fa
         }
         let part = part_key(event);
         tx.stage(event, &part, now_ms)?;
-        tx.saw(&part, event.t_event.min(i64::MAX as u64) as i64)?;
+        tx.saw(&part, t_of(event))?;
         fates.push(Fate::New);
     }
     Ok(fates)
@@ -191,11 +207,11 @@ pub fn release(tx: &mut dyn Stage, window: Window, now_ms: i64, all: bool) -> Re
         let settled = staged
             .iter()
             .filter(|(_, arrived)| all || now_ms.saturating_sub(*arrived) >= window.millis)
-            .map(|(e, _)| e.t_event as i64)
+            .map(|(e, _)| t_of(e))
             .max();
         let cutoff = settled.map_or(watermark, |t| t.max(watermark));
         for (event, _) in staged {
-            let t = event.t_event as i64;
+            let t = t_of(&event);
             if t > cutoff {
                 continue;
             }
@@ -224,7 +240,7 @@ pub fn release(tx: &mut dyn Stage, window: Window, now_ms: i64, all: bool) -> Re
 pub fn released_marks(released: &[Released]) -> HashMap<&str, i64> {
     let mut marks: HashMap<&str, i64> = HashMap::new();
     for r in released {
-        let t = r.event.t_event as i64;
+        let t = t_of(&r.event);
         let m = marks.entry(r.part.as_str()).or_insert(t);
         *m = (*m).max(t);
     }
@@ -281,9 +297,10 @@ impl Stage for SqliteStage<'_> {
         use rusqlite::OptionalExtension;
         Ok(self.0.query_row("SELECT rev FROM pending WHERE id = ?1", [id], |r| r.get(0)).optional()?)
     }
-    fn noted(&mut self, id: &str, rev: i64) -> Result<bool, Error> {
-        let mut stmt = self.0.prepare_cached("SELECT 1 FROM corrections WHERE id = ?1 AND rev = ?2")?;
-        Ok(stmt.exists(rusqlite::params![id, rev])?)
+    fn noted(&mut self, id: &str, rev: i64) -> Result<Option<(String, bool)>, Error> {
+        use rusqlite::OptionalExtension;
+        let mut stmt = self.0.prepare_cached("SELECT reason, body != '' FROM corrections WHERE id = ?1 AND rev = ?2")?;
+        Ok(stmt.query_row(rusqlite::params![id, rev], |r| Ok((r.get(0)?, r.get(1)?))).optional()?)
     }
     fn staged_count(&mut self) -> Result<i64, Error> {
         Ok(self.0.query_row("SELECT COUNT(*) FROM pending", [], |r| r.get(0))?)
@@ -294,7 +311,7 @@ impl Stage for SqliteStage<'_> {
             "INSERT INTO pending (id, rev, part, t_event, arrived_ms, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
              ON CONFLICT (id) DO UPDATE SET rev = excluded.rev, part = excluded.part, t_event = excluded.t_event,
              arrived_ms = excluded.arrived_ms, body = excluded.body",
-            rusqlite::params![event.id, event.rev as i64, part, event.t_event as i64, arrived_ms, body],
+            rusqlite::params![event.id, event.rev as i64, part, t_of(event), arrived_ms, body],
         )?;
         Ok(())
     }

@@ -66,8 +66,9 @@ impl Stage for PgStage<'_, '_> {
     fn staged_rev(&mut self, id: &str) -> Result<Option<i64>, Error> {
         Ok(self.tx.query_opt("SELECT rev FROM pending WHERE id = $1", &[&id])?.map(|r| r.get(0)))
     }
-    fn noted(&mut self, id: &str, rev: i64) -> Result<bool, Error> {
-        Ok(self.tx.query_opt("SELECT 1 FROM corrections WHERE id = $1 AND rev = $2", &[&id, &rev])?.is_some())
+    fn noted(&mut self, id: &str, rev: i64) -> Result<Option<(String, bool)>, Error> {
+        let row = self.tx.query_opt("SELECT reason, body <> '' FROM corrections WHERE id = $1 AND rev = $2", &[&id, &rev])?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
     }
     fn staged_count(&mut self) -> Result<i64, Error> {
         Ok(self.tx.query_one("SELECT COUNT(*) FROM pending", &[])?.get(0))
@@ -78,7 +79,7 @@ impl Stage for PgStage<'_, '_> {
             "INSERT INTO pending (id, rev, part, t_event, arrived_ms, body) VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT (id) DO UPDATE SET rev = excluded.rev, part = excluded.part, t_event = excluded.t_event,
              arrived_ms = excluded.arrived_ms, body = excluded.body",
-            &[&event.id, &(event.rev as i64), &part, &(event.t_event as i64), &arrived_ms, &body],
+            &[&event.id, &(event.rev as i64), &part, &watermark::t_of(event), &arrived_ms, &body],
         )?;
         Ok(())
     }
