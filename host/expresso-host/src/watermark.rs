@@ -478,3 +478,87 @@ impl crate::store::Db {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Db;
+
+    fn event(id: &str, room: &str, t: u64, rev: u64) -> Event {
+        serde_json::from_value(json!({
+            "id": id, "partition": {"workspace": "w", "room": room}, "type": "message",
+            "payload": {"speaker": "s", "text": id}, "t_event": t, "rev": rev,
+        }))
+        .unwrap()
+    }
+
+    fn log(db: &Db) -> Vec<String> {
+        db.events_after(0, 100).unwrap().into_iter().map(|(_, e)| e.id).collect()
+    }
+
+    #[test]
+    fn each_partition_has_its_own_watermark_and_the_clock_settles_the_rest() {
+        let dir = std::env::temp_dir().join(format!("expresso-watermark-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut db = Db::open(&dir).unwrap();
+        let w = Window::new(1_000).unwrap();
+        // A busy room far ahead in event time releases nothing of a quiet one.
+        let fates = db.stage(&[event("p5000", "busy", 5_000, 0), event("q1000", "quiet", 1_000, 0)], w, 0).unwrap();
+        assert_eq!(fates, vec![Fate::New, Fate::New]);
+        assert!(log(&db).is_empty());
+        // The quiet room's own later event passes its watermark over 1000 (2500 - 1000 = 1500).
+        db.stage(&[event("q2500", "quiet", 2_500, 0)], w, 10).unwrap();
+        assert_eq!(log(&db), vec!["q1000"]);
+        // The clock settles what waited W: everything staged by time 0 and before it in its room.
+        assert_eq!(db.release(w, 999, false).unwrap(), 0);
+        assert_eq!(db.release(w, 1_000, false).unwrap(), 1);
+        assert_eq!(log(&db), vec!["q1000", "p5000"]);
+        assert_eq!(db.release(w, 1_010, false).unwrap(), 1);
+        assert_eq!(log(&db), vec!["q1000", "p5000", "q2500"]);
+        let schedule = db.schedule_after(0, 10).unwrap();
+        let whys: Vec<&str> = (1..=3).map(|seq| schedule[&seq]["why"].as_str().unwrap()).collect();
+        assert_eq!(whys, vec!["watermark", "settle", "settle"]);
+        assert_eq!(schedule[&1]["watermark"], json!(1_500));
+        assert_eq!(db.stage_counts().unwrap(), StageCounts::default());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn past_the_bound_of_staged_events_an_ingest_is_refused_whole() {
+        struct Full;
+        impl Stage for Full {
+            fn released_rev(&mut self, _: &str) -> Result<Option<i64>, Error> {
+                Ok(None)
+            }
+            fn staged_rev(&mut self, _: &str) -> Result<Option<i64>, Error> {
+                Ok(None)
+            }
+            fn noted(&mut self, _: &str, _: i64) -> Result<Option<(String, bool)>, Error> {
+                Ok(None)
+            }
+            fn staged_count(&mut self) -> Result<i64, Error> {
+                Ok(MAX_PENDING)
+            }
+            fn stage(&mut self, _: &Event, _: &str, _: i64) -> Result<(), Error> {
+                panic!("nothing is staged past the bound")
+            }
+            fn note(&mut self, _: &str, _: i64, _: &str, _: &str, _: &str, _: i64) -> Result<(), Error> {
+                panic!("nothing is noted past the bound")
+            }
+            fn saw(&mut self, _: &str, _: i64) -> Result<(), Error> {
+                Ok(())
+            }
+            fn marks(&mut self) -> Result<Vec<(String, i64, i64)>, Error> {
+                Ok(Vec::new())
+            }
+            fn staged(&mut self, _: &str) -> Result<Vec<(Event, i64)>, Error> {
+                Ok(Vec::new())
+            }
+            fn release(&mut self, _: &[Released], _: i64) -> Result<(), Error> {
+                Ok(())
+            }
+        }
+        let refused = stage(&mut Full, &[event("a", "r", 1, 0)], 0).unwrap_err().to_string();
+        assert!(refused.contains("wait in the reorder window") && refused.contains("100000"), "{refused}");
+    }
+}
