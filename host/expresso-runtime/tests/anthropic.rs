@@ -234,6 +234,28 @@ fn faults_say_whether_asking_again_may_help() {
         assert_eq!(fault.transient, transient, "HTTP {status}: {}", fault.message);
         assert!(fault.message.starts_with(expected), "{} (expected {expected})", fault.message);
     }
+    // An endpoint that takes the request and hangs up without an answer: that may pass.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let hangs_up = Anthropic::new(&format!("http://{}", listener.local_addr().unwrap()), "m", None);
+    std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        endpoint::read_request(&mut std::io::BufReader::new(stream));
+    });
+    let fault = hangs_up.try_answer(&request).unwrap_err();
+    assert!(fault.transient && fault.message.starts_with("the endpoint cannot be reached"), "{fault:?}");
+    // An answer cut off in its body: that may pass too.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let cut = Anthropic::new(&format!("http://{}", listener.local_addr().unwrap()), "m", None);
+    std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut reader = std::io::BufReader::new(stream);
+        endpoint::read_request(&mut reader);
+        let mut stream = reader.into_inner();
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"type\":";
+        let _ = std::io::Write::write_all(&mut stream, head.as_bytes());
+    });
+    let fault = cut.try_answer(&request).unwrap_err();
+    assert!(fault.transient && fault.message.starts_with("the answer cannot be read"), "{fault:?}");
     // Nothing listens on a port just freed: the connection is refused, which may pass.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let gone = Anthropic::new(&format!("http://127.0.0.1:{port}"), "m", None);

@@ -27,22 +27,7 @@ pub fn serve_with(
         for _ in 0..count {
             let (stream, _) = listener.accept().unwrap();
             let mut reader = BufReader::new(stream);
-            let mut head = String::new();
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                reader.read_line(&mut line).unwrap();
-                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = v.trim().parse().unwrap();
-                }
-                if line == "\r\n" {
-                    break;
-                }
-                head.push_str(&line);
-            }
-            let mut request = vec![0; length];
-            reader.read_exact(&mut request).unwrap();
-            let request: Value = serde_json::from_slice(&request).unwrap();
+            let (head, request) = read_request(&mut reader);
             let (status, body) = reply(&request);
             let _ = tx.send((head, request));
             let mut stream = reader.into_inner();
@@ -54,6 +39,26 @@ pub fn serve_with(
         }
     });
     (url, rx)
+}
+
+/// Reads one request from `reader`: its head (request line and headers) and its JSON body.
+pub fn read_request(reader: &mut impl BufRead) -> (String, Value) {
+    let mut head = String::new();
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap();
+        }
+        if line == "\r\n" {
+            break;
+        }
+        head.push_str(&line);
+    }
+    let mut request = vec![0; length];
+    reader.read_exact(&mut request).unwrap();
+    (head, serde_json::from_slice(&request).unwrap())
 }
 
 /// One header's value in a request head, by its name in any case.
