@@ -363,7 +363,7 @@ fn pass(
     let mut starts: BTreeMap<Partition, u64> = BTreeMap::new();
     for (seq, event) in new_events {
         last_seq = *seq;
-        if matches!(event.kind, EventType::Utterance | EventType::Message) {
+        if matches!(event.kind, EventType::Utterance | EventType::Message) && !own_words(event) {
             let start = starts.entry(event.partition.clone()).or_insert(0);
             *start = (*start).max(event.t_event);
         }
@@ -415,6 +415,13 @@ fn pass(
         (a, b) => a.or(b).unwrap_or(i64::MAX),
     };
     Ok(Fired { appended: appended.len(), seen: last_seq, next_due_ms })
+}
+
+/// An agent's own words the host wrote back into the log (`crate::feedback`: an id `said|…`, the payload
+/// naming the agent). They do not end a silence: a silence is the people's, and an agent that says
+/// "still there?" after a silence would otherwise start the next one and say it again for ever.
+fn own_words(event: &Event) -> bool {
+    event.id.starts_with("said|") && event.payload.get("agent").is_some_and(serde_json::Value::is_string)
 }
 
 // ---------------------------------------------------------------------------------------------------

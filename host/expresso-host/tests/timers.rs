@@ -536,3 +536,21 @@ fn serve_and_drain_refuse_a_schedule_shared_across_places_before_they_start() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_agent_s_own_words_written_back_do_not_end_a_silence() {
+    let dir = temp_dir("timers-own-words");
+    let mut db = Db::open(&dir).unwrap();
+    let mut t = timers_of(NUDGE);
+    db.append(&[message("m1", 1_000)]).unwrap();
+    assert_eq!(timers::fire(&mut db, &mut t, 3_000).unwrap(), 1);
+    // The nudge's `say`, as the host writes an agent's words back into the log: it starts no silence.
+    let mut said = message("said|timer:silence:acme:%23support:1000|Nudge#0/0/say|message.send", 3_000);
+    said.payload.insert("agent".into(), serde_json::json!("Nudge"));
+    db.append(&[said]).unwrap();
+    assert_eq!(timers::fire(&mut db, &mut t, 10_000).unwrap(), 0, "the agent's own words started a silence");
+    // A person's message does.
+    db.append(&[message("m2", 10_000)]).unwrap();
+    assert_eq!(timers::fire(&mut db, &mut t, 12_000).unwrap(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
