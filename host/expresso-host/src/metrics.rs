@@ -67,13 +67,21 @@ impl Metrics {
                 "firings parked after faulting on every try (listed by expresso parked list)",
                 &self.firings_parked,
             ),
-            ("expresso_feedback_events_total", "receipt and word events written back into the log", &self.feedback_events),
+            (
+                "expresso_feedback_events_total",
+                "receipt and word events written back into the log",
+                &self.feedback_events,
+            ),
             (
                 "expresso_feedback_dropped_total",
                 "receipt and word events not written back, past a bound (said on stderr)",
                 &self.feedback_dropped,
             ),
-            ("expresso_timer_events_total", "schedule and silence events the host's clock appended", &self.timer_events),
+            (
+                "expresso_timer_events_total",
+                "schedule and silence events the host's clock appended",
+                &self.timer_events,
+            ),
         ];
         let timings: [(&str, &str, &AtomicU64); 7] = [
             ("expresso_ingest_commits_total", "group commits of the log", &self.ingest_commits),

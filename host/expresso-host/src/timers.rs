@@ -316,7 +316,8 @@ pub fn fire(store: &mut dyn TimerStore, timers: &mut Timers, now_ms: i64) -> Res
     if new_events.is_empty() && timers.next_due_ms.is_some_and(|due| now_ms < due) {
         return Ok(0);
     }
-    let schedules: Vec<&ScheduleTimer> = timers.schedules.iter().filter(|t| store.owns(&schedule_event(t, 0))).collect();
+    let schedules: Vec<&ScheduleTimer> =
+        timers.schedules.iter().filter(|t| store.owns(&schedule_event(t, 0))).collect();
     let fired = {
         let timers = &*timers;
         store.in_timer_tx(&mut |tx| pass(tx, timers, &schedules, first_pass, seen, &new_events, now_ms))?
@@ -500,7 +501,10 @@ impl TimerTx for SqliteTimers<'_> {
         Ok(())
     }
     fn set_seen(&mut self, seq: i64) -> Result<(), Error> {
-        self.0.execute("INSERT INTO timer_seen (one, seq) VALUES (1, ?1) ON CONFLICT (one) DO UPDATE SET seq = ?1", [seq])?;
+        self.0.execute(
+            "INSERT INTO timer_seen (one, seq) VALUES (1, ?1) ON CONFLICT (one) DO UPDATE SET seq = ?1",
+            [seq],
+        )?;
         Ok(())
     }
     fn silences(&mut self) -> Result<Vec<SilenceRow>, Error> {
@@ -523,14 +527,16 @@ impl TimerTx for SqliteTimers<'_> {
     }
     fn mark(&mut self, p: &Partition, fired_ms: i64, next_due_ms: Option<i64>) -> Result<(), Error> {
         self.0
-            .prepare_cached("UPDATE timer_silences SET fired_ms = ?3, next_due_ms = ?4 WHERE workspace = ?1 AND room = ?2")?
+            .prepare_cached(
+                "UPDATE timer_silences SET fired_ms = ?3, next_due_ms = ?4 WHERE workspace = ?1 AND room = ?2",
+            )?
             .execute(params![p.workspace, p.room, fired_ms, next_due_ms])?;
         Ok(())
     }
     fn next_silence(&mut self) -> Result<Option<i64>, Error> {
-        Ok(self.0.query_row("SELECT MIN(next_due_ms) FROM timer_silences WHERE next_due_ms IS NOT NULL", [], |r| {
-            r.get(0)
-        })?)
+        Ok(self
+            .0
+            .query_row("SELECT MIN(next_due_ms) FROM timer_silences WHERE next_due_ms IS NOT NULL", [], |r| r.get(0))?)
     }
     fn append(&mut self, events: &[Event]) -> Result<(), Error> {
         let mut insert = self.0.prepare_cached("INSERT OR IGNORE INTO events (id, rev, body) VALUES (?1, ?2, ?3)")?;
@@ -621,26 +627,26 @@ impl TimerTx for PgTimers<'_, '_> {
         // here, and then reads the due time the new holder moved on.
         Ok(self
             .tx
-            .query_one("SELECT next_due_ms FROM timer_schedules WHERE room = $1 AND spec = $2 FOR UPDATE", &[
-                &room, &spec,
-            ])?
+            .query_one(
+                "SELECT next_due_ms FROM timer_schedules WHERE room = $1 AND spec = $2 FOR UPDATE",
+                &[&room, &spec],
+            )?
             .get(0))
     }
     fn advance(&mut self, room: &str, spec: &str, next_due_ms: i64) -> Result<(), Error> {
-        self.tx.execute("UPDATE timer_schedules SET next_due_ms = $3 WHERE room = $1 AND spec = $2", &[
-            &room,
-            &spec,
-            &next_due_ms,
-        ])?;
+        self.tx.execute(
+            "UPDATE timer_schedules SET next_due_ms = $3 WHERE room = $1 AND spec = $2",
+            &[&room, &spec, &next_due_ms],
+        )?;
         Ok(())
     }
     fn silence_start(&mut self, p: &Partition) -> Result<Option<i64>, Error> {
         Ok(self
             .tx
-            .query_opt("SELECT start_ms FROM timer_silences WHERE workspace = $1 AND room = $2 FOR UPDATE", &[
-                &p.workspace,
-                &p.room,
-            ])?
+            .query_opt(
+                "SELECT start_ms FROM timer_silences WHERE workspace = $1 AND room = $2 FOR UPDATE",
+                &[&p.workspace, &p.room],
+            )?
             .map(|row| row.get(0)))
     }
     fn rearm(&mut self, p: &Partition, start_ms: i64, next_due_ms: i64) -> Result<(), Error> {
@@ -659,19 +665,17 @@ impl TimerTx for PgTimers<'_, '_> {
         Ok(())
     }
     fn silences(&mut self) -> Result<Vec<SilenceRow>, Error> {
-        let rows = self
-            .tx
-            .query("SELECT workspace, room, start_ms, fired_ms FROM timer_silences WHERE part = $1 FOR UPDATE", &[
-                &self.part,
-            ])?;
+        let rows = self.tx.query(
+            "SELECT workspace, room, start_ms, fired_ms FROM timer_silences WHERE part = $1 FOR UPDATE",
+            &[&self.part],
+        )?;
         Ok(pg_silences(rows))
     }
     fn set_next(&mut self, p: &Partition, next_due_ms: Option<i64>) -> Result<(), Error> {
-        self.tx.execute("UPDATE timer_silences SET next_due_ms = $3 WHERE workspace = $1 AND room = $2", &[
-            &p.workspace,
-            &p.room,
-            &next_due_ms,
-        ])?;
+        self.tx.execute(
+            "UPDATE timer_silences SET next_due_ms = $3 WHERE workspace = $1 AND room = $2",
+            &[&p.workspace, &p.room, &next_due_ms],
+        )?;
         Ok(())
     }
     fn due_silences(&mut self, now_ms: i64, limit: usize) -> Result<Vec<SilenceRow>, Error> {
@@ -692,9 +696,10 @@ impl TimerTx for PgTimers<'_, '_> {
     fn next_silence(&mut self) -> Result<Option<i64>, Error> {
         Ok(self
             .tx
-            .query_one("SELECT MIN(next_due_ms) FROM timer_silences WHERE part = $1 AND next_due_ms IS NOT NULL", &[
-                &self.part,
-            ])?
+            .query_one(
+                "SELECT MIN(next_due_ms) FROM timer_silences WHERE part = $1 AND next_due_ms IS NOT NULL",
+                &[&self.part],
+            )?
             .get(0))
     }
     fn append(&mut self, events: &[Event]) -> Result<(), Error> {

@@ -183,8 +183,11 @@ fn a_bad_schedule_string_is_refused_before_anything_runs() {
     )
     .unwrap();
     let sinks = dir.join("sinks.toml");
-    std::fs::write(&sinks, "[sinks.out]\nkind = \"file\"\npath = \"out.jsonl\"\n[capabilities]\n\"message.send\" = \"out\"\n")
-        .unwrap();
+    std::fs::write(
+        &sinks,
+        "[sinks.out]\nkind = \"file\"\npath = \"out.jsonl\"\n[capabilities]\n\"message.send\" = \"out\"\n",
+    )
+    .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_expresso-host"))
         .args(["drain", program.to_str().unwrap(), "--state", dir.join("state").to_str().unwrap()])
         .args(["--sinks", sinks.to_str().unwrap()])
@@ -361,7 +364,9 @@ fn a_silence_under_way_takes_a_duration_added_by_an_edit() {
     db.append(&[message("m1", 1_000)]).unwrap();
     assert_eq!(timers::fire(&mut db, &mut t, 2_000).unwrap(), 0);
     // Restarted with a 2 s silence added: due at 3 s, not held until the 10 s one.
-    let both = format!("{long}agent \"Nudge\" {{\n  grants {{ message.send }}\n  on silence for 2s {{ say \"still there?\" }}\n}}\n");
+    let both = format!(
+        "{long}agent \"Nudge\" {{\n  grants {{ message.send }}\n  on silence for 2s {{ say \"still there?\" }}\n}}\n"
+    );
     let mut t = timers_of(&both);
     assert_eq!(timers::fire(&mut db, &mut t, 5_000).unwrap(), 1);
     assert_eq!(timer_events(&db), vec![("timer:silence:acme:#support:1000".into(), 2_000, 3_000)]);
@@ -380,7 +385,8 @@ fn a_silence_added_to_a_program_with_a_log_counts_from_where_the_agents_are() {
     db.append(&[other]).unwrap();
     // The agents have run the log to its end (position 2) with a program that had no silence.
     let memory = serde_json::Map::new();
-    let batch = expresso_host::store::BatchWrite { memory: vec![("Triage".into(), memory)], cursor: 2, ..Default::default() };
+    let batch =
+        expresso_host::store::BatchWrite { memory: vec![("Triage".into(), memory)], cursor: 2, ..Default::default() };
     db.commit_batch(&batch).unwrap();
     let mut t = timers_of(NUDGE);
     assert_eq!(timers::fire(&mut db, &mut t, 60_000).unwrap(), 0, "a silence fired for the log's history");
@@ -531,7 +537,10 @@ fn serve_and_drain_refuse_a_schedule_shared_across_places_before_they_start() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
-        assert!(stderr.contains("schedule \"daily 09:00\" is declared by agents in different places"), "{command}: {stderr}");
+        assert!(
+            stderr.contains("schedule \"daily 09:00\" is declared by agents in different places"),
+            "{command}: {stderr}"
+        );
         assert!(stderr.contains("A in #standup") && stderr.contains("fix:"), "{command}: {stderr}");
     }
     std::fs::remove_dir_all(&dir).unwrap();

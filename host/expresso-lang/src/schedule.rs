@@ -92,9 +92,10 @@ fn every(text: &str, rest: &[&str]) -> Result<Clock, String> {
     let n: u64 = number
         .parse()
         .map_err(|_| format!("`{d}` in `{text}` is not a whole number with a unit of s, m, h, d or w"))?;
-    let period = n.checked_mul(unit_ms).filter(|p| (MIN_PERIOD_MS..=MAX_PERIOD_MS).contains(p)).ok_or_else(|| {
-        format!("`{text}`: the period must be from 1s to 366d")
-    })?;
+    let period = n
+        .checked_mul(unit_ms)
+        .filter(|p| (MIN_PERIOD_MS..=MAX_PERIOD_MS).contains(p))
+        .ok_or_else(|| format!("`{text}`: the period must be from 1s to 366d"))?;
     Ok(Clock { period_ms: period, offset_ms: 0 })
 }
 
