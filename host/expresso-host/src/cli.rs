@@ -97,6 +97,10 @@ pub enum HostCommand {
         /// The file to write (replaced at once when it is written whole).
         #[arg(long)]
         out: PathBuf,
+        /// Also write the store's journal here, as a file `run --journal` reads, so the replay calls no
+        /// provider for an answer serve had.
+        #[arg(long)]
+        journal: Option<PathBuf>,
     },
     /// Run the store's log through the protocol, send what waits, and exit (1 when receipts still wait).
     Drain {
@@ -201,13 +205,19 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             println!("{{\"accepted\":{fresh},\"duplicate\":{duplicate},\"refused\":{}}}", fates.len() - fresh - duplicate);
             Ok(0)
         }
-        HostCommand::Export { state, sinks, out } => {
-            let written = match sinks.as_deref().map(Config::read).transpose()?.map(|c| c.postgres()).transpose()?.flatten() {
-                Some(ns) => crate::export::write(&mut crate::pg::connect(&ns)?, &out)?,
-                None => crate::export::write(&mut Db::open(&state_place(state.as_deref())?)?, &out)?,
+        HostCommand::Export { state, sinks, out, journal } => {
+            let mut store: Box<dyn crate::export::Exported> =
+                match sinks.as_deref().map(Config::read).transpose()?.map(|c| c.postgres()).transpose()?.flatten() {
+                    Some(ns) => Box::new(crate::pg::connect(&ns)?),
+                    None => Box::new(Db::open(&state_place(state.as_deref())?)?),
+                };
+            let entries = match &journal {
+                Some(path) => crate::export::write_journal(store.as_mut(), path)?,
+                None => 0,
             };
+            let written = crate::export::write(store.as_mut(), &out)?;
             println!(
-                "{{\"events\":{},\"corrections\":{},\"out\":{}}}",
+                "{{\"events\":{},\"corrections\":{},\"journal_entries\":{entries},\"out\":{}}}",
                 written.events,
                 written.corrections,
                 serde_json::Value::String(out.display().to_string())

@@ -22,7 +22,6 @@ use expresso_runtime::Event;
 use expresso_runtime::bounds::MAX_EVENTS;
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::Path;
 
 /// The first line's opening word, by which `run` knows an export.
@@ -39,6 +38,8 @@ pub trait Exported {
     fn schedule_from(&mut self, after: i64, limit: usize) -> Result<HashMap<i64, Value>, Error>;
     /// Every correction refused or superseded, at most `limit`.
     fn all_corrections(&mut self, limit: usize) -> Result<Vec<Correction>, Error>;
+    /// Up to `limit` journal entries whose key comes after `after`, in key order, as `(key, value text)`.
+    fn journal_after(&mut self, after: &str, limit: usize) -> Result<Vec<(String, String)>, Error>;
 }
 
 impl Exported for crate::store::Db {
@@ -51,6 +52,43 @@ impl Exported for crate::store::Db {
     fn all_corrections(&mut self, limit: usize) -> Result<Vec<Correction>, Error> {
         self.corrections(true, limit)
     }
+    fn journal_after(&mut self, after: &str, limit: usize) -> Result<Vec<(String, String)>, Error> {
+        let mut stmt = self.conn().prepare_cached("SELECT key, value FROM journal WHERE key > ?1 ORDER BY key LIMIT ?2")?;
+        let rows = stmt.query_map(rusqlite::params![after, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+}
+
+/// Writes the store's journal J as a journal file `run --journal` reads (`{"expresso": "journal",
+/// "version": 1, "entries": {…}}`), at once: `run` over the export then calls no provider for an answer
+/// `serve` had. Refused past the size `run` reads (256 MiB). Returns how many entries it wrote.
+pub fn write_journal(store: &mut dyn Exported, path: &Path) -> Result<usize, Error> {
+    use expresso_runtime::bounds::MAX_STORE_BYTES;
+    let mut entries = serde_json::Map::new();
+    let (mut after, mut bytes) = (String::new(), 0u64);
+    loop {
+        let chunk = store.journal_after(&after, CHUNK)?;
+        let Some(last) = chunk.last().map(|(k, _)| k.clone()) else { break };
+        for (key, value) in chunk {
+            bytes += (key.len() + value.len()) as u64;
+            if bytes > MAX_STORE_BYTES {
+                return Err(Error::Store(format!(
+                    "the journal is larger than {MAX_STORE_BYTES} bytes, more than `expresso run` reads; export is refused"
+                )));
+            }
+            let value: Value = serde_json::from_str(&value)
+                .map_err(|e| Error::Store(format!("journal entry {key} does not read: {e}")))?;
+            entries.insert(key, value);
+        }
+        after = last;
+    }
+    let n = entries.len();
+    let mut text = serde_json::to_string_pretty(&json!({ "expresso": "journal", "version": 1, "entries": entries }))
+        .map_err(|e| Error::Store(e.to_string()))?;
+    text.push('\n');
+    expresso_runtime::store::write_atomic(path, text.as_bytes())
+        .map_err(|e| Error::Store(format!("cannot write {}: {e}", path.display())))?;
+    Ok(n)
 }
 
 /// What an export wrote.
@@ -96,20 +134,8 @@ pub fn text(store: &mut dyn Exported) -> Result<(String, Written), Error> {
 /// Writes the export to `path` at once: a temporary file beside it, synced, then renamed over it.
 pub fn write(store: &mut dyn Exported, path: &Path) -> Result<Written, Error> {
     let (text, written) = text(store)?;
-    let place = |e: std::io::Error| Error::Store(format!("cannot write {}: {e}", path.display()));
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| Error::Store(format!("{} names no file", path.display())))?;
-    let temp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&temp);
-        return Err(place(e));
-    }
+    expresso_runtime::store::write_atomic(path, text.as_bytes())
+        .map_err(|e| Error::Store(format!("cannot write {}: {e}", path.display())))?;
     Ok(written)
 }
 

@@ -32,9 +32,9 @@ pub struct RunArgs {
     /// The world table W, one JSON file (created when missing). Without it W lives in memory.
     #[arg(long)]
     pub world: Option<PathBuf>,
-    /// Who answers a model leaf the journal lacks: `none`, `recording:FILE`, `openai`, `evoke` (evoke's
-    /// offline `local` engine) or `auto` (evoke for closed leaves, openai for open ones); the last two
-    /// need the `evoke` feature, and `auto` is then the default.
+    /// Who answers a model leaf the journal lacks: `none`, `recording:FILE`, `openai`, `anthropic`, `evoke`
+    /// (evoke's offline `local` engine) or `auto` (evoke for closed leaves, openai or anthropic for open
+    /// ones); the last two need the `evoke` feature, and `auto` is then the default.
     #[arg(long)]
     pub provider: Option<String>,
     /// Print the table of each event's model leaves and world effects instead of the effect lines.
@@ -82,6 +82,9 @@ enum Command {
         /// The file to write.
         #[arg(long)]
         out: PathBuf,
+        /// Also write the store's journal here, for `run --journal`: the replay calls no provider.
+        #[arg(long)]
+        journal: Option<PathBuf>,
     },
     /// List, retry or skip the firings `serve` parked after they faulted on every try.
     Parked {
@@ -110,7 +113,9 @@ fn main() -> ExitCode {
         Command::Conform { function } => conform(&function),
         Command::Serve(args) => host(expresso_host::cli::HostCommand::Serve(args)),
         Command::Status { state } => host(expresso_host::cli::HostCommand::Status { state, sinks: None }),
-        Command::Export { state, sinks, out } => host(expresso_host::cli::HostCommand::Export { state, sinks, out }),
+        Command::Export { state, sinks, out, journal } => {
+            host(expresso_host::cli::HostCommand::Export { state, sinks, out, journal })
+        }
         Command::Parked { state, action } => host(expresso_host::cli::HostCommand::Parked { state, sinks: None, action }),
         Command::Held { state, action } => host(expresso_host::cli::HostCommand::Held { state, action }),
     };

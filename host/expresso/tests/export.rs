@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Each reply says which message came before it, so the order of firing shows in the effects.
-const ECHO: &str = "agent \"Echo\" {\n  grants { message.send }\n  lives in channel #support\n  memory prev = \"none\"\n  on message {\n    reply \"{.message} after {prev}\"\n    remember prev = \"{.message}\"\n  }\n}\n";
+/// Each reply says which message came before it, so the order of firing shows in the effects; and what a
+/// model leaf answered, so the replay needs the journal.
+const ECHO: &str = "leaf classify(s: Span) -> { kind: enum(bug, question) }\n\nagent \"Echo\" {\n  grants { message.send, ai.classify }\n  lives in channel #support\n  memory prev = \"none\"\n  on message {\n    let c = classify(.message)\n    reply \"{.message} after {prev}\"\n    remember prev = \"{.message}\"\n  }\n}\n";
 
 /// The rule of the host's tests for what a run may lack (tests/common/mod.rs there): with `CI` set the
 /// test fails; otherwise one `skipped` line on stderr and the test is skipped.
@@ -80,6 +81,11 @@ fn expresso(args: &[&str], dir: &Path) -> std::process::Output {
 /// log, runs the export, and checks `run` gives what `serve` gave.
 fn serve_export_run(dir: &Path, store_toml: &str) {
     std::fs::write(dir.join("echo.ex"), ECHO).unwrap();
+    let answers: serde_json::Map<String, Value> = ["a", "b", "c"]
+        .iter()
+        .map(|id| (format!("Echo#0|{id}/Echo#0/0/classify"), json!({"kind": "question"})))
+        .collect();
+    std::fs::write(dir.join("recording.json"), json!({ "answers": answers }).to_string()).unwrap();
     std::fs::write(
         dir.join("sinks.toml"),
         format!("{store_toml}[sinks.log]\nkind = \"file\"\npath = \"out.jsonl\"\n[capabilities]\n\"message.send\" = \"log\"\n"),
@@ -89,7 +95,7 @@ fn serve_export_run(dir: &Path, store_toml: &str) {
         program: dir.join("echo.ex"),
         state: Some(dir.join("state")),
         sinks: dir.join("sinks.toml"),
-        provider: "none".into(),
+        provider: format!("recording:{}", dir.join("recording.json").display()),
         batch: 64,
     };
     let limits = Limits { reorder: Window::new(300).unwrap(), ..Limits::default() };
@@ -117,7 +123,7 @@ fn serve_export_run(dir: &Path, store_toml: &str) {
     let texts: Vec<&str> = served.iter().map(|r| r["args"]["text"].as_str().unwrap()).collect();
     assert_eq!(texts, vec!["a after none", "b after a", "c after b"]);
 
-    let mut export_args = vec!["export", "--out", "export.jsonl"];
+    let mut export_args = vec!["export", "--out", "export.jsonl", "--journal", "journal.json"];
     if store_toml.is_empty() {
         export_args.extend(["--state", "state"]);
     } else {
@@ -138,8 +144,11 @@ fn serve_export_run(dir: &Path, store_toml: &str) {
         file.lines().filter_map(|l| l.strip_prefix("#correction ")).map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!((corrections.len(), &corrections[0]["fate"]), (1, &json!("refused")), "{file}");
 
-    let run = expresso(&["run", "echo.ex", "--events", "export.jsonl"], dir);
+    let replay = ["--journal", "journal.json", "--provider", "none"];
+    let run = expresso(&[&["run", "echo.ex", "--events", "export.jsonl"][..], &replay].concat(), dir);
     assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    // Every answer came from serve's journal: no provider was asked.
+    assert!(String::from_utf8_lossy(&run.stderr).contains(" 0 provider calls · 3 journal hits"), "{run:?}");
     let replayed: Vec<Value> =
         String::from_utf8_lossy(&run.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(replayed, served, "run on the export gives serve's effects, in serve's order");
@@ -147,7 +156,7 @@ fn serve_export_run(dir: &Path, store_toml: &str) {
     // The same events as a plain log are run in event-time order: `c` before `b`, not what serve did.
     let plain: String = file.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
     std::fs::write(dir.join("plain.jsonl"), plain).unwrap();
-    let run = expresso(&["run", "echo.ex", "--events", "plain.jsonl"], dir);
+    let run = expresso(&[&["run", "echo.ex", "--events", "plain.jsonl"][..], &replay].concat(), dir);
     let texts: Vec<String> = String::from_utf8_lossy(&run.stdout)
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap()["args"]["text"].as_str().unwrap().to_string())
@@ -157,7 +166,7 @@ fn serve_export_run(dir: &Path, store_toml: &str) {
     // A cut-off export is refused, naming the file and the fix.
     let cut: String = file.lines().take(3).map(|l| format!("{l}\n")).collect();
     std::fs::write(dir.join("cut.jsonl"), cut).unwrap();
-    let run = expresso(&["run", "echo.ex", "--events", "cut.jsonl"], dir);
+    let run = expresso(&[&["run", "echo.ex", "--events", "cut.jsonl"][..], &replay].concat(), dir);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("cut off") && stderr.contains("cut.jsonl") && stderr.contains("expresso export"), "{stderr}");

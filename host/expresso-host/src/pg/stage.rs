@@ -220,6 +220,13 @@ impl Exported for Client {
             })
             .collect())
     }
+    fn journal_after(&mut self, after: &str, limit: usize) -> Result<Vec<(String, String)>, Error> {
+        let rows = self.query(
+            "SELECT key, value FROM journal WHERE key COLLATE \"C\" > $1 ORDER BY key COLLATE \"C\" LIMIT $2",
+            &[&after, &(limit as i64)],
+        )?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
     fn all_corrections(&mut self, limit: usize) -> Result<Vec<Correction>, Error> {
         let made: Option<String> = self.query_one("SELECT to_regclass('corrections')::text", &[])?.get(0);
         if made.is_none() {
