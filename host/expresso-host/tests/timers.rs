@@ -474,7 +474,7 @@ fn on_postgres_each_timer_is_driven_once_by_the_partition_its_events_fall_in() {
     let mut stores = lease_all();
     let mut client = common::postgres::client(&ns);
     let m1 = message("m1", 1_000);
-    expresso_host::pg::partition_store::append(&mut client, &ns, &[m1.clone()]).unwrap();
+    expresso_host::pg::partition_store::append(&mut client, &ns, std::slice::from_ref(&m1)).unwrap();
     let mut timers: Vec<Timers> = (0..4).map(|_| timers_of(&both)).collect();
     let pass = |stores: &mut Vec<PartitionStore>, timers: &mut Vec<Timers>, now: i64| -> Vec<usize> {
         stores.iter_mut().zip(timers.iter_mut()).map(|(s, t)| timers::fire(s, t, now).unwrap()).collect()
