@@ -236,3 +236,25 @@ fn auto_without_a_generative_provider_names_both_variables() {
     assert!(stderr.contains("`todos` is open and needs a generative provider"), "{stderr}");
     assert!(stderr.contains("OPENAI_API_KEY") && stderr.contains("ANTHROPIC_API_KEY"), "{stderr}");
 }
+
+#[test]
+fn a_run_that_failed_closed_resumes_without_asking_or_acting_twice() {
+    let mut replies = vec![recorded("m1"), recorded("m2")];
+    replies.extend(vec![(503, "{}".to_string()); TRIES as usize]);
+    let (url, requests) = serve(replies);
+    let work = workdir("resume");
+    let out = run("anthropic", &url, &work);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no answer for `Triage#0|m3/Triage#0/0/classify`"));
+    assert_eq!(effect_keys(&out), WORKED_EXAMPLE_KEYS[..3], "m1's effects, applied before m3 faulted");
+    assert_eq!(requests.try_iter().count(), 2 + TRIES as usize);
+
+    let (url, requests) = serve(vec![recorded("m3")]);
+    let out = run("anthropic", &url, &work);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(effect_keys(&out), WORKED_EXAMPLE_KEYS[3..], "only m3's effects are new");
+    let asked: Vec<(String, serde_json::Value)> = requests.try_iter().collect();
+    assert_eq!(asked.len(), 1, "m1 and m2 answered from the journal");
+    assert_eq!(asked[0].1["messages"][0]["content"], "I'm furious, this keeps breaking and we are cancelling our plan");
+    std::fs::remove_dir_all(&work).unwrap();
+}
