@@ -6,6 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct Metrics {
     pub events_in: AtomicU64,
     pub events_duplicate: AtomicU64,
+    /// Corrections refused as they arrived: their event had fired, or a higher `rev` was held.
+    pub corrections_refused: AtomicU64,
     pub requests_refused: AtomicU64,
     pub events_processed: AtomicU64,
     pub firings: AtomicU64,
@@ -46,9 +48,14 @@ impl Metrics {
     }
 
     pub fn render(&self) -> String {
-        let rows: [(&str, &str, &AtomicU64); 15] = [
+        let rows: [(&str, &str, &AtomicU64); 16] = [
             ("expresso_events_in_total", "events accepted into the log", &self.events_in),
             ("expresso_events_duplicate_total", "events already in the log (same id and rev)", &self.events_duplicate),
+            (
+                "expresso_corrections_refused_total",
+                "corrections refused as they came (listed by expresso status)",
+                &self.corrections_refused,
+            ),
             (
                 "expresso_requests_refused_total",
                 "requests and connections refused (400, 408, 413, 429, 503)",

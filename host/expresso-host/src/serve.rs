@@ -744,6 +744,7 @@ async fn events(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
                 })
                 .collect();
             if !refused.is_empty() {
+                Metrics::add(&m.corrections_refused, refused.len() as u64);
                 answer["refused"] = Value::Array(refused);
             }
             (StatusCode::OK, axum::Json(answer)).into_response()

@@ -122,6 +122,8 @@ fn a_correction_after_its_event_fired_is_refused_with_the_reason_the_sender_and_
     // Sent again, it is refused again with the same reason, and not run.
     let again = post(&url, &message("a", 1000, 1, "hello"));
     assert_eq!(again, json!({"accepted": 0, "duplicate": 0, "refused": [{"index": 0, "reason": reason}]}));
+    let metrics = ureq::get(&url.replace("/events", "/metrics")).call().unwrap().into_string().unwrap();
+    assert!(metrics.contains("\nexpresso_corrections_refused_total 2\n"), "{metrics}");
     std::thread::sleep(Duration::from_millis(300));
     running.stop().unwrap();
     assert_eq!(written(&dir), pairs(&[("a", "helo")]));
