@@ -563,3 +563,39 @@ fn an_agent_s_own_words_written_back_do_not_end_a_silence() {
     assert_eq!(timers::fire(&mut db, &mut t, 12_000).unwrap(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn on_postgres_a_timer_due_while_its_worker_is_killed_fires_once_in_the_next_worker() {
+    use common::workers::{eventually as within, pg_sinks, spawn_worker};
+    let Some(url) = common::postgres::url() else { return };
+    let ns = common::postgres::namespace(&url, "timers_kill", 2);
+    let dir = temp_dir("timers-pg-kill");
+    let program = dir.join("tick.ex");
+    std::fs::write(&program, TICK.replace("every 2s", "every 3s")).unwrap();
+    let recording = dir.join("recording.json");
+    std::fs::write(&recording, "{}").unwrap();
+    let receiver = Receiver::start(true, 0);
+    let sinks = pg_sinks(&dir, &ns, &receiver.url());
+    let (mut first, _) = spawn_worker(&program, &recording, &sinks, None);
+    within("a first tick", 30, || !receiver.applied().is_empty());
+    std::thread::sleep(Duration::from_millis(300));
+    let last = due_of(receiver.applied().last().unwrap());
+    first.0.kill().unwrap();
+    first.0.wait().unwrap();
+    let killed_at = expresso_host::sinks::now_ms() as u64;
+    std::thread::sleep(Duration::from_millis(3_200));
+    let missed = last + 3_000;
+    assert!(killed_at < missed, "killed after the due time it is to miss");
+    let (second, _) = spawn_worker(&program, &recording, &sinks, None);
+    within("the due time missed while no worker ran", 30, || receiver.applied().iter().any(|k| due_of(k) == missed));
+    std::thread::sleep(Duration::from_millis(300));
+    drop(second);
+    let applied = receiver.applied();
+    let requests = receiver.requests();
+    assert_eq!(requests.iter().filter(|(k, _)| due_of(k) == missed).count(), 1);
+    let dues: Vec<u64> = applied.iter().map(|k| due_of(k)).collect();
+    for pair in dues.windows(2) {
+        assert_eq!(pair[1], pair[0] + 3_000, "due times {dues:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
