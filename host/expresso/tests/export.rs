@@ -119,6 +119,16 @@ fn serve_export_run(dir: &Path, store_toml: &str) {
     assert_eq!(post(addr, &message("b", 2000, 0, "b")), json!({"accepted": 0, "duplicate": 1}));
     std::thread::sleep(Duration::from_millis(400));
     running.stop().unwrap();
+    // What `status` shows of the window: one late event, one correction refused, nothing staged.
+    let counts = match open_worker(&args).unwrap() {
+        None => expresso_host::store::Db::open(&dir.join("state")).unwrap().stage_counts().unwrap(),
+        Some(_) => {
+            let config = expresso_host::config::Config::read(&dir.join("sinks.toml")).unwrap();
+            let ns = config.postgres().unwrap().unwrap();
+            expresso_host::pg::stage::counts(&mut expresso_host::pg::connect(&ns).unwrap()).unwrap()
+        }
+    };
+    assert_eq!((counts.staged, counts.late, counts.refused), (0, 1, 1), "{counts:?}");
     let served = delivered(dir);
     let texts: Vec<&str> = served.iter().map(|r| r["args"]["text"].as_str().unwrap()).collect();
     assert_eq!(texts, vec!["a after none", "b after a", "c after b"]);
