@@ -53,7 +53,8 @@ impl Exported for crate::store::Db {
         self.corrections(true, limit)
     }
     fn journal_after(&mut self, after: &str, limit: usize) -> Result<Vec<(String, String)>, Error> {
-        let mut stmt = self.conn().prepare_cached("SELECT key, value FROM journal WHERE key > ?1 ORDER BY key LIMIT ?2")?;
+        let mut stmt =
+            self.conn().prepare_cached("SELECT key, value FROM journal WHERE key > ?1 ORDER BY key LIMIT ?2")?;
         let rows = stmt.query_map(rusqlite::params![after, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }

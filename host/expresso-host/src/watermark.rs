@@ -299,7 +299,8 @@ impl Stage for SqliteStage<'_> {
     }
     fn noted(&mut self, id: &str, rev: i64) -> Result<Option<(String, bool)>, Error> {
         use rusqlite::OptionalExtension;
-        let mut stmt = self.0.prepare_cached("SELECT reason, body != '' FROM corrections WHERE id = ?1 AND rev = ?2")?;
+        let mut stmt =
+            self.0.prepare_cached("SELECT reason, body != '' FROM corrections WHERE id = ?1 AND rev = ?2")?;
         Ok(stmt.query_row(rusqlite::params![id, rev], |r| Ok((r.get(0)?, r.get(1)?))).optional()?)
     }
     fn staged_count(&mut self) -> Result<i64, Error> {
@@ -338,17 +339,17 @@ impl Stage for SqliteStage<'_> {
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
     fn staged(&mut self, part: &str) -> Result<Vec<(Event, i64)>, Error> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT body, arrived_ms FROM pending WHERE part = ?1 ORDER BY t_event, id LIMIT ?2",
-        )?;
+        let mut stmt = self
+            .0
+            .prepare_cached("SELECT body, arrived_ms FROM pending WHERE part = ?1 ORDER BY t_event, id LIMIT ?2")?;
         let rows = stmt.query_map(rusqlite::params![part, RELEASE_LIMIT as i64], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
         })?;
         let mut out = Vec::new();
         for row in rows {
             let (body, arrived) = row?;
-            let event: Event = serde_json::from_str(&body)
-                .map_err(|e| Error::Store(format!("a staged event does not read: {e}")))?;
+            let event: Event =
+                serde_json::from_str(&body).map_err(|e| Error::Store(format!("a staged event does not read: {e}")))?;
             out.push((event, arrived));
         }
         Ok(out)
@@ -468,7 +469,14 @@ impl crate::store::Db {
             "SELECT seq, part, watermark, late, why, released_ms FROM releases WHERE seq > ?1 ORDER BY seq LIMIT ?2",
         )?;
         let rows = stmt.query_map(rusqlite::params![after, limit as i64], |r| {
-            Ok(schedule_line(r.get(0)?, &r.get::<_, String>(1)?, r.get(2)?, r.get(3)?, &r.get::<_, String>(4)?, r.get(5)?))
+            Ok(schedule_line(
+                r.get(0)?,
+                &r.get::<_, String>(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                &r.get::<_, String>(4)?,
+                r.get(5)?,
+            ))
         })?;
         let mut out = HashMap::new();
         for row in rows {

@@ -42,8 +42,11 @@ fn setup(dir: &Path) -> HostArgs {
     let program = dir.join("echo.ex");
     std::fs::write(&program, ECHO).unwrap();
     let sinks = dir.join("sinks.toml");
-    std::fs::write(&sinks, "[sinks.log]\nkind = \"file\"\npath = \"out.jsonl\"\n[capabilities]\n\"message.send\" = \"log\"\n")
-        .unwrap();
+    std::fs::write(
+        &sinks,
+        "[sinks.log]\nkind = \"file\"\npath = \"out.jsonl\"\n[capabilities]\n\"message.send\" = \"log\"\n",
+    )
+    .unwrap();
     HostArgs { program, state: Some(dir.join("state")), sinks, provider: "none".into(), batch: 64 }
 }
 

@@ -179,7 +179,10 @@ fn serve_export_run(dir: &Path, store_toml: &str) {
     let run = expresso(&[&["run", "echo.ex", "--events", "cut.jsonl"][..], &replay].concat(), dir);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("cut off") && stderr.contains("cut.jsonl") && stderr.contains("expresso export"), "{stderr}");
+    assert!(
+        stderr.contains("cut off") && stderr.contains("cut.jsonl") && stderr.contains("expresso export"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -67,7 +67,8 @@ impl Stage for PgStage<'_, '_> {
         Ok(self.tx.query_opt("SELECT rev FROM pending WHERE id = $1", &[&id])?.map(|r| r.get(0)))
     }
     fn noted(&mut self, id: &str, rev: i64) -> Result<Option<(String, bool)>, Error> {
-        let row = self.tx.query_opt("SELECT reason, body <> '' FROM corrections WHERE id = $1 AND rev = $2", &[&id, &rev])?;
+        let row =
+            self.tx.query_opt("SELECT reason, body <> '' FROM corrections WHERE id = $1 AND rev = $2", &[&id, &rev])?;
         Ok(row.map(|r| (r.get(0), r.get(1))))
     }
     fn staged_count(&mut self) -> Result<i64, Error> {
@@ -114,8 +115,8 @@ impl Stage for PgStage<'_, '_> {
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let body: String = row.get(0);
-            let event: Event = serde_json::from_str(&body)
-                .map_err(|e| Error::Store(format!("a staged event does not read: {e}")))?;
+            let event: Event =
+                serde_json::from_str(&body).map_err(|e| Error::Store(format!("a staged event does not read: {e}")))?;
             out.push((event, row.get(1)));
         }
         Ok(out)
@@ -146,7 +147,13 @@ impl Stage for PgStage<'_, '_> {
 }
 
 /// Stages an ingest's events and releases what the window lets go, in one transaction.
-pub fn stage(client: &mut Client, ns: &Namespace, events: &[Event], window: Window, now_ms: i64) -> Result<Vec<Fate>, Error> {
+pub fn stage(
+    client: &mut Client,
+    ns: &Namespace,
+    events: &[Event],
+    window: Window,
+    now_ms: i64,
+) -> Result<Vec<Fate>, Error> {
     ensure(client, ns)?;
     let mut tx = client.transaction()?;
     tx.execute("SELECT pg_advisory_xact_lock($1, 0)", &[&ns.append_key()])?;
@@ -192,8 +199,8 @@ pub fn counts(client: &mut Client) -> Result<watermark::StageCounts, Error> {
 
 impl Exported for Client {
     fn log_after(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Event)>, Error> {
-        let rows =
-            self.query("SELECT seq, body FROM events WHERE seq > $1 ORDER BY seq LIMIT $2", &[&after, &(limit as i64)])?;
+        let rows = self
+            .query("SELECT seq, body FROM events WHERE seq > $1 ORDER BY seq LIMIT $2", &[&after, &(limit as i64)])?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let (seq, body): (i64, String) = (row.get(0), row.get(1));
