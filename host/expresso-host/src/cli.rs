@@ -202,7 +202,10 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
                     eprintln!("{}: event {}: refused: {reason}", events_display(&path), i + 1);
                 }
             }
-            println!("{{\"accepted\":{fresh},\"duplicate\":{duplicate},\"refused\":{}}}", fates.len() - fresh - duplicate);
+            println!(
+                "{{\"accepted\":{fresh},\"duplicate\":{duplicate},\"refused\":{}}}",
+                fates.len() - fresh - duplicate
+            );
             Ok(0)
         }
         HostCommand::Export { state, sinks, out, journal } => {

@@ -278,7 +278,11 @@ impl Processor for Worker {
         Duration::from_millis(10)
     }
 
-    fn ingest(&mut self, events: &[Event], window: crate::watermark::Window) -> Result<Vec<crate::watermark::Fate>, Error> {
+    fn ingest(
+        &mut self,
+        events: &[Event],
+        window: crate::watermark::Window,
+    ) -> Result<Vec<crate::watermark::Fate>, Error> {
         let ns = self.ns.clone();
         let now = crate::sinks::now_ms();
         let result = self.control().and_then(|c| super::stage::stage(c, &ns, events, window, now));
