@@ -98,7 +98,7 @@ fn serve_export_run(dir: &Path, store_toml: &str) {
         provider: format!("recording:{}", dir.join("recording.json").display()),
         batch: 64,
     };
-    let limits = Limits { reorder: Window::new(300).unwrap(), ..Limits::default() };
+    let limits = Limits { reorder: Window::new(2_000).unwrap(), ..Limits::default() };
     let at: std::net::SocketAddr = "127.0.0.1:0".parse().unwrap();
     let running = match open_worker(&args).unwrap() {
         Some(worker) => start(worker, at, limits, false).unwrap(),
