@@ -121,7 +121,8 @@ impl Feedback {
             ));
             return fed;
         }
-        let fuel = cause.payload.get("fuel").and_then(Value::as_u64).unwrap_or(MAX_FEEDBACK_EVENTS + 1);
+        // A producer may write `fuel` into an event it sends: no event has more than an outside one's.
+        let fuel = cause.payload.get("fuel").and_then(Value::as_u64).unwrap_or(u64::MAX).min(MAX_FEEDBACK_EVENTS + 1);
         let fuel = fuel.saturating_sub(1) / siblings.max(1);
         if fuel == 0 {
             fed.dropped.push(format!(
