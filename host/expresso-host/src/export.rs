@@ -154,3 +154,19 @@ pub fn header(text: &str) -> Option<Result<usize, String>> {
     }
     Some(value["events"].as_u64().map(|n| n as usize).ok_or_else(|| "the export's header has no `events` count".into()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::header;
+
+    #[test]
+    fn an_export_is_known_by_its_first_line_and_a_bad_header_is_refused() {
+        assert_eq!(header("{\"id\":\"a\"}\n"), None);
+        assert_eq!(header("# a comment\n#expresso-export {\"version\":1,\"events\":1}\n"), None);
+        assert_eq!(header("#expresso-export {\"version\":1,\"events\":2,\"corrections\":0}\n"), Some(Ok(2)));
+        let refused = |text: &str| header(text).unwrap().unwrap_err();
+        assert!(refused("#expresso-export {\"version\":2,\"events\":2}").contains("version 2"));
+        assert!(refused("#expresso-export {\"version\":1}").contains("no `events` count"));
+        assert!(refused("#expresso-export nope").contains("does not read"));
+    }
+}
