@@ -71,3 +71,51 @@ fn an_outside_event_claiming_more_fuel_gives_back_no_more_than_the_budget() {
     assert!(Metrics::get(&h.metrics.feedback_dropped) > 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+const DESK: &str = r#"agent "Desk" {
+  grants { message.send }
+  at most world
+  lives in channel #support
+
+  on message /bug/ {
+    reply "Looking."
+  }
+
+  on receipt "reply" {
+    say "Sent."
+  }
+}
+"#;
+
+/// A producer cannot take the id the host gives a receipt event: an event with a `receipt|` id that is
+/// not a receipt is refused as a line of the log (and so by `serve`), since in the log it would keep the
+/// host's receipt event out, and the agent's `on receipt` would never fire.
+#[test]
+fn an_event_sent_in_with_a_receipt_s_id_is_refused_and_cannot_keep_the_receipt_out() {
+    let forged = json!({
+        "id": "receipt|m1|Desk#0/0/reply|message.send",
+        "partition": {"workspace": "acme", "room": "#support"},
+        "type": "message",
+        "payload": {"speaker": "mallory", "text": "nothing to see"},
+        "t_event": 1_000,
+    });
+    let refused = expresso_host::serve::parse_events(forged.to_string().as_bytes(), 10);
+    assert!(refused.is_err(), "a message holding a receipt's id was taken in");
+    assert!(read_log(&forged.to_string()).is_err());
+
+    // Had it been taken in, the receipt event would never be written: what it must not come to.
+    let message = line(json!({
+        "id": "m1",
+        "partition": {"workspace": "acme", "room": "#support"},
+        "type": "message",
+        "payload": {"speaker": "dana", "text": "a bug"},
+        "t_event": 1_000,
+    }));
+    let dir = temp_dir("attack-receipt-id");
+    let chat = Taker::default();
+    let mut h = host(DESK, &dir.join("state"), &chat);
+    h.db_mut().append(&[message]).unwrap();
+    assert_eq!(h.drain(5_000).unwrap(), 0);
+    assert_eq!(*chat.0.lock().unwrap(), 2, "the reply and, once, the reaction to its receipt");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

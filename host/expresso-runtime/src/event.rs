@@ -86,6 +86,14 @@ impl Event {
             None => Err(PayloadFault::Missing { kind: type_name(self.kind), key }),
         };
         check_id(&self.id)?;
+        // The ids the host gives the events it writes (`receipt|KEY`, the timers' `timer:schedule:…` and
+        // `timer:silence:…`) name events of those types only: an event of another type holding one would
+        // keep the host's own out of the log, which keeps each `(id, rev)` once.
+        for (prefix, kind) in RESERVED_IDS {
+            if self.id.starts_with(prefix) && self.kind != kind {
+                return Err(PayloadFault::ReservedId { prefix, kind: type_name(kind) });
+            }
+        }
         match self.kind {
             EventType::Utterance | EventType::Message => {
                 need_str("speaker")?;
@@ -111,6 +119,13 @@ impl Event {
         }
     }
 }
+
+/// Id prefixes the host gives the events it writes, each with the one type such an event has.
+const RESERVED_IDS: [(&str, EventType); 3] = [
+    ("receipt|", EventType::Receipt),
+    ("timer:schedule:", EventType::Schedule),
+    ("timer:silence:", EventType::Silence),
+];
 
 /// The longest event id, in bytes. An id travels inside every effect's `Idempotency-Key` header, and a
 /// receiver refuses a header past a few KiB for good.
@@ -154,6 +169,8 @@ pub enum PayloadFault {
     NotAString { key: &'static str },
     #[error("a {kind} event needs payload.{key}")]
     Missing { kind: &'static str, key: &'static str },
+    #[error("an id beginning `{prefix}` is the host's for a {kind} event, and this event is not one")]
+    ReservedId { prefix: &'static str, kind: &'static str },
     #[error("payload.millis must be a whole number of milliseconds")]
     Millis,
 }
