@@ -119,3 +119,30 @@ fn an_event_sent_in_with_a_receipt_s_id_is_refused_and_cannot_keep_the_receipt_o
     assert_eq!(*chat.0.lock().unwrap(), 2, "the reply and, once, the reaction to its receipt");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `on silence for 0s` would be due at once after each message, and the host's clock never sent it (a
+/// silence's first duration must be longer than the nothing fired yet): such a program fired zero times
+/// under `serve` while it checked. It is refused where it is written, with the fix.
+#[test]
+fn a_silence_of_no_time_is_refused_rather_than_never_fired() {
+    let source = "agent \"Nudge\" {\n  grants { message.send }\n  on silence for 0s { say \"still there?\" }\n}\n";
+    let refused = expresso_lang::compile(source).expect_err("a silence of 0s checked");
+    let codes: Vec<&str> = refused.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["E_SILENCE_DURATION"], "{refused:?}");
+    // The shortest silence there is fires once after its message.
+    let source = source.replace("0s", "1ms");
+    let dir = temp_dir("attack-silence-zero");
+    let mut db = Db::open(&dir).unwrap();
+    let mut timers = expresso_host::timers::Timers::of(&expresso_lang::compile(&source).unwrap().program);
+    let said = line(json!({
+        "id": "m1",
+        "partition": {"workspace": "acme", "room": "#support"},
+        "type": "message",
+        "payload": {"speaker": "dana", "text": "hello"},
+        "t_event": 1_000,
+    }));
+    db.append(&[said]).unwrap();
+    assert_eq!(expresso_host::timers::fire(&mut db, &mut timers, 5_000).unwrap(), 1);
+    assert_eq!(expresso_host::timers::fire(&mut db, &mut timers, 6_000).unwrap(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -642,7 +642,16 @@ impl Parser<'_> {
                 self.expect_word("for", "write `on silence for 5m`")?;
                 match self.peek().clone() {
                     Tok::Dur(millis) => {
+                        let span = self.span();
                         self.bump();
+                        if millis == 0 {
+                            // Due as the message that starts it is said: no silence at all, and a host's
+                            // clock never sends one.
+                            let d = Diagnostic::new(Code::SilenceDuration, span, "a silence of no time never comes")
+                                .expected("a duration of at least 1ms, such as `30s`, `5m` or `1h`")
+                                .fix("write how long the silence must last: `on silence for 5m`");
+                            self.report(d);
+                        }
                         Trigger::Silence { millis, span: start.to(Span::new(self.last_end(), self.last_end())) }
                     }
                     other => {
