@@ -269,7 +269,7 @@ pub fn run(command: HostCommand) -> Result<u8, Error> {
             }
         }
         HostCommand::Held { state, action } => {
-            crate::held::run(&mut Db::open(&state_place(state.as_deref())?)?, action)
+            crate::held::run(&mut crate::held::open(&state_place(state.as_deref())?)?, action)
         }
     }
 }

@@ -58,6 +58,20 @@ pub enum Released {
     Unknown,
 }
 
+/// Opens the store `held` reads: an operator's command finds one, never makes one. A place without a store
+/// (a mistyped `--state`) would otherwise be made into an empty one that holds nothing, and `list` would
+/// say nothing is held.
+pub fn open(state: &std::path::Path) -> Result<Db, Error> {
+    if !state.join(crate::store::FILE_NAME).is_file() {
+        return Err(Error::Store(format!(
+            "no {} in {}: name the state directory of `serve` or `drain` with --state",
+            crate::store::FILE_NAME,
+            state.display()
+        )));
+    }
+    Db::open(state)
+}
+
 /// Held receipts, oldest first, at most `limit`.
 pub fn list(db: &mut Db, limit: usize) -> Result<Vec<HeldReceipt>, Error> {
     let conn = db.conn_mut();
