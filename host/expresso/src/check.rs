@@ -269,6 +269,9 @@ fn judge(program: &Program, store: &StoreSites, file: &str, allow_removed: bool)
                     .expected(format!("every key in {file} still made by the site that made it"))
                     .fix(if allow_removed {
                         "none needed: --allow-removed accepts a site removed on purpose".to_string()
+                    } else if site.name.is_none() {
+                        // A fuzzy trigger's answers: its key holds no ordinal, and a trigger takes no id.
+                        "make this behavior's trigger a fuzzy match again (`~ \"…\"`); if it was changed on purpose, check with --allow-removed".to_string()
                     } else {
                         format!(
                             "put it back where it was (an action that moved takes its old place as its id: `id \"{}\"`); if it was removed on purpose, check with --allow-removed",

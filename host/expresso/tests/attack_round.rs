@@ -23,3 +23,33 @@ fn held_on_a_place_without_a_store_says_so_and_makes_none() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A fuzzy trigger's journaled answers whose trigger is no longer fuzzy: the fix names the trigger, not
+/// an id (a trigger takes none: `id "trigger"` would not even parse where it is told to go).
+#[test]
+fn check_against_a_fuzzy_trigger_gone_gives_a_fix_a_trigger_can_take() {
+    let dir = std::env::temp_dir().join(format!("expresso-attack-fuzzy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("journal.json"),
+        r#"{"expresso":"journal","version":1,"entries":{"Echo#0|m1/Echo#0/trigger":true}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("edited.ex"),
+        "agent \"Echo\" {\n  grants { message.send }\n  at most world\n  on message /help/ {\n    reply \"hi\"\n  }\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_expresso"))
+        .args(["check", "edited.ex", "--against", "journal.json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("error[E_REKEY]"), "{stderr}");
+    assert!(!stderr.contains("id \"trigger\""), "a fix no trigger can take: {stderr}");
+    assert!(stderr.contains("fix: make this behavior's trigger a fuzzy match again"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
