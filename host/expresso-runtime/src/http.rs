@@ -53,16 +53,17 @@ pub fn post_json(agent: &ureq::Agent, url: &str, headers: &[(&str, &str)], body:
     if code != 200 {
         return Err(Fault::lasting(format!("the endpoint answered HTTP {code}, not 200 (redirects are not followed)")));
     }
-    let mut text = String::new();
+    // Bytes, not text: a body read whole that is not UTF-8 is not JSON, and would come back the same.
+    let mut bytes = Vec::new();
     response
         .into_reader()
         .take(MAX_RESPONSE_BYTES + 1)
-        .read_to_string(&mut text)
+        .read_to_end(&mut bytes)
         .map_err(|e| Fault::transient(format!("the answer cannot be read: {e}")))?;
-    if text.len() as u64 > MAX_RESPONSE_BYTES {
+    if bytes.len() as u64 > MAX_RESPONSE_BYTES {
         return Err(Fault::lasting(format!("the answer is larger than {MAX_RESPONSE_BYTES} bytes")));
     }
-    serde_json::from_str(&text).map_err(|e| Fault::lasting(format!("the answer is not JSON: {e}")))
+    serde_json::from_slice(&bytes).map_err(|e| Fault::lasting(format!("the answer is not JSON: {e}")))
 }
 
 /// An error answer's own words, `error.message` as both OpenAI and Anthropic put it, cut short.
