@@ -173,7 +173,7 @@ fn a_receipt_filter_and_another_agents_receipts_do_not_fire_it() {
   at most world
   lives in channel #support
   on message /bug/ { create_task "Bug: {.message}" }
-  on receipt "notes.create" { reply "a note" }
+  on receipt "message.send" { reply "a note" }
 }
 
 agent "Other" {

@@ -106,6 +106,7 @@ pub fn check(program: &Program) -> Report {
                 report.diagnostics.push(d);
             }
         }
+        report.diagnostics.extend(receipt_filters(agent));
         report.diagnostics.extend(checker.diags);
         report.diagnostics.extend(stable_ids(agent));
         report.durations.extend(checker.durations);
@@ -542,6 +543,51 @@ impl AgentChecker<'_> {
             );
         }
     }
+}
+
+/// `E_RECEIPT`: an `on receipt` fires only on the receipts of its own agent's actions, so one that names a
+/// capability or verb none of them has (a typo, an action since removed) would never fire, and neither
+/// would one in an agent without actions.
+fn receipt_filters(agent: &Agent) -> Vec<Diagnostic> {
+    let mut names: Vec<&str> = Vec::new();
+    for behavior in &agent.behaviors {
+        for site in crate::sites::key_sites(behavior) {
+            if let Some(cap) = site.cap {
+                for name in [site.name, cap] {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for behavior in &agent.behaviors {
+        let Trigger::Receipt { filter, span } = &behavior.trigger else { continue };
+        let what = match filter {
+            Some(name) if !names.contains(&name.as_str()) => format!(
+                "no action of agent \"{}\" has the capability or verb \"{name}\": this behavior would never fire",
+                agent.name.text
+            ),
+            None if names.is_empty() => {
+                format!("agent \"{}\" has no action: this behavior would never fire", agent.name.text)
+            }
+            _ => continue,
+        };
+        let fix = if names.is_empty() {
+            "give the agent the action whose receipt it waits for, or remove this behavior".to_string()
+        } else {
+            format!("name one of its actions' verbs or capabilities: {}", names.join(", "))
+        };
+        found.push(
+            Diagnostic::new(Code::Receipt, *span, what)
+                .expected(
+                    "a receipt of one of the agent's own actions: a receipt comes back only to the agent that acted",
+                )
+                .fix(fix),
+        );
+    }
+    found
 }
 
 /// `E_DUP_ID`: an id names one site of its agent (a number, an ordinal pinned in place, names one of its

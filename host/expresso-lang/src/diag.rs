@@ -56,6 +56,7 @@ codes! {
     Rekey => "E_REKEY", Error;
     Type => "E_TYPE", Error;
     Schedule => "E_SCHEDULE", Error;
+    Receipt => "E_RECEIPT", Error;
     // Warnings.
     OverGrant => "W_OVER_GRANT", Warning;
     Removed => "W_REMOVED", Warning;

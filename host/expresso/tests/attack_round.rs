@@ -53,3 +53,35 @@ fn check_against_a_fuzzy_trigger_gone_gives_a_fix_a_trigger_can_take() {
     assert!(stderr.contains("fix: make this behavior's trigger a fuzzy match again"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An `on receipt "…"` naming a capability or verb none of its agent's actions has would never fire (a
+/// receipt comes back only to the agent that acted): `check` refuses it at its line, with the names it
+/// could take.
+#[test]
+fn check_refuses_an_on_receipt_that_names_nothing_its_agent_does() {
+    let dir = std::env::temp_dir().join(format!("expresso-attack-receipt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("desk.ex"),
+        "agent \"Desk\" {\n  grants { tasks.create, message.send }\n  at most world\n  on message /bug/ { create_task \"Bug\" }\n  on receipt \"tasks.creat\" { reply \"Filed as {.answer.id}.\" }\n  on receipt \"create_task\" { reply \"Filed.\" }\n}\n",
+    )
+    .unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_expresso")).args(["check", "desk.ex"]).current_dir(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error[E_RECEIPT]: no action of agent \"Desk\" has the capability or verb \"tasks.creat\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--> desk.ex:5:6"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "fix: name one of its actions' verbs or capabilities: create_task, tasks.create, reply, message.send"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("E_RECEIPT").count(), 1, "`create_task` names its action: {stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
