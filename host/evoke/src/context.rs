@@ -23,6 +23,23 @@ impl Context {
         self.project.as_deref()
     }
 
+    /// The global options that shape what a command decides in (`-C`, `--recording`, `--tag`), as words to
+    /// give again in a command evoke prints: paths made absolute, so it runs from anywhere as printed.
+    pub fn repeated(&self) -> Vec<String> {
+        let absolute = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()).display().to_string();
+        let mut words = Vec::new();
+        if let Some(dir) = &self.project {
+            words.extend(["-C".to_string(), absolute(dir)]);
+        }
+        if let Some(file) = &self.recording {
+            words.extend(["--recording".to_string(), absolute(file)]);
+        }
+        if let Some(tag) = &self.tag {
+            words.extend(["--tag".to_string(), tag.clone()]);
+        }
+        words
+    }
+
     pub fn options(&self) -> session::Options<'_> {
         session::Options {
             project_dir: self.project.as_deref(),

@@ -275,10 +275,29 @@ pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
     }
 }
 
+/// Every literal command evoke prints, quoted here alone: each word as the shell reads it back
+/// (`shlex`), so the command runs as printed, then escaped for the terminal.
+pub fn command(words: &[String]) -> String {
+    let quote = |s: &str| shlex::try_quote(s).map(|q| q.to_string()).unwrap_or_else(|_| format!("'{s}'"));
+    let quoted: Vec<String> = words.iter().map(|w| quote(w)).collect();
+    // Values are clean text by the time they are here; escaping still keeps a stray one from the terminal.
+    shown(&quoted.join(" ")).into_owned()
+}
+
+/// A missing value's choices as a placeholder shows them: `den|office`, or the kind of a pick.
+pub fn choices(m: &evoke_core::decision::Missing) -> String {
+    use evoke_core::decision::Choices;
+    match &m.choices {
+        Choices::Vocab { words } => words.0.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join("|"),
+        Choices::Options { options } => options.0.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join("|"),
+        Choices::Pick { kind, .. } => (*kind).to_string(),
+    }
+}
+
 /// The literal command that makes a call by name: `evoke run lights room=den state=off`. A missing
 /// value stands as its choices, `room=<den|office>`.
 pub fn literal_call(project: Option<&std::path::Path>, decision: &Decision) -> String {
-    use evoke_core::decision::{Choices, Value};
+    use evoke_core::decision::Value;
     let quote = |s: &str| shlex::try_quote(s).map(|q| q.to_string()).unwrap_or_else(|_| format!("'{s}'"));
     let mut command = String::from("evoke");
     if let Some(dir) = project {
@@ -292,12 +311,7 @@ pub fn literal_call(project: Option<&std::path::Path>, decision: &Decision) -> S
         }
     }
     for m in decision.missing.iter().flatten() {
-        let choices = match &m.choices {
-            Choices::Vocab { words } => words.0.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join("|"),
-            Choices::Options { options } => options.0.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join("|"),
-            Choices::Pick { kind, .. } => (*kind).to_string(),
-        };
-        command.push_str(&format!(" {}=<{choices}>", m.arg));
+        command.push_str(&format!(" {}=<{}>", m.arg, choices(m)));
     }
     // Values are clean text by the time they are here; escaping still keeps a stray one from the terminal.
     shown(&command).into_owned()
@@ -336,6 +350,31 @@ pub fn unanswered(project: Option<&std::path::Path>, decision: &Decision, step: 
         }
     };
     format!("{said}\nto answer, run: {command}\n")
+}
+
+/// A step of a plan that still needs a value where no one can give it: what it asks, then the command
+/// that runs the whole plan with the answer (its plan file and `N.arg=<…>`), or, for a plan that ran in
+/// part, the command that takes it up at a terminal.
+pub fn unanswered_in_plan(decision: &Decision, step: usize, command: &str, at_terminal: bool) -> String {
+    let asks = decision.missing.iter().flatten().map(|m| shown(&m.ask).into_owned()).collect::<Vec<_>>().join(" ");
+    let reflex = shown(decision.reflex.as_deref().unwrap_or_default()).into_owned();
+    let said = format!("evoke: step {step} ({reflex}) needs an answer before anything runs: {asks}");
+    if at_terminal {
+        format!("{said}\nto answer, run at a terminal: {command}\n")
+    } else {
+        format!("{said}\nto answer, run: {command}\n")
+    }
+}
+
+/// A step that confirms at its turn where no one can answer: its question, and the command that takes
+/// the plan up at a terminal (its journal keeps what ran).
+pub fn step_unanswered(step: usize, prompt: &Prompt, command: &str) -> String {
+    format!(
+        "evoke: step {step}: {} ({})\nto answer, run at a terminal: {}\n",
+        shown(&prompt.template),
+        shown(&prompt.reason),
+        shown(command)
+    )
 }
 
 /// A plan with a step that waits for a yes where no one can give it: the step's question, and that

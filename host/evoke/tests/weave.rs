@@ -813,3 +813,151 @@ fn a_plan_saved_from_cached_answers_is_byte_for_byte_the_plan_saved_from_fresh_o
     // Every probability read back from the cache is the very number computed: the same plan, the same seal.
     assert_eq!(saved[0], saved[1]);
 }
+
+/// A project of `mark` (a write with no value) and `paint` (a write of a `color`, an option, by argv),
+/// answered by a recording for `sentence`, cut at every `and`; `paint.color` reads the part's color word
+/// where it has one, and is unstated otherwise.
+fn painting(sentence: &str) -> Fixture {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("project");
+    let marks = root.path().join("marks");
+    let m = marks.display().to_string();
+    reflex(&project.join("r"), "mark", "write", &format!("echo mark >> {m}; echo marked"));
+    let dir = project.join("r").join("paint");
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = format!(
+        "reflex = 1\ndescription = \"Paint it a color.\"\neffect = \"write\"\nconfirm = \"Paint it {{color}}?\"\n\
+         run = [\"sh\", \"-c\", {:?}, \"sh\", \"{{color}}\"]\n\n[args.color]\nask = \"Which color?\"\n\
+         options.red = \"Red.\"\noptions.blue = \"Blue.\"\n",
+        format!("echo paint $1 >> {m}; echo painted")
+    );
+    std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
+    std::fs::write(project.join("evoke.toml"), "[reflexes]\nmark = \"r/mark\"\npaint = \"r/paint\"\n").unwrap();
+    let route = |top: &str| {
+        let p = |name: &str| if name == top { "0.95" } else { "0.02" };
+        format!("route = {{ mark = {}, paint = {}, none = 0.03 }}\n", p("mark"), p("paint"))
+    };
+    let first = sentence.split(' ').next().unwrap();
+    let mut text = String::from("id = \"replay\"\n\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n\n");
+    text.push_str(&format!("[answers.{sentence:?}]\n{}", route(first)));
+    for (at, _) in sentence.match_indices(" and ") {
+        let start = sentence[..at + 1].chars().count();
+        text.push_str(&format!("\"weave.cut_{start}_{}\" = {{ yes = 0.9 }}\n", start + 3));
+    }
+    let mut seen = Vec::new();
+    for part in sentence.split(" and ") {
+        if seen.contains(&part) {
+            continue;
+        }
+        seen.push(part);
+        let name = part.split(' ').next().unwrap();
+        text.push_str(&format!("\n[answers.{part:?}]\n{}", route(name)));
+        for other in ["mark", "paint"] {
+            text.push_str(&format!("\"fits.{other}\" = {{ yes = {} }}\n", if other == name { 0.9 } else { 0.05 }));
+        }
+        if name == "paint" {
+            let said = |color: &str| if part.contains(color) { "0.9" } else { "0.05" };
+            let unstated = if part.contains("red") || part.contains("blue") { "0.05" } else { "0.9" };
+            text.push_str(&format!(
+                "\"paint.color\" = {{ red = {}, blue = {}, unstated = {unstated} }}\n",
+                said("red"),
+                said("blue")
+            ));
+        }
+    }
+    std::fs::write(project.join("recording.toml"), text).unwrap();
+    let home = root.path().join("home");
+    let fixture = Fixture { project, home, marks, _root: root };
+    let trusted = fixture.evoke().arg("trust").output().unwrap();
+    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+    fixture
+}
+
+/// The command after `to answer, run: `, as the shell would split it.
+fn printed_command(stderr: &str) -> Vec<String> {
+    let line = stderr.lines().find_map(|l| l.strip_prefix("to answer, run: ")).unwrap_or_else(|| panic!("{stderr}"));
+    shlex::split(line).unwrap_or_else(|| panic!("the command does not split as the shell reads it: {line}"))
+}
+
+/// Runs a printed command exactly as printed, without a terminal, from the project (where the person was).
+fn run_printed(f: &Fixture, words: &[String]) -> Output {
+    assert_eq!(words[0], "evoke", "{words:?}");
+    Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(&words[1..])
+        .current_dir(&f.project)
+        .env("EVOKE_HOME", &f.home)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+const PAINTING: &str = "mark it and paint it and paint it blue";
+
+#[test]
+fn the_command_a_woven_ask_prints_runs_the_whole_plan_with_the_answer() {
+    let f = painting(PAINTING);
+    let out = f.evoke().arg(PAINTING).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    assert_eq!(f.marks(), "", "nothing ran before the answer");
+    assert!(stderr.contains("step 2 (paint) needs an answer"), "{stderr}");
+    // The value put in place of its placeholder, and the command run as printed: the whole plan runs, once.
+    let printed = printed_command(&stderr);
+    let answered: Vec<String> = printed.iter().map(|w| w.replace("<red|blue>", "red")).collect();
+    assert_ne!(answered, printed, "the command holds the placeholder: {printed:?}");
+    let out = run_printed(&f, &answered);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{printed:?}\n{stdout}{stderr}");
+    assert_eq!(f.marks(), "mark\npaint red\npaint blue\n", "every step of the plan ran once, in order");
+    // Run again, it is the same request: no step runs twice.
+    let out = run_printed(&f, &answered);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    assert_eq!(f.marks(), "mark\npaint red\npaint blue\n");
+    // The sentence said again is a new request: a plan file of its own, which runs whole again.
+    let again = printed_command(&text(&f.evoke().arg(PAINTING).output().unwrap()).1);
+    assert_ne!(again, printed, "a new request has a plan file of its own");
+    let again: Vec<String> = again.iter().map(|w| w.replace("<red|blue>", "blue")).collect();
+    let out = run_printed(&f, &again);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    assert_eq!(f.marks(), "mark\npaint red\npaint blue\nmark\npaint blue\npaint blue\n");
+}
+
+#[test]
+fn a_plan_file_run_without_its_answer_prints_the_same_file_and_a_bad_answer_runs_nothing() {
+    let f = painting(PAINTING);
+    let out = f.evoke().arg(PAINTING).output().unwrap();
+    let printed = printed_command(&text(&out).1);
+    let file = printed.iter().find(|w| w.ends_with(".json")).unwrap().clone();
+    let with = |assigned: &[&str]| {
+        let mut words: Vec<String> = vec!["evoke".into()];
+        words.extend(printed[1..].iter().filter(|w| !w.contains('=')).cloned());
+        words.extend(assigned.iter().map(|a| a.to_string()));
+        run_printed(&f, &words)
+    };
+    for (assigned, says) in [
+        (&["2.color=green"][..], "not an option of `color`"),
+        (&["1.color=red"][..], "mark has no argument `color`"),
+        (&["4.color=red"][..], "there is no step 4"),
+        (&["3.color=red"][..], "already holds `color`"),
+        (&["2.color=red", "2.color=blue"][..], "given twice"),
+        (&["2.colour=red"][..], "paint has no argument `colour`"),
+        (&["color=red"][..], "names no step"),
+        (&["2.color"][..], "has no `=`"),
+    ] {
+        let out = with(assigned);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{assigned:?}: {stdout}{stderr}");
+        assert!(stderr.contains(says) && stderr.contains("nothing ran"), "{assigned:?}: {stderr}");
+        assert!(stderr.contains(assigned[assigned.len() - 1].split('=').next().unwrap()), "{stderr}");
+        assert!(stderr.contains("= fix:"), "{assigned:?}: {stderr}");
+        assert_eq!(f.marks(), "", "{assigned:?} ran nothing");
+    }
+    // The file run without its answer stops again, naming the same file.
+    let out = with(&[]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    assert_eq!(printed_command(&stderr), printed, "the same command again");
+    assert!(printed.contains(&file));
+    assert_eq!(f.marks(), "");
+}

@@ -60,6 +60,10 @@ pub struct PlanFile {
     pub reflexes: BTreeMap<String, ReflexPin>,
     pub vocab: BTreeMap<String, String>,
     pub answers: Vec<Answer>,
+    /// Written only in a plan evoke saved because it stopped for a value no one could give there: an id
+    /// of that one request, so the same sentence stopped again is a new request with a journal of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<String>,
 }
 
 /// What a plan file pins, as it is here now.
@@ -96,7 +100,14 @@ pub fn vocab(vocabulary: &Vocabulary) -> String {
 }
 
 /// The file's text: one key a line at the top level, so that a refusal can name the line.
-pub fn write(pins: &Pins, input: &str, tags: &[String], weave: serde_json::Value, answers: Vec<Answer>) -> String {
+pub fn write(
+    pins: &Pins,
+    input: &str,
+    tags: &[String],
+    weave: serde_json::Value,
+    answers: Vec<Answer>,
+    asked: Option<&str>,
+) -> String {
     let file = PlanFile {
         note: NOTE.to_string(),
         plan: FORMAT,
@@ -110,6 +121,7 @@ pub fn write(pins: &Pins, input: &str, tags: &[String], weave: serde_json::Value
         reflexes: pins.reflexes.clone(),
         vocab: pins.vocab.clone(),
         answers,
+        asked: asked.map(str::to_string),
     };
     let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
     text.push('\n');

@@ -863,7 +863,7 @@ mod plan_file {
 
     #[test]
     fn a_plan_file_reads_back_and_checks_against_the_same_pins() {
-        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new(), None);
         let file = read(&text).unwrap();
         assert_eq!(file.input, "a and b");
         assert_eq!(check(&text, &file, &pins()), Ok(()));
@@ -871,7 +871,7 @@ mod plan_file {
 
     #[test]
     fn a_changed_pin_is_refused_with_its_line_and_the_fix() {
-        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new(), None);
         let file = read(&text).unwrap();
         let mut now = pins();
         now.reflexes.get_mut("lamp").unwrap().item = "sha256:33".into();
@@ -888,7 +888,7 @@ mod plan_file {
 
     #[test]
     fn a_truncated_or_foreign_file_is_refused_before_anything() {
-        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new(), None);
         let cut = &text[..text.len() / 2];
         assert!(read(cut).unwrap_err().message.contains("not a plan file"));
         let other = text.replace("\"plan\": 2", "\"plan\": 1");
@@ -903,7 +903,7 @@ mod plan_file {
 
     #[test]
     fn a_sealed_file_opens_to_the_text_written() {
-        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new(), None);
         let sealed = seal(&text, KEY);
         assert!(sealed.lines().nth(1).unwrap().starts_with("  \"seal\": \"hmac-sha256:"), "{sealed}");
         let opened = unseal(&sealed, KEY).unwrap();
@@ -915,7 +915,7 @@ mod plan_file {
 
     #[test]
     fn any_edit_of_a_sealed_file_is_refused_at_its_seal() {
-        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new(), None);
         let sealed = seal(&text, KEY);
         // An edit anywhere, even one a digest inside the file would be recomputed for.
         for edited in [
@@ -936,7 +936,7 @@ mod plan_file {
 
     #[test]
     fn a_file_sealed_by_another_key_opens_as_from_elsewhere() {
-        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new());
+        let text = write(&pins(), "a and b", &[], serde_json::json!({ "steps": [] }), Vec::new(), None);
         let theirs = seal(&text, b"another user's key, not this one");
         let opened = unseal(&theirs, KEY).unwrap();
         assert!(!opened.ours);

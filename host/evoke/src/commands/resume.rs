@@ -49,7 +49,14 @@ pub fn run(context: &Context) -> CommandResult {
             )
             .with_fix("say the sentence again: evoke \"…\""));
         }
-        let options = Options { json: context.json, project_flag: context.project_dir(), pinned: None };
+        let repeated = context.repeated();
+        let options = Options {
+            json: context.json,
+            project_flag: context.project_dir(),
+            pinned: None,
+            assigned: &[],
+            repeated: &repeated,
+        };
         crate::commands::weave::act(session, &mut log, *woven, started, &options, Journaled::Resumed(journal)).await
     })
 }

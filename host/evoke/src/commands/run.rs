@@ -18,18 +18,19 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The reflex's local name.
+    /// The reflex's local name, or a plan file (FILE.json).
     name: String,
-    /// Its values, as key=value, and flags by name.
+    /// Its values, as key=value, and flags by name; for a plan file, N.arg=value fills a value step N needs.
     values: Vec<String>,
 }
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
-    // A plan file: `evoke run month.plan.json`.
-    if args.values.is_empty() && args.name.ends_with(".json") {
+    // A plan file: `evoke run month.plan.json`, with `N.arg=value` filling a value step N still needs (a
+    // reflex's name is never one ending `.json`).
+    if args.name.ends_with(".json") {
         let session = context.session()?;
         let path = std::path::Path::new(&args.name);
-        return crate::commands::weave::run_file(&session, path, context.json, context.project_dir());
+        return crate::commands::weave::run_file(&session, path, &args.values, context);
     }
     by_name(&context.workspace()?, &args.name, &args.values, context.json)
 }
@@ -109,89 +110,12 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<evoke_core::decisi
             Some((key, text)) => (key, Some(text)),
             None => (pair.as_str(), None),
         };
-        if let Some(text) = text
-            && let Err(refusal) = evoke_core::decide::bound_value(text)
-        {
-            use evoke_core::decide::Refusal;
-            let (what, fix) = match &refusal {
-                Refusal::ControlCharacter { at, code } => {
-                    (format!("holds the control character {code} at character {}", at + 1), "write it without one")
-                }
-                Refusal::BidiControl { at, code } => {
-                    (format!("holds the bidi control {code} at character {}", at + 1), "write it without one")
-                }
-                Refusal::TooLong { chars, limit } => {
-                    (format!("is {chars} characters, over the {limit} a sentence may hold"), "shorten it")
-                }
-                other => (other.to_string(), "write it as clean text"),
-            };
-            return Err(CommandError::refused(format!(
-                "the value of `{key}` is refused: it {what}; a value given by name meets the text rules of a \
-                 sentence, so it can never repaint the confirm line"
-            ))
-            .with_fix(fix));
-        }
-        let Some(live) = manifest.live_name(key) else {
-            let names: Vec<&str> = manifest.args.iter().map(|a| a.name.as_str()).collect();
-            return Err(usage(format!(
-                "{} has no argument `{key}`; its arguments are: {}",
-                reflex.name,
-                names.join(", ")
-            )));
-        };
-        let arg = manifest.arg(live).expect("a live name names an argument");
+        let (live, value) = read_value(reflex, key, text)?;
+        let live = live.as_str();
         // Given twice (or under its name and a former one), one value would silently win over the other.
         if !seen.insert(live.to_string()) {
             return Err(usage(format!("`{live}` is given twice; give it once")));
         }
-        let value = match (&arg.source, text) {
-            (Source::Flag, None | Some("true" | "yes")) => Some(Value::Flag),
-            (Source::Flag, Some("false" | "no")) => None,
-            (Source::Flag, Some(other)) => {
-                return Err(usage(format!("`{live}` is a flag: write `{live}` alone, not `{live}={other}`")));
-            }
-            (_, None) => return Err(usage(format!("`{live}` needs a value: {live}=…"))),
-            (Source::Options(options), Some(text)) => match options.iter().find(|(k, _)| k == text) {
-                Some((key, _)) => Some(Value::Option { key: key.clone() }),
-                None => {
-                    let keys: Vec<&str> = options.iter().map(|(k, _)| k.as_str()).collect();
-                    return Err(usage(format!(
-                        "\"{text}\" is not an option of `{live}`; choose one of: {}",
-                        keys.join(", ")
-                    )));
-                }
-            },
-            (Source::Vocab(vocab), Some(text)) => match reflex.vocab_of(live).and_then(|v| v.find(text)) {
-                Some(word) => Some(Value::Word { word: word.word.clone(), value: word.value.clone() }),
-                None => {
-                    let words: Vec<&str> = reflex
-                        .vocab_of(live)
-                        .map(|v| v.words.iter().map(|w| w.word.as_str()).collect())
-                        .unwrap_or_default();
-                    return Err(usage(format!(
-                        "\"{text}\" is not a word of vocab/{vocab}.toml; choose one of: {}",
-                        words.join(", ")
-                    )));
-                }
-            },
-            // Named, a text is the value as given: there is no sentence for quotes to mark it out of.
-            (Source::Pick(PickKind::Text), Some(text)) => Some(Value::Pick {
-                span: Span { start: 0, end: text.chars().count(), text: text.to_string() },
-                value: PickValue::Text(text.to_string()),
-            }),
-            (Source::Pick(kind), Some(text)) => {
-                let found = candidates(text, *kind).into_iter().find(|c| c.span.text == text.trim());
-                let Some(found) = found else {
-                    return Err(usage(format!("\"{text}\" does not read as a {} for `{live}`", kind.as_str())));
-                };
-                if let (Some((low, high)), Some(n)) = (arg.range, found.value.comparable())
-                    && (n < low || n > high)
-                {
-                    return Err(usage(format!("`{live}` is {n}, outside its range {low}–{high}")));
-                }
-                Some(Value::Pick { span: found.span, value: found.value })
-            }
-        };
         given.retain(|(n, _)| n != live);
         if let Some(value) = value {
             given.push((live.to_string(), value));
@@ -208,4 +132,91 @@ pub fn read_args(reflex: &Reflex, pairs: &[String]) -> Result<evoke_core::decisi
     }
     let ordered = manifest.args.iter().filter_map(|a| given.iter().find(|(n, _)| *n == a.name).cloned()).collect();
     Ok(evoke_core::decision::Args(ordered))
+}
+
+/// Reads one `key=value` (or a bare flag name, `text` `None`) against the reflex's arguments: the live
+/// name it sets and its value (`None` for a flag given as false). The rules of [`read_args`], one value
+/// at a time: a plan file's `N.arg=value` is read by this too.
+pub fn read_value(reflex: &Reflex, key: &str, text: Option<&str>) -> Result<(String, Option<Value>), CommandError> {
+    let manifest = &reflex.manifest;
+    let usage = CommandError::usage;
+    if let Some(text) = text
+        && let Err(refusal) = evoke_core::decide::bound_value(text)
+    {
+        use evoke_core::decide::Refusal;
+        let (what, fix) = match &refusal {
+            Refusal::ControlCharacter { at, code } => {
+                (format!("holds the control character {code} at character {}", at + 1), "write it without one")
+            }
+            Refusal::BidiControl { at, code } => {
+                (format!("holds the bidi control {code} at character {}", at + 1), "write it without one")
+            }
+            Refusal::TooLong { chars, limit } => {
+                (format!("is {chars} characters, over the {limit} a sentence may hold"), "shorten it")
+            }
+            other => (other.to_string(), "write it as clean text"),
+        };
+        return Err(CommandError::refused(format!(
+            "the value of `{key}` is refused: it {what}; a value given by name meets the text rules of a \
+             sentence, so it can never repaint the confirm line"
+        ))
+        .with_fix(fix));
+    }
+    let Some(live) = manifest.live_name(key) else {
+        let names: Vec<&str> = manifest.args.iter().map(|a| a.name.as_str()).collect();
+        if names.is_empty() {
+            return Err(usage(format!("{} has no argument `{key}`; it takes none", reflex.name)));
+        }
+        return Err(usage(format!("{} has no argument `{key}`; its arguments are: {}", reflex.name, names.join(", "))));
+    };
+    let arg = manifest.arg(live).expect("a live name names an argument");
+    let value = match (&arg.source, text) {
+        (Source::Flag, None | Some("true" | "yes")) => Some(Value::Flag),
+        (Source::Flag, Some("false" | "no")) => None,
+        (Source::Flag, Some(other)) => {
+            return Err(usage(format!("`{live}` is a flag: write `{live}` alone, not `{live}={other}`")));
+        }
+        (_, None) => return Err(usage(format!("`{live}` needs a value: {live}=…"))),
+        (Source::Options(options), Some(text)) => match options.iter().find(|(k, _)| k == text) {
+            Some((key, _)) => Some(Value::Option { key: key.clone() }),
+            None => {
+                let keys: Vec<&str> = options.iter().map(|(k, _)| k.as_str()).collect();
+                return Err(usage(format!(
+                    "\"{text}\" is not an option of `{live}`; choose one of: {}",
+                    keys.join(", ")
+                )));
+            }
+        },
+        (Source::Vocab(vocab), Some(text)) => match reflex.vocab_of(live).and_then(|v| v.find(text)) {
+            Some(word) => Some(Value::Word { word: word.word.clone(), value: word.value.clone() }),
+            None => {
+                let words: Vec<&str> = reflex
+                    .vocab_of(live)
+                    .map(|v| v.words.iter().map(|w| w.word.as_str()).collect())
+                    .unwrap_or_default();
+                return Err(usage(format!(
+                    "\"{text}\" is not a word of vocab/{vocab}.toml; choose one of: {}",
+                    words.join(", ")
+                )));
+            }
+        },
+        // Named, a text is the value as given: there is no sentence for quotes to mark it out of.
+        (Source::Pick(PickKind::Text), Some(text)) => Some(Value::Pick {
+            span: Span { start: 0, end: text.chars().count(), text: text.to_string() },
+            value: PickValue::Text(text.to_string()),
+        }),
+        (Source::Pick(kind), Some(text)) => {
+            let found = candidates(text, *kind).into_iter().find(|c| c.span.text == text.trim());
+            let Some(found) = found else {
+                return Err(usage(format!("\"{text}\" does not read as a {} for `{live}`", kind.as_str())));
+            };
+            if let (Some((low, high)), Some(n)) = (arg.range, found.value.comparable())
+                && (n < low || n > high)
+            {
+                return Err(usage(format!("`{live}` is {n}, outside its range {low}–{high}")));
+            }
+            Some(Value::Pick { span: found.span, value: found.value })
+        }
+    };
+    Ok((live.to_string(), value))
 }

@@ -20,11 +20,13 @@ use std::time::Instant;
 pub struct Options<'a> {
     pub json: bool,
     pub project_flag: Option<&'a Path>,
+    /// The global options to give again in a command printed for a person.
+    pub repeated: Vec<String>,
 }
 
 pub fn run(context: &Context, sentence: Option<String>) -> CommandResult {
     let session = context.session()?;
-    let options = Options { json: context.json, project_flag: context.project_dir() };
+    let options = Options { json: context.json, project_flag: context.project_dir(), repeated: context.repeated() };
     let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());
     match sentence {
@@ -69,6 +71,8 @@ async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_
                 json: options.json,
                 project_flag: options.project_flag,
                 pinned: None,
+                assigned: &[],
+                repeated: &options.repeated,
             };
             let journaled = crate::commands::weave::Journaled::Said;
             return crate::commands::weave::act(session, log, *plan, started, &woven, journaled).await;

@@ -95,6 +95,10 @@ pub struct Options<'a> {
     pub json: bool,
     pub project_flag: Option<&'a Path>,
     pub pinned: Option<Pinned>,
+    /// `N.arg=value`, given to `evoke run FILE`: each fills a value step N still needs.
+    pub assigned: &'a [String],
+    /// The global options to give again in a command printed for a person (`Context::repeated`).
+    pub repeated: &'a [String],
 }
 
 /// Where a plan's journal comes from.
@@ -173,9 +177,13 @@ pub async fn act(
     if woven.plan.refused() {
         return refused_plan(log, &woven, options.json);
     }
-    let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided, .. } = woven;
+    let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided, answers: plan_answers } = woven;
     // The plan as decided, before any answer a person gives: what a journal and `evoke resume` name it by.
     let digest = plan.digest();
+    // What a plan file of it holds, should it stop for a value no one here can give.
+    let settled = plan.clone();
+    // Every value given as `N.arg=value` is read before anything runs: one that does not fit runs nothing.
+    let assigned = assignments(session, &plan, options.assigned)?;
     // The journal is held from here to the plan's end: another evoke taking up the same plan is refused
     // before it reads what ran, never let run a step this one is running.
     let state = &session.places.state;
@@ -251,8 +259,35 @@ pub async fn act(
         if decision.outcome != Outcome::Ask || (!plan.binds.is_empty() && plan::filled_by_binds(&plan, i + 1)) {
             continue;
         }
+        let mut decision = decision;
+        if !assigned[i].is_empty() {
+            let given: Vec<(String, Value)> = assigned[i].iter().map(|a| (a.arg.clone(), a.value.clone())).collect();
+            decision = hold(answered(
+                &session.catalog,
+                session.gate.as_ref(),
+                &decided[i].candidates,
+                &decision,
+                &given,
+                Some(&plan.input),
+            ));
+            plan.steps[i].decision = decision.clone();
+            if decision.outcome != Outcome::Ask {
+                continue;
+            }
+        }
+        if !present && options.json {
+            // The JSON lines say what stopped; no plan is saved for a command no one is shown.
+            return Ok(stopped_before_running(&plan, i, "", options, &emit, log));
+        }
         if !present {
-            let said = render::unanswered(options.project_flag, &decision, Some(i + 1));
+            let said = match answer_command(session, &settled, &plan, &plan_answers, &assigned, &journal, options) {
+                Ok(AnswerCommand::Run(command)) => render::unanswered_in_plan(&decision, i + 1, &command, false),
+                Ok(AnswerCommand::AtTerminal(command)) => render::unanswered_in_plan(&decision, i + 1, &command, true),
+                Err(e) => {
+                    render::err(&render::warning(&e.message, None));
+                    render::unanswered_in_plan(&decision, i + 1, &again_command(options), true)
+                }
+            };
             return Ok(stopped_before_running(&plan, i, &said, options, &emit, log));
         }
         let asked = Instant::now();
@@ -446,6 +481,186 @@ fn again_command(options: &Options<'_>) -> String {
     }
 }
 
+/// One `N.arg=value` given to `evoke run FILE`, read against step N's reflex.
+#[derive(Debug, Clone)]
+struct Assigned {
+    arg: String,
+    /// As given, to be given again in a command printed later.
+    text: String,
+    value: Value,
+}
+
+/// Reads every `N.arg=value` against the plan: N a step of it, `arg` an argument of its reflex, the value
+/// read exactly as `evoke run NAME arg=value` reads it (options, vocabulary, range, the text rules), and,
+/// for an argv body, never one that starts with `-`. Only a value the step still needs may be given: one
+/// the plan holds, or takes from an earlier step, is refused. Per step, in the plan's order.
+fn assignments(session: &Session, plan: &Plan, given: &[String]) -> Result<Vec<Vec<Assigned>>, CommandError> {
+    const FORM: &str = "give each as N.arg=value, N the number of a step that still needs `arg`";
+    let count = plan.steps.len();
+    let mut per_step: Vec<Vec<Assigned>> = vec![Vec::new(); count];
+    for pair in given {
+        let usage = |message: String| {
+            CommandError::usage(format!("`{pair}`: {message}; nothing ran")).with_fix(FORM.to_string())
+        };
+        let Some((key, text)) = pair.split_once('=') else {
+            return Err(usage("a plan file takes N.arg=value, and this has no `=`".into()));
+        };
+        let Some((n, arg)) = key.split_once('.') else {
+            return Err(usage("a plan file takes N.arg=value, and this names no step".into()));
+        };
+        let Some(n) = n.parse::<usize>().ok().filter(|n| (1..=count).contains(n)) else {
+            return Err(usage(format!("the plan has steps 1 to {count}; there is no step {n}")));
+        };
+        let decision = &plan.steps[n - 1].decision;
+        let name = decision.reflex.as_deref().unwrap_or_default();
+        let Some(reflex) = session.catalog.get(name) else {
+            return Err(usage(format!("step {n} calls no reflex installed here")));
+        };
+        let (live, value) = crate::commands::run::read_value(reflex, arg, Some(text)).map_err(|mut e| {
+            e.message = format!("`{pair}`: step {n} ({name}): {}; nothing ran", e.message);
+            if e.fix.is_none() {
+                e.fix = Some(FORM.to_string());
+            }
+            e
+        })?;
+        let Some(value) = value else {
+            return Err(usage(format!("step {n} ({name}) needs a value for `{live}`, not a flag set to false")));
+        };
+        let missing = decision.outcome == Outcome::Ask
+            && decision.missing.iter().flatten().any(|m| m.arg == live)
+            && !plan.binds.iter().any(|b| b.step == n && b.arg == live);
+        if !missing {
+            let holds = match decision.args.as_ref().and_then(|a| a.get(&live)) {
+                Some(v) => format!("already holds `{live}` as \"{}\"", v.shown()),
+                None if plan.binds.iter().any(|b| b.step == n && b.arg == live) => {
+                    format!("takes `{live}` from an earlier step")
+                }
+                None => format!("does not ask for `{live}`"),
+            };
+            return Err(CommandError::usage(format!(
+                "`{pair}`: step {n} ({name}) {holds}; a plan file's assignment fills only a value the plan still \
+                 needs; nothing ran"
+            ))
+            .with_fix("leave it out; to change what the sentence says, say the sentence again"));
+        }
+        if per_step[n - 1].iter().any(|a| a.arg == live) {
+            return Err(usage(format!("`{n}.{live}` is given twice; give it once")));
+        }
+        // An argv body never takes a value that starts with `-`: refused now, before any step runs.
+        let argv = matches!(&reflex.manifest.run, evoke_core::manifest::Run::Argv(argv)
+            if argv.iter().skip(1).any(|e| *e == format!("{{{live}}}")));
+        if argv && text.trim_start().starts_with('-') {
+            return Err(usage(format!(
+                "step {n} ({name}) runs a program, and a value that starts with `-` could become its option"
+            )));
+        }
+        per_step[n - 1].push(Assigned { arg: live, text: text.to_string(), value });
+    }
+    Ok(per_step)
+}
+
+/// How a plan that stopped for a value is answered.
+pub enum AnswerCommand {
+    /// The literal command that runs the whole plan with the answer: its plan file and `N.arg=<…>`.
+    Run(String),
+    /// Only at a terminal: the plan has run in part, and its journal is taken up by this command.
+    AtTerminal(String),
+}
+
+/// The literal command that answers a plan stopped for a value: `evoke run FILE 'N.arg=<…>' …`, every value
+/// given so far and a placeholder for each one still missing. The file is the plan's own when it ran from
+/// one; otherwise the plan is saved now, sealed, in the state place, as `try --save` saves it.
+fn answer_command(
+    session: &Session,
+    settled: &Plan,
+    plan: &Plan,
+    answers: &[evoke_core::weave::planfile::Answer],
+    assigned: &[Vec<Assigned>],
+    journal: &Journal,
+    options: &Options<'_>,
+) -> Result<AnswerCommand, CommandError> {
+    let file = match &options.pinned {
+        Some(pinned) => std::fs::canonicalize(&pinned.file).unwrap_or_else(|_| pinned.file.clone().into()),
+        None => {
+            // A plan taken up by `evoke resume` that has run in part goes on under its own journal.
+            if (1..=plan.steps.len()).any(|n| journal.entry(n).is_some()) {
+                return Ok(AnswerCommand::AtTerminal(again_command(options)));
+            }
+            save_asked(session, settled, answers)?
+        }
+    };
+    let mut words = vec!["evoke".to_string()];
+    words.extend(options.repeated.iter().cloned());
+    words.push("run".into());
+    words.push(file.display().to_string());
+    for (i, step) in plan.steps.iter().enumerate() {
+        let n = i + 1;
+        for a in &assigned[i] {
+            words.push(format!("{n}.{}={}", a.arg, a.text));
+        }
+        let decision = &step.decision;
+        if decision.outcome != Outcome::Ask {
+            continue;
+        }
+        for m in decision.missing.iter().flatten() {
+            if plan.binds.iter().any(|b| b.step == n && b.arg == m.arg) {
+                continue;
+            }
+            words.push(format!("{n}.{}=<{}>", m.arg, render::choices(m)));
+        }
+    }
+    Ok(AnswerCommand::Run(render::command(&words)))
+}
+
+/// How many plans saved for an answer are kept: a new one past this many removes the oldest.
+const ASKED_KEPT: usize = crate::journal::KEPT;
+
+/// Saves a plan stopped for a value as a sealed plan file in the state place (`weave/asked/`), with its
+/// journal begun, and gives its path. Each is one request: it carries an id of its own, so the same
+/// sentence stopped again is a new plan file with a new journal, as a sentence said again is a new request.
+fn save_asked(
+    session: &Session,
+    plan: &Plan,
+    answers: &[evoke_core::weave::planfile::Answer],
+) -> Result<std::path::PathBuf, CommandError> {
+    use sha2::Digest;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(b"evoke asked\0");
+    hasher.update(std::process::id().to_le_bytes());
+    hasher.update(now.as_nanos().to_le_bytes());
+    hasher.update(plan.input.as_bytes());
+    let id: String = hasher.finalize().iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let dir = session.places.state.join("weave").join("asked");
+    evoke_files::atomic::create_private_dirs(&dir)
+        .map_err(|e| CommandError::failed(format!("cannot make {}: {e}", dir.display())))?;
+    let path = dir.join(format!("{id}.plan.json"));
+    let sealed = seal_plan(session, plan, answers, &[], Some(&id))?;
+    evoke_files::atomic::write(&path, sealed.as_bytes())
+        .map_err(|e| CommandError::failed(format!("cannot write {}: {e}", path.display())))?;
+    prune_asked(&dir, &path);
+    Ok(path)
+}
+
+/// Removes the oldest plans saved for an answer past [`ASKED_KEPT`], never `keep`.
+fn prune_asked(dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut saved: Vec<(std::time::SystemTime, std::path::PathBuf)> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p != keep && p.extension().is_some_and(|x| x == "json"))
+        .filter_map(|p| Some((p.symlink_metadata().ok()?.modified().ok()?, p)))
+        .collect();
+    if saved.len() < ASKED_KEPT {
+        return;
+    }
+    saved.sort();
+    let extra = saved.len() + 1 - ASKED_KEPT;
+    for (_, path) in saved.into_iter().take(extra) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
 fn skipped() -> (Status, Option<Why>) {
     (Status::Skipped, Some(Why::EarlierStep))
 }
@@ -540,7 +755,9 @@ where
             };
             if !present {
                 if !options.json {
-                    render::err(&render::unanswered(options.project_flag, decision, Some(n)));
+                    // The plan goes on from its journal, at a terminal: a call by name would run this step
+                    // alone and lose the steps after it.
+                    render::err(&render::step_unanswered(n, &prompt, &again_command(options)));
                 }
                 emit(log, i, decision, None, Status::Unanswered, said(prompt.template.clone()));
                 return Ended { exit: Exit::NeedsPerson, data: None };
@@ -673,32 +890,50 @@ fn plan_key(session: &Session) -> Result<[u8; evoke_files::plan_key::KEY_BYTES],
 /// `evoke try --save FILE`: the plan whole, sealed, written atomically. Its journal is begun empty here,
 /// so that running the file finds it: a file whose journal is missing asks before each write.
 pub fn save(session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]) -> CommandResult {
-    let weave = serde_json::to_value(&woven.plan).unwrap_or_default();
-    let text =
-        evoke_core::weave::planfile::write(&pins(session), &woven.plan.input, tags, weave, woven.answers.clone());
-    let key = plan_key(session)?;
-    let sealed = evoke_core::weave::planfile::seal(&text, &key);
-    let opened = evoke_core::weave::planfile::unseal(&sealed, &key)
-        .map_err(|e| CommandError::failed(format!("the plan just sealed does not open: {e}")))?;
-    let digest = woven.plan.digest();
-    let origin = Origin::File { seal: &opened.mac };
-    let project = project_key(session);
-    let mut journal = Journal::open(&session.places.state, &project, &digest, origin, &woven.plan.input, true)
-        .map_err(journal_refused)?;
-    // The same plan saved again has the same seal: its journal, with what already ran, is kept as it is.
-    if !journal.found() {
-        journal.keep().map_err(|e| CommandError::failed(format!("the plan's journal cannot be begun: {e}")))?;
-    }
+    let sealed = seal_plan(session, &woven.plan, &woven.answers, tags, None)?;
     evoke_files::atomic::write(path, sealed.as_bytes())
         .map_err(|e| CommandError::failed(format!("cannot write {}: {e}", path.display())))?;
     render::err(&render::plan_saved(&path.display().to_string()));
     Ok(Exit::Done)
 }
 
+/// A plan file's text, sealed, with its journal begun (kept as it is when the same plan was saved before).
+fn seal_plan(
+    session: &Session,
+    plan: &Plan,
+    answers: &[evoke_core::weave::planfile::Answer],
+    tags: &[String],
+    asked: Option<&str>,
+) -> Result<String, CommandError> {
+    let weave = serde_json::to_value(plan).unwrap_or_default();
+    let text = evoke_core::weave::planfile::write(&pins(session), &plan.input, tags, weave, answers.to_vec(), asked);
+    let key = plan_key(session)?;
+    let sealed = evoke_core::weave::planfile::seal(&text, &key);
+    let opened = evoke_core::weave::planfile::unseal(&sealed, &key)
+        .map_err(|e| CommandError::failed(format!("the plan just sealed does not open: {e}")))?;
+    let digest = plan.digest();
+    let origin = Origin::File { seal: &opened.mac };
+    let project = project_key(session);
+    let mut journal =
+        Journal::open(&session.places.state, &project, &digest, origin, &plan.input, true).map_err(journal_refused)?;
+    // The same plan saved again has the same seal: its journal, with what already ran, is kept as it is.
+    if !journal.found() {
+        journal.keep().map_err(|e| CommandError::failed(format!("the plan's journal cannot be begun: {e}")))?;
+    }
+    Ok(sealed)
+}
+
 /// `evoke run FILE`: the plan of a plan file, run only when its seal holds, every pin still holds and its
 /// answers give the very plan written. Nothing runs otherwise. A file sealed by another key (written
 /// elsewhere) is decided again here from its sentence, and each of its writes asks first.
-pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option<&Path>) -> CommandResult {
+pub fn run_file(
+    session: &Session,
+    path: &Path,
+    assigned: &[String],
+    context: &crate::context::Context,
+) -> CommandResult {
+    let (json, project_flag) = (context.json, context.project_dir());
+    let repeated = context.repeated();
     use evoke_core::weave::planfile;
     let shown = path.display().to_string();
     let refused = |refused: planfile::Refused| {
@@ -733,7 +968,7 @@ pub fn run_file(session: &Session, path: &Path, json: bool, project_flag: Option
     let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());
     let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };
-    let options = Options { json, project_flag, pinned: Some(pinned) };
+    let options = Options { json, project_flag, pinned: Some(pinned), assigned, repeated: &repeated };
     if !opened.ours {
         let journaled = Journaled::Elsewhere { text: &text };
         render::err(&render::plan_from_elsewhere(&shown));
