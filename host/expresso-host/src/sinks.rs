@@ -357,6 +357,16 @@ impl FileSink {
     fn append(&self, text: &[u8]) -> std::io::Result<()> {
         use std::os::unix::fs::FileExt;
         let mut file = std::fs::OpenOptions::new().create(true).read(true).append(true).open(&self.path)?;
+        // Other writers may append to the same file at once (each Postgres partition has its own sinks,
+        // and workers on one machine may share the file): the write and its check hold an exclusive lock
+        // on the file, released when it is closed, so no writer's check cuts off another's line.
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: flock(2) on a descriptor this function owns; it has no memory-safety preconditions.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
         let before = file.metadata()?.len();
         let mut last = [b'\n'];
         if before > 0 {
