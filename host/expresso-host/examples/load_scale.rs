@@ -59,7 +59,19 @@ fn spawn_serve(setup: &Setup, port: u16) -> Child {
         line.clear();
         assert!(stderr.read_line(&mut line).unwrap() > 0, "serve ended before it listened");
     }
-    std::thread::spawn(move || for _ in stderr.lines() {});
+    // SERVE_LOG=FILE keeps the workers' stderr (their faults, leases and recoveries), appended to FILE.
+    let log = std::env::var("SERVE_LOG").ok().and_then(|path| {
+        std::fs::OpenOptions::new().create(true).append(true).open(path).ok()
+    });
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let mut log = log;
+        for line in stderr.lines().map_while(Result::ok) {
+            if let Some(file) = log.as_mut() {
+                let _ = writeln!(file, "{line}");
+            }
+        }
+    });
     child
 }
 
