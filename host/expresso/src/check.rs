@@ -225,11 +225,13 @@ fn read_db(path: &Path, state: &Path) -> Result<StoreSites, Exit> {
     let db = expresso_host::Db::open(state).map_err(|e| refuse(e.to_string()))?;
     let mut sites = StoreSites { kind: Kind::Both, sites: BTreeMap::new() };
     let mut after = 0;
+    // An event's revisions may lie pages apart (a correction sent long after): its keys are read once.
+    let mut read: std::collections::HashSet<String> = std::collections::HashSet::new();
     loop {
         let page = db.events_after(after, PAGE_EVENTS).map_err(|e| refuse(e.to_string()))?;
         let Some((last, _)) = page.last() else { break };
         after = *last;
-        let ids: Vec<&str> = page.iter().map(|(_, e)| e.id.as_str()).collect();
+        let ids: Vec<&str> = page.iter().map(|(_, e)| e.id.as_str()).filter(|id| read.insert(id.to_string())).collect();
         let world = db.world_of(&ids).map_err(|e| refuse(e.to_string()))?;
         for (key, _) in expresso_runtime::Store::entries(&world) {
             sites.add(path, key, true)?;

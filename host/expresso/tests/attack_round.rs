@@ -85,3 +85,45 @@ fn check_refuses_an_on_receipt_that_names_nothing_its_agent_does() {
     assert_eq!(stderr.matches("E_RECEIPT").count(), 1, "`create_task` names its action: {stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `check --against` a `serve` store counts each key once, even when its event's revisions lie far apart
+/// in the log (a correction sent long after its event is read on another page).
+#[test]
+fn check_against_a_store_counts_a_corrected_event_s_keys_once() {
+    use expresso_host::store::{BatchWrite, Db};
+    use serde_json::json;
+    let dir = std::env::temp_dir().join(format!("expresso-attack-count-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let state = dir.join("state");
+    let mut db = Db::open(&state).unwrap();
+    let line = |id: &str, rev: u64, text: &str| -> expresso_runtime::Event {
+        serde_json::from_value(json!({
+            "id": id, "rev": rev, "partition": {"workspace": "acme", "room": "#support"}, "type": "message",
+            "payload": {"speaker": "dana", "text": text}, "t_event": 1_000,
+        }))
+        .unwrap()
+    };
+    db.append(&[line("m1", 0, "hi")]).unwrap();
+    let key = "m1|Echo#0/0/reply|message.send".to_string();
+    let receipt = json!({ "idemKey": key, "effect": "message.send", "verb": "reply", "args": { "text": "hello" } });
+    let intents = vec![(key, "m1".to_string(), "message.send".to_string(), receipt)];
+    db.commit_batch(&BatchWrite { intents, ..BatchWrite::default() }).unwrap();
+    let filler: Vec<_> = (0..1_500).map(|i| line(&format!("f{i}"), 0, "more")).collect();
+    db.append(&filler).unwrap();
+    db.append(&[line("m1", 1, "hi, corrected")]).unwrap();
+    drop(db);
+    std::fs::write(
+        dir.join("echo.ex"),
+        "agent \"Echo\" {\n  grants { message.send }\n  at most world\n  on message { reply \"hello\" }\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_expresso"))
+        .args(["check", "echo.ex", "--against", "state"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("against state: 1 key of applied effects and journaled answers at 1 site"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
