@@ -814,9 +814,10 @@ fn a_plan_saved_from_cached_answers_is_byte_for_byte_the_plan_saved_from_fresh_o
     assert_eq!(saved[0], saved[1]);
 }
 
-/// A project of `mark` (a write with no value) and `paint` (a write of a `color`, an option, by argv),
-/// answered by a recording for `sentence`, cut at every `and`; `paint.color` reads the part's color word
-/// where it has one, and is unstated otherwise.
+/// A project of `mark` (a write with no value), `paint` (a write of a `color`, an option, by argv) and
+/// `note` (a write of a text, `what`, by argv), answered by a recording for `sentence`, cut at every `and`;
+/// `paint.color` reads the part's color word where it has one, and is unstated otherwise; `note.what` is
+/// unstated.
 fn painting(sentence: &str) -> Fixture {
     let root = tempfile::tempdir().unwrap();
     let project = root.path().join("project");
@@ -832,10 +833,22 @@ fn painting(sentence: &str) -> Fixture {
         format!("echo paint $1 >> {m}; echo painted")
     );
     std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
-    std::fs::write(project.join("evoke.toml"), "[reflexes]\nmark = \"r/mark\"\npaint = \"r/paint\"\n").unwrap();
+    let dir = project.join("r").join("note");
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = format!(
+        "reflex = 1\ndescription = \"Note a thing down.\"\neffect = \"write\"\nconfirm = \"Note {{what}}?\"\n\
+         run = [\"sh\", \"-c\", {:?}, \"sh\", \"{{what}}\"]\n\n[args.what]\nask = \"What?\"\npick = \"text\"\n",
+        format!("echo note $1 >> {m}; echo noted")
+    );
+    std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
+    std::fs::write(
+        project.join("evoke.toml"),
+        "[reflexes]\nmark = \"r/mark\"\npaint = \"r/paint\"\nnote = \"r/note\"\n",
+    )
+    .unwrap();
     let route = |top: &str| {
-        let p = |name: &str| if name == top { "0.95" } else { "0.02" };
-        format!("route = {{ mark = {}, paint = {}, none = 0.03 }}\n", p("mark"), p("paint"))
+        let p = |name: &str| if name == top { "0.95" } else { "0.01" };
+        format!("route = {{ mark = {}, paint = {}, note = {}, none = 0.03 }}\n", p("mark"), p("paint"), p("note"))
     };
     let first = sentence.split(' ').next().unwrap();
     let mut text = String::from("id = \"replay\"\n\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n\n");
@@ -850,9 +863,9 @@ fn painting(sentence: &str) -> Fixture {
             continue;
         }
         seen.push(part);
-        let name = part.split(' ').next().unwrap();
+        let name = part.split(' ').find(|w| ["mark", "paint", "note"].contains(w)).unwrap();
         text.push_str(&format!("\n[answers.{part:?}]\n{}", route(name)));
-        for other in ["mark", "paint"] {
+        for other in ["mark", "paint", "note"] {
             text.push_str(&format!("\"fits.{other}\" = {{ yes = {} }}\n", if other == name { 0.9 } else { 0.05 }));
         }
         if name == "paint" {
@@ -863,6 +876,9 @@ fn painting(sentence: &str) -> Fixture {
                 said("red"),
                 said("blue")
             ));
+        }
+        if name == "note" {
+            text.push_str("\"note.what\" = { unstated = 0.95 }\n");
         }
     }
     std::fs::write(project.join("recording.toml"), text).unwrap();
@@ -960,4 +976,25 @@ fn a_plan_file_run_without_its_answer_prints_the_same_file_and_a_bad_answer_runs
     assert_eq!(printed_command(&stderr), printed, "the same command again");
     assert!(printed.contains(&file));
     assert_eq!(f.marks(), "");
+}
+
+#[test]
+fn an_answer_a_program_would_read_as_its_option_is_refused_before_any_step_runs() {
+    let sentence = "mark it and write a note";
+    let f = painting(sentence);
+    let out = f.evoke().arg(sentence).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    let printed = printed_command(&stderr);
+    let refused: Vec<String> = printed.iter().map(|w| w.replace("<text>", "-rf")).collect();
+    assert_ne!(refused, printed, "{printed:?}");
+    let out = run_printed(&f, &refused);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("2.what=-rf") && stderr.contains("starts with `-`"), "{stderr}");
+    assert_eq!(f.marks(), "", "nothing ran, not even the step before");
+    let answered: Vec<String> = printed.iter().map(|w| w.replace("<text>", "the milk; and more")).collect();
+    let out = run_printed(&f, &answered);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    assert_eq!(f.marks(), "mark\nnote the milk; and more\n");
 }
