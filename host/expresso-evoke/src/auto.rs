@@ -23,6 +23,11 @@ impl Provider for Auto {
         "auto"
     }
 
+    fn waits(&self, request: &LeafRequest) -> bool {
+        let open = request.kind == RequestKind::Summarize || !request.schema.is_closed();
+        open && self.open.as_ref().is_some_and(|provider| provider.waits(request))
+    }
+
     fn answer(&self, request: &LeafRequest) -> Result<Value, String> {
         let open = request.kind == RequestKind::Summarize || !request.schema.is_closed();
         if !open {

@@ -93,6 +93,10 @@ impl Provider for Anthropic {
         let reply = http::post_json(&self.agent, &url, &headers, &self.body(request))?;
         read(&reply).map_err(Fault::lasting)
     }
+
+    fn waits(&self, _request: &LeafRequest) -> bool {
+        true
+    }
 }
 
 /// The value in a Messages API answer: the input of its one call of [`TOOL`]. Anything else (another

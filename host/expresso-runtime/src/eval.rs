@@ -98,6 +98,12 @@ impl<'a> Ports<'a> {
         }
         self.outcome.provider_calls += 1;
         let request = LeafRequest { key: &key, leaf, kind, schema, prompt, input, t_event: event.t_event };
+        if self.sink.is_some() && self.provider.waits(&request) {
+            // The effects handed out so far are recorded before a provider is waited on, which may take
+            // minutes (its faults asked again): a run stopped meanwhile does not hand them out again.
+            self.world.flush()?;
+            self.journal.flush()?;
+        }
         let value = self.provider.answer(&request).map_err(|message| Error::Provider { key: key.clone(), message })?;
         schema.validate(&value).map_err(|reason| Error::Misfit { key: key.clone(), reason })?;
         self.journal.put(key.clone(), value.clone())?;

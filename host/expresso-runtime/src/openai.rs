@@ -83,4 +83,8 @@ impl Provider for OpenAi {
             serde_json::from_str(content).map_err(|e| Fault::lasting(format!("the content is not JSON: {e}")))?;
         inner.get("value").cloned().ok_or_else(|| Fault::lasting("the content has no `value`"))
     }
+
+    fn waits(&self, _request: &LeafRequest) -> bool {
+        true
+    }
 }

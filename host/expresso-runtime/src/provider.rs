@@ -44,6 +44,12 @@ pub trait Provider {
     fn try_answer(&self, request: &LeafRequest) -> Result<Value, Fault> {
         self.answer(request).map_err(Fault::lasting)
     }
+    /// Whether answering this request may take long: a call over the network, asked again after its
+    /// faults. The runtime then records the effects it handed out before it waits, so a run stopped
+    /// meanwhile does not hand them out again. By default an answer is at hand.
+    fn waits(&self, _request: &LeafRequest) -> bool {
+        false
+    }
 }
 
 /// A provider that answers nothing: replay with a complete journal never reaches it, and one that does is

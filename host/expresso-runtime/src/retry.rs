@@ -50,6 +50,10 @@ impl<P: Provider> Provider for Retrying<P> {
         self.try_answer(request).map_err(|f| f.message)
     }
 
+    fn waits(&self, request: &LeafRequest) -> bool {
+        self.inner.waits(request)
+    }
+
     fn try_answer(&self, request: &LeafRequest) -> Result<Value, Fault> {
         let mut tries = 0;
         loop {

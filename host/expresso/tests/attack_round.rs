@@ -3,6 +3,9 @@
 
 use std::process::Command;
 
+#[path = "../../expresso-runtime/tests/endpoint/mod.rs"]
+mod endpoint;
+
 #[test]
 fn held_on_a_place_without_a_store_says_so_and_makes_none() {
     let dir = std::env::temp_dir().join(format!("expresso-attack-held-{}", std::process::id()));
@@ -125,5 +128,70 @@ fn check_against_a_store_counts_a_corrected_event_s_keys_once() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("against state: 1 key of applied effects and journaled answers at 1 site"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `expresso run` stopped (Ctrl-C, a kill) while it asks a provider again: the effects it printed before
+/// are in the world table, so the next run does not print (apply) them a second time. A provider's
+/// retries can take minutes, which is a long time to hold effects handed out but not recorded.
+#[test]
+fn run_killed_while_a_provider_is_asked_again_has_recorded_what_it_printed() {
+    use std::io::BufRead;
+    let triage = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../transcripts/expresso-triage");
+    let m1 = std::fs::read_to_string(format!(
+        "{}/../expresso-runtime/tests/recorded/anthropic/m1.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut answered = false;
+    let (url, _requests) = endpoint::serve_with(6, move |_| {
+        if answered {
+            (529, r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#.to_string())
+        } else {
+            answered = true;
+            (200, m1.clone())
+        }
+    });
+    let dir = std::env::temp_dir().join(format!("expresso-attack-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_expresso"))
+        .args(["run", "triage.ex", "--events", "events.jsonl", "--provider", "anthropic", "--journal"])
+        .arg(dir.join("journal.json"))
+        .arg("--world")
+        .arg(dir.join("world.json"))
+        .current_dir(&triage)
+        .env("ANTHROPIC_BASE_URL", &url)
+        .env("ANTHROPIC_API_KEY", "sk-ant-test")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // m1's three effects are printed; then m2's leaf is overloaded and asked again, with pauses.
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let printed: Vec<String> = (0..3).map(|_| lines.next().unwrap().unwrap()).collect();
+    assert!(printed.iter().all(|l| l.contains("\"event\":\"m1\"")), "{printed:?}");
+    std::thread::sleep(std::time::Duration::from_millis(250));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let world = std::fs::read_to_string(dir.join("world.json")).unwrap_or_default();
+    for key in
+        ["m1|Triage#0/1/react|react.add", "m1|Triage#0/2/create_task|tasks.create", "m1|Triage#0/3/reply|message.send"]
+    {
+        assert!(world.contains(key), "{key} was printed but not recorded: the next run prints it again");
+    }
+    // And the next run does not print them again.
+    let out = Command::new(env!("CARGO_BIN_EXE_expresso"))
+        .args(["run", "triage.ex", "--events", "events.jsonl", "--provider", "recording:recording.json", "--journal"])
+        .arg(dir.join("journal.json"))
+        .arg("--world")
+        .arg(dir.join("world.json"))
+        .current_dir(&triage)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let again = String::from_utf8_lossy(&out.stdout);
+    assert!(!again.contains("\"event\":\"m1\""), "{again}");
+    assert_eq!(again.lines().count(), 2, "{again}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
