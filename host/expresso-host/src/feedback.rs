@@ -28,6 +28,7 @@
 
 use expresso_lang::Compiled;
 use expresso_lang::ast::Trigger;
+use expresso_runtime::bounds::MAX_EVENT_LINE_BYTES;
 use expresso_runtime::event::MAX_EVENT_ID_BYTES;
 use expresso_runtime::{Event, EventType};
 use serde_json::{Map, Value, json};
@@ -144,14 +145,17 @@ impl Feedback {
                 ));
                 return;
             }
-            fed.events.push(Event {
-                id,
-                partition: cause.partition.clone(),
-                kind,
-                payload,
-                t_event: cause.t_event,
-                rev: 0,
-            });
+            let event = Event { id, partition: cause.partition.clone(), kind, payload, t_event: cause.t_event, rev: 0 };
+            // The action's arguments ride along, and may be larger than a line of the log may be: written,
+            // such an event would leave a log that `expresso export` writes and `run` refuses.
+            let size = serde_json::to_string(&event).map_or(usize::MAX, |line| line.len());
+            if size > MAX_EVENT_LINE_BYTES {
+                fed.dropped.push(format!(
+                    "{key}: not written back into the log: its event would be {size} bytes, more than a line of the log may be ({MAX_EVENT_LINE_BYTES})"
+                ));
+                return;
+            }
+            fed.events.push(event);
         };
         if self.wants_receipt(receipt) {
             let mut payload = Map::new();

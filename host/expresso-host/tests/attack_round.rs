@@ -146,3 +146,40 @@ fn a_silence_of_no_time_is_refused_rather_than_never_fired() {
     assert_eq!(expresso_host::timers::fire(&mut db, &mut timers, 6_000).unwrap(), 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A receipt or words event carries the action's arguments, which a program may make larger than an
+/// event line may be (1 MiB): written back, it would leave a log that `expresso export` writes and `run`
+/// refuses. Such an event is not written, said and counted as the others left out are.
+#[test]
+fn feedback_past_the_event_line_bound_is_not_written_and_the_export_still_reads() {
+    let source = r#"agent "Echo" {
+  grants { message.send }
+  at most world
+  lives in channel #random
+  on message /big/ { reply "{.message}{.message}" }
+  on receipt "reply" { say "sent" }
+}
+"#;
+    let dir = temp_dir("attack-feedback-line");
+    let chat = Taker::default();
+    let mut h = host(source, &dir.join("state"), &chat);
+    h.feedback.words = true;
+    let big = format!("big {}", "x".repeat(600 * 1024));
+    h.db_mut()
+        .append(&[line(json!({
+            "id": "m1",
+            "partition": {"workspace": "acme", "room": "#random"},
+            "type": "message",
+            "payload": {"speaker": "dana", "text": big},
+            "t_event": 1_000,
+        }))])
+        .unwrap();
+    assert_eq!(h.drain(5_000).unwrap(), 0);
+    assert_eq!(*chat.0.lock().unwrap(), 1, "the reply is sent; nothing comes back of it");
+    assert_eq!(Metrics::get(&h.metrics.feedback_dropped), 2, "its receipt and its words are left out");
+    let exported = dir.join("export.jsonl");
+    expresso_host::export::write(h.db_mut(), &exported).unwrap();
+    let events = read_log(&std::fs::read_to_string(&exported).unwrap()).expect("the export reads back");
+    assert_eq!(events.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
