@@ -60,9 +60,9 @@ fn spawn_serve(setup: &Setup, port: u16) -> Child {
         assert!(stderr.read_line(&mut line).unwrap() > 0, "serve ended before it listened");
     }
     // SERVE_LOG=FILE keeps the workers' stderr (their faults, leases and recoveries), appended to FILE.
-    let log = std::env::var("SERVE_LOG").ok().and_then(|path| {
-        std::fs::OpenOptions::new().create(true).append(true).open(path).ok()
-    });
+    let log = std::env::var("SERVE_LOG")
+        .ok()
+        .and_then(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).ok());
     std::thread::spawn(move || {
         use std::io::Write;
         let mut log = log;

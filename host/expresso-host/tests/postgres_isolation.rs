@@ -386,9 +386,7 @@ fn a_version_1_deployment_is_upgraded_when_each_agent_has_one_memory_and_refused
     let text = refused.to_string();
     assert!(text.contains("Triage") && text.contains("version 1") && text.contains("fix:"), "{text}");
     let mut look = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
-    let version: String = look
-        .query_one(&format!("SELECT value FROM {}.meta WHERE key = 'version'", split.schema), &[])
-        .unwrap()
-        .get(0);
+    let version: String =
+        look.query_one(&format!("SELECT value FROM {}.meta WHERE key = 'version'", split.schema), &[]).unwrap().get(0);
     assert_eq!(version, "1", "a refused upgrade changes nothing");
 }
