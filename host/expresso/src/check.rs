@@ -44,7 +44,8 @@ pub fn check(path: &Path, against: &[PathBuf], allow_removed: bool) -> Exit {
             eprintln!("… and {} more", found.len() - MAX_ERRORS);
         }
         refused += errors;
-        held.push((store, sites));
+        let removed = found.iter().filter(|d| d.code == Code::Removed).count();
+        held.push((store, sites, removed));
     }
     if refused > 0 {
         eprintln!(
@@ -82,22 +83,29 @@ pub fn check(path: &Path, against: &[PathBuf], allow_removed: bool) -> Exit {
             }
         }
     }
-    for (store, sites) in &held {
+    for (store, sites, removed) in &held {
         let what = match sites.kind {
             Kind::World => "applied effects",
             Kind::Journal => "journaled answers",
             Kind::Both => "applied effects and journaled answers",
         };
         let total: usize = sites.sites.values().map(|s| s.count).sum();
+        let each = match *removed {
+            0 => "each still made by the program".to_string(),
+            n => format!(
+                "each still made by the program but at the {n} site{} --allow-removed accepts as removed",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
         println!(
-            "against {}: {total} key{} of {what} at {} site{}, each still made by the program",
+            "against {}: {total} key{} of {what} at {} site{}, {each}",
             store.display(),
             if total == 1 { "" } else { "s" },
             sites.sites.len(),
             if sites.sites.len() == 1 { "" } else { "s" }
         );
     }
-    let warnings = compiled.report.diagnostics.len();
+    let warnings = compiled.report.diagnostics.len() + held.iter().map(|(_, _, removed)| removed).sum::<usize>();
     println!(
         "{file}: checks · {} agent{} · {warnings} warning{}",
         compiled.report.agents.len(),
@@ -297,7 +305,7 @@ fn judge(program: &Program, store: &StoreSites, file: &str, allow_removed: bool)
             gone(
                 agent.name.span,
                 format!(
-                    "the agent has {} behavior{}",
+                    "the agent has {} behavior{} (a behavior is keyed by its place: if one before this place was removed, the one that was here moved up, and would apply its effects again under its new place; keep each behavior's place, leaving a removed one as an `on` that never fires)",
                     agent.behaviors.len(),
                     if agent.behaviors.len() == 1 { "" } else { "s" }
                 ),

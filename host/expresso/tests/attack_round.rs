@@ -195,3 +195,38 @@ fn run_killed_while_a_provider_is_asked_again_has_recorded_what_it_printed() {
     assert_eq!(again.lines().count(), 2, "{again}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `check --against … --allow-removed` after a behavior before another was removed: the later one moved
+/// up a place, so its effects would be applied again. The warning says so and what keeps the places; the
+/// store's line does not say every key is still made, and the warnings are counted.
+#[test]
+fn allow_removed_says_a_later_behavior_moved_up_when_an_earlier_one_went() {
+    let dir = std::env::temp_dir().join(format!("expresso-attack-behavior-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let head = "agent \"E\" {\n  grants { message.send }\n  at most world\n";
+    std::fs::write(
+        dir.join("old.ex"),
+        format!("{head}  on message /alpha/ {{ reply \"A\" }}\n  on message /beta/ {{ reply \"B\" }}\n}}\n"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("new.ex"), format!("{head}  on message /beta/ {{ reply \"B\" }}\n}}\n")).unwrap();
+    let event = |id: &str, text: &str| {
+        format!(
+            "{{\"id\":\"{id}\",\"partition\":{{\"workspace\":\"a\",\"room\":\"r\"}},\"type\":\"message\",\"payload\":{{\"speaker\":\"d\",\"text\":\"{text}\"}},\"t_event\":1}}\n"
+        )
+    };
+    std::fs::write(dir.join("events.jsonl"), event("m1", "alpha") + &event("m2", "beta")).unwrap();
+    let expresso =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_expresso")).args(args).current_dir(&dir).output().unwrap();
+    let run = expresso(&["run", "old.ex", "--events", "events.jsonl", "--world", "world.json", "--provider", "none"]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let out = expresso(&["check", "new.ex", "--against", "world.json", "--allow-removed"]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("warning[W_REMOVED]") && stderr.contains("moved up"), "{stderr}");
+    assert!(!stdout.contains("each still made by the program\n"), "{stdout}");
+    assert!(stdout.contains("but at the 1 site --allow-removed accepts as removed"), "{stdout}");
+    assert!(stdout.contains("new.ex: checks · 1 agent · 1 warning"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
