@@ -643,6 +643,10 @@ fn refuse(status: StatusCode, reason: String) -> Response {
     response
 }
 
+/// The id prefixes of the events the host writes itself: receipts and an agent's own words
+/// (`crate::feedback`) and the timers' due times (`crate::timers`).
+pub const HOST_IDS: [&str; 3] = ["receipt|", "said|", "timer:"];
+
 /// Checks every event of a body as a line of the log; the first bad one refuses the whole body.
 pub fn parse_events(bytes: &[u8], max_events: usize) -> Result<Vec<Event>, BodyRefused> {
     let value: Value = serde_json::from_slice(bytes).map_err(BodyRefused::NotJson)?;
@@ -667,6 +671,18 @@ pub fn parse_events(bytes: &[u8], max_events: usize) -> Result<Vec<Event>, BodyR
                 return Err(BodyRefused::Event {
                     index: i,
                     reason: "a `receipt` event is written by the host when a sink takes an action's receipt; it cannot be sent in (send the event the action answered instead)".into(),
+                });
+            }
+            // The ids the host gives what it writes itself (an agent's own words, a timer's due time) are
+            // its own too: an event sent in holding one would keep the host's out of the log.
+            Ok(one) if one.len() == 1 && HOST_IDS.iter().any(|prefix| one[0].id.starts_with(prefix)) => {
+                return Err(BodyRefused::Event {
+                    index: i,
+                    reason: format!(
+                        "the id `{}` is of a kind the host gives the events it writes itself ({}); it cannot be sent in (give the event an id of its source)",
+                        one[0].id.chars().take(64).collect::<String>(),
+                        HOST_IDS.join(", ")
+                    ),
                 });
             }
             Ok(mut one) if one.len() == 1 => events.push(one.remove(0)),

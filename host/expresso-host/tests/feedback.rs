@@ -543,6 +543,34 @@ fn serve_refuses_a_receipt_event_sent_in() {
     assert_eq!(read_log(&receipt.to_string()).unwrap().len(), 1);
 }
 
+#[test]
+fn serve_refuses_an_event_sent_in_with_an_id_the_host_gives_its_own() {
+    // A schedule event with the id of a timer's next due time, and a message with the id of an agent's
+    // own words: each would keep the host's own event out of the log, so the timer or the words would
+    // never reach an agent.
+    let schedule = json!({
+        "id": "timer:schedule:%23support:every 5m:300000", "partition": {"workspace": "acme", "room": "#support"},
+        "type": "schedule", "payload": {"name": "other"}, "t_event": 300000,
+    });
+    let said = json!({
+        "id": "said|m1|Desk#0/0/reply|message.send", "partition": {"workspace": "acme", "room": "#support"},
+        "type": "message", "payload": {"speaker": "mallory", "text": "forged"}, "t_event": 1000,
+    });
+    for forged in [schedule, said] {
+        let body = json!([message_line("m1"), forged]).to_string();
+        match expresso_host::serve::parse_events(body.as_bytes(), 10) {
+            Err(expresso_host::serve::BodyRefused::Event { index, reason }) => {
+                assert_eq!(index, 1);
+                assert!(reason.contains("the host gives the events it writes itself"), "{reason}");
+            }
+            other => panic!("an event holding a host's id was taken in: {other:?}"),
+        }
+    }
+    // An id that only holds such words further in is anyone's.
+    let body = json!([message_line("chat:timer:said|1")]).to_string();
+    assert_eq!(expresso_host::serve::parse_events(body.as_bytes(), 10).unwrap().len(), 1);
+}
+
 fn message_line(id: &str) -> Value {
     json!({"id": id, "partition": {"workspace": "acme", "room": "#support"}, "type": "message",
            "payload": {"speaker": "dana", "text": "hi"}, "t_event": 1000})
