@@ -112,6 +112,15 @@ pub trait Stage {
     /// Appends released events to the log in this order, each with its schedule row, takes them off
     /// the stage and raises each partition's greatest released `t_event`.
     fn release(&mut self, released: &[Released], at_ms: i64) -> Result<(), Error>;
+    /// Reads ahead what [`stage`] will ask of these events, for a store where each question is a round
+    /// trip; the answers must then follow what this stage writes.
+    fn read_ahead(&mut self, _events: &[Event]) -> Result<(), Error> {
+        Ok(())
+    }
+    /// Writes what [`Stage::stage`] and [`Stage::saw`] kept back, before anything reads the stage again.
+    fn write_kept(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
 }
 
 /// One event released to the log, with the schedule that released it.
@@ -136,6 +145,7 @@ pub fn stage(tx: &mut dyn Stage, events: &[Event], now_ms: i64) -> Result<Vec<Fa
             events.len()
         )));
     }
+    tx.read_ahead(events)?;
     let mut fates = Vec::with_capacity(events.len());
     for event in events {
         let rev = event.rev as i64;
@@ -193,6 +203,7 @@ pub fn stage(tx: &mut dyn Stage, events: &[Event], now_ms: i64) -> Result<Vec<Fa
         tx.saw(&part, t_of(event))?;
         fates.push(Fate::New);
     }
+    tx.write_kept()?;
     Ok(fates)
 }
 

@@ -143,3 +143,70 @@ fn a_partition_given_back_mid_batch_holds_no_agent_memory_lock() {
     assert_eq!(held(&mut look), 0, "the lock went with the partition, not with the connection");
     drop(spare);
 }
+
+/// A group of events with revisions and redeliveries of one id among them, staged and released on each
+/// store: Postgres reads what the group asks ahead and writes its staging at once, and must give every
+/// event the fate SQLite gives it, and the log the same order.
+#[test]
+fn a_group_staged_on_postgres_gets_the_fates_and_log_order_it_gets_on_sqlite() {
+    use expresso_host::watermark::{Fate, Window};
+    let Some(url) = url() else { return };
+    let ns = namespace(&url, "stage_group", 4);
+    let _made = PartitionStore::lease(client(&ns), &ns, 0).unwrap().ok().expect("the deployment is made");
+    let event = |id: &str, t: u64, rev: u64| -> expresso_runtime::Event {
+        let line = serde_json::json!({"id": id, "partition": {"workspace": "w", "room": "#r"}, "type": "message",
+            "payload": {"speaker": "ana", "text": id}, "t_event": t, "rev": rev});
+        expresso_runtime::read_log(&line.to_string()).unwrap().remove(0)
+    };
+    let first = [
+        event("a", 3_000, 0),
+        event("a", 3_000, 1),
+        event("a", 3_000, 0),
+        event("b", 1_000, 0),
+        event("c", 2_000, 0),
+        event("b", 1_000, 0),
+    ];
+    let second = [event("a", 3_000, 2), event("c", 2_000, 0), event("d", 500, 0)];
+    let window = Window::new(1_000).unwrap();
+
+    let mut pg = client(&ns);
+    let pg_first = expresso_host::pg::stage::stage(&mut pg, &ns, &first, window, 0).unwrap();
+    expresso_host::pg::stage::release(&mut pg, &ns, window, 10_000).unwrap();
+    let pg_second = expresso_host::pg::stage::stage(&mut pg, &ns, &second, window, 10_000).unwrap();
+    expresso_host::pg::stage::release(&mut pg, &ns, window, 20_000).unwrap();
+    let pg_log: Vec<(String, i64)> = client(&ns)
+        .query("SELECT id, rev FROM events ORDER BY seq", &[])
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+
+    let dir = temp_dir("stage_group");
+    let mut db = expresso_host::store::Db::open(&dir).unwrap();
+    let sqlite_first = db.stage(&first, window, 0).unwrap();
+    db.release(window, 10_000, false).unwrap();
+    let sqlite_second = db.stage(&second, window, 10_000).unwrap();
+    db.release(window, 20_000, false).unwrap();
+    let sqlite_log: Vec<(String, i64)> =
+        db.events_after(0, 100).unwrap().into_iter().map(|(_, e)| (e.id.clone(), e.rev as i64)).collect();
+
+    // The fates as 002's reading of revisions gives them, on both stores.
+    let kinds = |fates: &[Fate]| -> Vec<&'static str> {
+        fates
+            .iter()
+            .map(|f| match f {
+                Fate::New => "new",
+                Fate::Duplicate => "duplicate",
+                _ => "refused",
+            })
+            .collect()
+    };
+    assert_eq!(kinds(&pg_first), ["new", "new", "duplicate", "new", "new", "duplicate"]);
+    assert_eq!(kinds(&pg_second), ["refused", "duplicate", "new"]);
+    assert_eq!(pg_first, sqlite_first);
+    assert_eq!(pg_second, sqlite_second);
+    let expected: Vec<(String, i64)> =
+        [("b", 0), ("c", 0), ("a", 1), ("d", 0)].iter().map(|(id, rev)| (id.to_string(), *rev)).collect();
+    assert_eq!(pg_log, expected);
+    assert_eq!(sqlite_log, expected);
+}

@@ -64,19 +64,106 @@ pub fn ensure(client: &mut Client, ns: &Namespace) -> Result<(), Error> {
     Ok(())
 }
 
+/// The stage in a Postgres transaction. Each statement is a round trip under the append lock, so what a
+/// group's events ask is read ahead in three queries, and their staging is written in two; a release
+/// appends each event and its schedule row in one statement, in the log's order.
 struct PgStage<'a, 'b> {
     tx: &'a mut Transaction<'b>,
     partitions: u32,
+    /// Read ahead, by id: the highest `rev` in the log.
+    released: HashMap<String, Option<i64>>,
+    /// Read ahead, by id: the `rev` staged, as this stage leaves it.
+    staged: HashMap<String, Option<i64>>,
+    /// Read ahead, by id: every noted `(rev, reason, refused as it arrived)`, as this stage leaves them.
+    noted: HashMap<String, Vec<(i64, String, bool)>>,
+    /// Events staged and not yet written, by id (a later revision replaces an earlier one).
+    to_stage: Vec<(Event, String, i64)>,
+    /// The greatest `t_event` seen per partition and not yet written.
+    seen: HashMap<String, i64>,
+}
+
+impl<'a, 'b> PgStage<'a, 'b> {
+    fn new(tx: &'a mut Transaction<'b>, partitions: u32) -> Self {
+        PgStage {
+            tx,
+            partitions,
+            released: HashMap::new(),
+            staged: HashMap::new(),
+            noted: HashMap::new(),
+            to_stage: Vec::new(),
+            seen: HashMap::new(),
+        }
+    }
 }
 
 impl Stage for PgStage<'_, '_> {
+    fn read_ahead(&mut self, events: &[Event]) -> Result<(), Error> {
+        let mut ids: Vec<String> = events.iter().map(|e| e.id.clone()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for id in &ids {
+            self.released.insert(id.clone(), None);
+            self.staged.insert(id.clone(), None);
+            self.noted.insert(id.clone(), Vec::new());
+        }
+        for row in self.tx.query("SELECT id, MAX(rev) FROM events WHERE id = ANY($1) GROUP BY id", &[&ids])? {
+            self.released.insert(row.get(0), row.get(1));
+        }
+        for row in self.tx.query("SELECT id, rev FROM pending WHERE id = ANY($1)", &[&ids])? {
+            self.staged.insert(row.get(0), Some(row.get(1)));
+        }
+        for row in self.tx.query("SELECT id, rev, reason, body <> '' FROM corrections WHERE id = ANY($1)", &[&ids])? {
+            let id: String = row.get(0);
+            self.noted.entry(id).or_default().push((row.get(1), row.get(2), row.get(3)));
+        }
+        Ok(())
+    }
+    fn write_kept(&mut self) -> Result<(), Error> {
+        if !self.to_stage.is_empty() {
+            let (mut ids, mut revs, mut parts, mut ts, mut arrived, mut bodies) =
+                (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            for (event, part, arrived_ms) in self.to_stage.drain(..) {
+                bodies.push(serde_json::to_string(&event).map_err(|e| Error::Store(e.to_string()))?);
+                revs.push(event.rev as i64);
+                ts.push(watermark::t_of(&event));
+                ids.push(event.id);
+                parts.push(part);
+                arrived.push(arrived_ms);
+            }
+            self.tx.execute(
+                "INSERT INTO pending (id, rev, part, t_event, arrived_ms, body)
+                 SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[])
+                 ON CONFLICT (id) DO UPDATE SET rev = excluded.rev, part = excluded.part, t_event = excluded.t_event,
+                 arrived_ms = excluded.arrived_ms, body = excluded.body",
+                &[&ids, &revs, &parts, &ts, &arrived, &bodies],
+            )?;
+        }
+        if !self.seen.is_empty() {
+            let (parts, ts): (Vec<String>, Vec<i64>) = self.seen.drain().unzip();
+            self.tx.execute(
+                "INSERT INTO marks (part, max_t, released_t) SELECT p, t, -1 FROM UNNEST($1::text[], $2::bigint[]) AS u(p, t)
+                 ON CONFLICT (part) DO UPDATE SET max_t = GREATEST(marks.max_t, excluded.max_t)",
+                &[&parts, &ts],
+            )?;
+        }
+        Ok(())
+    }
     fn released_rev(&mut self, id: &str) -> Result<Option<i64>, Error> {
+        if let Some(rev) = self.released.get(id) {
+            return Ok(*rev);
+        }
         Ok(self.tx.query_one("SELECT MAX(rev) FROM events WHERE id = $1", &[&id])?.get(0))
     }
     fn staged_rev(&mut self, id: &str) -> Result<Option<i64>, Error> {
+        if let Some(rev) = self.staged.get(id) {
+            return Ok(*rev);
+        }
         Ok(self.tx.query_opt("SELECT rev FROM pending WHERE id = $1", &[&id])?.map(|r| r.get(0)))
     }
     fn noted(&mut self, id: &str, rev: i64) -> Result<Option<(String, bool)>, Error> {
+        if let Some(notes) = self.noted.get(id) {
+            return Ok(notes.iter().find(|(r, ..)| *r == rev).map(|(_, reason, arrived)| (reason.clone(), *arrived)));
+        }
         let row =
             self.tx.query_opt("SELECT reason, body <> '' FROM corrections WHERE id = $1 AND rev = $2", &[&id, &rev])?;
         Ok(row.map(|r| (r.get(0), r.get(1))))
@@ -85,13 +172,10 @@ impl Stage for PgStage<'_, '_> {
         Ok(self.tx.query_one("SELECT COUNT(*) FROM pending", &[])?.get(0))
     }
     fn stage(&mut self, event: &Event, part: &str, arrived_ms: i64) -> Result<(), Error> {
-        let body = serde_json::to_string(event).map_err(|e| Error::Store(e.to_string()))?;
-        self.tx.execute(
-            "INSERT INTO pending (id, rev, part, t_event, arrived_ms, body) VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (id) DO UPDATE SET rev = excluded.rev, part = excluded.part, t_event = excluded.t_event,
-             arrived_ms = excluded.arrived_ms, body = excluded.body",
-            &[&event.id, &(event.rev as i64), &part, &watermark::t_of(event), &arrived_ms, &body],
-        )?;
+        self.staged.insert(event.id.clone(), Some(event.rev as i64));
+        // One row per id in a statement: a later revision staged in the same group takes the earlier's place.
+        self.to_stage.retain(|(e, ..)| e.id != event.id);
+        self.to_stage.push((event.clone(), part.to_string(), arrived_ms));
         Ok(())
     }
     fn note(&mut self, id: &str, rev: i64, fate: &str, reason: &str, body: &str, at_ms: i64) -> Result<(), Error> {
@@ -100,17 +184,21 @@ impl Stage for PgStage<'_, '_> {
              ON CONFLICT (id, rev) DO NOTHING",
             &[&id, &rev, &fate, &reason, &body, &at_ms],
         )?;
+        // The first note of a revision stands, as the statement keeps it.
+        if let Some(notes) = self.noted.get_mut(id)
+            && !notes.iter().any(|(r, ..)| *r == rev)
+        {
+            notes.push((rev, reason.to_string(), !body.is_empty()));
+        }
         Ok(())
     }
     fn saw(&mut self, part: &str, t_event: i64) -> Result<(), Error> {
-        self.tx.execute(
-            "INSERT INTO marks (part, max_t, released_t) VALUES ($1, $2, -1)
-             ON CONFLICT (part) DO UPDATE SET max_t = GREATEST(marks.max_t, excluded.max_t)",
-            &[&part, &t_event],
-        )?;
+        let t = self.seen.entry(part.to_string()).or_insert(t_event);
+        *t = (*t).max(t_event);
         Ok(())
     }
     fn marks(&mut self) -> Result<Vec<(String, i64, i64)>, Error> {
+        self.write_kept()?;
         let rows = self.tx.query(
             "SELECT part, max_t, released_t FROM marks WHERE part IN (SELECT DISTINCT part FROM pending) ORDER BY part",
             &[],
@@ -118,6 +206,7 @@ impl Stage for PgStage<'_, '_> {
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
     }
     fn staged(&mut self, part: &str) -> Result<Vec<(Event, i64)>, Error> {
+        self.write_kept()?;
         let rows = self.tx.query(
             "SELECT body, arrived_ms FROM pending WHERE part = $1 ORDER BY t_event, id LIMIT $2",
             &[&part, &(watermark::RELEASE_LIMIT as i64)],
@@ -132,25 +221,31 @@ impl Stage for PgStage<'_, '_> {
         Ok(out)
     }
     fn release(&mut self, released: &[Released], at_ms: i64) -> Result<(), Error> {
+        self.write_kept()?;
+        // One statement per event, in the log's order: its sequence number is taken as it is appended.
+        // An `(id, rev)` the log holds already is not written twice, nor given a schedule row.
         for r in released {
             let body = serde_json::to_string(&r.event).map_err(|e| Error::Store(e.to_string()))?;
             let part = super::partition_of(&r.event, self.partitions);
-            // An `(id, rev)` the log holds already is not written twice; it is only taken off the stage.
-            let written = self.tx.query_opt(
-                "INSERT INTO events (part, id, rev, body) VALUES ($1, $2, $3, $4) ON CONFLICT (id, rev) DO NOTHING RETURNING seq",
-                &[&part, &r.event.id, &(r.event.rev as i64), &body],
+            self.tx.execute(
+                "WITH written AS (
+                     INSERT INTO events (part, id, rev, body) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (id, rev) DO NOTHING RETURNING seq)
+                 INSERT INTO releases (seq, part, watermark, late, why, released_ms)
+                 SELECT seq, $5, $6, $7, $8, $9 FROM written",
+                &[&part, &r.event.id, &(r.event.rev as i64), &body, &r.part, &r.watermark, &r.late, &r.why, &at_ms],
             )?;
-            if let Some(row) = written {
-                let seq: i64 = row.get(0);
-                self.tx.execute(
-                    "INSERT INTO releases (seq, part, watermark, late, why, released_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-                    &[&seq, &r.part, &r.watermark, &r.late, &r.why, &at_ms],
-                )?;
-            }
-            self.tx.execute("DELETE FROM pending WHERE id = $1", &[&r.event.id])?;
         }
-        for (part, t) in watermark::released_marks(released) {
-            self.tx.execute("UPDATE marks SET released_t = GREATEST(released_t, $2) WHERE part = $1", &[&part, &t])?;
+        let ids: Vec<&str> = released.iter().map(|r| r.event.id.as_str()).collect();
+        self.tx.execute("DELETE FROM pending WHERE id = ANY($1)", &[&ids])?;
+        let (parts, ts): (Vec<&str>, Vec<i64>) = watermark::released_marks(released).into_iter().unzip();
+        self.tx.execute(
+            "UPDATE marks SET released_t = GREATEST(marks.released_t, u.t) FROM UNNEST($1::text[], $2::bigint[]) AS u(p, t)
+             WHERE marks.part = u.p",
+            &[&parts, &ts],
+        )?;
+        for r in released {
+            self.staged.insert(r.event.id.clone(), None);
         }
         Ok(())
     }
@@ -168,7 +263,7 @@ pub fn stage(
     let mut tx = client.transaction()?;
     tx.execute("SELECT pg_advisory_xact_lock($1, 0)", &[&ns.append_key()])?;
     let fates = {
-        let mut stage = PgStage { tx: &mut tx, partitions: ns.partitions };
+        let mut stage = PgStage::new(&mut tx, ns.partitions);
         let fates = watermark::stage(&mut stage, events, now_ms)?;
         watermark::release(&mut stage, window, now_ms, false)?;
         fates
@@ -187,7 +282,7 @@ pub fn release(client: &mut Client, ns: &Namespace, window: Window, now_ms: i64)
     }
     let mut tx = client.transaction()?;
     tx.execute("SELECT pg_advisory_xact_lock($1, 0)", &[&ns.append_key()])?;
-    let n = watermark::release(&mut PgStage { tx: &mut tx, partitions: ns.partitions }, window, now_ms, false)?.len();
+    let n = watermark::release(&mut PgStage::new(&mut tx, ns.partitions), window, now_ms, false)?.len();
     tx.commit()?;
     Ok(n)
 }
