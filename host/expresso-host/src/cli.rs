@@ -379,7 +379,9 @@ pub fn world_capabilities(compiled: &Compiled) -> Vec<String> {
 
 pub fn provider(spec: &str) -> Result<Box<dyn Provider + Send>, Error> {
     let refuse = |m: String| {
-        Error::Program(format!("--provider {spec}: {m}\n  = fix: use `none`, `recording:FILE`, `openai` or `anthropic`"))
+        Error::Program(format!(
+            "--provider {spec}: {m}\n  = fix: use `none`, `recording:FILE`, `openai` or `anthropic`"
+        ))
     };
     if spec == "none" {
         return Ok(Box::new(NoProvider));

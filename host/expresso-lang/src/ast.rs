@@ -98,13 +98,32 @@ pub enum Phase {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Trigger {
-    Says { matcher: Match, span: Span },
-    Message { tag: Option<String>, matcher: Option<Match>, span: Span },
-    Silence { millis: u64, span: Span },
-    Meeting { phase: Phase, span: Span },
-    Schedule { name: String, span: Span },
+    Says {
+        matcher: Match,
+        span: Span,
+    },
+    Message {
+        tag: Option<String>,
+        matcher: Option<Match>,
+        span: Span,
+    },
+    Silence {
+        millis: u64,
+        span: Span,
+    },
+    Meeting {
+        phase: Phase,
+        span: Span,
+    },
+    Schedule {
+        name: String,
+        span: Span,
+    },
     /// `on receipt ["capability or verb"]`: what came back of the agent's own action.
-    Receipt { filter: Option<String>, span: Span },
+    Receipt {
+        filter: Option<String>,
+        span: Span,
+    },
 }
 
 impl Trigger {

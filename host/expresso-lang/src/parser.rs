@@ -705,8 +705,8 @@ impl Parser<'_> {
             "receipt" => {
                 // Optional: the capability or verb whose receipts fire it (`on receipt "tasks.create"`).
                 if matches!(self.peek(), Tok::Str { .. }) {
-                    let (name, span) = self
-                        .plain_string("a capability or verb as a string", "write `on receipt \"tasks.create\"`")?;
+                    let (name, span) =
+                        self.plain_string("a capability or verb as a string", "write `on receipt \"tasks.create\"`")?;
                     Trigger::Receipt { filter: Some(name), span: start.to(span) }
                 } else {
                     Trigger::Receipt { filter: None, span: start.to(Span::new(self.last_end(), self.last_end())) }
@@ -714,7 +714,9 @@ impl Parser<'_> {
             }
             other => {
                 let d = Diagnostic::new(Code::Parse, word.span, format!("`{other}` is not a trigger"))
-                    .expected("`someone says`, `message`, `silence for`, `meeting starts|ends`, `schedule` or `receipt`")
+                    .expected(
+                        "`someone says`, `message`, `silence for`, `meeting starts|ends`, `schedule` or `receipt`",
+                    )
                     .fix("start the behavior with one of the triggers");
                 self.report(d);
                 return Err(Stop);

@@ -116,7 +116,9 @@ fn main() -> ExitCode {
         Command::Export { state, sinks, out, journal } => {
             host(expresso_host::cli::HostCommand::Export { state, sinks, out, journal })
         }
-        Command::Parked { state, action } => host(expresso_host::cli::HostCommand::Parked { state, sinks: None, action }),
+        Command::Parked { state, action } => {
+            host(expresso_host::cli::HostCommand::Parked { state, sinks: None, action })
+        }
         Command::Held { state, action } => host(expresso_host::cli::HostCommand::Held { state, action }),
     };
     exit.into()

@@ -275,12 +275,15 @@ impl Engine {
             return answer;
         }
         let chars: Vec<char> = request.chars().collect();
-        let words_between = |a: usize, b: usize| chars[a.min(b).min(chars.len())..b.min(chars.len())].iter().any(|c| c.is_alphanumeric());
+        let words_between = |a: usize, b: usize| {
+            chars[a.min(b).min(chars.len())..b.min(chars.len())].iter().any(|c| c.is_alphanumeric())
+        };
         // The neighbouring places with words between them and this one: `, then` is one join.
         let mut places: Vec<(usize, usize)> =
             questions.0.iter().filter_map(|(id, _)| evoke_core::weave::cut_of_id(id)).collect();
         places.sort_unstable();
-        let from = places.iter().filter(|p| p.1 <= place.0 && words_between(p.1, place.0)).map(|p| p.1).max().unwrap_or(0);
+        let from =
+            places.iter().filter(|p| p.1 <= place.0 && words_between(p.1, place.0)).map(|p| p.1).max().unwrap_or(0);
         let to = places
             .iter()
             .filter(|p| p.0 >= place.1 && words_between(place.1, p.0))
