@@ -1,5 +1,5 @@
-//! An outside tester's round against the landed features: what an attacker sends in must not lift the
-//! bounds the host promises.
+//! What a hostile sender puts in an event (a claimed fuel, a host's own id, a body past the line bound,
+//! a silence of no time) never lifts a bound the host promises nor keeps the host's own events out.
 
 mod common;
 

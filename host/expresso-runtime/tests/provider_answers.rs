@@ -1,5 +1,5 @@
-//! An outside tester's round against the HTTP providers: an answer read whole that is not text is a
-//! fault that would come back the same, and is not asked again.
+//! The HTTP providers' answers: one read whole that is not text is a fault that would come back the
+//! same, and is not asked again.
 
 mod endpoint;
 

@@ -1,5 +1,6 @@
-//! An outside tester's round against `expresso held`: a state place that holds no store is named as
-//! such, never made into an empty one that lists nothing held.
+//! The operator's commands at their edges: `held` on a place with no store names it and makes none,
+//! `check --against` counts and advises right, and a `run` stopped in its retries has recorded what it
+//! printed.
 
 use std::process::Command;
 
