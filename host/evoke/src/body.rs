@@ -65,8 +65,10 @@ pub fn prepare(
             })?,
             None => {
                 return Err(NotPrepared::Failed(format!(
-                    "{} needs the setting `{}`: evoke config {} {}=VALUE",
-                    reflex.name, key.name, reflex.name, key.name
+                    "{} needs the setting `{}`: {}",
+                    reflex.name,
+                    key.name,
+                    crate::render::command(&["evoke", "config", &reflex.name, &format!("{}=VALUE", key.name)])
                 )));
             }
         };

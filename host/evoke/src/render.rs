@@ -275,13 +275,31 @@ pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
     }
 }
 
-/// Every literal command evoke prints, quoted here alone: each word as the shell reads it back
-/// (`shlex`), so the command runs as printed, then escaped for the terminal.
-pub fn command(words: &[String]) -> String {
+/// Every literal command evoke prints for a person, quoted here alone: each word as the shell reads it
+/// back (`shlex`), so the command runs as printed, then escaped for the terminal. A placeholder is a word
+/// like any other (`room='<den|office>'`): the line runs once the `<…>` inside its quotes is replaced by a
+/// value.
+pub fn command<S: AsRef<str>>(words: &[S]) -> String {
     let quote = |s: &str| shlex::try_quote(s).map(|q| q.to_string()).unwrap_or_else(|_| format!("'{s}'"));
-    let quoted: Vec<String> = words.iter().map(|w| quote(w)).collect();
+    // `name=value` keeps its name bare and quotes the value alone (`room='living room'`): the shell reads
+    // back the same word, and the name stays plain to read.
+    let word = |w: &str| match w.split_once('=') {
+        Some((name, value))
+            if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')) =>
+        {
+            format!("{name}={}", quote(value))
+        }
+        _ => quote(w),
+    };
+    let quoted: Vec<String> = words.iter().map(|w| word(w.as_ref())).collect();
     // Values are clean text by the time they are here; escaping still keeps a stray one from the terminal.
     shown(&quoted.join(" ")).into_owned()
+}
+
+/// A missing value as the word that stands for it in a printed command: `room=<den|office>`, which
+/// `command` prints quoted, `room='<den|office>'`.
+pub fn placeholder(arg: &str, m: &evoke_core::decision::Missing) -> String {
+    format!("{arg}=<{}>", choices(m))
 }
 
 /// A missing value's choices as a placeholder shows them: `den|office`, or the kind of a pick.
@@ -295,26 +313,24 @@ pub fn choices(m: &evoke_core::decision::Missing) -> String {
 }
 
 /// The literal command that makes a call by name: `evoke run lights room=den state=off`. A missing
-/// value stands as its choices, `room=<den|office>`.
+/// value stands as its choices, `room='<den|office>'`, quoted as every word is (`command`).
 pub fn literal_call(project: Option<&std::path::Path>, decision: &Decision) -> String {
     use evoke_core::decision::Value;
-    let quote = |s: &str| shlex::try_quote(s).map(|q| q.to_string()).unwrap_or_else(|_| format!("'{s}'"));
-    let mut command = String::from("evoke");
+    let mut words = vec!["evoke".to_string()];
     if let Some(dir) = project {
-        command.push_str(&format!(" -C {}", quote(&dir.display().to_string())));
+        words.extend(["-C".to_string(), dir.display().to_string()]);
     }
-    command.push_str(&format!(" run {}", decision.reflex.as_deref().unwrap_or_default()));
+    words.extend(["run".to_string(), decision.reflex.clone().unwrap_or_default()]);
     for (name, value) in decision.args.iter().flat_map(|args| &args.0) {
         match value {
-            Value::Flag => command.push_str(&format!(" {name}")),
-            value => command.push_str(&format!(" {name}={}", quote(value.shown()))),
+            Value::Flag => words.push(name.to_string()),
+            value => words.push(format!("{name}={}", value.shown())),
         }
     }
     for m in decision.missing.iter().flatten() {
-        command.push_str(&format!(" {}=<{}>", m.arg, choices(m)));
+        words.push(placeholder(&m.arg, m));
     }
-    // Values are clean text by the time they are here; escaping still keeps a stray one from the terminal.
-    shown(&command).into_owned()
+    command(&words)
 }
 
 /// evoke's own line before a confirm question, so the reflex's words can never pass for evoke's.
@@ -370,10 +386,9 @@ pub fn unanswered_in_plan(decision: &Decision, step: usize, command: &str, at_te
 /// the plan up at a terminal (its journal keeps what ran).
 pub fn step_unanswered(step: usize, prompt: &Prompt, command: &str) -> String {
     format!(
-        "evoke: step {step}: {} ({})\nto answer, run at a terminal: {}\n",
+        "evoke: step {step}: {} ({})\nto answer, run at a terminal: {command}\n",
         shown(&prompt.template),
         shown(&prompt.reason),
-        shown(command)
     )
 }
 

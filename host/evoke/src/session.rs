@@ -157,7 +157,8 @@ fn choose_adapter(
                 format!("fix [adapters.{name}] in your home evoke.toml at {home}")
             } else {
                 format!(
-                    "fix [adapters.{name}] in your home evoke.toml at {home}, or add the adapter again: evoke adapter add {name} FILE --allow-host HOST"
+                    "fix [adapters.{name}] in your home evoke.toml at {home}, or add the adapter again: {}",
+                    crate::render::command(&["evoke", "adapter", "add", &name, "FILE", "--allow-host", "HOST"])
                 )
             },
         )),
@@ -166,7 +167,8 @@ fn choose_adapter(
             evoke_adapters::component::installed::root(data).display()
         ))
         .with_fix(format!(
-            "install it: evoke adapter add {name} FILE --allow-host HOST; or name a built-in (\"local\", \"embed\", \"openai\") or an installed one (evoke adapter list)"
+            "install it: {}; or name a built-in (\"local\", \"embed\", \"openai\") or an installed one (evoke adapter list)",
+            crate::render::command(&["evoke", "adapter", "add", &name, "FILE", "--allow-host", "HOST"])
         ))),
     }
 }

@@ -51,7 +51,9 @@ fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>)
         (Some(_), Some(_)) => return Err(usage("give either key=value or key --env VAR, not both")),
         (None, None) => {
             return Err(usage(format!(
-                "give a value: evoke config {name} {setting}=VALUE, or for a secret: evoke config {name} {setting} --env VAR"
+                "give a value: {}, or for a secret: {}",
+                render::command(&["evoke", "config", name, &format!("{setting}=VALUE")]),
+                render::command(&["evoke", "config", name, setting, "--env", "VAR"])
             )));
         }
     };
@@ -64,7 +66,8 @@ fn set(project_dir: Option<&Path>, name: &str, setting: &str, env: Option<&str>)
     };
     if declared.secret && value.is_some() {
         return Err(usage(format!(
-            "`{key}` is a secret, and a secret is never written to a file: export it in a variable, then run: evoke config {name} {key} --env VAR"
+            "`{key}` is a secret, and a secret is never written to a file: export it in a variable, then run: {}",
+            render::command(&["evoke", "config", name, key, "--env", "VAR"])
         )));
     }
     if let Some(var) = env {

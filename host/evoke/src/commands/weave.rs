@@ -473,11 +473,8 @@ pub async fn act(
 /// The command that runs the plan again at a terminal: its file's, or `evoke resume`.
 fn again_command(options: &Options<'_>) -> String {
     match &options.pinned {
-        Some(pinned) => format!(
-            "evoke run {}",
-            shlex::try_quote(&pinned.file).map(|q| q.into_owned()).unwrap_or_else(|_| pinned.file.clone())
-        ),
-        None => "evoke resume".to_string(),
+        Some(pinned) => render::command(&["evoke", "run", &pinned.file]),
+        None => render::command(&["evoke", "resume"]),
     }
 }
 
@@ -567,7 +564,7 @@ pub enum AnswerCommand {
     AtTerminal(String),
 }
 
-/// The literal command that answers a plan stopped for a value: `evoke run FILE 'N.arg=<…>' …`, every value
+/// The literal command that answers a plan stopped for a value: `evoke run FILE N.arg='<…>' …`, every value
 /// given so far and a placeholder for each one still missing. The file is the plan's own when it ran from
 /// one; otherwise the plan is saved now, sealed, in the state place, as `try --save` saves it.
 fn answer_command(
@@ -606,7 +603,7 @@ fn answer_command(
             if plan.binds.iter().any(|b| b.step == n && b.arg == m.arg) {
                 continue;
             }
-            words.push(format!("{n}.{}=<{}>", m.arg, render::choices(m)));
+            words.push(render::placeholder(&format!("{n}.{}", m.arg), m));
         }
     }
     Ok(AnswerCommand::Run(render::command(&words)))

@@ -181,7 +181,7 @@ pub fn step_declined(n: usize) -> String {
 
 /// A plan saved by `evoke try --save`, and how to run it.
 pub fn plan_saved(file: &str) -> String {
-    format!("saved the plan to {file}; run it with: evoke run {file}\n")
+    format!("saved the plan to {}; run it with: {}\n", super::shown(file), super::command(&["evoke", "run", file]))
 }
 
 /// A plan run again without a terminal, whose step `n` was left at `intent`: nothing runs.

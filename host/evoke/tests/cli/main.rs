@@ -7,6 +7,7 @@ mod adapter;
 mod add;
 mod calibrate;
 mod check;
+mod commands;
 mod completions;
 mod config;
 mod errors;

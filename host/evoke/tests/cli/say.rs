@@ -31,7 +31,7 @@ fn an_ask_without_a_terminal_names_the_choices() {
     );
     let run = world.evoke(&["--recording", "recording.toml", "turn off the den lamp"]);
     assert_eq!(run.code, 3, "{}", run.seen());
-    assert!(run.stderr.contains("room=<den|office>"), "{}", run.stderr);
+    assert!(run.stderr.contains("room='<den|office>'"), "{}", run.stderr);
     insta::assert_snapshot!(run.seen());
 }
 
