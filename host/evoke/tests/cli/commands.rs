@@ -171,3 +171,23 @@ fn every_command_printed_for_a_single_call_runs_as_printed() {
         assert_eq!(given, case.wanted, "{}: {line}", case.what);
     }
 }
+
+#[test]
+fn a_text_placeholder_run_unfilled_is_refused_and_nothing_runs() {
+    let world = World::empty();
+    world.write(&format!("{DIR}/evoke.toml"), "[reflexes]\nnote = \"reflexes/note\"\n");
+    world.write(&format!("{DIR}/vocab/rooms.toml"), "den = \"The den.\"\n");
+    world.write(&format!("{DIR}/reflexes/note/reflex.toml"), NOTE);
+    world.write(&format!("{DIR}/reflexes/note/note.mjs"), BODY);
+    let trusted = world.evoke(&["-C", DIR, "trust"]);
+    assert_eq!(trusted.code, 0, "{}", trusted.seen());
+    // The line an ask for the text prints, run as printed without the value put in.
+    let ran = world.evoke(&["-C", DIR, "run", "note", "room=den", "state=on", "what=<text>"]);
+    assert_eq!(ran.code, 2, "{}", ran.seen());
+    assert!(ran.stdout.is_empty(), "the body ran: {}", ran.seen());
+    assert!(ran.stderr.contains("placeholder"), "{}", ran.seen());
+    // A text that only holds such words is anyone's.
+    let ran = world.evoke(&["-C", DIR, "run", "note", "room=den", "state=on", "what=see <text> here"]);
+    assert_eq!(ran.code, 0, "{}", ran.seen());
+    assert!(ran.stdout.contains("see <text> here"), "{}", ran.seen());
+}
