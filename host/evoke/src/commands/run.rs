@@ -203,9 +203,8 @@ pub fn read_value(reflex: &Reflex, key: &str, text: Option<&str>) -> Result<(Str
         // The placeholder evoke printed in the command to answer an ask, run without its value put in:
         // taking it as the text would run the body with evoke's own words, a value nobody gave.
         (Source::Pick(PickKind::Text), Some(text)) if text == format!("<{}>", PickKind::Text.as_str()) => {
-            return Err(usage(format!("`{live}={text}` is the placeholder of the command evoke printed")).with_fix(
-                format!("put the text in its place, inside its quotes: {live}='what you mean'"),
-            ));
+            return Err(usage(format!("`{live}={text}` is the placeholder of the command evoke printed"))
+                .with_fix(format!("put the text in its place, inside its quotes: {live}='what you mean'")));
         }
         // Named, a text is the value as given: there is no sentence for quotes to mark it out of.
         (Source::Pick(PickKind::Text), Some(text)) => Some(Value::Pick {
