@@ -58,12 +58,18 @@ fn read_request(stream: &TcpStream) -> Option<String> {
 }
 
 fn ok(stream: &mut TcpStream, body: &str) {
-    let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n", body.len());
+    // Each answer closes its connection, as the server does: a client that kept it for the next request
+    // would race the close.
+    let head = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
     let _ = stream.write_all(head.as_bytes()).and_then(|_| stream.write_all(body.as_bytes()));
 }
 
 fn redirect(stream: &mut TcpStream, to: &str) {
-    let head = format!("HTTP/1.1 307 Temporary Redirect\r\nlocation: {to}\r\ncontent-length: 0\r\n\r\n");
+    let head =
+        format!("HTTP/1.1 307 Temporary Redirect\r\nlocation: {to}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
     let _ = stream.write_all(head.as_bytes());
 }
 
