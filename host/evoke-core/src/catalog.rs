@@ -2,6 +2,7 @@
 //! vocabularies its arguments name. An inactive reflex is left out of every question.
 
 use crate::manifest::{Manifest, Source};
+use crate::playbook::Playbook;
 use crate::question::Questions;
 use crate::vocab::Vocabulary;
 use std::collections::BTreeMap;
@@ -31,13 +32,35 @@ impl Reflex {
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
     reflexes: Vec<Reflex>,
+    /// The playbooks among `reflexes`, by local name: each is offered by the route as its synthetic
+    /// reflex, and planned, never run, when picked.
+    playbooks: Vec<(String, Playbook)>,
     /// Round 1 is the same for every input, so it is built once.
     route: OnceLock<Questions>,
 }
 
 impl Catalog {
     pub fn new(reflexes: Vec<Reflex>) -> Self {
-        Catalog { reflexes, route: OnceLock::new() }
+        Catalog { reflexes, playbooks: Vec::new(), route: OnceLock::new() }
+    }
+
+    /// Adds the playbooks, each offered as its synthetic reflex (`Playbook::as_reflex`) after the reflexes.
+    pub fn with_playbooks(mut self, playbooks: Vec<(Reflex, Playbook)>) -> Self {
+        for (reflex, playbook) in playbooks {
+            self.playbooks.push((reflex.name.clone(), playbook));
+            self.reflexes.push(reflex);
+        }
+        self.route = OnceLock::new();
+        self
+    }
+
+    /// The playbook installed under `name`, when the name is a playbook's.
+    pub fn playbook(&self, name: &str) -> Option<&Playbook> {
+        self.playbooks.iter().find(|(n, _)| n == name).map(|(_, p)| p)
+    }
+
+    pub fn playbooks(&self) -> &[(String, Playbook)] {
+        &self.playbooks
     }
 
     pub fn reflexes(&self) -> &[Reflex] {
@@ -52,6 +75,8 @@ impl Catalog {
     /// Keeps the reflexes `keep` accepts; the route is built anew for the rest.
     pub fn retain(&mut self, keep: impl FnMut(&Reflex) -> bool) {
         self.reflexes.retain(keep);
+        let reflexes = &self.reflexes;
+        self.playbooks.retain(|(name, _)| reflexes.iter().any(|r| &r.name == name));
         self.route = OnceLock::new();
     }
 

@@ -22,6 +22,7 @@ pub mod manifest;
 pub mod mention;
 pub mod mood;
 pub mod overlay;
+pub mod playbook;
 pub mod project;
 pub mod question;
 pub mod recognize;

@@ -34,6 +34,12 @@ pub struct Step {
     /// The earlier steps it runs after, from 1: every step of the stages before its own.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<usize>,
+    /// Where a playbook wrote the step, outermost first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub from: Vec<crate::playbook::From>,
+    /// The value of an earlier step the step runs only under.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<crate::playbook::When>,
     #[serde(flatten)]
     pub decision: Decision,
 }
@@ -172,6 +178,8 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
             end: d.part.end,
             repair: d.repair,
             after: Vec::new(),
+            from: Vec::new(),
+            when: None,
             decision: d.decision,
         });
     }
