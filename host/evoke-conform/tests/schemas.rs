@@ -547,6 +547,10 @@ model    = "llama3"
         ),
         ("empty", ""),
         ("a bar moved", "[bars.openai]\nwrite = 1\nread = 0\n"),
+        (
+            "playbooks",
+            "[playbooks]\ngood_night = \"playbooks/good_night\"\nmorning = { ref = \"https://example.com/o/r\", tag = \"v1.0.0\" }\n",
+        ),
     ];
     let bad = [
         ("replay chosen by a project", "adapter = \"replay\"\n"),
@@ -567,6 +571,7 @@ model    = "llama3"
         ("a local name the tool keeps", "[reflexes]\nroute = \"reflexes/route\"\n"),
         ("an empty env", "[config.lights]\ntoken = { env = \"\" }\n"),
         ("an empty path", "[reflexes]\nlights = \" \"\n"),
+        ("a playbook under a name the tool keeps", "[playbooks]\nweave = \"playbooks/weave\"\n"),
     ];
     // What evoke's own reader refuses too; the rest of `bad` is refused by the schema alone, from the
     // spec's grammar of refs and tags, the built-in `replay` adapter, and the shape of names and variables.
@@ -577,6 +582,7 @@ model    = "llama3"
         "a local name the tool keeps",
         "an empty env",
         "an empty path",
+        "a playbook under a name the tool keeps",
     ];
     let mut failures = Vec::new();
     let reader = |text: &str| evoke_core::project::read_project_file("evoke.toml", text).value.is_some();

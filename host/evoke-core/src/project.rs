@@ -51,6 +51,8 @@ pub enum Setting {
 pub struct ProjectFile {
     pub adapter: Option<String>,
     pub reflexes: Vec<(String, ReflexSource)>,
+    /// `[playbooks]`: sourced as reflexes are, their local names in the same space as the reflexes'.
+    pub playbooks: Vec<(String, ReflexSource)>,
     pub bars: BTreeMap<String, BarMoves>,
     pub config: BTreeMap<String, Vec<(String, Setting)>>,
     /// Settings of the adapters, as TOML text per adapter name, read by each adapter.
@@ -86,8 +88,31 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
         && let Some(mut table) = e.table(&mut sink)
     {
         for item in table.entries() {
-            if let Some(source) = read_reflex(&item, &mut sink) {
+            if let Some(source) = read_source(&item, "reflex", &mut sink) {
                 project.reflexes.push((item.name.to_string(), source));
+            }
+        }
+    }
+    if let Some(e) = top.get("playbooks")
+        && let Some(mut table) = e.table(&mut sink)
+    {
+        for item in table.entries() {
+            // One space of local names: the route's key must say which of the two it means.
+            if project.reflexes.iter().any(|(name, _)| name == item.name) {
+                sink.error(
+                    Problem::BadName,
+                    &item.path,
+                    &item.key_span,
+                    format!(
+                        "\"{}\" is already a reflex's local name; a playbook and a reflex share one space of names",
+                        item.name
+                    ),
+                    "give the playbook another name, or remove the reflex of that name from [reflexes]",
+                );
+                continue;
+            }
+            if let Some(source) = read_source(&item, "playbook", &mut sink) {
+                project.playbooks.push((item.name.to_string(), source));
             }
         }
     }
@@ -132,13 +157,14 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
     Reading { value: (!failed).then_some(project), diagnostics: sink.finish() }
 }
 
-fn read_reflex(item: &Entry, sink: &mut Sink) -> Option<ReflexSource> {
+/// A `[reflexes]` or `[playbooks]` entry (`what` says which): a path, or `{ ref, tag }`.
+fn read_source(item: &Entry, what: &str, sink: &mut Sink) -> Option<ReflexSource> {
     if !is_name(item.name) || is_sentinel(item.name) || RESERVED_LOCAL_NAMES.contains(&item.name) {
         sink.error(
             Problem::BadName,
             &item.path,
             &item.key_span,
-            format!("\"{}\" cannot be a reflex's local name", crate::text::escape_outside(item.name)),
+            format!("\"{}\" cannot be a {what}'s local name", crate::text::escape_outside(item.name)),
             "name it [a-z][a-z0-9_]*, other than none, unstated, route, fits and weave",
         );
         return None;
@@ -163,11 +189,12 @@ fn read_reflex(item: &Entry, sink: &mut Sink) -> Option<ReflexSource> {
             Some(ReflexSource::Remote { reference: reference?, tag: tag? })
         }
         _ => {
-            item.wrong_type(
-                sink,
-                "a path or { ref, tag }",
-                "write `name = \"reflexes/name\"` or `name = { ref = \"…\", tag = \"v1.0.0\" }`",
-            );
+            let fix = if what == "playbook" {
+                "write `name = \"playbooks/name\"` or `name = { ref = \"…\", tag = \"v1.0.0\" }`"
+            } else {
+                "write `name = \"reflexes/name\"` or `name = { ref = \"…\", tag = \"v1.0.0\" }`"
+            };
+            item.wrong_type(sink, "a path or { ref, tag }", fix);
             None
         }
     }
@@ -243,4 +270,50 @@ fn read_settings(item: &Entry, sink: &mut Sink) -> Option<Vec<(String, Setting)>
         }
     }
     ok.then_some(settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn playbooks_are_sourced_as_reflexes_are() {
+        let text = "[reflexes]\nlights = \"reflexes/lights\"\n\n[playbooks]\ngood_night = \"playbooks/good_night\"\n\
+                    morning = { ref = \"https://example.com/o/r//morning\", tag = \"v1.0.0\" }\n";
+        let project = read_project_file("evoke.toml", text).value.unwrap();
+        assert_eq!(
+            project.playbooks,
+            [
+                ("good_night".to_string(), ReflexSource::Path("playbooks/good_night".into())),
+                (
+                    "morning".to_string(),
+                    ReflexSource::Remote { reference: "https://example.com/o/r//morning".into(), tag: "v1.0.0".into() }
+                ),
+            ]
+        );
+        assert_eq!(project.reflexes.len(), 1);
+    }
+
+    #[test]
+    fn a_playbook_named_as_a_reflex_is_refused_at_its_line() {
+        let text = "[playbooks]\nlights = \"playbooks/lights\"\n\n[reflexes]\nlights = \"reflexes/lights\"\n";
+        let reading = read_project_file("evoke.toml", text);
+        assert!(reading.value.is_none());
+        let first = reading.first_error().unwrap();
+        assert_eq!((first.place.line, first.problem.as_str()), (2, "bad_name"));
+        assert!(first.message.contains("already a reflex's local name"), "{}", first.message);
+        assert!(first.fix.as_deref().unwrap().contains("another name"));
+    }
+
+    #[test]
+    fn a_playbook_may_not_take_a_name_the_tool_keeps() {
+        for text in ["[playbooks]\nroute = \"playbooks/route\"\n", "[playbooks]\nnone = \"playbooks/none\"\n"] {
+            let reading = read_project_file("evoke.toml", text);
+            let first = reading.first_error().unwrap();
+            assert!(first.message.contains("cannot be a playbook's local name"), "{}", first.message);
+        }
+        let reading = read_project_file("evoke.toml", "[playbooks]\nnight = 3\n");
+        let first = reading.first_error().unwrap();
+        assert!(first.fix.as_deref().unwrap().contains("playbooks/name"), "{:?}", first.fix);
+    }
 }
