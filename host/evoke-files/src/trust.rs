@@ -3,7 +3,8 @@
 //! `vocab/`; evoke's own writes renew it; any other change stops the next run until `evoke trust`.
 //!
 //! `DATA/trust.toml` holds, per project directory (canonical path), the h1 of the owned files and
-//! each file's SHA-256, so that a refusal can name what changed.
+//! each file's SHA-256, so that a refusal can name what changed; and the playbooks a person reviewed,
+//! each by the hash of the content they saw.
 
 use crate::places::Places;
 use crate::project::{Location, PROJECT_FILE};
@@ -158,8 +159,17 @@ fn trust_path(places: &Places) -> PathBuf {
     places.data.join(TRUST_FILE)
 }
 
+/// What the trust file holds of one project: the snapshot it was trusted at (none for the home project,
+/// trusted by definition), and the playbooks a person reviewed, each by the item hash they saw.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Recorded {
+    snapshot: Option<Snapshot>,
+    /// Playbook local name to the item (h1) reviewed. One per name: a later review replaces it.
+    reviewed: BTreeMap<String, String>,
+}
+
 /// The recorded trust of every project.
-fn load(places: &Places) -> Result<BTreeMap<String, Snapshot>, TrustError> {
+fn load(places: &Places) -> Result<BTreeMap<String, Recorded>, TrustError> {
     let path = trust_path(places);
     let text = match crate::bounded::read_to_string(&path, crate::bounded::MAX_TRUST) {
         Ok(text) => text,
@@ -169,36 +179,47 @@ fn load(places: &Places) -> Result<BTreeMap<String, Snapshot>, TrustError> {
     let table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| TrustError::Malformed { path: path.clone(), message: e.message().to_string() })?;
+    let strings = |t: Option<&toml::Value>| -> BTreeMap<String, String> {
+        t.and_then(|f| f.as_table())
+            .map(|f| f.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string()))).collect())
+            .unwrap_or_default()
+    };
     let mut out = BTreeMap::new();
     if let Some(projects) = table.get("projects").and_then(|p| p.as_table()) {
         for (root, entry) in projects {
             let Some(entry) = entry.as_table() else { continue };
-            let digest = entry.get("digest").and_then(|d| d.as_str()).unwrap_or_default().to_string();
-            let files = entry
-                .get("files")
-                .and_then(|f| f.as_table())
-                .map(|f| f.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string()))).collect())
-                .unwrap_or_default();
-            out.insert(root.clone(), Snapshot { digest, files });
+            let snapshot = entry
+                .get("digest")
+                .and_then(|d| d.as_str())
+                .map(|digest| Snapshot { digest: digest.to_string(), files: strings(entry.get("files")) });
+            out.insert(root.clone(), Recorded { snapshot, reviewed: strings(entry.get("reviewed")) });
         }
     }
     Ok(out)
 }
 
-fn save(places: &Places, all: &BTreeMap<String, Snapshot>) -> std::io::Result<()> {
+fn save(places: &Places, all: &BTreeMap<String, Recorded>) -> std::io::Result<()> {
+    let strings = |map: &BTreeMap<String, String>| -> toml::Table {
+        map.iter().map(|(k, v)| (k.clone(), toml::Value::String(v.clone()))).collect()
+    };
     let mut projects = toml::Table::new();
-    for (root, snapshot) in all {
+    for (root, recorded) in all {
         let mut entry = toml::Table::new();
-        entry.insert("digest".into(), toml::Value::String(snapshot.digest.clone()));
-        let files: toml::Table =
-            snapshot.files.iter().map(|(k, v)| (k.clone(), toml::Value::String(v.clone()))).collect();
-        entry.insert("files".into(), toml::Value::Table(files));
+        if let Some(snapshot) = &recorded.snapshot {
+            entry.insert("digest".into(), toml::Value::String(snapshot.digest.clone()));
+            entry.insert("files".into(), toml::Value::Table(strings(&snapshot.files)));
+        }
+        if !recorded.reviewed.is_empty() {
+            entry.insert("reviewed".into(), toml::Value::Table(strings(&recorded.reviewed)));
+        }
         projects.insert(root.clone(), toml::Value::Table(entry));
     }
     let mut table = toml::Table::new();
     table.insert("projects".into(), toml::Value::Table(projects));
-    let text =
-        format!("# The projects you trusted, bound to the content of their owned files. Written by evoke.\n{table}");
+    let text = format!(
+        "# The projects you trusted, bound to the content of their owned files, and the playbooks you reviewed. \
+         Written by evoke.\n{table}"
+    );
     // What a person trusted is theirs alone to read: the file 0600, its place 0700.
     crate::atomic::private_place(&places.data)?;
     crate::atomic::write(&trust_path(places), text.as_bytes())
@@ -216,7 +237,7 @@ pub fn check(places: &Places, location: &Location) -> Result<(), Untrusted> {
         never: true,
     })?;
     let all = load(places).unwrap_or_default();
-    match all.get(&key(&location.root)) {
+    match all.get(&key(&location.root)).and_then(|r| r.snapshot.as_ref()) {
         Some(trusted) if trusted.digest == now.digest => Ok(()),
         Some(trusted) => {
             let mut changed: Vec<String> = Vec::new();
@@ -246,7 +267,8 @@ pub fn record(places: &Places, location: &Location) -> Result<Snapshot, TrustErr
         return Ok(now);
     }
     let mut all = load(places)?;
-    all.insert(key(&location.root), now.clone());
+    // The reviews stay: each is bound to its playbook's own hash, never to the project's snapshot.
+    all.entry(key(&location.root)).or_default().snapshot = Some(now.clone());
     save(places, &all).map_err(|source| TrustError::Write { path: trust_path(places), source })?;
     Ok(now)
 }
@@ -262,6 +284,21 @@ pub fn write_owned(places: &Places, location: &Location, files: &[(&Path, &[u8])
         record(places, location)?;
     }
     Ok(())
+}
+
+/// Whether a person reviewed the playbook installed as `playbook` at exactly `item` (its h1) in this
+/// project. A playbook changed since is simply not reviewed.
+pub fn reviewed(places: &Places, location: &Location, playbook: &str, item: &str) -> Result<bool, TrustError> {
+    let all = load(places)?;
+    Ok(all.get(&key(&location.root)).and_then(|r| r.reviewed.get(playbook)).is_some_and(|seen| seen == item))
+}
+
+/// Records a person's yes to the whole plan of the playbook at `item`. It lives in the trust file, not in
+/// the project, so it never changes what the project was trusted at; in the home project as in any other.
+pub fn record_review(places: &Places, location: &Location, playbook: &str, item: &str) -> Result<(), TrustError> {
+    let mut all = load(places)?;
+    all.entry(key(&location.root)).or_default().reviewed.insert(playbook.to_string(), item.to_string());
+    save(places, &all).map_err(|source| TrustError::Write { path: trust_path(places), source })
 }
 
 #[cfg(test)]
@@ -312,6 +349,47 @@ mod tests {
         let e = record(&places, &location).unwrap_err();
         assert!(matches!(&e, TrustError::Malformed { path, .. } if *path == trust_path(&places)), "{e}");
         assert!(e.to_string().starts_with(&format!("{}: ", trust_path(&places).display())), "{e}");
+    }
+
+    #[test]
+    fn a_review_binds_to_the_playbooks_hash_and_leaves_trust_alone() {
+        let (_dir, places, location) = setup();
+        record(&places, &location).unwrap();
+        assert!(!reviewed(&places, &location, "good_night", "h1:one").unwrap());
+        record_review(&places, &location, "good_night", "h1:one").unwrap();
+        assert!(reviewed(&places, &location, "good_night", "h1:one").unwrap());
+        // Another content, or another playbook of the same content, was never seen.
+        assert!(!reviewed(&places, &location, "good_night", "h1:two").unwrap());
+        assert!(!reviewed(&places, &location, "morning", "h1:one").unwrap());
+        // The record is in the trust file, not the project: the project is still what was trusted.
+        check(&places, &location).unwrap();
+        // A review of the new content replaces the old one.
+        record_review(&places, &location, "good_night", "h1:two").unwrap();
+        assert!(reviewed(&places, &location, "good_night", "h1:two").unwrap());
+        assert!(!reviewed(&places, &location, "good_night", "h1:one").unwrap());
+    }
+
+    #[test]
+    fn trusting_again_keeps_the_reviews() {
+        let (_dir, places, location) = setup();
+        record(&places, &location).unwrap();
+        record_review(&places, &location, "good_night", "h1:one").unwrap();
+        std::fs::write(location.root.join(PROJECT_FILE), "[playbooks]\n").unwrap();
+        assert!(check(&places, &location).is_err());
+        record(&places, &location).unwrap();
+        check(&places, &location).unwrap();
+        assert!(reviewed(&places, &location, "good_night", "h1:one").unwrap());
+    }
+
+    #[test]
+    fn a_review_in_the_home_project_is_kept_though_home_is_never_recorded() {
+        let (_dir, places, mut location) = setup();
+        location.home = true;
+        record_review(&places, &location, "good_night", "h1:one").unwrap();
+        assert!(reviewed(&places, &location, "good_night", "h1:one").unwrap());
+        // A project never trusted with only a review recorded is still not trusted.
+        let other = Location { root: location.root.clone(), home: false };
+        assert!(check(&places, &other).unwrap_err().never);
     }
 
     #[test]
