@@ -70,6 +70,15 @@ problems! {
     BadGrant => "bad_grant",
     UnknownKey => "unknown_key",
     HomeOnly => "home_only",
+    BadStep => "bad_step",
+    BadWhen => "bad_when",
+    NoReflex => "no_reflex",
+    MissingArgument => "missing_argument",
+    NoField => "no_field",
+    MaybeSource => "maybe_source",
+    BranchIntoPlan => "branch_into_plan",
+    TooDeep => "too_deep",
+    TooLong => "too_long",
 }
 
 impl Serialize for Problem {

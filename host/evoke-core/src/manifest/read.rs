@@ -454,7 +454,7 @@ fn read_grants(entry: &Entry, sink: &mut Sink) -> Option<Grants> {
     ok.then_some(grants)
 }
 
-fn read_args(entry: &Entry, sink: &mut Sink) -> Option<Vec<Arg>> {
+pub(crate) fn read_args(entry: &Entry, sink: &mut Sink) -> Option<Vec<Arg>> {
     let mut table = entry.table(sink)?;
     let mut args = Vec::new();
     let mut was_places = Vec::new();

@@ -7,11 +7,14 @@ use crate::identity::identity;
 use std::collections::HashMap;
 use toml::de::DeValue;
 
-/// Who wrote the records: a shipped manifest may not assert the user's words; a user's overlay may.
+/// Who wrote the records: a shipped manifest may not assert the user's words; a user's overlay may, and so
+/// may a playbook, a person's own routine, whose record may also be `true`: the sentence picks it with
+/// nothing stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Author {
     Shipped,
     User,
+    Playbook,
 }
 
 /// Identities already seen in this file, with the table and utterance that first held each: duplicates in
@@ -75,6 +78,7 @@ fn read_asserts(
 ) -> Option<Option<Vec<(String, Asserted)>>> {
     match record.value.get_ref() {
         DeValue::Boolean(false) => return Some(None),
+        DeValue::Boolean(true) if author == Author::Playbook => return Some(Some(Vec::new())),
         DeValue::Table(_) => {}
         _ => {
             record.wrong_type(

@@ -6,6 +6,10 @@
 //! checked against that reflex's manifest. A step with `when` runs only when an earlier step yielded
 //! that value. Nothing here touches the world: reading the file is evoke-files'.
 
+mod read;
+
+pub use read::read_playbook;
+
 use crate::catalog::Reflex;
 use crate::manifest::{Arg, Effect, Grants, Manifest, Record, Run};
 use crate::vocab::Vocabulary;
