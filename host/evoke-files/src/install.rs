@@ -295,7 +295,12 @@ pub fn update(
     let project = load_in(location.clone(), places).map_err(UpdateError::Load)?;
     let store = Store::new(&places.data);
     let old_lock = project.lock.clone();
-    let mut lock = Lock { adapter: adapter.or(old_lock.adapter.clone()), ..Lock::default() };
+    // The playbooks' entries are kept as they are: this pass takes reflexes.
+    let mut lock = Lock {
+        adapter: adapter.or(old_lock.adapter.clone()),
+        playbooks: old_lock.playbooks.clone(),
+        ..Lock::default()
+    };
     let mut report = Updated::default();
     let mut manifests: Vec<(String, Manifest)> = Vec::new();
 

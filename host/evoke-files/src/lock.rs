@@ -1,6 +1,7 @@
 //! `evoke.lock`: for each remote reflex the ref, the tag, the commit, the content hash h1
-//! of its directory and the effect the user consented to; and the adapter by name and id. Local
-//! reflexes are never locked. Only evoke writes this file.
+//! of its directory and the effect the user consented to; each remote playbook the same, in its own
+//! `[playbooks]` table (its effect the strongest among its steps); and the adapter by name and id. Local
+//! reflexes and playbooks are never locked. Only evoke writes this file.
 
 use evoke_core::manifest::Effect;
 use std::collections::BTreeMap;
@@ -34,6 +35,8 @@ pub struct Lock {
     pub adapter: Option<LockedAdapter>,
     /// By local name.
     pub reflexes: BTreeMap<String, Locked>,
+    /// The remote playbooks, by local name: a table of their own, so that the file says which is which.
+    pub playbooks: BTreeMap<String, Locked>,
 }
 
 impl Lock {
@@ -73,14 +76,15 @@ impl Lock {
                         id: string(t, "id", "[adapter]")?,
                     });
                 }
-                "reflexes" => {
-                    let reflexes = table_at(value, "[reflexes]")?;
-                    for (name, entry) in &reflexes {
-                        let at = format!("[reflexes.{name}]");
+                "reflexes" | "playbooks" => {
+                    let entries = table_at(value, &format!("[{key}]"))?;
+                    let into = if key == "reflexes" { &mut lock.reflexes } else { &mut lock.playbooks };
+                    for (name, entry) in &entries {
+                        let at = format!("[{key}.{name}]");
                         let t = &table_at(entry, &at)?;
                         let effect = string(t, "effect", &at)?;
                         let effect = Effect::parse(&effect).ok_or_else(|| LockFault::Effect { at: at.clone() })?;
-                        lock.reflexes.insert(
+                        into.insert(
                             name.clone(),
                             Locked {
                                 reference: string(t, "ref", &at)?,
@@ -105,16 +109,18 @@ impl Lock {
         if let Some(adapter) = &self.adapter {
             out.push_str(&format!("\n[adapter]\nname = {}\nid = {}\n", quote(&adapter.name), quote(&adapter.id)));
         }
-        for (name, locked) in &self.reflexes {
-            let key = if evoke_core::text::is_name(name) { name.clone() } else { quote(name) };
-            out.push_str(&format!(
-                "\n[reflexes.{key}]\nref = {}\ntag = {}\ncommit = {}\nh1 = {}\neffect = {}\n",
-                quote(&locked.reference),
-                quote(&locked.tag),
-                quote(&locked.commit),
-                quote(&locked.h1),
-                quote(locked.effect.as_str()),
-            ));
+        for (table, entries) in [("reflexes", &self.reflexes), ("playbooks", &self.playbooks)] {
+            for (name, locked) in entries {
+                let key = if evoke_core::text::is_name(name) { name.clone() } else { quote(name) };
+                out.push_str(&format!(
+                    "\n[{table}.{key}]\nref = {}\ntag = {}\ncommit = {}\nh1 = {}\neffect = {}\n",
+                    quote(&locked.reference),
+                    quote(&locked.tag),
+                    quote(&locked.commit),
+                    quote(&locked.h1),
+                    quote(locked.effect.as_str()),
+                ));
+            }
         }
         out
     }
@@ -139,6 +145,20 @@ mod tests {
             },
         );
         assert_eq!(Lock::parse(&lock.to_text()).unwrap(), lock);
+    }
+
+    #[test]
+    fn a_playbook_is_locked_in_its_own_table() {
+        let text = "version = 1\n\n[playbooks.good_night]\nref = \"https://example.com/o/r//good_night\"\n\
+                    tag = \"v1.0.0\"\ncommit = \"c\"\nh1 = \"h\"\neffect = \"write\"\n";
+        let lock = Lock::parse(text).unwrap();
+        assert!(lock.reflexes.is_empty());
+        let locked = &lock.playbooks["good_night"];
+        assert_eq!((locked.tag.as_str(), locked.effect), ("v1.0.0", Effect::Write));
+        assert!(lock.to_text().contains("\n[playbooks.good_night]\nref = "), "{}", lock.to_text());
+        assert_eq!(Lock::parse(&lock.to_text()).unwrap(), lock);
+        let bad = "[playbooks.good_night]\nref = \"r\"\ntag = \"v1\"\ncommit = \"c\"\nh1 = \"h\"\n";
+        assert_eq!(Lock::parse(bad).unwrap_err().to_string(), "[playbooks.good_night] has no `effect` string");
     }
     #[test]
     fn a_bad_lock_says_which_table_and_key() {
