@@ -91,6 +91,9 @@ pub struct Request<'a> {
     pub plan: &'a str,
     pub cache: Option<&'a AnswerCache>,
     pub deadline: Instant,
+    /// The playbooks the person reviewed as they are now: a plan of one of these runs without the whole
+    /// plan confirmed first.
+    pub reviewed: &'a [String],
 }
 
 pub async fn decide(request: &Request<'_>, input: &str) -> Result<Decided, Failed> {
@@ -205,12 +208,21 @@ pick = "duration"
             plan: "p",
             cache: Some(cache),
             deadline: Instant::now() + DEADLINE,
+            reviewed: &[],
         }
     }
 
     /// A request to `adapter` over `catalog`, nothing cached, with `ahead` until the deadline.
     fn uncached<'a>(catalog: &'a Catalog, adapter: &'a dyn Adapter, ahead: Duration) -> Request<'a> {
-        Request { catalog, adapter, gate: adapter.gate(), plan: "p", cache: None, deadline: Instant::now() + ahead }
+        Request {
+            catalog,
+            adapter,
+            gate: adapter.gate(),
+            plan: "p",
+            cache: None,
+            deadline: Instant::now() + ahead,
+            reviewed: &[],
+        }
     }
 
     fn catalog() -> Catalog {

@@ -20,6 +20,7 @@ pub mod journal;
 pub mod line;
 pub mod load;
 pub mod log;
+pub mod playbook;
 pub mod progress;
 pub mod prompt;
 pub mod reading;

@@ -61,6 +61,8 @@ pub struct Session {
     pub gate: Option<Gate>,
     pub plan: String,
     pub cache: AnswerCache,
+    /// The playbooks the person reviewed as they are now (the trust file's record, by hash).
+    pub reviewed: Vec<String>,
 }
 
 /// The global options every command may be given.
@@ -100,7 +102,9 @@ impl Session {
             (gate, _) => gate,
         };
         let cache = AnswerCache::new(&places.cache);
-        Ok(Session { places, project, catalog, adapter, adapter_name, gate, plan, cache })
+        // Until the project records reviews, no playbook counts as reviewed: each plan confirms whole.
+        let reviewed = Vec::new();
+        Ok(Session { places, project, catalog, adapter, adapter_name, gate, plan, cache, reviewed })
     }
 }
 
@@ -193,6 +197,7 @@ impl Session {
             plan: &self.plan,
             cache,
             deadline: started + crate::drive::DEADLINE,
+            reviewed: &self.reviewed,
         }
     }
 }

@@ -6,7 +6,7 @@
 use crate::drive::{Decided, Failed, Failure, Request, Round, TraceEntry, ask};
 use evoke_core::recognize::recognize;
 use evoke_core::validate::{Answers, validate};
-use evoke_core::weave::plan::Plan;
+use evoke_core::weave::plan::{Plan, Verdict, VerdictBecause};
 use evoke_core::weave::weaver::{NotWoven, Weaver, Woven as CoreWoven};
 
 /// What a sentence came to: one decision as ever, or a plan of steps.
@@ -26,6 +26,8 @@ pub struct PlanDecided {
     pub steps: Vec<Decided>,
     /// Every answer the plan took, with the words it was asked under, in the order asked.
     pub answers: Vec<evoke_core::weave::planfile::Answer>,
+    /// The playbook the sentence picked, when a playbook wrote the plan: its step-0 line.
+    pub head: Option<Box<crate::playbook::Head>>,
 }
 
 impl PlanDecided {
@@ -114,7 +116,16 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
             let trace = asked.iter().flat_map(|a| a.trace.iter().cloned()).collect();
             let rounds = asked.iter().map(|a| a.round.clone()).collect();
             let candidates = weaver.candidates().to_vec();
-            Ok(Woven::One(Decided { decision, trace, rounds, answers, candidates }))
+            let decided = Decided { decision, trace, rounds, answers, candidates };
+            // A sentence that picks a playbook, with every slot it needs, is planned from the playbook's
+            // steps; an ask for a slot is asked as any ask is, and planned once answered.
+            if crate::playbook::picks_playbook(request.catalog, &decided.decision)
+                && decided.decision.outcome != evoke_core::decision::Outcome::Ask
+            {
+                let planned = crate::playbook::plan(request, input, decided, request.reviewed).await?;
+                return Ok(Woven::Plan(Box::new(planned)));
+            }
+            Ok(Woven::One(decided))
         }
         CoreWoven::Plan(plan) => {
             // The sentence's own rounds, and any asked under words no step kept (a splice that did not hold).
@@ -142,9 +153,30 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
                 .iter()
                 .map(|a| evoke_core::weave::planfile::Answer { text: a.text.clone(), raw: a.round.raw.clone() })
                 .collect();
-            Ok(Woven::Plan(Box::new(PlanDecided { plan, trace, rounds, steps, answers })))
+            let mut plan = plan;
+            refuse_playbook_beside_others(request.catalog, &mut plan);
+            Ok(Woven::Plan(Box::new(PlanDecided { plan, trace, rounds, steps, answers, head: None })))
         }
     }
+}
+
+/// A playbook is a routine run whole, never a part of a woven sentence: picked beside other steps it
+/// refuses the plan (`nested`), and picked beside words that exclude something it refuses it too
+/// (`excluded`). Nothing runs.
+fn refuse_playbook_beside_others(catalog: &evoke_core::catalog::Catalog, plan: &mut Plan) {
+    let Some(playbook) = plan
+        .steps
+        .iter()
+        .find_map(|s| s.decision.reflex.as_deref().filter(|r| catalog.playbook(r).is_some()))
+        .map(str::to_string)
+    else {
+        return;
+    };
+    let because = match plan.excluded.first() {
+        Some(excluded) if plan.steps.len() == 1 => VerdictBecause::Excluded { text: excluded.text.clone() },
+        _ => VerdictBecause::Nested { playbook },
+    };
+    plan.verdict = Verdict { outcome: evoke_core::decision::Outcome::Abstain, because: vec![because] };
 }
 
 /// An engine that answers from a plan file's answers: each round from the answers given under its words.

@@ -320,7 +320,15 @@ fn home_catalog() -> evoke_core::catalog::Catalog {
 
 /// A request to `adapter` over `catalog`, nothing cached, with `ahead` until the deadline.
 fn request<'a>(catalog: &'a evoke_core::catalog::Catalog, adapter: &'a dyn Adapter, ahead: Duration) -> Request<'a> {
-    Request { catalog, adapter, gate: adapter.gate(), plan: "p", cache: None, deadline: Instant::now() + ahead }
+    Request {
+        catalog,
+        adapter,
+        gate: adapter.gate(),
+        plan: "p",
+        cache: None,
+        deadline: Instant::now() + ahead,
+        reviewed: &[],
+    }
 }
 
 #[test]

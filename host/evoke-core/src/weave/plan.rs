@@ -64,6 +64,34 @@ pub enum VerdictBecause {
     SeveralSources { step: usize, arg: String, from: Vec<usize> },
     /// A step refers back for an argument that no earlier step yields.
     NoSource { step: usize, arg: String },
+    /// A playbook the person has not seen as it is now: the plan waits for a yes with every step shown.
+    /// It holds the plan, never refuses it.
+    Reviewed { playbook: String, step: usize, text: String, prompt: String },
+    /// A playbook picked as one part of a sentence that asks for other things beside it.
+    Nested { playbook: String },
+    /// A playbook's step picks a playbook that picks another: one level of nesting only.
+    TooDeep { playbook: String, step: usize },
+    /// More steps in all than a plan holds.
+    TooLong { steps: usize, limit: usize },
+    /// The sentence asks for the playbook on a condition, or for later.
+    Conditional { text: String },
+    /// The sentence excludes a part of the playbook's work: a routine is run whole or not at all.
+    Excluded { text: String },
+    /// A `when` names a field its step does not yield.
+    NoField { step: usize, field: String },
+    /// A `when` holds a value its field cannot hold.
+    BadValue { step: usize, field: String, value: String },
+    /// A `when` takes from a step that may itself not run.
+    MaybeSource { step: usize, from: usize },
+    /// A step that runs only under a value picks a playbook: a branch into another plan.
+    BranchIntoPlan { step: usize, playbook: String },
+}
+
+impl VerdictBecause {
+    /// Whether it refuses the plan; `reviewed` only holds it for a yes.
+    pub fn refuses(&self) -> bool {
+        !matches!(self, VerdictBecause::Reviewed { .. })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

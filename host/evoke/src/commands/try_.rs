@@ -46,7 +46,7 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool, save: Op
     match crate::weave::weave(&request, input).await {
         Ok(crate::weave::Woven::Plan(woven)) => {
             let trace = woven.all_trace();
-            let line = to_line(&crate::commands::weave::PlanLine { plan: &woven.plan, trace: &trace });
+            let line = to_line(&crate::commands::weave::PlanLine::of(&woven, &trace));
             let rounds = woven.all_rounds();
             if let Err(e) = log.append(&line, &rounds, &[]) {
                 render::err(&render::warning(&format!("the plan was not logged: {e}"), None));

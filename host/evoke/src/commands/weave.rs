@@ -39,7 +39,14 @@ pub enum Status {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Why {
     EarlierStep,
-    Said { message: String },
+    /// A step that runs only under a value an earlier step yields, that step having yielded another.
+    NotChosen {
+        from: usize,
+        value: serde_json::Value,
+    },
+    Said {
+        message: String,
+    },
 }
 
 /// The line of one step: `step` and `steps` first, the decision's fields, `trace`, what the run added,
@@ -57,6 +64,10 @@ pub struct StepLine<'a> {
     pub ran: Option<RanFields<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pinned: Option<&'a Pinned>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub from: &'a [evoke_core::playbook::From],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<&'a evoke_core::playbook::When>,
     pub status: Status,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<Why>,
@@ -76,6 +87,19 @@ pub struct Bound {
 pub struct Pinned {
     pub file: String,
     pub id: String,
+}
+
+/// The sentence's own line of a plan a playbook wrote: `step` 0, the count, the decision that picked the
+/// playbook, the playbook and its slots, and no `status`.
+#[derive(Serialize)]
+struct HeadLine<'a> {
+    step: usize,
+    steps: usize,
+    #[serde(flatten)]
+    decision: &'a Decision,
+    trace: &'a [TraceEntry],
+    playbook: &'a str,
+    slots: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The one line of a plan refused before it was made: an abstain over the whole input.
@@ -177,7 +201,10 @@ pub async fn act(
     if woven.plan.refused() {
         return refused_plan(log, &woven, options.json);
     }
-    let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided, answers: plan_answers } = woven;
+    let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided, answers: plan_answers, head } =
+        woven;
+    // A playbook's pick has its own line, step 0; a woven sentence's own rounds go on its first step's.
+    let (own_trace, own_rounds) = if head.is_some() { (Vec::new(), Vec::new()) } else { (own_trace, own_rounds) };
     // The plan as decided, before any answer a person gives: what a journal and `evoke resume` name it by.
     let digest = plan.digest();
     // What a plan file of it holds, should it stop for a value no one here can give.
@@ -230,7 +257,13 @@ pub async fn act(
         .map(|(i, d)| if i == 0 { own_rounds.iter().chain(&d.rounds).cloned().collect() } else { d.rounds.clone() })
         .collect();
     let bounds: std::cell::RefCell<Vec<Vec<Bound>>> = std::cell::RefCell::new(vec![Vec::new(); count]);
+    let from_of: Vec<Vec<evoke_core::playbook::From>> = plan.steps.iter().map(|s| s.from.clone()).collect();
+    let when_of: Vec<Option<evoke_core::playbook::When>> = plan.steps.iter().map(|s| s.when.clone()).collect();
+    if let Some(head) = &head {
+        emit_head(log, head, count, options);
+    }
     let mut results: Vec<Option<serde_json::Value>> = vec![None; count];
+    let mut ran_ok: Vec<bool> = vec![false; count];
     let emit = |log: &mut Log, i: usize, decision: &Decision, ran: Option<&evoke_bodies::Ran>, status, why| {
         let bound = bounds.borrow();
         let line = to_line(&StepLine {
@@ -241,6 +274,8 @@ pub async fn act(
             bound: &bound[i],
             ran: ran.map(RanFields::of),
             pinned: options.pinned.as_ref(),
+            from: &from_of[i],
+            when: when_of[i].as_ref(),
             status,
             why,
         });
@@ -311,6 +346,37 @@ pub async fn act(
         ));
     }
 
+    // A playbook not reviewed as it is now, or picked under the bar of its strongest step, waits for one
+    // yes with every step shown: a playbook never runs a step the person has not seen.
+    let mut shown_whole = false;
+    if let Some(head) = &head
+        && let Some(question) = &head.confirm
+    {
+        if !present {
+            for (j, step) in plan.steps.iter().enumerate() {
+                let why = Why::Said { message: question.clone() };
+                emit(log, j, &step.decision, None, Status::Unanswered, Some(why));
+            }
+            if !options.json {
+                render::err(&render::playbook_waits(&head.playbook, question));
+            }
+            return Ok(Exit::NeedsPerson);
+        }
+        render::out(&render::plan_steps(&plan));
+        shown_whole = true;
+        let asked = Instant::now();
+        let yes = prompt::confirm(question);
+        waited += asked.elapsed();
+        if !yes {
+            for (j, step) in plan.steps.iter().enumerate() {
+                emit(log, j, &step.decision, None, Status::Declined, None);
+            }
+            render::err("evoke: declined; nothing ran\n");
+            return Ok(Exit::Declined);
+        }
+        crate::playbook::record_reviews(session, &head.unreviewed);
+    }
+
     // Never half done: where no one can say yes, a step that would wait for one stops the plan before
     // its first step runs, not after it. A plan run again counts what its journal holds: a done step does
     // not run, and one left at `intent` waits for a yes too.
@@ -342,7 +408,7 @@ pub async fn act(
         return Ok(stopped_before_running(&plan, waits, &said, options, &emit, log));
     }
 
-    if !options.json {
+    if !options.json && !shown_whole {
         render::out(&render::plan_steps(&plan));
     }
     journal
@@ -361,6 +427,24 @@ pub async fn act(
         }
         for &n in stage {
             let i = n - 1;
+            // A step a playbook runs only under a value: a source that did not run, or yielded another
+            // value, passes it by. Passing it by is the routine's choice, not a failure.
+            if let Some(when) = &plan.steps[i].when {
+                let source = when.step.saturating_sub(1);
+                let yielded = results.get(source).cloned().flatten().and_then(|d| d.get(&when.field).cloned());
+                let passed = match (ran_ok.get(source).copied().unwrap_or(false), yielded) {
+                    (false, _) => Some(Why::EarlierStep),
+                    (true, Some(v)) if crate::playbook::field_holds(&v, &when.is) => None,
+                    (true, v) => Some(Why::NotChosen { from: when.step, value: v.unwrap_or_default() }),
+                };
+                if let Some(why) = passed {
+                    if !options.json {
+                        render::err(&render::step_not_chosen(n, when));
+                    }
+                    emit(log, i, &plan.steps[i].decision, None, Status::Skipped, Some(why));
+                    continue;
+                }
+            }
             let mut decision = plan.steps[i].decision.clone();
             let binds = plan::binds_of(&plan, n);
             if !binds.is_empty() {
@@ -462,12 +546,34 @@ pub async fn act(
                 stop_after = Some(stage_index);
             }
             results[i] = ended.data;
+            ran_ok[i] = ended.exit == Exit::Done;
         }
     }
     if stop_after.is_some() && !options.json {
         render::err("evoke: the weave stopped; the steps after it did not run\n");
     }
     Ok(exit)
+}
+
+/// Prints and logs the step-0 line of a plan a playbook wrote.
+fn emit_head(log: &mut Log, head: &crate::playbook::Head, count: usize, options: &Options<'_>) {
+    let slots = head.slots.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect();
+    let line = to_line(&HeadLine {
+        step: 0,
+        steps: count,
+        decision: &head.pick.decision,
+        trace: &head.pick.trace,
+        playbook: &head.playbook,
+        slots,
+    });
+    if let Err(e) = log.append(&line, &head.pick.rounds, &head.pick.candidates) {
+        render::err(&render::warning(&format!("the plan's own line was not logged: {e}"), None));
+    }
+    if options.json {
+        render::json_line(&line);
+    } else {
+        render::out(&render::playbook_picked(&head.playbook, count));
+    }
 }
 
 /// The command that runs the plan again at a terminal: its file's, or `evoke resume`.
@@ -816,6 +922,24 @@ pub struct PlanLine<'a> {
     #[serde(flatten)]
     pub plan: &'a Plan,
     pub trace: &'a [TraceEntry],
+    /// The playbook that wrote the plan, when one did, and the slots the sentence gave it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playbook: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slots: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl<'a> PlanLine<'a> {
+    pub fn of(woven: &'a crate::weave::PlanDecided, trace: &'a [TraceEntry]) -> Self {
+        let head = woven.head.as_deref();
+        PlanLine {
+            plan: &woven.plan,
+            trace,
+            playbook: head.map(|h| h.playbook.as_str()),
+            slots: head
+                .map(|h| h.slots.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect()),
+        }
+    }
 }
 
 /// `evoke why` for a weave, from the log alone: a step's line explains that step and lists every step

@@ -21,8 +21,76 @@ pub fn plan_refused(because: &VerdictBecause) -> String {
         VerdictBecause::NoSource { step, arg } => format!(
             "evoke: step {step} refers back for its {arg}, which no earlier step gives; nothing ran: say the {arg}"
         ),
+        playbook => format!("evoke: {}; nothing ran", playbook_held(playbook)),
     };
     format!("{said}\n")
+}
+
+/// The head of a plan a playbook wrote, as a person reads it.
+pub fn playbook_picked(playbook: &str, steps: usize) -> String {
+    let count = if steps == 1 { "1 step".to_string() } else { format!("{steps} steps") };
+    format!("playbook {}: {count}\n", shown(playbook))
+}
+
+/// A playbook's plan that waits for a yes no one here can give: nothing ran.
+pub fn playbook_waits(playbook: &str, question: &str) -> String {
+    format!(
+        "evoke: the playbook {} waits for a yes with its steps shown: {}\nnothing ran: say it again at a terminal\n",
+        shown(playbook),
+        shown(question)
+    )
+}
+
+/// A step a playbook runs only under a value its source did not yield.
+pub fn step_not_chosen(n: usize, when: &evoke_core::playbook::When) -> String {
+    format!(
+        "evoke: step {n} runs only when step {}'s {} is \"{}\"; it did not run\n",
+        when.step,
+        shown(&when.field),
+        shown(&when.is)
+    )
+}
+
+/// Why a plan a playbook wrote is refused, or held for a yes, in words.
+pub fn playbook_held(because: &VerdictBecause) -> String {
+    match because {
+        VerdictBecause::Reviewed { playbook, .. } => {
+            format!("the playbook {} has not been reviewed as it is now; it runs after a yes", shown(playbook))
+        }
+        VerdictBecause::Nested { playbook } => {
+            format!("the playbook {} is asked for beside other things; say it alone, then the rest", shown(playbook))
+        }
+        VerdictBecause::TooDeep { playbook, step } => format!(
+            "step {step} of the playbook {} picks a playbook that picks another; one level of playbooks only",
+            shown(playbook)
+        ),
+        VerdictBecause::TooLong { steps, limit } => {
+            format!("the playbook makes {steps} steps in all, over the {limit} a plan holds")
+        }
+        VerdictBecause::Conditional { text } => format!(
+            "\"{}\" asks for a playbook on a condition or for later; evoke runs a routine only when asked now",
+            shown(text)
+        ),
+        VerdictBecause::Excluded { text } => {
+            format!("\"{}\" leaves out part of a playbook; a playbook runs whole or not at all", shown(text))
+        }
+        VerdictBecause::NoField { step, field } => {
+            format!("step {step} is run only under its source's {}, which that step does not yield", shown(field))
+        }
+        VerdictBecause::BadValue { step, field, value } => format!(
+            "step {step} is run only when {} is \"{}\", a value the field cannot hold",
+            shown(field),
+            shown(value)
+        ),
+        VerdictBecause::MaybeSource { step, from } => {
+            format!("step {step} is run only under a value of step {from}, which may itself not run")
+        }
+        VerdictBecause::BranchIntoPlan { step, playbook } => format!(
+            "step {step} runs only under a value and picks the playbook {}: a branch into another plan",
+            shown(playbook)
+        ),
+        other => format!("{other:?}"),
+    }
 }
 
 /// The plan's numbered lines: `  1  lights room="den" state="off"  0.92`.
@@ -60,6 +128,7 @@ pub fn plan_reading(plan: &Plan) -> String {
                 VerdictBecause::NoSource { step, arg } => out.push_str(&format!(
                     "stopped: step {step} refers back for its {arg}, which no earlier step gives\n"
                 )),
+                playbook => out.push_str(&format!("refused: {}\n", playbook_held(playbook))),
             }
         }
     } else {

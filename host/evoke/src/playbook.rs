@@ -1,0 +1,388 @@
+//! A sentence that picks a playbook, planned: each step written with the slots the sentence gave, a `say`
+//! step decided as typed words are, a `call` step checked against its reflex's manifest, and the whole
+//! held for a yes while the person has not reviewed the playbook as it is now. The plan is run by the same
+//! runner as a woven one: settled, staged, gated and journaled step by step.
+
+use crate::drive::{Decided, Failed, Request, decide};
+use crate::weave::PlanDecided;
+use evoke_core::catalog::Catalog;
+use evoke_core::decision::{Because, Decision, Outcome, call_line};
+use evoke_core::manifest::{Effect, fill};
+use evoke_core::playbook::{Action, From, MAX_STEPS, Playbook, When};
+use evoke_core::weave::plan::{self, Plan, Step, Verdict, VerdictBecause};
+
+/// What the step-0 line says: the playbook the sentence picked, the slots it gave, and the decision that
+/// picked it.
+#[derive(Debug, Clone)]
+pub struct Head {
+    pub playbook: String,
+    pub slots: Vec<(String, String)>,
+    pub pick: Decided,
+    /// The question the whole plan waits on before any step runs, when it waits.
+    pub confirm: Option<String>,
+    /// The playbooks the plan waits to have reviewed: a yes records them.
+    pub unreviewed: Vec<String>,
+}
+
+/// One step as a playbook wrote it, before it is numbered in the plan.
+struct Written {
+    text: String,
+    decided: Decided,
+    from: Vec<From>,
+    /// The playbook's own `when`, its step counted in the playbook.
+    when: Option<When>,
+    /// The playbook and its own step number, to map a `when` onto the plan's steps.
+    own: (usize, usize),
+}
+
+/// The values the sentence gave the slots, as the steps are written with them.
+fn slot_values(decision: &Decision) -> Vec<(String, String)> {
+    let args = decision.args.clone().unwrap_or_default();
+    args.0.iter().map(|(name, value)| (name.clone(), value.shown().to_string())).collect()
+}
+
+/// A step's text with its slots in place; `None` when it names a slot the sentence did not give.
+fn written(template: &str, slots: &[(String, String)]) -> Option<String> {
+    let names = evoke_core::manifest::placeholders(template).ok()?;
+    if names.iter().any(|p| !slots.iter().any(|(n, _)| *n == p.name)) {
+        return None;
+    }
+    Some(fill(template, |name| slots.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap_or_default()))
+}
+
+/// A call written by a playbook, as `evoke run NAME k=v…` reads it: nothing judged, a destructive one
+/// confirmed.
+fn call_decision(catalog: &Catalog, reflex: &str, pairs: &[String]) -> Result<Decision, String> {
+    let found = catalog.get(reflex).ok_or_else(|| format!("no reflex is installed as `{reflex}`"))?;
+    let args = crate::commands::run::read_args(found, pairs).map_err(|e| e.message)?;
+    let call = call_line(reflex, &args);
+    let effect = found.manifest.effect;
+    let destructive = effect == Effect::Destructive;
+    Ok(Decision {
+        input: String::new(),
+        outcome: if destructive { Outcome::Confirm } else { Outcome::Run },
+        reflex: Some(reflex.to_string()),
+        prompt: destructive.then(|| evoke_core::decide::destructive_prompt(found, &args, &call)),
+        because: destructive.then(|| vec![Because::Destructive]),
+        args: Some(args),
+        call: Some(call),
+        effect: Some(effect),
+        unconsumed: None,
+        confidence: None,
+        weakest: None,
+        judgments: Vec::new(),
+        runner_up: None,
+        contenders: Vec::new(),
+        missing: None,
+    })
+}
+
+fn named(decision: Decision) -> Decided {
+    Decided { decision, trace: Vec::new(), rounds: Vec::new(), answers: Default::default(), candidates: Vec::new() }
+}
+
+/// The pairs of a call step, its slots in place; an argument given by a slot the sentence left out is
+/// left out too, for the manifest to say whether the call may go without it.
+fn call_pairs(args: &[(String, String)], slots: &[(String, String)]) -> Vec<String> {
+    args.iter().filter_map(|(name, text)| written(text, slots).map(|value| format!("{name}={value}"))).collect()
+}
+
+/// Plans the sentence `pick` read as the playbook it names.
+pub async fn plan(
+    request: &Request<'_>,
+    input: &str,
+    pick: Decided,
+    reviewed: &[String],
+) -> Result<PlanDecided, Failed> {
+    let name = pick.decision.reflex.clone().unwrap_or_default();
+    let catalog = request.catalog;
+    let slots = slot_values(&pick.decision);
+    let mut refused: Vec<VerdictBecause> = Vec::new();
+    let mut steps: Vec<Written> = Vec::new();
+    let mut books: Vec<String> = vec![name.clone()];
+    let Some(playbook) = catalog.playbook(&name) else { unreachable!("a pick names a playbook of the catalog") };
+    // A sentence that asks for it on a condition or for later is no request to run a routine now.
+    if pick
+        .decision
+        .because
+        .iter()
+        .flatten()
+        .any(|b| matches!(b, Because::NotARequest { mood } if *mood == evoke_core::mood::Mood::Conditional))
+    {
+        refused.push(VerdictBecause::Conditional { text: input.to_string() });
+    }
+    if refused.is_empty() {
+        write(request, &name, playbook, &slots, &[], 0, &mut steps, &mut books, &mut refused).await?;
+    }
+    if steps.len() > MAX_STEPS {
+        refused.push(VerdictBecause::TooLong { steps: steps.len(), limit: MAX_STEPS });
+    }
+
+    // Each playbook's own step numbers, on the plan's: a `when` names its playbook's step.
+    let plan_step = |book: usize, own: usize| steps.iter().position(|s| s.own == (book, own)).map(|i| i + 1);
+    let mut plan_steps: Vec<Step> = Vec::new();
+    for (i, w) in steps.iter().enumerate() {
+        let when = w.when.as_ref().map(|when| When {
+            step: plan_step(w.own.0, when.step).unwrap_or(0),
+            field: when.field.clone(),
+            is: when.is.clone(),
+        });
+        if let Some(when) = &when {
+            refused.extend(branch_refused(catalog, &steps, i + 1, when));
+        }
+        plan_steps.push(Step {
+            step: i + 1,
+            text: w.text.clone(),
+            start: 0,
+            end: input.chars().count(),
+            repair: None,
+            after: Vec::new(),
+            from: w.from.clone(),
+            when,
+            decision: w.decided.decision.clone(),
+        });
+    }
+    let effects: Vec<Effect> = plan_steps.iter().map(|s| effect_of(catalog, &s.decision)).collect();
+    let stages = plan::stages(&effects);
+    for (i, stage) in stages.iter().enumerate() {
+        if i > 0 {
+            let before: Vec<usize> = stages[..i].iter().flatten().copied().collect();
+            for &n in stage {
+                plan_steps[n - 1].after = before.clone();
+            }
+        }
+    }
+
+    // Picking the playbook clears the bar of the strongest effect among its steps; a destructive step
+    // confirms at its own turn, so the write bar is the highest a pick meets.
+    let mut pick = pick;
+    let strongest = effects.iter().copied().max().unwrap_or(Effect::Read).min(Effect::Write);
+    if let (Some(gate), Some(confidence)) = (request.gate, pick.decision.confidence) {
+        let bar = if strongest == Effect::Read { gate.read } else { gate.write };
+        if confidence < bar && pick.decision.outcome == Outcome::Run {
+            pick.decision.outcome = Outcome::Confirm;
+            pick.decision.because = Some(vec![Because::UnderFloor { bar }]);
+        }
+    }
+
+    let unreviewed: Vec<String> = books.iter().filter(|b| !reviewed.contains(b)).cloned().collect();
+    let count = plan_steps.len();
+    let prompt = format!("Run the {count} steps of the playbook {name} as shown?");
+    let mut because: Vec<VerdictBecause> = refused;
+    let refuses = because.iter().any(VerdictBecause::refuses);
+    if !refuses {
+        for book in &unreviewed {
+            // The top playbook is the sentence's own, step 0; a nested one is named at the step that picked it.
+            let step =
+                steps.iter().find(|s| s.from.len() == 2 && &s.from[1].playbook == book).map_or(0, |s| s.from[0].step);
+            because.push(VerdictBecause::Reviewed {
+                playbook: book.clone(),
+                step,
+                text: input.to_string(),
+                prompt: prompt.clone(),
+            });
+        }
+    }
+    let worst = plan_steps.iter().map(|s| s.decision.outcome).fold(Outcome::Run, |worst, o| match (worst, o) {
+        (Outcome::Ask, _) | (_, Outcome::Ask) => Outcome::Ask,
+        (Outcome::Confirm, _) | (_, Outcome::Confirm) => Outcome::Confirm,
+        _ => Outcome::Run,
+    });
+    let held = !unreviewed.is_empty() || pick.decision.outcome == Outcome::Confirm;
+    let outcome = if refuses {
+        Outcome::Abstain
+    } else if worst == Outcome::Ask {
+        Outcome::Ask
+    } else if held {
+        Outcome::Confirm
+    } else {
+        worst
+    };
+    let plan = Plan {
+        input: input.to_string(),
+        steps: plan_steps,
+        binds: Vec::new(),
+        stages,
+        verdict: Verdict { outcome, because },
+        excluded: Vec::new(),
+        splits: Vec::new(),
+    };
+    let answers = pick
+        .rounds
+        .iter()
+        .map(|r| evoke_core::weave::planfile::Answer { text: input.to_string(), raw: r.raw.clone() })
+        .chain(steps.iter().flat_map(|s| {
+            s.decided.rounds.iter().map(|r| evoke_core::weave::planfile::Answer {
+                text: s.decided.decision.input.clone(),
+                raw: r.raw.clone(),
+            })
+        }))
+        .collect();
+    let head =
+        Head { playbook: name, slots, confirm: (held && !refuses).then_some(prompt), unreviewed, pick: pick.clone() };
+    Ok(PlanDecided {
+        plan,
+        trace: pick.trace.clone(),
+        rounds: pick.rounds.clone(),
+        steps: steps.into_iter().map(|s| s.decided).collect(),
+        answers,
+        head: Some(Box::new(head)),
+    })
+}
+
+/// The effect a step is gated by: its decision's, or for an ask its reflex's.
+fn effect_of(catalog: &Catalog, decision: &Decision) -> Effect {
+    decision.effect.unwrap_or_else(|| {
+        decision.reflex.as_deref().and_then(|r| catalog.get(r)).map_or(Effect::Destructive, |r| r.manifest.effect)
+    })
+}
+
+/// Why a `when` on step `step` (from 1) cannot stand: its source does not yield the field, cannot hold the
+/// value, may itself not run, or the step picks a plan of its own.
+fn branch_refused(catalog: &Catalog, steps: &[Written], step: usize, when: &When) -> Vec<VerdictBecause> {
+    let mut refused = Vec::new();
+    let Some(source) = when.step.checked_sub(1).and_then(|i| steps.get(i)).filter(|_| when.step < step) else {
+        refused.push(VerdictBecause::NoField { step, field: when.field.clone() });
+        return refused;
+    };
+    if source.when.is_some() {
+        refused.push(VerdictBecause::MaybeSource { step, from: when.step });
+    }
+    let reflex = source.decided.decision.reflex.as_deref().and_then(|r| catalog.get(r));
+    match reflex.and_then(|r| r.manifest.yields.iter().find(|y| y.field == when.field)) {
+        None => refused.push(VerdictBecause::NoField { step, field: when.field.clone() }),
+        Some(field) => {
+            if !holds_kind(field.kind, &when.is) {
+                refused.push(VerdictBecause::BadValue { step, field: when.field.clone(), value: when.is.clone() });
+            }
+        }
+    }
+    refused
+}
+
+/// Whether a field of this kind can hold the value written in a `when`.
+fn holds_kind(kind: evoke_core::recognize::PickKind, value: &str) -> bool {
+    use evoke_core::recognize::PickKind;
+    match kind {
+        PickKind::Number => value.trim().parse::<f64>().is_ok_and(f64::is_finite),
+        PickKind::Duration => value.trim().parse::<u64>().is_ok(),
+        _ => !value.is_empty(),
+    }
+}
+
+/// Whether a result's field holds the value a `when` waits for.
+pub fn field_holds(field: &serde_json::Value, is: &str) -> bool {
+    match field {
+        serde_json::Value::String(s) => s == is,
+        serde_json::Value::Number(n) => n.as_f64().zip(is.trim().parse::<f64>().ok()).is_some_and(|(a, b)| a == b),
+        serde_json::Value::Bool(b) => b.to_string() == is,
+        _ => false,
+    }
+}
+
+/// Writes the steps of `playbook`, picked under `outer` (the `from` of the step that picked it, when it
+/// is nested), `depth` levels down.
+#[allow(clippy::too_many_arguments)]
+async fn write(
+    request: &Request<'_>,
+    name: &str,
+    playbook: &Playbook,
+    slots: &[(String, String)],
+    outer: &[From],
+    depth: usize,
+    out: &mut Vec<Written>,
+    books: &mut Vec<String>,
+    refused: &mut Vec<VerdictBecause>,
+) -> Result<(), Failed> {
+    let catalog = request.catalog;
+    let book = books.iter().position(|b| b == name).unwrap_or(0);
+    for (i, step) in playbook.steps.iter().enumerate() {
+        let own = i + 1;
+        let mut from = outer.to_vec();
+        from.push(From { playbook: name.to_string(), step: own, slots: slots.to_vec() });
+        let (text, decided) = match &step.action {
+            Action::Say(template) => {
+                let Some(text) = written(template, slots) else {
+                    refused.push(VerdictBecause::FoundNothing { text: template.clone() });
+                    continue;
+                };
+                let decided = decide(request, &text).await?;
+                (text, decided)
+            }
+            Action::Call { reflex, args } => {
+                let pairs = call_pairs(args, slots);
+                let text = std::iter::once(reflex.clone()).chain(pairs.iter().cloned()).collect::<Vec<_>>().join(" ");
+                if let Some(inner) = catalog.playbook(reflex) {
+                    let inner_slots: Vec<(String, String)> =
+                        pairs.iter().filter_map(|p| p.split_once('=')).map(|(k, v)| (k.into(), v.into())).collect();
+                    if nested_refused(name, own, depth, step.when.is_some(), reflex, refused) {
+                        continue;
+                    }
+                    if !books.contains(reflex) {
+                        books.push(reflex.clone());
+                    }
+                    Box::pin(write(request, reflex, inner, &inner_slots, &from, depth + 1, out, books, refused))
+                        .await?;
+                    continue;
+                }
+                match call_decision(catalog, reflex, &pairs) {
+                    Ok(decision) => (text, named(decision)),
+                    Err(_) => {
+                        refused.push(VerdictBecause::FoundNothing { text });
+                        continue;
+                    }
+                }
+            }
+        };
+        let outcome = decided.decision.outcome;
+        if outcome == Outcome::Abstain {
+            refused.push(VerdictBecause::FoundNothing { text });
+            continue;
+        }
+        // A `say` step that reads as a playbook is that playbook, one level down.
+        if let Some(picked) = decided.decision.reflex.clone().filter(|r| catalog.playbook(r).is_some()) {
+            if nested_refused(name, own, depth, step.when.is_some(), &picked, refused) {
+                continue;
+            }
+            let inner = catalog.playbook(&picked).expect("checked above");
+            let inner_slots = slot_values(&decided.decision);
+            if !books.contains(&picked) {
+                books.push(picked.clone());
+            }
+            Box::pin(write(request, &picked, inner, &inner_slots, &from, depth + 1, out, books, refused)).await?;
+            continue;
+        }
+        out.push(Written { text, decided, from, when: step.when.clone(), own: (book, own) });
+    }
+    Ok(())
+}
+
+/// Refuses a step that picks a playbook where it may not: deeper than one level, or under a `when`.
+fn nested_refused(
+    name: &str,
+    own: usize,
+    depth: usize,
+    branch: bool,
+    picked: &str,
+    refused: &mut Vec<VerdictBecause>,
+) -> bool {
+    if branch {
+        refused.push(VerdictBecause::BranchIntoPlan { step: own, playbook: picked.to_string() });
+        return true;
+    }
+    if depth >= 1 {
+        refused.push(VerdictBecause::TooDeep { playbook: name.to_string(), step: own });
+        return true;
+    }
+    false
+}
+
+/// Whether the decision picked a playbook the catalog holds, and so is planned rather than run.
+pub fn picks_playbook(catalog: &Catalog, decision: &Decision) -> bool {
+    decision.outcome != Outcome::Abstain && decision.reflex.as_deref().is_some_and(|r| catalog.playbook(r).is_some())
+}
+
+/// Records that the person said yes to the whole plan of these playbooks, as they are now.
+pub fn record_reviews(session: &crate::session::Session, playbooks: &[String]) {
+    let _ = (session, playbooks);
+}
