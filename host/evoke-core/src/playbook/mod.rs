@@ -6,8 +6,10 @@
 //! checked against that reflex's manifest. A step with `when` runs only when an earlier step yielded
 //! that value. Nothing here touches the world: reading the file is evoke-files'.
 
+mod check;
 mod read;
 
+pub use check::{check, strongest_effect};
 pub use read::read_playbook;
 
 use crate::catalog::Reflex;
