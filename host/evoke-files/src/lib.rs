@@ -12,6 +12,7 @@ pub mod lock;
 pub mod lock_error;
 pub mod places;
 pub mod plan_key;
+pub mod playbook;
 pub mod project;
 pub mod release_tags;
 pub mod store;

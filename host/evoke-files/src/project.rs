@@ -5,13 +5,14 @@
 use crate::bounded::MAX_OWNED;
 use crate::lock::{Lock, Locked};
 use crate::places::Places;
+use crate::playbook::InstalledPlaybook;
 use crate::store::Store;
 use evoke_core::catalog::{Catalog, Reflex};
 use evoke_core::diag::Diagnostic;
-use evoke_core::manifest::{Manifest, Source, read_manifest};
+use evoke_core::manifest::{Arg, Manifest, Source, read_manifest};
 use evoke_core::overlay::read_overlay;
 use evoke_core::project::{BarMoves, ProjectFile, ReflexSource, Setting, read_project_file};
-use evoke_core::vocab::read_vocab;
+use evoke_core::vocab::{Vocabulary, read_vocab};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -101,18 +102,31 @@ pub struct Project {
     /// Warnings about `evoke.toml`.
     pub diagnostics: Vec<Diagnostic>,
     pub installed: Vec<Installed>,
+    /// The playbooks `evoke.toml` lists, in its order.
+    pub playbooks: Vec<InstalledPlaybook>,
     /// `evoke.lock`, empty when there is none.
     pub lock: Lock,
 }
 
 impl Project {
-    /// The active reflexes, in the order `evoke.toml` lists them.
+    /// The active reflexes, in the order `evoke.toml` lists them, then the active playbooks, each offered
+    /// as its synthetic reflex under the strongest effect among its steps.
     pub fn catalog(&self) -> Catalog {
+        let offered = self.playbooks.iter().filter_map(InstalledPlaybook::offered).collect();
+        self.reflexes_catalog().with_playbooks(offered)
+    }
+
+    /// The active reflexes alone: what a playbook is checked against.
+    fn reflexes_catalog(&self) -> Catalog {
         Catalog::new(self.installed.iter().filter_map(|i| i.status.as_ref().ok().cloned()).collect())
     }
 
     pub fn installed(&self, name: &str) -> Option<&Installed> {
         self.installed.iter().find(|i| i.name == name)
+    }
+
+    pub fn playbook(&self, name: &str) -> Option<&InstalledPlaybook> {
+        self.playbooks.iter().find(|p| p.name == name)
     }
 
     /// The settings `evoke.toml` gives one reflex.
@@ -189,7 +203,15 @@ pub fn load_in(location: Location, places: &Places) -> Result<Project, LoadError
         .iter()
         .map(|(name, source)| install(&location.root, &file, &lock, &store, name, source))
         .collect();
-    Ok(Project { location, file, settings, installed, diagnostics, lock })
+    let mut project = Project { location, file, settings, installed, playbooks: Vec::new(), diagnostics, lock };
+    project.playbooks = crate::playbook::install_all(
+        &project.location.root,
+        &project.file.playbooks,
+        &project.lock,
+        &store,
+        &project.reflexes_catalog(),
+    );
+    Ok(project)
 }
 
 /// The adapters' settings and bars of the home `evoke.toml`; no file is none.
@@ -231,7 +253,7 @@ fn install(
     };
     let dir = match source {
         ReflexSource::Path(path) => root.join(path),
-        ReflexSource::Remote { reference, tag } => match from_store(lock, store, name, reference, tag) {
+        ReflexSource::Remote { reference, tag } => match from_store(&lock.reflexes, store, name, reference, tag) {
             Ok((dir, locked)) => {
                 installed.locked = Some(locked);
                 dir
@@ -267,17 +289,18 @@ fn install(
     installed
 }
 
-/// A remote reflex's directory in the store, when the lock holds it at a tag `evoke.toml` accepts and
-/// the store's copy still hashes to the lock's h1 (re-hashed at every start).
-fn from_store(
-    lock: &Lock,
+/// A remote reflex's (or playbook's) directory in the store, when the lock's table `locks` holds it at
+/// a tag `evoke.toml` accepts and the store's copy still hashes to the lock's h1 (re-hashed at every
+/// start).
+pub(crate) fn from_store(
+    locks: &BTreeMap<String, Locked>,
     store: &Store,
     name: &str,
     reference: &str,
     tag: &str,
 ) -> Result<(PathBuf, Locked), Inactive> {
     let update = || "evoke update".to_string();
-    let Some(locked) = lock.reflexes.get(name) else {
+    let Some(locked) = locks.get(name) else {
         return Err(inactive(format!("{reference}@{tag} is not installed yet (evoke.lock has no entry)"), update()));
     };
     if locked.reference != reference {
@@ -353,10 +376,11 @@ fn merge_overlay(root: &Path, name: &str, manifest: Manifest) -> Result<Manifest
     }
 }
 
-/// A reflex is active when every vocabulary its arguments name reads and every setting it needs is set.
-fn activate(root: &Path, file: &ProjectFile, name: &str, manifest: Manifest) -> Result<Reflex, Inactive> {
+/// The vocabularies the arguments (or a playbook's slots) name, each from `vocab/NAME.toml`: a missing,
+/// empty or refused one is the reason its reflex or playbook is inactive.
+pub(crate) fn vocabularies(root: &Path, args: &[Arg]) -> Result<BTreeMap<String, Vocabulary>, Inactive> {
     let mut vocabs = BTreeMap::new();
-    for arg in &manifest.args {
+    for arg in args {
         let Source::Vocab(vocab) = &arg.source else { continue };
         if vocabs.contains_key(vocab) {
             continue;
@@ -393,6 +417,12 @@ fn activate(root: &Path, file: &ProjectFile, name: &str, manifest: Manifest) -> 
             }
         }
     }
+    Ok(vocabs)
+}
+
+/// A reflex is active when every vocabulary its arguments name reads and every setting it needs is set.
+fn activate(root: &Path, file: &ProjectFile, name: &str, manifest: Manifest) -> Result<Reflex, Inactive> {
+    let vocabs = vocabularies(root, &manifest.args)?;
     let settings = file.config.get(name).map_or(&[][..], Vec::as_slice);
     for key in &manifest.config {
         match settings.iter().find(|(k, _)| *k == key.name) {
