@@ -31,6 +31,8 @@ pub enum CaseError {
     NewestManifest,
     #[error("the manifest of {reflex} does not read")]
     Manifest { reflex: String },
+    #[error("the playbook {name} does not read")]
+    Playbook { name: String },
     #[error("the overlay of {reflex} does not read")]
     Overlay { reflex: String },
     #[error("the vocabulary {vocabulary} does not read")]

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 pub use crate::case_error::CaseError;
 
 /// The functions a vector folder may name.
-pub const FUNCTIONS: [&str; 15] = [
+pub const FUNCTIONS: [&str; 16] = [
     "identity",
     "manifest",
     "lint",
@@ -41,6 +41,7 @@ pub const FUNCTIONS: [&str; 15] = [
     "h1",
     "versions",
     "weave",
+    "playbook",
 ];
 
 /// Runs `function` on a case's `input`. An input of the wrong shape is an error, not a fault.
@@ -82,6 +83,7 @@ pub fn call(function: &str, input: &Value) -> Result<Value, CaseError> {
         "h1" => crate::h1::vector_case(input),
         "versions" => crate::contract::vector_case(input),
         "weave" => weave_case(input),
+        "playbook" => playbook_case(input),
         other => Err(CaseError::NoFunction(other.to_string())),
     }
 }
@@ -449,6 +451,55 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
             }))
         }
     }
+}
+
+/// A playbook read; with `reflexes` (and `playbooks`, local name to playbook.toml) installed, checked
+/// against them as `name`, its strongest effect beside it.
+fn playbook_case(input: &Value) -> Result<Value, CaseError> {
+    use crate::playbook::{check, read_playbook, strongest_effect};
+    let text = as_str(input, Some("toml"))?;
+    if input.get("reflexes").is_none() {
+        let reading = read_playbook("playbook.toml", text);
+        return Ok(match &reading.value {
+            Some(playbook) => {
+                let warnings: Vec<Value> = reading.warnings().map(|w| json!(w.fault())).collect();
+                json!({ "playbook": playbook.to_canonical_json(), "warnings": warnings })
+            }
+            None => fault_json(reading.first_error()),
+        });
+    }
+    let reflexes = catalog_of(input)?;
+    // A playbook's slots name vocabularies as a reflex's arguments do: the installed reflexes hold them.
+    let vocabs: BTreeMap<String, crate::vocab::Vocabulary> =
+        reflexes.reflexes().iter().flat_map(|r| r.vocabs.clone()).collect();
+    let mut playbooks = Vec::new();
+    if let Some(map) = input.get("playbooks") {
+        let map = map.as_object().ok_or(CaseError::MissingCollection { key: "playbooks", kind: "object" })?;
+        for (name, text) in map {
+            let text = text.as_str().ok_or_else(|| CaseError::NotAString { key: format!("playbooks.{name}") })?;
+            let playbook =
+                read_playbook("playbook.toml", text).value.ok_or_else(|| CaseError::Playbook { name: name.clone() })?;
+            let effect = strongest_effect(&playbook, &reflexes);
+            playbooks.push((playbook.as_reflex(name, effect, vocabs.clone()), playbook));
+        }
+    }
+    let catalog = reflexes.with_playbooks(playbooks);
+    let name = match input.get("name") {
+        Some(_) => as_str(input, Some("name"))?,
+        None => "playbook",
+    };
+    let reading = check("playbook.toml", text, name, &catalog);
+    Ok(match &reading.value {
+        Some(playbook) => {
+            let warnings: Vec<Value> = reading.warnings().map(|w| json!(w.fault())).collect();
+            json!({
+                "playbook": playbook.to_canonical_json(),
+                "effect": strongest_effect(playbook, &catalog).as_str(),
+                "warnings": warnings,
+            })
+        }
+        None => fault_json(reading.first_error()),
+    })
 }
 
 fn decide_case(input: &Value) -> Result<Value, CaseError> {

@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 /// The folders of `vectors/`, one per function of the core.
-const FOLDERS: [&str; 15] = [
+const FOLDERS: [&str; 16] = [
     "identity",
     "manifest",
     "lint",
@@ -22,6 +22,7 @@ const FOLDERS: [&str; 15] = [
     "h1",
     "versions",
     "weave",
+    "playbook",
 ];
 
 fn root() -> PathBuf {

@@ -6,6 +6,7 @@
 //! checked against that reflex's manifest. A step with `when` runs only when an earlier step yielded
 //! that value. Nothing here touches the world: reading the file is evoke-files'.
 
+mod canonical;
 mod check;
 mod read;
 
