@@ -25,7 +25,7 @@ pub use plan::{
     plan_why, playbook_picked, playbook_waits, step_asks, step_declined, step_end, step_head, step_line,
     step_not_chosen, step_not_run, step_ran_before,
 };
-pub use project::{home_trusted, listed, nothing_installed, trusted, trusting};
+pub use project::{home_trusted, listed, nothing_installed, playbook_summary, trusted, trusting};
 pub use update::{grant_list, update_event};
 
 /// Whether to colour the error stream: only on a terminal, and never under `NO_COLOR`.

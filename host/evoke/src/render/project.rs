@@ -37,6 +37,13 @@ pub fn nothing_installed(project: &str) -> String {
     format!("nothing is installed in {project}; install a reflex with: evoke add NAME REF\n")
 }
 
+/// A playbook's summary in `evoke list`: marked as a playbook, with its count of steps.
+pub fn playbook_summary(playbook: &evoke_core::playbook::Playbook) -> String {
+    let steps = playbook.steps.len();
+    let first = playbook.description.lines().next().unwrap_or("").trim();
+    format!("playbook, {steps} step{}: {first}", if steps == 1 { "" } else { "s" })
+}
+
 /// One reflex of `evoke list`: its row, then why it is inactive and the fix when it is.
 pub fn listed(row: &str, inactive: Option<&evoke_files::project::Inactive>) -> String {
     let mut out = format!("{}\n", shown(row.trim_end()));

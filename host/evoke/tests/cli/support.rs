@@ -86,6 +86,22 @@ route        = { lamp = 0.95, none = 0.05 }
 route = { none = 0.9, lamp = 0.1 }
 "#;
 
+/// A playbook of the lamp project: it switches the den lamp off, then says what is left to say.
+#[allow(dead_code)]
+pub const GOOD_NIGHT: &str = r#"playbook = 1
+description = "Wind the house down for the night."
+
+[examples]
+"good night" = true
+
+[[steps]]
+call = "lamp"
+args = { room = "den", state = "off" }
+
+[[steps]]
+say = "switch the office lamp off"
+"#;
+
 impl World {
     /// A trusted project holding the lamp reflex and the recording above.
     pub fn lamp() -> World {
