@@ -111,6 +111,7 @@ pub async fn plan(
     {
         refused.push(VerdictBecause::Conditional { text: input.to_string() });
     }
+    let pick = as_its_example(pick, playbook, input);
     if refused.is_empty() {
         write(request, &name, playbook, &slots, &[], 0, &mut steps, &mut books, &mut refused).await?;
     }
@@ -230,6 +231,33 @@ pub async fn plan(
     })
 }
 
+/// A sentence that is one of the playbook's own examples, word for word, is the person asking for the
+/// routine by the name they gave it: `good night` alone reads as a remark to the mood, but as the
+/// playbook's example it is a request. Any other word keeps the mood's reading, and every other reason
+/// to wait stays.
+fn as_its_example(mut pick: Decided, playbook: &Playbook, input: &str) -> Decided {
+    let plain = |text: &str| {
+        text.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let said = plain(input);
+    if !playbook.examples.iter().any(|e| e.asserts.is_some() && plain(&e.utterance) == said) {
+        return pick;
+    }
+    let decision = &mut pick.decision;
+    let Some(because) = decision.because.as_mut() else { return pick };
+    because.retain(|b| !matches!(b, Because::NotARequest { mood: evoke_core::mood::Mood::Remark }));
+    if because.is_empty() && decision.outcome == Outcome::Confirm {
+        decision.because = None;
+        decision.prompt = None;
+        decision.outcome = Outcome::Run;
+    }
+    pick
+}
+
 /// The effect a step is gated by: its decision's, or for an ask its reflex's.
 fn effect_of(catalog: &Catalog, decision: &Decision) -> Effect {
     decision.effect.unwrap_or_else(|| {
@@ -326,7 +354,7 @@ async fn write(
                     continue;
                 }
                 match call_decision(catalog, reflex, &pairs) {
-                    Ok(decision) => (text, named(decision)),
+                    Ok(decision) => (decision.call.clone().unwrap_or(text), named(decision)),
                     Err(_) => {
                         refused.push(VerdictBecause::FoundNothing { text });
                         continue;
@@ -382,7 +410,18 @@ pub fn picks_playbook(catalog: &Catalog, decision: &Decision) -> bool {
     decision.outcome != Outcome::Abstain && decision.reflex.as_deref().is_some_and(|r| catalog.playbook(r).is_some())
 }
 
-/// Records that the person said yes to the whole plan of these playbooks, as they are now.
+/// Records that the person said yes to the whole plan of these playbooks, as they are now. A record that
+/// cannot be written is said: the next run asks again, which is the safe side.
 pub fn record_reviews(session: &crate::session::Session, playbooks: &[String]) {
-    let _ = (session, playbooks);
+    for name in playbooks {
+        let Some(installed) = session.project.playbook(name) else { continue };
+        let recorded =
+            evoke_files::trust::record_review(&session.places, &session.project.location, name, &installed.item);
+        if let Err(e) = recorded {
+            crate::render::err(&crate::render::warning(
+                &format!("the review of the playbook {name} was not recorded: {e}; it asks again next time"),
+                None,
+            ));
+        }
+    }
 }

@@ -102,10 +102,21 @@ impl Session {
             (gate, _) => gate,
         };
         let cache = AnswerCache::new(&places.cache);
-        // Until the project records reviews, no playbook counts as reviewed: each plan confirms whole.
-        let reviewed = Vec::new();
+        let reviewed = reviewed_playbooks(&places, &project);
         Ok(Session { places, project, catalog, adapter, adapter_name, gate, plan, cache, reviewed })
     }
+}
+
+/// The playbooks the person said yes to as they are now. A trust file that cannot be read counts none
+/// as reviewed: each plan then waits for its yes.
+fn reviewed_playbooks(places: &Places, project: &Project) -> Vec<String> {
+    project
+        .playbooks
+        .iter()
+        .filter(|p| p.status.is_ok() && !p.item.is_empty())
+        .filter(|p| evoke_files::trust::reviewed(places, &project.location, &p.name, &p.item).unwrap_or(false))
+        .map(|p| p.name.clone())
+        .collect()
 }
 
 /// Refuses a session whose engine is not the one `evoke.lock` pins: another name, or the same engine at

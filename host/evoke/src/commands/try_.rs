@@ -54,6 +54,9 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool, save: Op
             if json {
                 render::json_line(&line);
             } else {
+                if let Some(head) = &woven.head {
+                    render::out(&render::playbook_picked(&head.playbook, woven.plan.steps.len()));
+                }
                 render::out(&render::plan_reading(&woven.plan));
             }
             if let Some(path) = save {

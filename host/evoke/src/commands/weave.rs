@@ -987,11 +987,17 @@ pub fn pins(session: &Session) -> evoke_core::weave::planfile::Pins {
                 Setting::Env(var) => (k.clone(), format!("env:{var}")),
             })
             .collect();
-        let path = session.project.installed(&reflex.name).map(|i| i.dir.display().to_string());
-        reflexes.insert(reflex.name.clone(), ReflexPin { item: planfile::item(reflex, &settings), path });
         for (name, v) in &reflex.vocabs {
             vocab.insert(name.clone(), planfile::vocab(v));
         }
+        // A playbook is pinned by the hash of its directory: its steps are its wording.
+        if let Some(playbook) = session.project.playbook(&reflex.name) {
+            let path = Some(playbook.dir.display().to_string());
+            reflexes.insert(reflex.name.clone(), ReflexPin { item: playbook.item.clone(), path });
+            continue;
+        }
+        let path = session.project.installed(&reflex.name).map(|i| i.dir.display().to_string());
+        reflexes.insert(reflex.name.clone(), ReflexPin { item: planfile::item(reflex, &settings), path });
     }
     Pins {
         evoke: env!("CARGO_PKG_VERSION").to_string(),

@@ -161,6 +161,9 @@ pub fn plan_reading(plan: &Plan) -> String {
         let stages: Vec<String> =
             plan.stages.iter().map(|s| s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ")).collect();
         out.push_str(&format!("stages: {}\n", stages.join(" | ")));
+        for because in &plan.verdict.because {
+            out.push_str(&format!("waits for a yes: {}\n", playbook_held(because)));
+        }
     }
     for excluded in &plan.excluded {
         out.push_str(&format!("left out: \"{}\" (it says what not to do)\n", shown(&excluded.text)));
