@@ -69,8 +69,8 @@ pub struct From {
 
 impl Playbook {
     /// The synthetic reflex the route offers under the playbook's name: its description, examples and
-    /// slots (with the vocabularies they name), judged under `effect`, the strongest effect among its steps as far as is known before they
-    /// are decided. Its `run` is never a body: a decision that picks it is planned, never run.
+    /// slots (with the vocabularies they name), judged under `effect`, the strongest effect among its
+    /// steps as far as is known before they are decided. Its `run` is never a body: a decision that picks it is planned, never run.
     pub fn as_reflex(&self, name: &str, effect: Effect, vocabs: BTreeMap<String, Vocabulary>) -> Reflex {
         Reflex {
             name: name.to_string(),
@@ -78,7 +78,9 @@ impl Playbook {
                 description: self.description.clone(),
                 not_for: self.not_for.clone(),
                 tags: Vec::new(),
-                effect,
+                // A destructive step confirms at its own turn, every time; the pick itself meets the write
+                // bar, the highest bar there is, so a reviewed routine need not confirm whole each time.
+                effect: effect.min(Effect::Write),
                 confirm: format!("Run the playbook {name}?"),
                 run: Run::Argv(Vec::new()),
                 config: Vec::new(),
@@ -90,5 +92,32 @@ impl Playbook {
             },
             vocabs,
         }
+    }
+}
+
+#[cfg(test)]
+mod offered {
+    use super::*;
+
+    fn playbook() -> Playbook {
+        Playbook {
+            description: "Wind the house down.".into(),
+            not_for: Vec::new(),
+            slots: Vec::new(),
+            examples: Vec::new(),
+            steps: vec![Step { action: Action::Say("turn off the den lights".into()), when: None }],
+        }
+    }
+
+    #[test]
+    fn a_destructive_step_leaves_the_pick_under_the_write_bar_and_its_own_confirm() {
+        let reflex = playbook().as_reflex("good_night", Effect::Destructive, BTreeMap::new());
+        assert_eq!(reflex.manifest.effect, Effect::Write);
+    }
+
+    #[test]
+    fn a_routine_of_reads_is_picked_under_the_read_bar() {
+        let reflex = playbook().as_reflex("morning", Effect::Read, BTreeMap::new());
+        assert_eq!(reflex.manifest.effect, Effect::Read);
     }
 }
