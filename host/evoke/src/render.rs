@@ -19,7 +19,7 @@ mod project;
 mod update;
 pub use adapter::{adapter_added, adapter_list, adapter_removed};
 pub use add::{added, inactive, thefts};
-pub use check::{against_newest, manifest_reads, manifest_refused, repository_next};
+pub use check::{against_newest, manifest_reads, manifest_refused, playbook_reads, repository_next};
 pub use plan::{
     plan_from_elsewhere, plan_reading, plan_refused, plan_saved, plan_step, plan_step_started_before, plan_steps,
     plan_why, playbook_picked, playbook_waits, step_asks, step_declined, step_end, step_head, step_line,

@@ -1,12 +1,16 @@
 //! `evoke check [PATH]`: read a reflex directory, print its refusals and lint findings; in a git working
 //! copy, the contract diff against the newest version tag and the next version. At a directory holding
-//! no `reflex.toml` inside a working copy, every reflex under it, and the repository's next version.
+//! no `reflex.toml` inside a working copy, every reflex under it, and the repository's next version. At a
+//! directory holding `playbook.toml`, the playbook checked against the project's reflexes and playbooks,
+//! every static refusal at its line.
 
 use crate::context::Context;
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::{load, render};
 use evoke_core::lint::lint;
+use evoke_core::project::ReflexSource;
+use evoke_files::playbook::PLAYBOOK_FILE;
 use evoke_files::release_tags::Against;
 use std::path::{Path, PathBuf};
 
@@ -16,8 +20,11 @@ pub struct Args {
     path: Option<PathBuf>,
 }
 
-pub fn run(_: &Context, args: &Args) -> CommandResult {
+pub fn run(context: &Context, args: &Args) -> CommandResult {
     let dir = args.path.as_deref().unwrap_or(Path::new("."));
+    if dir.join(PLAYBOOK_FILE).is_file() && !dir.join("reflex.toml").exists() {
+        return playbook(context, dir);
+    }
     if !dir.join("reflex.toml").exists()
         && let Some(dirs) = evoke_files::release_tags::reflex_dirs(dir).filter(|d| !d.is_empty())
     {
@@ -89,4 +96,48 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Result<(Ex
         }
     };
     Ok((exit, against))
+}
+
+/// A playbook, read and checked against the project it is in: each refusal and warning at its line, then
+/// whether it reads, with its steps and the strongest effect among them. Exit 2 when refused, as for a
+/// reflex.
+fn playbook(context: &Context, dir: &Path) -> CommandResult {
+    let file = dir.join(PLAYBOOK_FILE);
+    let shown = file.display().to_string();
+    let text = evoke_files::bounded::read_to_string(&file, evoke_files::bounded::MAX_OWNED)
+        .map_err(|e| CommandError::usage(format!("cannot read {}: {e}", render::shown(&shown))))?;
+    // Reading the project runs nothing, so an untrusted one is read too: it is what the playbook calls.
+    let (places, location) = context.locate()?;
+    let project = evoke_files::project::load_in(location, &places)?;
+    let name = local_name(&project, dir);
+    let mut catalog = project.catalog();
+    // The playbook is checked as it is on disk, never against the copy the project loaded.
+    catalog.retain(|r| r.name != name);
+    let reading = evoke_core::playbook::check(&shown, &text, &name, &catalog);
+    let file = render::shown(&shown).into_owned();
+    for d in &reading.diagnostics {
+        render::err(&render::diagnostic(d));
+    }
+    let Some(playbook) = reading.value else {
+        let errors = reading.diagnostics.iter().filter(|d| d.is_error()).count();
+        render::err(&render::manifest_refused(&file, errors));
+        return Ok(Exit::Usage);
+    };
+    let effect = evoke_core::playbook::strongest_effect(&playbook, &catalog);
+    render::out(&render::playbook_reads(&file, &name, &playbook, effect));
+    Ok(Exit::Done)
+}
+
+/// The playbook's local name: the one `evoke.toml` lists for this directory, else the directory's name.
+fn local_name(project: &evoke_files::project::Project, dir: &Path) -> String {
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let here = canonical(dir);
+    let listed = project.file.playbooks.iter().find(|(_, source)| match source {
+        ReflexSource::Path(path) => canonical(&project.location.root.join(path)) == here,
+        ReflexSource::Remote { .. } => false,
+    });
+    match listed {
+        Some((name, _)) => name.clone(),
+        None => here.file_name().and_then(|n| n.to_str()).unwrap_or("playbook").to_string(),
+    }
 }

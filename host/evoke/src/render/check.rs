@@ -2,7 +2,7 @@
 //! newest version tag. Tags, keys and paths come from the repository: each is shown escaped.
 
 use super::shown;
-use evoke_core::manifest::Manifest;
+use evoke_core::manifest::{Effect, Manifest};
 use evoke_files::release_tags::Against;
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -16,6 +16,16 @@ pub fn manifest_reads(file: &str, manifest: &Manifest, findings: usize) -> Strin
         manifest.effect,
         plural(manifest.args.len(), "argument", "arguments"),
         plural(findings, "lint finding", "lint findings")
+    )
+}
+
+/// A playbook that reads and passes its check: its local name, steps, slots and strongest effect.
+pub fn playbook_reads(file: &str, name: &str, playbook: &evoke_core::playbook::Playbook, effect: Effect) -> String {
+    format!(
+        "{file}: reads · playbook {} · {} · {} · at most {effect}\n",
+        shown(name),
+        plural(playbook.steps.len(), "step", "steps"),
+        plural(playbook.slots.len(), "slot", "slots"),
     )
 }
 

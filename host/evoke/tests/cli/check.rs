@@ -43,3 +43,34 @@ fn a_directory_without_a_manifest_says_where_to_run_it() {
     assert!(run.stderr.contains("= fix: run `evoke check` in a reflex directory"), "{}", run.stderr);
     insta::assert_snapshot!(run.seen());
 }
+
+#[test]
+fn a_playbook_is_checked_against_the_project_with_every_refusal_at_its_line() {
+    let world = World::lamp();
+    // Step 1 calls what is not installed; step 2 gives the lamp a state it has no option for; step 3 asks
+    // for a field step 2 never yields.
+    let broken = "playbook = 1\ndescription = \"Wind the house down.\"\n\n[examples]\n\"good night\" = true\n\n\
+                  [[steps]]\ncall = \"heater\"\n\n\
+                  [[steps]]\ncall = \"lamp\"\nargs = { room = \"den\", state = \"dim\" }\n\n\
+                  [[steps]]\nsay = \"switch the office lamp off\"\nwhen = { step = 2, field = \"state\", is = \"on\" }\n";
+    world.write("playbooks/good_night/playbook.toml", broken);
+    let run = world.evoke(&["check", "playbooks/good_night"]);
+    assert_eq!(run.code, 2, "{}", run.seen());
+    for line in [8, 12, 16] {
+        assert!(run.stderr.contains(&format!("playbook.toml:{line}:")), "line {line}: {}", run.stderr);
+    }
+    assert!(run.stderr.contains("refused (3 errors)"), "{}", run.stderr);
+    insta::assert_snapshot!(run.seen());
+}
+
+#[test]
+fn a_playbook_that_passes_says_its_steps_and_strongest_effect() {
+    let world = World::lamp();
+    world.write("playbooks/good_night/playbook.toml", crate::support::GOOD_NIGHT);
+    world.edit("evoke.toml", "[reflexes]\n", "[playbooks]\nnight = \"playbooks/good_night\"\n\n[reflexes]\n");
+    let run = world.evoke(&["check", "playbooks/good_night"]);
+    assert_eq!(run.code, 0, "{}", run.seen());
+    // Its local name is the one evoke.toml gives it, not its directory's.
+    assert!(run.stdout.contains("reads · playbook night · 2 steps · 0 slots · at most write"), "{}", run.stdout);
+    insta::assert_snapshot!(run.seen());
+}
