@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const SCHEMAS: [&str; 4] = ["reflex", "overlay", "vocab", "evoke"];
+const SCHEMAS: [&str; 5] = ["reflex", "overlay", "vocab", "evoke", "playbook"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -94,6 +94,22 @@ fn refuses_at(validator: &Validator, instance: &Value, key: &str) -> bool {
     })
 }
 
+/// A playbook's fault names a step by its number from 1 (`steps.2.when`); a JSON pointer counts items from
+/// 0 (`/steps/1/when`). The expected output with the fault's step counted as the pointer counts it.
+fn steps_from_zero(expected: &Value) -> Value {
+    let mut out = expected.clone();
+    if let Some(key) = expected["fault"]["key"].as_str()
+        && let Some(rest) = key.strip_prefix("steps.")
+    {
+        let (number, after) = rest.split_once('.').map_or((rest, ""), |(n, a)| (n, a));
+        if let Ok(n) = number.parse::<usize>() {
+            let tail = if after.is_empty() { String::new() } else { format!(".{after}") };
+            out["fault"]["key"] = json!(format!("steps.{}{tail}", n - 1));
+        }
+    }
+    out
+}
+
 /// The JSON value at a fault's dotted key (bare segments only, which is all the cases below need).
 fn at<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
     key.split('.').try_fold(value, |v, segment| v.get(segment))
@@ -110,6 +126,12 @@ fn inexpressible(folder: &str, fault: &Value, case: &Value, file: &Value) -> Opt
     let kind = fault["type"].as_str().unwrap_or("");
     let key = fault["key"].as_str().unwrap_or("");
     match kind {
+        "unknown_argument" | "bad_value" if folder == "playbook" => {
+            Some("needs the called reflex's arguments, or the fields its result yields")
+        }
+        "unknown_placeholder" if folder == "playbook" => {
+            Some("a placeholder must name a key of [slots]: a cross-reference")
+        }
         // The directory, other files, and the identity of utterances are out of a schema's sight.
         "run_missing" => Some("needs the reflex directory's listing"),
         "duplicate_utterance" => Some(
@@ -157,6 +179,18 @@ fn inexpressible(folder: &str, fault: &Value, case: &Value, file: &Value) -> Opt
             let value = path.iter().try_fold(file, |v, s| v.get(s.as_str()));
             (record_value && value.is_some_and(Value::is_boolean))
                 .then_some("a boolean is a flag's value only: needs the argument's source")
+        }
+        // A playbook checked against the installed reflexes: what they take, yield and call is not in the file.
+        "no_reflex" | "missing_argument" | "no_field" | "maybe_source" | "branch_into_plan" | "too_deep" => {
+            Some("needs the installed reflexes and playbooks")
+        }
+        "too_long" if folder == "playbook" && file["steps"].as_array().is_some_and(|s| s.len() <= 16) => {
+            Some("counts a called playbook's steps: needs the installed playbooks")
+        }
+        "bad_when" => {
+            let step: usize = key.split('.').nth(1)?.parse().ok()?;
+            let waits_on = file["steps"].get(step)?["when"]["step"].as_u64()?;
+            (waits_on >= 1).then_some("`when.step` is compared with the step's own place in the list")
         }
         // A vocabulary's name is its file's name, which the schema never sees.
         "bad_name" if folder == "vocab" && key.is_empty() => Some("the vocabulary's name is its file name"),
@@ -345,7 +379,9 @@ fn vectors_agree_with_schemas() {
     let reflex = validator("reflex");
     let overlay = validator("overlay");
     let vocab = validator("vocab");
-    let plain = [plain_validator("reflex"), plain_validator("overlay"), plain_validator("vocab")];
+    let playbook = validator("playbook");
+    let plain =
+        [plain_validator("reflex"), plain_validator("overlay"), plain_validator("vocab"), plain_validator("playbook")];
     let mut tally = Tally::default();
     let mut parser_notes = Vec::new();
     let mut total = 0;
@@ -353,10 +389,13 @@ fn vectors_agree_with_schemas() {
         ("manifest", &reflex, &plain[0], "toml"),
         ("overlay", &overlay, &plain[1], "overlay"),
         ("vocab", &vocab, &plain[2], "toml"),
+        ("playbook", &playbook, &plain[3], "toml"),
     ] {
         for (name, case) in cases(folder) {
             total += 1;
             let expected = &case["expected"];
+            let from_zero = steps_from_zero(expected);
+            let judged = if folder == "playbook" { &from_zero } else { expected };
             let Some(file) = case["input"][text_key].as_str().and_then(toml_json) else {
                 tally.skipped_toml += 1;
                 if expected["fault"]["type"] != "toml" {
@@ -364,7 +403,7 @@ fn vectors_agree_with_schemas() {
                 }
                 continue;
             };
-            tally.judge(&name, folder, schema, &case, &file, expected);
+            tally.judge(&name, folder, schema, &case, &file, judged);
             if schema.is_valid(&file) != plain.is_valid(&file) {
                 tally.disagreements.push(format!("{name}: the fancy-regex and regex engines disagree"));
             }
