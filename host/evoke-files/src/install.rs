@@ -1,11 +1,13 @@
 //! Installing and updating: `evoke add` puts a reflex in `evoke.toml` (and, for a
-//! remote one, in the store and the lock with the effect the user consented to); `evoke update` brings
+//! remote one, in the store and the lock with the effect the user consented to), and a playbook, a
+//! directory holding `playbook.toml`, under `[playbooks]` in the same way; `evoke update` brings
 //! the lock in line with `evoke.toml` and upstream's newer releases of the same major version. Neither
 //! prompts; update never blocks and never rewrites a user's file: it reports.
 
 use crate::fetch::{FetchError, Fetcher};
 use crate::lock::{LOCK_FILE, Lock, Locked, LockedAdapter};
 use crate::places::Places;
+use crate::playbook::{PLAYBOOK_FILE, read_playbook_dir};
 use crate::project::{LoadError, Location, PROJECT_FILE, Project, load_in, read_reflex_dir};
 use crate::store::Store;
 use crate::trust;
@@ -13,6 +15,7 @@ use evoke_core::contract::{Level, Widened, diff, grants_widened};
 use evoke_core::lint::{Finding, lint};
 use evoke_core::manifest::{Effect, Grants, Manifest, Source};
 use evoke_core::overlay::read_overlay;
+use evoke_core::playbook::{Playbook, strongest_effect};
 use evoke_core::project::ReflexSource;
 use evoke_core::refs::{Ref, RefFault, Version, parse_ref, parse_ref_and_tag, parse_version_tag};
 use evoke_core::text::{is_name, is_sentinel};
@@ -58,8 +61,11 @@ pub struct Added {
     pub name: String,
     /// `reflexes/lights`, or `REF@TAG`.
     pub source: String,
-    /// The shipped manifest (no overlay yet).
+    /// The shipped manifest (no overlay yet); for a playbook, the synthetic reflex the route offers for it,
+    /// under the strongest effect among its steps.
     pub manifest: Manifest,
+    /// The playbook, when what was added is one.
+    pub playbook: Option<Playbook>,
     pub findings: Vec<Finding>,
     pub locked: Option<Locked>,
     pub dir: PathBuf,
@@ -118,9 +124,11 @@ pub fn add(
         fix: None,
         diagnostics: e.diagnostics,
     })?;
-    if let Some(existing) = project.installed(name) {
+    // Reflexes and playbooks share one space of local names.
+    let existing = project.installed(name).map(|i| &i.source).or_else(|| project.playbook(name).map(|p| &p.source));
+    if let Some(existing) = existing {
         return Err(AddError::new(
-            format!("`{name}` is already installed ({})", describe(&existing.source)),
+            format!("`{name}` is already installed ({})", describe(existing)),
             Some("choose another name, or remove its line from evoke.toml first"),
         ));
     }
@@ -159,10 +167,10 @@ pub fn add(
             let fetched = fetcher.fetch(&reference, &tag).map_err(fetch_error)?;
             let store = Store::new(&places.data);
             let (h1, dir) = store.put(&fetched.files).map_err(|e| AddError::new(e.to_string(), None))?;
-            let manifest = read_reflex_dir(&dir).map_err(|i| AddError {
-                message: format!("{}@{tag}: {}", reference, i.why),
+            let (manifest, _) = read_added(&dir, name, &project).map_err(|e| AddError {
+                message: format!("{}@{tag}: {}", reference, e.message),
                 fix: None,
-                diagnostics: i.diagnostics,
+                ..e
             })?;
             let locked = Locked {
                 reference: reference.text(),
@@ -177,9 +185,10 @@ pub fn add(
             (toml_edit::value(inline), dir, Some(locked), format!("{}@{tag}", reference.text()))
         }
     };
-    let manifest =
-        read_reflex_dir(&dir).map_err(|i| AddError { message: i.why, fix: Some(i.fix), diagnostics: i.diagnostics })?;
-    let findings = lint(&manifest);
+    let (manifest, playbook) = read_added(&dir, name, &project)?;
+    // Lint judges a reflex's manifest; a playbook's faults are its check's, shown by `evoke list`.
+    let findings = if playbook.is_some() { Vec::new() } else { lint(&manifest) };
+    let table_name = if playbook.is_some() { "playbooks" } else { "reflexes" };
 
     // evoke.toml keeps the user's layout; only the new line is added.
     let project_path = location.root.join(PROJECT_FILE);
@@ -190,22 +199,39 @@ pub fn add(
     };
     let mut doc: toml_edit::DocumentMut =
         text.parse().map_err(|e| AddError::new(format!("{} cannot be edited: {e}", project_path.display()), None))?;
-    if !doc.contains_key("reflexes") {
-        doc["reflexes"] = toml_edit::table();
+    if !doc.contains_key(table_name) {
+        doc[table_name] = toml_edit::table();
     }
-    let Some(table) = doc["reflexes"].as_table_like_mut() else {
-        return Err(AddError::new(format!("{}: `reflexes` is not a table", project_path.display()), None));
+    let Some(table) = doc[table_name].as_table_like_mut() else {
+        return Err(AddError::new(format!("{}: `{table_name}` is not a table", project_path.display()), None));
     };
     table.insert(name, entry);
     let mut writes: Vec<(PathBuf, Vec<u8>)> = vec![(project_path, doc.to_string().into_bytes())];
     if let Some(locked) = &locked {
         lock.adapter = adapter.or(lock.adapter);
-        lock.reflexes.insert(name.to_string(), locked.clone());
+        let entries = if playbook.is_some() { &mut lock.playbooks } else { &mut lock.reflexes };
+        entries.insert(name.to_string(), locked.clone());
         writes.push((location.root.join(LOCK_FILE), lock.to_text().into_bytes()));
     }
     let writes: Vec<(&Path, &[u8])> = writes.iter().map(|(p, b)| (p.as_path(), b.as_slice())).collect();
     trust::write_owned(places, location, &writes).map_err(|e| AddError::new(e.to_string(), None))?;
-    Ok(Added { name: name.to_string(), source: shown, manifest, findings, locked, dir })
+    Ok(Added { name: name.to_string(), source: shown, manifest, playbook, findings, locked, dir })
+}
+
+/// What a directory being added holds: a reflex's manifest, or a playbook (a directory with
+/// `playbook.toml` and no `reflex.toml`) as the route would offer it, its effect the strongest among its
+/// steps as the project stands. Either refuses when it does not read.
+fn read_added(dir: &Path, name: &str, project: &Project) -> Result<(Manifest, Option<Playbook>), AddError> {
+    let is_playbook = dir.join(PLAYBOOK_FILE).is_file() && !dir.join("reflex.toml").exists();
+    let refused =
+        |i: crate::project::Inactive| AddError { message: i.why, fix: Some(i.fix), diagnostics: i.diagnostics };
+    if !is_playbook {
+        return Ok((read_reflex_dir(dir).map_err(refused)?, None));
+    }
+    let (playbook, _, _) = read_playbook_dir(dir).map_err(refused)?;
+    let effect = strongest_effect(&playbook, &project.catalog());
+    let manifest = playbook.as_reflex(name, effect, Default::default()).manifest;
+    Ok((manifest, Some(playbook)))
 }
 
 fn fetch_error(e: FetchError) -> AddError {

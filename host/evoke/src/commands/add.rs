@@ -1,5 +1,6 @@
 //! `evoke add NAME REF[@TAG]` (or `--tag TAG`), and `evoke add NAME PATH` for a local reflex: install it,
-//! lint it, then the theft test: the installed reflexes' examples routed over the new set,
+//! lint it (a directory holding `playbook.toml` is installed as a playbook, checked as the project loads
+//! it), then the theft test: the installed reflexes' examples routed over the new set,
 //! naming every phrase the newcomer would take, with its one-line fix. Lint and theft report; they
 //! never refuse. The lock records the effect the user consented to.
 
@@ -82,7 +83,11 @@ fn report(added: &Added, root: &Path) {
 }
 
 fn theft(session: &Session, added: &Added) {
-    if let Some(Err(inactive)) = session.project.installed(&added.name).map(|i| &i.status) {
+    let status = match session.project.installed(&added.name) {
+        Some(installed) => installed.status.as_ref().err(),
+        None => session.project.playbook(&added.name).and_then(|p| p.status.as_ref().err()),
+    };
+    if let Some(inactive) = status {
         render::out(&render::inactive(&added.name, inactive));
     }
     let others: Vec<Reflex> = session.catalog.reflexes().iter().filter(|r| r.name != added.name).cloned().collect();

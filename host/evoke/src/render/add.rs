@@ -8,9 +8,20 @@ use evoke_files::project::Inactive;
 use evoke_files::theft::Theft;
 
 /// The reflex added: its name, source and effect, the commit and tree hash it is locked to, and the
-/// grants the user consents to by adding it.
+/// grants the user consents to by adding it. A playbook is said to be one, with its count of steps and
+/// the strongest effect among them.
 pub fn added(added: &Added, grants: &[Widened]) -> String {
-    let mut out = format!("added {}: {} · {}", shown(&added.name), shown(&added.source), added.manifest.effect);
+    let mut out = match &added.playbook {
+        Some(playbook) => format!(
+            "added playbook {}: {} · {} step{} · at most {}",
+            shown(&added.name),
+            shown(&added.source),
+            playbook.steps.len(),
+            if playbook.steps.len() == 1 { "" } else { "s" },
+            added.manifest.effect
+        ),
+        None => format!("added {}: {} · {}", shown(&added.name), shown(&added.source), added.manifest.effect),
+    };
     if let Some(locked) = &added.locked {
         out.push_str(&format!(" · commit {} · {}", &locked.commit[..locked.commit.len().min(12)], locked.h1));
     }
