@@ -11,6 +11,7 @@ use crate::playbook::{PLAYBOOK_FILE, read_playbook_dir};
 use crate::project::{LoadError, Location, PROJECT_FILE, Project, load_in, read_reflex_dir};
 use crate::store::Store;
 use crate::trust;
+use evoke_core::catalog::Catalog;
 use evoke_core::contract::{Level, Widened, diff, grants_widened};
 use evoke_core::lint::{Finding, lint};
 use evoke_core::manifest::{Effect, Grants, Manifest, Source};
@@ -321,12 +322,7 @@ pub fn update(
     let project = load_in(location.clone(), places).map_err(UpdateError::Load)?;
     let store = Store::new(&places.data);
     let old_lock = project.lock.clone();
-    // The playbooks' entries are kept as they are: this pass takes reflexes.
-    let mut lock = Lock {
-        adapter: adapter.or(old_lock.adapter.clone()),
-        playbooks: old_lock.playbooks.clone(),
-        ..Lock::default()
-    };
+    let mut lock = Lock { adapter: adapter.or(old_lock.adapter.clone()), ..Lock::default() };
     let mut report = Updated::default();
     let mut manifests: Vec<(String, Manifest)> = Vec::new();
 
@@ -357,6 +353,36 @@ pub fn update(
             report.events.push(Event::Dropped { name: name.clone() });
         }
     }
+    // A playbook's effect is judged against the reflexes as the project loaded them.
+    let catalog = project.catalog();
+    for (name, source) in &project.file.playbooks {
+        let ReflexSource::Remote { reference, tag } = source else {
+            if let Some(playbook) = project.playbook(name).and_then(|p| p.status.as_ref().ok()) {
+                manifests.push((name.clone(), playbook.as_reflex(name, Effect::Read, Default::default()).manifest));
+            }
+            continue;
+        };
+        let locked = old_lock.playbooks.get(name).filter(|l| l.reference == *reference).cloned();
+        let target = Target { name, reference, asked: tag, locked: locked.as_ref() };
+        match update_playbook(&store, fetcher, &catalog, &target, accept, &mut report) {
+            Some((entry, playbook)) => {
+                lock.playbooks.insert(name.clone(), entry);
+                // Its slots' vocabularies are in use, as a reflex's arguments' are.
+                manifests.push((name.clone(), playbook.as_reflex(name, Effect::Read, Default::default()).manifest));
+            }
+            None => {
+                if let Some(l) = locked {
+                    lock.playbooks.insert(name.clone(), l);
+                }
+            }
+        }
+    }
+    for name in old_lock.playbooks.keys() {
+        let listed = project.file.playbooks.iter().any(|(n, s)| n == name && matches!(s, ReflexSource::Remote { .. }));
+        if !listed {
+            report.events.push(Event::Dropped { name: name.clone() });
+        }
+    }
     report.failed = report.events.iter().any(|e| matches!(e, Event::Failed { .. } | Event::Moved { .. }));
     report.needs_consent = report.events.iter().any(|e| matches!(e, Event::Widened { .. }));
     orphans(&location.root, &project, &manifests, &mut report);
@@ -368,18 +394,16 @@ pub fn update(
     Ok(report)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn update_one(
-    project: &Project,
-    store: &Store,
+/// The release `update` takes for one remote entry: the newest of the asked major, at or after the asked
+/// tag, with its ref. `None` when refused (a moved tag) or failed; the event says which.
+fn release(
     fetcher: &mut Fetcher,
     name: &str,
     reference: &str,
     asked: &str,
     locked: Option<&Locked>,
-    accept: bool,
     report: &mut Updated,
-) -> Option<(Locked, Manifest)> {
+) -> Option<(Ref, String)> {
     let fail = |report: &mut Updated, why: String| {
         report.events.push(Event::Failed { name: name.to_string(), why });
         None
@@ -439,7 +463,109 @@ fn update_one(
     if let Some(v) = newest_major {
         report.events.push(Event::Major { name: name.into(), tag: v.tag() });
     }
-    let target_tag = target.tag();
+    Some((parsed, target.tag()))
+}
+
+/// One remote playbook to bring in line: its local name, its ref and asked tag, and the lock's entry.
+struct Target<'a> {
+    name: &'a str,
+    reference: &'a str,
+    asked: &'a str,
+    locked: Option<&'a Locked>,
+}
+
+/// A remote playbook brought to the newest release of its major, as a reflex is. The level of its change
+/// is the playbook's own (`playbook_version`): a new step or a stronger effect is major. Its effect in the
+/// lock follows a reflex's: a stronger one is taken at once, a weaker one waits for `--accept`.
+fn update_playbook(
+    store: &Store,
+    fetcher: &mut Fetcher,
+    catalog: &Catalog,
+    target: &Target,
+    accept: bool,
+    report: &mut Updated,
+) -> Option<(Locked, Playbook)> {
+    let Target { name, reference, asked, locked } = *target;
+    let fail = |report: &mut Updated, why: String| {
+        report.events.push(Event::Failed { name: name.to_string(), why });
+        None
+    };
+    let (parsed, target_tag) = release(fetcher, name, reference, asked, locked, report)?;
+    let old = locked
+        .and_then(|l| store.verify(&l.h1).ok())
+        .and_then(|dir| read_playbook_dir(&dir).ok())
+        .map(|(playbook, _, _)| playbook);
+    if let (Some(l), Some(playbook)) = (locked, &old)
+        && l.tag == target_tag
+    {
+        report.events.push(Event::Unchanged { name: name.into(), tag: l.tag.clone() });
+        return Some((l.clone(), playbook.clone()));
+    }
+    let fetched = match fetcher.fetch(&parsed, &target_tag) {
+        Ok(f) => f,
+        Err(e) => return fail(report, e.to_string()),
+    };
+    if let Some(l) = locked
+        && l.tag == target_tag
+        && l.commit != fetched.commit
+    {
+        report.events.push(Event::Moved {
+            name: name.into(),
+            tag: l.tag.clone(),
+            locked: l.commit.clone(),
+            now: fetched.commit,
+        });
+        return None;
+    }
+    let (h1, dir) = match store.put(&fetched.files) {
+        Ok(placed) => placed,
+        Err(e) => return fail(report, e.to_string()),
+    };
+    let playbook = match read_playbook_dir(&dir) {
+        Ok((playbook, _, _)) => playbook,
+        Err(i) => return fail(report, format!("{reference}@{target_tag}: {}", i.why)),
+    };
+    let effect = strongest_effect(&playbook, catalog);
+    let level =
+        old.as_ref().map(|o| crate::playbook_version::level(o, strongest_effect(o, catalog), &playbook, effect));
+    report.events.push(Event::Taken {
+        name: name.into(),
+        from: locked.map(|l| l.tag.clone()),
+        to: target_tag.clone(),
+        level,
+    });
+    let consented = locked.map_or(effect, |l| l.effect);
+    let effect = if effect < consented && !accept {
+        report.events.push(Event::Loosened { name: name.into(), consented, upstream: effect });
+        consented
+    } else {
+        if effect < consented {
+            report.events.push(Event::Accepted { name: name.into(), from: consented, to: effect });
+        } else if effect > consented {
+            report.events.push(Event::Tightened { name: name.into(), from: consented, to: effect });
+        }
+        effect
+    };
+    Some((Locked { reference: parsed.text(), tag: target_tag, commit: fetched.commit, h1, effect }, playbook))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn update_one(
+    project: &Project,
+    store: &Store,
+    fetcher: &mut Fetcher,
+    name: &str,
+    reference: &str,
+    asked: &str,
+    locked: Option<&Locked>,
+    accept: bool,
+    report: &mut Updated,
+) -> Option<(Locked, Manifest)> {
+    let fail = |report: &mut Updated, why: String| {
+        report.events.push(Event::Failed { name: name.to_string(), why });
+        None
+    };
+    let (parsed, target_tag) = release(fetcher, name, reference, asked, locked, report)?;
     let old_manifest = locked.and_then(|l| store.verify(&l.h1).ok()).and_then(|dir| read_reflex_dir(&dir).ok());
     if let (Some(l), Some(m)) = (locked, &old_manifest)
         && l.tag == target_tag

@@ -13,6 +13,7 @@ pub mod lock_error;
 pub mod places;
 pub mod plan_key;
 pub mod playbook;
+pub mod playbook_version;
 pub mod project;
 pub mod release_tags;
 pub mod store;
