@@ -1,0 +1,323 @@
+//! A playbook run for real: its plan shown whole and confirmed once, then run step by step; a `when` step
+//! that its source's value passes by; a failed source that never lets its branch run; the step journal
+//! across a SIGKILL between two writes, and `evoke resume`; a plan file refused once the playbook changed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A project whose bodies say what they do in `marks`: `probe` (a read that yields the `state` its file
+/// `switch` holds, `off` without one, and fails when `probe-fails` exists), `mark` (a write that marks its `what`), and
+/// `hold` (a write that sleeps); the playbook `night` over them, answered by a recording.
+struct Fixture {
+    _root: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+    marks: PathBuf,
+}
+
+const NIGHT: &str = r#"playbook = 1
+description = "The night routine for the tests."
+
+[examples]
+"night" = true
+
+[[steps]]
+call = "probe"
+
+[[steps]]
+call = "mark"
+args = { what = "lamp" }
+when = { step = 1, field = "state", is = "on" }
+
+[[steps]]
+call = "mark"
+args = { what = "door" }
+
+[[steps]]
+call = "hold"
+
+[[steps]]
+call = "mark"
+args = { what = "blinds" }
+"#;
+
+const NAMES: [&str; 4] = ["probe", "mark", "hold", "night"];
+
+fn recording() -> String {
+    let mut text = String::from("id = \"replay\"\n\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n\n");
+    text.push_str("[answers.\"night\"]\nroute = { ");
+    let route: Vec<String> =
+        NAMES.iter().map(|n| format!("{n} = {}", if *n == "night" { "0.95" } else { "0.01" })).collect();
+    text.push_str(&route.join(", "));
+    text.push_str(", none = 0.02 }\n");
+    for name in NAMES {
+        text.push_str(&format!("\"fits.{name}\" = {{ yes = {} }}\n", if name == "night" { 0.95 } else { 0.02 }));
+    }
+    text
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn fixture() -> Fixture {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("project");
+    let marks = root.path().join("marks");
+    let m = marks.display().to_string();
+    let argv = |name: &str, script: &str, args: &str| {
+        format!(
+            "reflex = 1\ndescription = \"{name} for the playbook tests.\"\neffect = \"write\"\nconfirm = \"Do {name}?\"\n\
+             run = [\"sh\", \"-c\", {script:?}{args}]\n"
+        )
+    };
+    let mark = argv("mark", &format!("echo mark-$0 $$ >> {m}; echo marked $0"), ", \"{what}\"")
+        + "\n[args.what]\nask = \"What?\"\noptions.lamp = \"The lamp.\"\noptions.door = \"The door.\"\n\
+           options.blinds = \"The blinds.\"\n";
+    write(&project.join("r/mark/reflex.toml"), &mark);
+    write(
+        &project.join("r/hold/reflex.toml"),
+        &argv("hold", &format!("echo hold-start $$ >> {m}; sleep 5; echo hold-end >> {m}; echo held"), ""),
+    );
+    write(
+        &project.join("r/probe/reflex.toml"),
+        "reflex = 1\ndescription = \"probe for the playbook tests.\"\neffect = \"read\"\nconfirm = \"Probe?\"\n\
+         run = \"probe.mjs\"\n\n[yields.state]\nkind = \"text\"\n",
+    );
+    // Read from the reflex's own directory, the one place a file body reads without a grant.
+    let switch = project.join("r/probe/switch").display().to_string();
+    let fails = project.join("r/probe/probe-fails").display().to_string();
+    write(
+        &project.join("r/probe/probe.mjs"),
+        &format!(
+            "import {{ existsSync, readFileSync }} from \"node:fs\";\n\
+             export default function probe() {{\n\
+             if (existsSync({fails:?})) throw new Error(\"the probe failed\");\n\
+             const state = existsSync({switch:?}) ? readFileSync({switch:?}, \"utf8\").trim() : \"off\";\n\
+             return {{ text: `probed ${{state}}`, data: {{ state }} }};\n}}\n"
+        ),
+    );
+    write(&project.join("playbooks/night/playbook.toml"), NIGHT);
+    write(
+        &project.join("evoke.toml"),
+        "[reflexes]\nprobe = \"r/probe\"\nmark = \"r/mark\"\nhold = \"r/hold\"\n\n[playbooks]\nnight = \"playbooks/night\"\n",
+    );
+    write(&project.join("recording.toml"), &recording());
+    let home = root.path().join("home");
+    let fixture = Fixture { project, home, marks, _root: root };
+    let trusted = fixture.evoke().arg("trust").output().unwrap();
+    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+    fixture
+}
+
+impl Fixture {
+    fn evoke(&self) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+        command
+            .current_dir(&self.project)
+            .env("EVOKE_HOME", &self.home)
+            .env("NO_COLOR", "1")
+            .arg("--recording")
+            .arg("recording.toml")
+            .stdin(Stdio::null());
+        command
+    }
+
+    /// evoke at a terminal, answering its `[y/N]` questions in turn; what the terminal read.
+    fn at_terminal(&self, args: &[&str], answers: &[&str]) -> String {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+        command.current_dir(&self.project).env("EVOKE_HOME", &self.home).env("NO_COLOR", "1");
+        command.args(["--recording", "recording.toml"]).args(args);
+        let mut session = expectrl::Session::spawn(command).unwrap();
+        session.set_expect_timeout(Some(Duration::from_secs(60)));
+        let mut seen = String::new();
+        for answer in answers {
+            let found = session.expect("[y/N] ").unwrap_or_else(|e| panic!("{e}: {seen}"));
+            seen.push_str(&String::from_utf8_lossy(found.before()));
+            seen.push_str("[y/N] ");
+            session.send_line(answer).unwrap();
+        }
+        let rest = session.expect(expectrl::Eof).unwrap();
+        // At the end of the stream the match is the rest of it.
+        seen.push_str(&String::from_utf8_lossy(rest.as_bytes()));
+        seen
+    }
+
+    fn marks(&self) -> String {
+        std::fs::read_to_string(&self.marks).unwrap_or_default()
+    }
+
+    fn count(&self, word: &str) -> usize {
+        self.marks().lines().filter(|l| l.split(' ').next() == Some(word)).count()
+    }
+
+    /// Waits until `marks` holds a line starting with `word`, and gives the pid on it.
+    fn wait_for(&self, word: &str, child: &mut std::process::Child) -> i32 {
+        let started = Instant::now();
+        loop {
+            if let Some(line) = self.marks().lines().find(|l| l.starts_with(word)) {
+                return line.split(' ').nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!("evoke ended ({status}) before {word}: {}", self.marks());
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "{word} never came: {}", self.marks());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Says yes to the whole plan once, at a terminal, so that later runs need no person; `hold` is
+    /// out of the way while it does (its playbook step is run for real later).
+    fn reviewed(&self) {
+        let seen = self.at_terminal(&["night"], &["y"]);
+        assert!(seen.contains("Run the 5 steps of the playbook night as shown?"), "{seen}");
+        std::fs::remove_file(&self.marks).ok();
+    }
+}
+
+fn text(output: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+fn lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
+}
+
+/// SIGKILL for evoke and for the body it left behind (its own process group).
+fn kill(child: &mut std::process::Child, body: i32) {
+    child.kill().unwrap();
+    child.wait().unwrap();
+    if body > 0 {
+        for target in [format!("-{body}"), body.to_string()] {
+            let _ = Command::new("kill").args(["-9", "--", &target]).stderr(Stdio::null()).status();
+        }
+    }
+}
+
+#[test]
+fn without_a_terminal_an_unreviewed_playbook_runs_nothing_and_says_every_step() {
+    let f = fixture();
+    let out = f.evoke().args(["--json", "night"]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    let lines = lines(&stdout);
+    assert_eq!(lines.len(), 6, "the step-0 line and five steps: {stdout}");
+    assert_eq!((lines[0]["step"].as_u64(), lines[0]["playbook"].as_str()), (Some(0), Some("night")));
+    assert!(lines[0].get("status").is_none(), "{}", lines[0]);
+    for line in &lines[1..] {
+        assert_eq!(line["status"], "unanswered", "{line}");
+        assert_eq!(line["from"][0]["playbook"], "night", "{line}");
+    }
+    assert_eq!(lines[2]["when"], serde_json::json!({ "step": 1, "field": "state", "is": "on" }));
+    assert_eq!(f.marks(), "", "nothing ran");
+}
+
+#[test]
+fn a_playbook_is_confirmed_whole_once_then_runs_without_the_review_until_it_changes() {
+    let f = fixture();
+    let first = f.at_terminal(&["night"], &["y"]);
+    assert_eq!(first.matches("[y/N]").count(), 1, "one yes for the whole plan: {first}");
+    assert!(first.contains("  5  mark what=\"blinds\""), "every step shown before the yes: {first}");
+    assert_eq!((f.count("mark-door"), f.count("mark-blinds"), f.count("hold-end")), (1, 1, 1), "{first}{}", f.marks());
+
+    let again = f.evoke().arg("night").output().unwrap();
+    assert_eq!(again.status.code(), Some(0), "reviewed, it runs with no one there: {}", text(&again).1);
+    assert_eq!(f.count("mark-door"), 2, "{}", f.marks());
+
+    // Any change to the playbook is a playbook the person has not seen.
+    let file = f.project.join("playbooks/night/playbook.toml");
+    std::fs::write(&file, NIGHT.replace("The night routine", "The late night routine")).unwrap();
+    let changed = f.evoke().arg("night").output().unwrap();
+    assert_eq!(changed.status.code(), Some(3), "{}", text(&changed).1);
+    assert_eq!(f.count("mark-door"), 2, "nothing ran after the change: {}", f.marks());
+}
+
+#[test]
+fn a_declined_review_runs_nothing_and_is_asked_again() {
+    let f = fixture();
+    let seen = f.at_terminal(&["night"], &["n"]);
+    assert!(seen.contains("declined"), "{seen}");
+    assert_eq!(f.marks(), "");
+    let again = f.evoke().arg("night").output().unwrap();
+    assert_eq!(again.status.code(), Some(3), "{}", text(&again).1);
+}
+
+#[test]
+fn a_when_step_runs_only_under_its_value_and_is_passed_by_otherwise() {
+    let f = fixture();
+    f.reviewed();
+    // The probe yields `off`: the lamp is passed by, and the rest runs.
+    let out = f.evoke().args(["--json", "night"]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let lines = lines(&stdout);
+    assert_eq!(lines[2]["status"], "skipped", "{}", lines[2]);
+    assert_eq!(lines[2]["why"], serde_json::json!({ "type": "not_chosen", "from": 1, "value": "off" }));
+    assert_eq!((f.count("mark-lamp"), f.count("mark-door")), (0, 1), "{}", f.marks());
+
+    std::fs::write(f.project.join("r/probe/switch"), "on\n").unwrap();
+    let out = f.evoke().arg("night").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    assert_eq!((f.count("mark-lamp"), f.count("mark-door")), (1, 2), "{}", f.marks());
+}
+
+#[test]
+fn a_branch_whose_source_failed_never_runs() {
+    let f = fixture();
+    f.reviewed();
+    std::fs::write(f.project.join("r/probe/switch"), "on\n").unwrap();
+    std::fs::write(f.project.join("r/probe/probe-fails"), "").unwrap();
+    let out = f.evoke().args(["--json", "night"]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    let lines = lines(&stdout);
+    assert_eq!(lines[1]["status"], "failed", "{}", lines[1]);
+    assert_eq!(lines[2]["status"], "skipped", "{}", lines[2]);
+    assert_eq!(f.count("mark-lamp"), 0, "the branch did not run: {}", f.marks());
+}
+
+#[test]
+fn a_sigkill_between_two_writes_then_resume_runs_neither_twice() {
+    let f = fixture();
+    f.reviewed();
+    let mut child = f.evoke().arg("night").stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let body = f.wait_for("hold-start", &mut child);
+    // Killed while `hold` runs: `mark door` is done, `hold` is at intent, `mark blinds` has not begun.
+    kill(&mut child, body);
+    assert_eq!((f.count("mark-door"), f.count("hold-start"), f.count("mark-blinds")), (1, 1, 0), "{}", f.marks());
+
+    // At a terminal, resume asks before running the write that may have acted, and runs the rest once.
+    let seen = f.at_terminal(&["resume"], &["y"]);
+    assert!(seen.contains("step 3 ran before"), "{seen}");
+    assert!(seen.contains("may already have acted"), "{seen}");
+    assert_eq!((f.count("mark-door"), f.count("mark-blinds")), (1, 1), "{}", f.marks());
+
+    // Everything is done now: resuming again runs no write.
+    let again = f.evoke().arg("resume").output().unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again).1);
+    assert_eq!((f.count("mark-door"), f.count("hold-start"), f.count("mark-blinds")), (1, 2, 1), "{}", f.marks());
+}
+
+#[test]
+fn a_plan_file_pins_its_playbook_and_is_refused_once_it_changed() {
+    let f = fixture();
+    let plan = f.project.join("night.plan.json");
+    let saved = f.evoke().args(["try", "--save"]).arg(&plan).arg("night").output().unwrap();
+    assert!(saved.status.success(), "{}", text(&saved).1);
+    let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
+    let pin = &file["reflexes"]["night"];
+    assert!(pin["item"].as_str().is_some_and(|i| i.starts_with("h1:")), "{file}");
+
+    std::fs::write(
+        f.project.join("playbooks/night/playbook.toml"),
+        NIGHT.replace("what = \"blinds\"", "what = \"lamp\""),
+    )
+    .unwrap();
+    let out = f.evoke().arg("run").arg(&plan).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_ne!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stderr.contains("night"), "the refusal names the playbook: {stderr}");
+    assert_eq!(f.marks(), "", "nothing ran");
+}
