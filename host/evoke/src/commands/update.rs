@@ -1,4 +1,5 @@
-//! `evoke update [--accept]`: never prompts, never blocks, never rewrites a user's file.
+//! `evoke update [--accept]`: never prompts, never blocks, never rewrites a user's file. It brings every
+//! remote reflex and playbook in line with `evoke.toml` and upstream's releases.
 //! It reports what was rewritten and taken, what went stale, what was orphaned, an effect loosened
 //! upstream, which the user keeps until `--accept`, and a version that widens its grants, which is not
 //! taken until `--accept` (exit 3).
@@ -46,7 +47,7 @@ pub fn run_with(
     drop(session);
     let report = update(places, location, fetcher, accept, adapter)?;
     if report.events.is_empty() {
-        render::out("nothing to update: no reflex of this project is fetched\n");
+        render::out("nothing to update: no reflex or playbook of this project is fetched\n");
     }
     for event in &report.events {
         render::out(&line(event));

@@ -11,8 +11,22 @@ fn a_project_with_nothing_fetched_has_nothing_to_update() {
     let world = World::lamp();
     let run = world.evoke(&["update"]);
     assert_eq!(run.code, 0, "{}", run.seen());
-    assert_eq!(run.stdout, "nothing to update: no reflex of this project is fetched\n");
+    assert_eq!(run.stdout, "nothing to update: no reflex or playbook of this project is fetched\n");
     insta::assert_snapshot!(run.seen());
+}
+
+#[test]
+fn a_local_playbook_is_never_fetched_nor_locked() {
+    let world = World::lamp();
+    world.write("playbooks/good_night/playbook.toml", crate::support::GOOD_NIGHT);
+    world.edit("evoke.toml", "[reflexes]\n", "[playbooks]\ngood_night = \"playbooks/good_night\"\n\n[reflexes]\n");
+    world.trust();
+    let run = world.evoke(&["update"]);
+    assert_eq!(run.code, 0, "{}", run.seen());
+    assert_eq!(run.stdout, "nothing to update: no reflex or playbook of this project is fetched\n");
+    // The lock pins the engine, and nothing of the playbook.
+    let lock = std::fs::read_to_string(world.root.path().join("evoke.lock")).unwrap_or_default();
+    assert!(!lock.contains("playbooks") && !lock.contains("good_night"), "{lock}");
 }
 
 #[test]
