@@ -101,15 +101,19 @@ pub async fn plan(
     let mut steps: Vec<Written> = Vec::new();
     let mut books: Vec<String> = vec![name.clone()];
     let Some(playbook) = catalog.playbook(&name) else { unreachable!("a pick names a playbook of the catalog") };
-    // A sentence that asks for it on a condition or for later is no request to run a routine now.
-    if pick
-        .decision
-        .because
-        .iter()
-        .flatten()
-        .any(|b| matches!(b, Because::NotARequest { mood } if *mood == evoke_core::mood::Mood::Conditional))
-    {
-        refused.push(VerdictBecause::Conditional { text: input.to_string() });
+    // A sentence that asks for it on a condition or for later is no request to run a routine now; one that
+    // spares a part of it (`good night but leave the bedroom`) asks for less than the routine, which runs
+    // whole or not at all.
+    let mood = pick.decision.because.iter().flatten().find_map(|b| match b {
+        Because::NotARequest { mood } => Some(*mood),
+        _ => None,
+    });
+    match mood {
+        Some(evoke_core::mood::Mood::Conditional) => {
+            refused.push(VerdictBecause::Conditional { text: input.to_string() })
+        }
+        Some(evoke_core::mood::Mood::Negated) => refused.push(VerdictBecause::Excluded { text: input.to_string() }),
+        _ => {}
     }
     let pick = as_its_example(pick, playbook, input);
     if refused.is_empty() {

@@ -161,8 +161,9 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
 }
 
 /// A playbook is a routine run whole, never a part of a woven sentence: picked beside other steps it
-/// refuses the plan (`nested`), and picked beside words that exclude something it refuses it too
-/// (`excluded`). Nothing runs.
+/// refuses the plan (`nested`), picked beside words that exclude something it refuses it too
+/// (`excluded`), and picked under a condition set apart from it (`if it's late, good night`) it is asked
+/// for on that condition (`conditional`). Nothing runs.
 fn refuse_playbook_beside_others(catalog: &evoke_core::catalog::Catalog, plan: &mut Plan) {
     let Some(playbook) = plan
         .steps
@@ -172,7 +173,9 @@ fn refuse_playbook_beside_others(catalog: &evoke_core::catalog::Catalog, plan: &
     else {
         return;
     };
+    let conditional = evoke_core::mood::mood(&plan.input) == evoke_core::mood::Mood::Conditional;
     let because = match plan.excluded.first() {
+        _ if conditional => VerdictBecause::Conditional { text: plan.input.clone() },
         Some(excluded) if plan.steps.len() == 1 => VerdictBecause::Excluded { text: excluded.text.clone() },
         _ => VerdictBecause::Nested { playbook },
     };
