@@ -321,3 +321,98 @@ fn a_plan_file_pins_its_playbook_and_is_refused_once_it_changed() {
     assert!(stderr.contains("night"), "the refusal names the playbook: {stderr}");
     assert_eq!(f.marks(), "", "nothing ran");
 }
+
+/// The example project in a fresh directory, its shipped reflexes named where they are, decided by
+/// `adapter`; and a home whose settings name the embed model when one is given.
+fn example(adapter: &str, model: Option<&Path>) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("home-example");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    copy_tree(&repo.join("docs/examples/home"), &project);
+    let _ = std::fs::remove_dir_all(project.join("reflexes/lights/state"));
+    let toml = std::fs::read_to_string(project.join("evoke.toml")).unwrap();
+    let toml = toml
+        .replace("adapter = \"local\"", &format!("adapter = {adapter:?}"))
+        .replace("\"../../../reflexes/", &format!("\"{}/", repo.join("reflexes").display()));
+    std::fs::write(project.join("evoke.toml"), toml).unwrap();
+    let home = root.path().join("evoke-home");
+    if let Some(model) = model {
+        write(&home.join("config/evoke.toml"), &format!("[adapters.embed]\nmodel = {:?}\n", model.display()));
+    }
+    let trusted = example_evoke(&project, &home).arg("trust").output().unwrap();
+    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+    (root, project, home)
+}
+
+fn example_evoke(project: &Path, home: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+    command.current_dir(project).env("EVOKE_HOME", home).env("NO_COLOR", "1").stdin(Stdio::null());
+    command
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// `good night` at a terminal on the example project: the whole plan shown, one yes, every light set.
+fn good_night_reviewed(project: &Path, home: &Path) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+    command.current_dir(project).env("EVOKE_HOME", home).env("NO_COLOR", "1").arg("good night");
+    let mut session = expectrl::Session::spawn(command).unwrap();
+    session.set_expect_timeout(Some(Duration::from_secs(60)));
+    let found = session.expect("[y/N] ").unwrap();
+    let mut seen = String::from_utf8_lossy(found.before()).into_owned();
+    session.send_line("y").unwrap();
+    // Each step under its own bar: a `say` step the engine is less sure of still asks at its turn.
+    while let Ok(found) = session.expect("[y/N] ") {
+        seen.push_str(&String::from_utf8_lossy(found.before()));
+        session.send_line("y").unwrap();
+    }
+    seen
+}
+
+fn lights(project: &Path) -> serde_json::Value {
+    let file = project.join("reflexes/lights/state/lights.json");
+    serde_json::from_str(&std::fs::read_to_string(file).unwrap_or_else(|_| "{}".into())).unwrap()
+}
+
+#[test]
+fn good_night_on_the_example_with_local_is_shown_whole_and_confirmed_once() {
+    let (_root, project, home) = example("local", None);
+    let seen = good_night_reviewed(&project, &home);
+    assert!(seen.contains("playbook good_night: 4 steps"), "{seen}");
+    assert!(seen.contains("  4  lights room=\"bedroom\" state=\"dim\" brightness=\"20\""), "{seen}");
+    assert!(seen.contains("Run the 4 steps of the playbook good_night as shown?"), "{seen}");
+    let lights = lights(&project);
+    for room in ["kitchen", "living room", "den"] {
+        assert_eq!(lights[room]["on"], false, "{room}: {lights}");
+    }
+    assert_eq!(lights["bedroom"]["percent"], 20, "{lights}");
+}
+
+#[test]
+fn good_night_on_the_example_with_embed_runs_without_the_review_the_second_time() {
+    let Some(model) = evoke_embed::testing::reference_model() else { return };
+    let (_root, project, home) = example("embed", Some(&model));
+    let seen = good_night_reviewed(&project, &home);
+    assert_eq!(seen.matches("Run the 4 steps").count(), 1, "{seen}");
+    std::fs::remove_dir_all(project.join("reflexes/lights/state")).unwrap();
+
+    // Reviewed, with no one there: every step runs, each a call by name or words over embed's bar.
+    let out = example_evoke(&project, &home).args(["--json", "good night"]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let lines = lines(&stdout);
+    assert_eq!(lines.len(), 5, "{stdout}");
+    assert_eq!(lines[3]["input"], "turn off the den lights", "the say step decided as typed words: {}", lines[3]);
+    assert!(lines[1..].iter().all(|l| l["status"] == "ran"), "{stdout}");
+    assert_eq!(lights(&project)["den"]["on"], false);
+}
