@@ -31,8 +31,6 @@ struct Written {
     from: Vec<From>,
     /// The playbook's own `when`, its step counted in the playbook.
     when: Option<When>,
-    /// The playbook and its own step number, to map a `when` onto the plan's steps.
-    own: (usize, usize),
 }
 
 /// The values the sentence gave the slots, as the steps are written with them.
@@ -123,12 +121,11 @@ pub async fn plan(
         refused.push(VerdictBecause::TooLong { steps: steps.len(), limit: MAX_STEPS });
     }
 
-    // Each playbook's own step numbers, on the plan's: a `when` names its playbook's step.
-    let plan_step = |book: usize, own: usize| steps.iter().position(|s| s.own == (book, own)).map(|i| i + 1);
+    let froms: Vec<Vec<From>> = steps.iter().map(|s| s.from.clone()).collect();
     let mut plan_steps: Vec<Step> = Vec::new();
     for (i, w) in steps.iter().enumerate() {
         let when = w.when.as_ref().map(|when| When {
-            step: plan_step(w.own.0, when.step).unwrap_or(0),
+            step: source_on_plan(&froms, &w.from, when.step).unwrap_or(0),
             field: when.field.clone(),
             is: when.is.clone(),
         });
@@ -327,7 +324,6 @@ async fn write(
     refused: &mut Vec<VerdictBecause>,
 ) -> Result<(), Failed> {
     let catalog = request.catalog;
-    let book = books.iter().position(|b| b == name).unwrap_or(0);
     for (i, step) in playbook.steps.iter().enumerate() {
         let own = i + 1;
         let mut from = outer.to_vec();
@@ -384,9 +380,20 @@ async fn write(
             Box::pin(write(request, &picked, inner, &inner_slots, &from, depth + 1, out, books, refused)).await?;
             continue;
         }
-        out.push(Written { text, decided, from, when: step.when.clone(), own: (book, own) });
+        out.push(Written { text, decided, from, when: step.when.clone() });
     }
     Ok(())
+}
+
+/// The plan's number (from 1) of the step a `when` waits on: step `own` of the playbook that wrote `from`'s
+/// step, in the same call of it. A playbook called twice writes its steps twice, and each `when` waits on
+/// its own call's source, never the other's; the playbook's name alone would not tell the two apart.
+fn source_on_plan(froms: &[Vec<From>], from: &[From], own: usize) -> Option<usize> {
+    let (this, outer) = from.split_last()?;
+    let same_call = |f: &Vec<From>| {
+        f.split_last().is_some_and(|(last, o)| o == outer && last.playbook == this.playbook && last.step == own)
+    };
+    froms.iter().position(same_call).map(|i| i + 1)
 }
 
 /// Refuses a step that picks a playbook where it may not: deeper than one level, or under a `when`.
@@ -427,5 +434,49 @@ pub fn record_reviews(session: &crate::session::Session, playbooks: &[String]) {
                 None,
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod when_on_the_plan {
+    use super::*;
+
+    fn from(chain: &[(&str, usize, &str)]) -> Vec<From> {
+        chain
+            .iter()
+            .map(|(playbook, step, door)| From {
+                playbook: playbook.to_string(),
+                step: *step,
+                slots: if door.is_empty() { Vec::new() } else { vec![("door".to_string(), door.to_string())] },
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_playbook_called_twice_waits_on_its_own_calls_source() {
+        // `both` calls `one_door` for the back door, then for the front door; step 2 of `one_door` waits on
+        // its step 1. The plan's step 4 is the front door's, so it waits on step 3, not on step 1.
+        let froms = vec![
+            from(&[("both", 1, ""), ("one_door", 1, "back")]),
+            from(&[("both", 1, ""), ("one_door", 2, "back")]),
+            from(&[("both", 2, ""), ("one_door", 1, "front")]),
+            from(&[("both", 2, ""), ("one_door", 2, "front")]),
+        ];
+        assert_eq!(source_on_plan(&froms, &froms[1], 1), Some(1));
+        assert_eq!(source_on_plan(&froms, &froms[3], 1), Some(3));
+    }
+
+    #[test]
+    fn a_when_of_the_top_playbook_counts_its_own_steps_past_a_nested_ones() {
+        // good_night: 1 calls lock_up (two steps), 2 checks, 3 waits on 2: on the plan, step 4 waits on 3.
+        let froms = vec![
+            from(&[("good_night", 1, ""), ("lock_up", 1, "")]),
+            from(&[("good_night", 1, ""), ("lock_up", 2, "")]),
+            from(&[("good_night", 2, "")]),
+            from(&[("good_night", 3, "")]),
+        ];
+        assert_eq!(source_on_plan(&froms, &froms[3], 2), Some(3));
+        // A step of the playbook that is not written on the plan (one calling a playbook) is no source.
+        assert_eq!(source_on_plan(&froms, &froms[3], 1), None);
     }
 }
