@@ -28,7 +28,8 @@ pub struct InstalledPlaybook {
     /// The strongest effect among its steps, as far as the static check knows it; never looser than the
     /// lock's for a remote playbook. `None` when it did not read.
     pub effect: Option<Effect>,
-    /// The vocabularies its slots name, read once the check passed.
+    /// The vocabularies its slots name, read with the file: a playbook that calls this one is checked
+    /// against them, so they are here before any check runs.
     pub vocabs: BTreeMap<String, Vocabulary>,
     pub status: Result<Playbook, Inactive>,
     /// The lock's entry for a remote playbook.
@@ -50,8 +51,10 @@ fn inactive(why: String, fix: String) -> Inactive {
 }
 
 /// Every playbook `evoke.toml` lists, read and checked against `reflexes` (the active reflexes). A
-/// playbook whose step picks another playbook is checked against the others that read; one that picks
-/// a playbook found inactive is checked again, until no more change (at most once per playbook).
+/// playbook whose step picks another playbook is checked against the others that read, each with its
+/// slots' words; one that picks a playbook found inactive is checked again, until no more change (at
+/// most once per playbook). The first round's catalog holds every playbook that read, so a refusal in
+/// it stands: fewer playbooks later can only refuse more.
 pub fn install_all(
     root: &Path,
     playbooks: &[(String, ReflexSource)],
@@ -68,8 +71,7 @@ pub fn install_all(
         for (installed, text) in &mut read {
             let (Ok(playbook), Some((file, text))) = (&installed.status, text.as_ref()) else { continue };
             match judge(root, &installed.name, file, text, playbook, &catalog) {
-                Ok((effect, vocabs)) => {
-                    installed.vocabs = vocabs;
+                Ok(effect) => {
                     let effect = installed.locked.as_ref().map_or(effect, |l| effect.max(l.effect));
                     changed |= installed.effect != Some(effect);
                     installed.effect = Some(effect);
@@ -87,7 +89,8 @@ pub fn install_all(
     read.into_iter().map(|(installed, _)| installed).collect()
 }
 
-/// Finds, hashes and reads one playbook; with the file's name and text for the check, when it read.
+/// Finds, hashes and reads one playbook and its slots' words; with the file's name and text for the check,
+/// when both read.
 fn find_and_read(
     root: &Path,
     lock: &Lock,
@@ -134,9 +137,13 @@ fn find_and_read(
             }
         }
     }
-    match read_playbook_dir(&installed.dir) {
-        Ok((playbook, file, text)) => {
+    match read_playbook_dir(&installed.dir).and_then(|(playbook, file, text)| {
+        let vocabs = vocabularies(root, &playbook.slots)?;
+        Ok((playbook, vocabs, file, text))
+    }) {
+        Ok((playbook, vocabs, file, text)) => {
             installed.status = Ok(playbook);
+            installed.vocabs = vocabs;
             (installed, Some((file, text)))
         }
         Err(why) => {
@@ -162,8 +169,7 @@ pub fn read_playbook_dir(dir: &Path) -> Result<(Playbook, PathBuf, String), Inac
     }
 }
 
-/// The static check against the catalog, then the slots' vocabularies: the strongest effect among its
-/// steps, and the vocabularies, when both pass.
+/// The static check against the catalog: the strongest effect among its steps, when it passes.
 fn judge(
     root: &Path,
     name: &str,
@@ -171,13 +177,12 @@ fn judge(
     text: &str,
     playbook: &Playbook,
     catalog: &Catalog,
-) -> Result<(Effect, BTreeMap<String, Vocabulary>), Inactive> {
+) -> Result<Effect, Inactive> {
     let reading = evoke_core::playbook::check(&file.display().to_string(), text, name, catalog);
     if reading.value.is_none() {
         return Err(refused("the check refuses it", &reading.diagnostics, file.parent().unwrap_or(root)));
     }
-    let vocabs = vocabularies(root, &playbook.slots)?;
-    Ok((evoke_core::playbook::strongest_effect(playbook, catalog), vocabs))
+    Ok(evoke_core::playbook::strongest_effect(playbook, catalog))
 }
 
 /// Inactive for the first error: its message and where it stands, and its own fix.
@@ -268,6 +273,47 @@ mod tests {
         let project = load_in(location, &places).unwrap();
         let why = project.playbook("good_night").unwrap().status.clone().unwrap_err();
         assert!(why.why.contains("vocab/floors.toml is missing"), "{}", why.why);
+    }
+
+    /// `den_off` gives its `room` slot (a word of rooms) to the lights; `good_night` calls it with `room`.
+    fn calling_den_off(room: &str) -> (tempfile::TempDir, Places, Location) {
+        let (dir, places, location) = project(
+            "[reflexes]\nlights = \"reflexes/lights\"\n\
+             [playbooks]\ngood_night = \"playbooks/good_night\"\nden_off = \"playbooks/den_off\"\n",
+        );
+        let den_off = "playbook = 1\ndescription = \"Switch off one room\"\n\
+            [slots.room]\nask = \"Which room?\"\nvocab = \"rooms\"\n\
+            [examples]\n\"switch off the den\" = { room = \"den\" }\n\
+            [[steps]]\ncall = \"lights\"\nargs = { room = \"{room}\", state = \"off\" }\n";
+        std::fs::create_dir_all(location.root.join("playbooks/den_off")).unwrap();
+        std::fs::write(location.root.join("playbooks/den_off/playbook.toml"), den_off).unwrap();
+        let good_night = GOOD_NIGHT
+            .replace("call = \"lights\"", "call = \"den_off\"")
+            .replace("args = { room = \"den\", state = \"off\" }", &format!("args = {{ room = \"{room}\" }}"));
+        std::fs::write(location.root.join("playbooks/good_night/playbook.toml"), good_night).unwrap();
+        (dir, places, location)
+    }
+
+    #[test]
+    fn a_playbook_giving_a_word_to_a_called_playbooks_slot_is_active() {
+        let (_dir, places, location) = calling_den_off("den");
+        let project = load_in(location, &places).unwrap();
+        for name in ["den_off", "good_night"] {
+            let installed = project.playbook(name).unwrap();
+            assert!(installed.status.is_ok(), "{name}: {:?}", installed.status);
+            assert_eq!(installed.effect, Some(Effect::Write), "{name}");
+        }
+        assert!(project.catalog().playbook("good_night").is_some());
+    }
+
+    #[test]
+    fn a_word_the_called_playbooks_vocabulary_lacks_keeps_the_caller_inactive() {
+        let (_dir, places, location) = calling_den_off("attic");
+        let project = load_in(location, &places).unwrap();
+        assert!(project.playbook("den_off").unwrap().status.is_ok());
+        let why = project.playbook("good_night").unwrap().status.clone().unwrap_err();
+        assert!(why.why.contains("\"attic\" is not a word of the vocabulary rooms"), "{}", why.why);
+        assert!(project.catalog().playbook("good_night").is_none());
     }
 
     #[test]
