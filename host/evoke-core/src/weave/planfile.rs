@@ -31,10 +31,18 @@ pub struct AdapterPin {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReflexPin {
-    /// The hash of its effective manifest (wording, consent, contract) and its settings' names and values.
+    /// The hash of its effective manifest (wording, consent, contract) and its settings' names and values;
+    /// for a playbook, the h1 of its directory, as the store hashes one.
     pub item: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+}
+
+impl ReflexPin {
+    /// Whether it pins a playbook: only a directory's hash is an h1, a manifest's is a sha256.
+    pub fn is_playbook(&self) -> bool {
+        self.item.starts_with("h1:")
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -281,7 +289,12 @@ pub fn check(text: &str, file: &PlanFile, now: &Pins) -> Result<(), Refused> {
         match now.reflexes.get(name) {
             None => return Err(refused(name, format!("{name} is not installed and active here"))),
             Some(here) if here.item != pin.item => {
-                return Err(refused(name, format!("{name} has changed since (its manifest or its settings)")));
+                let message = if pin.is_playbook() || here.is_playbook() {
+                    format!("the playbook {name} has changed since (its steps or another file of its directory)")
+                } else {
+                    format!("{name} has changed since (its manifest or its settings)")
+                };
+                return Err(refused(name, message));
             }
             Some(_) => {}
         }
@@ -300,4 +313,44 @@ pub fn check(text: &str, file: &PlanFile, now: &Pins) -> Result<(), Refused> {
 /// The SHA-256 of what was read, as a step run from the file carries it.
 pub fn id(text: &str) -> String {
     sha256(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plan that called the reflex `lamp` and the playbook `night`.
+    fn pins() -> Pins {
+        let lamp = ReflexPin { item: "sha256:11".into(), path: Some("reflexes/lamp".into()) };
+        let night = ReflexPin { item: "h1:AAAA".into(), path: Some("playbooks/night".into()) };
+        Pins {
+            evoke: "0.1.0".into(),
+            adapter: AdapterPin { name: "replay".into(), id: "replay".into() },
+            gate: None,
+            set: "sha256:aa".into(),
+            reflexes: [("lamp".to_string(), lamp), ("night".to_string(), night)].into(),
+            vocab: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn a_changed_playbook_is_refused_for_its_steps_not_a_manifest() {
+        let text = write(&pins(), "good night", &[], serde_json::json!({ "steps": [] }), Vec::new(), None);
+        let file = read(&text).unwrap();
+        let mut now = pins();
+        now.reflexes.get_mut("night").unwrap().item = "h1:BBBB".into();
+        let refused = check(&text, &file, &now).unwrap_err();
+        assert_eq!(refused.key, "night");
+        assert_eq!(
+            refused.message,
+            "the playbook night has changed since (its steps or another file of its directory)"
+        );
+        // A reflex beside it is still refused for its manifest or its settings.
+        let mut now = pins();
+        now.reflexes.get_mut("lamp").unwrap().item = "sha256:33".into();
+        assert_eq!(
+            check(&text, &file, &now).unwrap_err().message,
+            "lamp has changed since (its manifest or its settings)"
+        );
+    }
 }
