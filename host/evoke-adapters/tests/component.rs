@@ -3,7 +3,7 @@
 //! trapping, and answering a question twice. Both are built by `.ci/build-components`.
 
 use evoke_adapters::component::{AdapterOpenError, ComponentAdapter};
-use evoke_bodies::component::ComponentError;
+use evoke_components::ComponentError;
 use evoke_core::adapter::{Adapter, Cancel, State};
 use evoke_core::question::{Options, Question, Questions, Text};
 use std::io::{BufRead, BufReader, Write};
@@ -44,7 +44,7 @@ fn runtime() -> tokio::runtime::Runtime {
 fn route() -> Questions {
     let option = |what: &str| Text::Rich { what: what.into(), not_for: Vec::new(), examples: Vec::new() };
     Questions(vec![(
-        "route".into(),
+        evoke_core::question::QuestionId::Route,
         Question::Choice {
             ask: "Which of these does the request ask for?".into(),
             options: Options(vec![

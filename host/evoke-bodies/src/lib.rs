@@ -7,14 +7,15 @@
 
 pub mod argv;
 pub mod body_value;
-pub mod bounded;
 pub mod call;
 pub mod component;
 pub mod dates;
 pub mod node;
 pub mod process;
-pub mod stderr;
 pub mod stop;
+
+// The bounded I/O of every body's output is the component host's, shared with process bodies.
+pub use evoke_components::{bounded, stderr};
 
 pub use body_value::BodyValue;
 pub use call::{Call, Contained, Failure, Output, Ran};

@@ -6,8 +6,9 @@ use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 use tokio::process::Child;
 
-/// The only variables a body sees; every other one of evoke's environment is kept from it.
-pub const KEPT_VARIABLES: [&str; 5] = ["PATH", "HOME", "TMPDIR", "LANG", "TERM"];
+/// The only variables a body sees; every other one of evoke's environment is kept from it. The same five
+/// a component body sees, so a body sees the same environment however it is built.
+pub const KEPT_VARIABLES: [&str; 5] = evoke_components::ENVIRONMENT;
 
 /// How long a body has between SIGTERM and SIGKILL.
 pub const GRACE: Duration = Duration::from_secs(1);

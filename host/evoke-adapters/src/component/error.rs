@@ -2,8 +2,8 @@
 //! Each refusal (`refused: …`) names what the component did; the command that adds it names the fix.
 
 use super::installed::RecordError;
-use evoke_bodies::component::ComponentError;
-use evoke_bodies::component::wit_package::WorldRefused;
+use evoke_components::ComponentError;
+use evoke_components::wit_package::WorldRefused;
 use std::path::PathBuf;
 
 /// An installed or offered component adapter could not be opened.

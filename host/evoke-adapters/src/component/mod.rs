@@ -2,12 +2,13 @@
 //! `evoke:adapter@1.0.0` world (`wit/adapter/v1`), installed by the user into the data place with the
 //! hosts it may reach, then named in `evoke.toml` like a built-in.
 //!
-//! A component runs on evoke-bodies' component host (one engine, linker and cache of compiled
-//! components), in a store built from nothing for every call: no directory, no environment variable, no
-//! socket, and `wasi:http` requests only to the hosts the user allowed at install. `describe` is asked
-//! once, when the adapter opens; each round is one fresh instance and one `answer` call, on a runtime of
-//! the adapter's own, stopped at the next epoch tick when the decision's signal is raised or its future
-//! dropped (the deadline). The answer becomes [`Raw`] as given; the core validates it and fails closed.
+//! A component runs on the component host that bodies run on (evoke-components: one engine, linker and
+//! cache of compiled components), in a store built from nothing for every call: no directory, no
+//! environment variable, no socket, and `wasi:http` requests only to the hosts the user allowed at
+//! install. `describe` is asked once, when the adapter opens; each round is one fresh instance and one
+//! `answer` call, on a runtime of the adapter's own, stopped at the next epoch tick when the decision's
+//! signal is raised or its future dropped (the deadline). The answer becomes [`Raw`] as given; the core
+//! validates it and fails closed.
 
 mod error;
 pub mod installed;
@@ -16,7 +17,7 @@ mod world;
 pub use error::AdapterOpenError;
 use error::Twice;
 
-use evoke_bodies::component::ComponentHost;
+use evoke_components::ComponentHost;
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
 use evoke_core::gate::{BarError, check_bars};
 use evoke_core::question::Questions;

@@ -1,48 +1,35 @@
 //! Component bodies: a `run = "NAME.wasm"` body is a WASI 0.2 component of the `evoke:reflex`
 //! world, run by wasmtime under the grants of its manifest, so `contained` is `{ "type": "full" }`.
 //!
-//! What a component sees is built from nothing for each run ([`grants`]): the directories of the
-//! `files` grant, preopened read-only or read-write; TCP connections and name lookups for the
-//! `host:port` pairs of the `net` grant, and `wasi:http` requests to them ([`http`]); five environment
+//! What a component sees is built from nothing for each run (evoke-components' `grants.rs`): the
+//! directories of the `files` grant, preopened read-only or read-write; TCP connections and name lookups
+//! for the `host:port` pairs of the `net` grant, and `wasi:http` requests to them; five environment
 //! variables ([`ENVIRONMENT`]); no stdin; stdout and stderr to evoke's stderr. It stops at the call's
 //! deadline (epoch interruption, one ticker thread), at its memory ceiling over every memory and table
 //! ([`DEFAULT_MEMORY`]), and at its cap on host resources ([`RESOURCES`]).
 //!
-//! One [`ComponentHost`] holds the engine, the linker and the cache of compiled components
-//! (`<cache_dir>/components/`); make one per process and run every component body through it.
+//! The component host itself (engine, linker, compiled cache, stores under grants) is evoke-components',
+//! shared with component adapters; what is a body's is here: the `evoke:reflex` world ([`world`]), the
+//! call's values as WIT values, the run under the deadline on a runtime of its own, and the bodies this
+//! process has loaded. One [`ComponentHost`] holds the host and those bodies (compiled components are
+//! kept under `<cache_dir>/components/`); make one per process and run every component body through it.
 
 mod cache;
-mod engine;
-mod error;
-mod fault;
-mod grants;
-mod http;
-mod limits;
-mod linker;
-mod net;
 mod run;
 mod runtime;
-mod sandbox;
-mod stdio;
-mod store;
-pub mod wit_package;
 mod wit_value;
 mod world;
 
-pub use cache::Source;
-pub use error::ComponentError;
-pub use grants::ENVIRONMENT;
-pub use limits::{DEFAULT_MEMORY, RESOURCES};
-pub use store::{Sandbox, StoreData};
+pub use evoke_components::{
+    Captured, ComponentError, DEFAULT_MEMORY, ENVIRONMENT, Options, RESOURCES, Sandbox, Source, StoreData, wit_package,
+};
 
 use crate::call::{Call, Contained, Failure, Ran};
+use evoke_components::STOPPED_AT_DEADLINE;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-use wasmtime::Engine;
-use wasmtime::component::Linker;
-use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 
 /// The most evoke reads of a component body (a `.wasm`), at trust and at every run: 64 MiB, the most a
 /// fetched reflex may hold in one `.wasm` file (a component carries its language's runtime).
@@ -53,8 +40,8 @@ pub fn known_worlds() -> Vec<String> {
     world::REFLEX.worlds()
 }
 
-/// Runs component bodies: one engine, one linker, one cache of compiled components, and one runtime of
-/// the host's own that every body runs on.
+/// Runs component bodies: one component host (engine, linker, cache of compiled components), the bodies
+/// it has loaded, and one runtime of the host's own that every body runs on.
 #[derive(Clone)]
 pub struct ComponentHost {
     inner: Arc<Inner>,
@@ -66,43 +53,8 @@ pub struct ComponentHost {
 const HAND_BACK: Duration = Duration::from_millis(500);
 
 pub(crate) struct Inner {
-    engine: Engine,
-    linker: Linker<StoreData>,
-    cache: cache::Cache,
-    stdio: stdio::Stdio,
-    memory: usize,
-    _ticker: engine::Ticker,
-}
-
-/// How a [`ComponentHost`] runs its bodies.
-#[derive(Clone)]
-pub struct Options {
-    /// The ceiling on all of a body's memories and tables together, in bytes; [`DEFAULT_MEMORY`] unless set.
-    pub memory_limit: usize,
-    /// Where a body's stdout and stderr go: evoke's stderr (`None`), or a buffer.
-    pub capture: Option<Captured>,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options { memory_limit: DEFAULT_MEMORY, capture: None }
-    }
-}
-
-/// A buffer that keeps what bodies print, for tests and for embedders that show it themselves.
-#[derive(Clone)]
-pub struct Captured(MemoryOutputPipe);
-
-impl Captured {
-    /// Keeps up to `capacity` bytes; a body printing more traps.
-    pub fn new(capacity: usize) -> Captured {
-        Captured(MemoryOutputPipe::new(capacity))
-    }
-
-    /// Everything printed so far, as text.
-    pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.contents()).into_owned()
-    }
+    host: evoke_components::ComponentHost,
+    loaded: cache::Loaded,
 }
 
 impl ComponentHost {
@@ -112,15 +64,8 @@ impl ComponentHost {
     }
 
     pub fn with_options(cache_dir: &Path, options: Options) -> Result<ComponentHost, ComponentError> {
-        let engine = engine::new_engine()?;
-        let linker = linker::new_linker(&engine)?;
-        let cache = cache::Cache::new(cache_dir, &engine)?;
-        let _ticker = engine::Ticker::start(&engine)?;
-        let stdio = match options.capture {
-            Some(Captured(pipe)) => stdio::Stdio::Capture(pipe),
-            None => stdio::Stdio::Stderr,
-        };
-        let inner = Inner { engine, linker, cache, stdio, memory: options.memory_limit, _ticker };
+        let host = evoke_components::ComponentHost::with_options(cache_dir, options)?;
+        let inner = Inner { host, loaded: cache::Loaded::default() };
         Ok(ComponentHost { inner: Arc::new(inner), runtime: Arc::default() })
     }
 
@@ -167,7 +112,7 @@ impl ComponentHost {
         match tokio::time::timeout_at((call.deadline + HAND_BACK).into(), &mut task.0).await {
             Ok(Ok(traced)) => traced,
             Ok(Err(ended)) => failed(format!("the body's run ended abnormally: {ended}")),
-            Err(_elapsed) => failed(fault::STOPPED_AT_DEADLINE.to_string()),
+            Err(_elapsed) => failed(STOPPED_AT_DEADLINE.to_string()),
         }
     }
 
@@ -179,6 +124,6 @@ impl ComponentHost {
 
     /// The directory compiled components of this engine are kept in.
     pub fn cache_dir(&self) -> PathBuf {
-        self.inner.cache.dir().to_path_buf()
+        self.inner.host.cache_dir()
     }
 }

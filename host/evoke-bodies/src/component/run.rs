@@ -2,17 +2,11 @@
 //! deadline and the memory ceiling, and say what happened.
 
 use super::Inner;
-use super::cache::{self, Source};
-use super::error::ComponentError;
-use super::fault::{Guest, STOPPED_AT_DEADLINE};
-use super::grants;
-use super::net::NetGrants;
-use super::stdio::Tail;
-use super::store::{Sandbox, Setup, Stop};
 use super::wit_value::wit_values;
 use super::world::{Body, latest::evoke::reflex::types as wit};
 use crate::bounded::{Flood, OUTPUT_LIMIT};
 use crate::call::{Call, Contained, Failure, Output, Ran};
+use evoke_components::{ComponentError, STOPPED_AT_DEADLINE, Source, key_of};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -37,11 +31,7 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
     *source = Some(from);
 
     let args = wit_values(&call.args, call.today).map_err(failure)?;
-    let net = Arc::new(NetGrants::parse(&call.grants.net).map_err(failure)?);
-    let tail = Tail::default();
-    let wasi = grants::wasi_ctx(call, &net, &inner.stdio, &tail).map_err(failure)?;
-    let setup = Setup { wasi, tail, http: net.clone(), net, stop: Stop::At(deadline), guest: Guest::Body };
-    let mut sandbox = Sandbox::new(&inner.engine, inner.memory, setup);
+    let mut sandbox = inner.host.body_sandbox(&call.grants, &call.dir, deadline).map_err(failure)?;
 
     let ctx = wit::Context { input: call.input.clone(), config: call.config.clone() };
     // A body waiting on the host (a socket, a timer) runs no code the epoch could stop.
@@ -83,17 +73,15 @@ fn read_component(wasm: &Path) -> Result<Vec<u8>, ComponentError> {
 /// The component ready to instantiate, from memory, the disk cache, or a compile that the deadline bounds.
 async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc<Body>, Source), Failure> {
     let bytes = read_component(wasm).map_err(failure)?;
-    let key = cache::key_of(&bytes);
-    if let Some(ready) = inner.cache.in_memory(&key) {
+    let key = key_of(&bytes);
+    if let Some(ready) = inner.loaded.in_memory(&key) {
         return Ok((ready, Source::Memory));
     }
-    if let Some(ready) = inner.cache.on_disk(&inner.engine, &inner.linker, &key) {
+    if let Some(ready) = inner.loaded.on_disk(&inner.host, &key) {
         return ready.map(|r| (r, Source::Disk)).map_err(failure);
     }
     let compiling = inner.clone();
-    let job = tokio::task::spawn_blocking(move || {
-        compiling.cache.compile(&compiling.engine, &compiling.linker, &key, &bytes)
-    });
+    let job = tokio::task::spawn_blocking(move || compiling.loaded.compile(&compiling.host, &key, &bytes));
     match tokio::time::timeout_at(deadline.into(), job).await {
         Err(_elapsed) => Err(failure(
             "stopped at the deadline: the component was still being compiled when the decision's time ran out; \
@@ -107,12 +95,12 @@ async fn load(inner: &Arc<Inner>, wasm: &Path, deadline: Instant) -> Result<(Arc
 /// Loads `wasm` into `inner`'s memory (compiling and caching it when needed) without running it.
 pub(crate) fn preload(inner: &Inner, wasm: &Path) -> Result<Source, ComponentError> {
     let bytes = read_component(wasm)?;
-    let key = cache::key_of(&bytes);
-    if inner.cache.in_memory(&key).is_some() {
+    let key = key_of(&bytes);
+    if inner.loaded.in_memory(&key).is_some() {
         return Ok(Source::Memory);
     }
-    if let Some(ready) = inner.cache.on_disk(&inner.engine, &inner.linker, &key) {
+    if let Some(ready) = inner.loaded.on_disk(&inner.host, &key) {
         return ready.map(|_| Source::Disk);
     }
-    inner.cache.compile(&inner.engine, &inner.linker, &key, &bytes).map(|_| Source::Compiled)
+    inner.loaded.compile(&inner.host, &key, &bytes).map(|_| Source::Compiled)
 }

@@ -1,6 +1,6 @@
 //! The tokio runtime component bodies run on, apart from the caller's, and the task of one run on it.
 
-use super::error::ComponentError;
+use evoke_components::ComponentError;
 use std::sync::{Arc, OnceLock};
 
 /// The runtime bodies run on, started at the first run. A body's blocking host calls (a file read, a name

@@ -2,10 +2,10 @@
 //! so the conversion reads nothing but the value. A date reading is resolved to the day it names from
 //! the call's `today` and arrives as a calendar date, as a file body receives `"2026-12-04"`.
 
-use super::error::ComponentError;
 use super::world::latest::evoke::reflex::types as wit;
 use crate::body_value::BodyValue;
 use crate::dates::resolve;
+use evoke_components::ComponentError;
 use evoke_core::recognize::PickValue;
 use jiff::civil::Date;
 

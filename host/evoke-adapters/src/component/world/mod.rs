@@ -12,8 +12,8 @@ mod wasi_deps;
 pub(crate) use v1 as latest;
 
 use super::error::AdapterOpenError;
-use evoke_bodies::component::wit_package::WitPackage;
-use evoke_bodies::component::{ComponentHost, StoreData};
+use evoke_components::wit_package::WitPackage;
+use evoke_components::{ComponentHost, StoreData};
 use latest::exports::evoke::adapter::engine::{Description, Distribution};
 use wasmtime::Store;
 use wasmtime::component::Component;

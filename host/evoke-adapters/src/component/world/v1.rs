@@ -1,14 +1,14 @@
 //! `evoke:adapter@1.0.0` (`wit/adapter/v1`): its bindings, and an adapter of this version called through
 //! them.
 
-use evoke_bodies::component::StoreData;
+use evoke_components::StoreData;
 use wasmtime::Store;
 
 wasmtime::component::bindgen!({
     path: "../../wit/adapter/v1",
     world: "evoke:adapter/adapter@1.0.0",
     exports: { default: async },
-    // The world's one import is served by evoke-bodies' linker; its bindings are wasmtime's own.
+    // The world's one import is served by the component host's linker; its bindings are wasmtime's own.
     with: {
         "wasi:http": wasmtime_wasi_http::p2::bindings::http,
         "wasi:io": wasmtime_wasi::p2::bindings::io,

@@ -1,8 +1,9 @@
 //! The `evoke:reflex` worlds this host runs, one file per version (`v1.rs` for `wit/reflex/v1`), and the
 //! check that a component was built for one of them.
 //!
-//! A new version arrives as one new file beside `v1.rs`: its `bindgen!`, its `VERSION`, its `run`; here it
-//! joins [`REFLEX`]'s list and gets a case of [`Body`]. `latest` is what the values are converted to. A
+//! A new version arrives as one new file beside `v1.rs`: its `bindgen!`, its `VERSION`, its `run`; it
+//! joins [`REFLEX`]'s list (evoke-components' `wit_package.rs`, whose linker links every listed version's
+//! `types`) and gets a case of [`Body`] here. `latest` is what the values are converted to. A
 //! component whose `evoke:reflex` names carry another version is refused before it is instantiated,
 //! naming that version.
 
@@ -10,14 +11,10 @@ pub(crate) mod v1;
 
 pub(crate) use v1 as latest;
 
-use crate::component::error::ComponentError;
-use crate::component::store::StoreData;
-use crate::component::wit_package::WitPackage;
+pub(crate) use evoke_components::wit_package::REFLEX;
+use evoke_components::{ComponentError, StoreData};
 use wasmtime::component::{Component, InstancePre};
 use wasmtime::{Engine, Store};
-
-/// `evoke:reflex`, and the versions of it this host runs.
-pub(crate) const REFLEX: WitPackage = WitPackage { name: "evoke:reflex", known: &[v1::VERSION] };
 
 /// A body ready to instantiate, typed by the world it was built for.
 pub(crate) enum Body {
@@ -62,5 +59,15 @@ impl Body {
         match self {
             Body::V1(pre) => v1::run(pre, store, args, ctx).await,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_host_links_the_versions_whose_bindings_are_here() {
+        assert_eq!(REFLEX.known, [v1::VERSION]);
     }
 }

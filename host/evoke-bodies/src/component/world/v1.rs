@@ -1,6 +1,6 @@
 //! `evoke:reflex@1.0.0` (`wit/reflex/v1`): its bindings, and a body of this version called through them.
 
-use crate::component::store::StoreData;
+use evoke_components::StoreData;
 use wasmtime::Store;
 
 wasmtime::component::bindgen!({

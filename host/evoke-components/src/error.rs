@@ -22,7 +22,7 @@ pub enum ComponentError {
     Cache { dir: PathBuf, source: std::io::Error },
     #[error("refused: the component {} cannot be read: {source}", path.display())]
     Unreadable { path: PathBuf, source: std::io::Error },
-    /// A `.wasm` past [`super::MAX_COMPONENT`]; refused while reading, so no more than that is held.
+    /// A `.wasm` past its limit (evoke-files' `MAX_COMPONENT`); refused while reading, so no more than that is held.
     #[error(
         "refused: the component {} holds more than {}, the most evoke reads of a component: build it smaller \
          (in release mode, its debug sections stripped)",

@@ -38,7 +38,7 @@ pub(crate) enum Stopped {
 
 /// What a body stopped at its deadline fails with, wherever it was stopped (in its code, waiting on the
 /// host, or still loading).
-pub(crate) const STOPPED_AT_DEADLINE: &str =
+pub const STOPPED_AT_DEADLINE: &str =
     "stopped at the deadline: the body was still running when the decision's time ran out";
 
 impl fmt::Display for Stopped {

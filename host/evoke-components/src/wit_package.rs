@@ -3,6 +3,11 @@
 //! how any other version is refused. Bodies and adapters keep their worlds side by side, one file per
 //! version, and read the version the same way.
 
+/// `evoke:reflex`, and the versions of it this host runs. Kept with the host because every linker links
+/// the world's `types` interface, which holds no function, by version; each version's bindings, and how a
+/// body of it is called, are evoke-bodies' (`component/world/`), which checks that its list is this one.
+pub const REFLEX: WitPackage = WitPackage { name: "evoke:reflex", known: &["1.0.0"] };
+
 /// A package and the versions of it this host runs, oldest first.
 #[derive(Debug, Clone, Copy)]
 pub struct WitPackage {

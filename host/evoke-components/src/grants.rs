@@ -1,4 +1,4 @@
-//! A call's grants, turned into the only world a component sees: a `WasiCtx` built from nothing.
+//! A body's grants, turned into the only world it sees: a `WasiCtx` built from nothing.
 //!
 //! Everything not added here is absent: no argument, no stdin, no directory but the granted ones, no
 //! network but the granted pairs, and five environment variables.
@@ -6,16 +6,16 @@
 use super::error::ComponentError;
 use super::net::NetGrants;
 use super::stdio::{Stdio, Tail};
-use crate::call::Call;
-use evoke_core::manifest::Access;
+use evoke_core::manifest::{Access, Grants};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wasmtime_wasi::sockets::SocketAddrUse;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder};
 
 /// The environment a body sees: these, with the values evoke has, and nothing else; the same five a
-/// process body keeps, so a body sees the same environment however it is built.
-pub const ENVIRONMENT: [&str; 5] = crate::process::KEPT_VARIABLES;
+/// process body keeps (evoke-bodies' `KEPT_VARIABLES` is this list), so a body sees the same environment
+/// however it is built.
+pub const ENVIRONMENT: [&str; 5] = ["PATH", "HOME", "TMPDIR", "LANG", "TERM"];
 
 /// Where a granted path lies on this machine: an absolute path as written, a relative one in the
 /// reflex's directory.
@@ -24,10 +24,12 @@ pub(crate) fn host_path(dir: &Path, granted: &str) -> PathBuf {
     if path.is_absolute() { path.to_path_buf() } else { dir.join(path) }
 }
 
-/// The context of one run of `call`. A granted directory appears to the body under the path the grant
-/// names, so the path a body reads from its config is the one it opens.
+/// The context of one run of a body under `grants`, its relative paths read from `dir` (the reflex's
+/// directory). A granted directory appears to the body under the path the grant names, so the path a
+/// body reads from its config is the one it opens.
 pub(crate) fn wasi_ctx(
-    call: &Call,
+    grants: &Grants,
+    dir: &Path,
     net: &Arc<NetGrants>,
     stdio: &Stdio,
     tail: &Tail,
@@ -44,7 +46,7 @@ pub(crate) fn wasi_ctx(
     let (stdout, stderr) = stdio.streams(tail);
     b.stdout(stdout).stderr(stderr);
 
-    for (granted, access) in &call.grants.files {
+    for (granted, access) in &grants.files {
         if granted.contains('{') {
             return Err(ComponentError::FileGrantPlaceholder { granted: granted.clone() });
         }
@@ -52,7 +54,7 @@ pub(crate) fn wasi_ctx(
             Access::Read => FsPerms::ReadOnly,
             Access::Write => FsPerms::ReadWrite,
         };
-        let on_disk = host_path(&call.dir, granted);
+        let on_disk = host_path(dir, granted);
         b.preopened_dir(&on_disk, granted, perms)
             .map_err(|reason| ComponentError::GrantedDir { dir: on_disk.clone(), reason })?;
     }

@@ -1,16 +1,21 @@
-//! Components that are not bodies (adapters): run on the same engine, linker, compiled cache and store
-//! setup as bodies, but with nothing granted except `wasi:http` requests to the hosts named: no directory,
-//! no environment variable, no argument, no stdin, no socket, no name lookup. The caller types the
-//! pre-instantiated component by its own world, and checks that world itself.
+//! The store of one call: a body's, built from its grants and stopped at its deadline; or that of a
+//! component that is not a body (an adapter), on the same engine, linker, compiled cache and store setup,
+//! but with nothing granted except `wasi:http` requests to the hosts named: no directory, no environment
+//! variable, no argument, no stdin, no socket, no name lookup. The caller types the pre-instantiated
+//! component by its own world, and checks that world itself.
 
 use super::ComponentHost;
 use super::cache::{self, Source};
 use super::error::ComponentError;
 use super::fault::Guest;
+use super::grants;
 use super::net::NetGrants;
 use super::stdio::Tail;
 use super::store::{Sandbox, Setup, Stop};
+use evoke_core::manifest::Grants;
+use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 use wasmtime_wasi::WasiCtxBuilder;
@@ -53,6 +58,18 @@ impl ComponentHost {
             stop: Stop::When(Box::new(stop)),
             guest: Guest::Component,
         };
+        Ok(Sandbox::new(&self.inner.engine, self.inner.memory, setup))
+    }
+
+    /// The store of one run of a reflex's body under `grants` (relative paths read from the reflex's
+    /// directory `dir`): the directories, sockets and `wasi:http` requests granted, the five variables,
+    /// its stdout and stderr where bodies' go. It is stopped at the first tick of the engine's epoch past
+    /// `deadline`, and its failures name it `the body`.
+    pub fn body_sandbox(&self, grants: &Grants, dir: &Path, deadline: Instant) -> Result<Sandbox, ComponentError> {
+        let net = Arc::new(NetGrants::parse(&grants.net)?);
+        let tail = Tail::default();
+        let wasi = grants::wasi_ctx(grants, dir, &net, &self.inner.stdio, &tail)?;
+        let setup = Setup { wasi, tail, http: net.clone(), net, stop: Stop::At(deadline), guest: Guest::Body };
         Ok(Sandbox::new(&self.inner.engine, self.inner.memory, setup))
     }
 }

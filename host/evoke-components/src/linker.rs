@@ -6,7 +6,7 @@ use super::ComponentHost;
 use super::error::ComponentError;
 use super::net::NetGrants;
 use super::store::StoreData;
-use super::world::REFLEX;
+use super::wit_package::REFLEX;
 use wasmtime::Engine;
 use wasmtime::component::{Component, HasData, InstancePre, Linker, Resource};
 use wasmtime_wasi::p2::DynPollable;
