@@ -318,7 +318,10 @@ fn a_plan_file_pins_its_playbook_and_is_refused_once_it_changed() {
     let out = f.evoke().arg("run").arg(&plan).output().unwrap();
     let (stdout, stderr) = text(&out);
     assert_ne!(out.status.code(), Some(0), "{stdout}{stderr}");
-    assert!(stderr.contains("night"), "the refusal names the playbook: {stderr}");
+    assert!(
+        stderr.contains("the playbook night has changed since (its steps or another file of its directory)"),
+        "the refusal names the playbook and what changed: {stderr}"
+    );
     assert_eq!(f.marks(), "", "nothing ran");
 }
 
