@@ -11,6 +11,7 @@ pub use weave::{LoggedPlan, LoggedStep};
 use crate::drive::Decided;
 use evoke_core::adapter::Raw;
 use evoke_core::log_entry::LogEntry;
+use evoke_core::weave::plan::VerdictBecause;
 use serde_json::Value;
 
 /// One decision as its reading shows it.
@@ -32,6 +33,8 @@ pub struct Reading {
     pub answers: Raw,
     /// The input's candidate spans: the key an answer names them by (`<start>-<end>`) and their text.
     pub spans: Vec<(String, String)>,
+    /// Why a plan was refused whole, when the line is that plan's one abstain over the whole input.
+    pub refused: Vec<VerdictBecause>,
 }
 
 /// One judgment: its question (absent when the line lacks it), the top answer and its probability.
@@ -69,6 +72,7 @@ impl Reading {
                 .iter()
                 .map(|c| (format!("{}-{}", c.span.start, c.span.end), c.span.text.clone()))
                 .collect(),
+            refused: Vec::new(),
         }
     }
 
@@ -107,6 +111,13 @@ impl Reading {
                     Some((key, text(span.get("text"))))
                 })
                 .collect(),
+            // A decision's own reasons are for a confirm; an abstain's are a refused plan's.
+            refused: match line.get("outcome").and_then(Value::as_str) {
+                Some("abstain") => {
+                    array("because").iter().filter_map(|b| serde_json::from_value(b.clone()).ok()).collect()
+                }
+                _ => Vec::new(),
+            },
         }
     }
 
@@ -132,5 +143,43 @@ mod tests {
         assert_eq!(reading.because, ["under_floor", ""]);
         assert_eq!(reading.span_text("0-3"), Some("den"));
         assert_eq!(reading.spans.len(), 1, "a span without its ends is left out");
+    }
+
+    /// The one line of a plan refused whole, as the log keeps it.
+    fn refused(because: &str) -> Reading {
+        let line = format!(
+            r#"{{"input":"good night in the den and turn on the office lamp","outcome":"abstain","judgments":[],"contenders":[],"because":[{because}],"excluded":[],"trace":[]}}"#
+        );
+        Reading::of_log(&read_log_entry(&line).unwrap())
+    }
+
+    #[test]
+    fn a_plan_refused_whole_reads_as_the_refusal_evoke_said() {
+        let nested = refused(r#"{"type":"nested","playbook":"good_night"}"#);
+        assert_eq!(nested.refused, [VerdictBecause::Nested { playbook: "good_night".into() }]);
+        let said = crate::render::reading(&nested);
+        assert_eq!(
+            said.lines().last(),
+            Some(
+                "  abstain · the playbook good_night is asked for beside other things; say it alone, then the rest; nothing ran"
+            )
+        );
+        let conditional = refused(r#"{"type":"conditional","text":"good night if it gets late"}"#);
+        let said = crate::render::reading(&conditional);
+        assert!(said.contains("\"good night if it gets late\" asks for a playbook on a condition"), "{said}");
+        assert!(!said.contains("nothing is installed"), "{said}");
+        let found_nothing = refused(r#"{"type":"found_nothing","text":"feed the cat"}"#);
+        let said = crate::render::reading(&found_nothing);
+        assert!(said.contains("abstain · nothing installed does \"feed the cat\""), "{said}");
+    }
+
+    #[test]
+    fn a_decisions_own_reasons_are_no_refused_plan() {
+        let line = r#"{"outcome":"confirm","call":"lamp","judgments":[],"because":[{"type":"two_things"}]}"#;
+        assert_eq!(Reading::of_log(&read_log_entry(line).unwrap()).refused, []);
+        // An abstain of one decision has no reasons: nothing was refused but the route.
+        let line = r#"{"outcome":"abstain","judgments":[{"question":"route","top":"none","p":0.9}]}"#;
+        let reading = Reading::of_log(&read_log_entry(line).unwrap());
+        assert!(crate::render::reading(&reading).ends_with("  abstain · route: none 0.90\n"));
     }
 }

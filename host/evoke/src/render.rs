@@ -207,6 +207,15 @@ fn outcome_line(r: &Reading) -> String {
         "run" => format!("run {}{weakest}", shown(&r.call)),
         "confirm" => format!("confirm {} · because: {}{weakest}", shown(&r.call), listed(&r.because)),
         "ask" => format!("ask {}{weakest}", listed(&r.missing)),
+        // A plan refused whole: its reasons, as evoke said them when it refused.
+        "abstain" if !r.refused.is_empty() => {
+            let said: Vec<String> = r
+                .refused
+                .iter()
+                .map(|because| plan_refused(because).trim_end().trim_start_matches("evoke: ").to_string())
+                .collect();
+            format!("abstain · {}", said.join(" · "))
+        }
         "abstain" => match r.judgments.first() {
             Some(route) => format!("abstain · route: {} {:.2}", shown(&route.top), route.p),
             None => "abstain · nothing is installed".to_string(),

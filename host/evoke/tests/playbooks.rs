@@ -419,3 +419,52 @@ fn good_night_on_the_example_with_embed_runs_without_the_review_the_second_time(
     assert!(lines[1..].iter().all(|l| l["status"] == "ran"), "{stdout}");
     assert_eq!(lights(&project)["den"]["on"], false);
 }
+
+/// The playbook transcript's project and recording in a fresh directory, trusted: good_night and lock_up,
+/// and the answers the transcript's sentences are decided by.
+fn transcript_project() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("playbook");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    copy_tree(&repo.join("transcripts/playbook"), &dir);
+    let home = root.path().join("home");
+    let trusted = transcript_evoke(&dir, &home).arg("trust").output().unwrap();
+    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+    (root, dir, home)
+}
+
+fn transcript_evoke(dir: &Path, home: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+    command.current_dir(dir).env("EVOKE_HOME", home).env("NO_COLOR", "1").stdin(Stdio::null());
+    command.args(["-C", "project", "--recording", "recording.toml"]);
+    command
+}
+
+#[test]
+fn why_after_a_plan_refused_whole_says_the_refusal_evoke_said() {
+    let (_root, dir, home) = transcript_project();
+    for (sentence, said) in [
+        (
+            "good night in the den and turn on the office lamp",
+            "the playbook good_night is asked for beside other things; say it alone, then the rest; nothing ran",
+        ),
+        (
+            "good night in the den if it gets late",
+            "\"good night in the den if it gets late\" asks for a playbook on a condition or for later",
+        ),
+        (
+            "good night in the den but don't lock the back door",
+            "\"don't lock the back door\" leaves out part of a playbook; a playbook runs whole or not at all",
+        ),
+    ] {
+        let out = transcript_evoke(&dir, &home).arg(sentence).output().unwrap();
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(4), "{sentence}: {stdout}{stderr}");
+        assert!(stderr.contains(said), "{sentence}: {stderr}");
+        let why = transcript_evoke(&dir, &home).arg("why").output().unwrap();
+        let (stdout, stderr) = text(&why);
+        assert!(why.status.success(), "{stderr}");
+        assert!(stdout.contains(&format!("  abstain · {said}")), "{sentence}: {stdout}");
+        assert!(!stdout.contains("nothing is installed"), "{sentence}: {stdout}");
+    }
+}

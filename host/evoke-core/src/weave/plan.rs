@@ -7,7 +7,7 @@ use crate::decision::{Decision, MissingBecause, Outcome, Value};
 use crate::manifest::Effect;
 use crate::manifest::Source;
 use crate::recognize::{PickKind, PickValue, Span};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// How a step came to be other than one part decided on its own.
@@ -52,8 +52,9 @@ pub struct Excluded {
     pub end: usize,
 }
 
-/// Why a plan stops before any step runs, or what holds it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Why a plan stops before any step runs, or what holds it. Read back from the log, it says again why
+/// a plan was refused (`evoke why`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum VerdictBecause {
     /// Every part says what not to do.
