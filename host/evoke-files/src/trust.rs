@@ -286,6 +286,12 @@ pub fn write_owned(places: &Places, location: &Location, files: &[(&Path, &[u8])
     Ok(())
 }
 
+/// Every review recorded for the project at `location`: per playbook, what the person said yes to.
+pub fn reviews(places: &Places, location: &Location) -> Result<BTreeMap<String, String>, TrustError> {
+    let all = load(places)?;
+    Ok(all.get(&key(&location.root)).map(|r| r.reviewed.clone()).unwrap_or_default())
+}
+
 /// Whether a person reviewed the playbook installed as `playbook` at exactly `item` (its h1) in this
 /// project. A playbook changed since is simply not reviewed.
 pub fn reviewed(places: &Places, location: &Location, playbook: &str, item: &str) -> Result<bool, TrustError> {

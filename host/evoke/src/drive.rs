@@ -91,9 +91,9 @@ pub struct Request<'a> {
     pub plan: &'a str,
     pub cache: Option<&'a AnswerCache>,
     pub deadline: Instant,
-    /// The playbooks the person reviewed as they are now: a plan of one of these runs without the whole
-    /// plan confirmed first.
-    pub reviewed: &'a [String],
+    /// What the person reviewed of the playbooks: a plan of one runs without the whole plan confirmed first
+    /// only while what it runs is what they said yes to. `None`: nothing is reviewed.
+    pub reviews: Option<&'a dyn crate::playbook::Reviews>,
 }
 
 pub async fn decide(request: &Request<'_>, input: &str) -> Result<Decided, Failed> {
@@ -208,7 +208,7 @@ pick = "duration"
             plan: "p",
             cache: Some(cache),
             deadline: Instant::now() + DEADLINE,
-            reviewed: &[],
+            reviews: None,
         }
     }
 
@@ -221,7 +221,7 @@ pick = "duration"
             plan: "p",
             cache: None,
             deadline: Instant::now() + ahead,
-            reviewed: &[],
+            reviews: None,
         }
     }
 

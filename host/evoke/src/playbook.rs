@@ -20,8 +20,8 @@ pub struct Head {
     pub pick: Decided,
     /// The question the whole plan waits on before any step runs, when it waits.
     pub confirm: Option<String>,
-    /// The playbooks the plan waits to have reviewed: a yes records them.
-    pub unreviewed: Vec<String>,
+    /// The playbooks the plan waits to have reviewed, each with what a yes records.
+    pub unreviewed: Vec<(String, String)>,
 }
 
 /// One step as a playbook wrote it, before it is numbered in the plan.
@@ -86,12 +86,7 @@ fn call_pairs(args: &[(String, String)], slots: &[(String, String)]) -> Vec<Stri
 }
 
 /// Plans the sentence `pick` read as the playbook it names.
-pub async fn plan(
-    request: &Request<'_>,
-    input: &str,
-    pick: Decided,
-    reviewed: &[String],
-) -> Result<PlanDecided, Failed> {
+pub async fn plan(request: &Request<'_>, input: &str, pick: Decided) -> Result<PlanDecided, Failed> {
     let name = pick.decision.reflex.clone().unwrap_or_default();
     let catalog = request.catalog;
     let slots = slot_values(&pick.decision);
@@ -117,7 +112,8 @@ pub async fn plan(
     if refused.is_empty() {
         write(request, &name, playbook, &slots, &[], 0, &mut steps, &mut books, &mut refused).await?;
     }
-    if steps.len() > MAX_STEPS {
+    // A nested playbook's steps are written whole, so the count may pass the bound by its last few.
+    if steps.len() > MAX_STEPS && !refused.iter().any(|r| matches!(r, VerdictBecause::TooLong { .. })) {
         refused.push(VerdictBecause::TooLong { steps: steps.len(), limit: MAX_STEPS });
     }
 
@@ -167,13 +163,20 @@ pub async fn plan(
         }
     }
 
-    let unreviewed: Vec<String> = books.iter().filter(|b| !reviewed.contains(b)).cloned().collect();
+    // Each playbook is reviewed as the plan runs it: its own content, and every step it writes by the
+    // reflex that step runs, that reflex's content and its effect.
+    let unreviewed: Vec<(String, String)> = books
+        .iter()
+        .map(|book| (book.clone(), review_key(request.reviews, book, &plan_steps, catalog)))
+        .filter(|(book, key)| request.reviews.and_then(|r| r.recorded(book)).as_deref() != Some(key.as_str()))
+        .collect();
     let count = plan_steps.len();
-    let prompt = format!("Run the {count} steps of the playbook {name} as shown?");
+    let counted = if count == 1 { "the 1 step".to_string() } else { format!("the {count} steps") };
+    let prompt = format!("Run {counted} of the playbook {name} as shown?");
     let mut because: Vec<VerdictBecause> = refused;
     let refuses = because.iter().any(VerdictBecause::refuses);
     if !refuses {
-        for book in &unreviewed {
+        for (book, _) in &unreviewed {
             // The top playbook is the sentence's own, step 0; a nested one is named at the step that picked it.
             let step =
                 steps.iter().find(|s| s.from.len() == 2 && &s.from[1].playbook == book).map_or(0, |s| s.from[0].step);
@@ -208,6 +211,8 @@ pub async fn plan(
         verdict: Verdict { outcome, because },
         excluded: Vec::new(),
         splits: Vec::new(),
+        playbook: Some(name.clone()),
+        slots: Some(slots.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect()),
     };
     let answers = pick
         .rounds
@@ -230,6 +235,33 @@ pub async fn plan(
         answers,
         head: Some(Box::new(head)),
     })
+}
+
+/// What a review of `book` is a yes to: the playbook's own content, then per step it wrote, the reflex the
+/// step runs, that reflex's content (its directory or its lock, with its item) and the step's effect. A
+/// `say` step that reads as another reflex, a reflex whose body or manifest changed, or a stronger effect
+/// is a plan the person has not seen. The values a sentence gives the slots are not in it: a routine
+/// reviewed once runs for every room it names.
+fn review_key(reviews: Option<&dyn Reviews>, book: &str, steps: &[Step], catalog: &Catalog) -> String {
+    use sha2::{Digest, Sha256};
+    let content = |name: &str| reviews.map(|r| r.content(name)).unwrap_or_default();
+    let mut hasher = Sha256::new();
+    hasher.update(content(book).as_bytes());
+    for step in steps.iter().filter(|s| s.from.iter().any(|f| f.playbook == book)) {
+        let reflex = step.decision.reflex.as_deref().unwrap_or_default();
+        let effect = effect_of(catalog, &step.decision);
+        hasher.update(format!("\n{} {reflex} {} {}", step.step, content(reflex), effect.as_str()).as_bytes());
+    }
+    let bytes = hasher.finalize();
+    format!("review:{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
+}
+
+/// What a review is checked against: the project's content and the trust file's record.
+pub trait Reviews {
+    /// What the person said yes to at their last review of the playbook, if any.
+    fn recorded(&self, playbook: &str) -> Option<String>;
+    /// What the reflex or playbook installed as `name` is now, as content: a change to it changes this.
+    fn content(&self, name: &str) -> String;
 }
 
 /// A sentence that is one of the playbook's own examples, word for word, is the person asking for the
@@ -326,6 +358,14 @@ async fn write(
     let catalog = request.catalog;
     for (i, step) in playbook.steps.iter().enumerate() {
         let own = i + 1;
+        // The bound holds before anything is asked: a plan past it is refused at its 17th step, its words
+        // never decided, however many a nested playbook would add.
+        if out.len() >= MAX_STEPS {
+            if !refused.iter().any(|r| matches!(r, VerdictBecause::TooLong { .. })) {
+                refused.push(VerdictBecause::TooLong { steps: MAX_STEPS + 1, limit: MAX_STEPS });
+            }
+            return Ok(());
+        }
         let mut from = outer.to_vec();
         from.push(From { playbook: name.to_string(), step: own, slots: slots.to_vec() });
         let (text, decided) = match &step.action {
@@ -421,13 +461,11 @@ pub fn picks_playbook(catalog: &Catalog, decision: &Decision) -> bool {
     decision.outcome != Outcome::Abstain && decision.reflex.as_deref().is_some_and(|r| catalog.playbook(r).is_some())
 }
 
-/// Records that the person said yes to the whole plan of these playbooks, as they are now. A record that
-/// cannot be written is said: the next run asks again, which is the safe side.
-pub fn record_reviews(session: &crate::session::Session, playbooks: &[String]) {
-    for name in playbooks {
-        let Some(installed) = session.project.playbook(name) else { continue };
-        let recorded =
-            evoke_files::trust::record_review(&session.places, &session.project.location, name, &installed.item);
+/// Records that the person said yes to the whole plan of these playbooks, each with what it ran. A record
+/// that cannot be written is said: the next run asks again, which is the safe side.
+pub fn record_reviews(session: &crate::session::Session, reviews: &[(String, String)]) {
+    for (name, key) in reviews {
+        let recorded = evoke_files::trust::record_review(&session.places, &session.project.location, name, key);
         if let Err(e) = recorded {
             crate::render::err(&crate::render::warning(
                 &format!("the review of the playbook {name} was not recorded: {e}; it asks again next time"),

@@ -10,6 +10,7 @@ use evoke_core::question::{check_limits, plan_digest};
 use evoke_core::recording::read_recording_lazy;
 use evoke_files::places::Places;
 use evoke_files::project::{self, Location, Project};
+use sha2::Digest;
 use std::path::{Path, PathBuf};
 
 /// A trusted project, loaded: what every command that reads or runs reflexes needs.
@@ -61,8 +62,8 @@ pub struct Session {
     pub gate: Option<Gate>,
     pub plan: String,
     pub cache: AnswerCache,
-    /// The playbooks the person reviewed as they are now (the trust file's record, by hash).
-    pub reviewed: Vec<String>,
+    /// What the person said yes to, per playbook (the trust file's record).
+    pub reviews: std::collections::BTreeMap<String, String>,
 }
 
 /// The global options every command may be given.
@@ -102,21 +103,55 @@ impl Session {
             (gate, _) => gate,
         };
         let cache = AnswerCache::new(&places.cache);
-        let reviewed = reviewed_playbooks(&places, &project);
-        Ok(Session { places, project, catalog, adapter, adapter_name, gate, plan, cache, reviewed })
+        // A trust file that cannot be read counts nothing as reviewed: each plan then waits for its yes.
+        let reviews = evoke_files::trust::reviews(&places, &project.location).unwrap_or_default();
+        Ok(Session { places, project, catalog, adapter, adapter_name, gate, plan, cache, reviews })
     }
 }
 
-/// The playbooks the person said yes to as they are now. A trust file that cannot be read counts none
-/// as reviewed: each plan then waits for its yes.
-fn reviewed_playbooks(places: &Places, project: &Project) -> Vec<String> {
-    project
-        .playbooks
-        .iter()
-        .filter(|p| p.status.is_ok() && !p.item.is_empty())
-        .filter(|p| evoke_files::trust::reviewed(places, &project.location, &p.name, &p.item).unwrap_or(false))
-        .map(|p| p.name.clone())
-        .collect()
+impl crate::playbook::Reviews for Session {
+    fn recorded(&self, playbook: &str) -> Option<String> {
+        self.reviews.get(playbook).cloned()
+    }
+
+    fn content(&self, name: &str) -> String {
+        if let Some(playbook) = self.project.playbook(name) {
+            return playbook.item.clone();
+        }
+        let Some(installed) = self.project.installed(name) else { return String::new() };
+        // A remote reflex is what its lock pins. A local one is where it is, its manifest and its body's
+        // file as they are now: not its whole directory, where a body keeps the state its grants let it
+        // write, which would make every run a plan the person has not seen. Its wording, consent and
+        // settings are in its item.
+        let body = match &installed.locked {
+            Some(locked) => locked.h1.clone(),
+            None => {
+                let file = |name: &str| {
+                    let read = evoke_files::bounded::read(&installed.dir.join(name), evoke_files::bounded::MAX_OWNED);
+                    read.map(|bytes| evoke_core::h1::hex(&sha2::Sha256::digest(bytes)))
+                        .unwrap_or_else(|e| format!("unreadable: {e}"))
+                };
+                let run = match installed.manifest.as_ref().map(|m| &m.run) {
+                    Some(evoke_core::manifest::Run::File(path)) => file(path),
+                    _ => String::new(),
+                };
+                format!("{} {} {run}", installed.dir.display(), file("reflex.toml"))
+            }
+        };
+        let item = self.catalog.get(name).map(|reflex| {
+            let settings: Vec<(String, String)> = self
+                .project
+                .settings(name)
+                .iter()
+                .map(|(k, s)| match s {
+                    evoke_core::project::Setting::Plain(v) => (k.clone(), format!("plain:{v}")),
+                    evoke_core::project::Setting::Env(var) => (k.clone(), format!("env:{var}")),
+                })
+                .collect();
+            evoke_core::weave::planfile::item(reflex, &settings)
+        });
+        format!("{body} {}", item.unwrap_or_default())
+    }
 }
 
 /// Refuses a session whose engine is not the one `evoke.lock` pins: another name, or the same engine at
@@ -208,7 +243,7 @@ impl Session {
             plan: &self.plan,
             cache,
             deadline: started + crate::drive::DEADLINE,
-            reviewed: &self.reviewed,
+            reviews: Some(self),
         }
     }
 }

@@ -122,7 +122,7 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
             if crate::playbook::picks_playbook(request.catalog, &decided.decision)
                 && decided.decision.outcome != evoke_core::decision::Outcome::Ask
             {
-                let planned = crate::playbook::plan(request, input, decided, request.reviewed).await?;
+                let planned = crate::playbook::plan(request, input, decided).await?;
                 return Ok(Woven::Plan(Box::new(planned)));
             }
             Ok(Woven::One(decided))

@@ -327,7 +327,7 @@ fn request<'a>(catalog: &'a evoke_core::catalog::Catalog, adapter: &'a dyn Adapt
         plan: "p",
         cache: None,
         deadline: Instant::now() + ahead,
-        reviewed: &[],
+        reviews: None,
     }
 }
 

@@ -42,17 +42,40 @@ call = "mark"
 args = { what = "blinds" }
 "#;
 
-const NAMES: [&str; 4] = ["probe", "mark", "hold", "night"];
+const TIDY: &str = r#"playbook = 1
+description = "Tidy one thing away, for the tests."
 
+[slots.what]
+ask = "Tidy what?"
+options.lamp = "The lamp."
+options.door = "The door."
+
+[examples]
+"tidy the door" = { what = "door" }
+
+[[steps]]
+call = "mark"
+args = { what = "{what}" }
+"#;
+
+const NAMES: [&str; 5] = ["probe", "mark", "hold", "night", "tidy"];
+
+/// The answers to `night`, and to `tidy up`, which picks `tidy` without saying what.
 fn recording() -> String {
     let mut text = String::from("id = \"replay\"\n\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n\n");
-    text.push_str("[answers.\"night\"]\nroute = { ");
-    let route: Vec<String> =
-        NAMES.iter().map(|n| format!("{n} = {}", if *n == "night" { "0.95" } else { "0.01" })).collect();
-    text.push_str(&route.join(", "));
-    text.push_str(", none = 0.02 }\n");
-    for name in NAMES {
-        text.push_str(&format!("\"fits.{name}\" = {{ yes = {} }}\n", if name == "night" { 0.95 } else { 0.02 }));
+    for (sentence, top) in [("night", "night"), ("tidy up", "tidy")] {
+        text.push_str(&format!("[answers.{sentence:?}]\nroute = {{ "));
+        let route: Vec<String> =
+            NAMES.iter().map(|n| format!("{n} = {}", if *n == top { "0.95" } else { "0.01" })).collect();
+        text.push_str(&route.join(", "));
+        text.push_str(", none = 0.01 }\n");
+        for name in NAMES {
+            text.push_str(&format!("\"fits.{name}\" = {{ yes = {} }}\n", if name == top { 0.95 } else { 0.02 }));
+        }
+        if top == "tidy" {
+            text.push_str("\"tidy.what\" = { lamp = 0.02, door = 0.02, unstated = 0.96 }\n");
+        }
+        text.push('\n');
     }
     text
 }
@@ -100,9 +123,11 @@ fn fixture() -> Fixture {
         ),
     );
     write(&project.join("playbooks/night/playbook.toml"), NIGHT);
+    write(&project.join("playbooks/tidy/playbook.toml"), TIDY);
     write(
         &project.join("evoke.toml"),
-        "[reflexes]\nprobe = \"r/probe\"\nmark = \"r/mark\"\nhold = \"r/hold\"\n\n[playbooks]\nnight = \"playbooks/night\"\n",
+        "[reflexes]\nprobe = \"r/probe\"\nmark = \"r/mark\"\nhold = \"r/hold\"\n\n\
+         [playbooks]\nnight = \"playbooks/night\"\ntidy = \"playbooks/tidy\"\n",
     );
     write(&project.join("recording.toml"), &recording());
     let home = root.path().join("home");
@@ -467,4 +492,73 @@ fn why_after_a_plan_refused_whole_says_the_refusal_evoke_said() {
         assert!(stdout.contains(&format!("  abstain · {said}")), "{sentence}: {stdout}");
         assert!(!stdout.contains("nothing is installed"), "{sentence}: {stdout}");
     }
+}
+
+#[test]
+fn a_reviewed_playbook_asks_again_once_a_reflex_it_runs_changed() {
+    let f = fixture();
+    f.reviewed();
+    // The called reflex's manifest changes (its effect, its body's argv): not the plan the person saw.
+    let manifest = f.project.join("r/mark/reflex.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("echo marked", "echo MARKED")).unwrap();
+    let out = f.evoke().arg("night").output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text_of(&out));
+    assert_eq!(f.marks(), "", "nothing ran");
+
+    // Said yes to again, it runs; then the reflex is pointed at another directory in evoke.toml.
+    f.reviewed();
+    copy_tree(&f.project.join("r/mark"), &f.project.join("r/mark2"));
+    let toml = std::fs::read_to_string(f.project.join("evoke.toml")).unwrap();
+    std::fs::write(f.project.join("evoke.toml"), toml.replace("r/mark\"", "r/mark2\"")).unwrap();
+    let trusted = f.evoke().arg("trust").output().unwrap();
+    assert!(trusted.status.success(), "{}", text_of(&trusted));
+    let out = f.evoke().arg("night").output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text_of(&out));
+    assert_eq!(f.marks(), "", "nothing ran");
+}
+
+#[test]
+fn a_slot_asked_at_a_terminal_is_planned_as_the_playbook() {
+    let f = fixture();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+    command.current_dir(&f.project).env("EVOKE_HOME", &f.home).env("NO_COLOR", "1");
+    command.args(["--recording", "recording.toml", "tidy up"]);
+    let mut session = expectrl::Session::spawn(command).unwrap();
+    session.set_expect_timeout(Some(Duration::from_secs(60)));
+    session.expect("> ").unwrap();
+    session.send_line("door").unwrap();
+    let found = session.expect("[y/N] ").unwrap();
+    let shown = String::from_utf8_lossy(found.before()).into_owned();
+    assert!(shown.contains("playbook tidy: 1 step") && shown.contains("mark what=\"door\""), "{shown}");
+    assert!(shown.contains("Run the 1 step of the playbook tidy as shown?"), "{shown}");
+    session.send_line("y").unwrap();
+    session.expect(expectrl::Eof).unwrap();
+    assert_eq!(f.count("mark-door"), 1, "{}", f.marks());
+}
+
+#[test]
+fn a_playbook_run_by_name_is_refused_with_the_sentence_that_picks_it() {
+    let f = fixture();
+    let out = f.evoke().args(["run", "tidy"]).output().unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("`tidy` is a playbook") && stderr.contains("evoke 'tidy the door'"), "{stderr}");
+    assert_eq!(f.marks(), "");
+}
+
+#[test]
+fn a_plan_file_carries_the_playbook_and_its_slots() {
+    let f = fixture();
+    let plan = f.project.join("night.plan.json");
+    let saved = f.evoke().args(["try", "--save"]).arg(&plan).arg("night").output().unwrap();
+    assert!(saved.status.success(), "{}", text_of(&saved));
+    let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
+    assert_eq!(file["weave"]["playbook"], "night", "{file}");
+    assert_eq!(file["weave"]["slots"], serde_json::json!({}), "{file}");
+}
+
+fn text_of(output: &Output) -> String {
+    let (stdout, stderr) = text(output);
+    format!("{stdout}{stderr}")
 }

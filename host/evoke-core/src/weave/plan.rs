@@ -72,7 +72,8 @@ pub enum VerdictBecause {
     Nested { playbook: String },
     /// A playbook's step picks a playbook that picks another: one level of nesting only.
     TooDeep { playbook: String, step: usize },
-    /// More steps in all than a plan holds.
+    /// More steps in all than a plan holds: `steps` counts to the first step past the bound, where
+    /// writing the plan stops.
     TooLong { steps: usize, limit: usize },
     /// The sentence asks for the playbook on a condition, or for later.
     Conditional { text: String },
@@ -125,6 +126,12 @@ pub struct Plan {
     pub verdict: Verdict,
     pub excluded: Vec<Excluded>,
     pub splits: Vec<Split>,
+    /// The playbook that wrote the plan, when one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playbook: Option<String>,
+    /// The values the sentence gave the playbook's slots, in its order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slots: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl Plan {
@@ -189,6 +196,8 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
         verdict: Verdict { outcome: Outcome::Run, because: Vec::new() },
         excluded,
         splits: reading.splits.clone(),
+        playbook: None,
+        slots: None,
     };
     if decided.is_empty() {
         plan.verdict = Verdict { outcome: Outcome::Abstain, because: vec![VerdictBecause::NothingToDo] };

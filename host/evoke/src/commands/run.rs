@@ -36,6 +36,16 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
 }
 
 fn by_name(session: &Workspace, name: &str, pairs: &[String], json: bool) -> CommandResult {
+    // A playbook is a plan of several calls, reviewed whole: it is picked by a sentence, never run by name.
+    if let Some(playbook) = session.catalog.playbook(name) {
+        let said = playbook.examples.iter().find(|e| e.asserts.is_some()).map(|e| e.utterance.clone());
+        let fix = match said {
+            Some(sentence) => format!("say a sentence that picks it: {}", render::command(&["evoke", &sentence])),
+            None => "say a sentence that picks it, as its examples do".to_string(),
+        };
+        return Err(CommandError::usage(format!("`{name}` is a playbook, not a reflex: it runs from a sentence"))
+            .with_fix(fix));
+    }
     let Some(reflex) = session.catalog.get(name) else {
         return Err(match session.project.installed(name).map(|i| &i.status) {
             Some(Err(inactive)) => CommandError::inactive(name, inactive),

@@ -119,6 +119,27 @@ async fn act(
     let mut waited = std::time::Duration::ZERO;
     let present = prompt::person_present();
     loop {
+        // A playbook picked once its slots were answered is planned as one picked outright.
+        if decision.outcome != Outcome::Ask && crate::playbook::picks_playbook(&session.catalog, &decision) {
+            let request = session.request(started);
+            let input = decision.input.clone();
+            let picked = Decided { decision, ..decided };
+            let planned = match crate::playbook::plan(&request, &input, picked).await {
+                Ok(planned) => planned,
+                Err(Failed { failure, trace, rounds }) => {
+                    return refused(log, &input, failure, &trace, &rounds, options.json);
+                }
+            };
+            let woven = crate::commands::weave::Options {
+                json: options.json,
+                project_flag: options.project_flag,
+                pinned: None,
+                assigned: &[],
+                repeated: &options.repeated,
+            };
+            let journaled = crate::commands::weave::Journaled::Said;
+            return crate::commands::weave::act(session, log, planned, started, &woven, journaled).await;
+        }
         match decision.outcome {
             Outcome::Abstain => {
                 finish(log, &decided, &decision, None, options);

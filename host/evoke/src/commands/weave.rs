@@ -358,11 +358,20 @@ pub async fn act(
                 emit(log, j, &step.decision, None, Status::Unanswered, Some(why));
             }
             if !options.json {
-                render::err(&render::playbook_waits(&head.playbook, question));
+                let again = match &options.pinned {
+                    Some(pinned) => format!("run {} again", render::command(&["evoke", "run", &pinned.file])),
+                    None => "say it again".to_string(),
+                };
+                render::err(&render::playbook_waits(&head.playbook, question, &again));
             }
             return Ok(Exit::NeedsPerson);
         }
         render::out(&render::plan_steps(&plan));
+        // The sentences that pick it are part of what the person says yes to: a routine claiming an
+        // everyday sentence is seen here, not found out when it runs.
+        if let Some(playbook) = session.catalog.playbook(&head.playbook) {
+            render::out(&render::playbook_examples(playbook));
+        }
         shown_whole = true;
         let asked = Instant::now();
         let yes = prompt::confirm(question);
@@ -781,15 +790,30 @@ fn stopped_before_running<F>(
 where
     F: Fn(&mut Log, usize, &Decision, Option<&evoke_bodies::Ran>, Status, Option<Why>),
 {
+    // The step that waits says the question no one answered; the others say which step held them, since
+    // none of them was stopped by a step that ran.
+    let held = Why::Said { message: format!("step {} waits for a person; nothing ran", asking + 1) };
     for (j, step) in plan.steps.iter().enumerate() {
-        let (status, why) =
-            if j == asking || step.decision.outcome == Outcome::Ask { (Status::Unanswered, None) } else { skipped() };
+        let (status, why) = if j == asking || step.decision.outcome == Outcome::Ask {
+            (Status::Unanswered, Some(Why::Said { message: question_of(&step.decision) }))
+        } else {
+            (Status::Skipped, Some(held.clone()))
+        };
         emit(log, j, &step.decision, None, status, why);
     }
     if !options.json {
         render::err(said);
     }
     Exit::NeedsPerson
+}
+
+/// The question a waiting step puts to a person: its confirm's own question, or what its ask asks.
+fn question_of(decision: &Decision) -> String {
+    if let Some(prompt) = &decision.prompt {
+        return prompt.template.clone();
+    }
+    let asks: Vec<&str> = decision.missing.iter().flatten().map(|m| m.ask.as_str()).collect();
+    if asks.is_empty() { "a yes".to_string() } else { asks.join(" ") }
 }
 
 /// One step at its turn: the journal first, then the gate, then the body.
@@ -922,23 +946,11 @@ pub struct PlanLine<'a> {
     #[serde(flatten)]
     pub plan: &'a Plan,
     pub trace: &'a [TraceEntry],
-    /// The playbook that wrote the plan, when one did, and the slots the sentence gave it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub playbook: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub slots: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl<'a> PlanLine<'a> {
     pub fn of(woven: &'a crate::weave::PlanDecided, trace: &'a [TraceEntry]) -> Self {
-        let head = woven.head.as_deref();
-        PlanLine {
-            plan: &woven.plan,
-            trace,
-            playbook: head.map(|h| h.playbook.as_str()),
-            slots: head
-                .map(|h| h.slots.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect()),
-        }
+        PlanLine { plan: &woven.plan, trace }
     }
 }
 

@@ -32,12 +32,28 @@ pub fn playbook_picked(playbook: &str, steps: usize) -> String {
     format!("playbook {}: {count}\n", shown(playbook))
 }
 
+/// The sentences a playbook's examples say pick it, as the review shows them.
+pub fn playbook_examples(playbook: &evoke_core::playbook::Playbook) -> String {
+    let said: Vec<String> = playbook
+        .examples
+        .iter()
+        .filter(|e| e.asserts.is_some())
+        .map(|e| format!("\"{}\"", shown(&e.utterance)))
+        .collect();
+    if said.is_empty() {
+        return String::new();
+    }
+    format!("picked by sentences like: {}\n", said.join(", "))
+}
+
 /// A playbook's plan that waits for a yes no one here can give: nothing ran.
-pub fn playbook_waits(playbook: &str, question: &str) -> String {
+pub fn playbook_waits(playbook: &str, question: &str, again: &str) -> String {
     format!(
-        "evoke: the playbook {} waits for a yes with its steps shown: {}\nnothing ran: say it again at a terminal\n",
+        "evoke: the playbook {} waits for a yes to its whole plan ({}), which only a person at a terminal can \
+         give; nothing ran: {} at a terminal, where every step is shown first\n",
         shown(playbook),
-        shown(question)
+        shown(question),
+        shown(again)
     )
 }
 
@@ -65,7 +81,7 @@ pub fn playbook_held(because: &VerdictBecause) -> String {
             shown(playbook)
         ),
         VerdictBecause::TooLong { steps, limit } => {
-            format!("the playbook makes {steps} steps in all, over the {limit} a plan holds")
+            format!("the playbook makes {steps} steps or more in all, over the {limit} a plan holds")
         }
         VerdictBecause::Conditional { text } => format!(
             "\"{}\" asks for a playbook on a condition or for later; evoke runs a routine only when asked now",
@@ -106,9 +122,24 @@ pub fn plan_steps(plan: &Plan) -> String {
             continue;
         }
         let call = d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default());
-        out.push_str(&plan_step(step.step, &call, d.confidence));
+        let line = plan_step(step.step, &call, d.confidence);
+        out.push_str(&format!("{}{}\n", line.trim_end_matches('\n'), written_by(step)));
     }
     out
+}
+
+/// What a person confirming a playbook's plan must see of a step beyond its call: the condition it runs
+/// under, and the nested playbook that wrote it.
+fn written_by(step: &plan::Step) -> String {
+    let mut said = String::new();
+    if let Some(when) = &step.when {
+        said.push_str(&format!("  · only if step {}'s {} is \"{}\"", when.step, shown(&when.field), shown(&when.is)));
+    }
+    if step.from.len() > 1 {
+        let names: Vec<String> = step.from[1..].iter().map(|f| shown(&f.playbook).into_owned()).collect();
+        said.push_str(&format!("  · from {}", names.join(", ")));
+    }
+    said
 }
 
 /// `evoke try`'s reading of a plan: each step with its outcome, the stages, what was left out, and the
@@ -150,12 +181,13 @@ pub fn plan_reading(plan: &Plan) -> String {
                 .map(|r| format!("  ({})", serde_json::to_value(r).unwrap_or_default().as_str().unwrap_or("")))
                 .unwrap_or_default();
             out.push_str(&format!(
-                "{:>3}  {}{}  {}{}\n",
+                "{:>3}  {}{}  {}{}{}\n",
                 step.step,
                 shown(&call),
                 confidence,
                 d.outcome.as_str(),
-                repair
+                repair,
+                written_by(step)
             ));
         }
         let stages: Vec<String> =
