@@ -9,21 +9,21 @@
 //! made examples, with `oos_train`.
 //!
 //! ```text
-//! cargo bench -p evoke-adapters --bench clinc                 # the report
-//! cargo bench -p evoke-adapters --bench clinc -- tune         # the search behind calibration.rs
-//! cargo bench -p evoke-adapters --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
-//! cargo bench -p evoke-adapters --bench clinc -- weave        # weaving on val beside deciding alone (clinc/woven.rs)
-//! cargo bench -p evoke-adapters --bench clinc -- home         # the example project's sentences, decided
-//! cargo bench -p evoke-adapters --bench clinc -- home embed   # the same, decided by embed
-//! cargo bench -p evoke-adapters --bench clinc -- home embed FILE  # a sentence a line from FILE instead
-//! cargo bench -p evoke-adapters --bench clinc -- kept         # a first decision: fitted against kept model
-//! cargo bench -p evoke-adapters --bench clinc -- embed        # the goals table, embed beside local
-//! cargo bench -p evoke-adapters --bench clinc -- embed test   # the same on CLINC150's test split, once
-//! cargo bench -p evoke-adapters --bench clinc -- tune-embed   # the search behind embed/calibration.rs
-//! cargo bench -p evoke-adapters --bench clinc -- tune-embed head  # the same with the route's logistic head
-//! cargo bench -p evoke-adapters --bench clinc -- encode-time  # a decision against its one forward pass
-//! cargo bench -p evoke-adapters --bench clinc -- outcomes FILE  # every val decision, as JSON lines
-//! cargo bench -p evoke-adapters --bench clinc -- vectors DIR    # every sentence's vector, for numpy
+//! cargo bench -p evoke-adapters -F embed --bench clinc                 # the report
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- tune         # the search behind calibration.rs
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- weave        # weaving on val beside deciding alone (clinc/woven.rs)
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- home         # the example project's sentences, decided
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- home embed   # the same, decided by embed
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- home embed FILE  # a sentence a line from FILE instead
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- kept         # a first decision: fitted against kept model
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- embed        # the goals table, embed beside local
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- embed test   # the same on CLINC150's test split, once
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- tune-embed   # the search behind embed/calibration.rs
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- tune-embed head  # the same with the route's logistic head
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- encode-time  # a decision against its one forward pass
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- outcomes FILE  # every val decision, as JSON lines
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- vectors DIR    # every sentence's vector, for numpy
 //! ```
 //!
 //! `embed` loads the model named by `EVOKE_EMBED_MODEL`, else the one `.ci/get-model` unpacks.

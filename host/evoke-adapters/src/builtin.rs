@@ -9,6 +9,12 @@ use std::path::Path;
 /// The names built into this evoke.
 pub const NAMES: [&str; 3] = ["local", "embed", "openai"];
 
+/// What naming `embed` says in a build without it: the engine is a built-in name all the same, so a
+/// project naming it is refused, not sent looking for an installed component of that name.
+#[cfg(not(feature = "embed"))]
+pub const EMBED_LEFT_OUT: &str =
+    "the `embed` adapter is not in this build: evoke-adapters was compiled without its `embed` feature";
+
 /// Why a named adapter could not be opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpenError {
@@ -35,7 +41,10 @@ pub fn open(
             local.keep_models_in(cache.join("local"));
             Ok(Box::new(local))
         }
+        #[cfg(feature = "embed")]
         "embed" => Ok(Box::new(crate::embed::Embed::from_table(settings, cache).map_err(refused)?)),
+        #[cfg(not(feature = "embed"))]
+        "embed" => Err(refused(EMBED_LEFT_OUT.to_string())),
         "openai" => Ok(Box::new(crate::openai::OpenAi::from_table(settings).map_err(|e| refused(e.to_string()))?)),
 
         other => match crate::component::open(other, settings, data, cache) {
@@ -43,5 +52,18 @@ pub fn open(
             Ok(None) => Err(OpenError::Unknown { name: other.to_string() }),
             Err(e) => Err(refused(e.to_string())),
         },
+    }
+}
+
+#[cfg(all(test, not(feature = "embed")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embed_left_out_of_the_build_is_refused_naming_the_feature() {
+        let place = std::env::temp_dir();
+        let refused = open("embed", None, &place, &place).err().expect("embed is refused");
+        assert_eq!(refused, OpenError::Refused { message: EMBED_LEFT_OUT.to_string() });
+        assert!(EMBED_LEFT_OUT.contains("`embed` feature"));
     }
 }

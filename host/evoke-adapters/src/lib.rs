@@ -2,6 +2,7 @@
 
 pub mod builtin;
 pub mod component;
+#[cfg(feature = "embed")]
 pub mod embed;
 pub mod engine;
 pub mod local;

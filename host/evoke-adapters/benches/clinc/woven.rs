@@ -4,8 +4,8 @@
 //! woven over the same 150 reflexes.
 //!
 //! ```text
-//! cargo bench -p evoke-adapters --bench clinc -- weave          # the report
-//! cargo bench -p evoke-adapters --bench clinc -- weave cut      # and every in-scope sentence cut, with its parts
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- weave          # the report
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- weave cut      # and every in-scope sentence cut, with its parts
 //! ```
 
 use super::{Item, clinc, decide, split_train};

@@ -26,6 +26,8 @@ pub struct Reading<'a> {
 
 impl Reading<'_> {
     /// The same reading over other words (an example's), with nothing of the request's mentions.
+    // Read by `embed` alone, which a build without the `embed` feature leaves out.
+    #[cfg_attr(not(feature = "embed"), allow(dead_code))]
     pub fn over<'b>(&'b self, words: &'b [Word]) -> Reading<'b> {
         Reading { request: words, params: self.params, synonyms: self.synonyms, said: None, common: self.common }
     }
@@ -101,6 +103,8 @@ fn quoted(text: &str) -> Vec<String> {
 
 /// Whether an option or vocabulary word is said in full, in whole words: its key, or a name its meaning
 /// quotes (`also 'the snug'`), and not inside a longer word said or in a place another argument takes.
+// Read by `embed` (and this module's tests) alone, which a build without the `embed` feature leaves out.
+#[cfg_attr(not(feature = "embed"), allow(dead_code))]
 pub fn said_in_full(reading: &Reading, key: &str, meaning: &str) -> bool {
     if only_inside_a_longer_name(reading, key, meaning) {
         return false;
