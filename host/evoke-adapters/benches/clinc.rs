@@ -39,7 +39,7 @@ use evoke_core::decide::Decider;
 use evoke_core::decision::{Decision, Outcome};
 use evoke_core::manifest::read_manifest;
 use evoke_core::mood::{Mood, mood};
-use evoke_core::question::{NONE, Options, Question, Questions, Text, UNSTATED};
+use evoke_core::question::{NONE, Options, Question, QuestionId, Questions, Text, UNSTATED};
 use evoke_core::validate::validate;
 use evoke_embed::head::Fitting;
 use std::collections::BTreeMap;
@@ -181,7 +181,7 @@ struct Tuning<'a> {
 impl Tuning<'_> {
     fn of(train: &[Item]) -> Tuning<'_> {
         let (intents, held) = split_train(train);
-        let route = catalog(&intents).route_round().get("route").unwrap().clone();
+        let route = catalog(&intents).route_round().route().unwrap().clone();
         let scope = held.iter().step_by(5).copied().collect();
         Tuning { intents, held, route, scope }
     }
@@ -265,7 +265,7 @@ fn decision_of(catalog: &Catalog, answer: Answer, gate: Gate, input: &str) -> (D
         let questions = questions.clone();
         let raw = answer(&State { request: input.to_string() }, &questions);
         let answers = validate(&questions, &raw).expect("the engine's answers validate");
-        if let Some(d) = answers.get("route") {
+        if let Some(d) = answers.get(&QuestionId::Route) {
             route = d.0.clone();
         }
         decider.feed(&answers);
@@ -746,7 +746,7 @@ fn massive(local: &Local) {
             options: Options(options),
             otherwise: Some(UNSTATED.into()),
         };
-        let questions = Questions(vec![("r.slot".into(), question)]);
+        let questions = Questions(vec![(QuestionId::arg("r", "slot"), question)]);
         let (mut n, mut right, mut stated, mut stated_right) = (0, 0, 0, 0);
         for v in &dev {
             let utt = v["utt"].as_str().unwrap();
@@ -896,7 +896,7 @@ fn kept() {
     let route = Decider::new(&catalog, Some(GATE), sentences[0])
         .expect("in bounds")
         .questions()
-        .and_then(|q| q.0.iter().find(|(id, _)| id == "route").map(|(_, q)| q.clone()))
+        .and_then(|q| q.0.iter().find(|(id, _)| *id == QuestionId::Route).map(|(_, q)| q.clone()))
         .expect("the first round asks the route");
     let place = std::env::temp_dir().join(format!("evoke-kept-bench-{}", std::process::id()));
     let median = |mut times: Vec<f64>| {
@@ -1094,7 +1094,7 @@ fn embed_report(test: bool) {
     // them again.
     let memo: std::cell::RefCell<std::collections::HashMap<String, evoke_core::adapter::Raw>> = Default::default();
     let embed_answer = |s: &State, q: &Questions| {
-        let key = format!("{}\n{}", s.request, q.ids().collect::<Vec<_>>().join(" "));
+        let key = format!("{}\n{}", s.request, q.ids().map(ToString::to_string).collect::<Vec<_>>().join(" "));
         if let Some(raw) = memo.borrow().get(&key) {
             return raw.clone();
         }
@@ -1213,7 +1213,7 @@ fn massive_intents_beside_embed(local: &Local, engine: &Embed) {
     let (intents, _) = split_train(&items(&train));
     let all: Vec<usize> = (0..intents.len()).collect();
     let route = sub_route(&intents, &all);
-    let questions = Questions(vec![("route".into(), route)]);
+    let questions = Questions(vec![(QuestionId::Route, route)]);
     let dev = items(&dev);
     let mut right = (0usize, 0usize);
     for item in &dev {
@@ -1460,7 +1460,7 @@ fn embed_vectors(dir: &Path) {
     let (intents, held) = split_train(&train);
     let (encoder, _) = embed_model();
     let index = |intent: &str| intents.iter().position(|(n, _)| n == intent).map_or(-1, |i| i as i64);
-    let route_question = catalog(&intents).route_round().get("route").unwrap().clone();
+    let route_question = catalog(&intents).route_round().route().unwrap().clone();
     let local_route = RouteModel::build(&route_question, Params::default()).expect("a choice");
     let mut texts: Vec<(String, String)> = Vec::new();
     for (intent, examples) in &intents {

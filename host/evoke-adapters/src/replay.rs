@@ -49,7 +49,10 @@ fn asked(recorded: Option<&Raw>, state: &State, questions: &Questions) -> Result
     let Some(recorded) = recorded else {
         return Err(AdapterError::new(format!("the recording holds no answers for \"{}\"", state.request)));
     };
-    Ok(questions.ids().filter_map(|id| recorded.get_key_value(id).map(|(k, a)| (k.clone(), a.clone()))).collect())
+    Ok(questions
+        .ids()
+        .filter_map(|id| recorded.get_key_value(&id.to_string()).map(|(k, a)| (k.clone(), a.clone())))
+        .collect())
 }
 
 impl Adapter for Replay {

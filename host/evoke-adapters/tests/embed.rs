@@ -7,7 +7,7 @@
 use evoke_adapters::embed::{Embed, GATE, Params};
 use evoke_adapters::local::ArgParams;
 use evoke_core::adapter::{Adapter, Cancel, Raw, State};
-use evoke_core::question::{NONE, Options, Question, Questions, Text, UNSTATED};
+use evoke_core::question::{NONE, Options, Question, QuestionId, Questions, Text, UNSTATED};
 use evoke_core::validate::validate;
 use evoke_embed::Encoder;
 use evoke_embed::testing::reference_model;
@@ -89,10 +89,10 @@ fn questions(state_examples: &[&str]) -> Questions {
         otherwise: Some(UNSTATED.into()),
     };
     Questions(vec![
-        ("route".into(), route),
-        ("fits.lights".into(), fits),
-        ("lights.state".into(), state),
-        ("lights.room".into(), room),
+        (QuestionId::Route, route),
+        (QuestionId::fits("lights"), fits),
+        (QuestionId::arg("lights", "state"), state),
+        (QuestionId::arg("lights", "room"), room),
     ])
 }
 
@@ -136,7 +136,7 @@ fn a_not_for_entry_takes_its_requests_away() {
             .0
             .iter()
             .map(|(id, q)| match q {
-                Question::Choice { ask, options, otherwise } if id == "route" => {
+                Question::Choice { ask, options, otherwise } if *id == QuestionId::Route => {
                     let options = options
                         .0
                         .iter()
@@ -311,7 +311,11 @@ fn on_the_example_project_a_value_said_in_full_clears_the_write_bar() {
     assert_eq!(args["room"]["word"], "den", "{args}");
     assert_eq!(args["state"]["key"], "off", "{args}");
     for question in ["lights.room", "lights.state"] {
-        let j = d.judgments.iter().find(|j| j.question == question).unwrap_or_else(|| panic!("{question}: {d:?}"));
+        let j = d
+            .judgments
+            .iter()
+            .find(|j| j.question.to_string() == question)
+            .unwrap_or_else(|| panic!("{question}: {d:?}"));
         assert!(j.p >= GATE.write, "{question} {} < the write bar {}: {:?}", j.p, GATE.write, d.judgments);
     }
     // A room no word names is asked for, never guessed.
@@ -464,7 +468,8 @@ fn an_example_near_through_its_other_words_never_reads_the_value_it_names() {
     // "turn … the kitchen lights", and the `on` it names is not said. It read `on` at 1.00 and ran.
     let d = decide_home(&engine, "turn of the kitchen lights");
     assert_ne!(d.outcome, Outcome::Run, "{d:?}");
-    let state = d.judgments.iter().find(|j| j.question == "lights.state").expect("the state is asked");
+    let state =
+        d.judgments.iter().find(|j| j.question == QuestionId::arg("lights", "state")).expect("the state is asked");
     assert!(!(state.top == "on" && state.p >= GATE.write), "{:?}", d.judgments);
     // A value said in full outweighs an example's nearness: `off` is said, and it read `on` (0.75).
     let raw = ask(&engine, "turn off the oven in the kitchen", &questions(&[]));

@@ -49,6 +49,8 @@ pub enum CaseError {
     AnswerNotAnObject { question: String },
     #[error("{id}: a question's type is \"choice\" or \"yesno\"")]
     QuestionType { id: String },
+    #[error("{0}")]
+    NotAnId(crate::question::NotAnId),
     /// A key that must be a number is not: `key` is its path, as `route.p`.
     #[error("{key} must be a number")]
     NotANumber { key: &'static str },

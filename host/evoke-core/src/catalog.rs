@@ -69,7 +69,7 @@ impl Catalog {
 
     /// Round 1: the `route` question over these reflexes.
     pub fn route_round(&self) -> &Questions {
-        self.route.get_or_init(|| Questions(vec![("route".into(), crate::question::route(self))]))
+        self.route.get_or_init(|| Questions(vec![(crate::question::QuestionId::Route, crate::question::route(self))]))
     }
 
     /// Keeps the reflexes `keep` accepts; the route is built anew for the rest.

@@ -15,7 +15,7 @@ use crate::manifest::{Manifest, read_manifest};
 use crate::mention::{Offered, said};
 use crate::mood::{Mood, mood};
 use crate::overlay::read_overlay;
-use crate::question::{Question, Questions};
+use crate::question::{Question, QuestionId, Questions};
 use crate::recognize::{PickKind, candidates};
 use crate::validate::validate;
 use crate::vocab::read_vocab;
@@ -256,7 +256,7 @@ fn question_shape(question: &Question) -> Value {
 }
 
 fn questions_shape(questions: &Questions) -> Value {
-    Value::Object(questions.0.iter().map(|(id, q)| (id.clone(), question_shape(q))).collect())
+    Value::Object(questions.0.iter().map(|(id, q)| (id.to_string(), question_shape(q))).collect())
 }
 
 fn raw_of(value: &Value) -> Result<Raw, CaseError> {
@@ -297,7 +297,7 @@ fn questions_case(input: &Value) -> Result<Value, CaseError> {
     let Some(first) = decider.questions() else { return Ok(json!({ "rounds": [] })) };
     let mut rounds = vec![questions_shape(first)];
     if let Some(route) = input.get("route") {
-        let raw = raw_of(&json!({ "route": route }))?;
+        let raw = raw_of(&Value::Object([(QuestionId::Route.to_string(), route.clone())].into_iter().collect()))?;
         let answers = validate(first, &raw).map_err(CaseError::Answer)?;
         if decider.feed(&answers).is_none()
             && let Some(second) = decider.questions()
@@ -335,14 +335,14 @@ fn validate_case(input: &Value) -> Result<Value, CaseError> {
             }
             _ => return Err(CaseError::QuestionType { id: id.clone() }),
         };
-        questions.push((id.clone(), question));
+        questions.push((id.parse().map_err(CaseError::NotAnId)?, question));
     }
     let raw = raw_of(input.get("raw").ok_or_else(|| CaseError::Missing { key: "raw".into() })?)?;
     match validate(&Questions(questions), &raw) {
         Ok(answers) => {
             let answers: Map<String, Value> = answers
                 .into_iter()
-                .map(|(id, d)| (id, Value::Object(d.0.into_iter().map(|(k, p)| (k, json!(p))).collect())))
+                .map(|(id, d)| (id.to_string(), Value::Object(d.0.into_iter().map(|(k, p)| (k, json!(p))).collect())))
                 .collect();
             Ok(json!({ "answers": answers }))
         }
@@ -412,7 +412,11 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
         let Some(answers) = recorded.get(words) else {
             return Ok(json!({ "fault": { "type": "no_answers", "text": words } }));
         };
-        let raw: Raw = questions.ids().filter_map(|id| answers.get(id).map(|a| (id.to_string(), a.clone()))).collect();
+        let raw: Raw = questions
+            .ids()
+            .map(QuestionId::to_string)
+            .filter_map(|id| answers.get(&id).map(|a| (id, a.clone())))
+            .collect();
         let validated = match validate(questions, &raw) {
             Ok(validated) => validated,
             Err(fault) => return Ok(json!({ "fault": fault, "text": words })),
@@ -512,7 +516,11 @@ fn decide_case(input: &Value) -> Result<Value, CaseError> {
         Err(refusal) => return Ok(json!({ "fault": refusal })),
     };
     while let Some(questions) = decider.questions() {
-        let raw: Raw = questions.ids().filter_map(|id| recorded.get(id).map(|a| (id.to_string(), a.clone()))).collect();
+        let raw: Raw = questions
+            .ids()
+            .map(QuestionId::to_string)
+            .filter_map(|id| recorded.get(&id).map(|a| (id, a.clone())))
+            .collect();
         match validate(questions, &raw) {
             Ok(answers) => {
                 decider.feed(&answers);

@@ -12,7 +12,7 @@ use crate::decision::{
 use crate::gate::{Complete, abstains, confirm_reasons};
 use crate::manifest::{Arg, Effect, Source, fill};
 use crate::mood::{Mood, mood, within};
-use crate::question::{self, NONE, Questions, UNSTATED, YES, arg_id, fits_id};
+use crate::question::{self, NONE, QuestionId, Questions, UNSTATED, YES};
 use crate::recognize::{Candidate, Span, recognize};
 use crate::text::{Unclean, check_clean};
 use crate::validate::{Answers, Distribution};
@@ -202,12 +202,12 @@ impl<'c> Decider<'c> {
     }
 
     fn after_route(&mut self, answers: &Answers) -> Stage {
-        let Some(route) = answers.get("route").cloned() else {
+        let Some(route) = answers.get(&QuestionId::Route).cloned() else {
             return Stage::Done(Box::new(self.abstain(Vec::new(), Vec::new())));
         };
         let (top, p) = self.route_top(&route);
         let top = top.as_str();
-        let route_judgment = Judgment { question: "route".into(), top: top.to_string(), p };
+        let route_judgment = Judgment { question: QuestionId::Route, top: top.to_string(), p };
         let ranked = self.ranked(&route);
         if abstains(self.gate.as_ref(), top, p, None) {
             let contenders =
@@ -227,12 +227,12 @@ impl<'c> Decider<'c> {
         let reflex = self.catalog.get(winner).expect("the winner is in the catalog");
         let (top, p) = self.route_top(&route);
         let top = top.as_str();
-        let mut judgments = vec![Judgment { question: "route".into(), top: top.to_string(), p }];
+        let mut judgments = vec![Judgment { question: QuestionId::Route, top: top.to_string(), p }];
         let contenders: Vec<Contender> = self
             .ranked(&route)
             .into_iter()
             .map(|(name, p)| {
-                let fits = answers.get(&fits_id(name)).map(|d| d.p(YES));
+                let fits = answers.get(&QuestionId::fits(name)).map(|d| d.p(YES));
                 Contender { reflex: name.to_string(), route: p, fits }
             })
             .collect();
@@ -241,7 +241,7 @@ impl<'c> Decider<'c> {
         let mut missing = Vec::new();
         let mut taken: Vec<Span> = Vec::new();
         for arg in &reflex.manifest.args {
-            let id = arg_id(winner, &arg.name);
+            let id = QuestionId::arg(winner, &arg.name);
             let read = match answers.get(&id) {
                 Some(answer) => {
                     let (top, p) = answer.top();
@@ -285,7 +285,7 @@ impl<'c> Decider<'c> {
                 Read::Unstated | Read::Absent => {}
             }
         }
-        let fits_yes = answers.get(&fits_id(winner)).map(|d| d.p(YES));
+        let fits_yes = answers.get(&QuestionId::fits(winner)).map(|d| d.p(YES));
         if abstains(self.gate.as_ref(), top, p, fits_yes) {
             return self.abstain(judgments, contenders);
         }
@@ -453,7 +453,7 @@ fn settled_with(
         if let Some((_, value)) = answers.iter().find(|(name, _)| *name == arg.name) {
             args.0.push((arg.name.clone(), value.clone()));
             missing.retain(|m| m.arg != arg.name);
-            let question = arg_id(&reflex.name, &arg.name);
+            let question = QuestionId::arg(&reflex.name, &arg.name);
             let top = match value {
                 Value::Pick { span, .. } => span.key(),
                 other => other.shown().to_string(),
@@ -468,17 +468,12 @@ fn settled_with(
             args.0.push((arg.name.clone(), value.clone()));
         }
     }
-    let order = |question: &str| {
-        if question == "route" {
-            0
-        } else {
-            1 + reflex
-                .manifest
-                .args
-                .iter()
-                .position(|a| arg_id(&reflex.name, &a.name) == question)
-                .unwrap_or(usize::MAX - 1)
+    let order = |question: &QuestionId| match question {
+        QuestionId::Route => 0,
+        QuestionId::Arg { reflex: r, arg } if *r == reflex.name => {
+            1 + reflex.manifest.args.iter().position(|a| a.name == *arg).unwrap_or(usize::MAX - 1)
         }
+        _ => usize::MAX,
     };
     judgments.sort_by_key(|j| order(&j.question));
     settle(Reading {

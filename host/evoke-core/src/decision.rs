@@ -1,7 +1,7 @@
 //! A decision and its JSON line. Field order is the wire's; absent optionals are omitted.
 
 use crate::manifest::Effect;
-use crate::question::serialize_pairs;
+use crate::question::{QuestionId, serialize_pairs};
 use crate::recognize::{PickValue, Span};
 use serde::Serialize;
 use serde::ser::Serializer;
@@ -81,7 +81,7 @@ impl Serialize for Args {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Judgment {
-    pub question: String,
+    pub question: QuestionId,
     pub top: String,
     pub p: f64,
 }

@@ -22,7 +22,7 @@
 //! What an argument does not read is its `unread` list: keys said in the input that belong to another
 //! argument, or that were said only inside a longer key. An engine should not read those for it.
 
-use crate::question::{NONE, Question, Questions, Text, UNSTATED};
+use crate::question::{NONE, Question, QuestionId, Questions, Text, UNSTATED};
 use crate::recognize::Span;
 use serde::Serialize;
 
@@ -365,12 +365,12 @@ pub fn said(input: &str, args: &[Offered]) -> Vec<Said> {
 
 /// The arguments of a round whose keys are option keys or vocabulary words (they offer `none`), by
 /// reflex: what [`said`] reads. Returns, per question id, what the argument reads.
-pub fn said_in_round(input: &str, questions: &Questions) -> Vec<(String, Said)> {
-    let mut by_reflex: Vec<(&str, Vec<(&str, Offered)>)> = Vec::new();
+pub fn said_in_round(input: &str, questions: &Questions) -> Vec<(QuestionId, Said)> {
+    let mut by_reflex: Vec<(&str, Vec<(&QuestionId, Offered)>)> = Vec::new();
     for (id, question) in &questions.0 {
         let Question::Choice { ask, options, otherwise } = question else { continue };
-        let Some((reflex, arg)) = id.split_once('.') else { continue };
-        if reflex == "fits" || reflex == "weave" || otherwise.as_deref() != Some(UNSTATED) || !options.contains(NONE) {
+        let QuestionId::Arg { reflex, arg } = id else { continue };
+        if otherwise.as_deref() != Some(UNSTATED) || !options.contains(NONE) {
             continue;
         }
         let keys: Vec<(&str, &str)> = options
@@ -389,15 +389,15 @@ pub fn said_in_round(input: &str, questions: &Questions) -> Vec<(String, Said)> 
             .collect();
         let offered = Offered { name: arg, ask, keys };
         match by_reflex.iter_mut().find(|(r, _)| *r == reflex) {
-            Some((_, list)) => list.push((id.as_str(), offered)),
-            None => by_reflex.push((reflex, vec![(id.as_str(), offered)])),
+            Some((_, list)) => list.push((id, offered)),
+            None => by_reflex.push((reflex, vec![(id, offered)])),
         }
     }
     let mut out = Vec::new();
     for (_, list) in by_reflex {
         let offered: Vec<Offered> = list.iter().map(|(_, o)| o.clone()).collect();
         for ((id, _), s) in list.iter().zip(said(input, &offered)) {
-            out.push((id.to_string(), s));
+            out.push(((*id).clone(), s));
         }
     }
     out

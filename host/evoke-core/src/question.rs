@@ -10,6 +10,8 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+pub use crate::question_id::{NotAnId, QuestionId};
+
 /// The sentinel keys every question may answer with.
 pub const NONE: &str = "none";
 pub const UNSTATED: &str = "unstated";
@@ -51,8 +53,8 @@ impl Serialize for Options {
 }
 
 /// Keyed pairs as a JSON object in their own order: the wire keeps the order things are offered in.
-pub(crate) fn serialize_pairs<S: Serializer, V: Serialize>(
-    pairs: &[(String, V)],
+pub(crate) fn serialize_pairs<S: Serializer, K: Serialize, V: Serialize>(
+    pairs: &[(K, V)],
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     let mut map = serializer.serialize_map(Some(pairs.len()))?;
@@ -88,15 +90,20 @@ impl Question {
 
 /// The questions of one round, by id, in the order they are asked.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Questions(pub Vec<(String, Question)>);
+pub struct Questions(pub Vec<(QuestionId, Question)>);
 
 impl Questions {
-    pub fn get(&self, id: &str) -> Option<&Question> {
+    pub fn get(&self, id: &QuestionId) -> Option<&Question> {
         self.0.iter().find(|(i, _)| i == id).map(|(_, q)| q)
     }
 
-    pub fn ids(&self) -> impl Iterator<Item = &str> {
-        self.0.iter().map(|(i, _)| i.as_str())
+    /// The route question, when this round asks it.
+    pub fn route(&self) -> Option<&Question> {
+        self.get(&QuestionId::Route)
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = &QuestionId> {
+        self.0.iter().map(|(i, _)| i)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -108,14 +115,6 @@ impl Serialize for Questions {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serialize_pairs(&self.0, serializer)
     }
-}
-
-pub fn fits_id(reflex: &str) -> String {
-    format!("fits.{reflex}")
-}
-
-pub fn arg_id(reflex: &str, arg: &str) -> String {
-    format!("{reflex}.{arg}")
 }
 
 const ROUTE_ASK: &str = "Which of these does the request ask for?";
@@ -219,12 +218,12 @@ pub fn round_two(catalog: &Catalog, winner: &Reflex, fits_for: &[&str], candidat
     let mut questions = Vec::new();
     for name in fits_for {
         if let Some(reflex) = catalog.get(name) {
-            questions.push((fits_id(name), fits(reflex)));
+            questions.push((QuestionId::fits(name), fits(reflex)));
         }
     }
     for arg in &winner.manifest.args {
         if let Some(question) = argument(winner, arg, candidates) {
-            questions.push((arg_id(&winner.name, &arg.name), question));
+            questions.push((QuestionId::arg(&winner.name, &arg.name), question));
         }
     }
     Questions(questions)
@@ -232,9 +231,9 @@ pub fn round_two(catalog: &Catalog, winner: &Reflex, fits_for: &[&str], candidat
 
 /// Every question template the active manifests can produce, a pick's candidates left open.
 pub fn templates(catalog: &Catalog) -> Questions {
-    let mut all = vec![("route".to_string(), route(catalog))];
+    let mut all = vec![(QuestionId::Route, route(catalog))];
     for reflex in catalog.reflexes() {
-        all.push((fits_id(&reflex.name), fits(reflex)));
+        all.push((QuestionId::fits(&reflex.name), fits(reflex)));
         for arg in &reflex.manifest.args {
             let template = match &arg.source {
                 Source::Pick(kind) => Question::Choice {
@@ -247,7 +246,7 @@ pub fn templates(catalog: &Catalog) -> Questions {
                 },
                 _ => argument(reflex, arg, &[]).expect("only picks go unasked"),
             };
-            all.push((arg_id(&reflex.name, &arg.name), template));
+            all.push((QuestionId::arg(&reflex.name, &arg.name), template));
         }
     }
     Questions(all)
@@ -300,7 +299,7 @@ pub fn write_canonical(value: &Value, out: &mut String) {
 /// A plan over the adapter's limits, found at load.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OverLimit {
-    pub question: String,
+    pub question: QuestionId,
     pub what: &'static str,
     pub count: usize,
     pub limit: usize,
@@ -324,17 +323,17 @@ pub fn check_limits(catalog: &Catalog, limits: &Limits) -> Result<(), OverLimit>
         }
     }
     if let Some(limit) = limits.tokens {
-        let route = Questions(vec![("route".into(), route(catalog))]);
+        let route = Questions(vec![(QuestionId::Route, route(catalog))]);
         let count = estimate_tokens(&route);
         if count > limit {
-            return Err(OverLimit { question: "route".into(), what: "tokens", count, limit });
+            return Err(OverLimit { question: QuestionId::Route, what: "tokens", count, limit });
         }
         for reflex in catalog.reflexes() {
             let names: Vec<&str> = catalog.reflexes().iter().take(3).map(|r| r.name.as_str()).collect();
             let round = round_two(catalog, reflex, &names, &[]);
             let count = estimate_tokens(&round);
             if count > limit {
-                return Err(OverLimit { question: fits_id(&reflex.name), what: "tokens", count, limit });
+                return Err(OverLimit { question: QuestionId::fits(&reflex.name), what: "tokens", count, limit });
             }
         }
     }

@@ -2,7 +2,7 @@
 //! fault ends the decision. Nothing runs on an answer that did not validate.
 
 use crate::adapter::Raw;
-use crate::question::{NO, Question, Questions, YES};
+use crate::question::{NO, Question, QuestionId, Questions, YES};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -38,22 +38,22 @@ impl Distribution {
 }
 
 /// Validated answers by question id.
-pub type Answers = BTreeMap<String, Distribution>;
+pub type Answers = BTreeMap<QuestionId, Distribution>;
 
 /// Why an answer was refused.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum AnswerFault {
     /// A question asked was left unanswered.
-    Unanswered { question: String },
-    /// An answer to a question that was not asked.
+    Unanswered { question: QuestionId },
+    /// An answer to a question that was not asked: the engine's text, which need not be an id at all.
     Unasked { question: String },
     /// A key that the question did not offer.
-    NotOffered { question: String, key: String },
+    NotOffered { question: QuestionId, key: String },
     /// A number that is not a probability: negative, over 1, or not a number at all.
-    NotProbability { question: String, key: String, value: String },
+    NotProbability { question: QuestionId, key: String, value: String },
     /// A choice whose probabilities do not sum to 1 (within [`SUM_TOLERANCE`]).
-    NotDistribution { question: String, sum: f64 },
+    NotDistribution { question: QuestionId, sum: f64 },
 }
 
 impl std::fmt::Display for AnswerFault {
@@ -76,14 +76,17 @@ impl std::fmt::Display for AnswerFault {
 
 /// Checks `raw` against `questions`, failing closed on the first fault in question order.
 pub fn validate(questions: &Questions, raw: &Raw) -> Result<Answers, AnswerFault> {
-    for id in raw.keys() {
-        if questions.get(id).is_none() {
-            return Err(AnswerFault::Unasked { question: id.clone() });
+    // The engine answers under the ids' texts; each asked id is written once and the answers found by it,
+    // so a text is never read back into an id it might not round-trip to.
+    let asked: Vec<String> = questions.ids().map(QuestionId::to_string).collect();
+    for text in raw.keys() {
+        if !asked.contains(text) {
+            return Err(AnswerFault::Unasked { question: text.clone() });
         }
     }
     let mut answers = Answers::new();
-    for (id, question) in &questions.0 {
-        let Some(given) = raw.get(id) else {
+    for ((id, question), text) in questions.0.iter().zip(&asked) {
+        let Some(given) = raw.get(text) else {
             return Err(AnswerFault::Unanswered { question: id.clone() });
         };
         let offered = question.keys();

@@ -44,7 +44,7 @@ pub fn theft_test<E: std::fmt::Display>(
             let state = State { request: record.utterance.clone() };
             let raw = ask(&state, questions).map_err(|e| TheftSkipped(format!("the engine failed: {e}")))?;
             let answers = validate(questions, &raw).map_err(|f| TheftSkipped(f.to_string()))?;
-            let Some(route) = answers.get("route") else { continue };
+            let Some(route) = answers.get(&evoke_core::question::QuestionId::Route) else { continue };
             let (top, p) = route.top();
             if top == newcomer.name {
                 let owner_p = route.0.iter().find(|(k, _)| *k == owner.name).map_or(0.0, |(_, p)| *p);

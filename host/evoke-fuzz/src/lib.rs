@@ -23,7 +23,7 @@ use evoke_core::lint::lint;
 use evoke_core::log_entry::{nth_from_end, read_log_entry};
 use evoke_core::manifest::{Manifest, Source, read_manifest};
 use evoke_core::overlay::read_overlay;
-use evoke_core::question::{Options, Question, Questions, Text};
+use evoke_core::question::{Options, Question, QuestionId, Questions, Text};
 use evoke_core::recording::read_recording;
 use evoke_core::refs::{parse_ref, parse_ref_and_tag, parse_version_tag};
 use evoke_core::text::{check_clean, is_name, is_sentinel};
@@ -240,13 +240,14 @@ pub fn answers(data: &[u8]) -> Verdict {
     };
     match validate(&questions, &raw) {
         Ok(answers) => {
-            let ids: BTreeSet<&str> = questions.ids().collect();
-            assert_eq!(answers.keys().map(String::as_str).collect::<BTreeSet<_>>(), ids, "answers ≠ questions");
+            let ids: BTreeSet<&QuestionId> = questions.ids().collect();
+            assert_eq!(answers.keys().collect::<BTreeSet<_>>(), ids, "answers ≠ questions");
             for (id, question) in &questions.0 {
                 let distribution = &answers[id];
+                let text = id.to_string();
                 let keys: Vec<&str> = distribution.0.iter().map(|(k, _)| k.as_str()).collect();
                 assert_eq!(keys, question.keys(), "{id}: the keys validated are not the keys offered, in order");
-                assert!(raw[id].keys().all(|k| question.keys().contains(&k.as_str())), "{id}: a stranger passed");
+                assert!(raw[&text].keys().all(|k| question.keys().contains(&k.as_str())), "{id}: a stranger passed");
                 assert!(distribution.0.iter().all(|(_, p)| (0.0..=1.0).contains(p)), "{id}: not probabilities");
                 let sum: f64 = distribution.0.iter().map(|(_, p)| p).sum();
                 assert!((sum - 1.0).abs() <= SUM_TOLERANCE + 1e-9, "{id}: sums to {sum}");
@@ -258,17 +259,20 @@ pub fn answers(data: &[u8]) -> Verdict {
         Err(fault) => {
             match &fault {
                 AnswerFault::Unasked { question } => {
-                    assert!(raw.contains_key(question) && questions.get(question).is_none())
+                    assert!(raw.contains_key(question) && questions.ids().all(|id| id.to_string() != *question))
                 }
                 AnswerFault::Unanswered { question } => assert!(questions.get(question).is_some()),
                 AnswerFault::NotOffered { question, key } => {
                     assert!(
-                        raw[question].contains_key(key)
+                        raw[&question.to_string()].contains_key(key)
                             && !questions.get(question).unwrap().keys().contains(&key.as_str())
                     )
                 }
                 AnswerFault::NotProbability { question, key, .. } => {
-                    assert!(!(0.0..=1.0).contains(&raw[question][key]), "{question}.{key} is a probability")
+                    assert!(
+                        !(0.0..=1.0).contains(&raw[&question.to_string()][key]),
+                        "{question}.{key} is a probability"
+                    )
                 }
                 AnswerFault::NotDistribution { question, .. } => assert!(questions.get(question).is_some()),
             }
@@ -279,7 +283,8 @@ pub fn answers(data: &[u8]) -> Verdict {
 }
 
 /// Questions as a validation case describes them. Keys offered twice are not a question evoke builds (its
-/// keys are option keys, span keys and sentinels, each once), so such a case is set aside.
+/// keys are option keys, span keys and sentinels, each once), nor is an id of no shape evoke asks, so such
+/// a case is set aside.
 fn questions_of(value: &Value) -> Option<Questions> {
     let mut questions = Vec::new();
     for (id, shape) in value.as_object()? {
@@ -303,7 +308,7 @@ fn questions_of(value: &Value) -> Option<Questions> {
             }
             _ => return None,
         };
-        questions.push((id.clone(), question));
+        questions.push((id.parse().ok()?, question));
     }
     Some(Questions(questions))
 }

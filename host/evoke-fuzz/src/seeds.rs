@@ -1,6 +1,7 @@
 //! The seeds of each target, in the shape its function reads: the repository's own files and conformance
 //! vectors, and the regression inputs under `regressions/<target>/` (every crash a fuzzer found, kept).
 
+use evoke_core::question::QuestionId;
 use evoke_core::recognize::recognize;
 use evoke_core::recording::{Recording, read_recording};
 use serde_json::{Value, json};
@@ -116,7 +117,7 @@ pub fn for_target(name: &str) -> Vec<Vec<u8>> {
                     let questions: serde_json::Map<String, Value> = raw
                         .iter()
                         .map(|(id, keys)| {
-                            let shape = if id.starts_with("fits.") {
+                            let shape = if matches!(id.parse(), Ok(QuestionId::Fits { .. })) {
                                 json!({ "type": "yesno" })
                             } else {
                                 json!({ "type": "choice", "keys": keys.keys().collect::<Vec<_>>() })

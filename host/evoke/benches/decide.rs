@@ -142,7 +142,7 @@ fn main() {
     }
     let whole = started.elapsed();
     let in_process_rate = INPUTS as f64 / whole.as_secs_f64();
-    let route_only = Questions(vec![("route".into(), evoke_core::question::route(&catalog))]);
+    let route_only = Questions(vec![(evoke_core::question::QuestionId::Route, evoke_core::question::route(&catalog))]);
     let started = Instant::now();
     for input in &inputs {
         let state = State { request: input.clone() };

@@ -79,7 +79,7 @@ impl AnswerCache {
             Ok(json) => hasher.update(&json),
             Err(_) => {
                 for id in questions.ids() {
-                    hasher.update(id.as_bytes());
+                    hasher.update(id.to_string().as_bytes());
                     hasher.update([0]);
                 }
             }
@@ -231,14 +231,14 @@ struct EntryRef<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use evoke_core::question::{Options, Question, Questions, Text};
+    use evoke_core::question::{Options, Question, QuestionId, Questions, Text};
 
     fn route() -> Questions {
         let options = Options(
             [("lamp", "the lamp"), ("none", "nothing")].map(|(k, t)| (k.to_string(), Text::Plain(t.into()))).into(),
         );
         Questions(vec![(
-            "route".into(),
+            QuestionId::Route,
             Question::Choice { ask: "Which?".into(), options, otherwise: Some("none".into()) },
         )])
     }

@@ -111,7 +111,7 @@ pub async fn decide(request: &Request<'_>, input: &str) -> Result<Decided, Faile
             Err(failure) => return Err(fail(failure, trace, rounds)),
         };
         let validated = validate(questions, &raw);
-        rounds.push(Round { questions: questions.ids().map(str::to_string).collect(), raw });
+        rounds.push(Round { questions: questions.ids().map(ToString::to_string).collect(), raw });
         let validated = match validated {
             Ok(validated) => validated,
             Err(fault) => return Err(fail(Failure::Answer { fault }, trace, rounds)),
@@ -165,7 +165,7 @@ pub(crate) async fn ask(
     if adapter.cacheable() {
         trace.push(TraceEntry {
             adapter: adapter.id().to_string(),
-            questions: questions.ids().map(str::to_string).collect(),
+            questions: questions.ids().map(ToString::to_string).collect(),
             ms: started.elapsed().as_millis() as u64,
         });
     }
@@ -259,7 +259,11 @@ pick = "duration"
 
     /// Every question answered with certainty on its first key.
     fn certain(questions: &Questions) -> Raw {
-        questions.0.iter().map(|(id, q)| (id.clone(), [(q.keys()[0].to_string(), 1.0)].into_iter().collect())).collect()
+        questions
+            .0
+            .iter()
+            .map(|(id, q)| (id.to_string(), [(q.keys()[0].to_string(), 1.0)].into_iter().collect()))
+            .collect()
     }
 
     /// Never answers, and ignores its signal: it must be raced against the deadline anyway.

@@ -60,10 +60,10 @@ impl Reading {
             judgments: d
                 .judgments
                 .iter()
-                .map(|j| Judged { question: Some(j.question.clone()), top: j.top.clone(), p: j.p })
+                .map(|j| Judged { question: Some(j.question.to_string()), top: j.top.clone(), p: j.p })
                 .collect(),
             fits: d.contenders.iter().filter_map(|c| Some((c.reflex.clone(), c.fits?))).collect(),
-            weakest: d.weakest.as_ref().map(|w| (w.question.clone(), w.p)),
+            weakest: d.weakest.as_ref().map(|w| (w.question.to_string(), w.p)),
             because: d.because.iter().flatten().map(tag).collect(),
             missing: d.missing.iter().flatten().map(|m| m.arg.clone()).collect(),
             answers: decided.rounds.iter().flat_map(|r| r.raw.clone()).collect(),

@@ -96,7 +96,7 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
         asked.push(Asked {
             text: text.to_string(),
             trace,
-            round: Round { questions: questions.ids().map(str::to_string).collect(), raw },
+            round: Round { questions: questions.ids().map(ToString::to_string).collect(), raw },
         });
         let validated = match validated {
             Ok(validated) => validated,
@@ -210,9 +210,9 @@ impl evoke_core::adapter::Adapter for FromFile {
     ) -> evoke_core::adapter::AnswerFuture<'a> {
         let mut raw = evoke_core::adapter::Raw::new();
         for answer in self.answers.iter().filter(|a| a.text == state.request) {
-            for id in questions.ids() {
-                if let Some(a) = answer.raw.get(id) {
-                    raw.insert(id.to_string(), a.clone());
+            for id in questions.ids().map(ToString::to_string) {
+                if let Some(a) = answer.raw.get(&id) {
+                    raw.insert(id, a.clone());
                 }
             }
         }

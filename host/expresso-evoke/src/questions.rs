@@ -2,7 +2,7 @@
 
 use crate::dates;
 use evoke_core::adapter::Raw;
-use evoke_core::question::{Options, Question, Questions, Text, UNSTATED};
+use evoke_core::question::{Options, Question, QuestionId, Questions, Text, UNSTATED};
 use evoke_core::recognize::{PickKind, PickValue, candidates_at};
 use expresso_lang::schema::{Kind, Scalar, Schema};
 use expresso_runtime::{LeafRequest, RequestKind};
@@ -23,7 +23,7 @@ enum Read {
 pub struct Plan {
     pub questions: Questions,
     /// Per field (`None` for a scalar leaf): its question id and how to read it.
-    reads: Vec<(Option<String>, String, Read)>,
+    reads: Vec<(Option<String>, QuestionId, Read)>,
 }
 
 /// Why a closed engine cannot answer a leaf, or did not: each names the leaf or the question.
@@ -38,7 +38,7 @@ pub enum Unanswerable {
     #[error("the text holds no {kind} for `{what}`, and a closed engine cannot make one up")]
     NoSpan { kind: &'static str, what: String },
     #[error("the engine did not answer `{id}`")]
-    NotAnswered { id: String },
+    NotAnswered { id: QuestionId },
 }
 
 /// Plans a leaf, or says why a closed engine cannot answer it.
@@ -55,7 +55,7 @@ pub fn plan(request: &LeafRequest) -> Result<Plan, Unanswerable> {
                 yes: Text::Plain(phrase.to_string()),
                 no: Text::Plain("Something else.".into()),
             };
-            plan.push(None, "match".into(), question, Read::YesNo);
+            plan.push(None, QuestionId::Leaf { name: "match".into() }, question, Read::YesNo);
             return Ok(plan);
         }
         RequestKind::Leaf => {}
@@ -72,15 +72,15 @@ pub fn plan(request: &LeafRequest) -> Result<Plan, Unanswerable> {
 }
 
 impl Plan {
-    fn push(&mut self, field: Option<String>, id: String, question: Question, read: Read) {
+    fn push(&mut self, field: Option<String>, id: QuestionId, question: Question, read: Read) {
         self.questions.0.push((id.clone(), question));
         self.reads.push((field, id, read));
     }
 
     fn field(&mut self, request: &LeafRequest, name: Option<&String>, scalar: &Scalar) -> Result<(), Unanswerable> {
         let id = match name {
-            Some(n) => format!("{}.{n}", request.leaf),
-            None => request.leaf.to_string(),
+            Some(n) => QuestionId::arg(request.leaf, n),
+            None => QuestionId::Leaf { name: request.leaf.to_string() },
         };
         let what = name.cloned().unwrap_or_else(|| request.leaf.to_string());
         let ask = match request.prompt {
@@ -157,13 +157,14 @@ impl Plan {
                 Read::Null => Value::Null,
                 Read::YesNo => {
                     let p = raw
-                        .get(id)
+                        .get(&id.to_string())
                         .and_then(|d| d.get("yes"))
                         .ok_or_else(|| Unanswerable::NotAnswered { id: id.clone() })?;
                     Value::Bool(*p >= 0.5)
                 }
                 Read::Choice(values) => {
-                    let distribution = raw.get(id).ok_or_else(|| Unanswerable::NotAnswered { id: id.clone() })?;
+                    let distribution =
+                        raw.get(&id.to_string()).ok_or_else(|| Unanswerable::NotAnswered { id: id.clone() })?;
                     let mut best: Option<(&Value, f64)> = None;
                     for (key, value) in values {
                         let p = distribution.get(key).copied().unwrap_or(0.0);

@@ -26,10 +26,11 @@ pub use evoke_embed::settle_thread_count;
 
 use crate::engine::{Shared, constants_digest};
 use crate::local::args::{self, Reading};
+use crate::local::routing::{answered_as_route, fit_as_route, plain};
 use crate::local::thread::Worker;
 use crate::local::{ArgParams, words};
 use evoke_core::adapter::{AdapterError, AnswerFuture, Cancel, Gate, Raw, State};
-use evoke_core::question::{NO, NONE, Options, Question, Questions, Text, UNSTATED, YES};
+use evoke_core::question::{NO, NONE, Question, QuestionId, Questions, Text, UNSTATED, YES};
 use evoke_embed::head::{self, Fitting, Head};
 use evoke_embed::{Encoder, dot};
 use sha2::{Digest, Sha256};
@@ -178,13 +179,6 @@ fn expand_home(path: &str) -> PathBuf {
     }
 }
 
-fn plain(text: &Text) -> &str {
-    match text {
-        Text::Plain(s) => s,
-        Text::Rich { what, .. } => what,
-    }
-}
-
 /// The sha256 of every text of a question: the key its vectors are kept under.
 fn texts_hash(question: &Question) -> [u8; 32] {
     let mut h = Sha256::new();
@@ -250,11 +244,6 @@ fn encoded_values(question: &Question) -> Vec<&(String, Text)> {
         return Vec::new();
     }
     options.0.iter().filter(|(k, _)| !is_sentinel(k)).collect()
-}
-
-/// A choice whose options carry descriptions with examples: a route over reflexes.
-fn is_route(question: &Question) -> bool {
-    matches!(question, Question::Choice { options, .. } if options.0.iter().any(|(_, t)| matches!(t, Text::Rich { .. })))
 }
 
 impl Engine {
@@ -477,9 +466,8 @@ impl Engine {
 
     /// A fit: the route's probability of the reflex, from the route question that offered it with this
     /// description; with none at hand, the fit's own texts stand as a route of one reflex.
-    fn fit(&self, request: &str, id: &str, question: &Question) -> Result<f64, AdapterError> {
+    fn fit(&self, request: &str, name: &str, question: &Question) -> Result<f64, AdapterError> {
         let Question::Yesno { yes, no, .. } = question else { return Ok(0.0) };
-        let name = id.strip_prefix("fits.").unwrap_or(id);
         let description = plain(yes);
         let routes: Vec<([u8; 32], Arc<Route>)> = self.routes.lock().unwrap_or_else(|e| e.into_inner()).clone();
         for (key, route) in routes.iter().rev() {
@@ -493,15 +481,7 @@ impl Engine {
             };
             return Ok(d.iter().find(|(k, _)| k == name).map_or(0.0, |(_, p)| *p));
         }
-        let not_for: Vec<String> = plain(no).split("; ").filter(|s| !s.is_empty()).map(str::to_string).collect();
-        let alone = Question::Choice {
-            ask: String::new(),
-            options: Options(vec![
-                (name.to_string(), Text::Rich { what: description.to_string(), not_for, examples: Vec::new() }),
-                (NONE.to_string(), Text::Plain(String::new())),
-            ]),
-            otherwise: Some(NONE.to_string()),
-        };
+        let alone = fit_as_route(name, description, no);
         let (_, d) = self.route(request, &alone)?;
         Ok(d.iter().find(|(k, _)| k == name).map_or(0.0, |(_, p)| *p))
     }
@@ -636,35 +616,33 @@ impl Engine {
             routes.iter().rev().find_map(|(_, r)| r.reflexes.iter().find(|(k, _)| k == reflex).map(|(_, d)| d.clone()))
         });
         let empty = HashSet::new();
-        let reading = |id: &str| Reading {
+        let reading = |id: &QuestionId| Reading {
             request: &request_words,
             params: &self.arg_params,
             synonyms: &[],
             said: said.iter().find(|(i, _)| i == id).map(|(_, s)| s),
-            common: common.get(id.split_once('.').map_or(id, |(r, _)| r)).unwrap_or(&empty),
+            common: crate::local::reflex_of(id).and_then(|r| common.get(r)).unwrap_or(&empty),
         };
         let mut raw = Raw::new();
         for (id, question) in &questions.0 {
             // Where a sentence may be cut into steps: read as `local` reads it, from the words alone.
             if let Some(answer) = crate::local::weave::answer(request, id, question, questions) {
-                raw.insert(id.clone(), answer);
+                raw.insert(id.to_string(), answer);
                 continue;
             }
-            let answer: BTreeMap<String, f64> = match question {
-                Question::Choice { otherwise, .. }
-                    if id == "route" || (otherwise.as_deref() == Some(NONE) && is_route(question)) =>
-                {
+            let answer: BTreeMap<String, f64> = match (id, question) {
+                (_, Question::Choice { .. }) if answered_as_route(id, question) => {
                     self.route(request, question)?.1.iter().cloned().collect()
                 }
-                Question::Choice { .. } => self.choice(request, &reading(id), question)?.into_iter().collect(),
-                Question::Yesno { .. } if id.starts_with("fits.") => {
-                    [("yes".to_string(), self.fit(request, id, question)?)].into_iter().collect()
+                (_, Question::Choice { .. }) => self.choice(request, &reading(id), question)?.into_iter().collect(),
+                (QuestionId::Fits { reflex }, Question::Yesno { .. }) => {
+                    [("yes".to_string(), self.fit(request, reflex, question)?)].into_iter().collect()
                 }
-                Question::Yesno { .. } => {
+                (_, Question::Yesno { .. }) => {
                     [("yes".to_string(), args::answer_yesno(&reading(id), question))].into_iter().collect()
                 }
             };
-            raw.insert(id.clone(), answer);
+            raw.insert(id.to_string(), answer);
         }
         Ok(raw)
     }
@@ -866,10 +844,6 @@ impl crate::engine::Engine for Engine {
     /// The reflex side of every route and every option or vocabulary question, read and kept now: the
     /// vectors of their texts, and each route's fitted head.
     fn warm(&self, questions: &Questions, progress: &mut dyn FnMut(usize, usize)) -> Result<(), AdapterError> {
-        let routed = |id: &str, question: &Question| {
-            matches!(question, Question::Choice { otherwise, .. }
-                if id == "route" || (otherwise.as_deref() == Some(NONE) && is_route(question)))
-        };
         let route_texts = |question: &Question| match question {
             Question::Choice { options, otherwise, .. } => options
                 .0
@@ -885,11 +859,15 @@ impl crate::engine::Engine for Engine {
         let total: usize = questions
             .0
             .iter()
-            .map(|(id, q)| if routed(id, q) { route_texts(q) } else { option_texts(&encoded_values(q)).len() })
+            .map(
+                |(id, q)| {
+                    if answered_as_route(id, q) { route_texts(q) } else { option_texts(&encoded_values(q)).len() }
+                },
+            )
             .sum();
         let mut before = 0;
         for (id, question) in &questions.0 {
-            if routed(id, question) {
+            if answered_as_route(id, question) {
                 let (_, route) = self.route_counting(question, &mut |n| progress(before + n, total))?;
                 if self.params.head != 0.0 {
                     self.head_of(&route, self.params.head_fitting)?;

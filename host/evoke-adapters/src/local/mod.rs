@@ -14,6 +14,7 @@ pub(crate) mod args;
 pub mod calibration;
 mod lexicon;
 pub mod route;
+pub(crate) mod routing;
 mod settings;
 pub mod space;
 pub mod stored;
@@ -26,8 +27,9 @@ pub use settings::{Settings, SettingsError};
 
 use crate::engine::{Shared, constants_digest};
 use evoke_core::adapter::{AdapterError, AnswerFuture, Cancel, Gate, Raw, State};
-use evoke_core::question::{NONE, Options, Question, Questions, Text};
+use evoke_core::question::{NONE, Question, QuestionId, Questions, Text};
 use route::RouteModel;
+use routing::{answered_as_route, fit_as_route, plain};
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
@@ -151,9 +153,8 @@ impl Engine {
     }
 
     /// A fit: the route's probability of the reflex, from the route question that offered it.
-    fn fit(&self, request: &str, id: &str, question: &Question) -> f64 {
+    fn fit(&self, request: &str, name: &str, question: &Question) -> f64 {
         let Question::Yesno { yes, no, .. } = question else { return 0.0 };
-        let name = id.strip_prefix("fits.").unwrap_or(id);
         let description = plain(yes);
         let models: Vec<(u64, Arc<RouteModel>)> = self.models.lock().unwrap_or_else(|e| e.into_inner()).clone();
         for (key, model) in models.iter().rev() {
@@ -168,15 +169,7 @@ impl Engine {
             return distribution.iter().find(|(k, _)| k == name).map_or(0.0, |(_, p)| *p);
         }
         // No route question at hand: the fit's own texts stand as a route of one reflex.
-        let not_for: Vec<String> = plain(no).split("; ").filter(|s| !s.is_empty()).map(str::to_string).collect();
-        let alone = Question::Choice {
-            ask: String::new(),
-            options: Options(vec![
-                (name.to_string(), Text::Rich { what: description.to_string(), not_for, examples: Vec::new() }),
-                (NONE.to_string(), Text::Plain(String::new())),
-            ]),
-            otherwise: Some(NONE.to_string()),
-        };
+        let alone = fit_as_route(name, description, no);
         self.route(request, &alone, false)
             .and_then(|(_, _, d)| d.iter().find(|(k, _)| k == name).map(|(_, p)| *p))
             .unwrap_or(0.0)
@@ -191,12 +184,12 @@ impl Engine {
         let said = evoke_core::mention::said_in_round(request, questions);
         let common = self.common_words(questions);
         let empty = HashSet::new();
-        let reading = |id: &str| args::Reading {
+        let reading = |id: &QuestionId| args::Reading {
             request: &request_words,
             params: &self.arg_params,
             synonyms: &self.settings.synonyms,
             said: said.iter().find(|(i, _)| i == id).map(|(_, s)| s),
-            common: common.get(id.split_once('.').map_or(id, |(r, _)| r)).unwrap_or(&empty),
+            common: reflex_of(id).and_then(|r| common.get(r)).unwrap_or(&empty),
         };
         // A sentence this engine cuts into several requests is routed by the words the plan decides first:
         // the plan never uses the whole sentence's route once it cuts, and that part's own route round then
@@ -205,31 +198,29 @@ impl Engine {
         let mut raw = Raw::new();
         for (id, question) in &questions.0 {
             if let Some(answer) = weave::answer(request, id, question, questions) {
-                let answer = match evoke_core::weave::cut_of_id(id) {
+                let answer = match id.cut() {
                     Some(place) => self.cut_by_route(request, place, questions, answer),
                     None => answer,
                 };
-                raw.insert(id.clone(), answer);
+                raw.insert(id.to_string(), answer);
                 continue;
             }
-            let answer: BTreeMap<String, f64> = match question {
-                Question::Choice { otherwise, .. }
-                    if id == "route" || (otherwise.as_deref() == Some(NONE) && is_route(question)) =>
-                {
+            let answer: BTreeMap<String, f64> = match (id, question) {
+                (_, Question::Choice { .. }) if answered_as_route(id, question) => {
                     let (_, _, d) = self
                         .route(routed.as_deref().unwrap_or(request), question, true)
                         .ok_or_else(|| AdapterError::new("the route offers nothing"))?;
                     d.iter().cloned().collect()
                 }
-                Question::Choice { .. } => args::answer_choice(&reading(id), question).into_iter().collect(),
-                Question::Yesno { .. } if id.starts_with("fits.") => {
-                    [("yes".to_string(), self.fit(request, id, question))].into_iter().collect()
+                (_, Question::Choice { .. }) => args::answer_choice(&reading(id), question).into_iter().collect(),
+                (QuestionId::Fits { reflex }, Question::Yesno { .. }) => {
+                    [("yes".to_string(), self.fit(request, reflex, question))].into_iter().collect()
                 }
-                Question::Yesno { .. } => {
+                (_, Question::Yesno { .. }) => {
                     [("yes".to_string(), args::answer_yesno(&reading(id), question))].into_iter().collect()
                 }
             };
-            raw.insert(id.clone(), answer);
+            raw.insert(id.to_string(), answer);
         }
         Ok(raw)
     }
@@ -239,10 +230,10 @@ impl Engine {
     /// The words of the part a woven sentence's plan decides first, when this round asks where to cut it
     /// and this engine reads a cut at one place or more (at the route's bar, as the plan does).
     fn first_part(&self, request: &str, questions: &Questions) -> Option<String> {
-        questions.get("route")?;
+        questions.route()?;
         let mut at = Vec::new();
         for (id, question) in &questions.0 {
-            let Some(place) = evoke_core::weave::cut_of_id(id) else { continue };
+            let Some(place) = id.cut() else { continue };
             let answer = weave::answer(request, id, question, questions)?;
             let answer = self.cut_by_route(request, place, questions, answer);
             if answer.get(evoke_core::question::YES).is_some_and(|p| *p >= self.gate.route) {
@@ -270,7 +261,7 @@ impl Engine {
         answer: BTreeMap<String, f64>,
     ) -> BTreeMap<String, f64> {
         let yes = answer.get(evoke_core::question::YES).copied().unwrap_or(0.0);
-        let Some(route) = questions.get("route") else { return answer };
+        let Some(route) = questions.route() else { return answer };
         if yes < self.gate.route {
             return answer;
         }
@@ -279,8 +270,7 @@ impl Engine {
             chars[a.min(b).min(chars.len())..b.min(chars.len())].iter().any(|c| c.is_alphanumeric())
         };
         // The neighbouring places with words between them and this one: `, then` is one join.
-        let mut places: Vec<(usize, usize)> =
-            questions.0.iter().filter_map(|(id, _)| evoke_core::weave::cut_of_id(id)).collect();
+        let mut places: Vec<(usize, usize)> = questions.0.iter().filter_map(|(id, _)| id.cut()).collect();
         places.sort_unstable();
         let from =
             places.iter().filter(|p| p.1 <= place.0 && words_between(p.1, place.0)).map(|p| p.1).max().unwrap_or(0);
@@ -319,9 +309,12 @@ impl Engine {
     }
 }
 
-/// A choice whose options carry descriptions with examples: a route over reflexes.
-fn is_route(question: &Question) -> bool {
-    matches!(question, Question::Choice { options, .. } if options.0.iter().any(|(_, t)| matches!(t, Text::Rich { .. })))
+/// The reflex an argument's question is about, whose common words its reading sets aside.
+pub(crate) fn reflex_of(id: &QuestionId) -> Option<&str> {
+    match id {
+        QuestionId::Arg { reflex, .. } => Some(reflex),
+        _ => None,
+    }
 }
 
 /// Per reflex, the words an example never teaches: every option key and meaning its argument questions
@@ -346,11 +339,8 @@ pub(crate) fn common_words(
 pub(crate) fn option_words(questions: &Questions) -> BTreeMap<String, HashSet<String>> {
     let mut out: BTreeMap<String, HashSet<String>> = BTreeMap::new();
     for (id, question) in &questions.0 {
-        let Some((reflex, _)) = id.split_once('.') else { continue };
+        let Some(reflex) = reflex_of(id) else { continue };
         let Question::Choice { options, .. } = question else { continue };
-        if reflex == "fits" || reflex == "weave" {
-            continue;
-        }
         let set = out.entry(reflex.to_string()).or_default();
         for (key, text) in &options.0 {
             set.extend(words::words(key).into_iter().map(|w| w.stem));
@@ -358,13 +348,6 @@ pub(crate) fn option_words(questions: &Questions) -> BTreeMap<String, HashSet<St
         }
     }
     out
-}
-
-fn plain(text: &Text) -> &str {
-    match text {
-        Text::Plain(s) => s,
-        Text::Rich { what, .. } => what,
-    }
 }
 
 /// A hash of every text of a question, the key its model is kept under.
@@ -409,6 +392,7 @@ mod tests {
     use evoke_core::decide::Decider;
     use evoke_core::decision::{Decision, Value};
     use evoke_core::manifest::read_manifest;
+    use evoke_core::question::Options;
     use evoke_core::validate::validate;
     use evoke_core::vocab::read_vocab;
     use std::time::{Duration, Instant};
@@ -605,7 +589,7 @@ options.off = "Switch off."
             ]),
             otherwise: Some(NONE.into()),
         };
-        let questions = Questions(vec![("t.x".into(), question)].into_iter().collect());
+        let questions = Questions(vec![(QuestionId::arg("t", "x"), question)]);
         let state = State { request: "yes please".into() };
         let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
         let started = Instant::now();

@@ -453,7 +453,7 @@ mod tests {
     fn an_engine_answers_the_same_from_a_kept_model_as_from_its_own_fit() {
         let dir = tempfile::tempdir().unwrap();
         let q = route("lights out");
-        let questions = Questions(vec![("route".to_string(), q.clone())].into_iter().collect());
+        let questions = Questions(vec![(evoke_core::question::QuestionId::Route, q.clone())]);
         let answers = |local: &Local| -> Vec<String> {
             SENTENCES
                 .iter()

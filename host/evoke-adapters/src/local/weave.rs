@@ -9,7 +9,7 @@
 //! the value read, `out` where the words rule it out, and `nothing` otherwise.
 
 use super::words::{Word, words};
-use evoke_core::question::{Question, Questions, Text};
+use evoke_core::question::{Question, QuestionId, Questions, Text};
 use std::collections::BTreeMap;
 
 /// How sure a clear reading is. Both sides of the route's bar, far from it.
@@ -45,15 +45,15 @@ const LEAD: &[&str] = &["then", "also", "please", "and", "next", "that", "you", 
 const NEGATIONS: &[&str] = &["don't", "dont", "not", "never", "without", "do"];
 
 /// The answer to one `weave.*` question, or `None` for one this engine does not know.
-pub fn answer(request: &str, id: &str, question: &Question, round: &Questions) -> Option<BTreeMap<String, f64>> {
-    if let Some((start, end)) = evoke_core::weave::cut_of_id(id) {
-        let p = cut(request, start, end, round);
-        return Some([("yes".to_string(), p), ("no".to_string(), 1.0 - p)].into_iter().collect());
+pub fn answer(request: &str, id: &QuestionId, question: &Question, round: &Questions) -> Option<BTreeMap<String, f64>> {
+    match *id {
+        QuestionId::Cut { start, end } => {
+            let p = cut(request, start, end, round);
+            Some([("yes".to_string(), p), ("no".to_string(), 1.0 - p)].into_iter().collect())
+        }
+        QuestionId::Again { start, end, .. } => Some(again(request, start, end, question)),
+        _ => None,
     }
-    if id.starts_with("weave.again_") {
-        return Some(again(request, id, question));
-    }
-    None
 }
 
 /// How likely the connective at `start..end` separates two requests.
@@ -89,7 +89,7 @@ fn cut(request: &str, start: usize, end: usize, round: &Questions) -> f64 {
 
 /// The first word of each example and description the route offers: how requests here start.
 fn example_starts(round: &Questions) -> Vec<String> {
-    let Some(Question::Choice { options, .. }) = round.get("route") else { return Vec::new() };
+    let Some(Question::Choice { options, .. }) = round.route() else { return Vec::new() };
     let mut starts = Vec::new();
     for (_, text) in &options.0 {
         if let Text::Rich { what, examples, .. } = text {
@@ -197,7 +197,7 @@ fn listed_with(chars: &[char], start: usize, end: usize, read: &str) -> bool {
 
 /// Whether the request asks for the value at `start..end` as well (`also`), instead (`instead`), rules it
 /// out (`out`), or says something else there (`nothing`).
-fn again(request: &str, id: &str, question: &Question) -> BTreeMap<String, f64> {
+fn again(request: &str, start: usize, end: usize, question: &Question) -> BTreeMap<String, f64> {
     let keys: Vec<&str> = question.keys();
     let mut p: BTreeMap<String, f64> = keys.iter().map(|k| (k.to_string(), 0.0)).collect();
     let pick = |p: &mut BTreeMap<String, f64>, key: &str| {
@@ -205,14 +205,6 @@ fn again(request: &str, id: &str, question: &Question) -> BTreeMap<String, f64> 
         for (k, v) in p.iter_mut() {
             *v = if k == key { SURE } else { (1.0 - SURE) / others };
         }
-    };
-    let offsets = id.strip_prefix("weave.again_").and_then(|rest| {
-        let mut it = rest.splitn(3, '_');
-        Some((it.next()?.parse::<usize>().ok()?, it.next()?.parse::<usize>().ok()?))
-    });
-    let Some((start, end)) = offsets else {
-        pick(&mut p, "nothing");
-        return p;
     };
     let chars: Vec<char> = request.chars().collect();
     let start = start.min(chars.len());
@@ -247,7 +239,7 @@ mod tests {
             otherwise: Some("none".into()),
         };
         let found = cuts(input, &recognize(input));
-        let mut questions = Questions(vec![("route".into(), route)]);
+        let mut questions = Questions(vec![(QuestionId::Route, route)]);
         for c in &found {
             questions.0.push((c.id(), cut_question(input, c)));
         }
@@ -283,7 +275,7 @@ mod tests {
             local.answer_now(&State { request: input.into() }, questions).unwrap()["route"].clone()
         };
         let route_only =
-            |questions: &Questions| Questions(vec![("route".into(), questions.get("route").unwrap().clone())]);
+            |questions: &Questions| Questions(vec![(QuestionId::Route, questions.route().unwrap().clone())]);
         let input = "turn off the den lights and set a timer for 5 minutes";
         let (questions, _) = round(input);
         let woven = ask(input, &questions);
@@ -308,7 +300,7 @@ mod tests {
             otherwise: Some("nothing".into()),
         };
         let top = |input: &str, start: usize| {
-            let a = again(input, &format!("weave.again_{start}_{}_lights__room", start + 6), &q);
+            let a = again(input, start, start + 6, &q);
             a.into_iter().max_by(|x, y| x.1.total_cmp(&y.1)).unwrap().0
         };
         assert_eq!(top("turn off the den and office lights", 21), "also");
@@ -333,7 +325,7 @@ mod tests {
         };
         let top = |input: &str, read: &str| {
             let start = input.find("den").unwrap();
-            let a = again(input, &format!("weave.again_{start}_{}_lights__room", start + 3), &q(read));
+            let a = again(input, start, start + 3, &q(read));
             a.into_iter().max_by(|x, y| x.1.total_cmp(&y.1)).unwrap().0
         };
         assert_eq!(top("turn off the den lights and the kitchen lights", "kitchen"), "also");

@@ -79,9 +79,9 @@ pub(crate) enum Unasked {
     #[error("cancelled")]
     Cancelled,
     #[error("{id}: {error}")]
-    Post { id: String, error: HttpError },
+    Post { id: evoke_core::question::QuestionId, error: HttpError },
     #[error("{id}: {error}")]
-    Read { id: String, error: WireError },
+    Read { id: evoke_core::question::QuestionId, error: WireError },
     #[error("a request thread failed")]
     Thread,
 }

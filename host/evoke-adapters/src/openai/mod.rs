@@ -26,12 +26,12 @@ pub mod wire;
 use error::Unasked;
 pub use error::{HttpError, SettingsError, WireError};
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
-use evoke_core::question::{Question, Questions, YES};
+use evoke_core::question::{Question, QuestionId, Questions, YES};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
 /// One question answered: its id, and the distribution read from the reply.
-type Answered = (String, Vec<(String, f64)>);
+type Answered = (QuestionId, Vec<(String, f64)>);
 
 /// The most labels a question may offer: one token each.
 pub const MAX_OPTIONS: usize = 52;
@@ -170,7 +170,7 @@ impl OpenAi {
                 }
                 Question::Choice { .. } => distribution.into_iter().collect(),
             };
-            raw.insert(id, answer);
+            raw.insert(id.to_string(), answer);
         }
         Ok(raw)
     }

@@ -10,7 +10,7 @@ use crate::decide::answered;
 use crate::decision::{Because, Decision, Judgment, Outcome, Value};
 use crate::manifest::Source;
 use crate::mood::Mood;
-use crate::question::{Options, Question, Questions, Text, arg_id};
+use crate::question::{Options, Question, QuestionId, Questions, Text};
 use crate::recognize::Candidate;
 use crate::validate::Answers;
 
@@ -22,7 +22,7 @@ pub const NOTHING: &str = "nothing";
 /// One other value a step's words name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Other {
-    pub id: String,
+    pub id: QuestionId,
     pub arg: String,
     pub word: String,
     pub start: usize,
@@ -57,7 +57,7 @@ pub fn others(catalog: &Catalog, decision: &Decision, limit: usize) -> Vec<Other
             if let Some(start) = whole_word_at(&lower, &w.word.to_lowercase()) {
                 let end = start + w.word.chars().count();
                 found.push(Other {
-                    id: format!("weave.again_{start}_{end}_{name}__{}", arg.name),
+                    id: QuestionId::Again { start, end, reflex: name.to_string(), arg: arg.name.clone() },
                     arg: arg.name.clone(),
                     word: w.word.clone(),
                     start,
@@ -186,10 +186,10 @@ fn written(
 ) -> Decision {
     let first = answered(catalog, gate, candidates, decision, &[(other.arg.clone(), value)], Some(sentence));
     let reflex = decision.reflex.as_deref().unwrap_or_default();
-    let question = arg_id(reflex, &other.arg);
+    let question = QuestionId::arg(reflex, &other.arg);
     let mut judgments: Vec<Judgment> = Vec::new();
     for j in first.judgments {
-        if j.question == "route" {
+        if j.question == QuestionId::Route {
             judgments.push(Judgment { question: other.id.clone(), top: top.to_string(), p });
         } else if j.question == question {
             judgments.push(Judgment { question: j.question, top: j.top, p: p.min(j.p) });

@@ -12,7 +12,7 @@ pub mod planfile;
 pub mod two_things;
 pub mod weaver;
 
-use crate::question::{Question, Questions, Text};
+use crate::question::{Question, QuestionId, Questions, Text};
 use crate::recognize::Candidate;
 use crate::validate::Answers;
 use serde::Serialize;
@@ -54,17 +54,10 @@ pub struct Cut {
 }
 
 impl Cut {
-    /// The question's id: `weave.cut_<start>_<end>`.
-    pub fn id(&self) -> String {
-        format!("weave.cut_{}_{}", self.start, self.end)
+    /// The question asked of this place.
+    pub fn id(&self) -> QuestionId {
+        QuestionId::Cut { start: self.start, end: self.end }
     }
-}
-
-/// Reads a cut question's offsets back from its id.
-pub fn cut_of_id(id: &str) -> Option<(usize, usize)> {
-    let rest = id.strip_prefix("weave.cut_")?;
-    let (start, end) = rest.split_once('_')?;
-    Some((start.parse().ok()?, end.parse().ok()?))
 }
 
 /// Why a sentence is refused before its plan is made.

@@ -285,6 +285,7 @@ mod again_steps {
     use crate::catalog::Catalog;
     use crate::decide::Decider;
     use crate::decision::{Outcome, Value};
+    use crate::question::QuestionId;
     use crate::validate::{Answers, Distribution};
 
     const ROOMS: &str =
@@ -309,12 +310,13 @@ mod again_steps {
     /// The den switched off, as the decider's words and sentence have it.
     fn den_off_within(mut decider: Decider) -> crate::decision::Decision {
         let mut answers = Answers::new();
-        answers.insert("route".into(), sure("lights", &["lights", "none"]));
+        answers.insert(QuestionId::Route, sure("lights", &["lights", "none"]));
         decider.feed(&answers);
         let mut answers = Answers::new();
-        answers.insert("fits.lights".into(), Distribution(vec![("yes".into(), 0.95), ("no".into(), 0.05)]));
-        answers.insert("lights.room".into(), sure("den", &["den", "office", "kitchen", "none", "unstated"]));
-        answers.insert("lights.state".into(), sure("off", &["on", "off", "none", "unstated"]));
+        answers.insert(QuestionId::fits("lights"), Distribution(vec![("yes".into(), 0.95), ("no".into(), 0.05)]));
+        answers
+            .insert(QuestionId::arg("lights", "room"), sure("den", &["den", "office", "kitchen", "none", "unstated"]));
+        answers.insert(QuestionId::arg("lights", "state"), sure("off", &["on", "off", "none", "unstated"]));
         decider.feed(&answers).unwrap().clone()
     }
 
@@ -326,7 +328,7 @@ mod again_steps {
         assert_eq!(decision.outcome, Outcome::Run);
         let others = again::others(&catalog, &decision, 7);
         assert_eq!(others.len(), 1);
-        assert_eq!(others[0].id, "weave.again_21_27_lights__room");
+        assert_eq!(others[0].id.to_string(), "weave.again_21_27_lights__room");
         let round = again::round(&decision, &others);
         assert_eq!(round.get(&others[0].id).unwrap().keys(), [ALSO, INSTEAD, OUT, NOTHING]);
         let mut answers = Answers::new();
@@ -340,7 +342,7 @@ mod again_steps {
             Some(&Value::Word { word: "office".into(), value: Some("group-7".into()) })
         );
         assert!(more[0].judgments.iter().any(|j| j.question == others[0].id && j.top == ALSO));
-        assert!(more[0].judgments.iter().all(|j| j.question != "route"));
+        assert!(more[0].judgments.iter().all(|j| j.question != QuestionId::Route));
     }
 
     #[test]
@@ -455,7 +457,7 @@ mod weaving {
     use super::{GATE, LIGHTS, TIMER, reflex};
     use crate::catalog::Catalog;
     use crate::decision::Outcome;
-    use crate::question::{Question, Questions};
+    use crate::question::{Question, QuestionId, Questions};
     use crate::validate::{Answers, Distribution};
 
     const ROOMS: &str = "den = \"The TV room.\"\noffice = \"The study.\"\nkitchen = \"Cooking.\"\n";
@@ -466,7 +468,7 @@ mod weaving {
 
     /// A scripted engine: the route by a word of the text, arguments by the words they name, every cut
     /// as `cut` says, every other value `also`.
-    fn answer(text: &str, questions: &Questions, cut: &dyn Fn(&str) -> bool) -> Answers {
+    fn answer(text: &str, questions: &Questions, cut: &dyn Fn((usize, usize)) -> bool) -> Answers {
         let sure = |key: &str, q: &Question| {
             let keys = q.keys();
             let key = if keys.contains(&key) { key } else { keys[keys.len() - 1] };
@@ -475,7 +477,8 @@ mod weaving {
         let lower = text.to_lowercase();
         let mut answers = Answers::new();
         for (id, q) in &questions.0 {
-            let key: String = if id == "route" {
+            let arg = |name: &str| *id == QuestionId::arg("lights", name);
+            let key: String = if *id == QuestionId::Route {
                 if lower.contains("light") {
                     "lights"
                 } else if lower.contains("timer") {
@@ -484,13 +487,13 @@ mod weaving {
                     "none"
                 }
                 .into()
-            } else if id.starts_with("fits.") {
+            } else if let QuestionId::Fits { .. } = id {
                 "yes".into()
-            } else if id.starts_with("weave.cut_") {
-                if cut(id) { "yes" } else { "no" }.into()
-            } else if id.starts_with("weave.again_") {
+            } else if let QuestionId::Cut { start, end } = id {
+                if cut((*start, *end)) { "yes" } else { "no" }.into()
+            } else if let QuestionId::Again { .. } = id {
                 "also".into()
-            } else if id == "lights.room" {
+            } else if arg("room") {
                 // The room said last.
                 ["den", "office", "kitchen"]
                     .iter()
@@ -498,7 +501,7 @@ mod weaving {
                     .max()
                     .map_or("unstated", |(_, w)| w)
                     .into()
-            } else if id == "lights.state" {
+            } else if arg("state") {
                 if lower.contains(" off") {
                     "off"
                 } else if lower.contains(" on") {
@@ -516,7 +519,7 @@ mod weaving {
     }
 
     /// Weaves `input`, and lists the words each round was asked under.
-    fn weave(input: &str, cut: &dyn Fn(&str) -> bool) -> (Woven, Vec<String>) {
+    fn weave(input: &str, cut: &dyn Fn((usize, usize)) -> bool) -> (Woven, Vec<String>) {
         let catalog = catalog();
         let mut weaver = Weaver::new(&catalog, Some(GATE), input).unwrap();
         let mut asked = Vec::new();
@@ -576,7 +579,7 @@ mod weaving {
         // Cut only before `not`: the part ruled out runs to the end of the sentence, and holds the office.
         let before_not = |input: &str| {
             let at = input.find(", not").unwrap();
-            move |id: &str| super::super::cut_of_id(id).is_some_and(|(start, _)| start == at)
+            move |(start, _): (usize, usize)| start == at
         };
         let input = "turn off the kitchen lights, not the den, and the office lights";
         let plan = plan_of(weave(input, &before_not(input)).0);

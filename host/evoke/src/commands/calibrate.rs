@@ -19,7 +19,7 @@ use crate::render;
 use crate::session::Session;
 use evoke_core::decision::{Decision, Outcome};
 use evoke_core::manifest::{Record, Source};
-use evoke_core::question::arg_id;
+use evoke_core::question::QuestionId;
 use evoke_core::validate::Answers;
 use std::time::Instant;
 
@@ -43,7 +43,7 @@ fn score(session: &Session, case: &Case, decision: &Decision, answers: &Answers)
     } else {
         "a value differs from the record".to_string()
     };
-    let route_top = answers.get("route").map(|d| {
+    let route_top = answers.get(&QuestionId::Route).map(|d| {
         let (k, p) = d.top();
         (k.to_string(), p)
     });
@@ -60,7 +60,7 @@ fn score(session: &Session, case: &Case, decision: &Decision, answers: &Answers)
     {
         for (name, asserted) in asserts {
             let Some(arg) = reflex.manifest.arg(name) else { continue };
-            let Some(d) = answers.get(&arg_id(case.reflex, name)) else { continue };
+            let Some(d) = answers.get(&QuestionId::arg(case.reflex, name)) else { continue };
             let (top, p) = d.top();
             let kind = match arg.source {
                 Source::Options(_) => "options",
