@@ -495,6 +495,36 @@ fn why_after_a_plan_refused_whole_says_the_refusal_evoke_said() {
 }
 
 #[test]
+fn why_after_a_playbook_run_shows_each_steps_call_its_playbook_and_why_one_was_passed_by() {
+    let f = fixture();
+    f.reviewed();
+    let out = f.evoke().arg("night").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    // The last line is step 5's: a call the playbook wrote, with no words of its own.
+    let why = f.evoke().arg("why").output().unwrap();
+    let (stdout, stderr) = text(&why);
+    assert!(why.status.success(), "{stderr}");
+    assert_eq!(
+        stdout.lines().next(),
+        Some("step 5 of 5: mark what=\"blinds\" (the playbook night's step 5)"),
+        "{stdout}"
+    );
+    // The lamp was passed by: what its source yielded, and what the step runs under.
+    let passed_by = "  2  mark what=\"lamp\"  skipped: step 1's state was \"off\", not \"on\"";
+    assert!(stdout.lines().any(|l| l == passed_by), "{stdout}");
+    assert!(!stdout.contains("not_chosen"), "{stdout}");
+    // Step 2's own line says the same, with its playbook.
+    let why = f.evoke().args(["why", "4"]).output().unwrap();
+    let (stdout, _) = text(&why);
+    assert_eq!(
+        stdout.lines().next(),
+        Some("step 2 of 5: mark what=\"lamp\" (the playbook night's step 2)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  skipped: step 1's state was \"off\", not \"on\"\n"), "{stdout}");
+}
+
+#[test]
 fn a_reviewed_playbook_asks_again_once_a_reflex_it_runs_changed() {
     let f = fixture();
     f.reviewed();

@@ -23,6 +23,13 @@ pub struct LoggedStep {
     pub status: String,
     /// Why it stopped or did not run: the kind, and the message when one was said.
     pub why: Option<(String, Option<String>)>,
+    /// For a step passed by (`not_chosen`): the value its `when`'s source yielded.
+    pub yielded: Option<String>,
+    /// The value of an earlier step it runs only under: the step, the field, the value.
+    pub when: Option<(u64, String, String)>,
+    /// The playbooks that wrote it, outermost first, each with its step that did; empty for a step of a
+    /// sentence's own.
+    pub from: Vec<(String, u64)>,
     /// Each value taken from another step: the argument, the step, the field.
     pub bound: Vec<(String, u64, String)>,
 }
@@ -39,6 +46,14 @@ impl LoggedStep {
             why: line
                 .get("why")
                 .map(|why| (text(why, "type"), why.get("message").and_then(Value::as_str).map(str::to_string))),
+            yielded: line.pointer("/why/value").and_then(Value::as_str).map(str::to_string),
+            when: line
+                .get("when")
+                .map(|w| (w.get("step").and_then(Value::as_u64).unwrap_or(0), text(w, "field"), text(w, "is"))),
+            from: array(line, "from")
+                .iter()
+                .map(|f| (text(f, "playbook"), f.get("step").and_then(Value::as_u64).unwrap_or(0)))
+                .collect(),
             bound: array(line, "bound")
                 .iter()
                 .map(|b| (text(b, "arg"), b.get("from").and_then(Value::as_u64).unwrap_or(0), text(b, "field")))

@@ -224,9 +224,21 @@ pub fn plan_why(plan: &LoggedPlan) -> String {
     out
 }
 
-/// The head of `evoke why` for a step: which step of how many, and its words.
+/// The head of `evoke why` for a step: which step of how many, and its words, or its call when it has
+/// none (a playbook's call step); then the playbook step that wrote it.
 pub fn step_head(step: &LoggedStep) -> String {
-    format!("step {} of {}: {}\n", step.step.unwrap_or(1), step.steps.unwrap_or(1), to_line(&step.input))
+    let said = match (step.input.is_empty(), step.call.is_empty()) {
+        (true, false) => shown(&step.call).into_owned(),
+        _ => to_line(&step.input),
+    };
+    format!("step {} of {}: {said}{}\n", step.step.unwrap_or(1), step.steps.unwrap_or(1), logged_from(step))
+}
+
+/// ` (the playbook good_night's step 3, through lock_up's step 2)`: who wrote a logged step, outermost first.
+fn logged_from(step: &LoggedStep) -> String {
+    let Some(((outer, n), inner)) = step.from.split_first() else { return String::new() };
+    let through: String = inner.iter().map(|(p, n)| format!(", through {}'s step {n}", shown(p))).collect();
+    format!(" (the playbook {}'s step {n}{through})", shown(outer))
 }
 
 /// What a step took from the steps before it, and, unless it ran or failed (its result or error says
@@ -252,6 +264,13 @@ fn step_status(step: &LoggedStep) -> String {
     let status = &step.status;
     match &step.why {
         Some((kind, _)) if kind == "earlier_step" => format!("{status}: an earlier step stopped the weave"),
+        // Passed by under its `when`: what the source yielded, against what the step runs under.
+        Some((kind, _)) if kind == "not_chosen" => match (&step.when, &step.yielded) {
+            (Some((from, field, is)), Some(value)) => {
+                format!("{status}: step {from}'s {} was \"{}\", not \"{}\"", shown(field), shown(value), shown(is))
+            }
+            _ => format!("{status}: its source did not yield the value it runs under"),
+        },
         Some((_, Some(message))) => format!("{status}: {}", shown(message)),
         Some((kind, None)) => format!("{status}: {kind}"),
         None => status.to_string(),
