@@ -27,8 +27,10 @@ pub fn check(file: &str, text: &str, name: &str, catalog: &Catalog) -> Reading<P
     Reading { value: playbook.filter(|_| !failed), diagnostics: sink.finish() }
 }
 
-/// The strongest effect among the reflexes the playbook calls, a called playbook's own calls counted;
-/// `Read` when it calls none. A `say` step's effect is judged when its words are decided.
+/// The strongest effect among the playbook's steps, a called playbook's own steps counted; `Read` when it
+/// has none. A `say` step counts as `Write`: its reflex is known only once its words are decided, and a
+/// pick clears at most the write bar, so the playbook is consented to, listed and locked as writing at
+/// least; a destructive reflex its words decide to confirms at its own turn, every time.
 pub fn strongest_effect(playbook: &Playbook, catalog: &Catalog) -> Effect {
     effect_within(playbook, catalog, 1)
 }
@@ -38,13 +40,12 @@ fn effect_within(playbook: &Playbook, catalog: &Catalog, depth: usize) -> Effect
     playbook
         .steps
         .iter()
-        .filter_map(|step| match &step.action {
-            Action::Call { reflex, .. } => Some(reflex),
-            Action::Say(_) => None,
-        })
-        .map(|reflex| match catalog.playbook(reflex) {
-            Some(inner) if depth > 0 => effect_within(inner, catalog, depth - 1),
-            _ => catalog.get(reflex).map_or(Effect::Read, |r| r.manifest.effect),
+        .map(|step| match &step.action {
+            Action::Say(_) => Effect::Write,
+            Action::Call { reflex, .. } => match catalog.playbook(reflex) {
+                Some(inner) if depth > 0 => effect_within(inner, catalog, depth - 1),
+                _ => catalog.get(reflex).map_or(Effect::Read, |r| r.manifest.effect),
+            },
         })
         .max()
         .unwrap_or(Effect::Read)
@@ -553,14 +554,16 @@ run = ["wipe"]
     }
 
     #[test]
-    fn the_strongest_effect_counts_calls_and_a_called_playbook_s_calls() {
+    fn the_strongest_effect_counts_words_as_a_write_and_a_called_playbook_s_calls() {
         let cat = catalog(&[("evening", EVENING)]);
         let effect = |steps: &str| {
             let playbook =
                 read_playbook("p.toml", &format!("playbook = 1\ndescription = \"x\"\n{steps}")).value.unwrap();
             strongest_effect(&playbook, &cat)
         };
-        assert_eq!(effect("[[steps]]\nsay = \"erase everything\"\n"), Effect::Read);
+        // Words count as a write before they are decided: a say step is never "at most read".
+        assert_eq!(effect("[[steps]]\nsay = \"erase everything\"\n"), Effect::Write);
+        assert_eq!(effect("[[steps]]\ncall = \"status\"\n[[steps]]\nsay = \"look\"\n"), Effect::Write);
         assert_eq!(effect("[[steps]]\ncall = \"status\"\n"), Effect::Read);
         assert_eq!(effect("[[steps]]\ncall = \"status\"\n[[steps]]\ncall = \"lights\"\n"), Effect::Write);
         assert_eq!(effect("[[steps]]\ncall = \"status\"\n[[steps]]\ncall = \"evening\"\n"), Effect::Destructive);
