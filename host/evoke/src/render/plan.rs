@@ -77,7 +77,7 @@ pub fn playbook_held(because: &VerdictBecause) -> String {
             format!("the playbook {} is asked for beside other things; say it alone, then the rest", shown(playbook))
         }
         VerdictBecause::TooDeep { playbook, step } => format!(
-            "step {step} of the playbook {} picks a playbook that picks another; one level of playbooks only",
+            "step {step} of the playbook {} picks a playbook two levels below the sentence's own; one level of playbooks only",
             shown(playbook)
         ),
         VerdictBecause::TooLong { steps, limit } => {
