@@ -2,6 +2,7 @@
 //! on its own is judged here; what needs the installed reflexes is [`super::check`]'s.
 
 use super::{Action, MAX_STEPS, Playbook, Step, When};
+use crate::decide::MAX_INPUT_CHARS;
 use crate::diag::{Problem, Reading};
 use crate::doc::{Doc, Entry, KeyPath, Sink, TableReader, number_of};
 use crate::manifest::Arg;
@@ -214,6 +215,18 @@ fn read_step(
 /// `say`: one line of words whose every `{name}` is a slot.
 fn read_say(entry: &Entry, slots: &[Arg], check_names: bool, sink: &mut Sink) -> Option<String> {
     let words = entry.nonempty_text(sink, false)?;
+    // The words are decided as a typed sentence is, under the same bound: past it every run would fail.
+    let length = words.chars().count();
+    if length > MAX_INPUT_CHARS {
+        sink.error(
+            Problem::TooLong,
+            &entry.path,
+            &entry.key_span,
+            format!("the words are {length} characters; a sentence is at most {MAX_INPUT_CHARS}"),
+            "say the step in one sentence, or split it into two steps",
+        );
+        return None;
+    }
     let Ok(found) = placeholders(&words) else {
         sink.error(
             Problem::BadPlaceholder,
@@ -529,6 +542,13 @@ when = { step = 1, field = "state", is = "on" }
         assert_eq!(first(&format!("{HEAD}steps = []\n")).0, "empty");
         assert_eq!(first(&format!("{HEAD}[[steps]]\nsay = \"a\\u202Eb\"\n")).0, "bidi_control");
         assert_eq!(first(&format!("{HEAD}[[steps]]\ncall = \"Lights\"\n")).0, "bad_name");
+    }
+
+    #[test]
+    fn a_step_s_words_are_at_most_a_sentence_long() {
+        let words = |n: usize| format!("{HEAD}[[steps]]\nsay = \"{}\"\n", "a".repeat(n));
+        assert!(read_playbook("p.toml", &words(MAX_INPUT_CHARS)).value.is_some());
+        assert_eq!(first(&words(MAX_INPUT_CHARS + 1)), ("too_long".into(), "steps.1.say".into(), 4));
     }
 
     #[test]
