@@ -42,6 +42,25 @@ pub fn shown_size(bytes: u64) -> String {
     }
 }
 
+/// A file's size as a person reads it: `3.0 MB (3145728 bytes)`, or bytes alone under a kilobyte.
+pub fn shown_bytes(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{:.1} kB ({bytes} bytes)", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB ({bytes} bytes)", bytes as f64 / 1e6),
+    }
+}
+
+/// What fixes a file [`read`] refused: a file too large is shortened, one not UTF-8 saved as UTF-8; any
+/// other refusal (missing, not a regular file, outside the project) is where `evoke.toml` points.
+pub fn fix_for(e: &io::Error, path: &Path, project_file: &str) -> String {
+    match e.kind() {
+        io::ErrorKind::FileTooLarge => format!("shorten {}: what it holds needs a few kilobytes", path.display()),
+        io::ErrorKind::InvalidData => format!("save {} as UTF-8", path.display()),
+        _ => format!("check the path in {project_file}"),
+    }
+}
+
 /// Reads the file at `path` whole, to at most `limit` bytes, refusing anything but a regular file.
 /// `NotFound` stays `NotFound`, so a caller may still take a missing file as an empty one.
 pub fn read(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
@@ -102,12 +121,16 @@ fn read_file(shown: &Path, real: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
+        // The size the handle reports, when larger than what was read: the person shortens a file they know.
+        let size = meta.len().max(bytes.len() as u64);
         return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
+            io::ErrorKind::FileTooLarge,
             format!(
-                "{} holds more than {}, the most evoke reads of it: shorten it, or remove it if evoke did not write it",
+                "{} holds more than {}, the most evoke reads of it (it is {}): shorten it, or remove it if evoke \
+                 did not write it",
                 shown.display(),
-                shown_size(limit)
+                shown_size(limit),
+                shown_bytes(size)
             ),
         ));
     }
@@ -172,6 +195,12 @@ mod tests {
         std::fs::write(&path, vec![b'#'; 1025]).unwrap();
         let e = read(&path, 1024).unwrap_err();
         assert!(e.to_string().contains("evoke.toml holds more than 1 KiB, the most evoke reads of it"), "{e}");
+        assert!(e.to_string().contains("(it is 1.0 kB (1025 bytes))"), "{e}");
+        assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
+        assert_eq!(
+            fix_for(&e, &path, "evoke.toml"),
+            format!("shorten {}: what it holds needs a few kilobytes", path.display())
+        );
         std::fs::write(&path, vec![b'#'; 1024]).unwrap();
         assert_eq!(read(&path, 1024).unwrap().len(), 1024);
     }

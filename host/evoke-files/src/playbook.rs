@@ -157,10 +157,8 @@ fn find_and_read(
 pub fn read_playbook_dir(dir: &Path) -> Result<(Playbook, PathBuf, String), Inactive> {
     let path = dir.join(PLAYBOOK_FILE);
     let text = crate::bounded::read_to_string(&path, MAX_OWNED).map_err(|e| {
-        inactive(
-            format!("cannot read {}: {e}", path.display()),
-            format!("check the path in {}", crate::project::PROJECT_FILE),
-        )
+        let fix = crate::bounded::fix_for(&e, &path, crate::project::PROJECT_FILE);
+        inactive(format!("cannot read {}: {e}", path.display()), fix)
     })?;
     let reading = read_playbook(&path.display().to_string(), &text);
     match reading.value {
@@ -232,6 +230,20 @@ mod tests {
 
     const LISTED: &str =
         "[reflexes]\nlights = \"reflexes/lights\"\n[playbooks]\ngood_night = \"playbooks/good_night\"\n";
+
+    #[test]
+    fn a_playbook_too_large_says_its_size_and_the_limit_and_to_shorten_it() {
+        let (_dir, _places, location) = project(LISTED);
+        let dir = location.root.join("playbooks/good_night");
+        let mut text = GOOD_NIGHT.to_string();
+        text.push_str(&"# a note\n".repeat(3 << 20 >> 3));
+        std::fs::write(dir.join(PLAYBOOK_FILE), &text).unwrap();
+        let why = read_playbook_dir(&dir).unwrap_err();
+        assert!(why.why.contains("holds more than 1 MiB"), "{}", why.why);
+        assert!(why.why.contains(&format!("({} bytes)", text.len())), "{}", why.why);
+        assert!(why.fix.starts_with("shorten "), "{}", why.fix);
+        assert!(!why.fix.contains("check the path"), "{}", why.fix);
+    }
 
     #[test]
     fn an_active_playbook_is_offered_beside_the_reflexes_under_its_strongest_effect() {

@@ -332,7 +332,8 @@ pub fn tag_accepts(asked: &str, locked: &str) -> bool {
 pub fn read_reflex_dir(dir: &Path) -> Result<Manifest, Inactive> {
     let path = dir.join("reflex.toml");
     let text = crate::bounded::read_to_string(&path, MAX_OWNED).map_err(|e| {
-        inactive(format!("cannot read {}: {e}", path.display()), format!("check the path in {PROJECT_FILE}"))
+        let fix = crate::bounded::fix_for(&e, &path, PROJECT_FILE);
+        inactive(format!("cannot read {}: {e}", path.display()), fix)
     })?;
     let exists = |relative: &str| dir.join(relative).is_file();
     let reading = read_manifest(&path.display().to_string(), &text, &exists);
