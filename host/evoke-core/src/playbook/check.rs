@@ -3,7 +3,7 @@
 //! decided, so what depends on it (a `when` on its result, its effect) is the run's to refuse.
 
 use super::read::{StepPlace, read_placed};
-use super::{Action, MAX_STEPS, Playbook};
+use super::{Action, MAX_STEPS, Playbook, Step};
 use crate::catalog::{Catalog, Reflex};
 use crate::diag::{Problem, Reading};
 use crate::doc::{Doc, Sink};
@@ -18,13 +18,12 @@ pub fn check(file: &str, text: &str, name: &str, catalog: &Catalog) -> Reading<P
     let doc = Doc::new(file, text);
     let mut sink = Sink::new(&doc);
     let read = read_placed(&doc, &mut sink);
-    // A playbook that did not read has no steps to check: its faults are the reading's.
-    let playbook = read.filter(|_| !sink.has_errors()).map(|(playbook, places)| {
-        check_steps(name, &playbook, &places, catalog, &mut sink);
-        playbook
-    });
+    // Every step that read is checked, even beside one that did not, so that one `evoke check` reports
+    // every refusal it can at its line; a step that did not read is the reading's to refuse.
+    let slots = read.slots.unwrap_or_default();
+    check_steps(name, &slots, &read.steps, catalog, &mut sink);
     let failed = sink.has_errors();
-    Reading { value: playbook.filter(|_| !failed), diagnostics: sink.finish() }
+    Reading { value: read.playbook.filter(|_| !failed), diagnostics: sink.finish() }
 }
 
 /// The strongest effect among the playbook's steps, a called playbook's own steps counted; `Read` when it
@@ -51,16 +50,21 @@ fn effect_within(playbook: &Playbook, catalog: &Catalog, depth: usize) -> Effect
         .unwrap_or(Effect::Read)
 }
 
-fn check_steps(name: &str, playbook: &Playbook, places: &[StepPlace], catalog: &Catalog, sink: &mut Sink) {
+/// `steps` as they read, `None` where a step did not; one that did not counts as one step toward the bound.
+fn check_steps(name: &str, slots: &[Arg], steps: &[Option<(Step, StepPlace)>], catalog: &Catalog, sink: &mut Sink) {
     let mut in_all = 0;
     let mut over = false;
-    for (index, (step, place)) in playbook.steps.iter().zip(places).enumerate() {
+    for (index, read) in steps.iter().enumerate() {
         let number = index + 1;
+        let Some((step, place)) = read else {
+            in_all += 1;
+            continue;
+        };
         if let Action::Call { reflex, args } = &step.action {
-            check_call(name, playbook, number, reflex, args, step.when.is_some(), place, catalog, sink);
+            check_call(name, slots, number, reflex, args, step.when.is_some(), place, catalog, sink);
         }
         if let (Some(when), Some((path, span))) = (&step.when, &place.when) {
-            check_when(playbook, number, when, path, span, catalog, sink);
+            check_when(steps, number, when, path, span, catalog, sink);
         }
         in_all += match &step.action {
             Action::Call { reflex, .. } => catalog.playbook(reflex).map_or(1, |inner| inner.steps.len()),
@@ -82,7 +86,7 @@ fn check_steps(name: &str, playbook: &Playbook, places: &[StepPlace], catalog: &
 #[allow(clippy::too_many_arguments)]
 fn check_call(
     name: &str,
-    playbook: &Playbook,
+    slots: &[Arg],
     number: usize,
     reflex: &str,
     args: &[(String, String)],
@@ -166,7 +170,7 @@ fn check_call(
             );
             continue;
         };
-        if let Some((message, fix)) = refused_value(playbook, target, taken, value) {
+        if let Some((message, fix)) = refused_value(slots, target, taken, value) {
             sink.error(Problem::BadValue, path, span, format!("step {number}: {message}"), &fix);
         }
     }
@@ -185,10 +189,10 @@ fn check_call(
 }
 
 /// Why `value` cannot be the argument's, as a message and a fix; `None` when it can.
-fn refused_value(playbook: &Playbook, target: &Reflex, arg: &Arg, value: &str) -> Option<(String, String)> {
+fn refused_value(slots: &[Arg], target: &Reflex, arg: &Arg, value: &str) -> Option<(String, String)> {
     let name = &arg.name;
     if let Some(slot) = value.strip_prefix('{').and_then(|v| v.strip_suffix('}')) {
-        let slot = playbook.slots.iter().find(|s| s.name == slot)?;
+        let slot = slots.iter().find(|s| s.name == slot)?;
         if fills(&slot.source, &arg.source) {
             return None;
         }
@@ -286,7 +290,7 @@ fn reads_as(text: &str, kind: PickKind) -> Reads {
 }
 
 fn check_when(
-    playbook: &Playbook,
+    steps: &[Option<(Step, StepPlace)>],
     number: usize,
     when: &super::When,
     path: &crate::doc::KeyPath,
@@ -294,7 +298,8 @@ fn check_when(
     catalog: &Catalog,
     sink: &mut Sink,
 ) {
-    let Some(source) = playbook.steps.get(when.step.wrapping_sub(1)) else { return };
+    // A source that did not read is the reading's to refuse.
+    let Some(Some((source, _))) = steps.get(when.step.wrapping_sub(1)) else { return };
     if source.when.is_some() {
         sink.error(
             Problem::MaybeSource,
@@ -510,6 +515,21 @@ run = ["wipe"]
             "{HEAD}[[steps]]\ncall = \"lights\"\nargs = {{ room = \"den\", state = \"on\" }}\n[[steps]]\ncall = \"wipe\"\nwhen = {{ step = 1, field = \"state\", is = \"on\" }}\n"
         );
         assert_eq!(errors(&of_lights, &cat), one("no_field", "steps.2.when", 12));
+    }
+
+    #[test]
+    fn every_step_that_read_is_checked_beside_one_that_did_not() {
+        let text = format!(
+            "{HEAD}[[steps]]\ncall = \"lights\"\nargs = {{ room = \"den\", state = \"on\", colour = \"red\" }}\n[[steps]]\nsay = \"a\"\ncall = \"wipe\"\n[[steps]]\ncall = \"status\"\n[[steps]]\ncall = \"wipe\"\nwhen = {{ step = 3, field = \"colour\", is = \"red\" }}\n"
+        );
+        assert_eq!(
+            errors(&text, &catalog(&[])),
+            [
+                ("unknown_argument".to_string(), "steps.1.args.colour".to_string(), 9),
+                ("bad_step".to_string(), "steps.2.call".to_string(), 12),
+                ("no_field".to_string(), "steps.4.when".to_string(), 17),
+            ]
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ use toml::de::DeValue;
 pub fn read_playbook(file: &str, text: &str) -> Reading<Playbook> {
     let doc = Doc::new(file, text);
     let mut sink = Sink::new(&doc);
-    let playbook = read_placed(&doc, &mut sink).map(|(playbook, _)| playbook);
+    let playbook = read_placed(&doc, &mut sink).playbook;
     let failed = sink.has_errors();
     Reading { value: playbook.filter(|_| !failed), diagnostics: sink.finish() }
 }
@@ -38,14 +38,25 @@ pub(crate) struct StepPlace {
     pub when: Option<(KeyPath, Range<usize>)>,
 }
 
-/// Reads the playbook into `sink`, with where each step is written. `None` when it does not read at all;
-/// a value with errors in the sink is not a playbook to use.
-pub(crate) fn read_placed(doc: &Doc, sink: &mut Sink) -> Option<(Playbook, Vec<StepPlace>)> {
+/// A playbook as far as it read: the whole, and the parts a check can judge even when another part did
+/// not read, so that every refusal is reported at once.
+#[derive(Debug, Default)]
+pub(crate) struct Placed {
+    /// The playbook, when every part of it read; with errors in the sink it is not one to use.
+    pub playbook: Option<Playbook>,
+    /// The slots, when they read.
+    pub slots: Option<Vec<Arg>>,
+    /// Each step in order, `None` where it did not read, with where it is written.
+    pub steps: Vec<Option<(Step, StepPlace)>>,
+}
+
+/// Reads the playbook into `sink`, with where each step is written.
+pub(crate) fn read_placed(doc: &Doc, sink: &mut Sink) -> Placed {
     let root = match doc.parse() {
         Ok(root) => root,
         Err(fault) => {
             sink.diagnostics.push(fault);
-            return None;
+            return Placed::default();
         }
     };
     let mut top = TableReader::new(root.get_ref(), KeyPath::root(), 0..0);
@@ -54,7 +65,7 @@ pub(crate) fn read_placed(doc: &Doc, sink: &mut Sink) -> Option<(Playbook, Vec<S
     read
 }
 
-fn read_top(top: &mut TableReader, sink: &mut Sink) -> Option<(Playbook, Vec<StepPlace>)> {
+fn read_top(top: &mut TableReader, sink: &mut Sink) -> Placed {
     match top.get("playbook") {
         None => top.missing(sink, "playbook", "add `playbook = 1` as the first line"),
         Some(entry) => {
@@ -93,12 +104,29 @@ fn read_top(top: &mut TableReader, sink: &mut Sink) -> Option<(Playbook, Vec<Ste
             None
         }
     };
-    let (steps, places) = steps?;
-    let playbook = Playbook { description: description?, not_for: not_for?, slots: slots?, examples: examples?, steps };
-    Some((playbook, places))
+    let steps = steps.unwrap_or_default();
+    let whole: Option<Vec<Step>> =
+        if steps.is_empty() { None } else { steps.iter().map(|s| s.as_ref().map(|(step, _)| step.clone())).collect() };
+    let playbook = (|| {
+        Some(Playbook {
+            description: description?,
+            not_for: not_for?,
+            slots: slots.clone()?,
+            examples: examples?,
+            steps: whole?,
+        })
+    })();
+    Placed { playbook, slots, steps }
 }
 
-fn read_steps(entry: &Entry, slots: &[Arg], check_names: bool, sink: &mut Sink) -> Option<(Vec<Step>, Vec<StepPlace>)> {
+/// Each step as it read, `None` where it did not; `None` for the whole when `steps` is no list of steps or
+/// is too long (a step past the bound is no step of the playbook).
+fn read_steps(
+    entry: &Entry,
+    slots: &[Arg],
+    check_names: bool,
+    sink: &mut Sink,
+) -> Option<Vec<Option<(Step, StepPlace)>>> {
     let DeValue::Array(items) = entry.value.get_ref() else {
         entry.wrong_type(sink, "an array of tables", "write each step under its own [[steps]] header");
         return None;
@@ -114,7 +142,6 @@ fn read_steps(entry: &Entry, slots: &[Arg], check_names: bool, sink: &mut Sink) 
         return None;
     }
     let mut steps = Vec::new();
-    let mut places = Vec::new();
     let mut ok = true;
     for (index, item) in items.iter().enumerate() {
         let number = index + 1;
@@ -130,15 +157,9 @@ fn read_steps(entry: &Entry, slots: &[Arg], check_names: bool, sink: &mut Sink) 
             );
             ok = false;
         }
-        match read_step(&step, number, slots, check_names, sink) {
-            Some((step, place)) => {
-                steps.push(step);
-                places.push(place);
-            }
-            None => ok = false,
-        }
+        steps.push(read_step(&step, number, slots, check_names, sink));
     }
-    ok.then_some((steps, places))
+    ok.then_some(steps)
 }
 
 fn read_step(
