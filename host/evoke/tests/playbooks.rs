@@ -58,17 +58,31 @@ call = "mark"
 args = { what = "{what}" }
 "#;
 
-const NAMES: [&str; 5] = ["probe", "mark", "hold", "night", "tidy"];
+const CLEAR: &str = r#"playbook = 1
+description = "Mark the door, then wipe: a routine with a destructive step, for the tests."
+
+[examples]
+"clear" = true
+
+[[steps]]
+call = "mark"
+args = { what = "door" }
+
+[[steps]]
+call = "wipe"
+"#;
+
+const NAMES: [&str; 7] = ["probe", "mark", "hold", "wipe", "night", "tidy", "clear"];
 
 /// The answers to `night`, and to `tidy up`, which picks `tidy` without saying what.
 fn recording() -> String {
     let mut text = String::from("id = \"replay\"\n\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n\n");
-    for (sentence, top) in [("night", "night"), ("tidy up", "tidy")] {
+    for (sentence, top) in [("night", "night"), ("tidy up", "tidy"), ("clear", "clear")] {
         text.push_str(&format!("[answers.{sentence:?}]\nroute = {{ "));
         let route: Vec<String> =
-            NAMES.iter().map(|n| format!("{n} = {}", if *n == top { "0.95" } else { "0.01" })).collect();
+            NAMES.iter().map(|n| format!("{n} = {}", if *n == top { "0.95" } else { "0.005" })).collect();
         text.push_str(&route.join(", "));
-        text.push_str(", none = 0.01 }\n");
+        text.push_str(", none = 0.02 }\n");
         for name in NAMES {
             text.push_str(&format!("\"fits.{name}\" = {{ yes = {} }}\n", if name == top { 0.95 } else { 0.02 }));
         }
@@ -124,10 +138,13 @@ fn fixture() -> Fixture {
     );
     write(&project.join("playbooks/night/playbook.toml"), NIGHT);
     write(&project.join("playbooks/tidy/playbook.toml"), TIDY);
+    write(&project.join("playbooks/clear/playbook.toml"), CLEAR);
+    let wipe = argv("wipe", &format!("echo wipe $$ >> {m}; echo wiped"), "").replace("\"write\"", "\"destructive\"");
+    write(&project.join("r/wipe/reflex.toml"), &wipe);
     write(
         &project.join("evoke.toml"),
-        "[reflexes]\nprobe = \"r/probe\"\nmark = \"r/mark\"\nhold = \"r/hold\"\n\n\
-         [playbooks]\nnight = \"playbooks/night\"\ntidy = \"playbooks/tidy\"\n",
+        "[reflexes]\nprobe = \"r/probe\"\nmark = \"r/mark\"\nhold = \"r/hold\"\nwipe = \"r/wipe\"\n\n\
+         [playbooks]\nnight = \"playbooks/night\"\ntidy = \"playbooks/tidy\"\nclear = \"playbooks/clear\"\n",
     );
     write(&project.join("recording.toml"), &recording());
     let home = root.path().join("home");
@@ -591,4 +608,29 @@ fn a_plan_file_carries_the_playbook_and_its_slots() {
 fn text_of(output: &Output) -> String {
     let (stdout, stderr) = text(output);
     format!("{stdout}{stderr}")
+}
+
+#[test]
+fn a_destructive_step_confirms_at_its_turn_every_time_reviewed_or_not() {
+    let f = fixture();
+    // The first run: one yes for the whole plan, then the destructive step's own.
+    let first = f.at_terminal(&["clear"], &["y", "y"]);
+    assert!(first.contains("Run the 2 steps of the playbook clear as shown?"), "{first}");
+    assert!(first.contains("Do wipe?"), "{first}");
+    assert_eq!((f.count("mark-door"), f.count("wipe")), (1, 1), "{}", f.marks());
+
+    // Reviewed, with no one there: the destructive step would wait, so the plan stops before its first step.
+    let out = f.evoke().args(["--json", "clear"]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    let lines = lines(&stdout);
+    assert_eq!(lines[2]["status"], "unanswered", "{}", lines[2]);
+    assert_eq!(lines[2]["why"]["message"], "Do wipe?", "{}", lines[2]);
+    assert_eq!((f.count("mark-door"), f.count("wipe")), (1, 1), "nothing ran: {}", f.marks());
+
+    // At a terminal the review is not asked again, the destructive step is.
+    let again = f.at_terminal(&["clear"], &["y"]);
+    assert!(!again.contains("as shown?"), "{again}");
+    assert!(again.contains("Do wipe?"), "{again}");
+    assert_eq!((f.count("mark-door"), f.count("wipe")), (2, 2), "{}", f.marks());
 }
