@@ -34,13 +34,14 @@ pub enum NotWoven {
     TooMany(TooMany),
 }
 
+/// Where the weave stands. What it came to is boxed: a woven plan is larger than every state before it.
 enum State<'c> {
     First(Decider<'c>),
     Whole(Decider<'c>),
     Part { i: usize, decider: Decider<'c> },
     Splice { i: usize, neighbour: usize, text: String, decider: Decider<'c> },
     Again { i: usize, text: String, others: Vec<Other>, questions: Questions },
-    Done(Woven),
+    Done(Box<Woven>),
 }
 
 pub struct Weaver<'c> {
@@ -86,14 +87,14 @@ impl<'c> Weaver<'c> {
             extra: Vec::new(),
             spliced_tried: Vec::new(),
             again_from: 0,
-            state: State::Done(Woven::Plan(plan::settle(input, &empty_reading(), Vec::new()))),
+            state: State::Done(Box::new(Woven::Plan(plan::settle(input, &empty_reading(), Vec::new())))),
         };
         weaver.state = if weaver.cuts.is_empty() && super::negated(input) {
             let reading = super::read(input, &[], &Answers::new(), 1.0).map_err(NotWoven::TooMany)?;
-            State::Done(Woven::Plan(plan::settle(input, &reading, Vec::new())))
+            State::Done(Box::new(Woven::Plan(plan::settle(input, &reading, Vec::new()))))
         } else if weaver.cuts.is_empty() || catalog.reflexes().is_empty() {
             match decider.decision() {
-                Some(d) => State::Done(Woven::One(d.clone())),
+                Some(d) => State::Done(Box::new(Woven::One(d.clone()))),
                 None => State::Whole(decider),
             }
         } else {
@@ -124,15 +125,17 @@ impl<'c> Weaver<'c> {
 
     pub fn woven(&self) -> Option<&Woven> {
         match &self.state {
-            State::Done(woven) => Some(woven),
+            State::Done(woven) => Some(woven.as_ref()),
             _ => None,
         }
     }
 
     /// Takes the answers to the round [`Self::questions`] handed out.
     pub fn feed(&mut self, answers: &Answers) -> Result<Option<&Woven>, TooMany> {
-        let state =
-            std::mem::replace(&mut self.state, State::Done(Woven::Plan(plan::settle("", &empty_reading(), vec![]))));
+        let state = std::mem::replace(
+            &mut self.state,
+            State::Done(Box::new(Woven::Plan(plan::settle("", &empty_reading(), vec![])))),
+        );
         self.state = match state {
             State::First(mut decider) => {
                 let reading = super::read(&self.input, &self.cuts, answers, self.bar)?;
@@ -200,7 +203,7 @@ impl<'c> Weaver<'c> {
     /// The whole sentence decided as one input: woven only where it names other values of a list.
     fn whole_done(&mut self, decision: Decision) -> State<'c> {
         if self.cuts.is_empty() || self.reading.is_none() {
-            return State::Done(Woven::One(decision));
+            return State::Done(Box::new(Woven::One(decision)));
         }
         self.parts = vec![Some((decision, None))];
         self.extra = vec![Vec::new()];
@@ -276,7 +279,7 @@ impl<'c> Weaver<'c> {
             && self.extra.iter().all(Vec::is_empty)
             && let Some(Some((decision, _))) = self.parts.first()
         {
-            return State::Done(Woven::One(decision.clone()));
+            return State::Done(Box::new(Woven::One(decision.clone())));
         }
         let reflexes: Vec<&crate::catalog::Reflex> = self
             .parts
@@ -302,7 +305,7 @@ impl<'c> Weaver<'c> {
         }
         let mut plan = plan::settle(&self.input, &reading, decided);
         plan::bind(self.catalog, &mut plan);
-        State::Done(Woven::Plan(plan))
+        State::Done(Box::new(Woven::Plan(plan)))
     }
 }
 
