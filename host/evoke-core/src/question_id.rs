@@ -10,9 +10,11 @@ use std::str::FromStr;
 /// The text of the route question's id.
 const ROUTE: &str = "route";
 const FITS: &str = "fits.";
-const CUT: &str = "weave.cut_";
-const SPAN: &str = "weave.span_";
-const AGAIN: &str = "weave.again_";
+/// The namespace of the questions evoke asks of a sentence on its own account, and their names in it.
+const WEAVE: &str = "weave.";
+const CUT: &str = "cut_";
+const SPAN: &str = "span_";
+const AGAIN: &str = "again_";
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum QuestionId {
@@ -52,6 +54,20 @@ impl QuestionId {
         }
     }
 
+    /// The id without its namespace, as a reading labels the question: `room` for `lights.room`,
+    /// `lights` for `fits.lights`, `again_21_27_lights__room` for an again question.
+    pub fn short(&self) -> String {
+        match self {
+            QuestionId::Route => ROUTE.to_string(),
+            QuestionId::Fits { reflex } => reflex.clone(),
+            QuestionId::Arg { arg, .. } => arg.clone(),
+            QuestionId::Cut { start, end } => format!("{CUT}{start}_{end}"),
+            QuestionId::Span { start, end } => format!("{SPAN}{start}_{end}"),
+            QuestionId::Again { start, end, reflex, arg } => format!("{AGAIN}{start}_{end}_{reflex}__{arg}"),
+            QuestionId::Leaf { name } => name.clone(),
+        }
+    }
+
     /// The offsets of a place to cut, for a cut question.
     pub fn cut(&self) -> Option<(usize, usize)> {
         match self {
@@ -85,9 +101,9 @@ impl fmt::Display for QuestionId {
             QuestionId::Route => f.write_str(ROUTE),
             QuestionId::Fits { reflex } => write!(f, "{FITS}{reflex}"),
             QuestionId::Arg { reflex, arg } => write!(f, "{reflex}.{arg}"),
-            QuestionId::Cut { start, end } => write!(f, "{CUT}{start}_{end}"),
-            QuestionId::Span { start, end } => write!(f, "{SPAN}{start}_{end}"),
-            QuestionId::Again { start, end, reflex, arg } => write!(f, "{AGAIN}{start}_{end}_{reflex}__{arg}"),
+            QuestionId::Cut { .. } | QuestionId::Span { .. } | QuestionId::Again { .. } => {
+                write!(f, "{WEAVE}{}", self.short())
+            }
             QuestionId::Leaf { name } => f.write_str(name),
         }
     }
@@ -139,14 +155,16 @@ impl FromStr for QuestionId {
             Some(QuestionId::Route)
         } else if let Some(reflex) = text.strip_prefix(FITS) {
             is_name(reflex).then(|| QuestionId::fits(reflex))
-        } else if let Some(rest) = text.strip_prefix(CUT) {
-            offsets(rest).map(|(start, end)| QuestionId::Cut { start, end })
-        } else if let Some(rest) = text.strip_prefix(SPAN) {
-            offsets(rest).map(|(start, end)| QuestionId::Span { start, end })
-        } else if let Some(rest) = text.strip_prefix(AGAIN) {
-            again(rest)
+        } else if let Some(name) = text.strip_prefix(WEAVE) {
+            if let Some(rest) = name.strip_prefix(CUT) {
+                offsets(rest).map(|(start, end)| QuestionId::Cut { start, end })
+            } else if let Some(rest) = name.strip_prefix(SPAN) {
+                offsets(rest).map(|(start, end)| QuestionId::Span { start, end })
+            } else {
+                name.strip_prefix(AGAIN).and_then(again)
+            }
         } else if let Some((reflex, arg)) = text.split_once('.') {
-            (is_name(reflex) && is_name(arg) && reflex != "weave").then(|| QuestionId::arg(reflex, arg))
+            (is_name(reflex) && is_name(arg)).then(|| QuestionId::arg(reflex, arg))
         } else {
             is_name(text).then(|| QuestionId::Leaf { name: text.to_string() })
         };
@@ -245,6 +263,23 @@ mod tests {
     }
 
     #[test]
+    fn the_short_label_is_the_text_past_the_namespace() {
+        let ids = [
+            QuestionId::Route,
+            QuestionId::fits("lights"),
+            QuestionId::arg("lights", "room"),
+            QuestionId::Cut { start: 3, end: 6 },
+            QuestionId::Span { start: 0, end: 9 },
+            QuestionId::Again { start: 21, end: 27, reflex: "lights".into(), arg: "room".into() },
+            QuestionId::Leaf { name: "amount".into() },
+        ];
+        for id in ids {
+            let text = id.to_string();
+            assert_eq!(id.short(), text.split_once('.').map_or(text.as_str(), |(_, rest)| rest), "{text}");
+        }
+    }
+
+    #[test]
     fn texts_evoke_never_writes_are_refused() {
         for text in [
             "",
@@ -273,7 +308,7 @@ mod tests {
 
     #[test]
     fn ids_sort_as_their_texts() {
-        let mut ids = vec![
+        let mut ids = [
             QuestionId::Route,
             QuestionId::Cut { start: 10, end: 13 },
             QuestionId::arg("lights", "state"),
