@@ -86,6 +86,9 @@ pub fn main() -> ExitCode {
             // An error quotes the command line, which is outside text: rendered without styling, then through
             // the one escaping function, so an argument cannot drive the terminal.
             render::err(&render::shown_lines(&plain_error(e)));
+            if let Some((command, said)) = sentence_starting_with_a_command(std::env::args().skip(1)) {
+                render::err(&render::sentence_needs_quotes(&command, &render::command(&said)));
+            }
             return Exit::Usage.into();
         }
     };
@@ -103,6 +106,32 @@ fn plain_error(e: clap::Error) -> String {
         Err(plain) if plain.kind() == e.kind() => plain.render().ansi().to_string(),
         _ => e.render().to_string(),
     }
+}
+
+/// Words typed without quotes whose first is one of evoke's commands (`evoke check the kitchen lights`):
+/// clap reads them as that command and refuses its arguments. The command's name, and the command line
+/// that says the words as one sentence with the global options as given, when the words after the global
+/// options start with a command's name and say more than it.
+fn sentence_starting_with_a_command(args: impl Iterator<Item = String>) -> Option<(String, Vec<String>)> {
+    use clap::CommandFactory;
+    let mut said = vec!["evoke".to_string()];
+    let mut words = Vec::new();
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            // The global options that take a value, given apart from it.
+            "-C" | "--recording" | "--tag" if words.is_empty() => {
+                said.push(arg);
+                said.extend(args.next());
+            }
+            flag if flag.starts_with('-') && words.is_empty() => said.push(arg),
+            _ => words.push(arg),
+        }
+    }
+    let first = words.first()?.clone();
+    let named = Cli::command().get_subcommands().any(|c| !c.is_hide_set() && c.get_name() == first);
+    said.push(words.join(" "));
+    (named && words.len() > 1).then_some((first, said))
 }
 
 fn dispatch(context: &Context, command: Option<Command>) -> CommandResult {

@@ -421,3 +421,14 @@ pub fn failure(failure: &evoke_bodies::Failure) -> String {
     }
     out
 }
+
+/// What to do when words typed without quotes began with a command's name: `said` is the command line
+/// that says them as one sentence.
+pub fn sentence_needs_quotes(name: &str, said: &str) -> String {
+    format!(
+        "evoke: `{}` is one of evoke's commands, so the words after it were read as its arguments; to say a \
+         sentence that starts with it, put the sentence in quotes: {}\n",
+        shown(name),
+        shown(said)
+    )
+}

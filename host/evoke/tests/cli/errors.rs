@@ -45,3 +45,19 @@ fn a_missing_recording_names_the_file() {
     assert!(run.stderr.contains("nowhere.toml"), "{}", run.stderr);
     insta::assert_snapshot!(run.seen());
 }
+
+#[test]
+fn a_sentence_typed_without_quotes_that_starts_with_a_command_says_to_quote_it() {
+    let run = World::empty().evoke(&["--json", "check", "the", "kitchen", "lights"]);
+    assert_eq!(run.code, 2, "{}", run.seen());
+    assert!(run.stderr.contains("unexpected argument"), "clap's own error first: {}", run.stderr);
+    assert!(
+        run.stderr.contains("`check` is one of evoke's commands")
+            && run.stderr.contains("put the sentence in quotes: evoke --json 'check the kitchen lights'"),
+        "{}",
+        run.stderr
+    );
+    // A command given what it takes is no sentence, and an unknown flag is no command.
+    let flag = World::empty().evoke(&["--loud", "hello"]);
+    assert!(!flag.stderr.contains("in quotes"), "{}", flag.stderr);
+}
