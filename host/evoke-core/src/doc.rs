@@ -148,16 +148,18 @@ impl<'d, 'a> Sink<'d, 'a> {
         match check_clean(text, allow_line_feed) {
             Ok(()) => true,
             Err(Unclean::Control { at, ch }) => {
-                let fix = if ch == '\n' {
+                let separator = crate::text::is_line_separator(ch);
+                let fix = if ch == '\n' || separator {
                     "keep it on one line; only `description` may hold line feeds"
                 } else {
                     "remove the control character; write the text plainly"
                 };
+                let said = if separator { "line separator" } else { "control character" };
                 self.error(
                     Problem::ControlCharacter,
                     key,
                     span,
-                    format!("{what} holds the control character U+{:04X} at character {}", ch as u32, at + 1),
+                    format!("{what} holds the {said} U+{:04X} at character {}", ch as u32, at + 1),
                     fix,
                 );
                 false

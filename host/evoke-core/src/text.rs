@@ -18,6 +18,12 @@ pub fn is_bidi_control(ch: char) -> bool {
     matches!(ch, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
+/// The line and paragraph separators, U+2028 and U+2029: not `Cc`, yet a terminal or a viewer may break
+/// the line at them, so a value holding one could paint a line of its own under the line it is shown in.
+pub fn is_line_separator(ch: char) -> bool {
+    matches!(ch, '\u{2028}' | '\u{2029}')
+}
+
 /// Whether `ch` is an invisible format character, Unicode's general category `Cf` (Unicode 15.1): a zero-width
 /// space, joiner or non-joiner, a word joiner, a byte-order mark, a soft hyphen, a bidi control, and the
 /// rest. It shows as nothing, so an input of only these and whitespace says nothing.
@@ -56,7 +62,7 @@ pub fn is_blank(text: &str) -> bool {
 /// Checks a string against the text rules. `allow_line_feed` holds only for `description`.
 pub fn check_clean(text: &str, allow_line_feed: bool) -> Result<(), Unclean> {
     for (at, ch) in text.chars().enumerate() {
-        if ch.is_control() && !(allow_line_feed && ch == '\n') {
+        if (ch.is_control() || is_line_separator(ch)) && !(allow_line_feed && ch == '\n') {
             return Err(Unclean::Control { at, ch });
         }
         if is_bidi_control(ch) {
@@ -72,9 +78,10 @@ pub fn is_clean_line(text: &str) -> bool {
 }
 
 /// Whether printing `ch` could move the cursor, repaint a line or reorder what a terminal shows: a Unicode
-/// control character (C0, DEL and C1, which start escape sequences) or a bidi control.
+/// control character (C0, DEL and C1, which start escape sequences), a line or paragraph separator, or a
+/// bidi control.
 pub fn is_unsafe_at_terminal(ch: char) -> bool {
-    ch.is_control() || is_bidi_control(ch)
+    ch.is_control() || is_line_separator(ch) || is_bidi_control(ch)
 }
 
 /// The one escaping function for text that came from outside evoke (a manifest's key or value, a file
@@ -253,6 +260,13 @@ mod tests {
         assert_eq!(check_clean("x\u{202E}y", true), Err(Unclean::Bidi { at: 1, ch: '\u{202E}' }));
         assert!(check_clean("café ☕", false).is_ok());
         assert!(check_clean("\u{85}", true).is_err());
+        // A line or paragraph separator breaks a line as a line feed does, even where one is allowed.
+        for sep in ['\u{2028}', '\u{2029}'] {
+            assert_eq!(check_clean(&format!("x{sep}  3  mark"), true), Err(Unclean::Control { at: 1, ch: sep }));
+            assert_eq!(escape_outside(&format!("x{sep}y")), format!("x\\u{{{:X}}}y", sep as u32));
+        }
+        // Zero-width characters cannot move a line: they stay, as Persian, Indic scripts and emoji need them.
+        assert!(check_clean("\u{200C}\u{200D}\u{200B}\u{2060}\u{FEFF}", false).is_ok());
     }
 
     #[test]

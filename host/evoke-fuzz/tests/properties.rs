@@ -7,7 +7,7 @@ use evoke_core::identity::identity;
 use evoke_core::manifest::read_manifest;
 use evoke_core::overlay::read_overlay;
 use evoke_core::recognize::{CivilDate, PickKind, candidates, recognize, recognize_at};
-use evoke_core::text::{check_clean, is_bidi_control};
+use evoke_core::text::{check_clean, is_bidi_control, is_line_separator};
 use evoke_core::vocab::read_vocab;
 use proptest::prelude::*;
 use unicode_normalization::UnicodeNormalization;
@@ -25,7 +25,7 @@ fn unclean() -> impl Strategy<Value = char> {
         (0x7fu32..=0x9f).prop_map(|c| char::from_u32(c).unwrap()),
         proptest::sample::select(vec![
             '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
-            '\u{200E}', '\u{200F}', '\u{061C}'
+            '\u{200E}', '\u{200F}', '\u{061C}', '\u{2028}', '\u{2029}'
         ]),
     ]
 }
@@ -115,18 +115,18 @@ proptest! {
         let first = check_clean(&s, false);
         prop_assert!(first.is_err());
         let at = match first.unwrap_err() {
-            evoke_core::text::Unclean::Control { at, ch } => { prop_assert!(ch.is_control()); at }
+            evoke_core::text::Unclean::Control { at, ch } => { prop_assert!(ch.is_control() || is_line_separator(ch)); at }
             evoke_core::text::Unclean::Bidi { at, ch } => { prop_assert!(is_bidi_control(ch)); at }
         };
-        prop_assert!(s.chars().take(at).all(|c| !c.is_control() && !is_bidi_control(c)), "not the first");
+        prop_assert!(s.chars().take(at).all(|c| !c.is_control() && !is_line_separator(c) && !is_bidi_control(c)), "not the first");
         if bad != '\n' {
             prop_assert!(check_clean(&s, true).is_err());
         }
     }
 
-    /// Text without controls and bidi controls is clean.
+    /// Text without controls, line separators and bidi controls is clean.
     #[test]
-    fn clean_text_passes(s in any::<String>().prop_map(|s| s.chars().filter(|c| !c.is_control() && !is_bidi_control(*c)).collect::<String>())) {
+    fn clean_text_passes(s in any::<String>().prop_map(|s| s.chars().filter(|c| !c.is_control() && !is_line_separator(*c) && !is_bidi_control(*c)).collect::<String>())) {
         prop_assert!(check_clean(&s, false).is_ok());
     }
 
