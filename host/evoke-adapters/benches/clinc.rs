@@ -1222,8 +1222,11 @@ fn massive_intents_beside_embed(local: &Local, engine: &Embed) {
             .iter()
             .enumerate()
         {
-            let d: Vec<(String, f64)> =
-                raw["route"].iter().filter(|(k, _)| *k != NONE).map(|(k, p)| (k.clone(), *p)).collect();
+            let d: Vec<(String, f64)> = raw[&QuestionId::Route.to_string()]
+                .iter()
+                .filter(|(k, _)| *k != NONE)
+                .map(|(k, p)| (k.clone(), *p))
+                .collect();
             if top(&d).0 == item.intent {
                 if i == 0 { right.0 += 1 } else { right.1 += 1 }
             }
