@@ -11,6 +11,7 @@ pub use weave::{LoggedPlan, LoggedStep};
 use crate::drive::Decided;
 use evoke_core::adapter::Raw;
 use evoke_core::log_entry::LogEntry;
+use evoke_core::question::QuestionId;
 use evoke_core::weave::plan::VerdictBecause;
 use serde_json::Value;
 
@@ -23,8 +24,8 @@ pub struct Reading {
     pub judgments: Vec<Judged>,
     /// Each contender with its `fits`, in the decision's order.
     pub fits: Vec<(String, f64)>,
-    /// The weakest judgment's question and probability.
-    pub weakest: Option<(String, f64)>,
+    /// The weakest judgment's question (absent when the line lacks it) and probability.
+    pub weakest: Option<(Option<QuestionId>, f64)>,
     /// Why a confirm waits: each reason's kind.
     pub because: Vec<String>,
     /// The arguments an ask misses.
@@ -37,10 +38,11 @@ pub struct Reading {
     pub refused: Vec<VerdictBecause>,
 }
 
-/// One judgment: its question (absent when the line lacks it), the top answer and its probability.
+/// One judgment: its question (absent when the line lacks it, or names none), the top answer and its
+/// probability.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Judged {
-    pub question: Option<String>,
+    pub question: Option<QuestionId>,
     pub top: String,
     pub p: f64,
 }
@@ -60,10 +62,10 @@ impl Reading {
             judgments: d
                 .judgments
                 .iter()
-                .map(|j| Judged { question: Some(j.question.to_string()), top: j.top.clone(), p: j.p })
+                .map(|j| Judged { question: Some(j.question.clone()), top: j.top.clone(), p: j.p })
                 .collect(),
             fits: d.contenders.iter().filter_map(|c| Some((c.reflex.clone(), c.fits?))).collect(),
-            weakest: d.weakest.as_ref().map(|w| (w.question.to_string(), w.p)),
+            weakest: d.weakest.as_ref().map(|w| (Some(w.question.clone()), w.p)),
             because: d.because.iter().flatten().map(tag).collect(),
             missing: d.missing.iter().flatten().map(|m| m.arg.clone()).collect(),
             answers: decided.rounds.iter().flat_map(|r| r.raw.clone()).collect(),
@@ -81,13 +83,14 @@ impl Reading {
         let line = &entry.line;
         let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
         let array = |key: &str| line.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        let question = |v: &Value| v.get("question").and_then(Value::as_str).and_then(|q| q.parse().ok());
         Reading {
             outcome: text(line.get("outcome")),
             call: text(line.get("call")),
             judgments: array("judgments")
                 .iter()
                 .map(|j| Judged {
-                    question: j.get("question").and_then(Value::as_str).map(str::to_string),
+                    question: question(j),
                     top: text(j.get("top")),
                     p: j.get("p").and_then(Value::as_f64).unwrap_or(0.0),
                 })
@@ -96,9 +99,7 @@ impl Reading {
                 .iter()
                 .filter_map(|c| Some((c.get("reflex")?.as_str()?.to_string(), c.get("fits")?.as_f64()?)))
                 .collect(),
-            weakest: line
-                .get("weakest")
-                .map(|w| (text(w.get("question")), w.get("p").and_then(Value::as_f64).unwrap_or(0.0))),
+            weakest: line.get("weakest").map(|w| (question(w), w.get("p").and_then(Value::as_f64).unwrap_or(0.0))),
             because: array("because").iter().map(|r| text(r.get("type"))).collect(),
             missing: array("missing").iter().map(|r| text(r.get("arg"))).collect(),
             answers: entry.answers.clone(),

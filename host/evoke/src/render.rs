@@ -6,6 +6,7 @@ use crate::reading::Reading;
 use evoke_core::decision::{Decision, Prompt};
 use evoke_core::diag::Diagnostic;
 use evoke_core::lint::Finding;
+use evoke_core::question::QuestionId;
 pub use evoke_core::text::escape_outside as shown;
 pub use evoke_core::text::escape_outside_lines as shown_lines;
 use evoke_core::text::escape_outside_lines;
@@ -22,8 +23,8 @@ pub use add::{added, inactive, thefts};
 pub use check::{against_newest, manifest_reads, manifest_refused, playbook_reads, repository_next};
 pub use plan::{
     plan_from_elsewhere, plan_reading, plan_refused, plan_saved, plan_step, plan_step_started_before, plan_steps,
-    plan_why, playbook_examples, playbook_picked, playbook_waits, step_asks, step_declined, step_end, step_head, step_line,
-    step_not_chosen, step_not_run, step_ran_before,
+    plan_why, playbook_examples, playbook_picked, playbook_waits, step_asks, step_declined, step_end, step_head,
+    step_line, step_not_chosen, step_not_run, step_ran_before,
 };
 pub use project::{home_trusted, listed, nothing_installed, playbook_summary, trusted, trusting};
 pub use update::{grant_list, update_event};
@@ -153,8 +154,9 @@ pub fn release(keep: bool) {
 /// so a logged decision reads exactly as it did. Every string came from a decision or from the log, so
 /// each is shown escaped.
 pub fn reading(r: &Reading) -> String {
-    let ranked = |question: &str| -> String {
-        let Some(answer) = r.answers.get(question) else { return String::new() };
+    // The answers are as the engine gave them, keyed by the ids' texts.
+    let ranked = |question: &QuestionId| -> String {
+        let Some(answer) = r.answers.get(&question.to_string()) else { return String::new() };
         // Keys that would print as 0.00 say nothing a reader can use.
         let mut keys: Vec<(&String, &f64)> = answer.iter().filter(|(_, p)| **p >= 0.005).collect();
         keys.sort_by(|a, b| b.1.total_cmp(a.1).then_with(|| a.0.cmp(b.0)));
@@ -169,8 +171,8 @@ pub fn reading(r: &Reading) -> String {
             .collect::<Vec<_>>()
             .join(" · ")
     };
-    let arg_questions: Vec<&str> =
-        r.judgments.iter().filter_map(|j| j.question.as_deref()).filter(|q| *q != "route").collect();
+    let arg_questions: Vec<&QuestionId> =
+        r.judgments.iter().filter_map(|j| j.question.as_ref()).filter(|q| **q != QuestionId::Route).collect();
     let fits: Vec<String> = r.fits.iter().map(|(reflex, fits)| format!("{} {fits:.2}", shown(reflex))).collect();
     let mut width = arg_questions.iter().map(|q| argument(q).chars().count()).max().unwrap_or(0);
     if !fits.is_empty() {
@@ -178,8 +180,8 @@ pub fn reading(r: &Reading) -> String {
     }
 
     let mut out = String::new();
-    if r.answers.contains_key("route") {
-        out.push_str(&format!("  {}\n", ranked("route")));
+    if r.answers.contains_key(&QuestionId::Route.to_string()) {
+        out.push_str(&format!("  {}\n", ranked(&QuestionId::Route)));
     }
     for question in &arg_questions {
         out.push_str(&format!("  {:<width$}  {}\n", argument(question), ranked(question)));
@@ -192,15 +194,15 @@ pub fn reading(r: &Reading) -> String {
 }
 
 /// A question's argument, as a reading labels it: `room` for `lights.room`.
-fn argument(question: &str) -> String {
-    shown(question.split_once('.').map_or(question, |(_, arg)| arg)).into_owned()
+fn argument(question: &QuestionId) -> String {
+    shown(&question.short()).into_owned()
 }
 
 fn outcome_line(r: &Reading) -> String {
     let weakest = r
         .weakest
         .as_ref()
-        .map(|(question, p)| format!(" · weakest: {} {p:.2}", argument(question)))
+        .map(|(question, p)| format!(" · weakest: {} {p:.2}", question.as_ref().map(argument).unwrap_or_default()))
         .unwrap_or_default();
     let listed = |items: &[String]| items.iter().map(|i| shown(i).into_owned()).collect::<Vec<_>>().join(", ");
     match r.outcome.as_str() {
