@@ -5,11 +5,13 @@
 
 use evoke_core::contract::{Level, diff};
 use evoke_core::manifest::Effect;
-use evoke_core::playbook::Playbook;
+use evoke_core::playbook::{Playbook, Step};
 
 /// The level of the change from `old` (under `old_effect`, the strongest among its steps) to `new`.
 pub fn level(old: &Playbook, old_effect: Effect, new: &Playbook, new_effect: Effect) -> Level {
-    let new_step = new.steps.iter().any(|step| !old.steps.contains(step));
+    // Counted as a multiset: a step repeated runs once more, so it is a new step though equal to another.
+    let count = |steps: &[Step], step: &Step| steps.iter().filter(|s| *s == step).count();
+    let new_step = new.steps.iter().any(|step| count(&new.steps, step) > count(&old.steps, step));
     if new_step || new_effect > old_effect {
         return Level::Major;
     }
@@ -25,7 +27,7 @@ pub fn level(old: &Playbook, old_effect: Effect, new: &Playbook, new_effect: Eff
 #[cfg(test)]
 mod tests {
     use super::*;
-    use evoke_core::playbook::{Action, Step};
+    use evoke_core::playbook::Action;
 
     fn say(words: &str) -> Step {
         Step { action: Action::Say(words.into()), when: None }
@@ -49,6 +51,8 @@ mod tests {
         let changed = playbook(vec![say("lights out")]);
         assert_eq!(level(&old, Effect::Write, &changed, Effect::Write), Level::Major);
         assert_eq!(level(&old, Effect::Write, &old, Effect::Destructive), Level::Major);
+        let repeated = playbook(vec![say("lights off"), say("lights off")]);
+        assert_eq!(level(&old, Effect::Write, &repeated, Effect::Write), Level::Major, "a step run twice");
     }
 
     #[test]
@@ -61,5 +65,7 @@ mod tests {
         assert_eq!(level(&old, Effect::Write, &worded, Effect::Write), Level::Patch);
         assert_eq!(level(&old, Effect::Write, &old, Effect::Write), Level::None);
         assert_eq!(level(&old, Effect::Write, &old, Effect::Read), Level::Minor);
+        let moved = playbook(vec![say("lock the door"), say("lights off")]);
+        assert_eq!(level(&old, Effect::Write, &moved, Effect::Write), Level::Minor);
     }
 }
