@@ -74,7 +74,7 @@ fn main() {
             let (requests, sent_at, next, refused, url) =
                 (requests.clone(), sent_at.clone(), next.clone(), refused.clone(), url.clone());
             std::thread::spawn(move || {
-                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
+                let agent = expresso_runtime::http::builder().timeout(Duration::from_secs(30)).build().unwrap();
                 loop {
                     let r = next.fetch_add(1, Ordering::SeqCst);
                     if r >= requests.len() {
@@ -86,9 +86,10 @@ fn main() {
                     }
                     let at = now_ms();
                     loop {
-                        match agent.post(&url).set("Content-Type", "application/json").send_string(&requests[r]) {
+                        let request = agent.post(&url).header("Content-Type", "application/json");
+                        match request.body(requests[r].clone()).send().and_then(|r| r.error_for_status()) {
                             Ok(_) => break,
-                            Err(ureq::Error::Status(429 | 503, _)) => {
+                            Err(e) if matches!(e.status().map(|s| s.as_u16()), Some(429 | 503)) => {
                                 refused.fetch_add(1, Ordering::SeqCst);
                                 std::thread::sleep(Duration::from_millis(10));
                             }

@@ -245,7 +245,12 @@ fn run(poison: Option<&str>) -> Outcome {
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_secs_f64(seconds as f64 / 2.0).saturating_sub(start.elapsed()));
             let t = start.elapsed();
-            while ureq::post(&url).set("Content-Type", "application/json").send_string(&body).is_err() {
+            let client = expresso_runtime::http::builder().build().unwrap();
+            let send = || {
+                let request = client.post(&url).header("Content-Type", "application/json");
+                request.body(body.clone()).send().and_then(|r| r.error_for_status())
+            };
+            while send().is_err() {
                 std::thread::sleep(Duration::from_millis(10));
             }
             println!("  fault: one poison event sent at {:.2}s", t.as_secs_f64());
@@ -281,10 +286,12 @@ fn run(poison: Option<&str>) -> Outcome {
     let texts: Vec<String> = ports
         .iter()
         .map(|p| {
-            ureq::get(&format!("http://127.0.0.1:{p}/metrics"))
-                .call()
+            expresso_runtime::http::builder()
+                .build()
                 .ok()
-                .and_then(|r| r.into_string().ok())
+                .and_then(|client| client.get(format!("http://127.0.0.1:{p}/metrics")).send().ok())
+                .and_then(|r| r.error_for_status().ok())
+                .and_then(|r| r.text().ok())
                 .unwrap_or_default()
         })
         .collect();

@@ -110,7 +110,7 @@ pub struct Http {
     format: Format,
     attempts: u32,
     in_flight: usize,
-    agent: ureq::Agent,
+    agent: reqwest::blocking::Client,
 }
 
 impl Http {
@@ -140,13 +140,17 @@ impl Http {
             Format::Receipt => 8,
             Format::Slack => 1,
         });
-        // Each lane keeps its connection between batches.
-        let agent = ureq::AgentBuilder::new()
-            .timeout_connect(timeout)
+        // Each lane keeps its connection between batches. No redirect is followed (the runtime's builder).
+        let agent = expresso_runtime::http::builder()
+            .connect_timeout(timeout)
             .timeout(timeout)
-            .redirects(0)
-            .max_idle_connections_per_host(in_flight)
-            .build();
+            .pool_max_idle_per_host(in_flight)
+            .build()
+            .map_err(|e| Error::Config {
+                file: config.file.clone(),
+                message: format!("[sinks.{name}] the HTTP client cannot be set up: {}", e.without_url()),
+                fix: "check the system's TLS setup".to_string(),
+            })?;
         Ok(Http {
             name: name.to_string(),
             url,
@@ -178,46 +182,55 @@ impl Http {
             ));
         }
         let mut request =
-            self.agent.post(&self.url).set("Content-Type", "application/json").set("Idempotency-Key", &item.key);
+            self.agent.post(&self.url).header("Content-Type", "application/json").header("Idempotency-Key", &item.key);
         if let Some(secret) = &self.secret {
-            request = request.set("Authorization", &format!("Bearer {secret}"));
+            request = request.header("Authorization", format!("Bearer {secret}"));
         }
-        match request.send_string(&self.body(item).to_string()) {
-            Ok(answer) if (200..300).contains(&answer.status()) => taken(answer),
-            // Only a 2xx is a delivery. The client follows no redirect (`redirects(0)`) and hands a 3xx
-            // back as an answer: the receipt was not taken where it was sent, and sending it where the
-            // answer points is the operator's call, so it is held. The reason names the status, never the
-            // `Location` (it may carry a webhook's secret path).
-            Ok(answer) if (300..400).contains(&answer.status()) => Delivered::Held(format!(
-                "sink {}: HTTP {}, a redirect: not followed and not delivered (point the sink at the address the receiver answers 2xx at)",
-                self.name,
-                answer.status()
-            )),
-            Ok(answer) => {
-                Delivered::Held(format!("sink {}: HTTP {}, not a 2xx: not delivered", self.name, answer.status()))
-            }
-            Err(ureq::Error::Status(code, _)) if code == 408 || code == 429 || code >= 500 => {
-                Delivered::Retry(format!("sink {}: HTTP {code}", self.name))
-            }
-            Err(ureq::Error::Status(code, _)) => Delivered::Held(format!("sink {}: HTTP {code}", self.name)),
+        let answer = match request.body(self.body(item).to_string()).send() {
+            Ok(answer) => answer,
             // An address that does not parse, or names a scheme the client does not speak, stays so.
-            Err(ureq::Error::Transport(t))
-                if matches!(t.kind(), ureq::ErrorKind::InvalidUrl | ureq::ErrorKind::UnknownScheme) =>
-            {
-                Delivered::Held(self.transport_error(&t))
-            }
-            Err(ureq::Error::Transport(t)) => Delivered::Retry(self.transport_error(&t)),
+            Err(e) if !expresso_runtime::http::transient(&e) => return Delivered::Held(self.transport_error(&e)),
+            Err(e) => return Delivered::Retry(self.transport_error(&e)),
+        };
+        match answer.status().as_u16() {
+            200..300 => taken(answer),
+            // Only a 2xx is a delivery. The client follows no redirect and hands a 3xx back as an answer:
+            // the receipt was not taken where it was sent, and sending it where the answer points is the
+            // operator's call, so it is held. The reason names the status, never the `Location` (it may
+            // carry a webhook's secret path).
+            code @ 300..400 => Delivered::Held(format!(
+                "sink {}: HTTP {code}, a redirect: not followed and not delivered (point the sink at the address the receiver answers 2xx at)",
+                self.name
+            )),
+            code @ (408 | 429 | 500..) => Delivered::Retry(format!("sink {}: HTTP {code}", self.name)),
+            code @ 400.. => Delivered::Held(format!("sink {}: HTTP {code}", self.name)),
+            code => Delivered::Held(format!("sink {}: HTTP {code}, not a 2xx: not delivered", self.name)),
         }
     }
 
-    /// A transport failure in words that hold no secret. The client's own text starts with the whole
-    /// address (with a webhook's secret path) and its message may repeat the host, so only the kind of
-    /// failure and the system's reason are kept; the sink's name says which receiver it was. What is
-    /// left is scrubbed of the secrets all the same.
-    fn transport_error(&self, t: &ureq::Transport) -> String {
-        let mut text = format!("sink {}: {}", self.name, t.kind());
-        if let Some(source) = std::error::Error::source(t) {
-            text.push_str(&format!(": {source}"));
+    /// A transport failure in words that hold no secret. The client's own text names the whole address
+    /// (with a webhook's secret path) and its causes may repeat the host, so only the kind of failure and
+    /// the system's reason (the innermost cause) are kept; the sink's name says which receiver it was.
+    /// What is left is scrubbed of the secrets all the same.
+    fn transport_error(&self, e: &reqwest::Error) -> String {
+        let kind = if e.is_builder() {
+            "Bad URL"
+        } else if e.is_timeout() {
+            "Timed out"
+        } else if e.is_connect() {
+            "Connection Failed"
+        } else {
+            "Network Error"
+        };
+        let mut text = format!("sink {}: {kind}", self.name);
+        let mut cause = std::error::Error::source(e);
+        let mut root = None;
+        while let Some(c) = cause {
+            root = Some(c);
+            cause = c.source();
+        }
+        if let Some(root) = root {
+            text.push_str(&format!(": {root}"));
         }
         redact(&text, &self.secrets)
     }
@@ -284,11 +297,11 @@ impl Sink for Http {
 /// A 2xx answer: its body, read up to one byte past [`crate::feedback::MAX_ANSWER_BYTES`] (a longer one
 /// is not kept, and its `receipt` event says so), as JSON when it reads as JSON, else as text. An empty
 /// body, or one that cannot be read, is a delivery without an answer.
-fn taken(answer: ureq::Response) -> Delivered {
+fn taken(answer: reqwest::blocking::Response) -> Delivered {
     use std::io::Read;
     let mut body = Vec::new();
     let limit = crate::feedback::MAX_ANSWER_BYTES as u64 + 1;
-    if answer.into_reader().take(limit).read_to_end(&mut body).is_err() || body.is_empty() {
+    if answer.take(limit).read_to_end(&mut body).is_err() || body.is_empty() {
         return Delivered::Done;
     }
     match serde_json::from_slice::<Value>(&body) {

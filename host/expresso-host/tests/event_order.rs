@@ -16,8 +16,10 @@ use std::time::{Duration, Instant};
 pub const ECHO: &str = "agent \"Echo\" {\n  grants { message.send }\n  lives in channel #support\n  on message {\n    reply \"{.message}\"\n  }\n}\n";
 
 fn post(url: &str, body: &str) -> Value {
-    match ureq::post(url).set("Content-Type", "application/json").send_string(body) {
-        Ok(r) => serde_json::from_str(&r.into_string().unwrap()).unwrap(),
+    let client = expresso_runtime::http::builder().build().unwrap();
+    match client.post(url).header("Content-Type", "application/json").body(body.to_string()).send() {
+        Ok(r) if r.status().is_success() => serde_json::from_str(&r.text().unwrap()).unwrap(),
+        Ok(r) => panic!("HTTP {}", r.status()),
         Err(e) => panic!("{e}"),
     }
 }
@@ -125,7 +127,8 @@ fn a_correction_after_its_event_fired_is_refused_with_the_reason_the_sender_and_
     // Sent again, it is refused again with the same reason, and not run.
     let again = post(&url, &message("a", 1000, 1, "hello"));
     assert_eq!(again, json!({"accepted": 0, "duplicate": 0, "refused": [{"index": 0, "reason": reason}]}));
-    let metrics = ureq::get(&url.replace("/events", "/metrics")).call().unwrap().into_string().unwrap();
+    let client = expresso_runtime::http::builder().build().unwrap();
+    let metrics = client.get(url.replace("/events", "/metrics")).send().unwrap().text().unwrap();
     assert!(metrics.contains("\nexpresso_corrections_refused_total 2\n"), "{metrics}");
     std::thread::sleep(Duration::from_millis(300));
     running.stop().unwrap();

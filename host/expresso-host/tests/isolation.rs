@@ -253,9 +253,8 @@ fn a_parked_firing_is_retried_and_skipped_by_command_and_a_restart_keeps_it_park
 }
 
 fn get(url: &str) -> (u16, String) {
-    match ureq::get(url).call() {
-        Ok(r) => (r.status(), r.into_string().unwrap_or_default()),
-        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
+    match expresso_runtime::http::builder().build().unwrap().get(url).send() {
+        Ok(r) => (r.status().as_u16(), r.text().unwrap_or_default()),
         Err(e) => panic!("{e}"),
     }
 }
@@ -276,8 +275,10 @@ fn under_serve_a_poison_event_holds_no_other_room_and_leaves_the_server_ready() 
     let base = format!("http://{}", running.addr);
     eventually("ready", || get(&format!("{base}/readyz")).0 == 200);
     for line in log() {
-        let response = ureq::post(&format!("{base}/events")).set("Content-Type", "application/json").send_string(&line);
-        assert_eq!(response.map(|r| r.status()).ok(), Some(200));
+        let client = expresso_runtime::http::builder().build().unwrap();
+        let response =
+            client.post(format!("{base}/events")).header("Content-Type", "application/json").body(line).send();
+        assert_eq!(response.map(|r| r.status().as_u16()).ok(), Some(200));
     }
     let expected = expected_besides_poison();
     eventually("every effect but the poisons' written", || sorted(file_keys(&dir.join("out.jsonl"))) == expected);

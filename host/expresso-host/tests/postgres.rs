@@ -69,7 +69,8 @@ fn two_workers_share_one_log_with_exactly_once_effects() {
     // No fault: each effect was sent exactly once, so no partition ran on two workers.
     assert_eq!(sorted(receiver.requests().into_iter().map(|(k, _)| k).collect()), all);
     let processed = |addr: &str| -> u64 {
-        let text = ureq::get(&format!("http://{addr}/metrics")).call().unwrap().into_string().unwrap();
+        let client = expresso_runtime::http::builder().build().unwrap();
+        let text = client.get(format!("http://{addr}/metrics")).send().unwrap().text().unwrap();
         text.lines()
             .find_map(|l| l.strip_prefix("expresso_events_processed_total "))
             .map(|v| v.trim().parse().unwrap())

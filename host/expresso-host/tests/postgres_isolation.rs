@@ -157,9 +157,8 @@ fn id_of(rows: &[Value], event: &str) -> i64 {
 }
 
 fn get(url: &str) -> (u16, String) {
-    match ureq::get(url).call() {
-        Ok(r) => (r.status(), r.into_string().unwrap_or_default()),
-        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
+    match expresso_runtime::http::builder().build().unwrap().get(url).send() {
+        Ok(r) => (r.status().as_u16(), r.text().unwrap_or_default()),
         Err(e) => panic!("{e}"),
     }
 }

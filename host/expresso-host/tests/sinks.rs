@@ -657,7 +657,7 @@ impl Redirector {
 
 #[test]
 fn a_redirect_is_not_a_delivery_the_receipt_is_held_naming_the_status() {
-    // ureq follows no redirect here and returns a 3xx as an answer; counted as done, the effect was lost.
+    // The client follows no redirect here and returns a 3xx as an answer; counted as done, the effect was lost.
     let dir = temp_dir("redirect");
     let (program, events, recording, expected) = triage_fixture(&dir, 1);
     let receipts = all_keys(&expected).len();

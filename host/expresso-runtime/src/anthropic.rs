@@ -26,7 +26,8 @@ pub struct Anthropic {
     url: String,
     model: String,
     key: Option<String>,
-    agent: ureq::Agent,
+    /// The client, or why it could not be set up (each call then fails with that, lasting).
+    agent: Result<reqwest::blocking::Client, Fault>,
     id: String,
 }
 
@@ -90,7 +91,7 @@ impl Provider for Anthropic {
             headers.push(("x-api-key", key.as_str()));
         }
         let url = format!("{}/v1/messages", self.url);
-        let reply = http::post_json(&self.agent, &url, &headers, &self.body(request))?;
+        let reply = http::post_json(self.agent.as_ref().map_err(Fault::clone)?, &url, &headers, &self.body(request))?;
         read(&reply).map_err(Fault::lasting)
     }
 

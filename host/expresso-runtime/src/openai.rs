@@ -18,7 +18,8 @@ pub struct OpenAi {
     url: String,
     model: String,
     key: Option<String>,
-    agent: ureq::Agent,
+    /// The client, or why it could not be set up (each call then fails with that, lasting).
+    agent: Result<reqwest::blocking::Client, Fault>,
     id: String,
 }
 
@@ -74,7 +75,7 @@ impl Provider for OpenAi {
         let bearer = self.key.as_ref().map(|key| format!("Bearer {key}"));
         let headers: Vec<(&str, &str)> = bearer.iter().map(|b| ("Authorization", b.as_str())).collect();
         let url = format!("{}/chat/completions", self.url);
-        let reply = http::post_json(&self.agent, &url, &headers, &self.body(request))?;
+        let reply = http::post_json(self.agent.as_ref().map_err(Fault::clone)?, &url, &headers, &self.body(request))?;
         let content = reply
             .pointer("/choices/0/message/content")
             .and_then(Value::as_str)

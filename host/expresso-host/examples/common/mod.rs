@@ -96,7 +96,7 @@ pub fn send_open_loop(
             let (bodies, sent_at, next, retried, urls) =
                 (bodies.clone(), sent_at.clone(), next.clone(), retried.clone(), urls.clone());
             std::thread::spawn(move || {
-                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(10)).build();
+                let agent = expresso_runtime::http::builder().timeout(Duration::from_secs(10)).build().unwrap();
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     if i >= bodies.len() {
@@ -108,8 +108,11 @@ pub fn send_open_loop(
                     }
                     sent_at.lock().unwrap().insert(i, now_ms());
                     let mut w = i % urls.len();
-                    while agent.post(&urls[w]).set("Content-Type", "application/json").send_string(&bodies[i]).is_err()
-                    {
+                    let send = |url: &str| {
+                        let request = agent.post(url).header("Content-Type", "application/json");
+                        request.body(bodies[i].clone()).send().and_then(|r| r.error_for_status())
+                    };
+                    while send(&urls[w]).is_err() {
                         retried.fetch_add(1, Ordering::SeqCst);
                         w = (w + 1) % urls.len();
                         std::thread::sleep(pause);

@@ -85,7 +85,8 @@ pub fn lease_holders(client: &mut postgres::Client, ns: &Namespace) -> i64 {
 
 /// Posts events, retrying while the worker answers 503 or cannot be reached (a restart, a kill).
 pub fn post(addr: &str, body: &str) -> bool {
-    matches!(ureq::post(&format!("http://{addr}/events")).send_string(body), Ok(r) if r.status() == 200)
+    let client = expresso_runtime::http::builder().build().unwrap();
+    matches!(client.post(format!("http://{addr}/events")).body(body.to_string()).send(), Ok(r) if r.status() == 200)
 }
 
 /// Stops a worker with SIGTERM, as an operator would; it must exit cleanly.
