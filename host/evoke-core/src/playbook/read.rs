@@ -333,13 +333,30 @@ fn read_call_args(
             let whole = value.strip_prefix('{').and_then(|v| v.strip_suffix('}')).filter(|n| !n.contains(['{', '}']));
             match whole {
                 None => {
-                    sink.error(
-                        Problem::BadPlaceholder,
-                        &arg.path,
-                        &arg.key_span,
-                        format!("\"{}\" holds a brace that is not a whole `{{slot}}`", escape_outside(&value)),
-                        "give a value as it is, or exactly one slot: `room = \"{room}\"`",
-                    );
+                    // A slot written inside other words is the likely slip: name it, and the value it means.
+                    let inner =
+                        placeholders(&value).ok().and_then(|found| found.into_iter().find(|p| is_name(&p.name)));
+                    let shown = escape_outside(&value);
+                    let (message, fix) = match inner {
+                        Some(slot) => (
+                            format!(
+                                "\"{shown}\" puts the slot {{{}}} inside other words; a slot must be the whole value",
+                                escape_outside(&slot.name)
+                            ),
+                            format!(
+                                "give the slot alone, `{} = \"{{{}}}\"`, or a value with no brace",
+                                arg.name, slot.name
+                            ),
+                        ),
+                        None => (
+                            format!("\"{shown}\" holds a brace that makes no slot"),
+                            format!(
+                                "give a value with no brace, or a slot as the whole value: `{} = \"{{slot}}\"`",
+                                arg.name
+                            ),
+                        ),
+                    };
+                    sink.error(Problem::BadPlaceholder, &arg.path, &arg.key_span, message, &fix);
                     ok = false;
                     continue;
                 }
@@ -540,6 +557,17 @@ when = { step = 1, field = "state", is = "on" }
         let text = |value: &str| format!("{HEAD}{slot}[[steps]]\ncall = \"lights\"\nargs = {{ room = \"{value}\" }}\n");
         assert!(read_playbook("p.toml", &text("{room}")).value.is_some());
         assert_eq!(first(&text("the {room}")), ("bad_placeholder".into(), "steps.1.args.room".into(), 8));
+        // Each says what a slot must be, and the value it likely means.
+        let said = |value: &str| {
+            let d = read_playbook("p.toml", &text(value)).first_error().cloned().expect("refused");
+            (d.message, d.fix.unwrap_or_default())
+        };
+        let (message, fix) = said("x{room}");
+        assert_eq!(message, "\"x{room}\" puts the slot {room} inside other words; a slot must be the whole value");
+        assert_eq!(fix, "give the slot alone, `room = \"{room}\"`, or a value with no brace");
+        let (message, fix) = said("x{");
+        assert_eq!(message, "\"x{\" holds a brace that makes no slot");
+        assert_eq!(fix, "give a value with no brace, or a slot as the whole value: `room = \"{slot}\"`");
         assert_eq!(first(&text("{place}")), ("unknown_placeholder".into(), "steps.1.args.room".into(), 8));
     }
 
