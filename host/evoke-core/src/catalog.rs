@@ -37,11 +37,25 @@ pub struct Catalog {
     playbooks: Vec<(String, Playbook)>,
     /// Round 1 is the same for every input, so it is built once.
     route: OnceLock<Questions>,
+    /// Names installed but inactive, each with why: never offered, only named where a name is refused.
+    inactive: Vec<(String, String)>,
 }
 
 impl Catalog {
     pub fn new(reflexes: Vec<Reflex>) -> Self {
-        Catalog { reflexes, playbooks: Vec::new(), route: OnceLock::new() }
+        Catalog { reflexes, playbooks: Vec::new(), route: OnceLock::new(), inactive: Vec::new() }
+    }
+
+    /// Adds the names installed but inactive, each with why, so that a call of one is refused as such
+    /// rather than as a name nothing is installed under.
+    pub fn with_inactive(mut self, inactive: Vec<(String, String)>) -> Self {
+        self.inactive = inactive;
+        self
+    }
+
+    /// Why the name is installed but inactive, when it is.
+    pub fn inactive(&self, name: &str) -> Option<&str> {
+        self.inactive.iter().find(|(n, _)| n == name).map(|(_, why)| why.as_str())
     }
 
     /// Adds the playbooks, each offered as its synthetic reflex (`Playbook::as_reflex`) after the reflexes.

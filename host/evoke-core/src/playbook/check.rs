@@ -107,6 +107,22 @@ fn check_call(
         );
         return;
     }
+    if catalog.get(reflex).is_none()
+        && let Some(why) = catalog.inactive(reflex)
+    {
+        sink.error(
+            Problem::NoReflex,
+            &call_path,
+            &call_span,
+            format!(
+                "step {number} calls \"{}\", which is installed but inactive: {}",
+                escape_outside(reflex),
+                escape_outside(why)
+            ),
+            &format!("make {reflex} active first (`evoke list` says why it is not), or call another"),
+        );
+        return;
+    }
     let Some(target) = catalog.get(reflex) else {
         let names: Vec<&str> = catalog.reflexes().iter().map(|r| r.name.as_str()).filter(|n| *n != name).collect();
         let fix = if names.is_empty() {
@@ -459,6 +475,17 @@ run = ["wipe"]
         let d = reading.first_error().expect("refused");
         assert_eq!((d.problem.as_str(), d.key.as_str(), d.place.line), ("no_reflex", "steps.1.call", 8));
         assert_eq!(d.fix.as_deref(), Some("call one of: lights, status, wipe; or install it with `evoke add`"));
+    }
+
+    #[test]
+    fn a_call_of_an_inactive_name_says_it_is_inactive_and_why() {
+        let cat = catalog(&[]).with_inactive(vec![("evening".into(), "it calls the playbook night".into())]);
+        let text = format!("{HEAD}[[steps]]\ncall = \"evening\"\n");
+        let reading = check("playbook.toml", &text, "night", &cat);
+        let d = reading.first_error().expect("refused");
+        assert_eq!((d.problem.as_str(), d.key.as_str(), d.place.line), ("no_reflex", "steps.1.call", 8));
+        assert_eq!(d.message, "step 1 calls \"evening\", which is installed but inactive: it calls the playbook night");
+        assert!(d.fix.as_deref().is_some_and(|f| f.starts_with("make evening active first")), "{:?}", d.fix);
     }
 
     #[test]

@@ -110,7 +110,12 @@ fn playbook(context: &Context, dir: &Path) -> CommandResult {
     let (places, location) = context.locate()?;
     let project = evoke_files::project::load_in(location, &places)?;
     let name = local_name(&project, dir);
-    let mut catalog = project.catalog();
+    // A call of a name installed but inactive is refused saying so, and why, not as a name unknown.
+    let reflexes = project.installed.iter().filter_map(|r| r.status.as_ref().err().map(|i| (&r.name, i)));
+    let playbooks = project.playbooks.iter().filter_map(|p| p.status.as_ref().err().map(|i| (&p.name, i)));
+    let inactive =
+        reflexes.chain(playbooks).filter(|(n, _)| **n != name).map(|(n, i)| (n.clone(), i.why.clone())).collect();
+    let mut catalog = project.catalog().with_inactive(inactive);
     // The playbook is checked as it is on disk, never against the copy the project loaded.
     catalog.retain(|r| r.name != name);
     let reading = evoke_core::playbook::check(&shown, &text, &name, &catalog);

@@ -74,3 +74,19 @@ fn a_playbook_that_passes_says_its_steps_and_strongest_effect() {
     assert!(run.stdout.contains("reads · playbook night · 2 steps · 0 slots · at most write"), "{}", run.stdout);
     insta::assert_snapshot!(run.seen());
 }
+
+#[test]
+fn a_call_of_a_playbook_installed_but_inactive_says_so_and_why() {
+    let world = World::lamp();
+    // Each calls the other: both are inactive, and checking one names the other as inactive, not unknown.
+    let calling =
+        |other: &str| format!("playbook = 1\ndescription = \"Call {other}.\"\n[[steps]]\ncall = \"{other}\"\n");
+    world.write("playbooks/x/playbook.toml", &calling("y"));
+    world.write("playbooks/y/playbook.toml", &calling("x"));
+    world.edit("evoke.toml", "[reflexes]\n", "[playbooks]\nx = \"playbooks/x\"\ny = \"playbooks/y\"\n\n[reflexes]\n");
+    let run = world.evoke(&["check", "playbooks/x"]);
+    assert_eq!(run.code, 2, "{}", run.seen());
+    assert!(run.stderr.contains("step 1 calls \"y\", which is installed but inactive: "), "{}", run.stderr);
+    assert!(run.stderr.contains("playbooks nest one level only"), "{}", run.stderr);
+    assert!(!run.stderr.contains("no installed reflex or playbook"), "{}", run.stderr);
+}
