@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The reflex directory (default: the current one).
+    /// The reflex or playbook directory (default: the current one).
     path: Option<PathBuf>,
 }
 
@@ -25,10 +25,20 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
     if dir.join(PLAYBOOK_FILE).is_file() && !dir.join("reflex.toml").exists() {
         return playbook(context, dir);
     }
-    if !dir.join("reflex.toml").exists()
-        && let Some(dirs) = evoke_files::release_tags::reflex_dirs(dir).filter(|d| !d.is_empty())
-    {
-        return Ok(whole_repository(&dirs));
+    if !dir.join("reflex.toml").exists() {
+        if let Some(dirs) = evoke_files::release_tags::reflex_dirs(dir).filter(|d| !d.is_empty()) {
+            return Ok(whole_repository(&dirs));
+        }
+        if !dir.join(PLAYBOOK_FILE).exists() {
+            let here = match &args.path {
+                Some(path) => render::shown(&path.display().to_string()).into_owned(),
+                None => "the current directory".to_string(),
+            };
+            return Err(CommandError::usage(format!("{here} holds neither reflex.toml nor {PLAYBOOK_FILE}")).with_fix(
+                "`evoke check` takes a reflex or playbook directory: `evoke check reflexes/lights`, \
+                 `evoke check playbooks/good_night`",
+            ));
+        }
     }
     one(dir).map(|(exit, _)| exit)
 }

@@ -40,7 +40,8 @@ fn a_directory_without_a_manifest_says_where_to_run_it() {
     world.write("notes.txt", "not a reflex\n");
     let run = world.evoke(&["check"]);
     assert_eq!(run.code, 2, "{}", run.seen());
-    assert!(run.stderr.contains("= fix: run `evoke check` in a reflex directory"), "{}", run.stderr);
+    assert!(run.stderr.contains("holds neither reflex.toml nor playbook.toml"), "{}", run.stderr);
+    assert!(run.stderr.contains("= fix: `evoke check` takes a reflex or playbook directory"), "{}", run.stderr);
     insta::assert_snapshot!(run.seen());
 }
 
