@@ -7,7 +7,7 @@ use evoke_core::adapter::{Adapter, Cancel, Gate, Raw, State};
 use evoke_core::catalog::Catalog;
 use evoke_core::decide::{Decider, Refusal};
 use evoke_core::decision::Decision;
-use evoke_core::question::Questions;
+use evoke_core::question::{QuestionId, Questions};
 use evoke_core::recognize::Candidate;
 use evoke_core::validate::{AnswerFault, Answers, validate};
 use serde::Serialize;
@@ -20,14 +20,14 @@ pub const DEADLINE: Duration = Duration::from_secs(30);
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TraceEntry {
     pub adapter: String,
-    pub questions: Vec<String>,
+    pub questions: Vec<QuestionId>,
     pub ms: u64,
 }
 
 /// One round as the log keeps it: the questions asked and the adapter's raw answer.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Round {
-    pub questions: Vec<String>,
+    pub questions: Vec<QuestionId>,
     pub raw: Raw,
 }
 
@@ -111,7 +111,7 @@ pub async fn decide(request: &Request<'_>, input: &str) -> Result<Decided, Faile
             Err(failure) => return Err(fail(failure, trace, rounds)),
         };
         let validated = validate(questions, &raw);
-        rounds.push(Round { questions: questions.ids().map(ToString::to_string).collect(), raw });
+        rounds.push(Round { questions: questions.ids().cloned().collect(), raw });
         let validated = match validated {
             Ok(validated) => validated,
             Err(fault) => return Err(fail(Failure::Answer { fault }, trace, rounds)),
@@ -165,7 +165,7 @@ pub(crate) async fn ask(
     if adapter.cacheable() {
         trace.push(TraceEntry {
             adapter: adapter.id().to_string(),
-            questions: questions.ids().map(ToString::to_string).collect(),
+            questions: questions.ids().cloned().collect(),
             ms: started.elapsed().as_millis() as u64,
         });
     }

@@ -96,7 +96,7 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
         asked.push(Asked {
             text: text.to_string(),
             trace,
-            round: Round { questions: questions.ids().map(ToString::to_string).collect(), raw },
+            round: Round { questions: questions.ids().cloned().collect(), raw },
         });
         let validated = match validated {
             Ok(validated) => validated,
