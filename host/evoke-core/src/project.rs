@@ -4,6 +4,7 @@
 use crate::adapter::Gate;
 use crate::diag::{Problem, Reading};
 use crate::doc::{Entry, KeyPath, Sink, TableReader};
+use crate::question::RESERVED_NAMES;
 use crate::text::{is_name, is_sentinel};
 use std::collections::BTreeMap;
 use toml::de::DeValue;
@@ -58,9 +59,6 @@ pub struct ProjectFile {
     /// Settings of the adapters, as TOML text per adapter name, read by each adapter.
     pub adapters: BTreeMap<String, toml::Table>,
 }
-
-/// Local names the tool keeps for itself.
-const RESERVED_LOCAL_NAMES: [&str; 3] = ["weave", "route", "fits"];
 
 pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
     let doc = crate::doc::Doc::new(file, text);
@@ -159,7 +157,7 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
 
 /// A `[reflexes]` or `[playbooks]` entry (`what` says which): a path, or `{ ref, tag }`.
 fn read_source(item: &Entry, what: &str, sink: &mut Sink) -> Option<ReflexSource> {
-    if !is_name(item.name) || is_sentinel(item.name) || RESERVED_LOCAL_NAMES.contains(&item.name) {
+    if !is_name(item.name) || is_sentinel(item.name) || RESERVED_NAMES.contains(&item.name) {
         sink.error(
             Problem::BadName,
             &item.path,

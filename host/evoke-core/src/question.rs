@@ -10,7 +10,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-pub use crate::question_id::{NotAnId, QuestionId};
+pub use crate::question_id::{NotAnId, QuestionId, RESERVED_NAMES};
 
 /// The sentinel keys every question may answer with.
 pub const NONE: &str = "none";

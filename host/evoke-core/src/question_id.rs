@@ -16,6 +16,10 @@ const CUT: &str = "cut_";
 const SPAN: &str = "span_";
 const AGAIN: &str = "again_";
 
+/// The names evoke's own question ids begin with (`route`, `fits.<reflex>`, `weave.<name>`): no reflex
+/// or playbook takes one, so that no id of a reflex's is read as one of evoke's.
+pub const RESERVED_NAMES: [&str; 3] = ["weave", "route", "fits"];
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum QuestionId {
     /// `route`: which reflex, or none of them.
@@ -202,6 +206,22 @@ mod tests {
         let json = serde_json::to_string(id).unwrap();
         assert_eq!(json, serde_json::to_string(text).unwrap());
         assert_eq!(&serde_json::from_str::<QuestionId>(&json).unwrap(), id);
+    }
+
+    #[test]
+    fn every_id_of_evokes_own_begins_with_a_reserved_name() {
+        let own = [
+            QuestionId::Route,
+            QuestionId::fits("lights"),
+            QuestionId::Cut { start: 0, end: 1 },
+            QuestionId::Span { start: 0, end: 1 },
+            QuestionId::Again { start: 0, end: 1, reflex: "lights".into(), arg: "room".into() },
+        ];
+        for id in own {
+            let text = id.to_string();
+            let head = text.split('.').next().unwrap_or_default();
+            assert!(RESERVED_NAMES.contains(&head), "{text}");
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ use evoke_core::manifest::{Effect, Grants, Manifest, Source};
 use evoke_core::overlay::read_overlay;
 use evoke_core::playbook::{Playbook, strongest_effect};
 use evoke_core::project::ReflexSource;
+use evoke_core::question::RESERVED_NAMES;
 use evoke_core::refs::{Ref, RefFault, Version, parse_ref, parse_ref_and_tag, parse_version_tag};
 use evoke_core::text::{is_name, is_sentinel};
 use std::path::{Path, PathBuf};
@@ -72,8 +73,6 @@ pub struct Added {
     pub dir: PathBuf,
 }
 
-const RESERVED_LOCAL_NAMES: [&str; 3] = ["weave", "route", "fits"];
-
 /// `evoke add NAME SOURCE [--tag TAG]`, in the project at `location`. `cwd` resolves a local path.
 #[allow(clippy::too_many_arguments)]
 /// The path of a local reflex as evoke.toml will hold it, refused when evoke.toml could not hold it as
@@ -114,7 +113,7 @@ pub fn add(
     tag: Option<&str>,
     adapter: Option<LockedAdapter>,
 ) -> Result<Added, AddError> {
-    if !is_name(name) || is_sentinel(name) || RESERVED_LOCAL_NAMES.contains(&name) {
+    if !is_name(name) || is_sentinel(name) || RESERVED_NAMES.contains(&name) {
         return Err(AddError::new(
             format!("\"{name}\" cannot be a reflex's local name"),
             Some("name it [a-z][a-z0-9_]*, other than none, unstated, route, fits and weave"),
