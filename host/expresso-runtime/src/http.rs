@@ -1,15 +1,19 @@
 //! The one HTTP call every generative provider makes: a JSON body POSTed to an endpoint, with the same
 //! bounds for each (60 s for the whole call, connect included; 4 MiB read; no redirects), and every way it
-//! can go wrong typed as a [`Fault`] that says whether asking again may help.
+//! can go wrong typed as a [`Fault`] that says whether asking again may help. The client, the request and
+//! the bounded read are openai-compat's, which evoke's `openai` adapter calls too.
 
 use crate::bounds::MAX_RESPONSE_BYTES;
 use crate::provider::Fault;
+use openai_compat::{Bounds, ReadError, Redirects};
 use serde_json::Value;
 use std::io::Read;
 use std::time::Duration;
 
 /// How long one call may take, connect included.
 pub const TIMEOUT: Duration = Duration::from_secs(60);
+/// A provider's call: [`TIMEOUT`], and no redirect followed.
+const BOUNDS: Bounds = Bounds { timeout: TIMEOUT, redirects: Redirects::None };
 /// How much of an error answer's body is read for its reason.
 const MAX_ERROR_BYTES: u64 = 16 << 10;
 /// How much of that reason is kept in the fault.
@@ -24,9 +28,7 @@ pub fn builder() -> reqwest::blocking::ClientBuilder {
 
 /// An HTTP client with the bounds: no redirect is followed, a call past [`TIMEOUT`] is a fault.
 pub fn agent() -> Result<reqwest::blocking::Client, Fault> {
-    builder()
-        .timeout(TIMEOUT)
-        .build()
+    openai_compat::client(&BOUNDS)
         .map_err(|e| Fault::lasting(format!("the HTTP client cannot be set up: {}", e.without_url())))
 }
 
@@ -45,11 +47,7 @@ pub fn post_json(
     headers: &[(&str, &str)],
     body: &Value,
 ) -> Result<Value, Fault> {
-    let mut call = agent.post(url).header("Content-Type", "application/json");
-    for (name, value) in headers {
-        call = call.header(*name, *value);
-    }
-    let response = match call.body(body.to_string()).send() {
+    let response = match openai_compat::send(agent, url, headers, body) {
         Ok(response) => response,
         Err(e) => {
             let transient = transient(&e);
@@ -70,14 +68,10 @@ pub fn post_json(
         return Err(Fault::lasting(format!("the endpoint answered HTTP {code}, not 200 (redirects are not followed)")));
     }
     // Bytes, not text: a body read whole that is not UTF-8 is not JSON, and would come back the same.
-    let mut bytes = Vec::new();
-    response
-        .take(MAX_RESPONSE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Fault::transient(format!("the answer cannot be read: {e}")))?;
-    if bytes.len() as u64 > MAX_RESPONSE_BYTES {
-        return Err(Fault::lasting(format!("the answer is larger than {MAX_RESPONSE_BYTES} bytes")));
-    }
+    let bytes = openai_compat::read_bounded(response, MAX_RESPONSE_BYTES, false).map_err(|e| match e {
+        ReadError::Unreadable(e) => Fault::transient(format!("the answer cannot be read: {e}")),
+        ReadError::TooLong => Fault::lasting(format!("the answer is larger than {MAX_RESPONSE_BYTES} bytes")),
+    })?;
     serde_json::from_slice(&bytes).map_err(|e| Fault::lasting(format!("the answer is not JSON: {e}")))
 }
 

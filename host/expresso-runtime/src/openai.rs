@@ -9,15 +9,14 @@
 
 use crate::http;
 use crate::provider::{Fault, LeafRequest, Provider, answer_schema, task};
-use serde_json::{Value, json};
+use openai_compat::{Endpoint, structured};
+use serde_json::Value;
 
-pub const DEFAULT_URL: &str = "https://api.openai.com/v1";
+pub const DEFAULT_URL: &str = openai_compat::DEFAULT_URL;
 pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
 
 pub struct OpenAi {
-    url: String,
-    model: String,
-    key: Option<String>,
+    endpoint: Endpoint,
     /// The client, or why it could not be set up (each call then fails with that, lasting).
     agent: Result<reqwest::blocking::Client, Fault>,
     id: String,
@@ -30,9 +29,9 @@ pub struct NoKey;
 
 impl OpenAi {
     pub fn new(url: &str, model: &str, key: Option<String>) -> OpenAi {
-        let url = url.trim_end_matches('/').to_string();
-        let id = format!("openai {model} at {url}");
-        OpenAi { url, model: model.to_string(), key, agent: http::agent(), id }
+        let endpoint = Endpoint::new(url, model, key);
+        let id = format!("openai {model} at {}", endpoint.url);
+        OpenAi { endpoint, agent: http::agent(), id }
     }
 
     pub fn from_env() -> Result<OpenAi, NoKey> {
@@ -47,18 +46,7 @@ impl OpenAi {
 
     /// The request body for a leaf: what the model reads and the schema it must answer in.
     pub fn body(&self, request: &LeafRequest) -> Value {
-        json!({
-            "model": self.model,
-            "temperature": 0,
-            "messages": [
-                { "role": "system", "content": task(request) },
-                { "role": "user", "content": request.input },
-            ],
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": { "name": "leaf", "strict": true, "schema": answer_schema(request) },
-            },
-        })
+        structured::body(&self.endpoint, &task(request), request.input, "leaf", answer_schema(request))
     }
 }
 
@@ -72,16 +60,11 @@ impl Provider for OpenAi {
     }
 
     fn try_answer(&self, request: &LeafRequest) -> Result<Value, Fault> {
-        let bearer = self.key.as_ref().map(|key| format!("Bearer {key}"));
+        let bearer = self.endpoint.bearer();
         let headers: Vec<(&str, &str)> = bearer.iter().map(|b| ("Authorization", b.as_str())).collect();
-        let url = format!("{}/chat/completions", self.url);
+        let url = self.endpoint.chat_completions();
         let reply = http::post_json(self.agent.as_ref().map_err(Fault::clone)?, &url, &headers, &self.body(request))?;
-        let content = reply
-            .pointer("/choices/0/message/content")
-            .and_then(Value::as_str)
-            .ok_or_else(|| Fault::lasting("the answer has no choices[0].message.content"))?;
-        let inner: Value =
-            serde_json::from_str(content).map_err(|e| Fault::lasting(format!("the content is not JSON: {e}")))?;
+        let inner = structured::read(&reply).map_err(Fault::lasting)?;
         inner.get("value").cloned().ok_or_else(|| Fault::lasting("the content has no `value`"))
     }
 
