@@ -133,6 +133,7 @@ fn main() {
         plan: &plan,
         cache: None,
         deadline: Instant::now() + DEADLINE * 1000,
+        reviews: None,
     };
     let mut outcomes = std::collections::BTreeMap::new();
     let started = Instant::now();

@@ -242,6 +242,7 @@ fn in_process(project: &Path, kept: &Path, lines: &[(String, String)]) -> f64 {
         plan: &plan,
         cache: None,
         deadline: Instant::now() + DEADLINE * 1000,
+        reviews: None,
     };
     let warm = runtime.block_on(decide(&request, "open the garage")).expect("the first decision");
     assert_eq!(warm.decision.reflex.as_deref(), Some("open_garage"));
