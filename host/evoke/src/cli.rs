@@ -83,10 +83,15 @@ pub fn main() -> ExitCode {
             return Exit::Done.into();
         }
         Err(e) => {
+            // Words left over after a command took what it takes: perhaps a sentence that starts with its name.
+            let leftover =
+                matches!(e.kind(), clap::error::ErrorKind::UnknownArgument | clap::error::ErrorKind::TooManyValues);
             // An error quotes the command line, which is outside text: rendered without styling, then through
             // the one escaping function, so an argument cannot drive the terminal.
             render::err(&render::shown_lines(&plain_error(e)));
-            if let Some((command, said)) = sentence_starting_with_a_command(std::env::args().skip(1)) {
+            if let Some((command, said)) =
+                sentence_starting_with_a_command(std::env::args().skip(1)).filter(|_| leftover)
+            {
                 render::err(&render::sentence_needs_quotes(&command, &render::command(&said)));
             }
             return Exit::Usage.into();
