@@ -4,17 +4,17 @@
 use crate::body::{self, Prepared};
 use crate::error::CommandError;
 use crate::exit::Exit;
+use crate::render;
 use crate::session::Session;
-use crate::{prompt, render};
+use crate::ui::{Person, Question, Ui};
 use evoke_core::decision::{Decision, Prompt};
 use std::time::{Duration, Instant};
 
-/// Asks a person to confirm, evoke's own line first so the reflex's words can never pass for evoke's. The
+/// Asks a person to confirm (evoke's own line first, so the reflex's words can never pass for evoke's). The
 /// time the person takes is added to `waited`: a prompt never counts against the deadline.
-pub fn confirmed(prompt: &Prompt, waited: &mut Duration) -> bool {
-    render::err(&render::confirm_line(prompt));
+pub fn confirmed(person: &dyn Person, prompt: &Prompt, waited: &mut Duration) -> bool {
     let asked = Instant::now();
-    let yes = prompt::confirm(&prompt.template);
+    let yes = person.confirm(Question::Call(prompt));
     *waited += asked.elapsed();
     yes
 }
@@ -30,17 +30,17 @@ pub fn prepare(session: &Session, decision: &Decision, deadline: Instant) -> Res
 }
 
 /// What a run printed, shown to a person (under `--json` its line says it); the exit it means.
-pub fn shown(ran: &evoke_bodies::Ran, json: bool) -> Exit {
+pub fn shown(ui: &Ui, ran: &evoke_bodies::Ran, json: bool) -> Exit {
     match &ran.result {
         Ok(output) => {
             if !json {
-                render::out(&render::result(&output.text));
+                ui.out(&render::result(&output.text));
             }
             Exit::Done
         }
         Err(failure) => {
             if !json {
-                render::err(&render::failure(failure));
+                ui.err(&render::failure(failure));
             }
             Exit::Failed
         }

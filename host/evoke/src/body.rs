@@ -130,7 +130,7 @@ async fn components(call: &Call, wasm: &Path, cache: &Path, cancel: impl Future<
 /// compiled now: a large body (a Python or JavaScript one) can take longer to compile than a decision may
 /// wait, and a compile started by a decision ends with its process. `add` and `trust` call this, so the
 /// first decision finds the body compiled.
-pub fn precompile(installed: &[evoke_files::project::Installed], cache: &Path) {
+pub fn precompile(ui: &crate::ui::Ui, installed: &[evoke_files::project::Installed], cache: &Path) {
     let wasm: Vec<(&str, PathBuf)> = installed
         .iter()
         .filter_map(|i| match &i.manifest.as_ref()?.run {
@@ -145,26 +145,20 @@ pub fn precompile(installed: &[evoke_files::project::Installed], cache: &Path) {
     let host = match evoke_bodies::component::ComponentHost::new(cache) {
         Ok(host) => host,
         Err(message) => {
-            crate::render::err(&crate::render::warning(
-                &format!("components were not compiled ahead: {message}"),
-                None,
-            ));
+            ui.err(&crate::render::warning(&format!("components were not compiled ahead: {message}"), None));
             return;
         }
     };
     for (name, path) in wasm {
         let started = std::time::Instant::now();
         match host.preload(&path) {
-            Ok(evoke_bodies::component::Source::Compiled) => crate::render::err(&format!(
-                "compiled {}'s component in {:.1} s\n",
-                crate::render::shown(name),
-                started.elapsed().as_secs_f64()
-            )),
+            Ok(evoke_bodies::component::Source::Compiled) => {
+                ui.err(&crate::render::compiled(name, started.elapsed().as_secs_f64()))
+            }
             Ok(_) => {}
-            Err(message) => crate::render::err(&crate::render::warning(
-                &format!("{name}'s component does not compile: {message}"),
-                None,
-            )),
+            Err(message) => {
+                ui.err(&crate::render::warning(&format!("{name}'s component does not compile: {message}"), None))
+            }
         }
     }
 }

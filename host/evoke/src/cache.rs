@@ -155,7 +155,8 @@ fn open(file: &Path) -> rusqlite::Result<Connection> {
                 file.display(),
                 aside.display()
             );
-            crate::render::err(&crate::render::warning(&said, None));
+            // Opened deep inside an engine's answer, where no command's `Ui` reaches: the process's own streams.
+            crate::ui::Ui::terminal().warn(&said, None);
             for suffix in ["", "-wal", "-shm"] {
                 let from = PathBuf::from(format!("{}{suffix}", file.display()));
                 let to = PathBuf::from(format!("{}{suffix}", aside.display()));

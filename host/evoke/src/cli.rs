@@ -5,6 +5,7 @@ use crate::context::Context;
 use crate::error::CommandResult;
 use crate::exit::Exit;
 use crate::render;
+use crate::ui::Ui;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -88,17 +89,19 @@ pub fn main() -> ExitCode {
                 matches!(e.kind(), clap::error::ErrorKind::UnknownArgument | clap::error::ErrorKind::TooManyValues);
             // An error quotes the command line, which is outside text: rendered without styling, then through
             // the one escaping function, so an argument cannot drive the terminal.
-            render::err(&render::shown_lines(&plain_error(e)));
+            let ui = Ui::terminal();
+            ui.err(&render::shown_lines(&plain_error(e)));
             if let Some((command, said)) =
                 sentence_starting_with_a_command(std::env::args().skip(1)).filter(|_| leftover)
             {
-                render::err(&render::sentence_needs_quotes(&command, &render::command(&said)));
+                ui.err(&render::sentence_needs_quotes(&command, &render::command(&said)));
             }
             return Exit::Usage.into();
         }
     };
-    let context = Context { project: cli.project, json: cli.json, recording: cli.recording, tag: cli.tag };
-    render::finished(dispatch(&context, cli.command)).into()
+    let context =
+        Context { ui: Ui::terminal(), project: cli.project, json: cli.json, recording: cli.recording, tag: cli.tag };
+    context.ui.finished(dispatch(&context, cli.command)).into()
 }
 
 /// The text of clap's error `e` with no styling of clap's own, but every character of the command line

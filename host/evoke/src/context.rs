@@ -1,13 +1,16 @@
-//! What every command is given: the global options of the command line, and the ways to open what a
-//! command works in from them.
+//! What every command is given: its `Ui`, the global options of the command line, and the ways to open
+//! what a command works in from them.
 
 use crate::error::CommandError;
 use crate::session::{self, Session, Workspace};
+use crate::ui::Ui;
 use evoke_files::places::Places;
 use evoke_files::project::Location;
 use std::path::{Path, PathBuf};
 
 pub struct Context {
+    /// The streams, colour and person every command writes to and acts through.
+    pub ui: Ui,
     /// `-C DIR`: the project there instead of the one found from the working directory.
     pub project: Option<PathBuf>,
     /// `--json`: each decision's JSON line instead of its reading.

@@ -177,7 +177,7 @@ mod tests {
     fn an_error_prints_its_diagnostics_then_its_message_then_its_fix_escaped() {
         let e = CommandError::usage("cannot read \u{1b}[2Jfile").with_fix("name \u{202E}another");
         assert_eq!(e.exit, Exit::Usage);
-        let shown = crate::render::error(&e);
+        let shown = crate::render::error(&e, false);
         assert_eq!(shown, "error: cannot read \\u{1B}[2Jfile\n  = fix: name \\u{202E}another\n");
     }
 

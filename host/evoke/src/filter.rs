@@ -12,6 +12,7 @@ use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::log::Log;
 use crate::render;
+use crate::ui::Ui;
 use evoke_core::decide::{MAX_INPUT_CHARS, Refusal};
 use std::io::{BufRead, ErrorKind};
 
@@ -29,23 +30,23 @@ pub enum Line<'a> {
 
 /// Decides each non-blank line with `decide`, which logs to `log`; a line's error is said as it ends, and the
 /// lines after it are still decided. The exit is the worst of them (in the exit codes' order, worst first).
-pub fn each_line(log: &mut Log, mut decide: impl FnMut(&mut Log, Line) -> CommandResult) -> CommandResult {
+pub fn each_line(ui: &Ui, log: &mut Log, mut decide: impl FnMut(&mut Log, Line) -> CommandResult) -> CommandResult {
     // A reader of our own, whose buffer says whether more input is already waiting.
     let mut input = std::io::BufReader::with_capacity(MAX_LINE_BYTES, std::io::stdin().lock());
     let mut worst = Exit::Done;
     let mut bytes = Vec::new();
-    render::hold();
+    ui.hold();
     loop {
         if input.buffer().is_empty() {
-            written(log);
-            render::release(true);
+            written(ui, log);
+            ui.release(true);
         }
         let read = match read_line(&mut input, &mut bytes) {
             Ok(Some(read)) => read,
             Ok(None) => break,
             Err(e) => {
-                written(log);
-                render::release(false);
+                written(ui, log);
+                ui.release(false);
                 return Err(CommandError::new(
                     worst.worse(Exit::Failed),
                     format!("the input could not be read: {e}; the lines after it were not decided"),
@@ -71,17 +72,17 @@ pub fn each_line(log: &mut Log, mut decide: impl FnMut(&mut Log, Line) -> Comman
                 Line::Refused { shown: shown(&bytes), refusal: Refusal::TooLong { chars, limit: MAX_INPUT_CHARS } },
             ),
         };
-        worst = worst.worse(render::finished(exit));
+        worst = worst.worse(ui.finished(exit));
     }
-    written(log);
-    render::release(false);
+    written(ui, log);
+    ui.release(false);
     Ok(worst)
 }
 
 /// Writes the log's held entries, warning of any that could not be written.
-fn written(log: &mut Log) {
+fn written(ui: &Ui, log: &mut Log) {
     if let Err(e) = log.flush() {
-        render::err(&render::warning(&e.to_string(), None));
+        ui.err(&render::warning(&e.to_string(), None));
     }
 }
 

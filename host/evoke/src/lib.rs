@@ -26,5 +26,6 @@ pub mod prompt;
 pub mod reading;
 pub mod render;
 pub mod session;
+pub mod ui;
 pub mod warm;
 pub mod weave;

@@ -83,7 +83,8 @@ impl Log {
 impl Drop for Log {
     fn drop(&mut self) {
         if let Err(e) = self.flush() {
-            crate::render::err(&format!("warning: {e}\n"));
+            // A drop has no command's `Ui` to hand: the process's own streams.
+            crate::ui::Ui::terminal().err(&format!("warning: {e}\n"));
         }
     }
 }

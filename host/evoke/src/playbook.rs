@@ -463,11 +463,11 @@ pub fn picks_playbook(catalog: &Catalog, decision: &Decision) -> bool {
 
 /// Records that the person said yes to the whole plan of these playbooks, each with what it ran. A record
 /// that cannot be written is said: the next run asks again, which is the safe side.
-pub fn record_reviews(session: &crate::session::Session, reviews: &[(String, String)]) {
+pub fn record_reviews(ui: &crate::ui::Ui, session: &crate::session::Session, reviews: &[(String, String)]) {
     for (name, key) in reviews {
         let recorded = evoke_files::trust::record_review(&session.places, &session.project.location, name, key);
         if let Err(e) = recorded {
-            crate::render::err(&crate::render::warning(
+            ui.err(&crate::render::warning(
                 &format!("the review of the playbook {name} was not recorded: {e}; it asks again next time"),
                 None,
             ));

@@ -1,25 +1,33 @@
 //! Progress as a person sees it: a spinner while a fetch waits on the network, a bar while `calibrate`
-//! decides its cases. Drawn by indicatif on stderr, and only at a terminal: a pipe or a log gets nothing.
+//! decides its cases. Drawn by indicatif on stderr, and only where the `Ui` draws progress (a terminal): a
+//! pipe or a log gets nothing.
 //! What a step names (a repository, a tag) came from outside and goes through the one escaping function.
 
+use crate::ui::Ui;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Duration;
 
-fn target() -> ProgressDrawTarget {
-    if std::io::stderr().is_terminal() { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() }
+fn target(draws: bool) -> ProgressDrawTarget {
+    if draws { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() }
 }
 
 /// A fetch's steps, each a spinner that counts the seconds, cleared when it ends.
-#[derive(Default)]
 pub struct Fetching {
+    draws: bool,
     shown: Mutex<Option<ProgressBar>>,
+}
+
+impl Fetching {
+    /// Spinners drawn where `ui` draws progress.
+    pub fn new(ui: &Ui) -> Fetching {
+        Fetching { draws: ui.draws_progress(), shown: Mutex::new(None) }
+    }
 }
 
 impl evoke_files::fetch::Progress for Fetching {
     fn begin(&self, what: &str) {
-        let spinner = ProgressBar::with_draw_target(None, target());
+        let spinner = ProgressBar::with_draw_target(None, target(self.draws));
         spinner.set_style(
             ProgressStyle::with_template("{spinner} {msg} … {elapsed}")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
@@ -44,8 +52,8 @@ impl evoke_files::fetch::Progress for Fetching {
 pub struct Bar(ProgressBar);
 
 impl Bar {
-    pub fn new(total: usize, what: &str) -> Bar {
-        let bar = ProgressBar::with_draw_target(Some(total as u64), target());
+    pub fn new(ui: &Ui, total: usize, what: &str) -> Bar {
+        let bar = ProgressBar::with_draw_target(Some(total as u64), target(ui.draws_progress()));
         bar.set_style(
             ProgressStyle::with_template("  {msg} {bar:30} {pos}/{len} · {eta} left")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),

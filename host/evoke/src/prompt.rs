@@ -1,47 +1,9 @@
-//! Asking a person at a terminal: a yes/no before a call, and a closed choice for a missing value. The
-//! prompts go to stderr, so stdout carries only results; nothing is accepted that is not a closed choice.
+//! A typed answer to an ask, taken only as one of its closed choices. The asking itself is the `Ui`'s
+//! (`ui::Person`).
 
-use crate::render;
 use evoke_core::decision::{Choices, Missing, Value};
 use evoke_core::identity::identity;
 use evoke_core::recognize::{PickKind, PickValue, candidates};
-use std::io::{BufRead, IsTerminal};
-
-/// Whether a person can answer: stdin and stderr are both a terminal.
-pub fn person_present() -> bool {
-    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
-}
-
-fn read_line() -> Option<String> {
-    let mut line = String::new();
-    match std::io::stdin().lock().read_line(&mut line) {
-        Ok(0) | Err(_) => None,
-        Ok(_) => Some(line.trim().to_string()),
-    }
-}
-
-/// `[y/N]`: only a yes runs.
-pub fn confirm(question: &str) -> bool {
-    render::err(&render::confirm_question(question));
-    matches!(read_line().as_deref().map(str::to_lowercase).as_deref(), Some("y" | "yes"))
-}
-
-/// How many times a person may give an answer that is not among the choices.
-const TRIES: usize = 3;
-
-/// Asks for one missing value. `None` when the person left it unanswered.
-pub fn ask(missing: &Missing) -> Option<Value> {
-    render::err(&render::ask_choices(missing));
-    for _ in 0..TRIES {
-        render::err("> ");
-        let answer = read_line().filter(|a| !a.is_empty())?;
-        match accept(missing, &answer) {
-            Ok(value) => return Some(value),
-            Err(why) => render::err(&render::not_a_choice(&why.to_string())),
-        }
-    }
-    None
-}
 
 /// Why a typed answer is not taken; each says what to answer instead.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -1,7 +1,6 @@
 //! Every line evoke shows a person is written here, so wording and colour live in one place.
 
-use crate::error::{CommandError, CommandResult};
-use crate::exit::Exit;
+use crate::error::CommandError;
 use crate::reading::Reading;
 use evoke_core::decision::{Decision, Prompt};
 use evoke_core::diag::Diagnostic;
@@ -10,7 +9,6 @@ use evoke_core::question::QuestionId;
 pub use evoke_core::text::escape_outside as shown;
 pub use evoke_core::text::escape_outside_lines as shown_lines;
 use evoke_core::text::escape_outside_lines;
-use std::io::{self, IsTerminal, Write};
 
 mod adapter;
 mod add;
@@ -29,39 +27,30 @@ pub use plan::{
 pub use project::{home_trusted, listed, nothing_installed, playbook_summary, trusted, trusting};
 pub use update::{grant_list, update_event};
 
-/// Whether to colour the error stream: only on a terminal, and never under `NO_COLOR`.
-pub fn colour_stderr() -> bool {
-    io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-}
-
 fn paint(text: &str, code: &str, colour: bool) -> String {
     if colour { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() }
 }
 
-pub fn diagnostic(d: &Diagnostic) -> String {
+/// A diagnostic, its label coloured when `colour` (`Ui::colour`).
+pub fn diagnostic(d: &Diagnostic, colour: bool) -> String {
     let shown = d.render();
-    if !colour_stderr() {
+    if !colour {
         return shown;
     }
     let (label, code) = if d.is_error() { ("error", "1;31") } else { ("warning", "1;33") };
     shown.replacen(label, &paint(label, code, true), 1)
 }
 
-pub fn lint_finding(file: &str, f: &Finding) -> String {
-    let label = paint("warning", "1;33", colour_stderr());
+pub fn lint_finding(file: &str, f: &Finding, colour: bool) -> String {
+    let label = paint("warning", "1;33", colour);
     let kind = serde_json::to_value(f.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
     format!("{label}[lint:{kind}]: {}\n  --> {}\n   = key: {}\n", shown(&f.message), shown(file), shown(&f.key))
 }
 
-/// A JSON line, as `--json` prints one: the line is already made safe for a terminal (`line::to_line`).
-pub fn json_line(line: &str) {
-    out(&format!("{line}\n"));
-}
-
 /// An error as a person reads it: the diagnostics behind it, then `error: …`, then the fix. The message
 /// and the fix may quote outside text (a path, a remote's words), so both are shown escaped.
-pub fn error(e: &CommandError) -> String {
-    let mut out: String = e.diagnostics.iter().map(diagnostic).collect();
+pub fn error(e: &CommandError, colour: bool) -> String {
+    let mut out: String = e.diagnostics.iter().map(|d| diagnostic(d, colour)).collect();
     out.push_str(&format!("error: {}\n", shown(&e.message)));
     if let Some(fix) = &e.fix {
         out.push_str(&fix_line(fix));
@@ -84,69 +73,10 @@ pub fn note(message: &str) -> String {
     format!("note: {}\n", shown(message))
 }
 
-/// A command's end: an error is printed, once, here; the exit is the command's or the error's.
-pub fn finished(outcome: CommandResult) -> Exit {
-    match outcome {
-        Ok(exit) => exit,
-        Err(e) => {
-            err(&error(&e));
-            e.exit
-        }
-    }
-}
-
 /// A body's result as shown at a terminal: its lines, every other control or bidi character escaped, so a
 /// body can print text but never drive the terminal (a clipboard write, a cleared screen, a new title).
 pub fn result(text: &str) -> String {
     format!("{}\n", escape_outside_lines(text))
-}
-
-/// Writes to stderr; a closed stream is not an error worth dying over, and one nobody reads must not hold
-/// evoke past its deadline or Ctrl-C, so the text waits a moment for it and is then dropped
-/// (`evoke_bodies::stderr`).
-pub fn err(text: &str) {
-    let _ = evoke_bodies::stderr::write_all(text.as_bytes());
-}
-
-pub fn out(text: &str) {
-    let held = HELD.with(|held| match held.borrow_mut().as_mut() {
-        Some(buffer) => {
-            buffer.extend_from_slice(text.as_bytes());
-            true
-        }
-        None => false,
-    });
-    if !held {
-        let _ = io::stdout().write_all(text.as_bytes());
-    }
-}
-
-thread_local! {
-    /// Standard output held back while the filter has more input waiting.
-    static HELD: std::cell::RefCell<Option<Vec<u8>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// From now on, hold what `out` writes until `release`.
-pub fn hold() {
-    HELD.with(|held| held.borrow_mut().get_or_insert_with(Vec::new).clear());
-}
-
-/// Writes out what was held, in one write, and flushes; `keep` goes on holding after.
-pub fn release(keep: bool) {
-    HELD.with(|held| {
-        let mut held = held.borrow_mut();
-        let mut stdout = io::stdout().lock();
-        if let Some(buffer) = held.as_mut() {
-            let _ = stdout.write_all(buffer);
-            // Cleared, not replaced: the filter fills it again at once, and a new buffer growing to the
-            // same size from nothing cost a copy at every doubling and fresh pages from the kernel.
-            buffer.clear();
-        }
-        let _ = stdout.flush();
-        if !keep {
-            *held = None;
-        }
-    });
 }
 
 /// The human reading of a decision: the route, each argument read with `unstated` among the choices,
@@ -433,4 +363,59 @@ pub fn sentence_needs_quotes(name: &str, said: &str) -> String {
         shown(name),
         shown(said)
     )
+}
+
+/// A sentence nothing installed does: the call abstained.
+pub fn nothing_does_that() -> String {
+    "evoke: nothing installed does that\n".to_string()
+}
+
+/// A person said no to a confirm.
+pub fn declined() -> String {
+    "evoke: declined; nothing ran\n".to_string()
+}
+
+/// A person left an ask without an answer.
+pub fn left_unanswered() -> String {
+    "evoke: the question was left unanswered; nothing ran\n".to_string()
+}
+
+/// A plan's step ended it: the steps after it are not run.
+pub fn weave_stopped() -> String {
+    "evoke: the weave stopped; the steps after it did not run\n".to_string()
+}
+
+/// evoke's own words about a step, which may quote outside text.
+pub fn said(message: &str) -> String {
+    format!("evoke: {}\n", shown(message))
+}
+
+/// The prompt for an answer to an ask, after its choices and after each answer not among them.
+pub fn ask_again() -> String {
+    "> ".to_string()
+}
+
+/// `evoke add`'s theft test where no other active reflex has an example to steal with.
+pub fn no_theft_examples() -> String {
+    "theft test: no other active reflex has an example to test\n".to_string()
+}
+
+/// `evoke update` in a project that fetches nothing.
+pub fn nothing_to_update() -> String {
+    "nothing to update: no reflex or playbook of this project is fetched\n".to_string()
+}
+
+/// The heading of the whole plan under `evoke why` of a step.
+pub fn the_plan() -> String {
+    "the plan:\n".to_string()
+}
+
+/// A component body compiled ahead, and how long it took.
+pub fn compiled(name: &str, seconds: f64) -> String {
+    format!("compiled {}'s component in {seconds:.1} s\n", shown(name))
+}
+
+/// A setting as `evoke config` said it, or a line of text evoke prints whole: escaped, on its own line.
+pub fn line(text: &str) -> String {
+    format!("{}\n", shown(text))
 }

@@ -6,25 +6,26 @@
 use crate::progress::Bar;
 use crate::render;
 use crate::session::{self, Session};
+use crate::ui::Ui;
 
 /// Computes ahead what `session`'s engine would compute on the project's first decision.
-pub fn ahead(session: &Session) {
+pub fn ahead(ui: &Ui, session: &Session) {
     let questions = evoke_core::question::templates(&session.catalog);
     let mut bar: Option<Bar> = None;
     let warmed = session.adapter.warm(&questions, &mut |done, total| {
-        bar.get_or_insert_with(|| Bar::new(total, "reading the reflexes")).set(done);
+        bar.get_or_insert_with(|| Bar::new(ui, total, "reading the reflexes")).set(done);
     });
     drop(bar);
     if let Err(e) = warmed {
         let message = format!("the engine could not read the reflexes ahead ({e}); the first decision reads them");
-        render::err(&render::warning(&message, None));
+        ui.err(&render::warning(&message, None));
     }
 }
 
 /// [`ahead`] for the project the options name, when it opens; a project that does not open decides
 /// nothing, so there is nothing to compute for it.
-pub fn ahead_for(options: &session::Options) {
+pub fn ahead_for(ui: &Ui, options: &session::Options) {
     if let Ok(session) = Session::open(options) {
-        ahead(&session);
+        ahead(ui, &session);
     }
 }

@@ -5,6 +5,7 @@ use crate::context::Context;
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::render;
+use crate::ui::Ui;
 use clap::Subcommand;
 use evoke_adapters::component::ComponentAdapter;
 use evoke_adapters::component::installed::{self, Installed};
@@ -38,11 +39,12 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: Args) -> CommandResult {
+    let ui = &context.ui;
     let places = Places::from_env()?;
     match args.action {
-        Action::Add { name, file, allow_host } => add(&places, &name, &file, &allow_host),
-        Action::List => list(&places, context.json),
-        Action::Remove { name } => remove(&places, &name),
+        Action::Add { name, file, allow_host } => add(ui, &places, &name, &file, &allow_host),
+        Action::List => list(ui, &places, context.json),
+        Action::Remove { name } => remove(ui, &places, &name),
     }
 }
 
@@ -50,7 +52,7 @@ fn usage(message: impl ToString, fix: &str) -> CommandError {
     CommandError::usage(message.to_string()).with_fix(fix)
 }
 
-fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> CommandResult {
+fn add(ui: &Ui, places: &Places, name: &str, file: &Path, hosts: &[String]) -> CommandResult {
     installed::check_name(name)?;
     let mut allowed = Vec::new();
     for host in hosts {
@@ -83,11 +85,11 @@ fn add(places: &Places, name: &str, file: &Path, hosts: &[String]) -> CommandRes
     let replaced = before.is_some();
     let could_reach_before = before.filter(|b| b.allow_hosts != record.allow_hosts).map(|b| b.allow_hosts);
     let added = render::adapter_added(&record, adapter.id(), adapter.gate(), replaced, could_reach_before.as_deref());
-    render::out(&added);
+    ui.out(&added);
     Ok(Exit::Done)
 }
 
-fn list(places: &Places, json: bool) -> CommandResult {
+fn list(ui: &Ui, places: &Places, json: bool) -> CommandResult {
     let found = installed::list(&places.data)?;
     if json {
         let installed: Vec<serde_json::Value> = found
@@ -100,14 +102,14 @@ fn list(places: &Places, json: bool) -> CommandResult {
             })
             .collect();
         let line = serde_json::json!({ "builtin": evoke_adapters::builtin::NAMES, "installed": installed });
-        render::json_line(&crate::line::to_line(&line));
+        ui.json_line(&crate::line::to_line(&line));
         return Ok(Exit::Done);
     }
-    render::out(&render::adapter_list(&found, &evoke_adapters::builtin::NAMES));
+    ui.out(&render::adapter_list(&found, &evoke_adapters::builtin::NAMES));
     Ok(Exit::Done)
 }
 
-fn remove(places: &Places, name: &str) -> CommandResult {
+fn remove(ui: &Ui, places: &Places, name: &str) -> CommandResult {
     if installed::RESERVED.contains(&name) {
         return Err(usage(format!("`{name}` is built into evoke and cannot be removed"), "evoke adapter list"));
     }
@@ -121,6 +123,6 @@ fn remove(places: &Places, name: &str) -> CommandResult {
         }
     };
     dir?;
-    render::out(&render::adapter_removed(name));
+    ui.out(&render::adapter_removed(name));
     Ok(Exit::Done)
 }

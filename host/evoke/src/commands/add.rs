@@ -9,6 +9,7 @@ use crate::error::CommandResult;
 use crate::exit::Exit;
 use crate::render;
 use crate::session::{self, Session};
+use crate::ui::Ui;
 use evoke_core::adapter::Cancel;
 use evoke_core::catalog::Reflex;
 use evoke_core::contract::grants_widened;
@@ -30,13 +31,15 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let ui = &context.ui;
     let (places, location) = context.locate_trusted()?;
-    let mut fetcher = Fetcher::new(&places.cache).with_progress(crate::progress::Fetching::default());
-    run_with(&context.options(), &places, &location, &mut fetcher, &args.name, &args.source)
+    let mut fetcher = Fetcher::new(&places.cache).with_progress(crate::progress::Fetching::new(ui));
+    run_with(ui, &context.options(), &places, &location, &mut fetcher, &args.name, &args.source)
 }
 
 /// The command with its fetcher given, so a test can serve refs from loopback.
 pub fn run_with(
+    ui: &Ui,
     options: &session::Options,
     places: &Places,
     location: &Location,
@@ -54,45 +57,45 @@ pub fn run_with(
             id: s.adapter.id().to_string(),
         });
     let added = install::add(places, location, fetcher, &cwd, name, source, options.tag, adapter)?;
-    report(&added, &location.root);
+    report(ui, &added, &location.root);
     if let Ok(project) = evoke_files::project::load(location.clone()) {
         let added_one: Vec<_> = project.installed.into_iter().filter(|i| i.name == added.name).collect();
-        crate::body::precompile(&added_one, &places.cache);
+        crate::body::precompile(ui, &added_one, &places.cache);
     }
     // The theft test asks the project's engine, as it now stands with the newcomer installed.
     match Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None })
     {
         Ok(session) => {
-            theft(&session, &added);
-            crate::warm::ahead(&session);
+            theft(ui, &session, &added);
+            crate::warm::ahead(ui, &session);
         }
-        Err(e) => render::err(&render::note(&format!("no theft test: {}", e.message))),
+        Err(e) => ui.err(&render::note(&format!("no theft test: {}", e.message))),
     }
     Ok(Exit::Done)
 }
 
-fn report(added: &Added, root: &Path) {
+fn report(ui: &Ui, added: &Added, root: &Path) {
     // What the user consents to by adding it: every path the body may reach with its mode, every host.
     let grants = grants_widened(&Grants::default(), &added.manifest.grants);
-    render::out(&render::added(added, &grants));
+    ui.out(&render::added(added, &grants));
     let file = added.dir.join("reflex.toml");
     let shown = file.strip_prefix(root).unwrap_or(&file).display().to_string();
     for finding in &added.findings {
-        render::err(&render::lint_finding(&shown, finding));
+        ui.err(&render::lint_finding(&shown, finding, ui.colour()));
     }
 }
 
-fn theft(session: &Session, added: &Added) {
+fn theft(ui: &Ui, session: &Session, added: &Added) {
     let status = match session.project.installed(&added.name) {
         Some(installed) => installed.status.as_ref().err(),
         None => session.project.playbook(&added.name).and_then(|p| p.status.as_ref().err()),
     };
     if let Some(inactive) = status {
-        render::out(&render::inactive(&added.name, inactive));
+        ui.out(&render::inactive(&added.name, inactive));
     }
     let others: Vec<Reflex> = session.catalog.reflexes().iter().filter(|r| r.name != added.name).cloned().collect();
     if others.iter().all(|r| r.manifest.examples.is_empty()) {
-        render::out("theft test: no other active reflex has an example to test\n");
+        ui.out(&render::no_theft_examples());
         return;
     }
     let newcomer = session.catalog.get(&added.name).cloned().unwrap_or_else(|| Reflex {
@@ -103,7 +106,7 @@ fn theft(session: &Session, added: &Added) {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
         Ok(runtime) => runtime,
         Err(e) => {
-            render::err(&render::note(&format!("no theft test: {e}")));
+            ui.err(&render::note(&format!("no theft test: {e}")));
             return;
         }
     };
@@ -112,8 +115,8 @@ fn theft(session: &Session, added: &Added) {
         runtime.block_on(session.adapter.answer(state, questions, &cancel))
     };
     match theft_test(&others, &newcomer, &mut ask) {
-        Ok(thefts) => render::out(&render::thefts(&added.name, &thefts)),
+        Ok(thefts) => ui.out(&render::thefts(&added.name, &thefts)),
         // The engine's failure may quote what an adapter sent.
-        Err(skipped) => render::err(&render::note(&format!("the theft test stopped: {}", skipped.0))),
+        Err(skipped) => ui.err(&render::note(&format!("the theft test stopped: {}", skipped.0))),
     }
 }

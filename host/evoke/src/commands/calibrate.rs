@@ -15,7 +15,7 @@ use crate::context::Context;
 use crate::drive::decide;
 use crate::error::CommandResult;
 use crate::exit::Exit;
-use crate::render;
+
 use crate::session::Session;
 use evoke_core::decision::{Decision, Outcome};
 use evoke_core::manifest::{Record, Source};
@@ -100,6 +100,7 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let ui = &context.ui;
     let session = &context.session()?;
     let json = context.json;
     let repeat = args.repeat.max(1);
@@ -114,7 +115,7 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
     let runtime = crate::session::runtime()?;
     // Per case, per repeat.
     let mut runs: Vec<Vec<calibration::Run>> = Vec::new();
-    let bar = (!json).then(|| crate::progress::Bar::new(cases.len() * repeat, "calibrating"));
+    let bar = (!json).then(|| crate::progress::Bar::new(ui, cases.len() * repeat, "calibrating"));
     for case in &cases {
         let mut these = Vec::new();
         for _ in 0..repeat {
@@ -145,9 +146,9 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
     let utterances: Vec<&str> = cases.iter().map(|c| c.record.utterance.as_str()).collect();
     let report = calibration::report(&setting, &utterances, &runs);
     if json {
-        render::json_line(&crate::line::to_line(&report));
+        ui.json_line(&crate::line::to_line(&report));
     } else {
-        render::out(&report.to_string());
+        ui.out(&report.to_string());
     }
     Ok(Exit::Done)
 }

@@ -7,6 +7,7 @@
 use crate::context::Context;
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
+use crate::ui::Ui;
 use crate::{load, render};
 use evoke_core::lint::lint;
 use evoke_core::project::ReflexSource;
@@ -21,13 +22,14 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let ui = &context.ui;
     let dir = args.path.as_deref().unwrap_or(Path::new("."));
     if dir.join(PLAYBOOK_FILE).is_file() && !dir.join("reflex.toml").exists() {
         return playbook(context, dir);
     }
     if !dir.join("reflex.toml").exists() {
         if let Some(dirs) = evoke_files::release_tags::reflex_dirs(dir).filter(|d| !d.is_empty()) {
-            return Ok(whole_repository(&dirs));
+            return Ok(whole_repository(ui, &dirs));
         }
         if !dir.join(PLAYBOOK_FILE).exists() {
             let here = match &args.path {
@@ -40,16 +42,16 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
             ));
         }
     }
-    one(dir).map(|(exit, _)| exit)
+    one(ui, dir).map(|(exit, _)| exit)
 }
 
 /// One tag covers the whole repository: each reflex, then the highest level among them.
-fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
+fn whole_repository(ui: &Ui, dirs: &[std::path::PathBuf]) -> Exit {
     let mut exit = Exit::Done;
     let mut results = Vec::new();
     for dir in dirs {
         // Each reflex is read whatever the one before it came to; its error is said where it stands.
-        let (e, against) = one(dir).unwrap_or_else(|e| (render::finished(Err(e)), None));
+        let (e, against) = one(ui, dir).unwrap_or_else(|e| (ui.finished(Err(e)), None));
         if e != Exit::Done && exit == Exit::Done {
             exit = e;
         }
@@ -59,35 +61,39 @@ fn whole_repository(dirs: &[std::path::PathBuf]) -> Exit {
         && results.len() == dirs.len()
         && let Some((newest, _, next)) = evoke_files::release_tags::repository_next(&results)
     {
-        render::out(&render::repository_next(dirs.len(), &newest.to_string(), next.as_ref()));
+        ui.out(&render::repository_next(dirs.len(), &newest.to_string(), next.as_ref()));
     }
     exit
 }
 
-fn one(dir: &Path) -> Result<(Exit, Option<Against>), CommandError> {
+fn one(ui: &Ui, dir: &Path) -> Result<(Exit, Option<Against>), CommandError> {
     let (file, reading) = load::reflex(dir).map_err(|e| {
         e.with_fix("run `evoke check` in a reflex directory, or name one: `evoke check reflexes/lights`")
     })?;
     // A path is outside text: shown escaped wherever it is printed.
     let file = render::shown(&file).into_owned();
     for d in &reading.diagnostics {
-        render::err(&render::diagnostic(d));
+        ui.err(&render::diagnostic(d, ui.colour()));
     }
     let Some(manifest) = reading.value else {
         let errors = reading.diagnostics.iter().filter(|d| d.is_error()).count();
-        render::err(&render::manifest_refused(&file, errors));
+        ui.err(&render::manifest_refused(&file, errors));
         return Ok((Exit::Usage, None));
     };
     let findings = lint(&manifest);
     for f in &findings {
-        render::err(&render::lint_finding(&file, f));
+        ui.err(&render::lint_finding(&file, f, ui.colour()));
     }
-    render::out(&render::manifest_reads(&file, &manifest, findings.len()));
-    versions(dir, &manifest)
+    ui.out(&render::manifest_reads(&file, &manifest, findings.len()));
+    versions(ui, dir, &manifest)
 }
 
 /// In a git working copy: the contract diff against the newest version tag and the next version.
-fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Result<(Exit, Option<Against>), CommandError> {
+fn versions(
+    ui: &Ui,
+    dir: &Path,
+    manifest: &evoke_core::manifest::Manifest,
+) -> Result<(Exit, Option<Against>), CommandError> {
     let against = evoke_files::release_tags::against_newest_tag(dir, manifest)?;
     let exit = match &against {
         None => Exit::Done,
@@ -101,7 +107,7 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Result<(Ex
             return Err(CommandError::usage(format!("refused against {newest}: {fault}")).with_fix(fix));
         }
         Some(against) => {
-            render::out(&render::against_newest(against));
+            ui.out(&render::against_newest(against));
             Exit::Done
         }
     };
@@ -112,6 +118,7 @@ fn versions(dir: &Path, manifest: &evoke_core::manifest::Manifest) -> Result<(Ex
 /// whether it reads, with its steps and the strongest effect among them. Exit 2 when refused, as for a
 /// reflex.
 fn playbook(context: &Context, dir: &Path) -> CommandResult {
+    let ui = &context.ui;
     let file = dir.join(PLAYBOOK_FILE);
     let shown = file.display().to_string();
     let text = evoke_files::bounded::read_to_string(&file, evoke_files::bounded::MAX_OWNED)
@@ -131,15 +138,15 @@ fn playbook(context: &Context, dir: &Path) -> CommandResult {
     let reading = evoke_core::playbook::check(&shown, &text, &name, &catalog);
     let file = render::shown(&shown).into_owned();
     for d in &reading.diagnostics {
-        render::err(&render::diagnostic(d));
+        ui.err(&render::diagnostic(d, ui.colour()));
     }
     let Some(playbook) = reading.value else {
         let errors = reading.diagnostics.iter().filter(|d| d.is_error()).count();
-        render::err(&render::manifest_refused(&file, errors));
+        ui.err(&render::manifest_refused(&file, errors));
         return Ok(Exit::Usage);
     };
     let effect = evoke_core::playbook::strongest_effect(&playbook, &catalog);
-    render::out(&render::playbook_reads(&file, &name, &playbook, effect));
+    ui.out(&render::playbook_reads(&file, &name, &playbook, effect));
     Ok(Exit::Done)
 }
 

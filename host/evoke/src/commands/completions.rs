@@ -10,8 +10,13 @@ pub struct Args {
     shell: clap_complete::Shell,
 }
 
-pub fn run(_: &Context, args: &Args) -> CommandResult {
+pub fn run(context: &Context, args: &Args) -> CommandResult {
     let mut command = crate::cli::Cli::command();
-    clap_complete::generate(args.shell, &mut command, "evoke", &mut std::io::stdout());
-    Ok(Exit::Done)
+    let mut text = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "evoke", &mut text);
+    // Written whole once made: a closed standard output ends the command as `man`'s does, not mid-script.
+    Ok(match context.ui.out_bytes(&text) {
+        Ok(()) => Exit::Done,
+        Err(_) => Exit::Failed,
+    })
 }

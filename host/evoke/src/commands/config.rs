@@ -22,8 +22,9 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let ui = &context.ui;
     let said = set(context.project_dir(), &args.name, &args.setting, args.env.as_deref())?;
-    render::out(&format!("{}\n", render::shown(&said)));
+    ui.out(&render::line(&said));
     Ok(Exit::Done)
 }
 

@@ -4,7 +4,7 @@
 use crate::context::Context;
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
-use crate::render;
+
 use std::io::Read;
 
 #[derive(clap::Args)]
@@ -13,7 +13,8 @@ pub struct Args {
     function: String,
 }
 
-pub fn run(_: &Context, args: &Args) -> CommandResult {
+pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let ui = &context.ui;
     let mut text = String::new();
     std::io::stdin()
         .read_to_string(&mut text)
@@ -21,6 +22,6 @@ pub fn run(_: &Context, args: &Args) -> CommandResult {
     let input: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| CommandError::usage(format!("the case input is not JSON: {e}")))?;
     let output = evoke_core::conform::call(&args.function, &input)?;
-    render::out(&format!("{output}\n"));
+    ui.json_line(&output.to_string());
     Ok(Exit::Done)
 }

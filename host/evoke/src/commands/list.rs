@@ -12,15 +12,16 @@ use evoke_files::project::load_in;
 use evoke_files::trust;
 
 pub fn run(context: &Context) -> CommandResult {
+    let ui = &context.ui;
     let (places, location) = context.locate()?;
     // An untrusted project is still listed: what it would install is what a person reads before trusting it.
     if let Err(u) = trust::check(&places, &location) {
-        render::err(&render::warning(&format!("nothing decides here yet: {}", u.message()), Some(TRUST_FIX)));
+        ui.err(&render::warning(&format!("nothing decides here yet: {}", u.message()), Some(TRUST_FIX)));
     }
     let project = load_in(location.clone(), &places)?;
     if project.installed.is_empty() && project.playbooks.is_empty() {
         let where_ = if location.home { "your home project".to_string() } else { shown_path(&location.root) };
-        render::out(&render::nothing_installed(&where_));
+        ui.out(&render::nothing_installed(&where_));
         return Ok(Exit::Done);
     }
     let source_of = |source: &ReflexSource, locked: Option<&evoke_files::lock::Locked>| match source {
@@ -75,7 +76,7 @@ pub fn run(context: &Context) -> CommandResult {
             w2 = widths[2],
             w3 = widths[3]
         );
-        render::out(&render::listed(&line, *inactive));
+        ui.out(&render::listed(&line, *inactive));
     }
     Ok(Exit::Done)
 }

@@ -5,10 +5,11 @@ use crate::error::CommandResult;
 use crate::exit::Exit;
 use clap::CommandFactory;
 
-pub fn run(_: &Context) -> CommandResult {
+pub fn run(context: &Context) -> CommandResult {
     let page = clap_mangen::Man::new(crate::cli::Cli::command());
+    let mut text = Vec::new();
     // A closed standard output is no error worth a message: the page had no reader.
-    Ok(match page.render(&mut std::io::stdout()) {
+    Ok(match page.render(&mut text).and_then(|()| context.ui.out_bytes(&text)) {
         Ok(()) => Exit::Done,
         Err(_) => Exit::Failed,
     })

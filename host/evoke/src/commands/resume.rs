@@ -33,6 +33,7 @@ pub fn run(context: &Context) -> CommandResult {
             }
             Err(failed) => {
                 return crate::commands::say::refused(
+                    &context.ui,
                     &mut log,
                     &input,
                     failed.failure,
@@ -51,6 +52,7 @@ pub fn run(context: &Context) -> CommandResult {
         }
         let repeated = context.repeated();
         let options = Options {
+            ui: &context.ui,
             json: context.json,
             project_flag: context.project_dir(),
             pinned: None,

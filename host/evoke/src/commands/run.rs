@@ -8,8 +8,9 @@ use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::line::{NamedLine, RanFields, to_line};
 use crate::log::Log;
+use crate::render;
 use crate::session::Workspace;
-use crate::{prompt, render};
+use crate::ui::{Person, Ui};
 use evoke_core::catalog::Reflex;
 use evoke_core::decision::{Because, Outcome, Value, call_line};
 use evoke_core::manifest::{Effect, Source};
@@ -25,6 +26,7 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let ui = &context.ui;
     // A plan file: `evoke run month.plan.json`, with `N.arg=value` filling a value step N still needs (a
     // reflex's name is never one ending `.json`).
     if args.name.ends_with(".json") {
@@ -32,10 +34,10 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
         let path = std::path::Path::new(&args.name);
         return crate::commands::weave::run_file(&session, path, &args.values, context);
     }
-    by_name(&context.workspace()?, &args.name, &args.values, context.json)
+    by_name(ui, &context.workspace()?, &args.name, &args.values, context.json)
 }
 
-fn by_name(session: &Workspace, name: &str, pairs: &[String], json: bool) -> CommandResult {
+fn by_name(ui: &Ui, session: &Workspace, name: &str, pairs: &[String], json: bool) -> CommandResult {
     // A playbook is a plan of several calls, reviewed whole: it is picked by a sentence, never run by name.
     if let Some(playbook) = session.catalog.playbook(name) {
         let said = playbook.examples.iter().find(|e| e.asserts.is_some()).map(|e| e.utterance.clone());
@@ -43,8 +45,9 @@ fn by_name(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Com
             Some(sentence) => format!("say a sentence that picks it: {}", render::command(&["evoke", &sentence])),
             None => "say a sentence that picks it, as its examples do".to_string(),
         };
-        return Err(CommandError::usage(format!("`{name}` is a playbook, not a reflex: it runs from a sentence"))
-            .with_fix(fix));
+        return Err(
+            CommandError::usage(format!("`{name}` is a playbook, not a reflex: it runs from a sentence")).with_fix(fix)
+        );
     }
     let Some(reflex) = session.catalog.get(name) else {
         return Err(match session.project.installed(name).map(|i| &i.status) {
@@ -74,19 +77,19 @@ fn by_name(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Com
     let mut log = Log::open(&session.places.log());
     let mut waited = std::time::Duration::ZERO;
     if let Some(p) = &prompt_shown {
-        if !prompt::person_present() {
+        if !ui.present() {
             let line = line_of(Outcome::Confirm, None);
             let _ = log.append(&line, &[], &[]);
             if json {
-                render::json_line(&line);
+                ui.json_line(&line);
             } else {
-                render::err(&render::destructive_unanswered(p));
+                ui.err(&render::destructive_unanswered(p));
             }
             return Ok(Exit::NeedsPerson);
         }
-        if !crate::act::confirmed(p, &mut waited) {
+        if !crate::act::confirmed(ui, p, &mut waited) {
             let _ = log.append(&line_of(Outcome::Confirm, None), &[], &[]);
-            render::err("evoke: declined; nothing ran\n");
+            ui.err(&render::declined());
             return Ok(Exit::Declined);
         }
     }
@@ -98,9 +101,9 @@ fn by_name(session: &Workspace, name: &str, pairs: &[String], json: bool) -> Com
     let line = line_of(Outcome::Run, Some(RanFields::of(&ran)));
     let _ = log.append(&line, &[], &[]);
     if json {
-        render::json_line(&line);
+        ui.json_line(&line);
     }
-    Ok(crate::act::shown(&ran, json))
+    Ok(crate::act::shown(ui, &ran, json))
 }
 
 /// Reads `key=value` pairs (and bare flag names) against the reflex's arguments. Former names follow

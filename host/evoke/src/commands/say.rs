@@ -9,8 +9,9 @@ use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::line::{Line, RanFields, RefusedLine, to_line};
 use crate::log::Log;
+use crate::render;
 use crate::session::Session;
-use crate::{prompt, render};
+use crate::ui::{Person, Ui};
 use evoke_core::decide::answered;
 use evoke_core::decision::{Decision, Outcome, Value};
 use std::io::IsTerminal;
@@ -18,6 +19,8 @@ use std::path::Path;
 use std::time::Instant;
 
 pub struct Options<'a> {
+    /// Where the call's lines are written, and who answers its confirm or ask.
+    pub ui: &'a Ui,
     pub json: bool,
     pub project_flag: Option<&'a Path>,
     /// The global options to give again in a command printed for a person.
@@ -25,17 +28,18 @@ pub struct Options<'a> {
 }
 
 pub fn run(context: &Context, sentence: Option<String>) -> CommandResult {
+    let ui = &context.ui;
     let session = context.session()?;
-    let options = Options { json: context.json, project_flag: context.project_dir(), repeated: context.repeated() };
+    let options = Options { ui, json: context.json, project_flag: context.project_dir(), repeated: context.repeated() };
     let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());
     match sentence {
         Some(sentence) => runtime.block_on(one(&session, &mut log, &sentence, &options)),
         // The filter: one decision per line, and the worst exit of them all.
-        None if !std::io::stdin().is_terminal() => crate::filter::each_line(&mut log, |log, line| match line {
+        None if !std::io::stdin().is_terminal() => crate::filter::each_line(ui, &mut log, |log, line| match line {
             crate::filter::Line::Text(text) => runtime.block_on(one(&session, log, text, &options)),
             crate::filter::Line::Refused { shown, refusal } => {
-                refused(log, &shown, Failure::Input { refusal }, &[], &[], options.json)
+                refused(options.ui, log, &shown, Failure::Input { refusal }, &[], &[], options.json)
             }
         }),
         None => Err(CommandError::usage("say what you want: evoke \"turn on the kitchen lights\"")),
@@ -45,12 +49,13 @@ pub fn run(context: &Context, sentence: Option<String>) -> CommandResult {
 /// Asks the person for each value the decision misses, in order; a vocabulary word answered carries the
 /// value its entry delivers. `None` when a question is left unanswered.
 pub(crate) fn ask_missing(
+    person: &dyn Person,
     catalog: &evoke_core::catalog::Catalog,
     decision: &evoke_core::decision::Decision,
 ) -> Option<Vec<(String, Value)>> {
     let mut answers: Vec<(String, Value)> = Vec::new();
     for missing in decision.missing.clone().unwrap_or_default() {
-        let mut value = prompt::ask(&missing)?;
+        let mut value = person.ask(&missing)?;
         if let Value::Word { word, value: delivered } = &mut value {
             let reflex = decision.reflex.as_deref().and_then(|r| catalog.get(r));
             *delivered =
@@ -68,6 +73,7 @@ async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_
         Ok(crate::weave::Woven::One(decided)) => decided,
         Ok(crate::weave::Woven::Plan(plan)) => {
             let woven = crate::commands::weave::Options {
+                ui: options.ui,
                 json: options.json,
                 project_flag: options.project_flag,
                 pinned: None,
@@ -77,13 +83,16 @@ async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_
             let journaled = crate::commands::weave::Journaled::Said;
             return crate::commands::weave::act(session, log, *plan, started, &woven, journaled).await;
         }
-        Err(Failed { failure, trace, rounds }) => return refused(log, input, failure, &trace, &rounds, options.json),
+        Err(Failed { failure, trace, rounds }) => {
+            return refused(options.ui, log, input, failure, &trace, &rounds, options.json);
+        }
     };
     act(session, log, decided, started, options).await
 }
 
 /// A decision that failed closed: its line logged, and printed under `--json`, else its error.
 pub(crate) fn refused(
+    ui: &Ui,
     log: &mut Log,
     input: &str,
     failure: Failure,
@@ -100,7 +109,7 @@ pub(crate) fn refused(
     let line = to_line(&RefusedLine { input, error: failure.to_string(), fault: &failure, trace });
     let _ = log.append(&line, rounds, &[]);
     if json {
-        render::json_line(&line);
+        ui.json_line(&line);
         return Ok(Exit::Refused);
     }
     // An adapter's message and the keys it named came from outside: the error escapes them.
@@ -114,10 +123,11 @@ async fn act(
     started: Instant,
     options: &Options<'_>,
 ) -> CommandResult {
+    let ui = options.ui;
     let mut decision = decided.decision.clone();
     // A prompt waiting for a person never counts against the deadline.
     let mut waited = std::time::Duration::ZERO;
-    let present = prompt::person_present();
+    let present = ui.present();
     loop {
         // A playbook picked once its slots were answered is planned as one picked outright.
         if decision.outcome != Outcome::Ask && crate::playbook::picks_playbook(&session.catalog, &decision) {
@@ -127,10 +137,11 @@ async fn act(
             let planned = match crate::playbook::plan(&request, &input, picked).await {
                 Ok(planned) => planned,
                 Err(Failed { failure, trace, rounds }) => {
-                    return refused(log, &input, failure, &trace, &rounds, options.json);
+                    return refused(options.ui, log, &input, failure, &trace, &rounds, options.json);
                 }
             };
             let woven = crate::commands::weave::Options {
+                ui: options.ui,
                 json: options.json,
                 project_flag: options.project_flag,
                 pinned: None,
@@ -144,15 +155,15 @@ async fn act(
             Outcome::Abstain => {
                 finish(log, &decided, &decision, None, options);
                 if !options.json {
-                    render::err("evoke: nothing installed does that\n");
+                    ui.err(&render::nothing_does_that());
                 }
                 return Ok(Exit::Abstain);
             }
             Outcome::Ask if present => {
                 let asked = Instant::now();
-                let Some(answers) = ask_missing(&session.catalog, &decision) else {
+                let Some(answers) = ask_missing(ui, &session.catalog, &decision) else {
                     finish(log, &decided, &decision, None, options);
-                    render::err("evoke: the question was left unanswered; nothing ran\n");
+                    ui.err(&render::left_unanswered());
                     return Ok(Exit::Declined);
                 };
                 waited += asked.elapsed();
@@ -162,15 +173,15 @@ async fn act(
             Outcome::Ask | Outcome::Confirm if !present => {
                 finish(log, &decided, &decision, None, options);
                 if !options.json {
-                    render::err(&render::unanswered(options.project_flag, &decision, None));
+                    ui.err(&render::unanswered(options.project_flag, &decision, None));
                 }
                 return Ok(Exit::NeedsPerson);
             }
             Outcome::Confirm => {
                 let Some(prompt) = decision.prompt.clone() else { return Ok(Exit::Failed) };
-                if !crate::act::confirmed(&prompt, &mut waited) {
+                if !crate::act::confirmed(ui, &prompt, &mut waited) {
                     finish(log, &decided, &decision, None, options);
-                    render::err("evoke: declined; nothing ran\n");
+                    ui.err(&render::declined());
                     return Ok(Exit::Declined);
                 }
                 return execute(session, log, &decided, &decision, started + DEADLINE + waited, options).await;
@@ -201,7 +212,7 @@ async fn execute(
     };
     let ran = body::run(&prepared, &session.places.cache, interrupted()).await;
     finish(log, decided, decision, Some(&ran), options);
-    Ok(crate::act::shown(&ran, options.json))
+    Ok(crate::act::shown(options.ui, &ran, options.json))
 }
 
 /// Logs the decision as it ended and, under `--json`, prints its line.
@@ -218,11 +229,12 @@ fn finish_with(
     error: Option<&str>,
     options: &Options,
 ) {
+    let ui = options.ui;
     let line = to_line(&Line { decision, trace: &decided.trace, ran: ran.map(RanFields::of), error });
     if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
-        render::err(&render::warning(&format!("the decision was not logged: {e}"), None));
+        ui.err(&render::warning(&format!("the decision was not logged: {e}"), None));
     }
     if options.json {
-        render::json_line(&line);
+        ui.json_line(&line);
     }
 }

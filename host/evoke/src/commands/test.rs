@@ -19,6 +19,7 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let ui = &context.ui;
     let session = context.session()?;
     let name = args.name.as_deref();
     let reflexes: Vec<_> = session.catalog.reflexes().iter().filter(|r| name.is_none_or(|n| r.name == n)).collect();
@@ -36,11 +37,11 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
                 Ok(decided) => (passes(&reflex.name, record, &decided.decision), summary(&decided.decision)),
                 Err(failed) => (false, failed.failure.to_string()),
             };
-            render::out(&render::tested(ok, &reflex.name, &record.utterance, &got, record.asserts.is_none()));
+            ui.out(&render::tested(ok, &reflex.name, &record.utterance, &got, record.asserts.is_none()));
             if ok { passed += 1 } else { failed += 1 }
         }
     }
-    render::out(&render::tests_passed(passed, failed));
+    ui.out(&render::tests_passed(passed, failed));
     Ok(if failed == 0 { Exit::Done } else { Exit::Failed })
 }
 

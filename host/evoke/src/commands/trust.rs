@@ -10,11 +10,12 @@ use evoke_files::trust;
 use std::path::Path;
 
 pub fn run(context: &Context) -> CommandResult {
+    let ui = &context.ui;
     let (places, location) = context.locate()?;
     let shown = render::shown(&shown_path(&location.root)).into_owned();
     if location.home {
-        render::out(&render::home_trusted(&shown));
-        crate::warm::ahead_for(&context.options());
+        ui.out(&render::home_trusted(&shown));
+        crate::warm::ahead_for(ui, &context.options());
         return Ok(Exit::Done);
     }
     // A project bringing settings only the home file may hold is refused on every use; trusting it would
@@ -32,13 +33,13 @@ pub fn run(context: &Context) -> CommandResult {
     }
     let snapshot = trust::snapshot(&location.root)?;
     let before = trust::check(&places, &location);
-    render::out(&render::trusting(&shown, before.as_ref().err(), &snapshot));
+    ui.out(&render::trusting(&shown, before.as_ref().err(), &snapshot));
     let recorded = trust::record(&places, &location)?;
-    render::out(&render::trusted(&recorded.digest));
+    ui.out(&render::trusted(&recorded.digest));
     if let Ok(project) = project::load(location.clone()) {
-        crate::body::precompile(&project.installed, &places.cache);
+        crate::body::precompile(ui, &project.installed, &places.cache);
     }
-    crate::warm::ahead_for(&context.options());
+    crate::warm::ahead_for(ui, &context.options());
     Ok(Exit::Done)
 }
 

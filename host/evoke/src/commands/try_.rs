@@ -10,6 +10,7 @@ use crate::log::Log;
 use crate::reading::Reading;
 use crate::render;
 use crate::session::Session;
+use crate::ui::Ui;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -24,24 +25,25 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let ui = &context.ui;
     let session = context.session()?;
     let sentence = (!args.sentence.is_empty()).then(|| args.sentence.join(" "));
     let json = context.json;
     let mut log = Log::open(&session.places.log());
     let runtime = crate::session::runtime()?;
     match sentence {
-        Some(sentence) => runtime.block_on(one(&session, &mut log, &sentence, json, args.save.as_deref())),
-        None if !std::io::stdin().is_terminal() => crate::filter::each_line(log.batch(), |log, line| match line {
-            crate::filter::Line::Text(text) => runtime.block_on(one(&session, log, text, json, None)),
+        Some(sentence) => runtime.block_on(one(ui, &session, &mut log, &sentence, json, args.save.as_deref())),
+        None if !std::io::stdin().is_terminal() => crate::filter::each_line(ui, log.batch(), |log, line| match line {
+            crate::filter::Line::Text(text) => runtime.block_on(one(ui, &session, log, text, json, None)),
             crate::filter::Line::Refused { shown, refusal } => {
-                crate::commands::say::refused(log, &shown, crate::drive::Failure::Input { refusal }, &[], &[], json)
+                crate::commands::say::refused(ui, log, &shown, crate::drive::Failure::Input { refusal }, &[], &[], json)
             }
         }),
         None => Err(CommandError::usage("say what to decide: evoke try \"turn on the kitchen lights\"")),
     }
 }
 
-async fn one(session: &Session, log: &mut Log, input: &str, json: bool, save: Option<&Path>) -> CommandResult {
+async fn one(ui: &Ui, session: &Session, log: &mut Log, input: &str, json: bool, save: Option<&Path>) -> CommandResult {
     let request = session.request(Instant::now());
     match crate::weave::weave(&request, input).await {
         Ok(crate::weave::Woven::Plan(woven)) => {
@@ -49,21 +51,21 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool, save: Op
             let line = to_line(&crate::commands::weave::PlanLine::of(&woven, &trace));
             let rounds = woven.all_rounds();
             if let Err(e) = log.append(&line, &rounds, &[]) {
-                render::err(&render::warning(&format!("the plan was not logged: {e}"), None));
+                ui.err(&render::warning(&format!("the plan was not logged: {e}"), None));
             }
             if json {
-                render::json_line(&line);
+                ui.json_line(&line);
             } else {
                 if let Some(head) = &woven.head {
-                    render::out(&render::playbook_picked(&head.playbook, woven.plan.steps.len()));
+                    ui.out(&render::playbook_picked(&head.playbook, woven.plan.steps.len()));
                 }
-                render::out(&render::plan_reading(&woven.plan));
+                ui.out(&render::plan_reading(&woven.plan));
             }
             if let Some(path) = save {
                 if woven.plan.refused() {
                     return Err(CommandError::usage("a refused plan is not saved; nothing would run"));
                 }
-                return crate::commands::weave::save(session, &woven, path, &[]);
+                return crate::commands::weave::save(ui, session, &woven, path, &[]);
             }
             Ok(Exit::Done)
         }
@@ -73,17 +75,17 @@ async fn one(session: &Session, log: &mut Log, input: &str, json: bool, save: Op
         Ok(crate::weave::Woven::One(decided)) => {
             let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None, error: None });
             if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
-                render::err(&render::warning(&format!("the decision was not logged: {e}"), None));
+                ui.err(&render::warning(&format!("the decision was not logged: {e}"), None));
             }
             if json {
-                render::json_line(&line);
+                ui.json_line(&line);
             } else {
-                render::out(&render::reading(&Reading::of_decided(&decided)));
+                ui.out(&render::reading(&Reading::of_decided(&decided)));
             }
             Ok(Exit::Done)
         }
         Err(Failed { failure, trace, rounds }) => {
-            crate::commands::say::refused(log, input, failure, &trace, &rounds, json)
+            crate::commands::say::refused(ui, log, input, failure, &trace, &rounds, json)
         }
     }
 }

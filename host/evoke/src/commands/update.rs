@@ -9,6 +9,7 @@ use crate::error::CommandResult;
 use crate::exit::Exit;
 use crate::render;
 use crate::session::{self, Session};
+use crate::ui::Ui;
 use evoke_files::fetch::Fetcher;
 use evoke_files::install::update;
 use evoke_files::lock::LockedAdapter;
@@ -23,13 +24,15 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let ui = &context.ui;
     let (places, location) = context.locate_trusted()?;
-    let mut fetcher = Fetcher::new(&places.cache).with_progress(crate::progress::Fetching::default());
-    run_with(&context.options(), &places, &location, &mut fetcher, args.accept)
+    let mut fetcher = Fetcher::new(&places.cache).with_progress(crate::progress::Fetching::new(ui));
+    run_with(ui, &context.options(), &places, &location, &mut fetcher, args.accept)
 }
 
 /// The command with its fetcher given, so a test can serve refs from loopback.
 pub fn run_with(
+    ui: &Ui,
     options: &session::Options,
     places: &Places,
     location: &Location,
@@ -47,12 +50,12 @@ pub fn run_with(
     drop(session);
     let report = update(places, location, fetcher, accept, adapter)?;
     if report.events.is_empty() {
-        render::out("nothing to update: no reflex or playbook of this project is fetched\n");
+        ui.out(&render::nothing_to_update());
     }
     for event in &report.events {
-        render::out(&line(event));
+        ui.out(&line(event));
     }
-    crate::warm::ahead_for(options);
+    crate::warm::ahead_for(ui, options);
     // A newer version left untaken for its wider grants needs a person's `--accept`.
     Ok(if report.failed {
         Exit::Failed

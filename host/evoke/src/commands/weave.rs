@@ -11,9 +11,10 @@ use crate::journal::{Journal, JournalError, Mark, Origin};
 use crate::line::{RanFields, to_line};
 use crate::log::Log;
 use crate::reading::{LoggedPlan, LoggedStep};
+use crate::render;
 use crate::session::Session;
+use crate::ui::{Person, Question, Ui};
 use crate::weave::PlanDecided;
-use crate::{prompt, render};
 use evoke_core::decide::answered;
 use evoke_core::decision::{Decision, Outcome, Value};
 use evoke_core::manifest::Effect;
@@ -116,6 +117,8 @@ struct WholeLine<'a> {
 
 /// How a plan is run.
 pub struct Options<'a> {
+    /// Where the plan's lines are written, and who answers its confirms and asks.
+    pub ui: &'a Ui,
     pub json: bool,
     pub project_flag: Option<&'a Path>,
     pub pinned: Option<Pinned>,
@@ -162,7 +165,7 @@ struct Ended {
 }
 
 /// Prints and logs a refused plan's one line, and says why.
-pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> CommandResult {
+pub fn refused_plan(ui: &Ui, log: &mut Log, woven: &PlanDecided, json: bool) -> CommandResult {
     let plan = &woven.plan;
     let trace = woven.all_trace();
     let line = to_line(&WholeLine {
@@ -176,10 +179,10 @@ pub fn refused_plan(log: &mut Log, woven: &PlanDecided, json: bool) -> CommandRe
     });
     let _ = log.append(&line, &woven.rounds, &[]);
     if json {
-        render::json_line(&line);
+        ui.json_line(&line);
     } else {
         for because in &plan.verdict.because {
-            render::err(&render::plan_refused(because));
+            ui.err(&render::plan_refused(because));
         }
     }
     let asks = plan
@@ -198,8 +201,9 @@ pub async fn act(
     options: &Options<'_>,
     journaled: Journaled<'_>,
 ) -> CommandResult {
+    let ui = options.ui;
     if woven.plan.refused() {
-        return refused_plan(log, &woven, options.json);
+        return refused_plan(options.ui, log, &woven, options.json);
     }
     let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided, answers: plan_answers, head } =
         woven;
@@ -243,7 +247,7 @@ pub async fn act(
         step.decision = hold(step.decision.clone());
     }
     let count = plan.steps.len();
-    let present = prompt::person_present();
+    let present = ui.present();
     let mut waited = std::time::Duration::ZERO;
     // The sentence's own round is logged on the first step's line, beside that step's rounds.
     let traces: Vec<Vec<TraceEntry>> = decided
@@ -280,10 +284,10 @@ pub async fn act(
             why,
         });
         if let Err(e) = log.append(&line, &rounds[i], &decided[i].candidates) {
-            render::err(&render::warning(&format!("the step was not logged: {e}"), None));
+            ui.err(&render::warning(&format!("the step was not logged: {e}"), None));
         }
         if options.json {
-            render::json_line(&line);
+            ui.json_line(&line);
         }
     };
 
@@ -319,20 +323,20 @@ pub async fn act(
                 Ok(AnswerCommand::Run(command)) => render::unanswered_in_plan(&decision, i + 1, &command, false),
                 Ok(AnswerCommand::AtTerminal(command)) => render::unanswered_in_plan(&decision, i + 1, &command, true),
                 Err(e) => {
-                    render::err(&render::warning(&e.message, None));
+                    ui.err(&render::warning(&e.message, None));
                     render::unanswered_in_plan(&decision, i + 1, &again_command(options), true)
                 }
             };
             return Ok(stopped_before_running(&plan, i, &said, options, &emit, log));
         }
         let asked = Instant::now();
-        render::err(&render::step_asks(i + 1, decision.reflex.as_deref().unwrap_or_default()));
-        let Some(answers) = crate::commands::say::ask_missing(&session.catalog, &decision) else {
+        ui.err(&render::step_asks(i + 1, decision.reflex.as_deref().unwrap_or_default()));
+        let Some(answers) = crate::commands::say::ask_missing(ui, &session.catalog, &decision) else {
             for (j, step) in plan.steps.iter().enumerate() {
                 let (status, why) = if j == i { (Status::Declined, None) } else { skipped() };
                 emit(log, j, &step.decision, None, status, why);
             }
-            render::err("evoke: the question was left unanswered; nothing ran\n");
+            ui.err(&render::left_unanswered());
             return Ok(Exit::Declined);
         };
         waited += asked.elapsed();
@@ -362,28 +366,28 @@ pub async fn act(
                     Some(pinned) => format!("run {} again", render::command(&["evoke", "run", &pinned.file])),
                     None => "say it again".to_string(),
                 };
-                render::err(&render::playbook_waits(&head.playbook, question, &again));
+                ui.err(&render::playbook_waits(&head.playbook, question, &again));
             }
             return Ok(Exit::NeedsPerson);
         }
-        render::out(&render::plan_steps(&plan));
+        ui.out(&render::plan_steps(&plan));
         // The sentences that pick it are part of what the person says yes to: a routine claiming an
         // everyday sentence is seen here, not found out when it runs.
         if let Some(playbook) = session.catalog.playbook(&head.playbook) {
-            render::out(&render::playbook_examples(playbook));
+            ui.out(&render::playbook_examples(playbook));
         }
         shown_whole = true;
         let asked = Instant::now();
-        let yes = prompt::confirm(question);
+        let yes = ui.confirm(Question::Own(question));
         waited += asked.elapsed();
         if !yes {
             for (j, step) in plan.steps.iter().enumerate() {
                 emit(log, j, &step.decision, None, Status::Declined, None);
             }
-            render::err("evoke: declined; nothing ran\n");
+            ui.err(&render::declined());
             return Ok(Exit::Declined);
         }
-        crate::playbook::record_reviews(session, &head.unreviewed);
+        crate::playbook::record_reviews(ui, session, &head.unreviewed);
     }
 
     // Never half done: where no one can say yes, a step that would wait for one stops the plan before
@@ -418,7 +422,7 @@ pub async fn act(
     }
 
     if !options.json && !shown_whole {
-        render::out(&render::plan_steps(&plan));
+        ui.out(&render::plan_steps(&plan));
     }
     journal
         .begin()
@@ -448,7 +452,7 @@ pub async fn act(
                 };
                 if let Some(why) = passed {
                     if !options.json {
-                        render::err(&render::step_not_chosen(n, when));
+                        ui.err(&render::step_not_chosen(n, when));
                     }
                     emit(log, i, &plan.steps[i].decision, None, Status::Skipped, Some(why));
                     continue;
@@ -523,7 +527,7 @@ pub async fn act(
                 }
                 if let Some(message) = unread {
                     if !options.json {
-                        render::err(&render::step_not_run(n, &message));
+                        ui.err(&render::step_not_run(n, &message));
                     }
                     emit(log, i, &decision, None, Status::Refused, Some(Why::Said { message }));
                     exit = exit.worse(Exit::Refused);
@@ -544,7 +548,7 @@ pub async fn act(
                 plan.steps[i].decision = decision.clone();
                 if !options.json {
                     let call = decision.call.clone().unwrap_or_default();
-                    render::out(&render::plan_step(n, &call, decision.confidence));
+                    ui.out(&render::plan_step(n, &call, decision.confidence));
                 }
             }
             let deadline = started + DEADLINE + waited;
@@ -559,13 +563,14 @@ pub async fn act(
         }
     }
     if stop_after.is_some() && !options.json {
-        render::err("evoke: the weave stopped; the steps after it did not run\n");
+        ui.err(&render::weave_stopped());
     }
     Ok(exit)
 }
 
 /// Prints and logs the step-0 line of a plan a playbook wrote.
 fn emit_head(log: &mut Log, head: &crate::playbook::Head, count: usize, options: &Options<'_>) {
+    let ui = options.ui;
     let slots = head.slots.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect();
     let line = to_line(&HeadLine {
         step: 0,
@@ -576,12 +581,12 @@ fn emit_head(log: &mut Log, head: &crate::playbook::Head, count: usize, options:
         slots,
     });
     if let Err(e) = log.append(&line, &head.pick.rounds, &head.pick.candidates) {
-        render::err(&render::warning(&format!("the plan's own line was not logged: {e}"), None));
+        ui.err(&render::warning(&format!("the plan's own line was not logged: {e}"), None));
     }
     if options.json {
-        render::json_line(&line);
+        ui.json_line(&line);
     } else {
-        render::out(&render::playbook_picked(&head.playbook, count));
+        ui.out(&render::playbook_picked(&head.playbook, count));
     }
 }
 
@@ -790,6 +795,7 @@ fn stopped_before_running<F>(
 where
     F: Fn(&mut Log, usize, &Decision, Option<&evoke_bodies::Ran>, Status, Option<Why>),
 {
+    let ui = options.ui;
     // The step that waits says the question no one answered; the others say which step held them, since
     // none of them was stopped by a step that ran.
     let held = Why::Said { message: format!("step {} waits for a person; nothing ran", asking + 1) };
@@ -802,7 +808,7 @@ where
         emit(log, j, &step.decision, None, status, why);
     }
     if !options.json {
-        render::err(said);
+        ui.err(said);
     }
     Exit::NeedsPerson
 }
@@ -833,6 +839,7 @@ async fn step<F>(
 where
     F: Fn(&mut Log, usize, &Decision, Option<&evoke_bodies::Ran>, Status, Option<Why>),
 {
+    let ui = options.ui;
     let n = i + 1;
     let call = decision.call.clone().unwrap_or_default();
     let effect = decision.effect.unwrap_or(Effect::Destructive);
@@ -841,9 +848,9 @@ where
         match entry.mark {
             Mark::Done => {
                 if !options.json {
-                    render::err(&render::step_ran_before(n));
+                    ui.err(&render::step_ran_before(n));
                     if let Some(result) = &entry.result {
-                        render::out(&render::result(result));
+                        ui.out(&render::result(result));
                     }
                 }
                 let status = if entry.failed { Status::Failed } else { Status::Ran };
@@ -856,13 +863,13 @@ where
                 if !present {
                     let message = format!("{question} Answer at a terminal: {}", again_command(options));
                     if !options.json {
-                        render::err(&format!("evoke: {}\n", render::shown(&message)));
+                        ui.err(&render::said(&message));
                     }
                     emit(log, i, decision, None, Status::Unanswered, said(message));
                     return Ended { exit: Exit::NeedsPerson, data: None };
                 }
                 let asked = Instant::now();
-                let yes = prompt::confirm(&question);
+                let yes = ui.confirm(Question::Own(&question));
                 *waited += asked.elapsed();
                 if !yes {
                     emit(log, i, decision, None, Status::Declined, None);
@@ -884,13 +891,13 @@ where
                 if !options.json {
                     // The plan goes on from its journal, at a terminal: a call by name would run this step
                     // alone and lose the steps after it.
-                    render::err(&render::step_unanswered(n, &prompt, &again_command(options)));
+                    ui.err(&render::step_unanswered(n, &prompt, &again_command(options)));
                 }
                 emit(log, i, decision, None, Status::Unanswered, said(prompt.template.clone()));
                 return Ended { exit: Exit::NeedsPerson, data: None };
             }
-            if !crate::act::confirmed(&prompt, waited) {
-                render::err(&render::step_declined(n));
+            if !crate::act::confirmed(ui, &prompt, waited) {
+                ui.err(&render::step_declined(n));
                 emit(log, i, decision, None, Status::Declined, None);
                 return Ended { exit: Exit::Declined, data: None };
             }
@@ -901,7 +908,7 @@ where
         Ok(prepared) => prepared,
         // The step's error is said where it stands; the weave goes on to end its stage.
         Err(e) => {
-            render::err(&render::error(&e));
+            ui.error(&e);
             let status = if e.exit == Exit::Refused { Status::Refused } else { Status::Failed };
             emit(log, i, decision, None, status, said(e.message.clone()));
             return Ended { exit: e.exit, data: None };
@@ -910,7 +917,7 @@ where
     let journaled = effect != Effect::Read;
     if journaled && let Err(e) = journal.intent(n, &call) {
         let message = format!("the step's intent cannot be recorded: {e}; it did not run");
-        render::err(&render::error(&CommandError::failed(message)));
+        ui.error(&CommandError::failed(message));
         emit(log, i, decision, None, Status::Refused, said(format!("the journal cannot be written: {e}")));
         return Ended { exit: Exit::Failed, data: None };
     }
@@ -921,13 +928,13 @@ where
     };
     let data = ran.result.as_ref().ok().and_then(|o| o.data.as_ref());
     if journaled && let Err(e) = journal.done(n, &call, text, data, failed) {
-        render::err(&render::warning(&format!("the step's end was not recorded: {e}"), None));
+        ui.err(&render::warning(&format!("the step's end was not recorded: {e}"), None));
     }
     if ran.cancelled {
         emit(log, i, decision, Some(&ran), Status::Failed, said("cancelled".into()));
         return Ended { exit: Exit::Failed, data: None };
     }
-    let exit = crate::act::shown(&ran, options.json);
+    let exit = crate::act::shown(ui, &ran, options.json);
     match &ran.result {
         Ok(output) => {
             emit(log, i, decision, Some(&ran), Status::Ran, None);
@@ -956,18 +963,18 @@ impl<'a> PlanLine<'a> {
 
 /// `evoke why` for a weave, from the log alone: a step's line explains that step and lists every step
 /// of its plan with how it ended; a plan refused whole says why; `try`'s plan line lists its steps.
-pub fn why(log_path: &Path, back: usize, entry: &serde_json::Value) -> Exit {
+pub fn why(ui: &Ui, log_path: &Path, back: usize, entry: &serde_json::Value) -> Exit {
     // A plan `try` printed, or one refused whole.
     if entry.get("step").is_none() {
-        render::out(&render::plan_why(&LoggedPlan::of(entry)));
+        ui.out(&render::plan_why(&LoggedPlan::of(entry)));
         return Exit::Done;
     }
     let this = LoggedStep::of(entry);
-    render::out(&render::step_head(&this));
-    crate::commands::why::explain(entry);
-    render::out(&render::step_end(&this));
+    ui.out(&render::step_head(&this));
+    crate::commands::why::explain(ui, entry);
+    ui.out(&render::step_end(&this));
     // The plan's other lines sit beside this one in the log, in the order they were written.
-    render::out("the plan:\n");
+    ui.out(&render::the_plan());
     let (step, steps) = (this.step.unwrap_or(1) as usize, this.steps.unwrap_or(1));
     let first = back + step - 1;
     for k in 0..steps as usize {
@@ -977,7 +984,7 @@ pub fn why(log_path: &Path, back: usize, entry: &serde_json::Value) -> Exit {
         if other.steps != Some(steps) {
             break;
         }
-        render::out(&render::step_line(&other));
+        ui.out(&render::step_line(&other));
     }
     Exit::Done
 }
@@ -1028,11 +1035,11 @@ fn plan_key(session: &Session) -> Result<[u8; evoke_files::plan_key::KEY_BYTES],
 
 /// `evoke try --save FILE`: the plan whole, sealed, written atomically. Its journal is begun empty here,
 /// so that running the file finds it: a file whose journal is missing asks before each write.
-pub fn save(session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]) -> CommandResult {
+pub fn save(ui: &Ui, session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]) -> CommandResult {
     let sealed = seal_plan(session, &woven.plan, &woven.answers, tags, None)?;
     evoke_files::atomic::write(path, sealed.as_bytes())
         .map_err(|e| CommandError::failed(format!("cannot write {}: {e}", path.display())))?;
-    render::err(&render::plan_saved(&path.display().to_string()));
+    ui.err(&render::plan_saved(&path.display().to_string()));
     Ok(Exit::Done)
 }
 
@@ -1071,7 +1078,7 @@ pub fn run_file(
     assigned: &[String],
     context: &crate::context::Context,
 ) -> CommandResult {
-    let (json, project_flag) = (context.json, context.project_dir());
+    let (ui, json, project_flag) = (&context.ui, context.json, context.project_dir());
     let repeated = context.repeated();
     use evoke_core::weave::planfile;
     let shown = path.display().to_string();
@@ -1107,10 +1114,10 @@ pub fn run_file(
     let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());
     let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };
-    let options = Options { json, project_flag, pinned: Some(pinned), assigned, repeated: &repeated };
+    let options = Options { ui, json, project_flag, pinned: Some(pinned), assigned, repeated: &repeated };
     if !opened.ours {
         let journaled = Journaled::Elsewhere { text: &text };
-        render::err(&render::plan_from_elsewhere(&shown));
+        ui.err(&render::plan_from_elsewhere(&shown));
         return runtime.block_on(async {
             let started = Instant::now();
             let request = session.request(started);

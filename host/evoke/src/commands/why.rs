@@ -4,6 +4,7 @@ use crate::context::Context;
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::reading::Reading;
+use crate::ui::Ui;
 use crate::{log, render};
 use evoke_core::log_entry::log_entry_of;
 use evoke_files::places::Places;
@@ -17,11 +18,12 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
+    let ui = &context.ui;
     let back = args.n;
     let places = Places::from_env()?;
     let entry = log::entry(&places.log(), back)?;
     if context.json {
-        render::json_line(&crate::line::to_line(&entry));
+        ui.json_line(&crate::line::to_line(&entry));
         return Ok(Exit::Done);
     }
     // A line that is JSON but no object is no decision: there is nothing to explain.
@@ -32,23 +34,23 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
         )));
     }
     if entry.get("steps").is_some() || entry.get("verdict").is_some() {
-        return Ok(crate::commands::weave::why(&places.log(), back, &entry));
+        return Ok(crate::commands::weave::why(ui, &places.log(), back, &entry));
     }
     let input = entry.get("input").and_then(Value::as_str).unwrap_or_default();
-    render::out(&render::logged_input(input));
+    ui.out(&render::logged_input(input));
     // A decision that failed closed has no outcome: its error is all there is to say.
     if let (None, Some(error)) = (entry.get("outcome"), entry.get("error").and_then(Value::as_str)) {
-        render::out(&render::logged_refusal(error));
+        ui.out(&render::logged_refusal(error));
         return Ok(Exit::Done);
     }
-    explain(&entry);
+    explain(ui, &entry);
     Ok(Exit::Done)
 }
 
 /// One decision's reading from its log entry, and what its body did.
-pub(crate) fn explain(entry: &Value) {
+pub(crate) fn explain(ui: &Ui, entry: &Value) {
     // A line that is no object was refused when it was read; one that is reads as far as it can.
     let Ok(logged) = log_entry_of(entry.clone()) else { return };
-    render::out(&render::reading(&Reading::of_log(&logged)));
-    render::out(&render::logged_run(logged.ran.as_deref(), logged.error.as_deref()));
+    ui.out(&render::reading(&Reading::of_log(&logged)));
+    ui.out(&render::logged_run(logged.ran.as_deref(), logged.error.as_deref()));
 }
