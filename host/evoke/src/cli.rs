@@ -7,6 +7,7 @@ use crate::exit::Exit;
 use crate::render;
 use crate::ui::Ui;
 use clap::{Parser, Subcommand};
+use evoke_core::text::escape_outside_lines;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -90,7 +91,7 @@ pub fn main() -> ExitCode {
             // An error quotes the command line, which is outside text: rendered without styling, then through
             // the one escaping function, so an argument cannot drive the terminal.
             let ui = Ui::terminal();
-            ui.err(&render::shown_lines(&plain_error(e)));
+            ui.err(&escape_outside_lines(&plain_error(e)));
             if let Some((command, said)) =
                 sentence_starting_with_a_command(std::env::args().skip(1)).filter(|_| leftover)
             {

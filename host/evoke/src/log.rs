@@ -4,6 +4,7 @@
 use crate::drive::Round;
 use crate::error::CommandError;
 use evoke_core::recognize::Candidate;
+use evoke_core::text::escape_outside;
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
@@ -99,7 +100,7 @@ pub struct Unlogged {
 impl std::fmt::Display for Unlogged {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let s = if self.entries == 1 { "" } else { "s" };
-        write!(f, "{} decision{s} were not logged: {}", self.entries, crate::render::shown(&self.message))
+        write!(f, "{} decision{s} were not logged: {}", self.entries, escape_outside(&self.message))
     }
 }
 

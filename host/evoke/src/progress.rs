@@ -4,6 +4,7 @@
 //! What a step names (a repository, a tag) came from outside and goes through the one escaping function.
 
 use crate::ui::Ui;
+use evoke_core::text::escape_outside;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -32,7 +33,7 @@ impl evoke_files::fetch::Progress for Fetching {
             ProgressStyle::with_template("{spinner} {msg} … {elapsed}")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
-        spinner.set_message(crate::render::shown(what).into_owned());
+        spinner.set_message(escape_outside(what).into_owned());
         spinner.enable_steady_tick(Duration::from_millis(100));
         if let Ok(mut shown) = self.shown.lock() {
             *shown = Some(spinner);

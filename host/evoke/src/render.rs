@@ -6,9 +6,7 @@ use evoke_core::decision::{Decision, Prompt};
 use evoke_core::diag::Diagnostic;
 use evoke_core::lint::Finding;
 use evoke_core::question::QuestionId;
-pub use evoke_core::text::escape_outside as shown;
-pub use evoke_core::text::escape_outside_lines as shown_lines;
-use evoke_core::text::escape_outside_lines;
+use evoke_core::text::{escape_outside, escape_outside_lines};
 
 mod adapter;
 mod add;
@@ -44,14 +42,19 @@ pub fn diagnostic(d: &Diagnostic, colour: bool) -> String {
 pub fn lint_finding(file: &str, f: &Finding, colour: bool) -> String {
     let label = paint("warning", "1;33", colour);
     let kind = serde_json::to_value(f.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-    format!("{label}[lint:{kind}]: {}\n  --> {}\n   = key: {}\n", shown(&f.message), shown(file), shown(&f.key))
+    format!(
+        "{label}[lint:{kind}]: {}\n  --> {}\n   = key: {}\n",
+        escape_outside(&f.message),
+        escape_outside(file),
+        escape_outside(&f.key)
+    )
 }
 
 /// An error as a person reads it: the diagnostics behind it, then `error: …`, then the fix. The message
 /// and the fix may quote outside text (a path, a remote's words), so both are shown escaped.
 pub fn error(e: &CommandError, colour: bool) -> String {
     let mut out: String = e.diagnostics.iter().map(|d| diagnostic(d, colour)).collect();
-    out.push_str(&format!("error: {}\n", shown(&e.message)));
+    out.push_str(&format!("error: {}\n", escape_outside(&e.message)));
     if let Some(fix) = &e.fix {
         out.push_str(&fix_line(fix));
     }
@@ -60,17 +63,17 @@ pub fn error(e: &CommandError, colour: bool) -> String {
 
 /// The `= fix:` line under an error, a warning, an inactive reflex or a theft: written here alone.
 pub fn fix_line(fix: &str) -> String {
-    format!("  = fix: {}\n", shown(fix))
+    format!("  = fix: {}\n", escape_outside(fix))
 }
 
 /// A warning: something did not happen that the command could do without; with the fix when there is one.
 pub fn warning(message: &str, fix: Option<&str>) -> String {
-    format!("warning: {}\n{}", shown(message), fix.map(fix_line).unwrap_or_default())
+    format!("warning: {}\n{}", escape_outside(message), fix.map(fix_line).unwrap_or_default())
 }
 
 /// A note: a step the command left out, and why.
 pub fn note(message: &str) -> String {
-    format!("note: {}\n", shown(message))
+    format!("note: {}\n", escape_outside(message))
 }
 
 /// A body's result as shown at a terminal: its lines, every other control or bidi character escaped, so a
@@ -93,8 +96,8 @@ pub fn reading(r: &Reading) -> String {
         keys.iter()
             .map(|(k, p)| {
                 let key = match r.span_text(k) {
-                    Some(text) => format!("\"{}\"", shown(text)),
-                    None => shown(k).into_owned(),
+                    Some(text) => format!("\"{}\"", escape_outside(text)),
+                    None => escape_outside(k).into_owned(),
                 };
                 format!("{key} {p:.2}")
             })
@@ -103,7 +106,8 @@ pub fn reading(r: &Reading) -> String {
     };
     let arg_questions: Vec<&QuestionId> =
         r.judgments.iter().filter_map(|j| j.question.as_ref()).filter(|q| **q != QuestionId::Route).collect();
-    let fits: Vec<String> = r.fits.iter().map(|(reflex, fits)| format!("{} {fits:.2}", shown(reflex))).collect();
+    let fits: Vec<String> =
+        r.fits.iter().map(|(reflex, fits)| format!("{} {fits:.2}", escape_outside(reflex))).collect();
     let mut width = arg_questions.iter().map(|q| argument(q).chars().count()).max().unwrap_or(0);
     if !fits.is_empty() {
         width = width.max("fits".len());
@@ -125,7 +129,7 @@ pub fn reading(r: &Reading) -> String {
 
 /// A question's argument, as a reading labels it: `room` for `lights.room`.
 fn argument(question: &QuestionId) -> String {
-    shown(&question.short()).into_owned()
+    escape_outside(&question.short()).into_owned()
 }
 
 fn outcome_line(r: &Reading) -> String {
@@ -134,10 +138,10 @@ fn outcome_line(r: &Reading) -> String {
         .as_ref()
         .map(|(question, p)| format!(" · weakest: {} {p:.2}", question.as_ref().map(argument).unwrap_or_default()))
         .unwrap_or_default();
-    let listed = |items: &[String]| items.iter().map(|i| shown(i).into_owned()).collect::<Vec<_>>().join(", ");
+    let listed = |items: &[String]| items.iter().map(|i| escape_outside(i).into_owned()).collect::<Vec<_>>().join(", ");
     match r.outcome.as_str() {
-        "run" => format!("run {}{weakest}", shown(&r.call)),
-        "confirm" => format!("confirm {} · because: {}{weakest}", shown(&r.call), listed(&r.because)),
+        "run" => format!("run {}{weakest}", escape_outside(&r.call)),
+        "confirm" => format!("confirm {} · because: {}{weakest}", escape_outside(&r.call), listed(&r.because)),
         "ask" => format!("ask {}{weakest}", listed(&r.missing)),
         // A plan refused whole: its reasons, as evoke said them when it refused.
         "abstain" if !r.refused.is_empty() => {
@@ -149,7 +153,7 @@ fn outcome_line(r: &Reading) -> String {
             format!("abstain · {}", said.join(" · "))
         }
         "abstain" => match r.judgments.first() {
-            Some(route) => format!("abstain · route: {} {:.2}", shown(&route.top), route.p),
+            Some(route) => format!("abstain · route: {} {:.2}", escape_outside(&route.top), route.p),
             None => "abstain · nothing is installed".to_string(),
         },
         other => other.to_string(),
@@ -163,14 +167,14 @@ pub fn logged_input(input: &str) -> String {
 
 /// `evoke why` of a decision that failed closed: its error is all there is to say.
 pub fn logged_refusal(error: &str) -> String {
-    format!("  {}\n", shown(error))
+    format!("  {}\n", escape_outside(error))
 }
 
 /// `evoke why`'s last line: what the body printed when it ran, or its error.
 pub fn logged_run(ran: Option<&str>, error: Option<&str>) -> String {
     match (ran, error) {
         (Some(text), _) => format!("  ran: {}", result(text)),
-        (None, Some(error)) => format!("  failed: {}\n", shown(error)),
+        (None, Some(error)) => format!("  failed: {}\n", escape_outside(error)),
         (None, None) => String::new(),
     }
 }
@@ -180,7 +184,7 @@ pub fn logged_run(ran: Option<&str>, error: Option<&str>) -> String {
 pub fn tested(ok: bool, reflex: &str, utterance: &str, got: &str, must_not: bool) -> String {
     let mark = if ok { "pass" } else { "FAIL" };
     let wanted = if must_not { format!(" (must not be {reflex})") } else { String::new() };
-    format!("{}\n", shown(&format!("{mark}  {reflex}  {utterance:?}  → {got}{wanted}")))
+    format!("{}\n", escape_outside(&format!("{mark}  {reflex}  {utterance:?}  → {got}{wanted}")))
 }
 
 pub fn tests_passed(passed: usize, failed: usize) -> String {
@@ -189,12 +193,12 @@ pub fn tests_passed(passed: usize, failed: usize) -> String {
 
 /// The confirm question a person answers at a terminal: the reflex's filled template, then `[y/N]`.
 pub fn confirm_question(question: &str) -> String {
-    format!("{} [y/N] ", shown(question))
+    format!("{} [y/N] ", escape_outside(question))
 }
 
 /// Why an answer typed at an ask is none of its choices.
 pub fn not_a_choice(why: &str) -> String {
-    format!("{}\n", shown(why))
+    format!("{}\n", escape_outside(why))
 }
 
 /// The question of a missing value and its closed choices, numbered.
@@ -205,10 +209,10 @@ pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
         texts
             .iter()
             .enumerate()
-            .map(|(i, (k, t))| format!("  {:>2}  {:<width$}  {}\n", i + 1, shown(k), shown(t)))
+            .map(|(i, (k, t))| format!("  {:>2}  {:<width$}  {}\n", i + 1, escape_outside(k), escape_outside(t)))
             .collect::<String>()
     };
-    let ask = shown(&missing.ask);
+    let ask = escape_outside(&missing.ask);
     match &missing.choices {
         Choices::Vocab { words } => format!("{ask}\n{}", listed(&words.0)),
         Choices::Options { options } => format!("{ask}\n{}", listed(&options.0)),
@@ -235,7 +239,7 @@ pub fn command<S: AsRef<str>>(words: &[S]) -> String {
     };
     let quoted: Vec<String> = words.iter().map(|w| word(w.as_ref())).collect();
     // Values are clean text by the time they are here; escaping still keeps a stray one from the terminal.
-    shown(&quoted.join(" ")).into_owned()
+    escape_outside(&quoted.join(" ")).into_owned()
 }
 
 /// A missing value as the word that stands for it in a printed command: `room=<den|office>`, which
@@ -277,15 +281,15 @@ pub fn literal_call(project: Option<&std::path::Path>, decision: &Decision) -> S
 
 /// evoke's own line before a confirm question, so the reflex's words can never pass for evoke's.
 pub fn confirm_line(prompt: &Prompt) -> String {
-    format!("{} — {}\n", shown(&prompt.own), shown(&prompt.reason))
+    format!("{} — {}\n", escape_outside(&prompt.own), escape_outside(&prompt.reason))
 }
 
 /// A destructive call by name where no person can confirm it: its question, and where to run it.
 pub fn destructive_unanswered(prompt: &Prompt) -> String {
     format!(
         "evoke: {} ({})\na destructive call confirms at a terminal: run it there\n",
-        shown(&prompt.template),
-        shown(&prompt.reason)
+        escape_outside(&prompt.template),
+        escape_outside(&prompt.reason)
     )
 }
 
@@ -293,10 +297,13 @@ pub fn destructive_unanswered(prompt: &Prompt) -> String {
 /// gives the answer. `step` names the step of a plan it is.
 pub fn unanswered(project: Option<&std::path::Path>, decision: &Decision, step: Option<usize>) -> String {
     let command = literal_call(project, decision);
-    let asks = || decision.missing.iter().flatten().map(|m| shown(&m.ask).into_owned()).collect::<Vec<_>>().join(" ");
+    let asks =
+        || decision.missing.iter().flatten().map(|m| escape_outside(&m.ask).into_owned()).collect::<Vec<_>>().join(" ");
     let reflex = decision.reflex.as_deref().unwrap_or_default();
     let said = match (step, &decision.prompt, &decision.missing) {
-        (None, Some(prompt), _) => format!("evoke: {} ({})", shown(&prompt.template), shown(&prompt.reason)),
+        (None, Some(prompt), _) => {
+            format!("evoke: {} ({})", escape_outside(&prompt.template), escape_outside(&prompt.reason))
+        }
         (None, None, Some(_)) => format!("evoke: {reflex} needs an answer: {}", asks()),
         (None, None, None) => "evoke: a person must answer first".to_string(),
         // A step still missing a value is asked before anything runs; a complete one confirms at its turn.
@@ -304,7 +311,7 @@ pub fn unanswered(project: Option<&std::path::Path>, decision: &Decision, step: 
             format!("evoke: step {n} ({reflex}) needs an answer before anything runs: {}", asks())
         }
         (Some(n), Some(prompt), None) => {
-            format!("evoke: step {n}: {} ({})", shown(&prompt.template), shown(&prompt.reason))
+            format!("evoke: step {n}: {} ({})", escape_outside(&prompt.template), escape_outside(&prompt.reason))
         }
     };
     format!("{said}\nto answer, run: {command}\n")
@@ -314,8 +321,9 @@ pub fn unanswered(project: Option<&std::path::Path>, decision: &Decision, step: 
 /// that runs the whole plan with the answer (its plan file and `N.arg=<…>`), or, for a plan that ran in
 /// part, the command that takes it up at a terminal.
 pub fn unanswered_in_plan(decision: &Decision, step: usize, command: &str, at_terminal: bool) -> String {
-    let asks = decision.missing.iter().flatten().map(|m| shown(&m.ask).into_owned()).collect::<Vec<_>>().join(" ");
-    let reflex = shown(decision.reflex.as_deref().unwrap_or_default()).into_owned();
+    let asks =
+        decision.missing.iter().flatten().map(|m| escape_outside(&m.ask).into_owned()).collect::<Vec<_>>().join(" ");
+    let reflex = escape_outside(decision.reflex.as_deref().unwrap_or_default()).into_owned();
     let said = format!("evoke: step {step} ({reflex}) needs an answer before anything runs: {asks}");
     if at_terminal {
         format!("{said}\nto answer, run at a terminal: {command}\n")
@@ -329,8 +337,8 @@ pub fn unanswered_in_plan(decision: &Decision, step: usize, command: &str, at_te
 pub fn step_unanswered(step: usize, prompt: &Prompt, command: &str) -> String {
     format!(
         "evoke: step {step}: {} ({})\nto answer, run at a terminal: {command}\n",
-        shown(&prompt.template),
-        shown(&prompt.reason),
+        escape_outside(&prompt.template),
+        escape_outside(&prompt.reason),
     )
 }
 
@@ -338,7 +346,9 @@ pub fn step_unanswered(step: usize, prompt: &Prompt, command: &str) -> String {
 /// nothing ran.
 pub fn plan_waits(step: usize, decision: &Decision) -> String {
     let said = match &decision.prompt {
-        Some(prompt) => format!("evoke: step {step}: {} ({})", shown(&prompt.template), shown(&prompt.reason)),
+        Some(prompt) => {
+            format!("evoke: step {step}: {} ({})", escape_outside(&prompt.template), escape_outside(&prompt.reason))
+        }
         None => format!("evoke: step {step} waits for a yes"),
     };
     let why = "a plan with a step that waits for a yes runs at a terminal, where that step asks at its turn";
@@ -349,7 +359,7 @@ pub fn plan_waits(step: usize, decision: &Decision) -> String {
 pub fn failure(failure: &evoke_bodies::Failure) -> String {
     let mut out = format!("error: {}\n", escape_outside_lines(&failure.message));
     for frame in &failure.frames {
-        out.push_str(&format!("    {}\n", shown(frame)));
+        out.push_str(&format!("    {}\n", escape_outside(frame)));
     }
     out
 }
@@ -360,8 +370,8 @@ pub fn sentence_needs_quotes(name: &str, said: &str) -> String {
     format!(
         "evoke: `{}` is one of evoke's commands, so the words after it were read as its arguments; to say a \
          sentence that starts with it, put the sentence in quotes: {}\n",
-        shown(name),
-        shown(said)
+        escape_outside(name),
+        escape_outside(said)
     )
 }
 
@@ -387,7 +397,7 @@ pub fn weave_stopped() -> String {
 
 /// evoke's own words about a step, which may quote outside text.
 pub fn said(message: &str) -> String {
-    format!("evoke: {}\n", shown(message))
+    format!("evoke: {}\n", escape_outside(message))
 }
 
 /// The prompt for an answer to an ask, after its choices and after each answer not among them.
@@ -412,10 +422,10 @@ pub fn the_plan() -> String {
 
 /// A component body compiled ahead, and how long it took.
 pub fn compiled(name: &str, seconds: f64) -> String {
-    format!("compiled {}'s component in {seconds:.1} s\n", shown(name))
+    format!("compiled {}'s component in {seconds:.1} s\n", escape_outside(name))
 }
 
 /// A setting as `evoke config` said it, or a line of text evoke prints whole: escaped, on its own line.
 pub fn line(text: &str) -> String {
-    format!("{}\n", shown(text))
+    format!("{}\n", escape_outside(text))
 }

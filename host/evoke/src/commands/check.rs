@@ -11,6 +11,7 @@ use crate::ui::Ui;
 use crate::{load, render};
 use evoke_core::lint::lint;
 use evoke_core::project::ReflexSource;
+use evoke_core::text::escape_outside;
 use evoke_files::playbook::PLAYBOOK_FILE;
 use evoke_files::release_tags::Against;
 use std::path::{Path, PathBuf};
@@ -33,7 +34,7 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
         }
         if !dir.join(PLAYBOOK_FILE).exists() {
             let here = match &args.path {
-                Some(path) => render::shown(&path.display().to_string()).into_owned(),
+                Some(path) => escape_outside(&path.display().to_string()).into_owned(),
                 None => "the current directory".to_string(),
             };
             return Err(CommandError::usage(format!("{here} holds neither reflex.toml nor {PLAYBOOK_FILE}")).with_fix(
@@ -71,7 +72,7 @@ fn one(ui: &Ui, dir: &Path) -> Result<(Exit, Option<Against>), CommandError> {
         e.with_fix("run `evoke check` in a reflex directory, or name one: `evoke check reflexes/lights`")
     })?;
     // A path is outside text: shown escaped wherever it is printed.
-    let file = render::shown(&file).into_owned();
+    let file = escape_outside(&file).into_owned();
     for d in &reading.diagnostics {
         ui.err(&render::diagnostic(d, ui.colour()));
     }
@@ -122,7 +123,7 @@ fn playbook(context: &Context, dir: &Path) -> CommandResult {
     let file = dir.join(PLAYBOOK_FILE);
     let shown = file.display().to_string();
     let text = evoke_files::bounded::read_to_string(&file, evoke_files::bounded::MAX_OWNED)
-        .map_err(|e| CommandError::usage(format!("cannot read {}: {e}", render::shown(&shown))))?;
+        .map_err(|e| CommandError::usage(format!("cannot read {}: {e}", escape_outside(&shown))))?;
     // Reading the project runs nothing, so an untrusted one is read too: it is what the playbook calls.
     let (places, location) = context.locate()?;
     let project = evoke_files::project::load_in(location, &places)?;
@@ -136,7 +137,7 @@ fn playbook(context: &Context, dir: &Path) -> CommandResult {
     // The playbook is checked as it is on disk, never against the copy the project loaded.
     catalog.retain(|r| r.name != name);
     let reading = evoke_core::playbook::check(&shown, &text, &name, &catalog);
-    let file = render::shown(&shown).into_owned();
+    let file = escape_outside(&shown).into_owned();
     for d in &reading.diagnostics {
         ui.err(&render::diagnostic(d, ui.colour()));
     }

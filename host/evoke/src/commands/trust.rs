@@ -5,6 +5,7 @@ use crate::context::Context;
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
 use crate::render;
+use evoke_core::text::escape_outside;
 use evoke_files::project;
 use evoke_files::trust;
 use std::path::Path;
@@ -12,7 +13,7 @@ use std::path::Path;
 pub fn run(context: &Context) -> CommandResult {
     let ui = &context.ui;
     let (places, location) = context.locate()?;
-    let shown = render::shown(&shown_path(&location.root)).into_owned();
+    let shown = escape_outside(&shown_path(&location.root)).into_owned();
     if location.home {
         ui.out(&render::home_trusted(&shown));
         crate::warm::ahead_for(ui, &context.options());

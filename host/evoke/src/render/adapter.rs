@@ -1,12 +1,12 @@
 //! `evoke adapter`'s report: an adapter added, the list, one removed. An adapter's id and hosts are the
 //! component's own words: each is shown escaped.
 
-use super::shown;
 use evoke_adapters::component::installed::Installed;
 use evoke_core::adapter::Gate;
+use evoke_core::text::escape_outside;
 
 fn reach(hosts: &[String]) -> String {
-    if hosts.is_empty() { "no host".into() } else { shown(&hosts.join(", ")).into_owned() }
+    if hosts.is_empty() { "no host".into() } else { escape_outside(&hosts.join(", ")).into_owned() }
 }
 
 /// An adapter added, or `replaced`: its id, its gate, the hosts it may reach (and those it could reach
@@ -19,8 +19,8 @@ pub fn adapter_added(
     before: Option<&[String]>,
 ) -> String {
     let verb = if replaced { "replaced" } else { "added" };
-    let mut out = format!("{verb} adapter {}: {}\n", shown(&added.name), shown(&added.id));
-    out.push_str(&format!("  id        {}\n", shown(id)));
+    let mut out = format!("{verb} adapter {}: {}\n", escape_outside(&added.name), escape_outside(&added.id));
+    out.push_str(&format!("  id        {}\n", escape_outside(id)));
     let gate = match gate {
         Some(g) => {
             let fits = g.fits.map(|f| format!(" · fits {f}")).unwrap_or_default();
@@ -50,8 +50,8 @@ pub fn adapter_list(found: &[Installed], builtin: &[&str]) -> String {
     for i in found {
         out.push_str(&format!(
             "{:<width$}  {:<ids$}  sha256:{}  may reach {}\n",
-            shown(&i.name),
-            shown(&i.id),
+            escape_outside(&i.name),
+            escape_outside(&i.id),
             &i.sha256[..12],
             reach(&i.allow_hosts)
         ));

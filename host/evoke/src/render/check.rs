@@ -1,8 +1,8 @@
 //! `evoke check`'s report: whether a manifest reads, and in a git working copy, how it stands against the
 //! newest version tag. Tags, keys and paths come from the repository: each is shown escaped.
 
-use super::shown;
 use evoke_core::manifest::{Effect, Manifest};
+use evoke_core::text::escape_outside;
 use evoke_files::release_tags::Against;
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -23,7 +23,7 @@ pub fn manifest_reads(file: &str, manifest: &Manifest, findings: usize) -> Strin
 pub fn playbook_reads(file: &str, name: &str, playbook: &evoke_core::playbook::Playbook, effect: Effect) -> String {
     format!(
         "{file}: reads · playbook {} · {} · {} · at most {effect}\n",
-        shown(name),
+        escape_outside(name),
         plural(playbook.steps.len(), "step", "steps"),
         plural(playbook.slots.len(), "slot", "slots"),
     )
@@ -39,16 +39,18 @@ pub fn against_newest(against: &Against) -> String {
     match against {
         Against::FirstRelease { suggested } => format!("no version tag yet: the first release is {suggested}\n"),
         Against::NewSince { newest, next } => {
-            format!("new since {}: minor · next version {next}\n", shown(&newest.to_string()))
+            format!("new since {}: minor · next version {next}\n", escape_outside(&newest.to_string()))
         }
         Against::Diff { newest, diff, next } => {
             let mut out = match next {
-                Some(next) => format!("since {}: {} · next version {next}\n", shown(&newest.to_string()), diff.next),
-                None => format!("since {}: no change · no new version\n", shown(&newest.to_string())),
+                Some(next) => {
+                    format!("since {}: {} · next version {next}\n", escape_outside(&newest.to_string()), diff.next)
+                }
+                None => format!("since {}: no change · no new version\n", escape_outside(&newest.to_string())),
             };
             let width = diff.changes.iter().map(|c| c.change.len()).max().unwrap_or(0);
             for c in &diff.changes {
-                out.push_str(&format!("  {:<5}  {:<width$}  {}\n", c.level.as_str(), c.change, shown(&c.key)));
+                out.push_str(&format!("  {:<5}  {:<width$}  {}\n", c.level.as_str(), c.change, escape_outside(&c.key)));
             }
             out
         }
@@ -62,8 +64,8 @@ pub fn repository_next(reflexes: usize, newest: &str, next: Option<&impl std::fm
         Some(next) => format!(
             "the repository, {reflexes} reflex{}: next version {next} (since {})\n",
             if reflexes == 1 { "" } else { "es" },
-            shown(newest)
+            escape_outside(newest)
         ),
-        None => format!("the repository: no change since {}\n", shown(newest)),
+        None => format!("the repository: no change since {}\n", escape_outside(newest)),
     }
 }

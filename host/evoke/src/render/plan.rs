@@ -1,10 +1,10 @@
 //! A woven plan as a person reads it: its numbered steps as they run, `evoke try`'s reading of it, and why
 //! a plan was refused whole.
 
-use super::shown;
 use crate::line::to_line;
 use crate::reading::{LoggedPlan, LoggedStep};
 use evoke_core::decision::Outcome;
+use evoke_core::text::escape_outside;
 use evoke_core::weave::plan::{self, Plan, VerdictBecause};
 
 /// Why a plan was refused whole, as `evoke` says it when nothing ran.
@@ -12,7 +12,10 @@ pub fn plan_refused(because: &VerdictBecause) -> String {
     let said = match because {
         VerdictBecause::NothingToDo => "evoke: the request only says what not to do; nothing ran".to_string(),
         VerdictBecause::FoundNothing { text } => {
-            format!("evoke: nothing installed does \"{}\", so the whole request is refused; nothing ran", shown(text))
+            format!(
+                "evoke: nothing installed does \"{}\", so the whole request is refused; nothing ran",
+                escape_outside(text)
+            )
         }
         VerdictBecause::SeveralSources { step, arg, from } => format!(
             "evoke: step {step} refers back for its {arg}, which steps {} could each give; evoke does not guess, so nothing ran: say which",
@@ -29,7 +32,7 @@ pub fn plan_refused(because: &VerdictBecause) -> String {
 /// The head of a plan a playbook wrote, as a person reads it.
 pub fn playbook_picked(playbook: &str, steps: usize) -> String {
     let count = if steps == 1 { "1 step".to_string() } else { format!("{steps} steps") };
-    format!("playbook {}: {count}\n", shown(playbook))
+    format!("playbook {}: {count}\n", escape_outside(playbook))
 }
 
 /// The sentences a playbook's examples say pick it, as the review shows them.
@@ -38,7 +41,7 @@ pub fn playbook_examples(playbook: &evoke_core::playbook::Playbook) -> String {
         .examples
         .iter()
         .filter(|e| e.asserts.is_some())
-        .map(|e| format!("\"{}\"", shown(&e.utterance)))
+        .map(|e| format!("\"{}\"", escape_outside(&e.utterance)))
         .collect();
     if said.is_empty() {
         return String::new();
@@ -51,9 +54,9 @@ pub fn playbook_waits(playbook: &str, question: &str, again: &str) -> String {
     format!(
         "evoke: the playbook {} waits for a yes to its whole plan ({}), which only a person at a terminal can \
          give; nothing ran: {} at a terminal, where every step is shown first\n",
-        shown(playbook),
-        shown(question),
-        shown(again)
+        escape_outside(playbook),
+        escape_outside(question),
+        escape_outside(again)
     )
 }
 
@@ -62,8 +65,8 @@ pub fn step_not_chosen(n: usize, when: &evoke_core::playbook::When) -> String {
     format!(
         "evoke: step {n} runs only when step {}'s {} is \"{}\"; it did not run\n",
         when.step,
-        shown(&when.field),
-        shown(&when.is)
+        escape_outside(&when.field),
+        escape_outside(&when.is)
     )
 }
 
@@ -71,39 +74,45 @@ pub fn step_not_chosen(n: usize, when: &evoke_core::playbook::When) -> String {
 pub fn playbook_held(because: &VerdictBecause) -> String {
     match because {
         VerdictBecause::Reviewed { playbook, .. } => {
-            format!("the playbook {} has not been reviewed as it is now; it runs after a yes", shown(playbook))
+            format!("the playbook {} has not been reviewed as it is now; it runs after a yes", escape_outside(playbook))
         }
         VerdictBecause::Nested { playbook } => {
-            format!("the playbook {} is asked for beside other things; say it alone, then the rest", shown(playbook))
+            format!(
+                "the playbook {} is asked for beside other things; say it alone, then the rest",
+                escape_outside(playbook)
+            )
         }
         VerdictBecause::TooDeep { playbook, step } => format!(
             "step {step} of the playbook {} picks a playbook two levels below the sentence's own; one level of playbooks only",
-            shown(playbook)
+            escape_outside(playbook)
         ),
         VerdictBecause::TooLong { steps, limit } => {
             format!("the playbook makes {steps} steps or more in all, over the {limit} a plan holds")
         }
         VerdictBecause::Conditional { text } => format!(
             "\"{}\" asks for a playbook on a condition or for later; evoke runs a routine only when asked now",
-            shown(text)
+            escape_outside(text)
         ),
         VerdictBecause::Excluded { text } => {
-            format!("\"{}\" leaves out part of a playbook; a playbook runs whole or not at all", shown(text))
+            format!("\"{}\" leaves out part of a playbook; a playbook runs whole or not at all", escape_outside(text))
         }
         VerdictBecause::NoField { step, field } => {
-            format!("step {step} is run only under its source's {}, which that step does not yield", shown(field))
+            format!(
+                "step {step} is run only under its source's {}, which that step does not yield",
+                escape_outside(field)
+            )
         }
         VerdictBecause::BadValue { step, field, value } => format!(
             "step {step} is run only when {} is \"{}\", a value the field cannot hold",
-            shown(field),
-            shown(value)
+            escape_outside(field),
+            escape_outside(value)
         ),
         VerdictBecause::MaybeSource { step, from } => {
             format!("step {step} is run only under a value of step {from}, which may itself not run")
         }
         VerdictBecause::BranchIntoPlan { step, playbook } => format!(
             "step {step} runs only under a value and picks the playbook {}: a branch into another plan",
-            shown(playbook)
+            escape_outside(playbook)
         ),
         other => format!("{other:?}"),
     }
@@ -118,7 +127,7 @@ pub fn plan_steps(plan: &Plan) -> String {
         if d.outcome == Outcome::Ask && !binds.is_empty() {
             let takes: Vec<String> = binds.iter().map(|b| format!("takes {} from {}", b.field, b.from)).collect();
             let reflex = d.reflex.as_deref().unwrap_or_default();
-            out.push_str(&format!("{:>3}  {} · {}\n", step.step, shown(reflex), takes.join(", ")));
+            out.push_str(&format!("{:>3}  {} · {}\n", step.step, escape_outside(reflex), takes.join(", ")));
             continue;
         }
         let call = d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default());
@@ -133,10 +142,15 @@ pub fn plan_steps(plan: &Plan) -> String {
 fn written_by(step: &plan::Step) -> String {
     let mut said = String::new();
     if let Some(when) = &step.when {
-        said.push_str(&format!("  · only if step {}'s {} is \"{}\"", when.step, shown(&when.field), shown(&when.is)));
+        said.push_str(&format!(
+            "  · only if step {}'s {} is \"{}\"",
+            when.step,
+            escape_outside(&when.field),
+            escape_outside(&when.is)
+        ));
     }
     if step.from.len() > 1 {
-        let names: Vec<String> = step.from[1..].iter().map(|f| shown(&f.playbook).into_owned()).collect();
+        let names: Vec<String> = step.from[1..].iter().map(|f| escape_outside(&f.playbook).into_owned()).collect();
         said.push_str(&format!("  · from {}", names.join(", ")));
     }
     said
@@ -150,9 +164,10 @@ pub fn plan_reading(plan: &Plan) -> String {
         for because in &plan.verdict.because {
             match because {
                 VerdictBecause::NothingToDo => out.push_str("nothing to do: the request only says what not to do\n"),
-                VerdictBecause::FoundNothing { text } => {
-                    out.push_str(&format!("refused: nothing installed does \"{}\", so no step runs\n", shown(text)))
-                }
+                VerdictBecause::FoundNothing { text } => out.push_str(&format!(
+                    "refused: nothing installed does \"{}\", so no step runs\n",
+                    escape_outside(text)
+                )),
                 VerdictBecause::SeveralSources { step, arg, from } => out.push_str(&format!(
                     "stopped: step {step} refers back for its {arg}, which steps {from:?} could each give\n"
                 )),
@@ -170,7 +185,7 @@ pub fn plan_reading(plan: &Plan) -> String {
             let binds = plan::binds_of(plan, step.step);
             if d.outcome == Outcome::Ask && !binds.is_empty() {
                 let takes: Vec<String> = binds.iter().map(|b| format!("takes {} from {}", b.field, b.from)).collect();
-                let reflex = shown(d.reflex.as_deref().unwrap_or_default()).into_owned();
+                let reflex = escape_outside(d.reflex.as_deref().unwrap_or_default()).into_owned();
                 out.push_str(&format!("{:>3}  {reflex} · {}  bound\n", step.step, takes.join(", ")));
                 continue;
             }
@@ -183,7 +198,7 @@ pub fn plan_reading(plan: &Plan) -> String {
             out.push_str(&format!(
                 "{:>3}  {}{}  {}{}{}\n",
                 step.step,
-                shown(&call),
+                escape_outside(&call),
                 confidence,
                 d.outcome.as_str(),
                 repair,
@@ -198,7 +213,7 @@ pub fn plan_reading(plan: &Plan) -> String {
         }
     }
     for excluded in &plan.excluded {
-        out.push_str(&format!("left out: \"{}\" (it says what not to do)\n", shown(&excluded.text)));
+        out.push_str(&format!("left out: \"{}\" (it says what not to do)\n", escape_outside(&excluded.text)));
     }
     out
 }
@@ -208,7 +223,7 @@ pub fn plan_reading(plan: &Plan) -> String {
 pub fn plan_why(plan: &LoggedPlan) -> String {
     let mut out = format!("{}\n", to_line(&plan.input));
     for (step, call, outcome) in &plan.steps {
-        out.push_str(&format!("{step:>3}  {}  {outcome}\n", shown(call)));
+        out.push_str(&format!("{step:>3}  {}  {outcome}\n", escape_outside(call)));
     }
     for (kind, text) in &plan.because {
         let said = match kind.as_str() {
@@ -216,7 +231,7 @@ pub fn plan_why(plan: &LoggedPlan) -> String {
             "found_nothing" => format!("refused: nothing installed does \"{text}\""),
             other => format!("stopped: {other}"),
         };
-        out.push_str(&format!("  {}\n", shown(&said)));
+        out.push_str(&format!("  {}\n", escape_outside(&said)));
     }
     for excluded in &plan.excluded {
         out.push_str(&format!("  left out: {}\n", to_line(excluded)));
@@ -228,7 +243,7 @@ pub fn plan_why(plan: &LoggedPlan) -> String {
 /// none (a playbook's call step); then the playbook step that wrote it.
 pub fn step_head(step: &LoggedStep) -> String {
     let said = match (step.input.is_empty(), step.call.is_empty()) {
-        (true, false) => shown(&step.call).into_owned(),
+        (true, false) => escape_outside(&step.call).into_owned(),
         _ => to_line(&step.input),
     };
     format!("step {} of {}: {said}{}\n", step.step.unwrap_or(1), step.steps.unwrap_or(1), logged_from(step))
@@ -237,8 +252,8 @@ pub fn step_head(step: &LoggedStep) -> String {
 /// ` (the playbook good_night's step 3, through lock_up's step 2)`: who wrote a logged step, outermost first.
 fn logged_from(step: &LoggedStep) -> String {
     let Some(((outer, n), inner)) = step.from.split_first() else { return String::new() };
-    let through: String = inner.iter().map(|(p, n)| format!(", through {}'s step {n}", shown(p))).collect();
-    format!(" (the playbook {}'s step {n}{through})", shown(outer))
+    let through: String = inner.iter().map(|(p, n)| format!(", through {}'s step {n}", escape_outside(p))).collect();
+    format!(" (the playbook {}'s step {n}{through})", escape_outside(outer))
 }
 
 /// What a step took from the steps before it, and, unless it ran or failed (its result or error says
@@ -257,7 +272,7 @@ pub fn step_end(step: &LoggedStep) -> String {
 /// One step among the plan's, as `evoke why` lists them: its number, its call, how it ended.
 pub fn step_line(step: &LoggedStep) -> String {
     let shown_call = if step.call.is_empty() { &step.reflex } else { &step.call };
-    format!("{:>3}  {}  {}\n", step.step.unwrap_or(0), shown(shown_call), step_status(step))
+    format!("{:>3}  {}  {}\n", step.step.unwrap_or(0), escape_outside(shown_call), step_status(step))
 }
 
 fn step_status(step: &LoggedStep) -> String {
@@ -267,11 +282,16 @@ fn step_status(step: &LoggedStep) -> String {
         // Passed by under its `when`: what the source yielded, against what the step runs under.
         Some((kind, _)) if kind == "not_chosen" => match (&step.when, &step.yielded) {
             (Some((from, field, is)), Some(value)) => {
-                format!("{status}: step {from}'s {} was \"{}\", not \"{}\"", shown(field), shown(value), shown(is))
+                format!(
+                    "{status}: step {from}'s {} was \"{}\", not \"{}\"",
+                    escape_outside(field),
+                    escape_outside(value),
+                    escape_outside(is)
+                )
             }
             _ => format!("{status}: its source did not yield the value it runs under"),
         },
-        Some((_, Some(message))) => format!("{status}: {}", shown(message)),
+        Some((_, Some(message))) => format!("{status}: {}", escape_outside(message)),
         Some((kind, None)) => format!("{status}: {kind}"),
         None => status.to_string(),
     }
@@ -280,17 +300,17 @@ fn step_status(step: &LoggedStep) -> String {
 /// One numbered step of a plan as it runs: `  1  lights room="den" state="off"  0.92`.
 pub fn plan_step(n: usize, call: &str, confidence: Option<f64>) -> String {
     let confidence = confidence.map(|c| format!("  {c:.2}")).unwrap_or_default();
-    format!("{n:>3}  {}{confidence}\n", shown(call))
+    format!("{n:>3}  {}{confidence}\n", escape_outside(call))
 }
 
 /// A step that asks for a value before anything runs.
 pub fn step_asks(n: usize, reflex: &str) -> String {
-    format!("step {n}: {}\n", shown(reflex))
+    format!("step {n}: {}\n", escape_outside(reflex))
 }
 
 /// A step that did not run, and why.
 pub fn step_not_run(n: usize, why: &str) -> String {
-    format!("evoke: step {n}: {}; it did not run\n", shown(why))
+    format!("evoke: step {n}: {}; it did not run\n", escape_outside(why))
 }
 
 /// A step its journal says ran before: it does not run again.
@@ -304,7 +324,7 @@ pub fn step_declined(n: usize) -> String {
 
 /// A plan saved by `evoke try --save`, and how to run it.
 pub fn plan_saved(file: &str) -> String {
-    format!("saved the plan to {}; run it with: {}\n", super::shown(file), super::command(&["evoke", "run", file]))
+    format!("saved the plan to {}; run it with: {}\n", escape_outside(file), super::command(&["evoke", "run", file]))
 }
 
 /// A plan run again without a terminal, whose step `n` was left at `intent`: nothing runs.
@@ -312,7 +332,7 @@ pub fn plan_step_started_before(n: usize, again: &str) -> String {
     format!(
         "evoke: step {n} started before and may already have acted; only a person can say to run it again\n\
          nothing ran: answer at a terminal: {}\n",
-        shown(again)
+        escape_outside(again)
     )
 }
 

@@ -1,7 +1,8 @@
 //! A project as `evoke trust` and `evoke list` show it: the files trust binds to, and the reflexes
 //! installed. Paths, names and summaries came from the project's files: each is shown escaped.
 
-use super::{fix_line, shown};
+use super::fix_line;
+use evoke_core::text::escape_outside;
 use evoke_files::trust::{Snapshot, Untrusted};
 
 /// The home project, which needs no trust.
@@ -16,13 +17,13 @@ pub fn trusting(project: &str, untrusted: Option<&Untrusted>, snapshot: &Snapsho
         None => format!("{project} is trusted as it is; recording it again, bound to:\n"),
         Some(u) if !u.never => format!(
             "{project} changed since you trusted it ({}); trusting it now, bound to:\n",
-            shown(&u.changed.join(", "))
+            escape_outside(&u.changed.join(", "))
         ),
         Some(_) => format!("trusting {project}, bound to the content of:\n"),
     };
     let width = snapshot.files.keys().map(|k| k.chars().count()).max().unwrap_or(0);
     for (path, hash) in &snapshot.files {
-        out.push_str(&format!("  {:<width$}  sha256:{hash}\n", shown(path)));
+        out.push_str(&format!("  {:<width$}  sha256:{hash}\n", escape_outside(path)));
     }
     out
 }
@@ -46,9 +47,9 @@ pub fn playbook_summary(playbook: &evoke_core::playbook::Playbook) -> String {
 
 /// One reflex of `evoke list`: its row, then why it is inactive and the fix when it is.
 pub fn listed(row: &str, inactive: Option<&evoke_files::project::Inactive>) -> String {
-    let mut out = format!("{}\n", shown(row.trim_end()));
+    let mut out = format!("{}\n", escape_outside(row.trim_end()));
     if let Some(inactive) = inactive {
-        out.push_str(&format!("  = why: {}\n{}", shown(&inactive.why), fix_line(&inactive.fix)));
+        out.push_str(&format!("  = why: {}\n{}", escape_outside(&inactive.why), fix_line(&inactive.fix)));
     }
     out
 }
