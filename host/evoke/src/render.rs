@@ -429,3 +429,28 @@ pub fn compiled(name: &str, seconds: f64) -> String {
 pub fn line(text: &str) -> String {
     format!("{}\n", escape_outside(text))
 }
+
+/// A line the log could not take: `what` (the decision, the plan, the step) was not logged, and why.
+pub fn not_logged(what: &str, why: &dyn std::fmt::Display) -> String {
+    warning(&format!("the {what} was not logged: {why}"), None)
+}
+
+/// A step that ran but whose end the journal could not take.
+pub fn step_end_not_recorded(why: &dyn std::fmt::Display) -> String {
+    warning(&format!("the step's end was not recorded: {why}"), None)
+}
+
+/// `evoke add` without its theft test, and why.
+pub fn no_theft_test(why: &dyn std::fmt::Display) -> String {
+    note(&format!("no theft test: {why}"))
+}
+
+/// `evoke add`'s theft test, stopped part way, and why.
+pub fn theft_test_stopped(why: &dyn std::fmt::Display) -> String {
+    note(&format!("the theft test stopped: {why}"))
+}
+
+/// `evoke list` in a project not trusted as it is: why nothing decides, and the fix.
+pub fn nothing_decides_yet(why: &str, fix: &str) -> String {
+    warning(&format!("nothing decides here yet: {why}"), Some(fix))
+}

@@ -69,7 +69,7 @@ pub fn run_with(
             theft(ui, &session, &added);
             crate::warm::ahead(ui, &session);
         }
-        Err(e) => ui.err(&render::note(&format!("no theft test: {}", e.message))),
+        Err(e) => ui.err(&render::no_theft_test(&e.message)),
     }
     Ok(Exit::Done)
 }
@@ -106,7 +106,7 @@ fn theft(ui: &Ui, session: &Session, added: &Added) {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
         Ok(runtime) => runtime,
         Err(e) => {
-            ui.err(&render::note(&format!("no theft test: {e}")));
+            ui.err(&render::no_theft_test(&e));
             return;
         }
     };
@@ -117,6 +117,6 @@ fn theft(ui: &Ui, session: &Session, added: &Added) {
     match theft_test(&others, &newcomer, &mut ask) {
         Ok(thefts) => ui.out(&render::thefts(&added.name, &thefts)),
         // The engine's failure may quote what an adapter sent.
-        Err(skipped) => ui.err(&render::note(&format!("the theft test stopped: {}", skipped.0))),
+        Err(skipped) => ui.err(&render::theft_test_stopped(&skipped.0)),
     }
 }

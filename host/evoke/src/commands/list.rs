@@ -16,7 +16,7 @@ pub fn run(context: &Context) -> CommandResult {
     let (places, location) = context.locate()?;
     // An untrusted project is still listed: what it would install is what a person reads before trusting it.
     if let Err(u) = trust::check(&places, &location) {
-        ui.err(&render::warning(&format!("nothing decides here yet: {}", u.message()), Some(TRUST_FIX)));
+        ui.err(&render::nothing_decides_yet(&u.message(), TRUST_FIX));
     }
     let project = load_in(location.clone(), &places)?;
     if project.installed.is_empty() && project.playbooks.is_empty() {

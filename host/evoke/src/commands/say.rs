@@ -232,7 +232,7 @@ fn finish_with(
     let ui = options.ui;
     let line = to_line(&Line { decision, trace: &decided.trace, ran: ran.map(RanFields::of), error });
     if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
-        ui.err(&render::warning(&format!("the decision was not logged: {e}"), None));
+        ui.err(&render::not_logged("decision", &e));
     }
     if options.json {
         ui.json_line(&line);

@@ -51,7 +51,7 @@ async fn one(ui: &Ui, session: &Session, log: &mut Log, input: &str, json: bool,
             let line = to_line(&crate::commands::weave::PlanLine::of(&woven, &trace));
             let rounds = woven.all_rounds();
             if let Err(e) = log.append(&line, &rounds, &[]) {
-                ui.err(&render::warning(&format!("the plan was not logged: {e}"), None));
+                ui.err(&render::not_logged("plan", &e));
             }
             if json {
                 ui.json_line(&line);
@@ -75,7 +75,7 @@ async fn one(ui: &Ui, session: &Session, log: &mut Log, input: &str, json: bool,
         Ok(crate::weave::Woven::One(decided)) => {
             let line = to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None, error: None });
             if let Err(e) = log.append(&line, &decided.rounds, &decided.candidates) {
-                ui.err(&render::warning(&format!("the decision was not logged: {e}"), None));
+                ui.err(&render::not_logged("decision", &e));
             }
             if json {
                 ui.json_line(&line);

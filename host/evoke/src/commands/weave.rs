@@ -284,7 +284,7 @@ pub async fn act(
             why,
         });
         if let Err(e) = log.append(&line, &rounds[i], &decided[i].candidates) {
-            ui.err(&render::warning(&format!("the step was not logged: {e}"), None));
+            ui.err(&render::not_logged("step", &e));
         }
         if options.json {
             ui.json_line(&line);
@@ -581,7 +581,7 @@ fn emit_head(log: &mut Log, head: &crate::playbook::Head, count: usize, options:
         slots,
     });
     if let Err(e) = log.append(&line, &head.pick.rounds, &head.pick.candidates) {
-        ui.err(&render::warning(&format!("the plan's own line was not logged: {e}"), None));
+        ui.err(&render::not_logged("plan's own line", &e));
     }
     if options.json {
         ui.json_line(&line);
@@ -928,7 +928,7 @@ where
     };
     let data = ran.result.as_ref().ok().and_then(|o| o.data.as_ref());
     if journaled && let Err(e) = journal.done(n, &call, text, data, failed) {
-        ui.err(&render::warning(&format!("the step's end was not recorded: {e}"), None));
+        ui.err(&render::step_end_not_recorded(&e));
     }
     if ran.cancelled {
         emit(log, i, decision, Some(&ran), Status::Failed, said("cancelled".into()));
