@@ -1,5 +1,5 @@
 //! Acting on a decided call, the same way for a sentence, a step of a plan and a call by name: the confirm
-//! asked at a terminal, the body prepared for its reflex, and what the run printed shown.
+//! asked of the person (`ui::Person`), the body prepared for its reflex, and what the run printed shown.
 
 use crate::body::{self, Prepared};
 use crate::error::CommandError;

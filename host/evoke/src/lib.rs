@@ -2,8 +2,10 @@
 //!
 //! This crate holds the command line (`cli`, one file per command under `commands/`, each with its own
 //! arguments and `run(&Context, &Args)`), the one error a command ends with (`error::CommandError`, printed
-//! once by `cli::main`), the one place that renders output (`render`), acting on a decided call (`act`), the
-//! decision's driver (`drive`), the log, and calibration's statistics (`calibration`).
+//! once by `cli::main`), the one place that words output (`render`), the one way a command writes it and
+//! asks a person (`ui::Ui`, given in the `Context` and acting as the command's `ui::Person`), acting on a
+//! decided call (`act`), the decision's driver (`drive`), the log, and calibration's statistics
+//! (`calibration`).
 
 pub mod act;
 pub mod body;

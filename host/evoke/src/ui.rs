@@ -89,6 +89,16 @@ impl Ui {
         self.colour
     }
 
+    /// Whether standard input is a terminal: with no sentence, input that is not one is read a line at a
+    /// time (the filter).
+    pub fn input_is_terminal(&self) -> bool {
+        match &self.streams {
+            Streams::Process => io::stdin().is_terminal(),
+            #[cfg(test)]
+            Streams::Script { .. } => false,
+        }
+    }
+
     /// Whether progress is drawn: only on a terminal's error stream; a pipe or a log gets nothing.
     pub fn draws_progress(&self) -> bool {
         matches!(self.streams, Streams::Process) && io::stderr().is_terminal()

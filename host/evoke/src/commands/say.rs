@@ -14,7 +14,6 @@ use crate::session::Session;
 use crate::ui::{Person, Ui};
 use evoke_core::decide::answered;
 use evoke_core::decision::{Decision, Outcome, Value};
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -36,7 +35,7 @@ pub fn run(context: &Context, sentence: Option<String>) -> CommandResult {
     match sentence {
         Some(sentence) => runtime.block_on(one(&session, &mut log, &sentence, &options)),
         // The filter: one decision per line, and the worst exit of them all.
-        None if !std::io::stdin().is_terminal() => crate::filter::each_line(ui, &mut log, |log, line| match line {
+        None if !ui.input_is_terminal() => crate::filter::each_line(ui, &mut log, |log, line| match line {
             crate::filter::Line::Text(text) => runtime.block_on(one(&session, log, text, &options)),
             crate::filter::Line::Refused { shown, refusal } => {
                 refused(options.ui, log, &shown, Failure::Input { refusal }, &[], &[], options.json)

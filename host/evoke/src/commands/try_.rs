@@ -11,7 +11,6 @@ use crate::reading::Reading;
 use crate::render;
 use crate::session::Session;
 use crate::ui::Ui;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -33,7 +32,7 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
     let runtime = crate::session::runtime()?;
     match sentence {
         Some(sentence) => runtime.block_on(one(ui, &session, &mut log, &sentence, json, args.save.as_deref())),
-        None if !std::io::stdin().is_terminal() => crate::filter::each_line(ui, log.batch(), |log, line| match line {
+        None if !ui.input_is_terminal() => crate::filter::each_line(ui, log.batch(), |log, line| match line {
             crate::filter::Line::Text(text) => runtime.block_on(one(ui, &session, log, text, json, None)),
             crate::filter::Line::Refused { shown, refusal } => {
                 crate::commands::say::refused(ui, log, &shown, crate::drive::Failure::Input { refusal }, &[], &[], json)
