@@ -381,6 +381,8 @@ fn calibrate_scores_every_record_and_test() {
     let r: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(r["adapter"]["name"], "local");
     assert_eq!(r["reflexes"], 3);
+    // The route offers good_night beside them: its examples are cases, counted apart.
+    assert_eq!(r["playbooks"], 1, "{out}");
     assert_eq!(r["repeats"], 2);
     let o = &r["outcomes"];
     let total: u64 = ["run", "confirm", "ask", "abstain"].iter().map(|k| o[k].as_u64().unwrap()).sum();

@@ -11,9 +11,14 @@ fn num(x: f64) -> String {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let repeats = if self.repeats > 1 { format!(", each {} times", self.repeats) } else { String::new() };
+        let playbooks = match self.playbooks {
+            0 => String::new(),
+            1 => " and 1 playbook".to_string(),
+            n => format!(" and {n} playbooks"),
+        };
         writeln!(
             f,
-            "{} ({}) · {} records of {} reflexes{repeats}",
+            "{} ({}) · {} records of {} reflexes{playbooks}{repeats}",
             self.adapter.name, self.adapter.id, self.records, self.reflexes
         )?;
         let o = &self.outcomes;

@@ -41,6 +41,8 @@ pub type Run = Result<Scored, crate::drive::Failure>;
 pub struct Setting<'a> {
     pub adapter: AdapterName,
     pub reflexes: usize,
+    /// The playbooks among the choices the route offers, whose examples are cases too.
+    pub playbooks: usize,
     /// The read and write bars of the engine's gate, when it has one.
     pub bars: Option<(f64, f64)>,
     pub repeats: usize,

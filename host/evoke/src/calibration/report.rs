@@ -9,6 +9,9 @@ pub struct Report {
     /// The cases: every example and test of the installed reflexes.
     pub records: usize,
     pub reflexes: usize,
+    /// The playbooks whose examples are among the cases; absent when there are none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub playbooks: usize,
     pub inputs: usize,
     pub repeats: usize,
     pub outcomes: Outcomes,
@@ -167,4 +170,8 @@ pub struct Stopped {
     pub lo: f64,
     pub hi: f64,
     pub count: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

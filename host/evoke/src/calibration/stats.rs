@@ -49,6 +49,7 @@ pub fn report(setting: &Setting, utterances: &[&str], runs: &[Vec<Run>]) -> Repo
         adapter: setting.adapter.clone(),
         records: utterances.len(),
         reflexes: setting.reflexes,
+        playbooks: setting.playbooks,
         inputs: utterances.len(),
         repeats: setting.repeats,
         outcomes,

@@ -138,7 +138,10 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
         evoke_files::bounded::read_to_string(&session.places.log(), evoke_files::bounded::MAX_LOG).unwrap_or_default();
     let setting = calibration::Setting {
         adapter: calibration::AdapterName { name: session.adapter_name.clone(), id: session.adapter.id().to_string() },
-        reflexes: session.catalog.reflexes().len(),
+        // The route offers the playbooks as choices beside the reflexes: their examples are cases too,
+        // counted apart.
+        reflexes: session.catalog.reflexes().len() - session.catalog.playbooks().len(),
+        playbooks: session.catalog.playbooks().len(),
         bars: session.gate.map(|g| (g.read, g.write)),
         repeats: repeat,
         log: &log,
