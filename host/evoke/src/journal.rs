@@ -180,7 +180,7 @@ fn read(path: &Path) -> Result<Option<Record>, JournalError> {
     let bytes = match evoke_files::bounded::read(path, MAX_JOURNAL) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {
             return Err(JournalError::TooLarge { path: path.to_path_buf() });
         }
         Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
@@ -431,6 +431,14 @@ mod tests {
         drop(again);
         let latest = Journal::latest(dir.path(), Path::new(HERE)).unwrap();
         assert_eq!(latest.plan(), "sha256:ab12");
+    }
+
+    #[test]
+    fn a_journal_past_its_bound_is_refused_as_too_large() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.json");
+        std::fs::write(&path, vec![b' '; MAX_JOURNAL as usize + 1]).unwrap();
+        assert!(matches!(read(&path), Err(JournalError::TooLarge { .. })), "{:?}", read(&path).err());
     }
 
     #[test]

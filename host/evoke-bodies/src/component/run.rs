@@ -63,7 +63,7 @@ async fn attempt(inner: &Arc<Inner>, call: &Call, wasm: &Path, source: &mut Opti
 /// sparse file of gigabytes costs a read of the limit, not of the file.
 fn read_component(wasm: &Path) -> Result<Vec<u8>, ComponentError> {
     evoke_files::bounded::read(wasm, super::MAX_COMPONENT).map_err(|source| match source.kind() {
-        std::io::ErrorKind::InvalidData => {
+        std::io::ErrorKind::FileTooLarge => {
             ComponentError::TooLarge { path: wasm.to_path_buf(), limit: super::MAX_COMPONENT }
         }
         _ => ComponentError::Unreadable { path: wasm.to_path_buf(), source },

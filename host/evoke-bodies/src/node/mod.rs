@@ -27,8 +27,8 @@ pub const MAX_SOURCE: u64 = evoke_files::limits::MAX_FILE;
 /// regular file only, refused once a byte past [`MAX_SOURCE`] arrives, whatever its size said.
 fn read_source(path: &Path, shown: &str) -> Result<Vec<u8>, String> {
     evoke_files::bounded::read(path, MAX_SOURCE).map_err(|e| match e.kind() {
-        // The bounded reader's one InvalidData is the limit; its own words would tell us to remove the file.
-        std::io::ErrorKind::InvalidData => format!(
+        // The bounded reader says the limit as FileTooLarge; its own words would tell us to remove the file.
+        std::io::ErrorKind::FileTooLarge => format!(
             "{shown} holds more than {}, the most evoke reads of a file body: make it smaller, or move what \
              it carries (data, a bundled library) into a file it reads through a grant",
             evoke_files::bounded::shown_size(MAX_SOURCE)
