@@ -48,6 +48,7 @@ impl Context {
             project_dir: self.project.as_deref(),
             recording: self.recording.as_deref(),
             tag: self.tag.as_deref(),
+            home: None,
         }
     }
 
@@ -55,11 +56,7 @@ impl Context {
     /// lock pins, by name and id, since the id covers everything that could shift its answers; a
     /// recording named on the command line answers instead of any engine and is not held to the pin.
     pub fn session(&self) -> Result<Session, CommandError> {
-        let session = Session::open(&self.options())?;
-        if self.recording.is_none() {
-            session::check_locked_adapter(&session)?;
-        }
-        Ok(session)
+        session::open_pinned(&self.options())
     }
 
     /// The trusted project, loaded, with no engine.

@@ -23,7 +23,16 @@ pub struct Workspace {
 /// The places and the project found from the working directory, or the one `-C DIR` names: the one way
 /// every command finds them.
 pub fn locate(project_dir: Option<&Path>) -> Result<(Places, Location), CommandError> {
-    let places = Places::from_env()?;
+    locate_in(None, project_dir)
+}
+
+/// [`locate`] with the places under `home` when one is given (a library's `EVOKE_HOME` for one call),
+/// else the environment's.
+pub fn locate_in(home: Option<&Path>, project_dir: Option<&Path>) -> Result<(Places, Location), CommandError> {
+    let places = match home {
+        Some(home) => Places::under(home),
+        None => Places::from_env()?,
+    };
     places.private_cache().map_err(|e| {
         CommandError::failed(format!("the cache place {} cannot be made private: {e}", places.cache.display()))
     })?;
@@ -34,7 +43,12 @@ pub fn locate(project_dir: Option<&Path>) -> Result<(Places, Location), CommandE
 
 /// [`locate`], refusing a project other than the home one unless its owned files are what was trusted.
 pub fn locate_trusted(project_dir: Option<&Path>) -> Result<(Places, Location), CommandError> {
-    let (places, location) = locate(project_dir)?;
+    locate_trusted_in(None, project_dir)
+}
+
+/// [`locate_trusted`] with the places under `home` when one is given.
+pub fn locate_trusted_in(home: Option<&Path>, project_dir: Option<&Path>) -> Result<(Places, Location), CommandError> {
+    let (places, location) = locate_in(home, project_dir)?;
     evoke_files::trust::check(&places, &location)?;
     Ok((places, location))
 }
@@ -42,7 +56,7 @@ pub fn locate_trusted(project_dir: Option<&Path>) -> Result<(Places, Location), 
 impl Workspace {
     /// Finds the project, refuses it unless trusted, and loads its reflexes.
     pub fn open(options: &Options) -> Result<Workspace, CommandError> {
-        let (places, location) = locate_trusted(options.project_dir)?;
+        let (places, location) = locate_trusted_in(options.home, options.project_dir)?;
         let project = project::load(location)?;
         let mut catalog = project.catalog();
         if let Some(tag) = options.tag {
@@ -71,6 +85,8 @@ pub struct Options<'a> {
     pub project_dir: Option<&'a Path>,
     pub recording: Option<&'a Path>,
     pub tag: Option<&'a str>,
+    /// The places under this directory instead of the environment's (`EVOKE_HOME`): a library caller's.
+    pub home: Option<&'a Path>,
 }
 
 impl Session {
@@ -152,6 +168,16 @@ impl crate::playbook::Reviews for Session {
         });
         format!("{body} {}", item.unwrap_or_default())
     }
+}
+
+/// [`Session::open`], then refused unless its engine is the one the lock pins; a recording answers
+/// instead of any engine and is not held to the pin.
+pub fn open_pinned(options: &Options) -> Result<Session, CommandError> {
+    let session = Session::open(options)?;
+    if options.recording.is_none() {
+        check_locked_adapter(&session)?;
+    }
+    Ok(session)
 }
 
 /// Refuses a session whose engine is not the one `evoke.lock` pins: another name, or the same engine at

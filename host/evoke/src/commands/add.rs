@@ -48,8 +48,12 @@ pub fn run_with(
     source: &str,
 ) -> CommandResult {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let session =
-        Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None });
+    let session = Session::open(&session::Options {
+        recording: options.recording,
+        project_dir: options.project_dir,
+        tag: None,
+        home: None,
+    });
     let adapter =
         // A recording answers in place of an engine for one command; it is never the engine pinned.
         session.as_ref().ok().filter(|_| options.recording.is_none()).map(|s| LockedAdapter {
@@ -63,8 +67,12 @@ pub fn run_with(
         crate::body::precompile(ui, &added_one, &places.cache);
     }
     // The theft test asks the project's engine, as it now stands with the newcomer installed.
-    match Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None })
-    {
+    match Session::open(&session::Options {
+        recording: options.recording,
+        project_dir: options.project_dir,
+        tag: None,
+        home: None,
+    }) {
         Ok(session) => {
             theft(ui, &session, &added);
             crate::warm::ahead(ui, &session);

@@ -39,8 +39,12 @@ pub fn run_with(
     fetcher: &mut Fetcher,
     accept: bool,
 ) -> CommandResult {
-    let session =
-        Session::open(&session::Options { recording: options.recording, project_dir: options.project_dir, tag: None });
+    let session = Session::open(&session::Options {
+        recording: options.recording,
+        project_dir: options.project_dir,
+        tag: None,
+        home: None,
+    });
     let adapter =
         // A recording answers in place of an engine for one command; it is never the engine pinned.
         session.as_ref().ok().filter(|_| options.recording.is_none()).map(|s| LockedAdapter {
