@@ -56,6 +56,17 @@ pub struct RefusedLine<'a> {
     pub trace: &'a [TraceEntry],
 }
 
+/// The line of a decision that failed closed, as printed and logged.
+pub fn refused_line(input: &str, failure: &Failure, trace: &[TraceEntry]) -> String {
+    // The input echoed is cut at the 2,000 characters a decision reads, so a refused line is bounded however
+    // long the input was; the fault still counts every character.
+    let input = match input.char_indices().nth(evoke_core::decide::MAX_INPUT_CHARS) {
+        Some((end, _)) => &input[..end],
+        None => input,
+    };
+    to_line(&RefusedLine { input, error: failure.to_string(), fault: failure, trace })
+}
+
 /// The line as one JSON text, without whitespace, safe to print at a terminal.
 ///
 /// JSON escapes the C0 controls but lets DEL, the C1 controls (which start escape sequences on some

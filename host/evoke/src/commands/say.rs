@@ -7,7 +7,7 @@ use crate::context::Context;
 use crate::drive::{DEADLINE, Decided, Failed, Failure, Round, TraceEntry};
 use crate::error::{CommandError, CommandResult};
 use crate::exit::Exit;
-use crate::line::{Line, RanFields, RefusedLine, to_line};
+use crate::line::{Line, RanFields, to_line};
 use crate::log::Log;
 use crate::render;
 use crate::session::Session;
@@ -99,13 +99,7 @@ pub(crate) fn refused(
     rounds: &[Round],
     json: bool,
 ) -> CommandResult {
-    // The input echoed is cut at the 2,000 characters a decision reads, so a refused line is bounded however
-    // long the input was; the fault still counts every character.
-    let input = match input.char_indices().nth(evoke_core::decide::MAX_INPUT_CHARS) {
-        Some((end, _)) => &input[..end],
-        None => input,
-    };
-    let line = to_line(&RefusedLine { input, error: failure.to_string(), fault: &failure, trace });
+    let line = crate::line::refused_line(input, &failure, trace);
     let _ = log.append(&line, rounds, &[]);
     if json {
         ui.json_line(&line);
