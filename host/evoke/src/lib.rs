@@ -27,7 +27,11 @@ pub mod progress;
 pub mod prompt;
 pub mod reading;
 pub mod render;
+pub mod sdk;
 pub mod session;
 pub mod ui;
 pub mod warm;
 pub mod weave;
+
+pub use sdk::{Decision, Error, Evoke, OpenOptions, Ran};
+pub use ui::{Person, Question};

@@ -1,0 +1,182 @@
+//! An open project: the trusted session the command opens, and the verbs a program calls on it.
+
+use super::error::guarded;
+use super::{Decision, Error, Ran};
+use crate::drive::{DEADLINE, Failed};
+use crate::error::CommandError;
+use crate::exit::Exit;
+use crate::line::{Line, RanFields, to_line};
+use crate::log::Log;
+use crate::session::{self, Session};
+use crate::ui::Person;
+use evoke_core::decision::Outcome;
+use evoke_core::manifest::Effect;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How a project is opened: the command line's `--recording`, and the `EVOKE_HOME` of the call.
+#[derive(Debug, Clone, Default)]
+pub struct OpenOptions {
+    /// Answers from this recording instead of an engine (`--recording FILE`); the lock's pin of the engine
+    /// then does not apply, as on the command line.
+    pub recording: Option<PathBuf>,
+    /// The directory evoke keeps its files under (its trust record, cache, log and home `evoke.toml` with
+    /// the bars), for this `Evoke` alone; without one, `EVOKE_HOME` or the platform's places.
+    pub home: Option<PathBuf>,
+}
+
+/// A trusted project, opened with the engine that decides in it: the same checks as the `evoke` command
+/// (the project trusted as it is now, the engine the one `evoke.lock` pins unless a recording answers,
+/// the bars of the home `evoke.toml`).
+///
+/// Its calls block; each makes its own runtime's work, so call them from outside an async runtime.
+pub struct Evoke {
+    session: Session,
+    runtime: tokio::runtime::Runtime,
+    origin: u64,
+}
+
+/// Tells each `Evoke` apart, so a decision is run only by the one that made it.
+static ORIGINS: AtomicU64 = AtomicU64::new(0);
+
+impl Evoke {
+    /// Opens the project in `dir` (a directory holding `evoke.toml`), refused unless trusted.
+    pub fn open(dir: &Path, options: OpenOptions) -> Result<Evoke, Error> {
+        guarded(|| {
+            let session = session::open_pinned(&session::Options {
+                project_dir: Some(dir),
+                recording: options.recording.as_deref(),
+                tag: None,
+                home: options.home.as_deref(),
+            })?;
+            let runtime = session::runtime()?;
+            Ok(Evoke { session, runtime, origin: ORIGINS.fetch_add(1, Ordering::Relaxed) })
+        })
+    }
+
+    /// Decides what `sentence` asks, running nothing, and logs it as `evoke try` does. A sentence read as
+    /// several steps is [`Error::Plan`]; one that fails closed is an [`Error`] of exit class 6.
+    pub fn decide(&self, sentence: &str) -> Result<Decision, Error> {
+        guarded(|| {
+            let request = self.session.request(Instant::now());
+            let woven = self.runtime.block_on(crate::weave::weave(&request, sentence));
+            let mut log = Log::open(&self.session.places.log());
+            match woven {
+                Ok(crate::weave::Woven::One(decided)) => {
+                    let line =
+                        to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None, error: None });
+                    // A log that cannot be written loses the line for `why`, not the decision.
+                    let _ = log.append(&line, &decided.rounds, &decided.candidates);
+                    Decision::of(self.origin, decided)
+                }
+                Ok(crate::weave::Woven::Plan(_)) => Err(Error::Plan { input: sentence.to_string() }),
+                Err(Failed { failure, trace, rounds }) => {
+                    let _ = log.append(&crate::line::refused_line(sentence, &failure, &trace), &rounds, &[]);
+                    Err(CommandError::refused(failure.to_string()).into())
+                }
+            }
+        })
+    }
+
+    /// Runs a decision this `Evoke` made, acting through `person` as the command acts through its
+    /// terminal: a [`Decision::Confirm`] runs only on the person's yes (a destructive call is always a
+    /// confirm); a [`Decision::Ask`] asks the person for each missing value and decides again; without
+    /// a person present, a confirm or an ask ends in an error of exit class 3; an abstain is an error of
+    /// exit class 4, and a no or a question left unanswered one of class 5. The body runs under the
+    /// decision's deadline and bounds; its failure is in the [`Ran`], not an error.
+    pub fn run(&self, decision: &Decision, person: &dyn Person) -> Result<Ran, Error> {
+        guarded(|| {
+            let made = decision.made();
+            if made.origin != self.origin {
+                return Err(CommandError::usage("the decision was made by another Evoke; nothing ran")
+                    .with_fix("decide the sentence again with this Evoke")
+                    .into());
+            }
+            let session = &self.session;
+            let started = Instant::now();
+            // A prompt waiting for a person never counts against the deadline.
+            let mut waited = Duration::ZERO;
+            let mut core = made.core.clone();
+            loop {
+                if core.outcome != Outcome::Ask && crate::playbook::picks_playbook(&session.catalog, &core) {
+                    return Err(Error::Plan { input: core.input.clone() });
+                }
+                match core.outcome {
+                    Outcome::Abstain => {
+                        return Err(
+                            CommandError::new(Exit::Abstain, "nothing installed here does that; nothing ran").into()
+                        );
+                    }
+                    Outcome::Ask | Outcome::Confirm if !person.present() => {
+                        return Err(CommandError::new(
+                            Exit::NeedsPerson,
+                            "the call waits for a person's answer, and none is present; nothing ran",
+                        )
+                        .into());
+                    }
+                    Outcome::Ask => {
+                        let asked = Instant::now();
+                        let answers = crate::commands::say::ask_missing(person, &session.catalog, &core);
+                        waited += asked.elapsed();
+                        let Some(answers) = answers else {
+                            return Err(CommandError::new(
+                                Exit::Declined,
+                                "a question was left unanswered; nothing ran",
+                            )
+                            .into());
+                        };
+                        core = evoke_core::decide::answered(
+                            &session.catalog,
+                            session.gate.as_ref(),
+                            &made.candidates,
+                            &core,
+                            &answers,
+                            None,
+                        );
+                    }
+                    Outcome::Confirm => {
+                        let Some(prompt) = core.prompt.clone() else {
+                            return Err(CommandError::failed("the confirm came without its prompt; nothing ran").into());
+                        };
+                        if !crate::act::confirmed(person, &prompt, &mut waited) {
+                            return Err(CommandError::new(Exit::Declined, "declined; nothing ran").into());
+                        }
+                        return self.execute(&core, made, started + DEADLINE + waited);
+                    }
+                    Outcome::Run if core.effect == Some(Effect::Destructive) => {
+                        // The core never lets a destructive call run unasked; should it ever, nothing runs.
+                        return Err(
+                            CommandError::refused("a destructive call came without its confirm; nothing ran").into()
+                        );
+                    }
+                    Outcome::Run => return self.execute(&core, made, started + DEADLINE + waited),
+                }
+            }
+        })
+    }
+
+    /// Runs the body of a decided call and logs its line, as the command does.
+    fn execute(
+        &self,
+        core: &evoke_core::decision::Decision,
+        made: &super::decision::Made,
+        deadline: Instant,
+    ) -> Result<Ran, Error> {
+        let session = &self.session;
+        let mut log = Log::open(&session.places.log());
+        let prepared = match crate::act::prepare(session, core, deadline) {
+            Ok(prepared) => prepared,
+            Err(e) => {
+                let line = to_line(&Line { decision: core, trace: &made.trace, ran: None, error: Some(&e.message) });
+                let _ = log.append(&line, &[], &made.candidates);
+                return Err(e.into());
+            }
+        };
+        // No signal of the host program's is taken over: only the deadline ends the body.
+        let ran = self.runtime.block_on(crate::body::run(&prepared, &session.places.cache, std::future::pending()));
+        let line = to_line(&Line { decision: core, trace: &made.trace, ran: Some(RanFields::of(&ran)), error: None });
+        let _ = log.append(&line, &[], &made.candidates);
+        Ok(Ran { ran, line })
+    }
+}
