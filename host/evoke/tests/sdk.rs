@@ -1,0 +1,202 @@
+//! The library as a program uses it: the example of docs/sdk.md prints the line `evoke try --json` prints,
+//! and a destructive call runs only on the confirm callback's yes.
+
+use evoke::exit::Exit;
+use evoke::{Decision, Evoke, OpenOptions, Person, Question};
+use evoke_core::decision::{Because, Missing, Value};
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn trust(home: &Path, project: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["-C".as_ref(), project.as_os_str(), "trust".as_ref()])
+        .env("EVOKE_HOME", home)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A trace's timings differ from run to run; everything else in the line must not.
+fn without_ms(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("\"ms\":") {
+        out.push_str(&rest[..at + 5]);
+        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
+        out.push('0');
+    }
+    out + rest
+}
+
+#[test]
+fn the_example_prints_the_line_evoke_try_prints_then_runs_it() {
+    let home = tempfile::tempdir().unwrap();
+    let project = repo().join("docs/examples/home");
+    let recording = repo().join("docs/examples/sdk.recording.toml");
+    trust(home.path(), &project);
+    // `cargo test --test sdk` builds no example, so the test builds the one docs/sdk.md shows.
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let built = Command::new(cargo).args(["build", "-q", "-p", "evoke", "--example", "sdk"]).status().unwrap();
+    assert!(built.success());
+    let debug = std::env::current_exe().unwrap().parent().unwrap().parent().unwrap().to_path_buf();
+    let example = Command::new(debug.join("examples/sdk")).env("EVOKE_HOME", home.path()).output().unwrap();
+    let printed = String::from_utf8(example.stdout).unwrap();
+    assert!(example.status.success(), "{printed}{}", String::from_utf8_lossy(&example.stderr));
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines.len(), 2, "{printed}");
+
+    let tried = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["-C".as_ref(), project.as_os_str(), "--recording".as_ref(), recording.as_os_str()])
+        .args(["try", "--json", "turn on the kitchen lights"])
+        .env("EVOKE_HOME", home.path())
+        .output()
+        .unwrap();
+    assert!(tried.status.success(), "{}", String::from_utf8_lossy(&tried.stderr));
+    let tried = String::from_utf8(tried.stdout).unwrap();
+    let tried = without_ms(tried.trim_end());
+    // The same object byte for byte, with `values` after it: each argument as the body receives it.
+    let expected =
+        format!("{},\"values\":{{\"room\":\"kitchen\",\"state\":\"on\"}}}}", tried.strip_suffix('}').unwrap());
+    assert_eq!(without_ms(lines[0]), expected);
+    assert!(lines[0].starts_with(r#"{"input":"turn on the kitchen lights","outcome":"run","reflex":"lights""#));
+    assert_eq!(lines[1], "kitchen lights on");
+}
+
+/// Says one answer to every confirm, and counts the confirms asked.
+struct Answers {
+    yes: bool,
+    present: bool,
+    asked: Cell<usize>,
+}
+
+impl Person for Answers {
+    fn present(&self) -> bool {
+        self.present
+    }
+    fn confirm(&self, _: Question<'_>) -> bool {
+        self.asked.set(self.asked.get() + 1);
+        self.yes
+    }
+    fn ask(&self, _: &Missing) -> Option<Value> {
+        None
+    }
+}
+
+const WIPE: &str = r#"reflex = 1
+description = "Erase every note in one folder."
+effect = "destructive"
+confirm = "Erase the {folder} notes?"
+run = "wipe.mjs"
+
+[grants]
+files = { "state" = "write" }
+
+[args.folder]
+ask = "Which folder?"
+options.work = "The work notes."
+options.home = "The home notes."
+
+[examples]
+"erase the work notes" = { folder = "work" }
+"#;
+
+/// Leaves a mark for each run, so a test sees whether the body ran.
+const WIPE_BODY: &str = r#"import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+export default function ({ folder }) {
+  const state = join(dirname(fileURLToPath(import.meta.url)), "state");
+  mkdirSync(state, { recursive: true });
+  writeFileSync(join(state, "ran"), folder);
+  return `erased ${folder}`;
+}
+"#;
+
+const WIPE_RECORDING: &str = r#"id = "replay"
+
+[gate]
+route = 0.5
+fits  = 0.3
+read  = 0.6
+write = 0.8
+
+[answers."erase the work notes"]
+route         = { wipe = 0.97, none = 0.03 }
+"fits.wipe"   = { yes = 0.95 }
+"wipe.folder" = { work = 0.97, home = 0.02, unstated = 0.01 }
+"#;
+
+/// A project with the destructive reflex, trusted in a home of its own, opened by the library.
+fn wipe() -> (tempfile::TempDir, tempfile::TempDir, Evoke) {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let write = |relative: &str, text: &str| {
+        let path = root.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("evoke.toml", "[reflexes]\nwipe = \"reflexes/wipe\"\n");
+    write("reflexes/wipe/reflex.toml", WIPE);
+    write("reflexes/wipe/wipe.mjs", WIPE_BODY);
+    write("recording.toml", WIPE_RECORDING);
+    trust(home.path(), root.path());
+    let options =
+        OpenOptions { recording: Some(root.path().join("recording.toml")), home: Some(home.path().to_path_buf()) };
+    let evoke = Evoke::open(root.path(), options).unwrap();
+    (root, home, evoke)
+}
+
+#[test]
+fn a_destructive_call_runs_only_on_the_callbacks_yes() {
+    let (root, _home, evoke) = wipe();
+    let mark = root.path().join("reflexes/wipe/state/ran");
+    let decision = evoke.decide("erase the work notes").unwrap();
+    let Decision::Confirm(confirm) = &decision else { panic!("a destructive call confirms: {decision:?}") };
+    assert_eq!(confirm.call(), "wipe folder=\"work\"");
+    assert!(confirm.because().contains(&Because::Destructive), "{:?}", confirm.because());
+
+    let no = Answers { yes: false, present: true, asked: Cell::new(0) };
+    let refused = evoke.run(&decision, &no).unwrap_err();
+    assert_eq!((refused.exit(), no.asked.get()), (Exit::Declined, 1));
+    assert!(!mark.exists(), "the body ran on a no");
+
+    let nobody = Answers { yes: true, present: false, asked: Cell::new(0) };
+    let refused = evoke.run(&decision, &nobody).unwrap_err();
+    assert_eq!((refused.exit(), nobody.asked.get()), (Exit::NeedsPerson, 0));
+    assert!(!mark.exists(), "the body ran with nobody to ask");
+
+    let yes = Answers { yes: true, present: true, asked: Cell::new(0) };
+    let ran = evoke.run(&decision, &yes).unwrap();
+    assert_eq!((ran.text(), yes.asked.get()), (Some("erased work"), 1));
+    assert_eq!(std::fs::read_to_string(&mark).unwrap(), "work");
+}
+
+#[test]
+fn a_decision_runs_only_in_the_evoke_that_made_it() {
+    let (_root, _home, evoke) = wipe();
+    let (_other_root, _other_home, other) = wipe();
+    let decision = other.decide("erase the work notes").unwrap();
+    let yes = Answers { yes: true, present: true, asked: Cell::new(0) };
+    let refused = evoke.run(&decision, &yes).unwrap_err();
+    assert_eq!((refused.exit(), yes.asked.get()), (Exit::Usage, 0));
+}
+
+#[test]
+fn an_untrusted_project_is_refused_with_its_fix() {
+    let home = tempfile::tempdir().unwrap();
+    let options = OpenOptions { recording: None, home: Some(home.path().to_path_buf()) };
+    let Err(refused) = Evoke::open(&repo().join("docs/examples/home"), options) else { panic!("opened untrusted") };
+    assert_eq!((refused.exit(), refused.fix().as_deref()), (Exit::NeedsPerson, Some("evoke trust")));
+}
+
+#[test]
+fn a_sentence_that_fails_closed_is_an_error_of_class_6() {
+    let (_root, _home, evoke) = wipe();
+    let refused = evoke.decide("a sentence the recording never heard").unwrap_err();
+    assert_eq!(refused.exit(), Exit::Refused, "{refused}");
+}
