@@ -155,6 +155,19 @@ mod tests {
     }
 
     #[test]
+    fn a_plan_try_printed_says_why_it_was_refused_or_held_in_evoke_s_words() {
+        let line: serde_json::Value = serde_json::from_str(
+            r#"{"input":"good night but leave the bedroom","steps":[],"binds":[],"stages":[],"verdict":{"outcome":"abstain","because":[{"type":"excluded","text":"good night but leave the bedroom"},{"type":"reviewed","playbook":"good_night","step":0,"text":"good night","prompt":"Run?"},{"type":"from_a_later_evoke"}]},"excluded":[],"splits":[]}"#,
+        )
+        .unwrap();
+        let said = crate::render::plan_why(&crate::reading::LoggedPlan::of(&line));
+        assert!(said.contains("refused: \"good night but leave the bedroom\" leaves out part of a playbook"), "{said}");
+        assert!(said.contains("waits for a yes: the playbook good_night has not been reviewed"), "{said}");
+        assert!(said.contains("stopped: from_a_later_evoke"), "a reason this evoke cannot read is named: {said}");
+        assert!(!said.contains("stopped: excluded"), "{said}");
+    }
+
+    #[test]
     fn a_plan_refused_whole_reads_as_the_refusal_evoke_said() {
         let nested = refused(r#"{"type":"nested","playbook":"good_night"}"#);
         assert_eq!(nested.refused, [VerdictBecause::Nested { playbook: "good_night".into() }]);

@@ -68,8 +68,9 @@ pub struct LoggedPlan {
     pub input: String,
     /// Each step: its number, its call (or its words when it has none), its outcome.
     pub steps: Vec<(u64, String, String)>,
-    /// Why the plan was refused: each reason's kind and the text it names.
-    pub because: Vec<(String, String)>,
+    /// Why the plan was refused or held: each reason as the plan said it, or, for one this evoke cannot
+    /// read, its kind and the text it names.
+    pub because: Vec<Result<evoke_core::weave::plan::VerdictBecause, (String, String)>>,
     /// The parts left out, for saying what not to do.
     pub excluded: Vec<String>,
 }
@@ -87,7 +88,11 @@ impl LoggedPlan {
                     (s.get("step").and_then(Value::as_u64).unwrap_or(0), shown, text(s, "outcome"))
                 })
                 .collect(),
-            because: because.into_iter().flatten().map(|b| (text(b, "type"), text(b, "text"))).collect(),
+            because: because
+                .into_iter()
+                .flatten()
+                .map(|b| serde_json::from_value(b.clone()).map_err(|_| (text(b, "type"), text(b, "text"))))
+                .collect(),
             excluded: array(line, "excluded").iter().map(|e| text(e, "text")).collect(),
         }
     }

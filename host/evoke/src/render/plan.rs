@@ -225,11 +225,16 @@ pub fn plan_why(plan: &LoggedPlan) -> String {
     for (step, call, outcome) in &plan.steps {
         out.push_str(&format!("{step:>3}  {}  {outcome}\n", escape_outside(call)));
     }
-    for (kind, text) in &plan.because {
-        let said = match kind.as_str() {
-            "nothing_to_do" => "nothing to do: the request only says what not to do".to_string(),
-            "found_nothing" => format!("refused: nothing installed does \"{text}\""),
-            other => format!("stopped: {other}"),
+    for because in &plan.because {
+        let said = match because {
+            Ok(VerdictBecause::NothingToDo) => "nothing to do: the request only says what not to do".to_string(),
+            Ok(VerdictBecause::FoundNothing { text }) => format!("refused: nothing installed does \"{text}\""),
+            Ok(b @ (VerdictBecause::SeveralSources { .. } | VerdictBecause::NoSource { .. })) => {
+                plan_refused(b).trim_end().trim_start_matches("evoke: ").to_string()
+            }
+            Ok(b @ VerdictBecause::Reviewed { .. }) => format!("waits for a yes: {}", playbook_held(b)),
+            Ok(b) => format!("refused: {}", playbook_held(b)),
+            Err((kind, _)) => format!("stopped: {kind}"),
         };
         out.push_str(&format!("  {}\n", escape_outside(&said)));
     }
