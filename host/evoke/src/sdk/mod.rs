@@ -23,6 +23,9 @@
 //! A [`Decision`] is made only by [`Evoke::decide`]: its fields are private, and [`Evoke::run`] takes
 //! back only a decision the same `Evoke` made, so a caller cannot put values of its own into a call.
 
+// The library's public face: every item it shows a program is documented.
+#![warn(missing_docs)]
+
 mod decision;
 mod error;
 mod open;
