@@ -1,5 +1,6 @@
 //! Acting on a decided call, the same way for a sentence, a step of a plan and a call by name: the confirm
-//! asked of the person (`ui::Person`), the body prepared for its reflex, and what the run printed shown.
+//! asked of the person (`ui::Person`), the values it misses asked for, the body prepared for its reflex, and
+//! what the run printed shown.
 
 use crate::body::{self, Prepared};
 use crate::error::CommandError;
@@ -7,7 +8,7 @@ use crate::exit::Exit;
 use crate::render;
 use crate::session::Session;
 use crate::ui::{Person, Question, Ui};
-use evoke_core::decision::{Decision, Prompt};
+use evoke_core::decision::{Decision, Prompt, Value};
 use std::time::{Duration, Instant};
 
 /// Asks a person to confirm (evoke's own line first, so the reflex's words can never pass for evoke's). The
@@ -17,6 +18,26 @@ pub fn confirmed(person: &dyn Person, prompt: &Prompt, waited: &mut Duration) ->
     let yes = person.confirm(Question::Call(prompt));
     *waited += asked.elapsed();
     yes
+}
+
+/// Asks the person for each value the decision misses, in order; a vocabulary word answered carries the
+/// value its entry delivers. `None` when a question is left unanswered.
+pub fn ask_missing(
+    person: &dyn Person,
+    catalog: &evoke_core::catalog::Catalog,
+    decision: &evoke_core::decision::Decision,
+) -> Option<Vec<(String, Value)>> {
+    let mut answers: Vec<(String, Value)> = Vec::new();
+    for missing in decision.missing.clone().unwrap_or_default() {
+        let mut value = person.ask(&missing)?;
+        if let Value::Word { word, value: delivered } = &mut value {
+            let reflex = decision.reflex.as_deref().and_then(|r| catalog.get(r));
+            *delivered =
+                reflex.and_then(|r| r.vocab_of(&missing.arg)).and_then(|v| v.find(word)).and_then(|w| w.value.clone());
+        }
+        answers.push((missing.arg.clone(), value));
+    }
+    Some(answers)
 }
 
 /// The decided call's body, ready to run: its reflex found here, its values and settings resolved.

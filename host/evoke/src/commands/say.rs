@@ -13,7 +13,7 @@ use crate::render;
 use crate::session::Session;
 use crate::ui::{Person, Ui};
 use evoke_core::decide::answered;
-use evoke_core::decision::{Decision, Outcome, Value};
+use evoke_core::decision::{Decision, Outcome};
 use std::path::Path;
 use std::time::Instant;
 
@@ -43,26 +43,6 @@ pub fn run(context: &Context, sentence: Option<String>) -> CommandResult {
         }),
         None => Err(CommandError::usage("say what you want: evoke \"turn on the kitchen lights\"")),
     }
-}
-
-/// Asks the person for each value the decision misses, in order; a vocabulary word answered carries the
-/// value its entry delivers. `None` when a question is left unanswered.
-pub(crate) fn ask_missing(
-    person: &dyn Person,
-    catalog: &evoke_core::catalog::Catalog,
-    decision: &evoke_core::decision::Decision,
-) -> Option<Vec<(String, Value)>> {
-    let mut answers: Vec<(String, Value)> = Vec::new();
-    for missing in decision.missing.clone().unwrap_or_default() {
-        let mut value = person.ask(&missing)?;
-        if let Value::Word { word, value: delivered } = &mut value {
-            let reflex = decision.reflex.as_deref().and_then(|r| catalog.get(r));
-            *delivered =
-                reflex.and_then(|r| r.vocab_of(&missing.arg)).and_then(|v| v.find(word)).and_then(|w| w.value.clone());
-        }
-        answers.push((missing.arg.clone(), value));
-    }
-    Some(answers)
 }
 
 async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_>) -> CommandResult {
@@ -154,7 +134,7 @@ async fn act(
             }
             Outcome::Ask if present => {
                 let asked = Instant::now();
-                let Some(answers) = ask_missing(ui, &session.catalog, &decision) else {
+                let Some(answers) = crate::act::ask_missing(ui, &session.catalog, &decision) else {
                     finish(log, &decided, &decision, None, options);
                     ui.err(&render::left_unanswered());
                     return Ok(Exit::Declined);

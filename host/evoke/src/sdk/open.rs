@@ -117,7 +117,7 @@ impl Evoke {
                     }
                     Outcome::Ask => {
                         let asked = Instant::now();
-                        let answers = crate::commands::say::ask_missing(person, &session.catalog, &core);
+                        let answers = crate::act::ask_missing(person, &session.catalog, &core);
                         waited += asked.elapsed();
                         let Some(answers) = answers else {
                             return Err(CommandError::new(
