@@ -27,6 +27,7 @@ use error::Unasked;
 pub use error::{HttpError, SettingsError, WireError};
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
 use evoke_core::question::{Question, QuestionId, Questions, YES};
+use openai_compat::Endpoint;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
@@ -131,8 +132,8 @@ impl OpenAi {
 
     /// Every question asked side by side, each read into its answer.
     fn answer_blocking(&self, request: &str, questions: &Questions, cancel: &Cancel) -> Result<Raw, AdapterError> {
-        let key = self.key()?;
-        let url = format!("{}/chat/completions", self.settings.url);
+        let endpoint = Endpoint::new(&self.settings.url, &self.settings.model, self.key()?);
+        let url = endpoint.chat_completions();
         let client = http::client().map_err(|e| AdapterError::new(e.to_string()))?;
         let results: Vec<Result<Answered, Unasked>> = std::thread::scope(|scope| {
             let handles: Vec<_> = questions
@@ -142,8 +143,8 @@ impl OpenAi {
                     let (user, keys) = prompt::render(request, question);
                     let labels: Vec<String> =
                         (0..keys.len()).map(|i| (prompt::LABELS[i] as char).to_string()).collect();
-                    let body = wire::body(&self.settings.model, prompt::SYSTEM, &user, TOP);
-                    let (client, url, key) = (&client, &url, key.as_deref());
+                    let body = wire::body(&endpoint.model, prompt::SYSTEM, &user, TOP);
+                    let (client, url, key) = (&client, &url, endpoint.key.as_deref());
                     scope.spawn(move || {
                         if cancel.is_cancelled() {
                             return Err(Unasked::Cancelled);
