@@ -33,5 +33,5 @@ pub mod ui;
 pub mod warm;
 pub mod weave;
 
-pub use sdk::{Decision, Error, Evoke, OpenOptions, Ran};
+pub use sdk::{Decision, Error, Evoke, OpenOptions, Plan, Ran};
 pub use ui::{Person, Question};

@@ -46,6 +46,11 @@ const TRIES: usize = 3;
 /// Where the streams go: the process's own, or (in tests) text in memory.
 enum Streams {
     Process,
+    /// Nobody at a terminal: what is written is kept for the library to hand back (`Ui::captured`).
+    Captured {
+        out: Mutex<Vec<u8>>,
+        err: Mutex<Vec<u8>>,
+    },
     #[cfg(test)]
     Script {
         input: Mutex<io::Cursor<Vec<u8>>>,
@@ -77,6 +82,21 @@ impl Ui {
         Ui { streams: Streams::Process, held: Mutex::new(None), colour, person: None }
     }
 
+    /// A `Ui` that keeps what it writes instead of printing it ([`Ui::captured_out`]), with nobody present
+    /// to answer and no colour: the library's.
+    pub fn captured() -> Ui {
+        let streams = Streams::Captured { out: Mutex::new(Vec::new()), err: Mutex::new(Vec::new()) };
+        Ui { streams, held: Mutex::new(None), colour: false, person: None }
+    }
+
+    /// What a [`Ui::captured`] wrote to its standard output and its error stream; nothing for another `Ui`.
+    pub fn captured_out(&self) -> (String, String) {
+        let Streams::Captured { out, err } = &self.streams else { return Default::default() };
+        let text =
+            |b: &Mutex<Vec<u8>>| String::from_utf8_lossy(&b.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+        (text(out), text(err))
+    }
+
     /// This `Ui`, with `person` answering its confirms and asks (and saying whether anyone is present) in
     /// place of the terminal.
     pub fn with_person(mut self, person: Box<dyn Person + Send + Sync>) -> Ui {
@@ -94,6 +114,7 @@ impl Ui {
     pub fn input_is_terminal(&self) -> bool {
         match &self.streams {
             Streams::Process => io::stdin().is_terminal(),
+            Streams::Captured { .. } => false,
             #[cfg(test)]
             Streams::Script { .. } => false,
         }
@@ -120,6 +141,10 @@ impl Ui {
         }
         match &self.streams {
             Streams::Process => io::stdout().write_all(bytes),
+            Streams::Captured { out, .. } => {
+                out.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(bytes);
+                Ok(())
+            }
             #[cfg(test)]
             Streams::Script { out, .. } => {
                 out.lock().unwrap().extend_from_slice(bytes);
@@ -140,6 +165,9 @@ impl Ui {
         match &self.streams {
             Streams::Process => {
                 let _ = evoke_bodies::stderr::write_all(text.as_bytes());
+            }
+            Streams::Captured { err, .. } => {
+                err.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(text.as_bytes())
             }
             #[cfg(test)]
             Streams::Script { err, .. } => err.lock().unwrap().extend_from_slice(text.as_bytes()),
@@ -189,6 +217,12 @@ impl Ui {
                 }
                 let _ = stdout.flush();
             }
+            Streams::Captured { out, .. } => {
+                if let Some(buffer) = held.as_mut() {
+                    out.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(buffer);
+                    buffer.clear();
+                }
+            }
             #[cfg(test)]
             Streams::Script { out, .. } => {
                 if let Some(buffer) = held.as_mut() {
@@ -206,6 +240,7 @@ impl Ui {
         let mut line = String::new();
         let read = match &self.streams {
             Streams::Process => io::stdin().lock().read_line(&mut line),
+            Streams::Captured { .. } => return None,
             #[cfg(test)]
             Streams::Script { input, .. } => input.lock().unwrap().read_line(&mut line),
         };
@@ -225,6 +260,7 @@ impl Person for Ui {
         }
         match &self.streams {
             Streams::Process => present_rule(io::stdin().is_terminal(), io::stderr().is_terminal()),
+            Streams::Captured { .. } => false,
             #[cfg(test)]
             Streams::Script { present, .. } => *present,
         }

@@ -200,3 +200,84 @@ fn a_sentence_that_fails_closed_is_an_error_of_class_6() {
     let refused = evoke.decide("a sentence the recording never heard").unwrap_err();
     assert_eq!(refused.exit(), Exit::Refused, "{refused}");
 }
+
+/// The playbook transcript's project, copied where a test may trust it, with its recording.
+fn playbook_project() -> (tempfile::TempDir, tempfile::TempDir, PathBuf, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let from = repo().join("transcripts/playbook");
+    let project = root.path().join("project");
+    copy_dir(&from.join("project"), &project);
+    let recording = root.path().join("recording.toml");
+    std::fs::copy(from.join("recording.toml"), &recording).unwrap();
+    trust(home.path(), &project);
+    (root, home, project, recording)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// `evoke` in `project` with `recording`, under `home`: its standard output, once it succeeded.
+fn evoke_in(home: &Path, project: &Path, recording: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["-C".as_ref(), project.as_os_str(), "--recording".as_ref(), recording.as_os_str()])
+        .args(args)
+        .env("EVOKE_HOME", home)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_plan_is_the_line_evoke_try_prints_and_decide_names_it() {
+    let (_root, home, project, recording) = playbook_project();
+    let options = OpenOptions { recording: Some(recording.clone()), home: Some(home.path().to_path_buf()) };
+    let evoke = Evoke::open(&project, options).unwrap();
+    let plan = evoke.plan("good night in the den").unwrap();
+    let tried = evoke_in(home.path(), &project, &recording, &["try", "--json", "good night in the den"]);
+    assert_eq!(without_ms(&plan.to_json_line()), without_ms(tried.trim_end()));
+    assert_eq!(serde_json::to_string(&plan).unwrap(), plan.to_json_line());
+    assert_eq!((plan.playbook(), plan.steps().len()), (Some("good_night"), 4), "{plan:?}");
+    // A playbook's plan waits for the review of the whole plan.
+    assert_eq!(plan.verdict().outcome, evoke_core::decision::Outcome::Confirm, "{plan:?}");
+
+    let refused = evoke.decide("good night in the den").unwrap_err();
+    assert_eq!(refused.exit(), Exit::Usage);
+    assert!(refused.fix().unwrap().contains("Evoke::plan"), "{refused}");
+    let one = evoke.plan("turn off the den lamp").unwrap_err();
+    assert_eq!((one.exit(), one.fix().as_deref()), (Exit::Usage, Some("Evoke::decide")));
+}
+
+#[test]
+fn why_says_what_evoke_why_says() {
+    let (root, home, evoke) = wipe();
+    let decision = evoke.decide("erase the work notes").unwrap();
+    let said = evoke.why(1).unwrap();
+    assert!(said.contains("erase the work notes"), "{said}");
+    let why = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["-C".as_ref(), root.path().as_os_str(), "why".as_ref()])
+        .env("EVOKE_HOME", home.path())
+        .output()
+        .unwrap();
+    assert!(why.status.success(), "{}", String::from_utf8_lossy(&why.stderr));
+    assert_eq!(said, String::from_utf8(why.stdout).unwrap());
+    drop(decision);
+
+    let (_root, home, project, recording) = playbook_project();
+    let options = OpenOptions { recording: Some(recording.clone()), home: Some(home.path().to_path_buf()) };
+    let evoke = Evoke::open(&project, options).unwrap();
+    evoke.plan("good night in the den").unwrap();
+    assert_eq!(evoke.why(1).unwrap(), evoke_in(home.path(), &project, &recording, &["why"]));
+    assert_eq!(evoke.why(9).unwrap_err().exit(), Exit::Usage);
+}

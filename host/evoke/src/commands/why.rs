@@ -26,15 +26,20 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
         ui.json_line(&crate::line::to_line(&entry));
         return Ok(Exit::Done);
     }
+    show(ui, &places.log(), back, &entry)
+}
+
+/// What `evoke why` prints for `entry`, the logged line `back` from the last of the log at `log_path`.
+pub(crate) fn show(ui: &Ui, log_path: &std::path::Path, back: usize, entry: &Value) -> CommandResult {
     // A line that is JSON but no object is no decision: there is nothing to explain.
     if !entry.is_object() {
         return Err(CommandError::usage(format!(
             "{}: entry {back} from the end is not a JSON object",
-            places.log().display()
+            log_path.display()
         )));
     }
     if entry.get("steps").is_some() || entry.get("verdict").is_some() {
-        return Ok(crate::commands::weave::why(ui, &places.log(), back, &entry));
+        return Ok(crate::commands::weave::why(ui, log_path, back, entry));
     }
     let input = entry.get("input").and_then(Value::as_str).unwrap_or_default();
     ui.out(&render::logged_input(input));
@@ -43,7 +48,7 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
         ui.out(&render::logged_refusal(error));
         return Ok(Exit::Done);
     }
-    explain(ui, &entry);
+    explain(ui, entry);
     Ok(Exit::Done)
 }
 

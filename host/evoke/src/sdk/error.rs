@@ -12,8 +12,8 @@ pub enum Error {
     /// What the command would end with: an untrusted project, an engine other than the pinned one, a
     /// decision that failed closed, a body refused at the edge, a person who said no.
     Command(CommandError),
-    /// The sentence reads as a plan of several steps, which this library does not yet run: the command
-    /// runs it (`evoke SENTENCE`).
+    /// The sentence reads as a plan of several steps (or picks a playbook), which `decide` does not decide:
+    /// [`Evoke::plan`](super::Evoke::plan) plans it, and the command runs it (`evoke SENTENCE`).
     Plan {
         /// The sentence as given.
         input: String,
@@ -40,7 +40,7 @@ impl Error {
         match self {
             Error::Command(e) => e.message.clone(),
             Error::Plan { input } => {
-                format!("`{input}` reads as a plan of several steps, which the library does not run yet")
+                format!("`{input}` reads as a plan of several steps, which `decide` does not decide")
             }
             Error::Panicked { message } => format!("evoke failed inside: {message}"),
         }
@@ -50,7 +50,7 @@ impl Error {
     pub fn fix(&self) -> Option<String> {
         match self {
             Error::Command(e) => e.fix.clone(),
-            Error::Plan { input } => Some(crate::render::command(&["evoke", input])),
+            Error::Plan { input } => Some(format!("Evoke::plan, or {}", crate::render::command(&["evoke", input]))),
             Error::Panicked { .. } => None,
         }
     }

@@ -29,9 +29,11 @@
 mod decision;
 mod error;
 mod open;
+mod plan;
 mod ran;
 
 pub use decision::{Abstain, Ask, Confirm, Decision, Run};
 pub use error::Error;
 pub use open::{Evoke, OpenOptions};
+pub use plan::Plan;
 pub use ran::Ran;

@@ -1,7 +1,7 @@
 //! An open project: the trusted session the command opens, and the verbs a program calls on it.
 
 use super::error::guarded;
-use super::{Decision, Error, Ran};
+use super::{Decision, Error, Plan, Ran};
 use crate::drive::{DEADLINE, Failed};
 use crate::error::CommandError;
 use crate::exit::Exit;
@@ -56,7 +56,8 @@ impl Evoke {
     }
 
     /// Decides what `sentence` asks, running nothing, and logs it as `evoke try` does. A sentence read as
-    /// several steps is [`Error::Plan`]; one that fails closed is an [`Error`] of exit class 6.
+    /// several steps, or that picks a playbook, is [`Error::Plan`], which [`Evoke::plan`] plans; one that
+    /// fails closed is an [`Error`] of exit class 6.
     pub fn decide(&self, sentence: &str) -> Result<Decision, Error> {
         guarded(|| {
             let request = self.session.request(Instant::now());
@@ -76,6 +77,51 @@ impl Evoke {
                     Err(CommandError::refused(failure.to_string()).into())
                 }
             }
+        })
+    }
+
+    /// Plans what `sentence` asks when it reads as several steps, or picks a playbook, running nothing, and
+    /// logs the plan's line as `evoke try` does, so [`Evoke::why`] reads it. The [`Plan`] serializes to
+    /// the line `evoke try --json` prints. A sentence read as one call is an [`Error`] of exit class 2
+    /// whose fix names [`Evoke::decide`]; one that fails closed is an [`Error`] of exit class 6.
+    pub fn plan(&self, sentence: &str) -> Result<Plan, Error> {
+        guarded(|| {
+            let request = self.session.request(Instant::now());
+            let woven = self.runtime.block_on(crate::weave::weave(&request, sentence));
+            let mut log = Log::open(&self.session.places.log());
+            match woven {
+                Ok(crate::weave::Woven::Plan(woven)) => {
+                    let plan = Plan::of(woven);
+                    // A log that cannot be written loses the line for `why`, not the plan.
+                    let _ = log.append(&plan.to_json_line(), &plan.rounds(), &[]);
+                    Ok(plan)
+                }
+                Ok(crate::weave::Woven::One(decided)) => {
+                    let line =
+                        to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None, error: None });
+                    let _ = log.append(&line, &decided.rounds, &decided.candidates);
+                    Err(CommandError::usage(format!("`{sentence}` reads as one call, not a plan of several steps"))
+                        .with_fix("Evoke::decide")
+                        .into())
+                }
+                Err(Failed { failure, trace, rounds }) => {
+                    let _ = log.append(&crate::line::refused_line(sentence, &failure, &trace), &rounds, &[]);
+                    Err(CommandError::refused(failure.to_string()).into())
+                }
+            }
+        })
+    }
+
+    /// The text `evoke why back` prints, from this `Evoke`'s log alone: the decision or plan logged `back`
+    /// lines from the last (1 is the last), how it was read, and what ran of it. A `back` past the log's
+    /// start is an [`Error`] of exit class 2.
+    pub fn why(&self, back: usize) -> Result<String, Error> {
+        guarded(|| {
+            let path = self.session.places.log();
+            let entry = crate::log::entry(&path, back)?;
+            let ui = crate::ui::Ui::captured();
+            crate::commands::why::show(&ui, &path, back, &entry)?;
+            Ok(ui.captured_out().0)
         })
     }
 

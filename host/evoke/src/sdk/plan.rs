@@ -1,0 +1,73 @@
+//! A plan as the library hands it out: a sentence read as several steps, or a playbook picked.
+
+use crate::drive::TraceEntry;
+use crate::line::to_line;
+use crate::weave::PlanDecided;
+use evoke_core::weave::plan::{Step, Verdict};
+use serde::Serialize;
+
+/// The plan of a sentence read as several steps (or of a playbook it picked), made by
+/// [`Evoke::plan`](super::Evoke::plan) and by nothing else: its fields are private.
+///
+/// Its `Serialize` (and [`Plan::to_json_line`]) writes exactly the plan line `evoke try --json` prints for
+/// the same input and answers.
+pub struct Plan {
+    woven: Box<PlanDecided>,
+    trace: Vec<TraceEntry>,
+}
+
+impl std::fmt::Debug for Plan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plan").field("plan", &self.woven.plan).field("trace", &self.trace).finish()
+    }
+}
+
+impl Plan {
+    /// Only `Evoke::plan` makes one.
+    pub(crate) fn of(woven: Box<PlanDecided>) -> Plan {
+        let trace = woven.all_trace();
+        Plan { woven, trace }
+    }
+
+    /// The sentence as planned.
+    pub fn input(&self) -> &str {
+        &self.woven.plan.input
+    }
+
+    /// Each step, in order: its words, what it runs after, and its decision.
+    pub fn steps(&self) -> &[Step] {
+        &self.woven.plan.steps
+    }
+
+    /// The plan's verdict: `abstain` when it is refused whole (with why), else its weakest step's outcome.
+    pub fn verdict(&self) -> &Verdict {
+        &self.woven.plan.verdict
+    }
+
+    /// The playbook that wrote the plan, when one did.
+    pub fn playbook(&self) -> Option<&str> {
+        self.woven.plan.playbook.as_deref()
+    }
+
+    /// Every adapter call the plan took: the sentence's own first, then each step's words' once.
+    pub fn trace(&self) -> &[TraceEntry] {
+        &self.trace
+    }
+
+    /// The JSON line, as `evoke try --json` prints it for the same input and answers; characters that
+    /// could repaint a terminal are written as their escapes, as the command does.
+    pub fn to_json_line(&self) -> String {
+        to_line(self)
+    }
+
+    /// Every round the plan took, as the command logs them beside its line.
+    pub(crate) fn rounds(&self) -> Vec<crate::drive::Round> {
+        self.woven.all_rounds()
+    }
+}
+
+impl Serialize for Plan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        crate::commands::weave::PlanLine::of(&self.woven, &self.trace).serialize(serializer)
+    }
+}
