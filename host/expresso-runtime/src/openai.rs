@@ -1,10 +1,11 @@
 //! An OpenAI-compatible chat provider: one chat completion per leaf, with structured output against the
 //! leaf's schema (`response_format: json_schema`, strict), the key read from an environment variable.
 //!
-//! Settings, all from the environment so no key is ever written in a file:
-//! `OPENAI_API_KEY` (the key; required when the endpoint is OpenAI's own), `OPENAI_BASE_URL` (default
-//! `https://api.openai.com/v1`, any compatible endpoint works), `EXPRESSO_OPENAI_MODEL` (default
-//! `gpt-4o-mini`). The answer is wrapped as `{ "value": … }` because structured output wants an object at
+//! Settings, read as openai-compat reads every endpoint's (`openai_compat::settings`, the table empty so
+//! all come from the environment and no key is ever written in a file): `OPENAI_API_KEY` (the key;
+//! required when the endpoint is OpenAI's own), `OPENAI_BASE_URL` (default `https://api.openai.com/v1`,
+//! any compatible endpoint works; not an http(s) address is refused), `EXPRESSO_OPENAI_MODEL` (default
+//! `gpt-4o-mini`); a variable set empty counts as unset. The answer is wrapped as `{ "value": … }` because structured output wants an object at
 //! the top; the runtime validates the unwrapped value against the schema again before journaling it.
 
 use crate::http;
@@ -22,10 +23,8 @@ pub struct OpenAi {
     id: String,
 }
 
-/// The default endpoint is named with no key to reach it by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("OPENAI_API_KEY is not set")]
-pub struct NoKey;
+/// A setting refused: OpenAI's own endpoint with no key to reach it by, or a value that is not one.
+pub type NoKey = openai_compat::settings::SettingsError;
 
 impl OpenAi {
     pub fn new(url: &str, model: &str, key: Option<String>) -> OpenAi {
@@ -35,12 +34,9 @@ impl OpenAi {
     }
 
     pub fn from_env() -> Result<OpenAi, NoKey> {
-        let url = std::env::var("OPENAI_BASE_URL").unwrap_or_else(|_| DEFAULT_URL.to_string());
-        let model = std::env::var("EXPRESSO_OPENAI_MODEL").unwrap_or_else(|_| DEFAULT_MODEL.to_string());
-        let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.is_empty());
-        if key.is_none() && url.trim_end_matches('/') == DEFAULT_URL {
-            return Err(NoKey);
-        }
+        use openai_compat::settings::{Settings, process_env};
+        let settings = Settings::read(&Default::default(), process_env, Some(DEFAULT_MODEL))?;
+        let Endpoint { url, model, key } = settings.endpoint(process_env)?;
         Ok(OpenAi::new(&url, &model, key))
     }
 

@@ -2,8 +2,8 @@
 //! evoke's `openai` adapter and Expresso's `openai` provider, configured one way:
 //!
 //! - an [`Endpoint`]: the base URL (`https://api.openai.com/v1` unless set; `/chat/completions` is added),
-//!   the model, and the key (sent as `Authorization: Bearer …` when there is one), read by each caller from
-//!   the variable its settings name;
+//!   the model, and the key (sent as `Authorization: Bearer …` when there is one), all read one way by
+//!   [`settings::Settings::read`]: a table of settings first, the environment next, the defaults last;
 //! - [`Bounds`]: how long a call may take, connect included; which redirects are followed; how much of an
 //!   answer is read.
 //!
@@ -12,6 +12,7 @@
 //! fails a question closed and Expresso asks again when a fault may pass. [`structured`] is the
 //! structured-output call: a schema the answer must follow, and the answer read back.
 
+pub mod settings;
 pub mod structured;
 
 use reqwest::redirect::{Attempt, Policy};

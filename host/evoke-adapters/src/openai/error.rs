@@ -6,8 +6,6 @@
 pub enum SettingsError {
     #[error("it needs [adapters.openai] with at least `model`: model = \"gpt-4o-mini\"")]
     NoTable,
-    #[error("`{key}` must be a string")]
-    NotAString { key: String },
     /// `gate` is not a table of the four bars: the TOML reader's message.
     #[error("`gate` must be {{ route, fits?, read, write }}: {reason}")]
     Gate { reason: String },
@@ -17,12 +15,9 @@ pub enum SettingsError {
     ReadOverWrite,
     #[error("there is no setting `{key}`; it takes url, model, key_env and gate")]
     UnknownKey { key: String },
-    #[error("it needs `model`: model = \"gpt-4o-mini\"")]
-    NoModel,
-    #[error("`url` must be an http(s) address, not {url:?}")]
-    Url { url: String },
-    #[error("`key_env` names an environment variable, not {var:?}")]
-    KeyEnv { var: String },
+    /// `url`, `model` or `key_env` (or the variable read in its place), as openai-compat reads them.
+    #[error(transparent)]
+    Endpoint(#[from] openai_compat::settings::SettingsError),
 }
 
 /// One POST that did not come back with a successful answer.

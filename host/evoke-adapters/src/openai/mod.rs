@@ -9,11 +9,13 @@
 //! [adapters.openai]
 //! url     = "http://localhost:11434/v1"   # the endpoint's base; /chat/completions is added
 //! model   = "llama3.1:8b"
-//! key_env = "OPENAI_API_KEY"              # the variable holding the key, when the endpoint wants one
+//! key_env = "OPENAI_API_KEY"              # the variable holding the key (else $OPENAI_API_KEY, if set)
 //! gate    = { route = 0.6, read = 0.8, write = 0.9 }   # your calibration: `evoke calibrate`
 //! ```
 //!
-//! Without a `gate`, every complete call confirms. The id covers the endpoint, the model, the
+//! `url`, `model` and `key_env` are read as Expresso's provider reads its settings
+//! (`openai_compat::settings`): the table first, then `OPENAI_BASE_URL`, `EXPRESSO_OPENAI_MODEL` and
+//! `OPENAI_API_KEY`, then the defaults. Without a `gate`, every complete call confirms. The id covers the endpoint, the model, the
 //! prompt rendering and the gate.
 
 mod error;
@@ -27,7 +29,6 @@ use error::Unasked;
 pub use error::{HttpError, SettingsError, WireError};
 use evoke_core::adapter::{Adapter, AdapterError, AnswerFuture, Cancel, Gate, Limits, Raw, State};
 use evoke_core::question::{Question, QuestionId, Questions, YES};
-use openai_compat::Endpoint;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
@@ -47,11 +48,12 @@ pub const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;
 /// answers would decide the call.
 pub const MAX_REDIRECTS: usize = 3;
 
+/// `[adapters.openai]`: the endpoint, read as openai-compat reads every endpoint's settings (`url`, else
+/// `$OPENAI_BASE_URL`; `model`, else `$EXPRESSO_OPENAI_MODEL`; the key from the variable `key_env` names,
+/// else `$OPENAI_API_KEY`), and evoke's own `gate`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
-    pub url: String,
-    pub model: String,
-    pub key_env: Option<String>,
+    pub endpoint: openai_compat::settings::Settings,
     pub gate: Option<Gate>,
 }
 
@@ -60,17 +62,10 @@ impl Settings {
         let Some(table) = table else {
             return Err(SettingsError::NoTable);
         };
-        let mut url = "https://api.openai.com/v1".to_string();
-        let mut model = None;
-        let mut key_env = None;
         let mut gate = None;
         for (key, value) in table {
-            let text =
-                || value.as_str().map(str::to_string).ok_or_else(|| SettingsError::NotAString { key: key.clone() });
             match key.as_str() {
-                "url" => url = text()?,
-                "model" => model = Some(text()?),
-                "key_env" => key_env = Some(text()?),
+                key if openai_compat::settings::KEYS.contains(&key) => {}
                 "gate" => {
                     let g: Gate =
                         value.clone().try_into().map_err(|e| SettingsError::Gate { reason: e.to_string() })?;
@@ -89,16 +84,8 @@ impl Settings {
                 other => return Err(SettingsError::UnknownKey { key: other.to_string() }),
             }
         }
-        let model = model.ok_or(SettingsError::NoModel)?;
-        if !(url.starts_with("https://") || url.starts_with("http://")) {
-            return Err(SettingsError::Url { url });
-        }
-        if let Some(var) = &key_env
-            && (var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        {
-            return Err(SettingsError::KeyEnv { var: var.clone() });
-        }
-        Ok(Settings { url: url.trim_end_matches('/').to_string(), model, key_env, gate })
+        let endpoint = openai_compat::settings::Settings::read(table, openai_compat::settings::process_env, None)?;
+        Ok(Settings { endpoint, gate })
     }
 }
 
@@ -110,9 +97,10 @@ pub struct OpenAi {
 impl OpenAi {
     pub fn new(settings: Settings) -> OpenAi {
         let mut hasher = Sha256::new();
-        hasher.update(format!("{}\n{}\n{}\n{:?}", settings.url, settings.model, prompt::VERSION, settings.gate));
+        let (url, model) = (&settings.endpoint.url, &settings.endpoint.model);
+        hasher.update(format!("{url}\n{model}\n{}\n{:?}", prompt::VERSION, settings.gate));
         let digest: String = hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect();
-        let id = format!("openai {} prompt/{} {digest}", settings.model, prompt::VERSION);
+        let id = format!("openai {model} prompt/{} {digest}", prompt::VERSION);
         OpenAi { settings, id }
     }
 
@@ -120,19 +108,13 @@ impl OpenAi {
         Ok(OpenAi::new(Settings::read(table)?))
     }
 
-    fn key(&self) -> Result<Option<String>, AdapterError> {
-        match &self.settings.key_env {
-            None => Ok(None),
-            Some(var) => match std::env::var(var) {
-                Ok(key) if !key.is_empty() => Ok(Some(key)),
-                _ => Err(AdapterError::new(format!("the key is read from ${var}, which is not set"))),
-            },
-        }
-    }
-
     /// Every question asked side by side, each read into its answer.
     fn answer_blocking(&self, request: &str, questions: &Questions, cancel: &Cancel) -> Result<Raw, AdapterError> {
-        let endpoint = Endpoint::new(&self.settings.url, &self.settings.model, self.key()?);
+        let endpoint = self
+            .settings
+            .endpoint
+            .endpoint(openai_compat::settings::process_env)
+            .map_err(|e| AdapterError::new(e.to_string()))?;
         let url = endpoint.chat_completions();
         let client = http::client().map_err(|e| AdapterError::new(e.to_string()))?;
         let results: Vec<Result<Answered, Unasked>> = std::thread::scope(|scope| {
