@@ -5,7 +5,10 @@
 //! |---|---|---|---|
 //! | base URL | `url` | `OPENAI_BASE_URL` | `https://api.openai.com/v1` |
 //! | model | `model` | `EXPRESSO_OPENAI_MODEL` | the caller's default (Expresso `gpt-4o-mini`; evoke none: refused) |
-//! | key | the variable `key_env` names | `OPENAI_API_KEY` | no key |
+//! | key | the variable `key_env` names | `OPENAI_API_KEY`, for a base URL the table does not name | no key |
+//!
+//! A key goes only where it was meant to: a base URL written in the table gets a key only from the variable
+//! its `key_env` names, never `OPENAI_API_KEY` on its own, which would hand OpenAI's key to another host.
 //!
 //! An environment variable that is empty counts as unset. A value that is there but wrong is refused,
 //! never skipped for the next source: the error names the key or the variable and says what to write. The
@@ -30,7 +33,8 @@ pub struct Settings {
     /// The base URL, without a trailing `/`.
     pub url: String,
     pub model: String,
-    /// The variable the key is read from: `key_env`, else [`KEY_VAR`].
+    /// The variable the key is read from: `key_env`, else [`KEY_VAR`] for a base URL the table does not
+    /// name, else empty: no key.
     pub key_env: String,
     /// Whether `key_env` named it (then it must be set).
     pub key_named: bool,
@@ -75,6 +79,7 @@ impl Settings {
             }
         };
         let var = |name: &str| env(name).filter(|v| !v.is_empty());
+        let url_in_table = table.contains_key("url");
         let (url, from) = match (text("url")?, var(URL_VAR)) {
             (Some(url), _) => (url, "`url`".to_string()),
             (None, Some(url)) => (url, format!("${URL_VAR}")),
@@ -97,14 +102,16 @@ impl Settings {
             url: url.trim_end_matches('/').to_string(),
             model,
             key_named: named.is_some(),
-            key_env: named.unwrap_or_else(|| KEY_VAR.to_string()),
+            // No variable at all for a base URL the table names without `key_env`: see the module.
+            key_env: named.unwrap_or_else(|| if url_in_table { String::new() } else { KEY_VAR.to_string() }),
         })
     }
 
     /// The key, read from its variable as `env` gives it: a variable `key_env` named must be set, and
     /// OpenAI's own endpoint ([`DEFAULT_URL`]) is refused without one.
     pub fn key(&self, env: impl Fn(&str) -> Option<String>) -> Result<Option<String>, SettingsError> {
-        match env(&self.key_env).filter(|k| !k.is_empty()) {
+        let found = if self.key_env.is_empty() { None } else { env(&self.key_env) };
+        match found.filter(|k| !k.is_empty()) {
             Some(key) => Ok(Some(key)),
             None if self.key_named => Err(SettingsError::KeyUnset { var: self.key_env.clone() }),
             None if self.url == DEFAULT_URL => Err(SettingsError::NoKey { url: self.url.clone() }),
@@ -176,6 +183,17 @@ mod tests {
         // A wrong value in the table is refused, not passed over for the environment's.
         let e = Settings::read(&table("url = 1"), env(&[(URL_VAR, "http://ok/v1")]), Some("m")).unwrap_err();
         assert_eq!(e, SettingsError::NotAString { key: "url".into() });
+    }
+
+    #[test]
+    fn a_base_url_the_table_names_gets_no_key_it_did_not_name() {
+        let vars = env(&[(KEY_VAR, "sk-openai")]);
+        let local = Settings::read(&table("url = \"http://localhost:11434/v1\"\nmodel = \"m\""), &vars, None).unwrap();
+        assert_eq!(local.key(&vars), Ok(None), "OpenAI's key never goes to a host the table named");
+        let named =
+            Settings::read(&table("url = \"http://l/v1\"\nmodel = \"m\"\nkey_env = \"OPENAI_API_KEY\""), &vars, None)
+                .unwrap();
+        assert_eq!(named.key(&vars).unwrap().as_deref(), Some("sk-openai"), "named, it goes");
     }
 
     #[test]
