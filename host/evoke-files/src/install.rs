@@ -476,6 +476,43 @@ struct Target<'a> {
 /// A remote playbook brought to the newest release of its major, as a reflex is. The level of its change
 /// is the playbook's own (`playbook_version`): a new step or a stronger effect is major. Its effect in the
 /// lock follows a reflex's: a stronger one is taken at once, a weaker one waits for `--accept`.
+/// The release `target_tag` fetched and put in the store: its commit, its h1 and its directory. A tag
+/// that moved since the lock named it (another commit under the same tag) is reported and taken no further.
+fn fetched_and_stored(
+    store: &Store,
+    fetcher: &mut Fetcher,
+    parsed: &Ref,
+    target_tag: &str,
+    name: &str,
+    locked: Option<&Locked>,
+    report: &mut Updated,
+) -> Option<(String, String, PathBuf)> {
+    let fail = |report: &mut Updated, why: String| {
+        report.events.push(Event::Failed { name: name.to_string(), why });
+        None
+    };
+    let fetched = match fetcher.fetch(parsed, target_tag) {
+        Ok(f) => f,
+        Err(e) => return fail(report, e.to_string()),
+    };
+    if let Some(l) = locked
+        && l.tag == target_tag
+        && l.commit != fetched.commit
+    {
+        report.events.push(Event::Moved {
+            name: name.into(),
+            tag: l.tag.clone(),
+            locked: l.commit.clone(),
+            now: fetched.commit,
+        });
+        return None;
+    }
+    match store.put(&fetched.files) {
+        Ok((h1, dir)) => Some((fetched.commit, h1, dir)),
+        Err(e) => fail(report, e.to_string()),
+    }
+}
+
 fn update_playbook(
     store: &Store,
     fetcher: &mut Fetcher,
@@ -500,26 +537,7 @@ fn update_playbook(
         report.events.push(Event::Unchanged { name: name.into(), tag: l.tag.clone() });
         return Some((l.clone(), playbook.clone()));
     }
-    let fetched = match fetcher.fetch(&parsed, &target_tag) {
-        Ok(f) => f,
-        Err(e) => return fail(report, e.to_string()),
-    };
-    if let Some(l) = locked
-        && l.tag == target_tag
-        && l.commit != fetched.commit
-    {
-        report.events.push(Event::Moved {
-            name: name.into(),
-            tag: l.tag.clone(),
-            locked: l.commit.clone(),
-            now: fetched.commit,
-        });
-        return None;
-    }
-    let (h1, dir) = match store.put(&fetched.files) {
-        Ok(placed) => placed,
-        Err(e) => return fail(report, e.to_string()),
-    };
+    let (commit, h1, dir) = fetched_and_stored(store, fetcher, &parsed, &target_tag, name, locked, report)?;
     let playbook = match read_playbook_dir(&dir) {
         Ok((playbook, _, _)) => playbook,
         Err(i) => return fail(report, format!("{reference}@{target_tag}: {}", i.why)),
@@ -545,7 +563,7 @@ fn update_playbook(
         }
         effect
     };
-    Some((Locked { reference: parsed.text(), tag: target_tag, commit: fetched.commit, h1, effect }, playbook))
+    Some((Locked { reference: parsed.text(), tag: target_tag, commit, h1, effect }, playbook))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -579,26 +597,7 @@ fn update_one(
         report.events.push(Event::Unchanged { name: name.into(), tag: l.tag.clone() });
         return Some((entry, m.clone()));
     }
-    let fetched = match fetcher.fetch(&parsed, &target_tag) {
-        Ok(f) => f,
-        Err(e) => return fail(report, e.to_string()),
-    };
-    if let Some(l) = locked
-        && l.tag == target_tag
-        && l.commit != fetched.commit
-    {
-        report.events.push(Event::Moved {
-            name: name.into(),
-            tag: l.tag.clone(),
-            locked: l.commit.clone(),
-            now: fetched.commit,
-        });
-        return None;
-    }
-    let (h1, dir) = match store.put(&fetched.files) {
-        Ok(placed) => placed,
-        Err(e) => return fail(report, e.to_string()),
-    };
+    let (commit, h1, dir) = fetched_and_stored(store, fetcher, &parsed, &target_tag, name, locked, report)?;
     let manifest = match read_reflex_dir(&dir) {
         Ok(m) => m,
         Err(i) => return fail(report, format!("{reference}@{target_tag}: {}", i.why)),
@@ -686,7 +685,7 @@ fn update_one(
             });
         }
     }
-    let entry = Locked { reference: parsed.text(), tag: target_tag, commit: fetched.commit, h1, effect };
+    let entry = Locked { reference: parsed.text(), tag: target_tag, commit, h1, effect };
     Some((entry, manifest))
 }
 
