@@ -157,7 +157,7 @@ fn a_destructive_call_runs_only_on_the_callbacks_yes() {
     let mark = root.path().join("reflexes/wipe/state/ran");
     let decision = evoke.decide("erase the work notes").unwrap();
     let Decision::Confirm(confirm) = &decision else { panic!("a destructive call confirms: {decision:?}") };
-    assert_eq!(confirm.call(), "wipe folder=\"work\"");
+    assert_eq!(confirm.call().line(), "wipe folder=\"work\"");
     assert!(confirm.because().contains(&Because::Destructive), "{:?}", confirm.because());
 
     let no = Answers { yes: false, present: true, asked: Cell::new(0) };

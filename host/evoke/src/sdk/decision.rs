@@ -40,25 +40,27 @@ pub(crate) struct Made {
     values: Vec<(String, serde_json::Value)>,
 }
 
+/// A complete call, as a run and a confirm both hold it.
+#[derive(Debug, Clone)]
+pub struct Call {
+    reflex: String,
+    args: Args,
+    line: String,
+    effect: Effect,
+    confidence: f64,
+}
+
 /// A call that runs as it is.
 #[derive(Debug, Clone)]
 pub struct Run {
-    reflex: String,
-    args: Args,
-    call: String,
-    effect: Effect,
-    confidence: f64,
+    call: Call,
     made: Made,
 }
 
 /// A call that runs only after a person's yes.
 #[derive(Debug, Clone)]
 pub struct Confirm {
-    reflex: String,
-    args: Args,
-    call: String,
-    effect: Effect,
-    confidence: f64,
+    call: Call,
     prompt: Prompt,
     because: Vec<Because>,
     made: Made,
@@ -81,7 +83,7 @@ pub struct Abstain {
     made: Made,
 }
 
-impl Run {
+impl Call {
     /// The reflex's local name.
     pub fn reflex(&self) -> &str {
         &self.reflex
@@ -91,8 +93,8 @@ impl Run {
         &self.args
     }
     /// The call on one line: `lights room="kitchen" state="on"`.
-    pub fn call(&self) -> &str {
-        &self.call
+    pub fn line(&self) -> &str {
+        &self.line
     }
     /// What the call does to the world.
     pub fn effect(&self) -> Effect {
@@ -104,26 +106,17 @@ impl Run {
     }
 }
 
-impl Confirm {
-    /// The reflex's local name.
-    pub fn reflex(&self) -> &str {
-        &self.reflex
-    }
-    /// Each argument's typed value.
-    pub fn args(&self) -> &Args {
-        &self.args
-    }
-    /// The call on one line.
-    pub fn call(&self) -> &str {
+impl Run {
+    /// The call that runs.
+    pub fn call(&self) -> &Call {
         &self.call
     }
-    /// What the call does to the world.
-    pub fn effect(&self) -> Effect {
-        self.effect
-    }
-    /// The weakest judgment's probability.
-    pub fn confidence(&self) -> f64 {
-        self.confidence
+}
+
+impl Confirm {
+    /// The call that waits for a yes.
+    pub fn call(&self) -> &Call {
+        &self.call
     }
     /// What the person is asked: evoke's own line, why the call waits, and the reflex's question.
     pub fn prompt(&self) -> &Prompt {
@@ -178,9 +171,18 @@ impl Decision {
         };
         let reflex = core.reflex.clone().ok_or_else(|| lacks("reflex"));
         let args = core.args.clone().ok_or_else(|| lacks("args"));
-        let call = core.call.clone().ok_or_else(|| lacks("call"));
+        let line = core.call.clone().ok_or_else(|| lacks("call"));
         let effect = core.effect.ok_or_else(|| lacks("effect"));
         let confidence = core.confidence.ok_or_else(|| lacks("confidence"));
+        let complete = || -> Result<Call, Error> {
+            Ok(Call {
+                reflex: reflex.clone()?,
+                args: args.clone()?,
+                line: line.clone()?,
+                effect: effect.clone()?,
+                confidence: confidence.clone()?,
+            })
+        };
         let prompt = core.prompt.clone().ok_or_else(|| lacks("prompt"));
         let missing = core.missing.clone().ok_or_else(|| lacks("missing"));
         let because = core.because.clone().unwrap_or_default();
@@ -188,24 +190,8 @@ impl Decision {
         let outcome = core.outcome;
         let made = Made { origin, core, trace, candidates, values };
         Ok(match outcome {
-            Outcome::Run => Decision::Run(Run {
-                reflex: reflex?,
-                args: args?,
-                call: call?,
-                effect: effect?,
-                confidence: confidence?,
-                made,
-            }),
-            Outcome::Confirm => Decision::Confirm(Confirm {
-                reflex: reflex?,
-                args: args?,
-                call: call?,
-                effect: effect?,
-                confidence: confidence?,
-                prompt: prompt?,
-                because,
-                made,
-            }),
+            Outcome::Run => Decision::Run(Run { call: complete()?, made }),
+            Outcome::Confirm => Decision::Confirm(Confirm { call: complete()?, prompt: prompt?, because, made }),
             Outcome::Ask => {
                 Decision::Ask(Ask { reflex: reflex?, args: args?, confidence: confidence?, missing: missing?, made })
             }

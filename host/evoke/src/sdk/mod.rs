@@ -32,7 +32,7 @@ mod open;
 mod plan;
 mod ran;
 
-pub use decision::{Abstain, Ask, Confirm, Decision, Run};
+pub use decision::{Abstain, Ask, Call, Confirm, Decision, Run};
 pub use error::Error;
 pub use open::{Evoke, OpenOptions};
 pub use plan::Plan;
