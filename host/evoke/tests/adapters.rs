@@ -2,6 +2,10 @@
 //! a fake OpenAI-compatible server on loopback (real-shaped answers and malformed ones), and the
 //! malformed-answer faults failing closed with exit 6 for every adapter kind.
 
+mod common;
+
+use common::copy_tree;
+
 use evoke::drive::{DEADLINE, Failure, Request, decide};
 use evoke_adapters::local::Local;
 use evoke_core::adapter::{Adapter, AnswerFuture, Cancel, Gate, Raw, State};
@@ -427,20 +431,6 @@ fn the_engine_sees_only_the_sentence_and_the_questions() {
         assert!(body.contains("set a timer for 10 minutes"), "{body}");
         for marker in ["zz-home-marker", "zz-file-marker", "zz-env-marker", "zz-earlier-marker", "sk-test"] {
             assert!(!body.contains(marker), "{marker} reached the engine: {body}");
-        }
-    }
-}
-
-/// Copies a directory tree of small files.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
         }
     }
 }

@@ -2,9 +2,13 @@
 //! that its source's value passes by; a failed source that never lets its branch run; the step journal
 //! across a SIGKILL between two writes, and `evoke resume`; a plan file refused once the playbook changed.
 
+mod common;
+
+use common::{copy_tree, kill, text};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A project whose bodies say what they do in `marks`: `probe` (a read that yields the `state` its file
 /// `switch` holds, `off` without one, and fails when `probe-fails` exists), `mark` (a write that marks its `what`), and
@@ -197,17 +201,7 @@ impl Fixture {
 
     /// Waits until `marks` holds a line starting with `word`, and gives the pid on it.
     fn wait_for(&self, word: &str, child: &mut std::process::Child) -> i32 {
-        let started = Instant::now();
-        loop {
-            if let Some(line) = self.marks().lines().find(|l| l.starts_with(word)) {
-                return line.split(' ').nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
-            }
-            if let Ok(Some(status)) = child.try_wait() {
-                panic!("evoke ended ({status}) before {word}: {}", self.marks());
-            }
-            assert!(started.elapsed() < Duration::from_secs(60), "{word} never came: {}", self.marks());
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        common::wait_for(&self.marks, word, child)
     }
 
     /// Says yes to the whole plan once, at a terminal, so that later runs need no person; `hold` is
@@ -219,23 +213,8 @@ impl Fixture {
     }
 }
 
-fn text(output: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
-}
-
 fn lines(stdout: &str) -> Vec<serde_json::Value> {
     stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
-}
-
-/// SIGKILL for evoke and for the body it left behind (its own process group).
-fn kill(child: &mut std::process::Child, body: i32) {
-    child.kill().unwrap();
-    child.wait().unwrap();
-    if body > 0 {
-        for target in [format!("-{body}"), body.to_string()] {
-            let _ = Command::new("kill").args(["-9", "--", &target]).stderr(Stdio::null()).status();
-        }
-    }
 }
 
 #[test]
@@ -393,18 +372,6 @@ fn example_evoke(project: &Path, home: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
     command.current_dir(project).env("EVOKE_HOME", home).env("NO_COLOR", "1").stdin(Stdio::null());
     command
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// `good night` at a terminal on the example project: the whole plan shown, one yes, every light set.

@@ -2,9 +2,13 @@
 //! the middle of one, and `evoke resume`, which never runs a done write again and asks before running one
 //! that may already have acted.
 
+mod common;
+
+use common::{copy_tree, kill, text};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A project of four argv bodies that say what they do in `marks`: `mark` (a write), `nap` (a read that
 /// sleeps), `hold` (a write that sleeps) and `wipe` (a destructive call, which always asks), answered by
@@ -111,32 +115,7 @@ impl Fixture {
 
     /// Waits until `marks` holds a line starting with `word`, and gives the pid on it.
     fn wait_for(&self, word: &str, child: &mut std::process::Child) -> i32 {
-        let started = Instant::now();
-        loop {
-            if let Some(line) = self.marks().lines().find(|l| l.starts_with(word)) {
-                return line.split(' ').nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
-            }
-            if let Ok(Some(status)) = child.try_wait() {
-                panic!("evoke ended ({status}) before {word}: {}", self.marks());
-            }
-            assert!(started.elapsed() < Duration::from_secs(60), "{word} never came: {}", self.marks());
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-fn text(output: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
-}
-
-/// SIGKILL for evoke and for the body it left behind (its own process group).
-fn kill(child: &mut std::process::Child, body: i32) {
-    child.kill().unwrap();
-    child.wait().unwrap();
-    if body > 0 {
-        for target in [format!("-{body}"), body.to_string()] {
-            let _ = Command::new("kill").args(["-9", "--", &target]).stderr(Stdio::null()).status();
-        }
+        common::wait_for(&self.marks, word, child)
     }
 }
 
@@ -769,20 +748,6 @@ route = { volume = 0.95, probe = 0.02, none = 0.03 }
     assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
     assert!(stderr.contains("nothing ran"), "{stderr}");
     assert!(!marks.exists(), "the first write did not run: {}", std::fs::read_to_string(&marks).unwrap_or_default());
-}
-
-/// Copies a directory tree of small files.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 #[test]
