@@ -119,8 +119,13 @@ impl Session {
             (gate, _) => gate,
         };
         let cache = AnswerCache::new(&places.cache);
-        // A trust file that cannot be read counts nothing as reviewed: each plan then waits for its yes.
-        let reviews = evoke_files::trust::reviews(&places, &project.location).unwrap_or_default();
+        // A trust file that cannot be read counts nothing as reviewed: each plan then waits for its yes. A
+        // project without playbooks has nothing reviewed, and every decision is spared reading it again.
+        let reviews = if project.playbooks.is_empty() {
+            Default::default()
+        } else {
+            evoke_files::trust::reviews(&places, &project.location).unwrap_or_default()
+        };
         Ok(Session { places, project, catalog, adapter, adapter_name, gate, plan, cache, reviews })
     }
 }
