@@ -68,6 +68,13 @@ impl Catalog {
         self
     }
 
+    /// Adds more reflexes after those there (the SDK's reflexes handed as code); the route is built anew.
+    pub fn with_reflexes(mut self, more: Vec<Reflex>) -> Self {
+        self.reflexes.extend(more);
+        self.route = OnceLock::new();
+        self
+    }
+
     /// The playbook installed under `name`, when the name is a playbook's.
     pub fn playbook(&self, name: &str) -> Option<&Playbook> {
         self.playbooks.iter().find(|(n, _)| n == name).map(|(_, p)| p)

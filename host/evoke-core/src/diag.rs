@@ -58,6 +58,7 @@ problems! {
     RunExtension => "run_extension",
     RunPath => "run_path",
     RunMissing => "run_missing",
+    CodeKey => "code_key",
     DuplicateUtterance => "duplicate_utterance",
     UnknownArgument => "unknown_argument",
     BadValue => "bad_value",

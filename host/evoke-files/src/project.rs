@@ -379,7 +379,7 @@ fn merge_overlay(root: &Path, name: &str, manifest: Manifest) -> Result<Manifest
 
 /// The vocabularies the arguments (or a playbook's slots) name, each from `vocab/NAME.toml`: a missing,
 /// empty or refused one is the reason its reflex or playbook is inactive.
-pub(crate) fn vocabularies(root: &Path, args: &[Arg]) -> Result<BTreeMap<String, Vocabulary>, Inactive> {
+pub fn vocabularies(root: &Path, args: &[Arg]) -> Result<BTreeMap<String, Vocabulary>, Inactive> {
     let mut vocabs = BTreeMap::new();
     for arg in args {
         let Source::Vocab(vocab) = &arg.source else { continue };

@@ -100,6 +100,15 @@ pub async fn run(prepared: &Prepared, cache: &Path, cancel: impl Future<Output =
     let _watchdog = evoke_bodies::stop::arm(prepared.call.deadline);
     match &prepared.run {
         Run::Argv(argv) => argv::run(&prepared.call, argv, cancel).await,
+        // Only the library holds the function; the command never finds one to run.
+        Run::Code => Ran {
+            result: Err(Failure {
+                message: "the body was handed to the library as code, and only that program runs it".into(),
+                frames: Vec::new(),
+            }),
+            contained: Contained::None { why: "the body did not start".into() },
+            cancelled: false,
+        },
         Run::File(path) if path.ends_with(".wasm") => {
             components(&prepared.call, &prepared.call.dir.join(path), cache, cancel).await
         }

@@ -66,6 +66,30 @@ impl Workspace {
     }
 }
 
+impl Workspace {
+    /// A project built in code, with no directory of its own: no reflex installed, nothing to trust, no
+    /// lock; its engine is `adapter`, else the one the home `evoke.toml` names, else `local`, under the
+    /// home file's settings and bars. Its reflexes are those handed to it as code.
+    pub fn in_code(home: Option<&Path>, adapter: Option<&str>) -> Result<Workspace, CommandError> {
+        let places = match home {
+            Some(home) => Places::under(home),
+            None => Places::from_env()?,
+        };
+        places.private_cache().map_err(|e| {
+            CommandError::failed(format!("the cache place {} cannot be made private: {e}", places.cache.display()))
+        })?;
+        let location = Location { root: places.config.clone(), home: true };
+        let mut project = project::load_in(location, &places)?;
+        project.installed.clear();
+        project.playbooks.clear();
+        project.lock = Default::default();
+        if let Some(adapter) = adapter {
+            project.file.adapter = Some(adapter.to_string());
+        }
+        Ok(Workspace { places, project, catalog: Catalog::default() })
+    }
+}
+
 /// A workspace with the engine that decides in it.
 pub struct Session {
     pub places: Places,
@@ -91,8 +115,13 @@ pub struct Options<'a> {
 
 impl Session {
     pub fn open(options: &Options) -> Result<Session, CommandError> {
-        let Workspace { places, project, catalog } = Workspace::open(options)?;
-        let (adapter_name, adapter) = choose_adapter(&project, options.recording, &places.data, &places.cache)?;
+        Session::of(Workspace::open(options)?, options.recording)
+    }
+
+    /// The workspace with its engine: the recording's when one is named, else the project's choice.
+    pub fn of(workspace: Workspace, recording: Option<&Path>) -> Result<Session, CommandError> {
+        let Workspace { places, project, catalog } = workspace;
+        let (adapter_name, adapter) = choose_adapter(&project, recording, &places.data, &places.cache)?;
         let plan = plan_digest(&catalog);
         if let Some(recorded) = adapter.plan()
             && recorded != plan

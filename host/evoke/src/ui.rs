@@ -30,6 +30,37 @@ pub trait Person {
     fn ask(&self, missing: &Missing) -> Option<Value>;
 }
 
+/// A person who is present, answers each confirm with a function of the question, and gives no missing
+/// value: what a program that only confirms hands to [`Evoke::run`](crate::Evoke::run).
+///
+/// ```
+/// use evoke::{ConfirmWith, Person, Question};
+/// let person = ConfirmWith::new(|question| matches!(question, Question::Call(_)));
+/// assert!(person.present() && !person.confirm(Question::Own("go on?")));
+/// ```
+pub struct ConfirmWith<F>(F);
+
+impl<F: Fn(Question<'_>) -> bool> ConfirmWith<F> {
+    /// The person who answers each confirm with `confirm`.
+    pub fn new(confirm: F) -> ConfirmWith<F> {
+        ConfirmWith(confirm)
+    }
+}
+
+impl<F: Fn(Question<'_>) -> bool> Person for ConfirmWith<F> {
+    fn present(&self) -> bool {
+        true
+    }
+
+    fn confirm(&self, question: Question<'_>) -> bool {
+        (self.0)(question)
+    }
+
+    fn ask(&self, _: &Missing) -> Option<Value> {
+        None
+    }
+}
+
 /// Colour on the error stream: only on a terminal, and never under a non-empty `NO_COLOR`.
 pub fn colour_rule(stderr_terminal: bool, no_color: Option<&OsStr>) -> bool {
     stderr_terminal && no_color.is_none_or(|v| v.is_empty())

@@ -145,8 +145,11 @@ fn wipe() -> (tempfile::TempDir, tempfile::TempDir, Evoke) {
     write("reflexes/wipe/wipe.mjs", WIPE_BODY);
     write("recording.toml", WIPE_RECORDING);
     trust(home.path(), root.path());
-    let options =
-        OpenOptions { recording: Some(root.path().join("recording.toml")), home: Some(home.path().to_path_buf()) };
+    let options = OpenOptions {
+        recording: Some(root.path().join("recording.toml")),
+        home: Some(home.path().to_path_buf()),
+        ..Default::default()
+    };
     let evoke = Evoke::open(root.path(), options).unwrap();
     (root, home, evoke)
 }
@@ -189,7 +192,7 @@ fn a_decision_runs_only_in_the_evoke_that_made_it() {
 #[test]
 fn an_untrusted_project_is_refused_with_its_fix() {
     let home = tempfile::tempdir().unwrap();
-    let options = OpenOptions { recording: None, home: Some(home.path().to_path_buf()) };
+    let options = OpenOptions { home: Some(home.path().to_path_buf()), ..Default::default() };
     let Err(refused) = Evoke::open(&repo().join("docs/examples/home"), options) else { panic!("opened untrusted") };
     assert_eq!((refused.exit(), refused.fix().as_deref()), (Exit::NeedsPerson, Some("evoke trust")));
 }
@@ -242,7 +245,8 @@ fn evoke_in(home: &Path, project: &Path, recording: &Path, args: &[&str]) -> Str
 #[test]
 fn a_plan_is_the_line_evoke_try_prints_and_decide_names_it() {
     let (_root, home, project, recording) = playbook_project();
-    let options = OpenOptions { recording: Some(recording.clone()), home: Some(home.path().to_path_buf()) };
+    let options =
+        OpenOptions { recording: Some(recording.clone()), home: Some(home.path().to_path_buf()), ..Default::default() };
     let evoke = Evoke::open(&project, options).unwrap();
     let plan = evoke.plan("good night in the den").unwrap();
     let tried = evoke_in(home.path(), &project, &recording, &["try", "--json", "good night in the den"]);
@@ -275,7 +279,8 @@ fn why_says_what_evoke_why_says() {
     drop(decision);
 
     let (_root, home, project, recording) = playbook_project();
-    let options = OpenOptions { recording: Some(recording.clone()), home: Some(home.path().to_path_buf()) };
+    let options =
+        OpenOptions { recording: Some(recording.clone()), home: Some(home.path().to_path_buf()), ..Default::default() };
     let evoke = Evoke::open(&project, options).unwrap();
     evoke.plan("good night in the den").unwrap();
     assert_eq!(evoke.why(1).unwrap(), evoke_in(home.path(), &project, &recording, &["why"]));

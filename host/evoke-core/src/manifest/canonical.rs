@@ -21,6 +21,7 @@ impl Manifest {
             match &self.run {
                 Run::File(path) => json!({ "file": path }),
                 Run::Argv(argv) => json!({ "argv": argv }),
+                Run::Code => json!({ "code": true }),
             },
         );
         if !self.yields.is_empty() {

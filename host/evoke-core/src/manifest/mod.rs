@@ -9,7 +9,7 @@ pub(crate) mod read;
 pub(crate) mod records;
 
 pub use placeholders::{Placeholder, fill, placeholders};
-pub use read::{DirListing, read_manifest};
+pub use read::{DirListing, read_code_manifest, read_manifest};
 
 use crate::recognize::PickKind;
 use std::fmt;
@@ -54,6 +54,8 @@ pub enum Run {
     File(String),
     /// A program and its arguments; a whole element `{name}` is a placeholder.
     Argv(Vec<String>),
+    /// A function of the program that embeds evoke, handed to the SDK with the manifest.
+    Code,
 }
 
 /// Where an argument's value comes from: exactly one source each.

@@ -21,6 +21,26 @@ impl<F: Fn(&str) -> bool> DirListing for F {
 
 /// Reads a manifest. `file` is the path shown in diagnostics; `dir` answers which files exist beside it.
 pub fn read_manifest(file: &str, text: &str, dir: &dyn DirListing) -> Reading<Manifest> {
+    read(file, text, Body::Dir(dir))
+}
+
+/// Reads the manifest of a reflex handed to the SDK as code: its body is a function of the program, so
+/// the manifest names no `run`, and holds no `grants` or `config`, which only a body evoke starts can be
+/// held to or handed. `file` is the name shown in diagnostics.
+pub fn read_code_manifest(file: &str, text: &str) -> Reading<Manifest> {
+    read(file, text, Body::Code)
+}
+
+/// Where the body a manifest describes is.
+#[derive(Clone, Copy)]
+enum Body<'d> {
+    /// A file or program of the reflex directory, which answers which files it holds.
+    Dir(&'d dyn DirListing),
+    /// A function of the program embedding evoke.
+    Code,
+}
+
+fn read(file: &str, text: &str, body: Body) -> Reading<Manifest> {
     let doc = Doc::new(file, text);
     let root = match doc.parse() {
         Ok(root) => root,
@@ -28,13 +48,13 @@ pub fn read_manifest(file: &str, text: &str, dir: &dyn DirListing) -> Reading<Ma
     };
     let mut sink = Sink::new(&doc);
     let mut top = TableReader::new(root.get_ref(), KeyPath::root(), 0..0);
-    let manifest = read_top(&mut top, dir, &mut sink);
+    let manifest = read_top(&mut top, body, &mut sink);
     top.finish(&mut sink);
     let failed = sink.has_errors();
     Reading { value: manifest.filter(|_| !failed), diagnostics: sink.finish() }
 }
 
-fn read_top(top: &mut TableReader, dir: &dyn DirListing, sink: &mut Sink) -> Option<Manifest> {
+fn read_top(top: &mut TableReader, body: Body, sink: &mut Sink) -> Option<Manifest> {
     match top.get("reflex") {
         None => top.missing(sink, "reflex", "add `reflex = 1` as the first line"),
         Some(entry) => {
@@ -56,9 +76,31 @@ fn read_top(top: &mut TableReader, dir: &dyn DirListing, sink: &mut Sink) -> Opt
     let effect = top.get("effect").map_or(Some(Effect::Destructive), |e| read_effect(&e, sink));
     let confirm_entry =
         required(top, "confirm", sink, "write the one-line question a person answers: `confirm = \"…\"`");
-    let run_entry = required(top, "run", sink, "name the body: `run = \"body.mts\"` or an argv list");
-    let config = top.get("config").map_or(Some(Vec::new()), |e| read_config(&e, sink));
-    let grants = top.get("grants").map_or(Some(Grants::default()), |e| read_grants(&e, sink));
+    let run_entry = match body {
+        Body::Dir(_) => required(top, "run", sink, "name the body: `run = \"body.mts\"` or an argv list"),
+        Body::Code => {
+            for key in ["run", "grants", "config"] {
+                if let Some(entry) = top.get(key) {
+                    sink.error(
+                        Problem::CodeKey,
+                        &entry.path,
+                        &entry.key_span,
+                        format!("`{key}` has no meaning for a reflex handed as code: its body is the program's function, run with the program's own rights and settings"),
+                        &format!("remove `{key}`"),
+                    );
+                }
+            }
+            None
+        }
+    };
+    let config = match body {
+        Body::Dir(_) => top.get("config").map_or(Some(Vec::new()), |e| read_config(&e, sink)),
+        Body::Code => Some(Vec::new()),
+    };
+    let grants = match body {
+        Body::Dir(_) => top.get("grants").map_or(Some(Grants::default()), |e| read_grants(&e, sink)),
+        Body::Code => Some(Grants::default()),
+    };
     let args = top.get("args").map_or(Some(Vec::new()), |e| read_args(&e, sink));
     let yields = top.get("yields").map_or(Some(Vec::new()), |e| read_yields(&e, sink));
 
@@ -67,7 +109,10 @@ fn read_top(top: &mut TableReader, dir: &dyn DirListing, sink: &mut Sink) -> Opt
     let args_read = args.is_some();
     let arg_list = args.clone().unwrap_or_default();
     let confirm = confirm_entry.and_then(|e| read_confirm(&e, &arg_list, args_read, sink));
-    let run = run_entry.and_then(|e| read_run(&e, &arg_list, args_read, dir, sink));
+    let run = match body {
+        Body::Dir(dir) => run_entry.and_then(|e| read_run(&e, &arg_list, args_read, dir, sink)),
+        Body::Code => Some(Run::Code),
+    };
     let mut seen = Seen::new();
     let examples =
         top.get("examples").map_or(Some(Vec::new()), |e| read_records(&e, &arg_list, Author::Shipped, &mut seen, sink));
@@ -730,5 +775,36 @@ fn read_range(entry: &Entry, source: Option<&Source>, sink: &mut Sink) -> Option
             );
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WORDING: &str = "reflex = 1\ndescription = \"Greets someone\"\neffect = \"read\"\nconfirm = \"Greet {who}?\"\n\
+                           [args.who]\nask = \"Who?\"\npick = \"text\"\n";
+
+    #[test]
+    fn a_manifest_handed_as_code_needs_no_run_and_its_body_is_code() {
+        let reading = read_code_manifest("greet (code)", WORDING);
+        assert!(reading.diagnostics.is_empty(), "{:?}", reading.diagnostics);
+        assert_eq!(reading.value.unwrap().run, Run::Code);
+        // The same text read from a directory still needs its `run`.
+        let from_dir = read_manifest("reflex.toml", WORDING, &|_: &str| true);
+        assert!(from_dir.value.is_none());
+        assert_eq!(from_dir.diagnostics[0].problem, Problem::MissingKey);
+    }
+
+    #[test]
+    fn a_manifest_handed_as_code_refuses_run_grants_and_config_by_key() {
+        let text = format!(
+            "run = \"body.mts\"\n{WORDING}[grants]\nnet = [\"example.com:443\"]\n[config.token]\nabout = \"t\"\n"
+        );
+        let reading = read_code_manifest("greet (code)", &text);
+        assert!(reading.value.is_none());
+        let keys: Vec<String> =
+            reading.diagnostics.iter().filter(|d| d.problem == Problem::CodeKey).map(|d| d.key.clone()).collect();
+        assert_eq!(keys, ["run", "grants", "config"]);
     }
 }

@@ -1044,7 +1044,7 @@ pub fn save(ui: &Ui, session: &Session, woven: &PlanDecided, path: &Path, tags: 
 }
 
 /// A plan file's text, sealed, with its journal begun (kept as it is when the same plan was saved before).
-fn seal_plan(
+pub(crate) fn seal_plan(
     session: &Session,
     plan: &Plan,
     answers: &[evoke_core::weave::planfile::Answer],

@@ -26,12 +26,14 @@
 // The library's public face: every item it shows a program is documented.
 #![warn(missing_docs)]
 
+mod code;
 mod decision;
 mod error;
 mod open;
 mod plan;
 mod ran;
 
+pub use code::{Called, CodeReflex, Returned, Thrown};
 pub use decision::{Abstain, Ask, Call, Confirm, Decision, Run};
 pub use error::Error;
 pub use open::{Evoke, OpenOptions};

@@ -1,7 +1,7 @@
 //! An open project: the trusted session the command opens, and the verbs a program calls on it.
 
 use super::error::guarded;
-use super::{Decision, Error, Plan, Ran};
+use super::{CodeReflex, Decision, Error, Plan, Ran};
 use crate::drive::{DEADLINE, Failed};
 use crate::error::CommandError;
 use crate::exit::Exit;
@@ -24,6 +24,13 @@ pub struct OpenOptions {
     /// The directory evoke keeps its files under (its trust record, cache, log and home `evoke.toml` with
     /// the bars), for this `Evoke` alone; without one, `EVOKE_HOME` or the platform's places.
     pub home: Option<PathBuf>,
+    /// Reflexes handed as code, decided on beside the project's own; a name the project installs already
+    /// is refused.
+    pub reflexes: Vec<CodeReflex>,
+    /// The engine of a project built in code ([`Evoke::in_code`]): a built-in's name (`local`, `embed`,
+    /// `openai`) or an installed adapter's. A project opened from a directory names its own in
+    /// `evoke.toml`, and this is refused there.
+    pub adapter: Option<String>,
 }
 
 /// A trusted project, opened with the engine that decides in it: the same checks as the `evoke` command
@@ -35,6 +42,8 @@ pub struct Evoke {
     session: Session,
     runtime: tokio::runtime::Runtime,
     origin: u64,
+    /// The reflexes handed as code: each runs its function where an installed one starts its body.
+    code: Vec<CodeReflex>,
 }
 
 /// Tells each `Evoke` apart, so a decision is run only by the one that made it.
@@ -44,14 +53,55 @@ impl Evoke {
     /// Opens the project in `dir` (a directory holding `evoke.toml`), refused unless trusted.
     pub fn open(dir: &Path, options: OpenOptions) -> Result<Evoke, Error> {
         guarded(|| {
-            let session = session::open_pinned(&session::Options {
+            if options.adapter.is_some() {
+                return Err(CommandError::usage(
+                    "a project opened from a directory names its engine in its evoke.toml",
+                )
+                .with_fix("set `adapter` in the project's evoke.toml, or leave OpenOptions::adapter unset")
+                .into());
+            }
+            let opened = session::Options {
                 project_dir: Some(dir),
                 recording: options.recording.as_deref(),
                 tag: None,
                 home: options.home.as_deref(),
-            })?;
-            let runtime = session::runtime()?;
-            Ok(Evoke { session, runtime, origin: ORIGINS.fetch_add(1, Ordering::Relaxed) })
+            };
+            let workspace = with_code(session::Workspace::open(&opened)?, &options.reflexes)?;
+            let session = Session::of(workspace, opened.recording)?;
+            if opened.recording.is_none() {
+                session::check_locked_adapter(&session)?;
+            }
+            Evoke::of(session, options.reflexes)
+        })
+    }
+
+    /// A project built in code: only the reflexes `options` hands over, decided by `options.adapter` (else
+    /// the engine the home `evoke.toml` names, else `local`) under the bars of the home `evoke.toml`. It has
+    /// no files, so there is nothing to trust and no lock to hold its engine to; the program that hands the
+    /// reflexes over is their author.
+    pub fn in_code(options: OpenOptions) -> Result<Evoke, Error> {
+        guarded(|| {
+            let workspace = session::Workspace::in_code(options.home.as_deref(), options.adapter.as_deref())?;
+            let workspace = with_code(workspace, &options.reflexes)?;
+            let session = Session::of(workspace, options.recording.as_deref())?;
+            Evoke::of(session, options.reflexes)
+        })
+    }
+
+    fn of(session: Session, code: Vec<CodeReflex>) -> Result<Evoke, Error> {
+        let runtime = session::runtime()?;
+        Ok(Evoke { session, runtime, origin: ORIGINS.fetch_add(1, Ordering::Relaxed), code })
+    }
+
+    /// The sealed plan file of `plan`, as `evoke try --save FILE` writes it, for `evoke run FILE` to run
+    /// in the same project: every reflex pinned as it is now, a reflex handed as code by its `item` alone.
+    /// Its journal is begun, as the command begins it.
+    pub fn save(&self, plan: &Plan) -> Result<String, Error> {
+        guarded(|| {
+            if plan.woven().plan.refused() {
+                return Err(CommandError::usage("a refused plan is not saved; nothing would run").into());
+            }
+            Ok(crate::commands::weave::seal_plan(&self.session, &plan.woven().plan, &plan.woven().answers, &[], None)?)
         })
     }
 
@@ -211,6 +261,14 @@ impl Evoke {
     ) -> Result<Ran, Error> {
         let session = &self.session;
         let mut log = Log::open(&session.places.log());
+        let name = core.reflex.as_deref().unwrap_or_default();
+        if let Some(code) = self.code.iter().find(|c| c.name() == name) {
+            let ran = code.call(&core.args.clone().unwrap_or_default(), &core.input);
+            let line =
+                to_line(&Line { decision: core, trace: &made.trace, ran: Some(RanFields::of(&ran)), error: None });
+            let _ = log.append(&line, &[], &made.candidates);
+            return Ok(Ran { ran, line });
+        }
         let prepared = match crate::act::prepare(session, core, deadline) {
             Ok(prepared) => prepared,
             Err(e) => {
@@ -225,4 +283,30 @@ impl Evoke {
         let _ = log.append(&line, &[], &made.candidates);
         Ok(Ran { ran, line })
     }
+}
+
+/// The workspace with the reflexes handed as code after its own; each argument's vocabulary read from the
+/// project's `vocab/`. A name installed twice is refused.
+fn with_code(mut workspace: session::Workspace, code: &[CodeReflex]) -> Result<session::Workspace, CommandError> {
+    let mut more = Vec::new();
+    for reflex in code {
+        let name = reflex.name();
+        if workspace.project.installed(name).is_some()
+            || workspace.project.playbook(name).is_some()
+            || more.iter().any(|r: &evoke_core::catalog::Reflex| r.name == name)
+        {
+            return Err(CommandError::usage(format!("the reflex {name} handed as code has a name installed already"))
+                .with_fix("hand it over under another name"));
+        }
+        let mut reflex = reflex.reflex.clone();
+        reflex.vocabs = evoke_files::project::vocabularies(&workspace.project.location.root, &reflex.manifest.args)
+            .map_err(|inactive| {
+                CommandError::usage(format!("the reflex {name} handed as code is refused: {}", inactive.why))
+                    .with_fix(inactive.fix)
+                    .with_diagnostics(inactive.diagnostics)
+            })?;
+        more.push(reflex);
+    }
+    workspace.catalog = std::mem::take(&mut workspace.catalog).with_reflexes(more);
+    Ok(workspace)
 }

@@ -60,6 +60,11 @@ impl Plan {
         to_line(self)
     }
 
+    /// The plan as the runner holds it.
+    pub(crate) fn woven(&self) -> &PlanDecided {
+        &self.woven
+    }
+
     /// Every round the plan took, as the command logs them beside its line.
     pub(crate) fn rounds(&self) -> Vec<crate::drive::Round> {
         self.woven.all_rounds()

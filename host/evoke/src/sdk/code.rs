@@ -1,0 +1,184 @@
+//! Reflexes handed to the library as code: a manifest's text, and a function of the program as the body.
+
+use super::Error;
+use crate::error::CommandError;
+use evoke_bodies::{Contained, Failure, Output, Ran};
+use evoke_core::catalog::Reflex;
+use evoke_core::decision::Args;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+/// The body of a reflex handed as code: called with the call, it returns the result or throws.
+type Body = dyn Fn(&Called) -> Result<Returned, Thrown> + Send + Sync;
+
+/// A reflex a program hands to [`Evoke`](super::Evoke) as code, in place of a directory with a
+/// `reflex.toml` and a body file: the manifest as TOML text (the wording, consent and contract of a
+/// `reflex.toml`, with no `run`, `grants` or `config`), and the body as a function.
+///
+/// The manifest is read by the rules of `reflex.toml`, and decided on exactly as an installed reflex's:
+/// the same questions, the same gate, the same confirm. A plan file pins it by its `item`, the hash of
+/// its manifest, and nothing more: its body is the program's own and evoke holds no copy of it.
+///
+/// ```
+/// use evoke::{CodeReflex, Returned};
+///
+/// let manifest = r#"
+/// reflex = 1
+/// description = "Greets a person by name"
+/// effect = "read"
+/// confirm = "Greet {who}?"
+/// examples = [{ text = "say hello to dana", who = "dana" }]
+///
+/// [args.who]
+/// ask = "Who should be greeted?"
+/// pick = "text"
+/// "#;
+/// let greet = CodeReflex::new("greet", manifest, |call| {
+///     let who = call.args()["who"].as_str().unwrap_or("you");
+///     Ok(Returned { text: format!("hello, {who}"), data: None })
+/// })?;
+/// assert_eq!(greet.name(), "greet");
+/// # Ok::<(), evoke::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct CodeReflex {
+    pub(crate) reflex: Reflex,
+    body: Arc<Body>,
+}
+
+impl std::fmt::Debug for CodeReflex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CodeReflex").field("name", &self.reflex.name).finish_non_exhaustive()
+    }
+}
+
+impl CodeReflex {
+    /// Reads `manifest` for a reflex named `name` (a name as `evoke.toml` writes one: lowercase letters,
+    /// digits and `_`), with `body` as what runs. A manifest that does not read, or a name that is not one,
+    /// is an [`Error`] of exit class 2 carrying each fault with its line, key and fix.
+    pub fn new(
+        name: &str,
+        manifest: &str,
+        body: impl Fn(&Called) -> Result<Returned, Thrown> + Send + Sync + 'static,
+    ) -> Result<CodeReflex, Error> {
+        if !evoke_core::text::is_name(name) {
+            return Err(CommandError::usage(format!("`{name}` is not a reflex name"))
+                .with_fix("name it with lowercase letters, digits and `_`, starting with a letter: `greet_person`")
+                .into());
+        }
+        let file = format!("{name} (handed as code)");
+        let reading = evoke_core::manifest::read_code_manifest(&file, manifest);
+        let Some(manifest) = reading.value else {
+            return Err(CommandError::usage(format!("the manifest of {file} is refused"))
+                .with_diagnostics(reading.diagnostics)
+                .into());
+        };
+        Ok(CodeReflex {
+            reflex: Reflex { name: name.to_string(), manifest, vocabs: BTreeMap::new() },
+            body: Arc::new(body),
+        })
+    }
+
+    /// The name it is decided and logged under.
+    pub fn name(&self) -> &str {
+        &self.reflex.name
+    }
+
+    /// Its `item` as a plan file pins it: the hash of its manifest's wording, consent and contract.
+    pub fn item(&self) -> String {
+        evoke_core::weave::planfile::item(&self.reflex, &[])
+    }
+
+    /// Runs the body on the calling thread. A panic in it is a failure of the call, as a throw is; a
+    /// result past the output bound is one too, as a body's in a process of its own is.
+    pub(crate) fn call(&self, args: &Args, input: &str) -> Ran {
+        let today = evoke_bodies::dates::today();
+        let args = args.0.iter().map(|(name, value)| (name.clone(), evoke_bodies::BodyValue::from(value).json(today)));
+        let called = Called { input: input.to_string(), args: args.collect(), config: Map::new() };
+        let result = match catch_unwind(AssertUnwindSafe(|| (self.body)(&called))) {
+            Ok(Ok(returned)) if returned.size() > evoke_bodies::bounded::OUTPUT_LIMIT => Err(Failure {
+                message: format!(
+                    "the body returned more than {} bytes; nothing of it was kept",
+                    evoke_bodies::bounded::OUTPUT_LIMIT
+                ),
+                frames: Vec::new(),
+            }),
+            Ok(Ok(Returned { text, data })) => Ok(Output { text, data }),
+            Ok(Err(Thrown { message, frames })) => Err(Failure { message, frames }),
+            Err(panic) => Err(Failure { message: super::error::panic_text(&panic), frames: Vec::new() }),
+        };
+        Ran {
+            result,
+            contained: Contained::None {
+                why: "a body handed as code runs in the program's own process, with its rights".into(),
+            },
+            cancelled: false,
+        }
+    }
+}
+
+/// The call a body handed as code receives: what a file body receives, as JSON values.
+#[derive(Debug, Clone)]
+pub struct Called {
+    input: String,
+    args: Map<String, Value>,
+    config: Map<String, Value>,
+}
+
+impl Called {
+    /// The sentence as typed.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+
+    /// Each stated argument as the body receives it: an option's key, a word's value (or the word), a
+    /// pick's value (a number, a duration in seconds, a date as `YYYY-MM-DD`, …), `true` for a flag.
+    /// An unstated optional argument is absent.
+    pub fn args(&self) -> &Map<String, Value> {
+        &self.args
+    }
+
+    /// The settings: always empty for a body handed as code, which takes its own from the program.
+    pub fn config(&self) -> &Map<String, Value> {
+        &self.config
+    }
+
+    /// `{ "args": …, "input": …, "config": … }`: the object a file body receives.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({ "args": self.args, "input": self.input, "config": self.config })
+    }
+}
+
+/// What a body handed as code returns: the text a person is shown, and data beside it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Returned {
+    /// The one line a person is shown.
+    pub text: String,
+    /// Data for a later step of a plan, or for the program.
+    pub data: Option<Value>,
+}
+
+impl Returned {
+    fn size(&self) -> usize {
+        self.text.len() + self.data.as_ref().map_or(0, |d| d.to_string().len())
+    }
+}
+
+/// Why a body handed as code did not return: its message, and its frames from the first, as a file
+/// body's failure carries them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Thrown {
+    /// The failure's message.
+    pub message: String,
+    /// The frames of the stack it was thrown from, innermost first.
+    pub frames: Vec<String>,
+}
+
+impl Thrown {
+    /// A failure with a message and no frames.
+    pub fn new(message: impl Into<String>) -> Thrown {
+        Thrown { message: message.into(), frames: Vec::new() }
+    }
+}

@@ -1,0 +1,182 @@
+//! Reflexes handed to the library as code: decided as installed ones are, run as the program's function,
+//! held to the same confirm, and pinned in a plan file by their `item` alone.
+
+use evoke::exit::Exit;
+use evoke::{Called, CodeReflex, ConfirmWith, Decision, Evoke, OpenOptions, Returned, Thrown};
+use std::sync::{Arc, Mutex};
+
+const WIPE: &str = r#"reflex = 1
+description = "Erase every note in one folder."
+effect = "destructive"
+confirm = "Erase the {folder} notes?"
+
+[args.folder]
+ask = "Which folder?"
+options.work = "The work notes."
+options.home = "The home notes."
+
+[examples]
+"erase the work notes" = { folder = "work" }
+"wipe my home notes" = { folder = "home" }
+"#;
+
+const WIPE_RECORDING: &str = r#"id = "replay"
+
+[gate]
+route = 0.5
+fits  = 0.3
+read  = 0.6
+write = 0.8
+
+[answers."erase the work notes"]
+route         = { wipe = 0.97, none = 0.03 }
+"fits.wipe"   = { yes = 0.95 }
+"wipe.folder" = { work = 0.97, home = 0.02, unstated = 0.01 }
+"#;
+
+/// Every call the body was handed, as the JSON a file body receives.
+type Calls = Arc<Mutex<Vec<serde_json::Value>>>;
+
+fn wipe(calls: &Calls) -> CodeReflex {
+    let calls = calls.clone();
+    CodeReflex::new("wipe", WIPE, move |call: &Called| {
+        calls.lock().unwrap().push(call.to_json());
+        Ok(Returned { text: format!("erased {}", call.args()["folder"].as_str().unwrap_or("?")), data: None })
+    })
+    .unwrap()
+}
+
+/// A project built in code with `reflexes`, answered by the recording, its files under a home of its own.
+fn in_code(reflexes: Vec<CodeReflex>) -> (tempfile::TempDir, Evoke) {
+    let home = tempfile::tempdir().unwrap();
+    let recording = home.path().join("recording.toml");
+    std::fs::write(&recording, WIPE_RECORDING).unwrap();
+    let options = OpenOptions {
+        recording: Some(recording),
+        home: Some(home.path().to_path_buf()),
+        reflexes,
+        ..Default::default()
+    };
+    let evoke = Evoke::in_code(options).unwrap();
+    (home, evoke)
+}
+
+#[test]
+fn a_reflex_handed_as_code_runs_its_function_only_on_the_confirms_yes() {
+    let calls = Calls::default();
+    let (_home, evoke) = in_code(vec![wipe(&calls)]);
+    let decision = evoke.decide("erase the work notes").unwrap();
+    let Decision::Confirm(confirm) = &decision else { panic!("a destructive call confirms: {decision:?}") };
+    assert_eq!(confirm.call().line(), "wipe folder=\"work\"");
+
+    let refused = evoke.run(&decision, &ConfirmWith::new(|_| false)).unwrap_err();
+    assert_eq!(refused.exit(), Exit::Declined);
+    assert!(calls.lock().unwrap().is_empty(), "the body ran on a no");
+
+    let ran = evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap();
+    assert_eq!(ran.text(), Some("erased work"));
+    let calls = calls.lock().unwrap();
+    assert_eq!(
+        *calls,
+        [serde_json::json!({ "args": { "folder": "work" }, "input": "erase the work notes", "config": {} })]
+    );
+    // The line logged and handed back is the command's, with the result.
+    assert!(ran.to_json_line().contains(r#""result":{"text":"erased work"}"#), "{}", ran.to_json_line());
+}
+
+#[test]
+fn a_body_that_throws_or_panics_is_a_failed_call_with_its_frames() {
+    let thrown = CodeReflex::new("wipe", WIPE, |_: &Called| {
+        Err(Thrown { message: "disk is read-only".into(), frames: vec!["at wipe (notes.js:3:9)".into()] })
+    })
+    .unwrap();
+    let (_home, evoke) = in_code(vec![thrown]);
+    let decision = evoke.decide("erase the work notes").unwrap();
+    let ran = evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap();
+    assert_eq!((ran.succeeded(), ran.failure()), (false, Some("disk is read-only")));
+    assert!(ran.to_json_line().contains("at wipe (notes.js:3:9)"), "{}", ran.to_json_line());
+
+    let panics =
+        CodeReflex::new("wipe", WIPE, |_: &Called| -> Result<Returned, Thrown> { panic!("no notes here") }).unwrap();
+    let (_home, evoke) = in_code(vec![panics]);
+    let decision = evoke.decide("erase the work notes").unwrap();
+    let ran = evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap();
+    assert_eq!(ran.failure(), Some("no notes here"));
+}
+
+#[test]
+fn a_manifest_handed_as_code_is_refused_with_its_line_key_and_fix() {
+    let with_run = format!("run = \"wipe.mjs\"\n{WIPE}");
+    let refused = CodeReflex::new("wipe", &with_run, |_: &Called| Ok(Returned::default())).unwrap_err();
+    assert_eq!(refused.exit(), Exit::Usage);
+    let evoke::Error::Command(e) = &refused else { panic!("{refused:?}") };
+    let fault = &e.diagnostics[0];
+    assert_eq!((fault.key.as_str(), fault.place.line, fault.fix.as_deref()), ("run", 1, Some("remove `run`")));
+
+    let refused = CodeReflex::new("Wipe Notes", WIPE, |_: &Called| Ok(Returned::default())).unwrap_err();
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+}
+
+#[test]
+fn a_code_reflex_may_not_take_an_installed_name() {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(root.path().join("reflexes/wipe")).unwrap();
+    std::fs::write(root.path().join("evoke.toml"), "[reflexes]\nwipe = \"reflexes/wipe\"\n").unwrap();
+    std::fs::write(root.path().join("reflexes/wipe/reflex.toml"), format!("run = \"wipe.mjs\"\n{WIPE}")).unwrap();
+    std::fs::write(root.path().join("reflexes/wipe/wipe.mjs"), "export default () => 'x';\n").unwrap();
+    let trusted = std::process::Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["-C".as_ref(), root.path().as_os_str(), "trust".as_ref()])
+        .env("EVOKE_HOME", home.path())
+        .output()
+        .unwrap();
+    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+    let options = OpenOptions {
+        home: Some(home.path().to_path_buf()),
+        reflexes: vec![wipe(&Calls::default())],
+        ..Default::default()
+    };
+    let Err(refused) = Evoke::open(root.path(), options) else { panic!("opened with the name twice") };
+    assert_eq!(refused.exit(), Exit::Usage);
+    assert!(refused.message().contains("installed already"), "{refused}");
+}
+
+const NOTE: &str = r#"reflex = 1
+description = "Write a note in one folder."
+effect = "write"
+confirm = "Note in {folder}?"
+
+[args.folder]
+ask = "Which folder?"
+options.work = "The work notes."
+options.home = "The home notes."
+
+[examples]
+"note in work" = { folder = "work" }
+"add a note to my home notes" = { folder = "home" }
+"#;
+
+#[test]
+fn a_plan_file_pins_a_code_reflex_by_its_item_alone() {
+    let home = tempfile::tempdir().unwrap();
+    let calls = Calls::default();
+    let note = CodeReflex::new("note", NOTE, |_: &Called| Ok(Returned::default())).unwrap();
+    let wipe = wipe(&calls);
+    let (wipe_item, note_item) = (wipe.item(), note.item());
+    let options = OpenOptions {
+        home: Some(home.path().to_path_buf()),
+        reflexes: vec![wipe, note],
+        adapter: Some("local".into()),
+        ..Default::default()
+    };
+    let evoke = Evoke::in_code(options).unwrap();
+    let plan = evoke.plan("erase the work notes, then add a note to my home notes").unwrap();
+    assert_eq!(plan.steps().len(), 2, "{}", plan.to_json_line());
+    let file: serde_json::Value = serde_json::from_str(&evoke.save(&plan).unwrap()).unwrap();
+    assert_eq!(
+        file["reflexes"],
+        serde_json::json!({ "note": { "item": note_item }, "wipe": { "item": wipe_item } }),
+        "{file:#}"
+    );
+    assert!(wipe_item.starts_with("sha256:"), "{wipe_item}");
+}
