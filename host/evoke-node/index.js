@@ -1,0 +1,277 @@
+// evoke for Node: open a trusted project, decide a sentence, run the decision through your own person.
+// The addon (evoke.node, built from src/lib.rs) holds the Rust library; this file gives it its JavaScript
+// shape and turns every refusal into an EvokeError.
+
+"use strict";
+
+const { join } = require("node:path");
+
+const MARK = "evoke-error:";
+
+let native;
+try {
+  native = require(join(__dirname, "evoke.node"));
+} catch (e) {
+  const hint = "build it with `cargo build -p evoke-node` and copy target/debug/libevoke_node.so to " +
+    join(__dirname, "evoke.node");
+  throw new Error(`evoke's addon is not built (${e.message}); ${hint}`, { cause: e });
+}
+
+/** A refusal or fault of evoke's, with the exit class the `evoke` command would end with. */
+class EvokeError extends Error {
+  constructor(message, { exit, exitName, fix } = {}) {
+    super(message);
+    this.name = "EvokeError";
+    /** The exit class as a number: 1 failed, 2 usage, 3 needs a person, 4 abstain, 5 declined, 6 refused. */
+    this.exit = exit;
+    /** The exit class's name: `Failed`, `Usage`, `NeedsPerson`, `Abstain`, `Declined` or `Refused`. */
+    this.exitName = exitName;
+    /** The command or edit that fixes it, or null. */
+    this.fix = fix ?? null;
+  }
+}
+
+// The addon marks an evoke::Error by the start of its message, with the error's fields as JSON after it.
+function rethrown(e) {
+  if (e instanceof Error && typeof e.message === "string" && e.message.startsWith(MARK)) {
+    const { exit, name, message, fix } = JSON.parse(e.message.slice(MARK.length));
+    return new EvokeError(message, { exit, exitName: name, fix });
+  }
+  return e;
+}
+
+function guarded(work) {
+  try {
+    return work();
+  } catch (e) {
+    throw rethrown(e);
+  }
+}
+
+function usage(message, fix) {
+  return new EvokeError(message, { exit: 2, exitName: "Usage", fix });
+}
+
+// Only `decide` makes a Decision: the constructor checks for this token, which no other module holds.
+const MADE = Symbol("made by decide");
+
+/** One decision of a sentence: run, confirm, ask or abstain. Only `Evoke#decide` makes one. */
+class Decision {
+  #native;
+  #line;
+  #fields;
+  #evoke;
+
+  constructor(token, evoke, nativeDecision) {
+    if (token !== MADE) {
+      throw usage("a Decision is made only by Evoke#decide", "evoke.decide(sentence)");
+    }
+    this.#evoke = evoke;
+    this.#native = nativeDecision;
+    this.#line = nativeDecision.json;
+    this.#fields = JSON.parse(this.#line);
+  }
+
+  /** `run`, `confirm`, `ask` or `abstain`. */
+  get outcome() {
+    return this.#fields.outcome;
+  }
+
+  /** The sentence as decided. */
+  get input() {
+    return this.#fields.input;
+  }
+
+  /** The chosen reflex's local name, or null when it abstains. */
+  get reflex() {
+    return this.#fields.reflex ?? null;
+  }
+
+  /** The call on one line (`lights room="kitchen" state="on"`), or null when it is not complete. */
+  get call() {
+    return this.#fields.call ?? null;
+  }
+
+  /** Each argument as the body would receive it, or null when no reflex was chosen. */
+  get values() {
+    return this.#fields.values ?? null;
+  }
+
+  /** A confirm's prompt (`own`, `reason`, `template`), or null. */
+  get prompt() {
+    return this.#fields.prompt ?? null;
+  }
+
+  /** An ask's missing values, each with its question and closed choices, or null. */
+  get missing() {
+    return this.#fields.missing ?? null;
+  }
+
+  /** The JSON line `evoke try --json` prints for it, with `values` after it, exactly as Rust writes it. */
+  get json() {
+    return this.#line;
+  }
+
+  /** The JSON line read as an object, so `JSON.stringify(decision)` writes the same fields. */
+  toJSON() {
+    return JSON.parse(this.#line);
+  }
+
+  static nativeOf(decision, evoke) {
+    // A private field's brand is set only by the constructor: a prototype alone or a copy lacks it.
+    if (typeof decision !== "object" || decision === null || !(#native in decision)) {
+      throw usage("run takes a Decision this Evoke's decide made; nothing ran", "evoke.decide(sentence)");
+    }
+    if (decision.#evoke !== evoke) {
+      throw usage("the decision was made by another Evoke; nothing ran",
+        "decide the sentence again with this Evoke");
+    }
+    return decision.#native;
+  }
+}
+
+/** A sentence read as several steps, or a playbook it picks: planned, never run by the library. */
+class Plan {
+  #line;
+  #fields;
+
+  constructor(token, line) {
+    if (token !== MADE) {
+      throw usage("a Plan is made only by Evoke#plan", "evoke.plan(sentence)");
+    }
+    this.#line = line;
+    this.#fields = JSON.parse(line);
+  }
+
+  /** The sentence as planned. */
+  get input() {
+    return this.#fields.input;
+  }
+
+  /** The plan's steps, each with its own decision. */
+  get steps() {
+    return this.#fields.steps;
+  }
+
+  /** The plan's verdict: whether it would run, wait for a yes, or stop. */
+  get verdict() {
+    return this.#fields.verdict;
+  }
+
+  /** The playbook the sentence picks, or null. */
+  get playbook() {
+    return this.#fields.playbook ?? null;
+  }
+
+  /** The plan line `evoke try --json` prints, exactly as Rust writes it. */
+  get json() {
+    return this.#line;
+  }
+
+  /** The plan line read as an object. */
+  toJSON() {
+    return JSON.parse(this.#line);
+  }
+}
+
+/** What a run gave: the body's text and data, or the failure it ended with. */
+class Ran {
+  constructor(token, ran) {
+    if (token !== MADE) {
+      throw usage("a Ran is made only by Evoke#run", "evoke.run(decision, person)");
+    }
+    /** Whether the body returned. */
+    this.succeeded = ran.succeeded;
+    /** The text the body returned, or null. */
+    this.text = ran.text ?? null;
+    /** The data the body returned beside its text, or null. */
+    this.data = ran.data ?? null;
+    /** Why the body failed, or null. */
+    this.failure = ran.failure ?? null;
+    /** The JSON line of the call with its result, as `evoke --json` prints it. */
+    this.json = ran.line;
+    Object.freeze(this);
+  }
+}
+
+/** A trusted project, opened with the engine that decides in it. */
+class Evoke {
+  #native;
+
+  constructor(token, nativeEvoke) {
+    if (token !== MADE) {
+      throw usage("an Evoke is made by Evoke.open", "Evoke.open(dir, options)");
+    }
+    this.#native = nativeEvoke;
+  }
+
+  /**
+   * Opens the project in `dir`, refused unless it is trusted as it is now.
+   * @param {string} dir a directory holding evoke.toml
+   * @param {{recording?: string, home?: string}} [options]
+   */
+  static open(dir, options = {}) {
+    if (typeof dir !== "string") {
+      throw new TypeError("Evoke.open takes the project's directory as a string");
+    }
+    const { recording, home } = options ?? {};
+    return guarded(() => new Evoke(MADE, native.NativeEvoke.open(dir, recording ?? null, home ?? null)));
+  }
+
+  /** Decides what `sentence` asks, running nothing. */
+  decide(sentence) {
+    return guarded(() => new Decision(MADE, this, this.#native.decide(String(sentence))));
+  }
+
+  /** Plans a sentence read as several steps, or a playbook it picks, running nothing. */
+  plan(sentence) {
+    return guarded(() => new Plan(MADE, this.#native.plan(String(sentence))));
+  }
+
+  /** The text `evoke why back` prints: 1 is the last decision or plan logged. */
+  why(back = 1) {
+    if (!Number.isInteger(back) || back < 1) {
+      throw usage(`why takes a count of decisions back from the last, 1 or more, not ${back}`, "evoke.why(1)");
+    }
+    return guarded(() => this.#native.why(back));
+  }
+
+  /**
+   * Runs a decision this Evoke made, through `person`: a confirm runs only on `person.confirm`'s true;
+   * an ask asks `person.ask` for each missing value and decides again.
+   */
+  run(decision, person = {}) {
+    const made = Decision.nativeOf(decision, this);
+    const present = person?.present ?? true;
+    // An exception a callback throws stops the run (the Rust side is told only that it stopped) and
+    // reaches the caller as it was thrown.
+    let threw = null;
+    const answer = (what, payload) => {
+      try {
+        if (what === "confirm") {
+          const confirm = person?.confirm;
+          return JSON.stringify(typeof confirm === "function" && confirm.call(person, JSON.parse(payload)) === true);
+        }
+        if (what === "ask") {
+          const ask = person?.ask;
+          const value = typeof ask === "function" ? ask.call(person, JSON.parse(payload)) : null;
+          return JSON.stringify(typeof value === "string" || typeof value === "number" ? value : null);
+        }
+      } catch (e) {
+        threw = { e };
+        return "not json";
+      }
+      return "null";
+    };
+    let ran;
+    try {
+      ran = this.#native.run(made, present === true, answer);
+    } catch (e) {
+      if (threw) throw threw.e;
+      throw rethrown(e);
+    }
+    return new Ran(MADE, JSON.parse(ran));
+  }
+}
+
+module.exports = { Evoke, Decision, Plan, Ran, EvokeError };
