@@ -1,0 +1,33 @@
+//! Every `evoke::Error` as a Python exception of `evoke._errors`, and no panic across the edge.
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+
+/// `e` as the `EvokeError` subclass of its exit class, with its exit, message and fix.
+pub(crate) fn raised(py: Python<'_>, e: &evoke::Error) -> PyErr {
+    exception(py, e.exit() as u8, &e.message(), e.fix())
+}
+
+/// An `EvokeError` of exit class `exit`, made by `evoke._errors` so Python code sees the classes it
+/// imports.
+pub(crate) fn exception(py: Python<'_>, exit: u8, message: &str, fix: Option<String>) -> PyErr {
+    let made = py.import("evoke._errors").and_then(|errors| errors.getattr("_error")?.call1((exit, message, fix)));
+    match made {
+        Ok(instance) => PyErr::from_value(instance),
+        // Only a broken install lacks the module; the error still says what went wrong.
+        Err(missing) => PyRuntimeError::new_err(format!("{message} (and evoke._errors failed: {missing})")),
+    }
+}
+
+/// Runs `work`, turning a panic inside the binding into an `EvokeError` of exit class 1, so that none
+/// reaches Python as pyo3's `PanicException`.
+pub(crate) fn guarded<T>(work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|panic| {
+        let said = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        Err(Python::attach(|py| exception(py, 1, &format!("evoke failed inside: {said}"), None)))
+    })
+}
