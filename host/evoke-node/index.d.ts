@@ -8,7 +8,10 @@ export type ExitName = "Failed" | "Usage" | "NeedsPerson" | "Abstain" | "Decline
 
 /** A refusal or fault of evoke's: every error of the Rust library reaches JavaScript as one. */
 export class EvokeError extends Error {
-  private constructor(message: string, fields: { exit: ExitCode; exitName: ExitName; fix?: string | null });
+  private constructor(
+    message: string,
+    fields: { exit: ExitCode; exitName: ExitName; fix?: string | null; diagnostics?: Diagnostic[] },
+  );
   readonly name: "EvokeError";
   /** 1 failed, 2 usage, 3 a person is needed, 4 nothing does that, 5 declined, 6 failed closed. */
   readonly exit: ExitCode;
@@ -16,6 +19,53 @@ export class EvokeError extends Error {
   readonly exitName: ExitName;
   /** The command or edit that fixes it (`evoke trust` for an untrusted project), or null. */
   readonly fix: string | null;
+  /** Each fault behind it (a manifest's, say); empty for most errors. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** One fault in a file, as evoke reports it. */
+export interface Diagnostic {
+  /** What kind of fault it is: `wrong_type`, `code_key`, … */
+  problem: string;
+  /** The file, or what stands for it (`greet (handed as code)`). */
+  file: string;
+  /** Where it is: 1-based line and column. */
+  line: number;
+  column: number;
+  /** The dotted key it concerns; empty for the file as a whole. */
+  key: string;
+  /** What is wrong. */
+  message: string;
+  /** What fixes it, or null. */
+  fix: string | null;
+  /** Whether it is an error (else a warning). */
+  error: boolean;
+  /** The fault as evoke prints it, in rustc's shape. */
+  shown: string;
+}
+
+/** What a body handed as code receives: what a file body receives. */
+export interface Called {
+  /** Each stated argument as the body receives it: an option's key, a word's value, a pick's value. */
+  args: Record<string, unknown>;
+  /** The sentence as typed. */
+  input: string;
+  /** The settings: always empty for a body handed as code, which takes its own from the program. */
+  config: Record<string, unknown>;
+}
+
+/** What a body handed as code returns: the text a person is shown, or it with data beside it. */
+export type Returned = string | { text: string; data?: unknown };
+
+/** A reflex handed as code: its manifest's text and the function that is its body. */
+export interface CodeReflex {
+  /** The reflex.toml text, with no `run`, `grants` or `config`: the body is the function. */
+  manifest: string;
+  /**
+   * Runs the call, on the thread that called `run`, before `run` returns. What it throws is the run's
+   * failure, with the error's message and stack frames; a promise is a failure too.
+   */
+  body: (call: Called) => Returned;
 }
 
 /** How a project is opened. */
@@ -24,6 +74,14 @@ export interface OpenOptions {
   recording?: string;
   /** The `EVOKE_HOME` of this Evoke alone: its trust record, cache, log and home `evoke.toml`. */
   home?: string;
+  /** Reflexes handed as code, by name, decided on beside the project's own. */
+  reflexes?: Record<string, CodeReflex>;
+}
+
+/** How a project built in code is made. */
+export interface InCodeOptions extends OpenOptions {
+  /** The engine: a built-in's name (`local`, `embed`, `openai`) or an installed adapter's; else the home's. */
+  adapter?: string;
 }
 
 /** What a person is asked to confirm before a call runs. */
@@ -152,10 +210,14 @@ export class Evoke {
   private constructor();
   /** Opens the project in `dir`; an untrusted one is an EvokeError of class 3 whose fix is `evoke trust`. */
   static open(dir: string, options?: OpenOptions): Evoke;
+  /** A project built in code: only the reflexes handed over, with no files to trust and no lock. */
+  static inCode(options?: InCodeOptions): Evoke;
   /** Decides what `sentence` asks, running nothing; logged as `evoke try` logs it. */
   decide(sentence: string): Decision;
   /** Plans a sentence read as several steps, or a playbook it picks, running nothing. */
   plan(sentence: string): Plan;
+  /** The sealed plan file of a plan this Evoke made, as `evoke try --save FILE` writes it. */
+  save(plan: Plan): string;
   /** Runs a decision this Evoke made through `person`; a body's failure is in the Ran, not thrown. */
   run(decision: Decision, person?: Person): Ran;
   /** The text `evoke why back` prints; 1 is the last decision or plan logged. */

@@ -19,7 +19,7 @@ try {
 
 /** A refusal or fault of evoke's, with the exit class the `evoke` command would end with. */
 class EvokeError extends Error {
-  constructor(message, { exit, exitName, fix } = {}) {
+  constructor(message, { exit, exitName, fix, diagnostics } = {}) {
     super(message);
     this.name = "EvokeError";
     /** The exit class as a number: 1 failed, 2 usage, 3 needs a person, 4 abstain, 5 declined, 6 refused. */
@@ -28,14 +28,16 @@ class EvokeError extends Error {
     this.exitName = exitName;
     /** The command or edit that fixes it, or null. */
     this.fix = fix ?? null;
+    /** Each fault behind it (a manifest's, say): where it is, what it is and its fix, and as evoke prints it. */
+    this.diagnostics = diagnostics ?? [];
   }
 }
 
 // The addon marks an evoke::Error by the start of its message, with the error's fields as JSON after it.
 function rethrown(e) {
   if (e instanceof Error && typeof e.message === "string" && e.message.startsWith(MARK)) {
-    const { exit, name, message, fix } = JSON.parse(e.message.slice(MARK.length));
-    return new EvokeError(message, { exit, exitName: name, fix });
+    const { exit, name, message, fix, diagnostics } = JSON.parse(e.message.slice(MARK.length));
+    return new EvokeError(message, { exit, exitName: name, fix, diagnostics });
   }
   return e;
 }
@@ -132,15 +134,29 @@ class Decision {
 
 /** A sentence read as several steps, or a playbook it picks: planned, never run by the library. */
 class Plan {
+  #native;
   #line;
   #fields;
+  #evoke;
 
-  constructor(token, line) {
+  constructor(token, evoke, nativePlan) {
     if (token !== MADE) {
       throw usage("a Plan is made only by Evoke#plan", "evoke.plan(sentence)");
     }
-    this.#line = line;
-    this.#fields = JSON.parse(line);
+    this.#evoke = evoke;
+    this.#native = nativePlan;
+    this.#line = nativePlan.json;
+    this.#fields = JSON.parse(this.#line);
+  }
+
+  static nativeOf(plan, evoke) {
+    if (typeof plan !== "object" || plan === null || !(#native in plan)) {
+      throw usage("save takes a Plan this Evoke's plan made; nothing was saved", "evoke.plan(sentence)");
+    }
+    if (plan.#evoke !== evoke) {
+      throw usage("the plan was made by another Evoke; nothing was saved", "plan the sentence again with this Evoke");
+    }
+    return plan.#native;
   }
 
   /** The sentence as planned. */
@@ -194,28 +210,103 @@ class Ran {
   }
 }
 
+// The frames of a thrown error's stack, innermost first, down to the body's caller in this file.
+function framesOf(e) {
+  const stack = typeof e?.stack === "string" ? e.stack.split("\n") : [];
+  const frames = [];
+  for (const line of stack) {
+    const frame = line.trim();
+    if (!frame.startsWith("at ")) continue;
+    if (frame.includes(__filename)) break;
+    frames.push(frame);
+  }
+  return frames;
+}
+
+// What a body handed as code gave, as the addon reads it: its text and data, or what it threw.
+function called(name, body, call) {
+  let out;
+  try {
+    out = body(call);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return JSON.stringify({ thrown: { message, frames: framesOf(e) } });
+  }
+  const failed = (message) => JSON.stringify({ thrown: { message, frames: [] } });
+  if (typeof out?.then === "function") {
+    return failed(`the body of ${name} returned a promise; a body handed as code returns its result before run does`);
+  }
+  const returned = typeof out === "string" ? { text: out } : out;
+  if (typeof returned?.text !== "string") {
+    return failed(`the body of ${name} returned ${out === null ? "null" : typeof out}, not a string or { text, data }`);
+  }
+  try {
+    return JSON.stringify({ text: returned.text, data: returned.data ?? null });
+  } catch (e) {
+    return failed(`the data the body of ${name} returned is not JSON: ${e.message}`);
+  }
+}
+
+// The reflexes handed as code, `{ name: { manifest, body } }`, as the addon takes them: names and
+// manifests in one order, and the bodies in the same order, kept here on the JavaScript side.
+function codeReflexes(reflexes) {
+  const entries = Object.entries(reflexes ?? {});
+  for (const [name, reflex] of entries) {
+    if (typeof reflex?.manifest !== "string" || typeof reflex?.body !== "function") {
+      throw usage(`the reflex ${name} handed as code needs a manifest (its reflex.toml text) and a body function`,
+        `reflexes: { ${name}: { manifest: "reflex = 1 …", body: (call) => "…" } }`);
+    }
+  }
+  return {
+    names: entries.map(([name]) => name),
+    manifests: entries.map(([, reflex]) => reflex.manifest),
+    bodies: entries.map(([name, reflex]) => (call) => called(name, reflex.body, call)),
+  };
+}
+
 /** A trusted project, opened with the engine that decides in it. */
 class Evoke {
   #native;
+  #bodies;
 
-  constructor(token, nativeEvoke) {
+  constructor(token, nativeEvoke, bodies) {
     if (token !== MADE) {
-      throw usage("an Evoke is made by Evoke.open", "Evoke.open(dir, options)");
+      throw usage("an Evoke is made by Evoke.open or Evoke.inCode", "Evoke.open(dir, options)");
     }
     this.#native = nativeEvoke;
+    this.#bodies = bodies;
   }
 
   /**
-   * Opens the project in `dir`, refused unless it is trusted as it is now.
+   * Opens the project in `dir`, refused unless it is trusted as it is now, with the reflexes handed as
+   * code beside its own.
    * @param {string} dir a directory holding evoke.toml
-   * @param {{recording?: string, home?: string}} [options]
+   * @param {{recording?: string, home?: string, reflexes?: object}} [options]
    */
   static open(dir, options = {}) {
     if (typeof dir !== "string") {
       throw new TypeError("Evoke.open takes the project's directory as a string");
     }
-    const { recording, home } = options ?? {};
-    return guarded(() => new Evoke(MADE, native.NativeEvoke.open(dir, recording ?? null, home ?? null)));
+    const { recording, home, reflexes } = options ?? {};
+    const code = codeReflexes(reflexes);
+    return guarded(() => {
+      const opened = native.NativeEvoke.open(dir, recording ?? null, home ?? null, code.names, code.manifests);
+      return new Evoke(MADE, opened, code.bodies);
+    });
+  }
+
+  /**
+   * A project built in code: only the reflexes handed over, with no files to trust.
+   * @param {{recording?: string, home?: string, adapter?: string, reflexes?: object}} [options]
+   */
+  static inCode(options = {}) {
+    const { recording, home, adapter, reflexes } = options ?? {};
+    const code = codeReflexes(reflexes);
+    return guarded(() => {
+      const opened = native.NativeEvoke.inCode(recording ?? null, home ?? null, adapter ?? null, code.names,
+        code.manifests);
+      return new Evoke(MADE, opened, code.bodies);
+    });
   }
 
   /** Decides what `sentence` asks, running nothing. */
@@ -225,7 +316,13 @@ class Evoke {
 
   /** Plans a sentence read as several steps, or a playbook it picks, running nothing. */
   plan(sentence) {
-    return guarded(() => new Plan(MADE, this.#native.plan(String(sentence))));
+    return guarded(() => new Plan(MADE, this, this.#native.plan(String(sentence))));
+  }
+
+  /** The sealed plan file of a plan this Evoke made, as `evoke try --save FILE` writes it. */
+  save(plan) {
+    const made = Plan.nativeOf(plan, this);
+    return guarded(() => this.#native.save(made));
   }
 
   /** The text `evoke why back` prints: 1 is the last decision or plan logged. */
@@ -251,6 +348,10 @@ class Evoke {
         if (what === "confirm") {
           const confirm = person?.confirm;
           return JSON.stringify(typeof confirm === "function" && confirm.call(person, JSON.parse(payload)) === true);
+        }
+        if (what === "body") {
+          const { index, call } = JSON.parse(payload);
+          return this.#bodies[index](call);
         }
         if (what === "ask") {
           const ask = person?.ask;

@@ -6,10 +6,10 @@
 //! each half reads the other's values in one place.
 
 use evoke::exit::Exit;
-use evoke::{Person, Question};
+use evoke::{Called, CodeReflex, Person, Question, Returned, Thrown};
 use evoke_core::decision::{Missing, Value};
-use napi::Status;
-use napi::bindgen_prelude::{FnArgs, Function};
+use napi::bindgen_prelude::{FnArgs, FromNapiValue, Function};
+use napi::{JsValue, Status, sys};
 use napi_derive::napi;
 use serde_json::json;
 use std::cell::{Cell, RefCell};
@@ -19,19 +19,104 @@ use std::path::PathBuf;
 /// failure and reads the JSON after it.
 const MARK: &str = "evoke-error:";
 
-/// The callback `index.js` hands to `run`: (what is asked, its JSON) to the answer's JSON.
+/// The callback `index.js` hands to `run`: (what is asked, its JSON) to the answer's JSON. It is asked
+/// `confirm`, `ask`, and `body` for a reflex handed as code.
 type Answerer<'scope> = Function<'scope, FnArgs<(String, String)>, String>;
+
+thread_local! {
+    /// The `answer` callback of the `run` under way on this thread: how a code body reaches its function.
+    /// Only the thread that called `run` sees it, and only until that `run` returns.
+    static RUNNING: Cell<Option<(sys::napi_env, sys::napi_value)>> = const { Cell::new(None) };
+}
+
+/// Holds a `run`'s callback in [`RUNNING`] while the run lasts, and puts back the one before it (a body
+/// may itself run a decision of another `Evoke`).
+struct Running {
+    before: Option<(sys::napi_env, sys::napi_value)>,
+}
+
+impl Running {
+    fn enter(answer: &Answerer<'_>) -> Running {
+        let value = answer.value();
+        Running { before: RUNNING.replace(Some((value.env, value.value))) }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.set(self.before.take());
+    }
+}
+
+/// The reflexes handed as code: the `i`th's body asks `index.js` for the `i`th function's answer.
+fn code_reflexes(names: Vec<String>, manifests: Vec<String>) -> napi::Result<Vec<CodeReflex>> {
+    names
+        .into_iter()
+        .zip(manifests)
+        .enumerate()
+        .map(|(index, (name, manifest))| {
+            CodeReflex::new(&name, &manifest, move |called: &Called| body(index, called)).map_err(thrown)
+        })
+        .collect()
+}
+
+/// Calls the function of the `index`th reflex handed as code, through the `run` under way on this thread.
+fn body(index: usize, called: &Called) -> Result<Returned, Thrown> {
+    let Some((env, value)) = RUNNING.get() else {
+        return Err(Thrown::new("a body handed as code runs only inside `run`, on the thread that called it"));
+    };
+    // The handles are the callback of the native `run` under way on this thread, valid until it returns,
+    // and `Running` takes them out of `RUNNING` before it does.
+    let answer = unsafe { Answerer::from_napi_value(env, value) }
+        .map_err(|e| Thrown::new(format!("the body could not be reached: {}", e.reason)))?;
+    let payload = json!({ "index": index, "call": called.to_json() });
+    let reply = answer
+        .call(("body".to_string(), payload.to_string()).into())
+        .map_err(|e| Thrown::new(format!("the body could not be called: {}", e.reason)))?;
+    let reply: serde_json::Value =
+        serde_json::from_str(&reply).map_err(|e| Thrown::new(format!("the body's answer is not JSON: {e}")))?;
+    if let Some(thrown) = reply.get("thrown") {
+        let message = thrown["message"].as_str().unwrap_or("the body threw").to_string();
+        let frames = thrown["frames"].as_array().into_iter().flatten();
+        let frames = frames.filter_map(|frame| frame.as_str().map(str::to_string)).collect();
+        return Err(Thrown { message, frames });
+    }
+    let text = reply["text"].as_str().ok_or_else(|| Thrown::new("the body's answer has no text"))?.to_string();
+    let data = reply.get("data").filter(|data| !data.is_null()).cloned();
+    Ok(Returned { text, data })
+}
 
 /// An `evoke::Error` as a JavaScript error `index.js` rethrows as an `EvokeError`.
 fn thrown(e: evoke::Error) -> napi::Error {
     let exit = e.exit();
+    let diagnostics = match &e {
+        evoke::Error::Command(command) => command.diagnostics.iter().map(diagnostic).collect(),
+        _ => Vec::new(),
+    };
     let error = json!({
         "exit": exit as u8,
         "name": exit_name(exit),
         "message": e.message(),
         "fix": e.fix(),
+        "diagnostics": diagnostics,
     });
     napi::Error::new(Status::GenericFailure, format!("{MARK}{error}"))
+}
+
+/// One fault behind an error (a manifest's, say), with where it is and what fixes it, and as the command
+/// prints it.
+fn diagnostic(d: &evoke_core::diag::Diagnostic) -> serde_json::Value {
+    json!({
+        "problem": d.problem,
+        "file": d.file,
+        "line": d.place.line,
+        "column": d.place.column,
+        "key": d.key,
+        "message": d.message,
+        "fix": d.fix,
+        "error": d.is_error(),
+        "shown": evoke::render::diagnostic(d, false),
+    })
 }
 
 /// The exit class's name, as the Rust enum spells it.
@@ -69,17 +154,59 @@ impl NativeDecision {
     }
 }
 
+/// A plan one `NativeEvoke` made: the Rust `Plan` itself, which only `save` reads back.
+#[napi]
+pub struct NativePlan {
+    inner: evoke::Plan,
+}
+
+#[napi]
+impl NativePlan {
+    /// The plan line `evoke try --json` prints.
+    #[napi(getter)]
+    pub fn json(&self) -> String {
+        self.inner.to_json_line()
+    }
+}
+
 #[napi]
 impl NativeEvoke {
-    /// Opens the project in `dir`, refused unless trusted; `recording` and `home` as `OpenOptions` has them.
+    /// Opens the project in `dir`, refused unless trusted; `recording` and `home` as `OpenOptions` has them,
+    /// and the reflexes handed as code by their `names` and `manifests`, in one order.
     #[napi(factory, catch_unwind)]
-    pub fn open(dir: String, recording: Option<String>, home: Option<String>) -> napi::Result<NativeEvoke> {
+    pub fn open(
+        dir: String,
+        recording: Option<String>,
+        home: Option<String>,
+        names: Vec<String>,
+        manifests: Vec<String>,
+    ) -> napi::Result<NativeEvoke> {
         let options = evoke::OpenOptions {
             recording: recording.map(PathBuf::from),
             home: home.map(PathBuf::from),
+            reflexes: code_reflexes(names, manifests)?,
             ..Default::default()
         };
         let inner = evoke::Evoke::open(dir.as_ref(), options).map_err(thrown)?;
+        Ok(NativeEvoke { inner })
+    }
+
+    /// A project built in code: only the reflexes handed over, decided by `adapter` (else the home's).
+    #[napi(factory, catch_unwind)]
+    pub fn in_code(
+        recording: Option<String>,
+        home: Option<String>,
+        adapter: Option<String>,
+        names: Vec<String>,
+        manifests: Vec<String>,
+    ) -> napi::Result<NativeEvoke> {
+        let options = evoke::OpenOptions {
+            recording: recording.map(PathBuf::from),
+            home: home.map(PathBuf::from),
+            reflexes: code_reflexes(names, manifests)?,
+            adapter,
+        };
+        let inner = evoke::Evoke::in_code(options).map_err(thrown)?;
         Ok(NativeEvoke { inner })
     }
 
@@ -90,10 +217,16 @@ impl NativeEvoke {
         Ok(NativeDecision { inner })
     }
 
-    /// Plans `sentence` read as several steps: the plan's JSON line.
+    /// Plans `sentence` read as several steps, running nothing.
     #[napi(catch_unwind)]
-    pub fn plan(&self, sentence: String) -> napi::Result<String> {
-        Ok(self.inner.plan(&sentence).map_err(thrown)?.to_json_line())
+    pub fn plan(&self, sentence: String) -> napi::Result<NativePlan> {
+        Ok(NativePlan { inner: self.inner.plan(&sentence).map_err(thrown)? })
+    }
+
+    /// The sealed plan file of `plan`, as `evoke try --save FILE` writes it.
+    #[napi(catch_unwind)]
+    pub fn save(&self, plan: &NativePlan) -> napi::Result<String> {
+        self.inner.save(&plan.inner).map_err(thrown)
     }
 
     /// The text `evoke why back` prints.
@@ -107,6 +240,7 @@ impl NativeEvoke {
     /// `{succeeded, text, data, failure, line}`.
     #[napi(catch_unwind)]
     pub fn run(&self, decision: &NativeDecision, present: bool, answer: Answerer<'_>) -> napi::Result<String> {
+        let _running = Running::enter(&answer);
         let person = JsPerson { present, answer, refused: RefCell::new(None), failed: Cell::new(false) };
         let ran = self.inner.run(&decision.inner, &person);
         if person.failed.get() {
