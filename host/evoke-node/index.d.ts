@@ -152,6 +152,7 @@ export interface DecisionLine {
 
 /** One decision of a sentence. Only `Evoke#decide` makes one, and only its own Evoke runs it. */
 export class Decision {
+  #private;
   private constructor();
   /** Which of the four outcomes it is. */
   readonly outcome: DecisionLine["outcome"];
@@ -175,6 +176,7 @@ export class Decision {
 
 /** A sentence read as several steps, or a playbook it picks: planned, never run by the library. */
 export class Plan {
+  #private;
   private constructor();
   /** The sentence as planned. */
   readonly input: string;
@@ -192,6 +194,7 @@ export class Plan {
 
 /** What a run gave: the body's result, or the failure it ended with. */
 export class Ran {
+  #private;
   private constructor();
   /** Whether the body returned. */
   readonly succeeded: boolean;
@@ -207,6 +210,7 @@ export class Ran {
 
 /** A trusted project, opened with the engine that decides in it. Every call blocks. */
 export class Evoke {
+  #private;
   private constructor();
   /** Opens the project in `dir`; an untrusted one is an EvokeError of class 3 whose fix is `evoke trust`. */
   static open(dir: string, options?: OpenOptions): Evoke;
