@@ -89,6 +89,10 @@ route         = { wipe = 0.97, none = 0.03 }
 route         = { wipe = 0.97, none = 0.03 }
 "fits.wipe"   = { yes = 0.95 }
 "wipe.folder" = { unstated = 0.9, work = 0.05, home = 0.05 }
+
+[answers."make me a coffee"]
+route         = { wipe = 0.02, none = 0.98 }
+"fits.wipe"   = { yes = 0.02 }
 `;
 
 /**

@@ -131,6 +131,18 @@ test("an ask asks the callback for the missing value, then confirms and runs", (
   assert.equal(readFileSync(mark, "utf8"), "home");
 });
 
+test("an abstain is decided, and running it is an EvokeError of class 4", () => {
+  const { root, home: evokeHome, recording, mark } = wipeProject();
+  const opened = Evoke.open(root, { recording, home: evokeHome });
+  const decision = opened.decide("make me a coffee");
+  assert.deepEqual([decision.outcome, decision.reflex, decision.call, decision.values], ["abstain", null, null, null]);
+  assert.deepEqual(decision.toJSON().contenders, [{ reflex: "wipe", route: 0.02 }]);
+  const person = answers(true);
+  const refused = thrownBy(() => opened.run(decision, person));
+  assert.deepEqual([refused.exit, refused.exitName, person.asked.length], [4, "Abstain", 0]);
+  assert.ok(!existsSync(mark), "a body ran on an abstain");
+});
+
 test("a decision runs only in the Evoke that made it", () => {
   const first = wipeProject();
   const second = wipeProject();
