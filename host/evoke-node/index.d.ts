@@ -8,7 +8,7 @@ export type ExitName = "Failed" | "Usage" | "NeedsPerson" | "Abstain" | "Decline
 
 /** A refusal or fault of evoke's: every error of the Rust library reaches JavaScript as one. */
 export class EvokeError extends Error {
-  private constructor(
+  constructor(
     message: string,
     fields: { exit: ExitCode; exitName: ExitName; fix?: string | null; diagnostics?: Diagnostic[] },
   );

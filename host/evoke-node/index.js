@@ -54,8 +54,9 @@ function usage(message, fix) {
   return new EvokeError(message, { exit: 2, exitName: "Usage", fix });
 }
 
-// Only `decide` makes a Decision: the constructor checks for this token, which no other module holds.
-const MADE = Symbol("made by decide");
+// Only this file makes an Evoke, a Decision, a Plan or a Ran: each constructor checks for this token,
+// which no other module holds.
+const MADE = Symbol("made by evoke");
 
 /** One decision of a sentence: run, confirm, ask or abstain. Only `Evoke#decide` makes one. */
 class Decision {
@@ -371,6 +372,7 @@ class Evoke {
       if (threw) throw threw.e;
       throw rethrown(e);
     }
+    if (threw) throw threw.e;
     return new Ran(MADE, JSON.parse(ran));
   }
 }

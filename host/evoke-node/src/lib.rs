@@ -236,7 +236,8 @@ impl NativeEvoke {
     }
 
     /// Runs `decision` through a person `answer` speaks for: `answer("confirm", question)` returns `true`
-    /// or `false`, `answer("ask", missing)` the answer's JSON or `null`. The result is the run's JSON:
+    /// or `false`, `answer("ask", missing)` the answer's JSON or `null`, and `answer("body", {index, call})`
+    /// a code body's `{text, data}` or `{thrown: {message, frames}}`. The result is the run's JSON:
     /// `{succeeded, text, data, failure, line}`.
     #[napi(catch_unwind)]
     pub fn run(&self, decision: &NativeDecision, present: bool, answer: Answerer<'_>) -> napi::Result<String> {
@@ -262,23 +263,35 @@ impl NativeEvoke {
     }
 }
 
-/// A declined run whose question was answered with no choice of its own says which answer it refused.
-fn with_refusal(e: evoke::Error, refused: Option<String>) -> evoke::Error {
+/// A declined run whose question was answered with no choice of its own says which answer it refused, and
+/// what it takes instead.
+fn with_refusal(e: evoke::Error, refused: Option<Refusal>) -> evoke::Error {
     match (refused, e.exit()) {
-        (Some(why), Exit::Declined) => evoke::Error::Command(
-            evoke::error::CommandError::new(Exit::Declined, format!("{}: {why}", e.message()))
-                .with_fix("answer with one of the choices `ask` is given"),
+        (Some(Refusal { arg, why, choices }), Exit::Declined) => evoke::Error::Command(
+            evoke::error::CommandError::new(
+                Exit::Declined,
+                format!("the answer for `{arg}` is not taken: {why}; nothing ran"),
+            )
+            .with_fix(format!("answer `{arg}` with one of: {choices}")),
         ),
         _ => e,
     }
+}
+
+/// An answer `ask` gave that is not among its question's choices.
+struct Refusal {
+    arg: String,
+    why: String,
+    /// The choices as a placeholder shows them: `work|home`, or a pick's kind.
+    choices: String,
 }
 
 /// The person `index.js` answers for, called on the thread that called `run`.
 struct JsPerson<'scope> {
     present: bool,
     answer: Answerer<'scope>,
-    /// Why an answer was not taken: not one of the question's choices.
-    refused: RefCell<Option<String>>,
+    /// An answer not taken: not one of its question's choices.
+    refused: RefCell<Option<Refusal>>,
     /// Whether the callback itself failed: nothing more is asked, and nothing runs.
     failed: Cell<bool>,
 }
@@ -329,7 +342,8 @@ impl Person for JsPerson<'_> {
         match evoke::prompt::accept(missing, &answer) {
             Ok(value) => Some(value),
             Err(why) => {
-                *self.refused.borrow_mut() = Some(why.to_string());
+                let choices = evoke::render::choices(missing);
+                *self.refused.borrow_mut() = Some(Refusal { arg: missing.arg.clone(), why: why.to_string(), choices });
                 None
             }
         }

@@ -120,7 +120,8 @@ test("an ask asks the callback for the missing value, then confirms and runs", (
   assert.equal(unanswered.exit, 5);
   const wrong = thrownBy(() => opened.run(decision, { ask: () => "garden", confirm: () => true }));
   assert.equal(wrong.exit, 5);
-  assert.match(wrong.message, /garden/);
+  assert.match(wrong.message, /`folder`.*"garden" is not one of the choices/);
+  assert.equal(wrong.fix, "answer `folder` with one of: work|home");
   assert.ok(!existsSync(mark), "the body ran without an answer among the choices");
 
   const asked = [];
