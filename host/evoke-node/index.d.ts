@@ -204,6 +204,8 @@ export class Ran {
   readonly data: unknown;
   /** Why the body failed, or null. */
   readonly failure: string | null;
+  /** The frames of a failed body's stack, innermost first (`at wipe (notes.js:3:9)`); empty otherwise. */
+  readonly frames: readonly string[];
   /** The JSON line of the call with its result, as `evoke --json` prints it. */
   readonly json: string;
 }

@@ -205,6 +205,8 @@ class Ran {
     this.data = ran.data ?? null;
     /** Why the body failed, or null. */
     this.failure = ran.failure ?? null;
+    /** The frames of a failed body's stack, innermost first, as its line carries them; empty otherwise. */
+    this.frames = Object.freeze(this.succeeded ? [] : (JSON.parse(ran.line).frames ?? []));
     /** The JSON line of the call with its result, as `evoke --json` prints it. */
     this.json = ran.line;
     Object.freeze(this);

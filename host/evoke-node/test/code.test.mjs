@@ -84,7 +84,7 @@ test("a reflex handed as code runs its function, only on the confirm's yes", () 
   assert.deepEqual(calls, [], "the body ran on a no");
 
   const ran = opened.run(decision, { confirm: () => true });
-  assert.deepEqual([ran.succeeded, ran.text], [true, "erased work"]);
+  assert.deepEqual([ran.succeeded, ran.text, ran.frames], [true, "erased work", []]);
   assert.deepEqual(calls, [{ args: { folder: "work" }, input: "erase the work notes", config: {} }]);
   assert.match(ran.json, /"result":\{"text":"erased work"\}/);
 });
@@ -110,6 +110,7 @@ test("a body that throws is a failed run carrying its message and frames", () =>
   assert.match(line.frames[0], /^at wipeNotes \(.*code\.test\.mjs:\d+:\d+\)$/, ran.json);
   // The frames end at the program's body: none of the package's own are among them.
   assert.ok(!line.frames.some((frame) => frame.includes("index.js")), ran.json);
+  assert.deepEqual(ran.frames, line.frames);
 });
 
 test("a body that returns no text, or a promise, is a failed run", () => {
