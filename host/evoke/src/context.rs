@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 pub struct Context {
     /// The streams, colour and person every command writes to and acts through.
-    pub ui: Ui,
+    pub ui: Ui<'static>,
     /// `-C DIR`: the project there instead of the one found from the working directory.
     pub project: Option<PathBuf>,
     /// `--json`: each decision's JSON line instead of its reading.

@@ -33,5 +33,5 @@ pub mod ui;
 pub mod warm;
 pub mod weave;
 
-pub use sdk::{Called, CodeReflex, Decision, Error, Evoke, OpenOptions, Plan, Ran, Returned, Thrown};
+pub use sdk::{Called, CodeReflex, Decision, Error, Evoke, OpenOptions, Plan, PlanRan, Ran, Returned, Thrown};
 pub use ui::{ConfirmWith, Person, Question};

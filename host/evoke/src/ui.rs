@@ -91,31 +91,32 @@ enum Streams {
     },
 }
 
-pub struct Ui {
+/// `'p` is how long the person handed in by a library caller lives; the command's own has none.
+pub struct Ui<'p> {
     streams: Streams,
     /// Standard output held back while the filter has more input waiting (`hold`, `release`).
     held: Mutex<Option<Vec<u8>>>,
     colour: bool,
     /// A library caller's answers, in place of the terminal's.
-    person: Option<Box<dyn Person + Send + Sync>>,
+    person: Option<&'p dyn Person>,
 }
 
-impl Default for Ui {
+impl Default for Ui<'_> {
     fn default() -> Self {
         Ui::terminal()
     }
 }
 
-impl Ui {
+impl<'p> Ui<'p> {
     /// The process's own streams and terminal.
-    pub fn terminal() -> Ui {
+    pub fn terminal() -> Ui<'p> {
         let colour = colour_rule(io::stderr().is_terminal(), std::env::var_os("NO_COLOR").as_deref());
         Ui { streams: Streams::Process, held: Mutex::new(None), colour, person: None }
     }
 
     /// A `Ui` that keeps what it writes instead of printing it ([`Ui::captured_out`]), with nobody present
     /// to answer and no colour: the library's.
-    pub fn captured() -> Ui {
+    pub fn captured() -> Ui<'p> {
         let streams = Streams::Captured { out: Mutex::new(Vec::new()), err: Mutex::new(Vec::new()) };
         Ui { streams, held: Mutex::new(None), colour: false, person: None }
     }
@@ -130,7 +131,7 @@ impl Ui {
 
     /// This `Ui`, with `person` answering its confirms and asks (and saying whether anyone is present) in
     /// place of the terminal.
-    pub fn with_person(mut self, person: Box<dyn Person + Send + Sync>) -> Ui {
+    pub fn with_person(mut self, person: &'p dyn Person) -> Ui<'p> {
         self.person = Some(person);
         self
     }
@@ -284,7 +285,7 @@ impl Ui {
 
 /// The terminal's person: the prompts go to the error stream, so standard output carries only results,
 /// and nothing is accepted that is not a closed choice.
-impl Person for Ui {
+impl Person for Ui<'_> {
     fn present(&self) -> bool {
         if let Some(person) = &self.person {
             return person.present();
@@ -331,9 +332,9 @@ impl Person for Ui {
 }
 
 #[cfg(test)]
-impl Ui {
+impl Ui<'_> {
     /// A `Ui` answered from `input`, its streams kept in memory.
-    fn scripted(input: &str, present: bool) -> Ui {
+    fn scripted(input: &str, present: bool) -> Ui<'static> {
         let streams = Streams::Script {
             input: Mutex::new(io::Cursor::new(input.as_bytes().to_vec())),
             out: Mutex::new(Vec::new()),
@@ -432,7 +433,7 @@ mod tests {
 
     #[test]
     fn a_person_handed_in_answers_in_place_of_the_terminal() {
-        let ui = Ui::scripted("y\n", false).with_person(Box::new(Refuses));
+        let ui = Ui::scripted("y\n", false).with_person(&Refuses);
         assert!(ui.present());
         assert!(!ui.confirm(Question::Call(&prompt())));
         assert_eq!(ui.written().1, "", "the terminal was not asked");

@@ -156,21 +156,56 @@ options.home = "The home notes."
 "add a note to my home notes" = { folder = "home" }
 "#;
 
-#[test]
-fn a_plan_file_pins_a_code_reflex_by_its_item_alone() {
+/// A project built in code with `wipe` and a `note` that records its calls too, decided by `local`.
+fn wipe_and_note(calls: &Calls) -> (tempfile::TempDir, Evoke, CodeReflex, CodeReflex) {
     let home = tempfile::tempdir().unwrap();
-    let calls = Calls::default();
-    let note = CodeReflex::new("note", NOTE, |_: &Called| Ok(Returned::default())).unwrap();
-    let wipe = wipe(&calls);
-    let (wipe_item, note_item) = (wipe.item(), note.item());
+    let noted = calls.clone();
+    let note = CodeReflex::new("note", NOTE, move |call: &Called| {
+        noted.lock().unwrap().push(call.to_json());
+        Ok(Returned { text: "noted".into(), data: None })
+    })
+    .unwrap();
+    let wipe = wipe(calls);
     let options = OpenOptions {
         home: Some(home.path().to_path_buf()),
-        reflexes: vec![wipe, note],
+        reflexes: vec![wipe.clone(), note.clone()],
         adapter: Some("local".into()),
         ..Default::default()
     };
-    let evoke = Evoke::in_code(options).unwrap();
-    let plan = evoke.plan("erase the work notes, then add a note to my home notes").unwrap();
+    (home, Evoke::in_code(options).unwrap(), wipe, note)
+}
+
+const TWO_STEPS: &str = "erase the work notes, then add a note to my home notes";
+
+#[test]
+fn a_plan_of_code_reflexes_runs_step_by_step_through_the_person() {
+    let calls = Calls::default();
+    let (_home, evoke, _, _) = wipe_and_note(&calls);
+    let declined = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| false)).unwrap();
+    assert_eq!(declined.exit(), Exit::Declined, "{:?}", declined.lines());
+    assert!(calls.lock().unwrap().is_empty(), "a step ran on a no");
+
+    let asked = std::cell::Cell::new(0);
+    let person = ConfirmWith::new(|_| {
+        asked.set(asked.get() + 1);
+        true
+    });
+    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &person).unwrap();
+    assert_eq!(ran.exit(), Exit::Done, "{:?}", ran.lines());
+    let statuses: Vec<serde_json::Value> =
+        ran.lines().iter().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["status"].clone()).collect();
+    assert_eq!(statuses, ["ran", "ran"]);
+    let folders: Vec<serde_json::Value> = calls.lock().unwrap().iter().map(|c| c["args"]["folder"].clone()).collect();
+    assert_eq!(folders, ["work", "home"]);
+    // The destructive step confirmed at its turn, whatever else asked.
+    assert!(asked.get() >= 1);
+}
+
+#[test]
+fn a_plan_file_pins_a_code_reflex_by_its_item_alone() {
+    let (_home, evoke, wipe, note) = wipe_and_note(&Calls::default());
+    let (wipe_item, note_item) = (wipe.item(), note.item());
+    let plan = evoke.plan(TWO_STEPS).unwrap();
     assert_eq!(plan.steps().len(), 2, "{}", plan.to_json_line());
     let file: serde_json::Value = serde_json::from_str(&evoke.save(&plan).unwrap()).unwrap();
     assert_eq!(

@@ -58,6 +58,8 @@ pub fn run(context: &Context) -> CommandResult {
             pinned: None,
             assigned: &[],
             repeated: &repeated,
+            signals: true,
+            code: &[],
         };
         crate::commands::weave::act(session, &mut log, *woven, started, &options, Journaled::Resumed(journal)).await
     })

@@ -19,7 +19,7 @@ use std::time::Instant;
 
 pub struct Options<'a> {
     /// Where the call's lines are written, and who answers its confirm or ask.
-    pub ui: &'a Ui,
+    pub ui: &'a Ui<'a>,
     pub json: bool,
     pub project_flag: Option<&'a Path>,
     /// The global options to give again in a command printed for a person.
@@ -58,6 +58,8 @@ async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_
                 pinned: None,
                 assigned: &[],
                 repeated: &options.repeated,
+                signals: true,
+                code: &[],
             };
             let journaled = crate::commands::weave::Journaled::Said;
             return crate::commands::weave::act(session, log, *plan, started, &woven, journaled).await;
@@ -120,6 +122,8 @@ async fn act(
                 pinned: None,
                 assigned: &[],
                 repeated: &options.repeated,
+                signals: true,
+                code: &[],
             };
             let journaled = crate::commands::weave::Journaled::Said;
             return crate::commands::weave::act(session, log, planned, started, &woven, journaled).await;

@@ -42,7 +42,14 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
     }
 }
 
-async fn one(ui: &Ui, session: &Session, log: &mut Log, input: &str, json: bool, save: Option<&Path>) -> CommandResult {
+async fn one(
+    ui: &Ui<'_>,
+    session: &Session,
+    log: &mut Log,
+    input: &str,
+    json: bool,
+    save: Option<&Path>,
+) -> CommandResult {
     let request = session.request(Instant::now());
     match crate::weave::weave(&request, input).await {
         Ok(crate::weave::Woven::Plan(woven)) => {

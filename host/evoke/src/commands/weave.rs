@@ -118,7 +118,7 @@ struct WholeLine<'a> {
 /// How a plan is run.
 pub struct Options<'a> {
     /// Where the plan's lines are written, and who answers its confirms and asks.
-    pub ui: &'a Ui,
+    pub ui: &'a Ui<'a>,
     pub json: bool,
     pub project_flag: Option<&'a Path>,
     pub pinned: Option<Pinned>,
@@ -126,6 +126,11 @@ pub struct Options<'a> {
     pub assigned: &'a [String],
     /// The global options to give again in a command printed for a person (`Context::repeated`).
     pub repeated: &'a [String],
+    /// Whether Ctrl-C and SIGTERM stop a running step's body: the command's own signals. A library's
+    /// host program keeps its signals to itself.
+    pub signals: bool,
+    /// The reflexes a library caller handed over as code: a step of one runs its function.
+    pub code: &'a [crate::sdk::CodeReflex],
 }
 
 /// Where a plan's journal comes from.
@@ -904,15 +909,23 @@ where
         }
         Outcome::Run => {}
     }
-    let prepared = match crate::act::prepare(session, decision, deadline + *waited) {
-        Ok(prepared) => prepared,
-        // The step's error is said where it stands; the weave goes on to end its stage.
-        Err(e) => {
-            ui.error(&e);
-            let status = if e.exit == Exit::Refused { Status::Refused } else { Status::Failed };
-            emit(log, i, decision, None, status, said(e.message.clone()));
-            return Ended { exit: e.exit, data: None };
-        }
+    /// What runs: a function handed over as code, or a body evoke starts.
+    enum Runs<'c> {
+        Code(&'c crate::sdk::CodeReflex),
+        Body(body::Prepared),
+    }
+    let runs = match options.code.iter().find(|c| Some(c.name()) == decision.reflex.as_deref()) {
+        Some(code) => Runs::Code(code),
+        None => match crate::act::prepare(session, decision, deadline + *waited) {
+            Ok(prepared) => Runs::Body(prepared),
+            // The step's error is said where it stands; the weave goes on to end its stage.
+            Err(e) => {
+                ui.error(&e);
+                let status = if e.exit == Exit::Refused { Status::Refused } else { Status::Failed };
+                emit(log, i, decision, None, status, said(e.message.clone()));
+                return Ended { exit: e.exit, data: None };
+            }
+        },
     };
     let journaled = effect != Effect::Read;
     if journaled && let Err(e) = journal.intent(n, &call) {
@@ -921,7 +934,11 @@ where
         emit(log, i, decision, None, Status::Refused, said(format!("the journal cannot be written: {e}")));
         return Ended { exit: Exit::Failed, data: None };
     }
-    let ran = body::run(&prepared, &session.places.cache, interrupted()).await;
+    let ran = match runs {
+        Runs::Code(code) => code.call(&decision.args.clone().unwrap_or_default(), &decision.input),
+        Runs::Body(prepared) if options.signals => body::run(&prepared, &session.places.cache, interrupted()).await,
+        Runs::Body(prepared) => body::run(&prepared, &session.places.cache, std::future::pending()).await,
+    };
     let (text, failed) = match &ran.result {
         Ok(output) => (Some(output.text.as_str()), false),
         Err(failure) => (Some(failure.message.as_str()), true),
@@ -1114,7 +1131,16 @@ pub fn run_file(
     let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());
     let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };
-    let options = Options { ui, json, project_flag, pinned: Some(pinned), assigned, repeated: &repeated };
+    let options = Options {
+        ui,
+        json,
+        project_flag,
+        pinned: Some(pinned),
+        assigned,
+        repeated: &repeated,
+        signals: true,
+        code: &[],
+    };
     if !opened.ours {
         let journaled = Journaled::Elsewhere { text: &text };
         ui.err(&render::plan_from_elsewhere(&shown));

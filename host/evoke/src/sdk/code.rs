@@ -29,11 +29,13 @@ type Body = dyn Fn(&Called) -> Result<Returned, Thrown> + Send + Sync;
 /// description = "Greets a person by name"
 /// effect = "read"
 /// confirm = "Greet {who}?"
-/// examples = [{ text = "say hello to dana", who = "dana" }]
 ///
 /// [args.who]
 /// ask = "Who should be greeted?"
 /// pick = "text"
+///
+/// [examples]
+/// "say hello to dana" = { who = "dana" }
 /// "#;
 /// let greet = CodeReflex::new("greet", manifest, |call| {
 ///     let who = call.args()["who"].as_str().unwrap_or("you");

@@ -37,5 +37,5 @@ pub use code::{Called, CodeReflex, Returned, Thrown};
 pub use decision::{Abstain, Ask, Call, Confirm, Decision, Run};
 pub use error::Error;
 pub use open::{Evoke, OpenOptions};
-pub use plan::Plan;
+pub use plan::{Plan, PlanRan};
 pub use ran::Ran;

@@ -1,7 +1,7 @@
 //! An open project: the trusted session the command opens, and the verbs a program calls on it.
 
 use super::error::guarded;
-use super::{CodeReflex, Decision, Error, Plan, Ran};
+use super::{CodeReflex, Decision, Error, Plan, PlanRan, Ran};
 use crate::drive::{DEADLINE, Failed};
 use crate::error::CommandError;
 use crate::exit::Exit;
@@ -141,7 +141,7 @@ impl Evoke {
             let mut log = Log::open(&self.session.places.log());
             match woven {
                 Ok(crate::weave::Woven::Plan(woven)) => {
-                    let plan = Plan::of(woven);
+                    let plan = Plan::of(woven, self.origin);
                     // A log that cannot be written loses the line for `why`, not the plan.
                     let _ = log.append(&plan.to_json_line(), &plan.rounds(), &[]);
                     Ok(plan)
@@ -249,6 +249,41 @@ impl Evoke {
                     Outcome::Run => return self.execute(&core, made, started + DEADLINE + waited),
                 }
             }
+        })
+    }
+
+    /// Runs a plan this `Evoke` made, as the command runs a plan at a terminal, acting through `person`:
+    /// every missing value asked before anything runs, a playbook's whole plan confirmed once when it
+    /// waits for its review, then stage by stage, each step through its gate at its turn (a confirm only
+    /// on the person's yes, a destructive step confirmed every time), journaled so that no step runs
+    /// twice. A failure, a no or a refusal ends the plan after its stage, and the steps after it are
+    /// skipped. Without a person present, a plan with a step that would wait runs nothing. How it ended is
+    /// in the [`PlanRan`]; an error only when it could not begin (its journal taken by another run).
+    pub fn run_plan(&self, plan: Plan, person: &dyn Person) -> Result<PlanRan, Error> {
+        guarded(|| {
+            if plan.origin != self.origin {
+                return Err(CommandError::usage("the plan was made by another Evoke; nothing ran")
+                    .with_fix("plan the sentence again with this Evoke")
+                    .into());
+            }
+            let ui = crate::ui::Ui::captured().with_person(person);
+            let options = crate::commands::weave::Options {
+                ui: &ui,
+                json: true,
+                project_flag: None,
+                pinned: None,
+                assigned: &[],
+                repeated: &[],
+                signals: false,
+                code: &self.code,
+            };
+            let mut log = Log::open(&self.session.places.log());
+            let woven = plan.into_woven();
+            let journaled = crate::commands::weave::Journaled::Said;
+            let act = crate::commands::weave::act(&self.session, &mut log, woven, Instant::now(), &options, journaled);
+            let exit = self.runtime.block_on(act)?;
+            let lines = ui.captured_out().0.lines().map(str::to_string).collect();
+            Ok(PlanRan { exit, lines })
         })
     }
 

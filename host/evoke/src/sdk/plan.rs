@@ -14,6 +14,8 @@ use serde::Serialize;
 pub struct Plan {
     woven: Box<PlanDecided>,
     trace: Vec<TraceEntry>,
+    /// The `Evoke` that made it: only that one runs it.
+    pub(crate) origin: u64,
 }
 
 impl std::fmt::Debug for Plan {
@@ -24,9 +26,14 @@ impl std::fmt::Debug for Plan {
 
 impl Plan {
     /// Only `Evoke::plan` makes one.
-    pub(crate) fn of(woven: Box<PlanDecided>) -> Plan {
+    pub(crate) fn of(woven: Box<PlanDecided>, origin: u64) -> Plan {
         let trace = woven.all_trace();
-        Plan { woven, trace }
+        Plan { woven, trace, origin }
+    }
+
+    /// The plan as the runner takes it, once.
+    pub(crate) fn into_woven(self) -> PlanDecided {
+        *self.woven
     }
 
     /// The sentence as planned.
@@ -74,5 +81,25 @@ impl Plan {
 impl Serialize for Plan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         crate::commands::weave::PlanLine::of(&self.woven, &self.trace).serialize(serializer)
+    }
+}
+
+/// How a plan's run ended: the exit the command would end with, and each line it wrote, as `evoke --json`
+/// prints them (a playbook's step 0 first, then one line per step with its `status`).
+#[derive(Debug, Clone)]
+pub struct PlanRan {
+    pub(crate) exit: crate::exit::Exit,
+    pub(crate) lines: Vec<String>,
+}
+
+impl PlanRan {
+    /// The exit class the command would end with: `Done` when every step ran and returned.
+    pub fn exit(&self) -> crate::exit::Exit {
+        self.exit
+    }
+
+    /// Each line of the run, in the order written.
+    pub fn lines(&self) -> &[String] {
+        &self.lines
     }
 }
