@@ -2,7 +2,7 @@
 // installed reflex is, run only on the confirm's yes, and a body that throws a failed run with its frames.
 
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Evoke, EvokeError } from "../index.js";
@@ -145,6 +145,30 @@ test("a manifest that does not read, or a name taken already, is an EvokeError o
   const taken = thrownBy(() => Evoke.open(root, { home, reflexes: { wipe: { manifest: WIPE, body: () => "" } } }));
   assert.equal(taken.exit, 2);
   assert.match(taken.message, /installed already/);
+});
+
+test("a reflex handed as code is decided beside the project's own", () => {
+  const { root, home, recording, mark } = wipeProject();
+  appendFileSync(
+    recording,
+    `
+[answers."note in work"]
+route         = { note = 0.97, wipe = 0.01, none = 0.02 }
+"fits.note"   = { yes = 0.95 }
+"fits.wipe"   = { yes = 0.01 }
+"note.folder" = { work = 0.97, home = 0.02, unstated = 0.01 }
+`,
+  );
+  const opened = Evoke.open(root, {
+    recording,
+    home,
+    reflexes: { note: { manifest: NOTE, body: ({ args }) => `noted in ${args.folder}` } },
+  });
+  const decision = opened.decide("note in work");
+  assert.deepEqual([decision.outcome, decision.call], ["run", 'note folder="work"']);
+  assert.deepEqual(decision.toJSON().contenders.map((c) => c.reflex), ["note", "wipe"]);
+  assert.equal(opened.run(decision, { confirm: () => true }).text, "noted in work");
+  assert.ok(!existsSync(mark), "the project's own reflex ran");
 });
 
 test("a plan saved pins a reflex handed as code by its item alone", () => {

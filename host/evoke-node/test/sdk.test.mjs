@@ -48,6 +48,7 @@ test("decide writes the line evoke try --json prints, with values, and run runs 
   assert.equal(ran.text, "kitchen lights on");
   assert.equal(ran.succeeded, true);
   assert.equal(ran.failure, null);
+  assert.deepEqual(ran.data, { room: "kitchen", on: true, percent: 100 });
   assert.deepEqual(person.asked, []);
   assert.equal(JSON.parse(ran.json).result.text, "kitchen lights on");
 });
@@ -118,6 +119,10 @@ test("an ask asks the callback for the missing value, then confirms and runs", (
 
   const unanswered = thrownBy(() => opened.run(decision, { ask: () => null, confirm: () => true }));
   assert.equal(unanswered.exit, 5);
+  const alone = thrownBy(() => opened.run(decision, { present: false, ask: () => "work", confirm: () => true }));
+  assert.equal(alone.exit, 3);
+  const mine = new Error("the person's own failure");
+  assert.equal(thrownBy(() => opened.run(decision, { ask: () => { throw mine; } })), mine);
   const wrong = thrownBy(() => opened.run(decision, { ask: () => "garden", confirm: () => true }));
   assert.equal(wrong.exit, 5);
   assert.match(wrong.message, /`folder`.*"garden" is not one of the choices/);
