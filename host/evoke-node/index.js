@@ -267,6 +267,14 @@ function codeReflexes(reflexes) {
   };
 }
 
+// A sentence is text: anything else is the program's mistake, not a sentence evoke could decide.
+function sentenceOf(sentence, verb) {
+  if (typeof sentence !== "string") {
+    throw new TypeError(`${verb} takes the sentence as a string, not ${sentence === null ? "null" : typeof sentence}`);
+  }
+  return sentence;
+}
+
 /** A trusted project, opened with the engine that decides in it. */
 class Evoke {
   #native;
@@ -314,12 +322,12 @@ class Evoke {
 
   /** Decides what `sentence` asks, running nothing. */
   decide(sentence) {
-    return guarded(() => new Decision(MADE, this, this.#native.decide(String(sentence))));
+    return guarded(() => new Decision(MADE, this, this.#native.decide(sentenceOf(sentence, "decide"))));
   }
 
   /** Plans a sentence read as several steps, or a playbook it picks, running nothing. */
   plan(sentence) {
-    return guarded(() => new Plan(MADE, this, this.#native.plan(String(sentence))));
+    return guarded(() => new Plan(MADE, this, this.#native.plan(sentenceOf(sentence, "plan"))));
   }
 
   /** The sealed plan file of a plan this Evoke made, as `evoke try --save FILE` writes it. */
@@ -330,7 +338,7 @@ class Evoke {
 
   /** The text `evoke why back` prints: 1 is the last decision or plan logged. */
   why(back = 1) {
-    if (!Number.isInteger(back) || back < 1) {
+    if (!Number.isInteger(back) || back < 1 || back > 0xffffffff) {
       throw usage(`why takes a count of decisions back from the last, 1 or more, not ${back}`, "evoke.why(1)");
     }
     return guarded(() => this.#native.why(back));

@@ -209,4 +209,5 @@ test("why says what evoke why says", () => {
   assert.equal(said, evoke(evokeHome, ["-C", root, "why"]));
   assert.equal(thrownBy(() => opened.why(9)).exit, 2);
   assert.equal(thrownBy(() => opened.why(0)).exit, 2);
+  assert.ok(thrownBy(() => opened.decide(undefined)) instanceof TypeError);
 });
