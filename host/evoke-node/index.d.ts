@@ -210,6 +210,18 @@ export class Ran {
   readonly json: string;
 }
 
+/** How a plan's run ended. */
+export class PlanRan {
+  #private;
+  private constructor();
+  /** The exit class the command would end with: 0 when every step ran and returned. */
+  readonly exit: 0 | ExitCode;
+  /** The exit class's name: `Done` when every step ran and returned. */
+  readonly exitName: "Done" | ExitName;
+  /** Each line the run wrote, as `evoke --json` prints them: a playbook's step 0 first, then one per step. */
+  readonly lines: readonly string[];
+}
+
 /** A trusted project, opened with the engine that decides in it. Every call blocks. */
 export class Evoke {
   #private;
@@ -226,6 +238,11 @@ export class Evoke {
   save(plan: Plan): string;
   /** Runs a decision this Evoke made through `person`; a body's failure is in the Ran, not thrown. */
   run(decision: Decision, person?: Person): Ran;
+  /**
+   * Runs a plan this Evoke made as the command runs one, through `person`; how it ended is in the PlanRan.
+   * A plan runs once.
+   */
+  runPlan(plan: Plan, person?: Person): PlanRan;
   /** The text `evoke why back` prints; 1 is the last decision or plan logged. */
   why(back?: number): string;
 }

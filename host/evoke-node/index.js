@@ -152,10 +152,11 @@ class Plan {
 
   static nativeOf(plan, evoke) {
     if (typeof plan !== "object" || plan === null || !(#native in plan)) {
-      throw usage("save takes a Plan this Evoke's plan made; nothing was saved", "evoke.plan(sentence)");
+      throw usage("only a Plan this Evoke's plan made is taken; nothing ran or was saved", "evoke.plan(sentence)");
     }
     if (plan.#evoke !== evoke) {
-      throw usage("the plan was made by another Evoke; nothing was saved", "plan the sentence again with this Evoke");
+      throw usage("the plan was made by another Evoke; nothing ran or was saved",
+        "plan the sentence again with this Evoke");
     }
     return plan.#native;
   }
@@ -209,6 +210,22 @@ class Ran {
     this.frames = Object.freeze(this.succeeded ? [] : (JSON.parse(ran.line).frames ?? []));
     /** The JSON line of the call with its result, as `evoke --json` prints it. */
     this.json = ran.line;
+    Object.freeze(this);
+  }
+}
+
+/** How a plan's run ended: the exit class the command would end with, and each line it wrote. */
+class PlanRan {
+  constructor(token, ran) {
+    if (token !== MADE) {
+      throw usage("a PlanRan is made only by Evoke#runPlan", "evoke.runPlan(plan, person)");
+    }
+    /** The exit class as a number: 0 when every step ran and returned. */
+    this.exit = ran.exit;
+    /** The exit class's name: `Done` when every step ran and returned. */
+    this.exitName = ran.name;
+    /** Each line of the run as `evoke --json` prints them: a playbook's step 0 first, then one per step. */
+    this.lines = Object.freeze(ran.lines);
     Object.freeze(this);
   }
 }
@@ -350,6 +367,24 @@ class Evoke {
    */
   run(decision, person = {}) {
     const made = Decision.nativeOf(decision, this);
+    const ran = this.#through(person, (present, answer) => this.#native.run(made, present, answer));
+    return new Ran(MADE, JSON.parse(ran));
+  }
+
+  /**
+   * Runs a plan this Evoke made as the command runs one, through `person`: every missing value asked
+   * first, a playbook's whole plan confirmed once, then each step through its gate at its turn. A plan
+   * runs once.
+   */
+  runPlan(plan, person = {}) {
+    const made = Plan.nativeOf(plan, this);
+    const ran = this.#through(person, (present, answer) => this.#native.runPlan(made, present, answer));
+    return new PlanRan(MADE, JSON.parse(ran));
+  }
+
+  // Calls `work` with the person's presence and the one callback the addon asks everything through:
+  // confirms, asks, and the bodies handed as code.
+  #through(person, work) {
     const present = person?.present ?? true;
     // An exception a callback throws stops the run (the Rust side is told only that it stopped) and
     // reaches the caller as it was thrown.
@@ -375,16 +410,16 @@ class Evoke {
       }
       return "null";
     };
-    let ran;
+    let done;
     try {
-      ran = this.#native.run(made, present === true, answer);
+      done = work(present === true, answer);
     } catch (e) {
       if (threw) throw threw.e;
       throw rethrown(e);
     }
     if (threw) throw threw.e;
-    return new Ran(MADE, JSON.parse(ran));
+    return done;
   }
 }
 
-module.exports = { Evoke, Decision, Plan, Ran, EvokeError };
+module.exports = { Evoke, Decision, Plan, Ran, PlanRan, EvokeError };

@@ -154,10 +154,12 @@ impl NativeDecision {
     }
 }
 
-/// A plan one `NativeEvoke` made: the Rust `Plan` itself, which only `save` reads back.
+/// A plan one `NativeEvoke` made: the Rust `Plan` itself, until `runPlan` takes it (a plan runs once).
 #[napi]
 pub struct NativePlan {
-    inner: evoke::Plan,
+    inner: RefCell<Option<evoke::Plan>>,
+    /// Its line, kept for after it has run.
+    line: String,
 }
 
 #[napi]
@@ -165,7 +167,21 @@ impl NativePlan {
     /// The plan line `evoke try --json` prints.
     #[napi(getter)]
     pub fn json(&self) -> String {
-        self.inner.to_json_line()
+        self.line.clone()
+    }
+}
+
+impl NativePlan {
+    fn of(plan: evoke::Plan) -> NativePlan {
+        NativePlan { line: plan.to_json_line(), inner: RefCell::new(Some(plan)) }
+    }
+
+    /// The error of a plan asked for after it ran.
+    fn gone() -> napi::Error {
+        thrown(evoke::Error::Command(
+            evoke::error::CommandError::usage("the plan has run already; a plan runs once")
+                .with_fix("plan the sentence again"),
+        ))
     }
 }
 
@@ -220,13 +236,33 @@ impl NativeEvoke {
     /// Plans `sentence` read as several steps, running nothing.
     #[napi(catch_unwind)]
     pub fn plan(&self, sentence: String) -> napi::Result<NativePlan> {
-        Ok(NativePlan { inner: self.inner.plan(&sentence).map_err(thrown)? })
+        Ok(NativePlan::of(self.inner.plan(&sentence).map_err(thrown)?))
     }
 
     /// The sealed plan file of `plan`, as `evoke try --save FILE` writes it.
     #[napi(catch_unwind)]
     pub fn save(&self, plan: &NativePlan) -> napi::Result<String> {
-        self.inner.save(&plan.inner).map_err(thrown)
+        let held = plan.inner.borrow();
+        let plan = held.as_ref().ok_or_else(NativePlan::gone)?;
+        self.inner.save(plan).map_err(thrown)
+    }
+
+    /// Runs `plan` as the command runs a plan, through the person `answer` speaks for, as `run` does; it
+    /// takes the plan, which runs once. The result is `{exit, name, lines}`: the exit class the command
+    /// would end with and each line it wrote.
+    #[napi(catch_unwind)]
+    pub fn run_plan(&self, plan: &NativePlan, present: bool, answer: Answerer<'_>) -> napi::Result<String> {
+        let plan = plan.inner.borrow_mut().take().ok_or_else(NativePlan::gone)?;
+        let _running = Running::enter(&answer);
+        let person = JsPerson { present, answer, refused: RefCell::new(None), failed: Cell::new(false) };
+        let ran = self.inner.run_plan(plan, &person);
+        if person.failed.get() {
+            // `index.js` rethrows the callback's own exception; this error only stands for it.
+            return Err(napi::Error::new(Status::GenericFailure, "a person callback threw"));
+        }
+        let ran = ran.map_err(|e| thrown(with_refusal(e, person.refused.into_inner())))?;
+        let exit = ran.exit();
+        Ok(json!({ "exit": exit as u8, "name": exit_name(exit), "lines": ran.lines() }).to_string())
     }
 
     /// The text `evoke why back` prints.

@@ -171,14 +171,43 @@ route         = { note = 0.97, wipe = 0.01, none = 0.02 }
   assert.ok(!existsSync(mark), "the project's own reflex ran");
 });
 
-test("a plan saved pins a reflex handed as code by its item alone", () => {
-  const body = () => "done";
-  const opened = Evoke.inCode({
+const TWO_STEPS = "erase the work notes, then add a note to my home notes";
+
+/** A project built in code with the wipe and note reflexes, decided by the local engine. */
+function wipeAndNote(body) {
+  return Evoke.inCode({
     home: tempDir("home"),
     adapter: "local",
     reflexes: { wipe: { manifest: WIPE, body }, note: { manifest: NOTE, body } },
   });
-  const plan = opened.plan("erase the work notes, then add a note to my home notes");
+}
+
+test("a plan of reflexes handed as code runs step by step, each through the person", () => {
+  const calls = [];
+  const opened = wipeAndNote((call) => (calls.push(call.args.folder), `done in ${call.args.folder}`));
+  const declined = opened.runPlan(opened.plan(TWO_STEPS), { confirm: () => false });
+  assert.deepEqual([declined.exit, declined.exitName], [5, "Declined"], declined.lines.join("\n"));
+  assert.deepEqual(calls, [], "a step ran on a no");
+
+  const asked = [];
+  const plan = opened.plan(TWO_STEPS);
+  const ran = opened.runPlan(plan, { confirm: (question) => (asked.push(question), true) });
+  assert.deepEqual([ran.exit, ran.exitName], [0, "Done"], ran.lines.join("\n"));
+  assert.deepEqual(ran.lines.map((line) => JSON.parse(line).status), ["ran", "ran"]);
+  assert.deepEqual(calls, ["work", "home"]);
+  // The destructive step confirmed at its turn, whatever else asked.
+  assert.ok(asked.some((question) => question.text === "Erase the work notes?"), JSON.stringify(asked));
+
+  // A plan runs once, and is saved only before it runs.
+  assert.equal(thrownBy(() => opened.runPlan(plan, { confirm: () => true })).exit, 2);
+  assert.equal(thrownBy(() => opened.save(plan)).exit, 2);
+  assert.deepEqual(calls, ["work", "home"]);
+});
+
+test("a plan saved pins a reflex handed as code by its item alone", () => {
+  const body = () => "done";
+  const opened = wipeAndNote(body);
+  const plan = opened.plan(TWO_STEPS);
   assert.equal(plan.steps.length, 2, plan.json);
   const file = JSON.parse(opened.save(plan));
   assert.deepEqual(Object.keys(file.reflexes).sort(), ["note", "wipe"]);

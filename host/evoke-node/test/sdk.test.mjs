@@ -200,6 +200,35 @@ test("a plan is the line evoke try prints, and decide names plan for it", () => 
   assert.deepEqual([one.exit, one.fix], [2, "Evoke::decide"]);
 });
 
+/** The lines of a plan's run that are JSON, read. */
+function jsonLines(ran) {
+  return ran.lines.filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+}
+
+test("a playbook's plan runs through the person's one yes to its review", () => {
+  const { home: evokeHome, project, recording } = playbookProject();
+  const opened = Evoke.open(project, { recording, home: evokeHome });
+  const no = answers(false);
+  const declined = opened.runPlan(opened.plan("good night in the den"), no);
+  assert.deepEqual([declined.exit, declined.exitName], [5, "Declined"], declined.lines.join("\n"));
+  assert.deepEqual(no.asked, [{ kind: "own", text: "Run the 4 steps of the playbook good_night as shown?" }]);
+  assert.ok(!jsonLines(declined).some((line) => line.status === "ran"), declined.lines.join("\n"));
+
+  const yes = answers(true);
+  const ran = opened.runPlan(opened.plan("good night in the den"), yes);
+  assert.deepEqual([ran.exit, ran.exitName, yes.asked.length], [0, "Done", 1], ran.lines.join("\n"));
+  const steps = jsonLines(ran).filter((line) => line.step > 0);
+  assert.deepEqual(steps.map((line) => [line.call, line.status]), [
+    ['check room="den"', "ran"],
+    ['lamp room="den" state="off"', "ran"],
+    ['lock door="front"', "ran"],
+    ['lock door="back"', "ran"],
+  ]);
+
+  const alone = opened.runPlan(opened.plan("good night in the den"), answers(true, false));
+  assert.equal(alone.exit, 3, alone.lines.join("\n"));
+});
+
 test("why says what evoke why says", () => {
   const { root, home: evokeHome, recording } = wipeProject();
   const opened = Evoke.open(root, { recording, home: evokeHome });

@@ -33,7 +33,8 @@ try {
   const text: string | null = ran.text ?? ran.failure;
   const plan = Evoke.inCode({ adapter: "local" }).plan("erase the notes, then write one");
   const saved: string = evoke.save(plan);
-  console.log(outcome, line, text, saved, evoke.why(1), plan.steps.length);
+  const planRan: 0 | 1 | 2 | 3 | 4 | 5 | 6 = evoke.runPlan(plan, person).exit;
+  console.log(outcome, line, text, saved, evoke.why(1), plan.steps.length, planRan);
 } catch (e) {
   if (e instanceof EvokeError) {
     const exit: 1 | 2 | 3 | 4 | 5 | 6 = e.exit;
