@@ -6,6 +6,17 @@ export type ExitCode = 1 | 2 | 3 | 4 | 5 | 6;
 /** The exit class's name, as the Rust enum `evoke::exit::Exit` spells it. */
 export type ExitName = "Failed" | "Usage" | "NeedsPerson" | "Abstain" | "Declined" | "Refused";
 
+/** The exit classes by name: `e.exit === Exit.NeedsPerson`. */
+export declare const Exit: {
+  readonly Done: 0;
+  readonly Failed: 1;
+  readonly Usage: 2;
+  readonly NeedsPerson: 3;
+  readonly Abstain: 4;
+  readonly Declined: 5;
+  readonly Refused: 6;
+};
+
 /** A refusal or fault of evoke's: every error of the Rust library reaches JavaScript as one. */
 export class EvokeError extends Error {
   constructor(

@@ -17,6 +17,9 @@ try {
   throw new Error(`evoke's addon is not built (${e.message}); ${hint}`, { cause: e });
 }
 
+/** The exit classes by name, as the Rust enum `evoke::exit::Exit` spells them: `e.exit === Exit.NeedsPerson`. */
+const Exit = Object.freeze({ Done: 0, Failed: 1, Usage: 2, NeedsPerson: 3, Abstain: 4, Declined: 5, Refused: 6 });
+
 /** A refusal or fault of evoke's, with the exit class the `evoke` command would end with. */
 class EvokeError extends Error {
   constructor(message, { exit, exitName, fix, diagnostics } = {}) {
@@ -48,6 +51,16 @@ function guarded(work) {
   } catch (e) {
     throw rethrown(e);
   }
+}
+
+// A path or a name in the options is text, or left out; anything else is the program's mistake.
+function textOf(options, key, verb) {
+  const value = options?.[key];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string") {
+    throw new TypeError(`${verb} takes options.${key} as a string, not ${typeof value}`);
+  }
+  return value;
 }
 
 function usage(message, fix) {
@@ -315,10 +328,11 @@ class Evoke {
     if (typeof dir !== "string") {
       throw new TypeError("Evoke.open takes the project's directory as a string");
     }
-    const { recording, home, reflexes } = options ?? {};
-    const code = codeReflexes(reflexes);
+    const recording = textOf(options, "recording", "Evoke.open");
+    const home = textOf(options, "home", "Evoke.open");
+    const code = codeReflexes(options?.reflexes);
     return guarded(() => {
-      const opened = native.NativeEvoke.open(dir, recording ?? null, home ?? null, code.names, code.manifests);
+      const opened = native.NativeEvoke.open(dir, recording, home, code.names, code.manifests);
       return new Evoke(MADE, opened, code.bodies);
     });
   }
@@ -328,11 +342,11 @@ class Evoke {
    * @param {{recording?: string, home?: string, adapter?: string, reflexes?: object}} [options]
    */
   static inCode(options = {}) {
-    const { recording, home, adapter, reflexes } = options ?? {};
-    const code = codeReflexes(reflexes);
+    const [recording, home, adapter] =
+      ["recording", "home", "adapter"].map((key) => textOf(options, key, "Evoke.inCode"));
+    const code = codeReflexes(options?.reflexes);
     return guarded(() => {
-      const opened = native.NativeEvoke.inCode(recording ?? null, home ?? null, adapter ?? null, code.names,
-        code.manifests);
+      const opened = native.NativeEvoke.inCode(recording, home, adapter, code.names, code.manifests);
       return new Evoke(MADE, opened, code.bodies);
     });
   }
@@ -422,4 +436,4 @@ class Evoke {
   }
 }
 
-module.exports = { Evoke, Decision, Plan, Ran, PlanRan, EvokeError };
+module.exports = { Evoke, Decision, Plan, Ran, PlanRan, EvokeError, Exit };

@@ -127,18 +127,17 @@ test("a body that returns no text, or a promise, is a failed run", () => {
 });
 
 test("a manifest that does not read, or a name taken already, is an EvokeError of class 2", () => {
-  const withRun = thrownBy(() =>
-    Evoke.inCode({ home: tempDir("home"), reflexes: { wipe: { manifest: `run = "wipe.mjs"\n${WIPE}`, body: () => "" } } }),
-  );
+  const handed = (reflexes) => thrownBy(() => Evoke.inCode({ home: tempDir("home"), reflexes }));
+  const withRun = handed({ wipe: { manifest: `run = "wipe.mjs"\n${WIPE}`, body: () => "" } });
   assert.ok(withRun instanceof EvokeError, String(withRun));
   assert.equal(withRun.exit, 2);
   const [fault] = withRun.diagnostics;
   assert.deepEqual([fault.key, fault.line, fault.fix], ["run", 1, "remove `run`"], JSON.stringify(fault));
   assert.match(fault.shown, /wipe \(handed as code\):1:1/);
 
-  const badName = thrownBy(() => Evoke.inCode({ home: tempDir("home"), reflexes: { "Wipe Notes": { manifest: WIPE, body: () => "" } } }));
+  const badName = handed({ "Wipe Notes": { manifest: WIPE, body: () => "" } });
   assert.equal(badName.exit, 2);
-  const noBody = thrownBy(() => Evoke.inCode({ home: tempDir("home"), reflexes: { wipe: { manifest: WIPE } } }));
+  const noBody = handed({ wipe: { manifest: WIPE } });
   assert.equal(noBody.exit, 2);
 
   const { root, home } = wipeProject();

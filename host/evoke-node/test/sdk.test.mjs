@@ -7,11 +7,17 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Decision, Evoke, EvokeError } from "../index.js";
+import { Decision, Evoke, EvokeError, Exit } from "../index.js";
 import { evoke, playbookProject, repo, tempDir, trust, wipeProject, withoutMs } from "../testing.mjs";
 
 const home = join(repo, "docs/examples/home");
 const sdkRecording = join(repo, "docs/examples/sdk.recording.toml");
+
+/** The line `evoke try --json` prints for the kitchen sentence in the example project, timings aside. */
+function triedKitchen(evokeHome) {
+  const args = ["-C", home, "--recording", sdkRecording, "try", "--json", "turn on the kitchen lights"];
+  return withoutMs(evoke(evokeHome, args).trimEnd());
+}
 
 /** Says one answer to every confirm, and keeps each question asked. */
 function answers(yes, present = true) {
@@ -34,8 +40,7 @@ test("decide writes the line evoke try --json prints, with values, and run runs 
   trust(evokeHome, home);
   const opened = Evoke.open(home, { recording: sdkRecording, home: evokeHome });
   const decision = opened.decide("turn on the kitchen lights");
-  const tried = evoke(evokeHome, ["-C", home, "--recording", sdkRecording, "try", "--json", "turn on the kitchen lights"]);
-  const expected = `${withoutMs(tried.trimEnd()).slice(0, -1)},"values":{"room":"kitchen","state":"on"}}`;
+  const expected = `${triedKitchen(evokeHome).slice(0, -1)},"values":{"room":"kitchen","state":"on"}}`;
   assert.equal(withoutMs(decision.json), expected);
   assert.deepEqual(decision.toJSON(), JSON.parse(decision.json));
   assert.equal(decision.outcome, "run");
@@ -62,8 +67,7 @@ test("the example prints the line evoke try prints, then runs it", () => {
   });
   const lines = printed.trimEnd().split("\n");
   assert.equal(lines.length, 2, printed);
-  const tried = evoke(evokeHome, ["-C", home, "--recording", sdkRecording, "try", "--json", "turn on the kitchen lights"]);
-  const expected = `${withoutMs(tried.trimEnd()).slice(0, -1)},"values":{"room":"kitchen","state":"on"}}`;
+  const expected = `${triedKitchen(evokeHome).slice(0, -1)},"values":{"room":"kitchen","state":"on"}}`;
   assert.equal(withoutMs(lines[0]), expected);
   assert.equal(lines[1], "kitchen lights on");
 });
@@ -174,6 +178,8 @@ test("an untrusted project is an EvokeError of class 3 whose fix is evoke trust"
   assert.ok(refused instanceof Error);
   assert.equal(refused.name, "EvokeError");
   assert.deepEqual([refused.exit, refused.exitName, refused.fix], [3, "NeedsPerson", "evoke trust"]);
+  assert.equal(refused.exit, Exit.NeedsPerson);
+  assert.ok(thrownBy(() => Evoke.open(home, { home: 5 })) instanceof TypeError);
   assert.match(refused.message, /not trusted/);
 });
 

@@ -13,7 +13,7 @@ import { repo, tempDir } from "../testing.mjs";
 const tsc = join(repo, "target/js-tools/node_modules/.bin/tsc");
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
-const KEEPS = `import { Evoke, EvokeError, type CodeReflex, type Person } from "evoke";
+const KEEPS = `import { Evoke, EvokeError, Exit, type CodeReflex, type Person } from "evoke";
 
 const greet: CodeReflex = {
   manifest: "reflex = 1",
@@ -38,6 +38,7 @@ try {
 } catch (e) {
   if (e instanceof EvokeError) {
     const exit: 1 | 2 | 3 | 4 | 5 | 6 = e.exit;
+    if (exit === Exit.NeedsPerson) console.log("trust it first");
     console.log(exit, e.exitName, e.fix, e.diagnostics.map((d) => d.shown));
   }
 }
