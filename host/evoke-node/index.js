@@ -67,8 +67,8 @@ function usage(message, fix) {
   return new EvokeError(message, { exit: 2, exitName: "Usage", fix });
 }
 
-// Only this file makes an Evoke, a Decision, a Plan or a Ran: each constructor checks for this token,
-// which no other module holds.
+// Only this file makes an Evoke, a Decision, a Plan, a Ran or a PlanRan: each constructor checks for this
+// token, which no other module holds.
 const MADE = Symbol("made by evoke");
 
 /** One decision of a sentence: run, confirm, ask or abstain. Only `Evoke#decide` makes one. */
@@ -267,6 +267,8 @@ function called(name, body, call) {
   }
   const failed = (message) => JSON.stringify({ thrown: { message, frames: [] } });
   if (typeof out?.then === "function") {
+    // Nothing waits for the promise; a rejection of it must not end the process as an unhandled one.
+    Promise.resolve(out).catch(() => {});
     return failed(`the body of ${name} returned a promise; a body handed as code returns its result before run does`);
   }
   const returned = typeof out === "string" ? { text: out } : out;

@@ -117,6 +117,8 @@ test("a body that returns no text, or a promise, is a failed run", () => {
   for (const [body, said] of [
     [() => 42, /returned number/],
     [async () => "erased", /returned a promise/],
+    // Its rejection is nobody's to handle: it must not end the process.
+    [async () => Promise.reject(new Error("too late")), /returned a promise/],
     [() => ({ text: "erased", data: 10n }), /not JSON/],
   ]) {
     const opened = inCode(body);
