@@ -8,6 +8,7 @@
 
 use pyo3::prelude::*;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 mod convert;
 mod error;
@@ -35,7 +36,18 @@ pub struct Decision {
 /// The plan of a sentence read as several steps, or of a playbook it picked, made by `Evoke.plan`.
 #[pyclass(module = "evoke._evoke", frozen)]
 pub struct Plan {
-    inner: evoke::Plan,
+    /// The plan until `Evoke.run_plan` takes it: it runs once.
+    inner: Mutex<Option<evoke::Plan>>,
+    input: String,
+    outcome: &'static str,
+    playbook: Option<String>,
+    json: String,
+}
+
+/// How a plan's run ended: the exit the command would end with, and each line it wrote.
+#[pyclass(module = "evoke._evoke", frozen)]
+pub struct PlanRan {
+    inner: evoke::PlanRan,
 }
 
 /// What a run gave: the body's text and data, or its failure with its frames.
@@ -89,7 +101,28 @@ impl Evoke {
 
     /// The sealed plan file of `plan`, as `evoke try --save FILE` writes it, for `evoke run FILE`.
     fn save(&self, py: Python<'_>, plan: &Plan) -> PyResult<String> {
-        guarded(|| py.detach(|| self.inner.save(&plan.inner)).map_err(|e| raised(py, &e)))
+        guarded(|| {
+            let held = plan.held();
+            let Some(unran) = held.as_ref() else { return Err(Plan::spent(py)) };
+            py.detach(|| self.inner.save(unran)).map_err(|e| raised(py, &e))
+        })
+    }
+
+    /// Runs a plan this `Evoke` made, once, by the command's runner, through `person`: missing values
+    /// asked first, a playbook's review confirmed once, then each step through its gate at its turn.
+    fn run_plan(&self, py: Python<'_>, plan: &Plan, person: Py<PyAny>) -> PyResult<PlanRan> {
+        guarded(|| {
+            let Some(unran) = plan.held().take() else { return Err(Plan::spent(py)) };
+            let person = PyPerson::new(person);
+            let ran = py.detach(|| self.inner.run_plan(unran, &person));
+            self.reraise()?;
+            // As in `run`: a callback's own exception says more than the no it caused; what ran before it
+            // is in the log.
+            if let Some(e) = person.take_raised() {
+                return Err(e);
+            }
+            ran.map(|inner| PlanRan { inner }).map_err(|e| raised(py, &e))
+        })
     }
 
     /// Decides `sentence`, running nothing, and logs it as `evoke try` does.
@@ -104,7 +137,7 @@ impl Evoke {
     fn plan(&self, py: Python<'_>, sentence: &str) -> PyResult<Plan> {
         guarded(|| {
             let planned = py.detach(|| self.inner.plan(sentence));
-            planned.map(|inner| Plan { inner }).map_err(|e| raised(py, &e))
+            planned.map(Plan::of).map_err(|e| raised(py, &e))
         })
     }
 
@@ -115,12 +148,7 @@ impl Evoke {
             let person = PyPerson::new(person);
             // Other Python threads go on while the body runs; each callback takes the interpreter back.
             let ran = py.detach(|| self.inner.run(&decision.inner, &person));
-            // An interrupt inside a body is raised as itself once the run is over.
-            for escaped in &self.escaped {
-                if let Some(e) = escaped.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() {
-                    return Err(e);
-                }
-            }
+            self.reraise()?;
             // A callback's own exception says more than the refusal it caused.
             if let Some(e) = person.take_raised() {
                 return Err(e);
@@ -133,6 +161,18 @@ impl Evoke {
     #[pyo3(signature = (back = 1))]
     fn why(&self, py: Python<'_>, back: usize) -> PyResult<String> {
         guarded(|| py.detach(|| self.inner.why(back)).map_err(|e| raised(py, &e)))
+    }
+}
+
+impl Evoke {
+    /// An interrupt inside a body handed as code, raised as itself once the run is over.
+    fn reraise(&self) -> PyResult<()> {
+        for escaped in &self.escaped {
+            if let Some(e) = escaped.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() {
+                return Err(e);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -223,34 +263,87 @@ impl Decision {
     }
 }
 
+impl Plan {
+    /// The plan `Evoke.plan` made, its fields read once so they outlast its run.
+    fn of(plan: evoke::Plan) -> Plan {
+        Plan {
+            input: plan.input().to_string(),
+            outcome: plan.verdict().outcome.as_str(),
+            playbook: plan.playbook().map(str::to_string),
+            json: plan.to_json_line(),
+            inner: Mutex::new(Some(plan)),
+        }
+    }
+
+    /// The plan, or nothing once it ran.
+    fn held(&self) -> std::sync::MutexGuard<'_, Option<evoke::Plan>> {
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The error of a plan used after its run.
+    fn spent(py: Python<'_>) -> PyErr {
+        error::exception(
+            py,
+            evoke::exit::Exit::Usage as u8,
+            "the plan ran already; a plan runs once",
+            Some("plan the sentence again with Evoke.plan".into()),
+        )
+    }
+}
+
 #[pymethods]
 impl Plan {
     /// The sentence as planned.
     #[getter]
     fn input(&self) -> &str {
-        self.inner.input()
+        &self.input
     }
 
     /// The plan's verdict: its weakest step's outcome, or `abstain` when it is refused whole.
     #[getter]
     fn outcome(&self) -> &'static str {
-        self.inner.verdict().outcome.as_str()
+        self.outcome
     }
 
     /// The playbook that wrote the plan, when one did.
     #[getter]
     fn playbook(&self) -> Option<&str> {
-        self.inner.playbook()
+        self.playbook.as_deref()
     }
 
     /// The plan line `evoke try --json` prints for the same input and answers.
     #[getter]
-    fn json(&self) -> String {
-        self.inner.to_json_line()
+    fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// Whether `Evoke.run_plan` took it already.
+    #[getter]
+    fn ran(&self) -> bool {
+        self.held().is_none()
     }
 
     fn __repr__(&self) -> String {
-        format!("<Plan {} {:?}>", self.outcome(), self.input())
+        format!("<Plan {} {:?}>", self.outcome, self.input)
+    }
+}
+
+#[pymethods]
+impl PlanRan {
+    /// The exit the command would end with, as an `evoke.Exit`: `DONE` when every step ran and returned.
+    #[getter]
+    fn exit<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("evoke._errors")?.getattr("Exit")?.call1((self.inner.exit() as u8,))
+    }
+
+    /// Each line of the run, in the order written, as `evoke --json` prints them.
+    #[getter]
+    fn lines(&self) -> Vec<String> {
+        self.inner.lines().to_vec()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<PlanRan exit {} lines {}>", self.inner.exit() as u8, self.inner.lines().len())
     }
 }
 
@@ -313,6 +406,7 @@ fn _evoke(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Evoke>()?;
     module.add_class::<Decision>()?;
     module.add_class::<Plan>()?;
+    module.add_class::<PlanRan>()?;
     module.add_class::<Ran>()?;
     module.add_class::<Question>()?;
     module.add_class::<Reflex>()?;

@@ -333,15 +333,18 @@ class Errors(unittest.TestCase):
         for exit in Exit:
             if exit is Exit.DONE:
                 continue
-            made = evoke._errors._error(int(exit), "said", None)
+            made = evoke._errors._error(int(exit), "said", None, [])
             self.assertIsInstance(made, EvokeError)
             self.assertIsNot(type(made), EvokeError, exit)
             self.assertEqual((made.exit, made.message, made.fix, str(made)), (exit, "said", None, "said"))
+            self.assertEqual(made.diagnostics, [])
 
-    def test_a_manifest_that_does_not_read_is_a_usage_error(self) -> None:
+    def test_a_manifest_that_does_not_read_is_a_usage_error_with_its_faults(self) -> None:
         with self.assertRaises(UsageError) as refused:
-            Reflex("greet", "reflex = 1\nrun = 'greet.mjs'\n", lambda call: "hi")
+            Reflex("greet", f"run = 'greet.mjs'\n{GREET}", lambda call: "hi")
         self.assertEqual(refused.exception.exit, Exit.USAGE)
+        fault = refused.exception.diagnostics[0]
+        self.assertEqual((fault["key"], fault["line"], fault["fix"]), ("run", 1, "remove `run`"), fault)
         with self.assertRaises(UsageError):
             Reflex("Not A Name", GREET, lambda call: "hi")
         with self.assertRaises(TypeError):
@@ -446,7 +449,85 @@ class InCode(unittest.TestCase):
         self.assertIn("installed already", refused.exception.message)
 
 
+NOTE = """reflex = 1
+description = "Write a note in one folder."
+effect = "write"
+confirm = "Note in {folder}?"
+
+[args.folder]
+ask = "Which folder?"
+options.work = "The work notes."
+options.home = "The home notes."
+
+[examples]
+"note in work" = { folder = "work" }
+"add a note to my home notes" = { folder = "home" }
+"""
+
+CODE_WIPE = """reflex = 1
+description = "Erase every note in one folder."
+effect = "destructive"
+confirm = "Erase the {folder} notes?"
+
+[args.folder]
+ask = "Which folder?"
+options.work = "The work notes."
+options.home = "The home notes."
+
+[examples]
+"erase the work notes" = { folder = "work" }
+"wipe my home notes" = { folder = "home" }
+"""
+
+TWO_STEPS = "erase the work notes, then add a note to my home notes"
+
+
 class Plans(unittest.TestCase):
+    def wipe_and_note(self) -> tuple[Evoke, list[dict], Reflex, Reflex]:
+        """A project built in code with a destructive `wipe` and a `note`, decided by `local`."""
+        calls: list[dict] = []
+
+        def wiped(call: dict) -> str:
+            calls.append(call)
+            return f"erased {call['args']['folder']}"
+
+        def noted(call: dict) -> str:
+            calls.append(call)
+            return "noted"
+
+        wipe, note = Reflex("wipe", CODE_WIPE, wiped), Reflex("note", NOTE, noted)
+        return Evoke.in_code([wipe, note], home=temp_dir(self), adapter="local"), calls, wipe, note
+
+    def test_a_plan_of_code_reflexes_runs_step_by_step_through_the_person(self) -> None:
+        opened, calls, _wipe, _note = self.wipe_and_note()
+        declined = opened.run_plan(opened.plan(TWO_STEPS), Answers(yes=False))
+        self.assertEqual(declined.exit, Exit.DECLINED, declined.lines)
+        self.assertEqual(calls, [], "a step ran on a no")
+
+        plan = opened.plan(TWO_STEPS)
+        yes = Answers(yes=True)
+        ran = opened.run_plan(plan, yes)
+        self.assertEqual(ran.exit, Exit.DONE, ran.lines)
+        self.assertEqual([json.loads(line)["status"] for line in ran.lines], ["ran", "ran"])
+        self.assertEqual([call["args"]["folder"] for call in calls], ["work", "home"])
+        # The destructive step confirmed at its turn, whatever else asked.
+        self.assertIn("Erase the work notes?", [question.text for question in yes.asked])
+        # A plan runs once.
+        self.assertTrue(plan.ran)
+        with self.assertRaises(UsageError):
+            opened.run_plan(plan, yes)
+        with self.assertRaises(UsageError):
+            opened.save(plan)
+        self.assertEqual(len(calls), 2)
+
+    def test_a_plan_file_pins_a_code_reflex_by_its_item_alone(self) -> None:
+        opened, _calls, wipe, note = self.wipe_and_note()
+        plan = opened.plan(TWO_STEPS)
+        self.assertFalse(plan.ran)
+        saved = json.loads(opened.save(plan))
+        self.assertEqual(saved["reflexes"], {"note": {"item": note.item}, "wipe": {"item": wipe.item}})
+        self.assertTrue(wipe.item.startswith("sha256:"), wipe.item)
+
     def playbook_project(self) -> tuple[Path, Path, Path]:
         """The playbook transcript's project, copied where a test may trust it, with its recording."""
         root, home = temp_dir(self), temp_dir(self)

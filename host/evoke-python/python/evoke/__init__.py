@@ -20,7 +20,7 @@ from evoke._errors import (
     RefusedError,
     UsageError,
 )
-from evoke._evoke import Decision, Evoke, Plan, Question, Ran, Reflex
+from evoke._evoke import Decision, Evoke, Plan, PlanRan, Question, Ran, Reflex
 from evoke._types import JSON, Call, Outcome, Person, Result
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "Outcome",
     "Person",
     "Plan",
+    "PlanRan",
     "Question",
     "Ran",
     "RefusedError",

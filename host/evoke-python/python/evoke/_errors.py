@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 
 class Exit(IntEnum):
@@ -33,12 +34,22 @@ class EvokeError(Exception):
     """One line, in evoke's words."""
     fix: str | None
     """The command or edit that fixes it, when there is one."""
+    diagnostics: list[dict[str, Any]]
+    """The refusals behind it, such as each fault of a manifest: ``severity``, ``type``, ``file``,
+    ``line``, ``column``, ``key``, ``message`` and ``fix``."""
 
-    def __init__(self, exit: Exit | int, message: str, fix: str | None = None) -> None:
+    def __init__(
+        self,
+        exit: Exit | int,
+        message: str,
+        fix: str | None = None,
+        diagnostics: list[dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(message)
         self.exit = Exit(exit)
         self.message = message
         self.fix = fix
+        self.diagnostics = diagnostics or []
 
     def __str__(self) -> str:
         return self.message if self.fix is None else f"{self.message} (fix: {self.fix})"
@@ -78,7 +89,7 @@ _CLASSES: dict[Exit, type[EvokeError]] = {
 }
 
 
-def _error(exit: int, message: str, fix: str | None) -> EvokeError:
+def _error(exit: int, message: str, fix: str | None, diagnostics: list[dict[str, Any]]) -> EvokeError:
     """The exception of exit class ``exit``: what the native module raises for each error."""
     kind = _CLASSES.get(Exit(exit), EvokeError)
-    return kind(exit, message, fix)
+    return kind(exit, message, fix, diagnostics)

@@ -4,9 +4,10 @@ from collections.abc import Callable, Sequence
 from os import PathLike
 from typing import Any, Literal, final
 
+from evoke._errors import Exit
 from evoke._types import JSON, Call, Outcome, Person, Result
 
-__all__ = ["Decision", "Evoke", "Plan", "Question", "Ran", "Reflex"]
+__all__ = ["Decision", "Evoke", "Plan", "PlanRan", "Question", "Ran", "Reflex"]
 
 @final
 class Question:
@@ -84,6 +85,20 @@ class Plan:
     @property
     def json(self) -> str:
         """The plan line ``evoke try --json`` prints for the same input and answers."""
+    @property
+    def ran(self) -> bool:
+        """Whether ``Evoke.run_plan`` took it already: a plan runs once."""
+
+@final
+class PlanRan:
+    """How a plan's run ended."""
+
+    @property
+    def exit(self) -> Exit:
+        """The exit the command would end with: ``Exit.DONE`` when every step ran and returned."""
+    @property
+    def lines(self) -> list[str]:
+        """Each line of the run, in the order written, as ``evoke --json`` prints them."""
 
 @final
 class Ran:
@@ -134,6 +149,8 @@ class Evoke:
         """Plans ``sentence`` read as several steps or a playbook, running nothing."""
     def run(self, decision: Decision, person: Person) -> Ran:
         """Runs a decision this ``Evoke`` made through ``person``: a confirm only on its ``True``."""
+    def run_plan(self, plan: Plan, person: Person) -> PlanRan:
+        """Runs a plan this ``Evoke`` made, once, by the command's runner, through ``person``."""
     def save(self, plan: Plan) -> str:
         """The sealed plan file of ``plan``, as ``evoke try --save FILE`` writes it."""
     def why(self, back: int = 1) -> str:
