@@ -285,3 +285,194 @@ fn a_question_left_unanswered_runs_nothing_and_is_class_5() {
     assert_eq!(refused.exit(), Exit::Declined, "{refused}");
     assert!(calls.lock().unwrap().is_empty());
 }
+
+// ---- A name handed as code is one `evoke.toml` could give ---------------------------------------------
+
+#[test]
+#[ignore = "defect: CodeReflex::new checks is_name alone, not the sentinels and reserved names (sdk/code.rs)"]
+fn a_code_reflex_may_not_take_a_sentinel_or_reserved_name() {
+    // `evoke.toml` refuses each of these as a reflex's local name (evoke_core::project::read_source).
+    for name in ["none", "unstated", "route", "fits", "weave"] {
+        let made = CodeReflex::new(name, SHOW, |_: &Called| Ok(Returned::default()));
+        let refused = made.err().unwrap_or_else(|| panic!("`{name}` was taken as a reflex name"));
+        assert_eq!(refused.exit(), Exit::Usage, "{name}: {refused}");
+    }
+}
+
+#[test]
+#[ignore = "defect: a code reflex named `none` is taken, and the route can no longer tell it from the sentinel"]
+fn a_code_reflex_named_none_leaves_the_other_reflexes_decided() {
+    let calls = Calls::default();
+    let (_home, evoke) = in_code(vec![recorded("show", SHOW, &calls), recorded("none", WIPE, &calls)]);
+    let decision = evoke.decide("show the work notes");
+    let decision = decision.unwrap();
+    assert_eq!(decision.outcome(), evoke_core::decision::Outcome::Run, "{}", decision.to_json_line());
+}
+
+// ---- The bars are those of the `Evoke`'s own home -----------------------------------------------------
+
+#[test]
+#[ignore = "defect: Evoke::open loads the project with the environment's places, not OpenOptions::home (session::Workspace::open calls project::load)"]
+fn open_takes_the_bars_of_its_own_home_evoke_toml() {
+    let home = tempfile::tempdir().unwrap();
+    let project = repo().join("docs/examples/home");
+    let recording = repo().join("docs/examples/sdk.recording.toml");
+    trust(home.path(), &project);
+    // The person raised the write bar of the engine over every confidence the recording gives.
+    std::fs::create_dir_all(home.path().join("config")).unwrap();
+    std::fs::write(home.path().join("config/evoke.toml"), "[bars.replay]\nwrite = 0.99\n").unwrap();
+
+    let (code, tried) = evoke_in(home.path(), &project, &recording, &["try", "--json", "turn on the kitchen lights"]);
+    assert_eq!(code, Some(0));
+    assert!(tried.starts_with(r#"{"input":"turn on the kitchen lights","outcome":"confirm""#), "{tried}");
+
+    let options =
+        OpenOptions { recording: Some(recording), home: Some(home.path().to_path_buf()), ..Default::default() };
+    let evoke = Evoke::open(&project, options).unwrap();
+    let decision = evoke.decide("turn on the kitchen lights").unwrap();
+    assert!(matches!(decision, Decision::Confirm(_)), "the home's bar was not applied: {}", decision.to_json_line());
+    assert_eq!(without_ms(&without_values(&decision.to_json_line())), without_ms(tried.trim_end()));
+}
+
+// ---- A plan is saved and run only by the `Evoke` that made it -----------------------------------------
+
+const NOTE: &str = r#"reflex = 1
+description = "Write a note in one folder."
+effect = "write"
+confirm = "Note in {folder}?"
+
+[args.folder]
+ask = "Which folder?"
+options.work = "The work notes."
+options.home = "The home notes."
+
+[examples]
+"note in work" = { folder = "work" }
+"add a note to my home notes" = { folder = "home" }
+"#;
+
+const TWO_STEPS: &str = "erase the work notes, then add a note to my home notes";
+
+/// A project built in code with `wipe` and `note`, decided by the embedded `local` engine.
+fn wipe_and_note(calls: &Calls) -> (tempfile::TempDir, Evoke) {
+    let home = tempfile::tempdir().unwrap();
+    let options = OpenOptions {
+        home: Some(home.path().to_path_buf()),
+        reflexes: vec![recorded("wipe", WIPE, calls), recorded("note", NOTE, calls)],
+        adapter: Some("local".into()),
+        ..Default::default()
+    };
+    (home, Evoke::in_code(options).unwrap())
+}
+
+#[test]
+#[ignore = "defect: Evoke::save seals a plan another Evoke made; run_plan refuses one (sdk/open.rs save has no origin check)"]
+fn save_takes_only_a_plan_its_own_evoke_made() {
+    let (_home, evoke) = wipe_and_note(&Calls::default());
+    let (_other_home, other) = wipe_and_note(&Calls::default());
+    let foreign = other.plan(TWO_STEPS).unwrap();
+    assert_eq!(foreign.steps().len(), 2, "{}", foreign.to_json_line());
+    let saved = evoke.save(&foreign);
+    let refused = saved.err().expect("a plan made by another Evoke was sealed under this one's key");
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+}
+
+#[test]
+fn run_plan_takes_only_a_plan_its_own_evoke_made() {
+    let calls = Calls::default();
+    let (_home, evoke) = wipe_and_note(&calls);
+    let (_other_home, other) = wipe_and_note(&calls);
+    let refused = evoke.run_plan(other.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap_err();
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+    assert!(calls.lock().unwrap().is_empty());
+}
+
+#[test]
+fn a_decision_runs_only_in_the_evoke_that_made_it_even_a_clone() {
+    let calls = Calls::default();
+    let (_home, evoke) = in_code(vec![recorded("show", SHOW, &calls)]);
+    let (_other_home, other) = in_code(vec![recorded("show", SHOW, &calls)]);
+    let decision = other.decide("show the work notes").unwrap().clone();
+    let refused = evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap_err();
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+    assert!(calls.lock().unwrap().is_empty());
+}
+
+// ---- A callback of the program may use its own `Evoke` -------------------------------------------------
+
+#[test]
+#[ignore = "defect: run_plan calls the person inside its runtime's block_on, so the person's own decide panics in tokio (sdk/open.rs run_plan)"]
+fn a_person_may_decide_with_its_evoke_while_a_plan_waits_for_it() {
+    let calls = Calls::default();
+    let (_home, evoke) = wipe_and_note(&calls);
+    let inner: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let person = ConfirmWith::new(|_| {
+        // A program checking a second sentence before it answers: allowed when `run` asks (below).
+        if let Err(e) = evoke.decide("erase the work notes") {
+            inner.lock().unwrap().push(e.to_string());
+        }
+        true
+    });
+    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &person).unwrap();
+    assert_eq!(ran.exit(), Exit::Done, "{:?}", ran.lines());
+    assert_eq!(*inner.lock().unwrap(), Vec::<String>::new());
+}
+
+#[test]
+fn a_person_may_decide_with_its_evoke_while_a_call_waits_for_it() {
+    let calls = Calls::default();
+    let (_home, evoke) = wipe_and_note(&calls);
+    let inner: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let person = ConfirmWith::new(|_| {
+        if let Err(e) = evoke.decide("add a note to my home notes") {
+            inner.lock().unwrap().push(e.to_string());
+        }
+        true
+    });
+    let decision = evoke.decide("erase the work notes").unwrap();
+    assert!(matches!(decision, Decision::Confirm(_)), "{}", decision.to_json_line());
+    let ran = evoke.run(&decision, &person).unwrap();
+    assert_eq!(ran.text(), Some("done"));
+    assert_eq!(*inner.lock().unwrap(), Vec::<String>::new());
+}
+
+// ---- What a body hands back is bounded ----------------------------------------------------------------
+
+const MIB: usize = 1 << 20;
+
+/// `show`, whose body returns or throws what `body` makes.
+fn show_with(body: impl Fn(&Called) -> Result<Returned, Thrown> + Send + Sync + 'static) -> (tempfile::TempDir, Evoke) {
+    in_code(vec![CodeReflex::new("show", SHOW, body).unwrap()])
+}
+
+#[test]
+fn a_result_over_the_bound_is_a_failed_call() {
+    for (text, data) in
+        [("x".repeat(MIB + 1), None), (String::new(), Some(serde_json::json!({ "x": "y".repeat(MIB) })))]
+    {
+        let returned = Returned { text, data };
+        let (_home, evoke) = show_with(move |_| Ok(returned.clone()));
+        let decision = evoke.decide("show the work notes").unwrap();
+        let ran = evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap();
+        assert!(!ran.succeeded() && ran.text().is_none(), "{:?}", ran.failure());
+        assert!(ran.failure().unwrap().contains("more than"), "{:?}", ran.failure());
+        assert!(ran.to_json_line().len() < MIB, "{}", ran.to_json_line().len());
+    }
+}
+
+#[test]
+#[ignore = "defect: a throw is not held to the output bound; its message and frames are kept and logged whole (sdk/code.rs CodeReflex::call)"]
+fn a_throw_over_the_bound_is_held_to_it_as_a_result_is() {
+    let (home, evoke) = show_with(|_| {
+        Err(Thrown { message: "m".repeat(2 * MIB), frames: vec!["at show (notes.js:1:1)".to_string(); 100_000] })
+    });
+    let decision = evoke.decide("show the work notes").unwrap();
+    let ran = evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap();
+    assert!(!ran.succeeded());
+    // A file body's report past 1 MiB is refused whole (evoke_bodies::node): a function's throw no less.
+    assert!(ran.failure().unwrap().len() <= MIB, "a failure of {} bytes", ran.failure().unwrap().len());
+    assert!(ran.to_json_line().len() <= 2 * MIB, "a line of {} bytes", ran.to_json_line().len());
+    let log = std::fs::read_to_string(home.path().join("state/log.jsonl")).unwrap();
+    let longest = log.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest <= 2 * MIB, "a logged line of {longest} bytes");
+}
