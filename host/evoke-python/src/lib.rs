@@ -102,9 +102,13 @@ impl Evoke {
     /// The sealed plan file of `plan`, as `evoke try --save FILE` writes it, for `evoke run FILE`.
     fn save(&self, py: Python<'_>, plan: &Plan) -> PyResult<String> {
         guarded(|| {
-            let held = plan.held();
-            let Some(unran) = held.as_ref() else { return Err(Plan::spent(py)) };
-            py.detach(|| self.inner.save(unran)).map_err(|e| raised(py, &e))
+            // The plan is held only while detached, so a thread waiting for it never holds the interpreter
+            // this one needs back.
+            let saved = py.detach(|| plan.held().as_ref().map(|unran| self.inner.save(unran)));
+            match saved {
+                Some(saved) => saved.map_err(|e| raised(py, &e)),
+                None => Err(Plan::spent(py)),
+            }
         })
     }
 
@@ -373,12 +377,11 @@ impl Ran {
         self.inner.failure()
     }
 
-    /// A failed body's frames, from the first, as its line records them.
+    /// A failed body's frames, innermost first, as its line records them (empty when it has none).
     #[getter]
     fn frames(&self) -> Vec<String> {
         let line: serde_json::Value = serde_json::from_str(self.inner.to_json_line()).unwrap_or_default();
-        let frames = line.pointer("/ran/frames").or_else(|| line.get("frames"));
-        serde_json::from_value(frames.cloned().unwrap_or_default()).unwrap_or_default()
+        serde_json::from_value(line.get("frames").cloned().unwrap_or_default()).unwrap_or_default()
     }
 
     /// The JSON line of the call with its result, as `evoke --json` prints it.

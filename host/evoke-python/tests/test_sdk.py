@@ -309,6 +309,10 @@ class Destructive(unittest.TestCase):
         with self.assertRaises(UsageError) as refused:
             opened.run(decision, yes)
         self.assertEqual((refused.exception.exit, len(yes.asked)), (Exit.USAGE, 0))
+        # Only a Decision is run: nothing else passes for one.
+        with self.assertRaises(TypeError):
+            opened.run(json.loads(decision.json), yes)  # type: ignore[arg-type]
+        self.assertEqual(len(yes.asked), 0)
 
 
 class Errors(unittest.TestCase):
