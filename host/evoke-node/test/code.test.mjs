@@ -205,6 +205,22 @@ test("a plan of reflexes handed as code runs step by step, each through the pers
   assert.deepEqual(calls, ["work", "home"]);
 });
 
+test("a body may decide and run again, in its own Evoke or another, before it returns", () => {
+  const other = inCode((call) => `other erased ${call.args.folder}`);
+  let depth = 0;
+  let opened;
+  opened = inCode((call) => {
+    depth += 1;
+    if (depth > 1) return `inner erased ${call.args.folder}`;
+    const again = opened.run(opened.decide("erase the work notes"), { confirm: () => true });
+    const elsewhere = other.run(other.decide("erase the work notes"), { confirm: () => true });
+    return `outer, then ${again.text}, then ${elsewhere.text}`;
+  });
+  const ran = opened.run(opened.decide("erase the work notes"), { confirm: () => true });
+  assert.equal(ran.text, "outer, then inner erased work, then other erased work", ran.json);
+  assert.equal(depth, 2);
+});
+
 test("a plan saved pins a reflex handed as code by its item alone", () => {
   const body = () => "done";
   const opened = wipeAndNote(body);
