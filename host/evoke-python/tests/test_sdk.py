@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 from pathlib import Path
 
@@ -523,6 +524,48 @@ class Plans(unittest.TestCase):
         with self.assertRaises(UsageError):
             opened.save(plan)
         self.assertEqual(len(calls), 2)
+
+    def test_a_person_may_decide_with_its_evoke_while_a_call_waits_for_it(self) -> None:
+        opened, calls, _wipe, _note = self.wipe_and_note()
+        inner: list[str] = []
+
+        class Checks:
+            def confirm(self, question: Question) -> bool:
+                # A program checking a second sentence before it answers.
+                inner.append(opened.decide("add a note to my home notes").outcome)
+                return True
+
+            def ask(self, missing: dict) -> None:
+                return None
+
+        decision = opened.decide("erase the work notes")
+        self.assertEqual(decision.outcome, "confirm")
+        self.assertEqual(opened.run(decision, Checks()).text, "erased work")
+        self.assertEqual(len(inner), 1)
+        self.assertEqual([call["args"]["folder"] for call in calls], ["work"])
+
+    def test_one_evoke_serves_several_python_threads_at_once(self) -> None:
+        opened, calls, _wipe, _note = self.wipe_and_note()
+        failures: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                for _ in range(3):
+                    decision = opened.decide("erase the work notes")
+                    with self.assertRaises(DeclinedError):
+                        opened.run(decision, Answers(yes=False))
+                    self.assertEqual(opened.run(decision, Answers(yes=True)).text, "erased work")
+            except BaseException as e:
+                # A thread's failure is the test's: it is reported once every thread is joined.
+                failures.append(e)
+
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(failures, [])
+        self.assertEqual(len(calls), 12)
 
     def test_a_plan_file_pins_a_code_reflex_by_its_item_alone(self) -> None:
         opened, _calls, wipe, note = self.wipe_and_note()
