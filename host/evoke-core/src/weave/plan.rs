@@ -112,7 +112,18 @@ pub struct Bind {
     pub from: usize,
     pub field: String,
     pub kind: PickKind,
-    pub via: &'static str,
+    pub via: Via,
+}
+
+/// How a bound value enters its step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Via {
+    /// A required value the step's words do not give: given to the call as an answer is.
+    Fill,
+    /// An optional value the words leave unstated: written into the step's words, which are decided
+    /// again under the same gate.
+    Rewrite,
 }
 
 /// The plan whole, as `evoke try --json` prints it (less `trace`, which the host adds).
@@ -318,11 +329,11 @@ pub fn bind(catalog: &Catalog, plan: &mut Plan) {
         let Some(reflex) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
         // A required value missing is filled; an optional one unstated is written into the words.
         let missing = step.decision.missing.iter().flatten().filter(|m| m.because == MissingBecause::Unstated);
-        let mut wanted: Vec<(String, &'static str)> = missing.map(|m| (m.arg.clone(), "fill")).collect();
+        let mut wanted: Vec<(String, Via)> = missing.map(|m| (m.arg.clone(), Via::Fill)).collect();
         let stated = |name: &str| step.decision.args.as_ref().is_some_and(|a| a.get(name).is_some());
         for arg in reflex.manifest.args.iter().filter(|a| !a.is_required() && !stated(&a.name)) {
             if matches!(arg.source, Source::Pick(_)) && !wanted.iter().any(|(n, _)| *n == arg.name) {
-                wanted.push((arg.name.clone(), "rewrite"));
+                wanted.push((arg.name.clone(), Via::Rewrite));
             }
         }
         for (name, via) in wanted {
@@ -344,7 +355,7 @@ pub fn bind(catalog: &Catalog, plan: &mut Plan) {
                     via,
                 }),
                 // An optional value with nothing to take from is simply not given.
-                [] if via == "rewrite" => {}
+                [] if via == Via::Rewrite => {}
                 [] => stops.push(VerdictBecause::NoSource { step: j + 1, arg: name.clone() }),
                 _ => stops.push(VerdictBecause::SeveralSources {
                     step: j + 1,
@@ -401,7 +412,7 @@ pub fn filled_by_binds(plan: &Plan, step: usize) -> bool {
         .missing
         .iter()
         .flatten()
-        .all(|m| plan.binds.iter().any(|b| b.step == step && b.arg == m.arg && b.via == "fill"))
+        .all(|m| plan.binds.iter().any(|b| b.step == step && b.arg == m.arg && b.via == Via::Fill))
 }
 
 /// The value a field of an earlier step's result gives an argument of `kind`: the result's own value,

@@ -724,7 +724,7 @@ mod weaving {
 
 mod binding {
     use super::super::Reading;
-    use super::super::plan::{Decided, VerdictBecause, bind, refers_back, rewritten_words, settle, taken};
+    use super::super::plan::{Decided, VerdictBecause, Via, bind, refers_back, rewritten_words, settle, taken};
     use super::reflex;
     use crate::catalog::Catalog;
     use crate::decision::{Args, Choices, Missing, MissingBecause, Outcome, Value};
@@ -774,7 +774,7 @@ mod binding {
         assert!(!p.refused(), "{:?}", p.verdict);
         assert_eq!(p.binds.len(), 1);
         let b = &p.binds[0];
-        assert_eq!((b.step, b.arg.as_str(), b.from, b.field.as_str(), b.via), (2, "to", 1, "email", "fill"));
+        assert_eq!((b.step, b.arg.as_str(), b.from, b.field.as_str(), b.via), (2, "to", 1, "email", Via::Fill));
         // Words that do not refer back take nothing: the value is asked up front.
         let p = plan(
             &catalog,
@@ -825,7 +825,7 @@ mod binding {
         );
         assert!(!p.refused(), "{:?}", p.verdict);
         assert_eq!(p.binds.len(), 1);
-        assert_eq!((p.binds[0].arg.as_str(), p.binds[0].from, p.binds[0].via), ("what", 1, "rewrite"));
+        assert_eq!((p.binds[0].arg.as_str(), p.binds[0].from, p.binds[0].via), ("what", 1, Via::Rewrite));
         let value = taken(PickKind::Text, &serde_json::json!("dana@example.com")).unwrap();
         assert_eq!(rewritten_words("note it", &value).as_deref(), Some("note \"dana@example.com\""));
         assert_eq!(rewritten_words("send that report now", &value).as_deref(), Some("send \"dana@example.com\" now"));
