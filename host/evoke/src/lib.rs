@@ -27,6 +27,7 @@ pub mod progress;
 pub mod prompt;
 pub mod reading;
 pub mod render;
+pub mod runner;
 pub mod sdk;
 pub mod session;
 pub mod ui;

@@ -3,11 +3,11 @@
 //! speaks of. The journal is held from the moment it is read, so two `evoke resume` never both run what
 //! was left.
 
-use crate::commands::weave::{Journaled, Options, journal_refused, project_key};
 use crate::context::Context;
 use crate::error::{CommandError, CommandResult};
 use crate::journal::{Journal, LatestError};
 use crate::log::Log;
+use crate::runner::{Journaled, Options, journal_refused, project_key};
 use std::time::Instant;
 
 pub fn run(context: &Context) -> CommandResult {
@@ -61,6 +61,6 @@ pub fn run(context: &Context) -> CommandResult {
             signals: true,
             code: &[],
         };
-        crate::commands::weave::act(session, &mut log, *woven, started, &options, Journaled::Resumed(journal)).await
+        crate::runner::run(session, &mut log, *woven, started, &options, Journaled::Resumed(journal)).await
     })
 }

@@ -51,7 +51,7 @@ async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_
     let decided = match crate::weave::weave(&request, input).await {
         Ok(crate::weave::Woven::One(decided)) => decided,
         Ok(crate::weave::Woven::Plan(plan)) => {
-            let woven = crate::commands::weave::Options {
+            let woven = crate::runner::Options {
                 ui: options.ui,
                 json: options.json,
                 project_flag: options.project_flag,
@@ -61,8 +61,8 @@ async fn one(session: &Session, log: &mut Log, input: &str, options: &Options<'_
                 signals: true,
                 code: &[],
             };
-            let journaled = crate::commands::weave::Journaled::Said;
-            return crate::commands::weave::act(session, log, *plan, started, &woven, journaled).await;
+            let journaled = crate::runner::Journaled::Said;
+            return crate::runner::run(session, log, *plan, started, &woven, journaled).await;
         }
         Err(Failed { failure, trace, rounds }) => {
             return refused(options.ui, log, input, failure, &trace, &rounds, options.json);
@@ -115,7 +115,7 @@ async fn act(
                     return refused(options.ui, log, &input, failure, &trace, &rounds, options.json);
                 }
             };
-            let woven = crate::commands::weave::Options {
+            let woven = crate::runner::Options {
                 ui: options.ui,
                 json: options.json,
                 project_flag: options.project_flag,
@@ -125,8 +125,8 @@ async fn act(
                 signals: true,
                 code: &[],
             };
-            let journaled = crate::commands::weave::Journaled::Said;
-            return crate::commands::weave::act(session, log, planned, started, &woven, journaled).await;
+            let journaled = crate::runner::Journaled::Said;
+            return crate::runner::run(session, log, planned, started, &woven, journaled).await;
         }
         match decision.outcome {
             Outcome::Abstain => {

@@ -54,7 +54,7 @@ async fn one(
     match crate::weave::weave(&request, input).await {
         Ok(crate::weave::Woven::Plan(woven)) => {
             let trace = woven.all_trace();
-            let line = to_line(&crate::commands::weave::PlanLine::of(&woven, &trace));
+            let line = to_line(&crate::runner::PlanLine::of(&woven, &trace));
             let rounds = woven.all_rounds();
             if let Err(e) = log.append(&line, &rounds, &[]) {
                 ui.err(&render::not_logged("plan", &e));
@@ -71,7 +71,7 @@ async fn one(
                 if woven.plan.refused() {
                     return Err(CommandError::usage("a refused plan is not saved; nothing would run"));
                 }
-                return crate::commands::weave::save(ui, session, &woven, path, &[]);
+                return crate::runner::planfile::save(ui, session, &woven, path, &[]);
             }
             Ok(Exit::Done)
         }

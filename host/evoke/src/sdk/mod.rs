@@ -36,6 +36,8 @@ mod ran;
 pub use code::{Called, CodeReflex, Returned, Thrown};
 pub use decision::{Abstain, Ask, Call, Confirm, Decision, Run};
 pub use error::Error;
+#[cfg(test)]
+pub(crate) use open::with_code;
 pub use open::{Evoke, OpenOptions};
 pub use plan::{Plan, PlanRan};
 pub use ran::Ran;

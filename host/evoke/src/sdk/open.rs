@@ -101,7 +101,7 @@ impl Evoke {
             if plan.woven().plan.refused() {
                 return Err(CommandError::usage("a refused plan is not saved; nothing would run").into());
             }
-            Ok(crate::commands::weave::seal_plan(&self.session, &plan.woven().plan, &plan.woven().answers, &[], None)?)
+            Ok(crate::runner::planfile::seal_plan(&self.session, &plan.woven().plan, &plan.woven().answers, &[], None)?)
         })
     }
 
@@ -267,7 +267,7 @@ impl Evoke {
                     .into());
             }
             let ui = crate::ui::Ui::captured().with_person(person);
-            let options = crate::commands::weave::Options {
+            let options = crate::runner::Options {
                 ui: &ui,
                 json: true,
                 project_flag: None,
@@ -279,8 +279,8 @@ impl Evoke {
             };
             let mut log = Log::open(&self.session.places.log());
             let woven = plan.into_woven();
-            let journaled = crate::commands::weave::Journaled::Said;
-            let act = crate::commands::weave::act(&self.session, &mut log, woven, Instant::now(), &options, journaled);
+            let journaled = crate::runner::Journaled::Said;
+            let act = crate::runner::run(&self.session, &mut log, woven, Instant::now(), &options, journaled);
             let exit = self.runtime.block_on(act)?;
             let lines = ui.captured_out().0.lines().map(str::to_string).collect();
             Ok(PlanRan { exit, lines })
@@ -322,7 +322,10 @@ impl Evoke {
 
 /// The workspace with the reflexes handed as code after its own; each argument's vocabulary read from the
 /// project's `vocab/`. A name installed twice is refused.
-fn with_code(mut workspace: session::Workspace, code: &[CodeReflex]) -> Result<session::Workspace, CommandError> {
+pub(crate) fn with_code(
+    mut workspace: session::Workspace,
+    code: &[CodeReflex],
+) -> Result<session::Workspace, CommandError> {
     let mut more = Vec::new();
     for reflex in code {
         let name = reflex.name();

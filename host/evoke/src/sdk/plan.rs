@@ -80,7 +80,7 @@ impl Plan {
 
 impl Serialize for Plan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        crate::commands::weave::PlanLine::of(&self.woven, &self.trace).serialize(serializer)
+        crate::runner::PlanLine::of(&self.woven, &self.trace).serialize(serializer)
     }
 }
 
