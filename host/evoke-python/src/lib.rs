@@ -6,6 +6,9 @@
 //! the gate's bars, a body's grants and bounds. Each error reaches Python as an `EvokeError` of its exit
 //! class, and a panic is caught before it reaches Python.
 
+// The binding's public face: every item it shows is documented.
+#![warn(missing_docs)]
+
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Mutex;
