@@ -286,3 +286,18 @@ fn why_says_what_evoke_why_says() {
     assert_eq!(evoke.why(1).unwrap(), evoke_in(home.path(), &project, &recording, &["why"]));
     assert_eq!(evoke.why(9).unwrap_err().exit(), Exit::Usage);
 }
+
+#[test]
+fn a_playbooks_plan_run_by_the_library_hands_back_json_lines_alone() {
+    let (_root, home, project, recording) = playbook_project();
+    let options =
+        OpenOptions { recording: Some(recording), home: Some(home.path().to_path_buf()), ..Default::default() };
+    let evoke = Evoke::open(&project, options).unwrap();
+    let plan = evoke.plan("good night in the den").unwrap();
+    let ran = evoke.run_plan(plan, &evoke::ConfirmWith::new(|_| true)).unwrap();
+    // The review of the whole plan was shown beside the lines, never among them.
+    assert!(!ran.lines().is_empty());
+    for line in ran.lines() {
+        assert!(serde_json::from_str::<serde_json::Value>(line).is_ok(), "not a JSON line: {line}");
+    }
+}

@@ -402,11 +402,13 @@ impl Runner<'_> {
             }
             return Err(Exit::NeedsPerson);
         }
-        ui.out(&render::plan_steps(plan));
+        // Under `--json` standard output carries the lines alone; what the person reviews goes beside them.
+        let show = |text: &str| if options.json { ui.err(text) } else { ui.out(text) };
+        show(&render::plan_steps(plan));
         // The sentences that pick it are part of what the person says yes to: a routine claiming an
         // everyday sentence is seen here, not found out when it runs.
         if let Some(playbook) = session.catalog.playbook(&head.playbook) {
-            ui.out(&render::playbook_examples(playbook));
+            show(&render::playbook_examples(playbook));
         }
         let asked = Instant::now();
         let yes = ui.confirm(Question::Own(question));
