@@ -696,3 +696,92 @@ fn an_odd_sentence_is_an_error_with_its_class_never_a_panic() {
         }
     }
 }
+
+// ---- Playbooks through `run_plan` ---------------------------------------------------------------------
+
+/// The playbook transcript's project, copied where a test may trust it, opened with its recording.
+fn playbooks() -> (tempfile::TempDir, tempfile::TempDir, PathBuf, PathBuf, Evoke) {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let from = repo().join("transcripts/playbook");
+    let project = root.path().join("project");
+    copy_tree(&from.join("project"), &project);
+    let recording = root.path().join("recording.toml");
+    std::fs::copy(from.join("recording.toml"), &recording).unwrap();
+    trust(home.path(), &project);
+    let options =
+        OpenOptions { recording: Some(recording.clone()), home: Some(home.path().to_path_buf()), ..Default::default() };
+    let evoke = Evoke::open(&project, options).unwrap();
+    (root, home, project, recording, evoke)
+}
+
+/// A person who answers evoke's own questions (a playbook's whole plan) and a call's confirm apart.
+struct Reviewer {
+    own: bool,
+    calls: bool,
+    asked_own: Cell<usize>,
+}
+
+impl Person for Reviewer {
+    fn present(&self) -> bool {
+        true
+    }
+    fn confirm(&self, question: Question<'_>) -> bool {
+        match question {
+            Question::Own(_) => {
+                self.asked_own.set(self.asked_own.get() + 1);
+                self.own
+            }
+            Question::Call(_) => self.calls,
+        }
+    }
+    fn ask(&self, _: &Missing) -> Option<Value> {
+        None
+    }
+}
+
+/// Each line's `status`.
+fn statuses(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["status"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn a_playbook_runs_nothing_on_a_no_to_its_whole_plan() {
+    let (_root, _home, _project, _recording, evoke) = playbooks();
+    let plan = evoke.plan("good night in the den").unwrap();
+    assert_eq!(plan.playbook(), Some("good_night"));
+    let no = Reviewer { own: false, calls: true, asked_own: Cell::new(0) };
+    let ran = evoke.run_plan(plan, &no).unwrap();
+    assert_eq!((ran.exit(), no.asked_own.get()), (Exit::Declined, 1), "{:?}", ran.lines());
+    let said = statuses(ran.lines());
+    assert!(!said.is_empty() && said.iter().all(|s| s == "declined"), "{said:?}");
+}
+
+#[test]
+fn a_playbook_with_nobody_present_runs_nothing() {
+    let (_root, _home, _project, _recording, evoke) = playbooks();
+    let nobody = Scripted::new(false, true, None);
+    let ran = evoke.run_plan(evoke.plan("good night in the den").unwrap(), &nobody).unwrap();
+    assert_eq!((ran.exit(), nobody.confirms.get()), (Exit::NeedsPerson, 0), "{:?}", ran.lines());
+    assert!(!statuses(ran.lines()).iter().any(|s| s == "ran"), "{:?}", ran.lines());
+}
+
+#[test]
+#[ignore = "defect: the reviews are read once at open (session::Session::of); a yes given through run_plan is written to the trust file but not to the open session"]
+fn a_playbook_reviewed_once_is_not_shown_whole_again() {
+    let (_root, home, project, recording, evoke) = playbooks();
+    let yes = Reviewer { own: true, calls: true, asked_own: Cell::new(0) };
+    let ran = evoke.run_plan(evoke.plan("good night in the den").unwrap(), &yes).unwrap();
+    assert_eq!((ran.exit(), yes.asked_own.get()), (Exit::Done, 1), "{:?}", ran.lines());
+
+    // The command, from the same home, takes the review as given: it runs with nobody at a terminal.
+    let (code, out) = evoke_in(home.path(), &project, &recording, &["--json", "good night in the den"]);
+    assert_eq!(code, Some(0), "{out}");
+    // The library's own `Evoke`, which recorded that review, holds to it as well.
+    let again = Reviewer { own: false, calls: true, asked_own: Cell::new(0) };
+    let ran = evoke.run_plan(evoke.plan("good night in the den").unwrap(), &again).unwrap();
+    assert_eq!((ran.exit(), again.asked_own.get()), (Exit::Done, 0), "{:?}", ran.lines());
+}
