@@ -785,3 +785,178 @@ fn a_playbook_reviewed_once_is_not_shown_whole_again() {
     let ran = evoke.run_plan(evoke.plan("good night in the den").unwrap(), &again).unwrap();
     assert_eq!((ran.exit(), again.asked_own.get()), (Exit::Done, 0), "{:?}", ran.lines());
 }
+
+#[test]
+#[ignore = "defect: decide logs nothing for a sentence it refuses as a plan, while plan logs a one-call sentence it refuses (sdk/open.rs decide)"]
+fn a_plan_sentence_given_to_decide_is_logged_as_evoke_try_logs_it() {
+    let (_root, home, project, recording, evoke) = playbooks();
+    evoke.decide("turn off the den lamp").unwrap();
+    assert_eq!(evoke.decide("good night in the den").unwrap_err().exit(), Exit::Usage);
+    // `evoke try` logs the plan line of the same sentence, and `evoke why` explains it.
+    let (code, _) = evoke_in(home.path(), &project, &recording, &["try", "good night in the den"]);
+    assert_eq!(code, Some(0));
+    let (_, said) = evoke_in(home.path(), &project, &recording, &["why", "2"]);
+    assert!(said.contains("good night in the den"), "the library's decide was not logged: {said}");
+}
+
+// ---- The line of a decision is the command's, with `values` ------------------------------------------
+
+const WIPE_FILE_BODY: &str = r#"import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+export default function ({ folder }) {
+  const state = join(dirname(fileURLToPath(import.meta.url)), "state");
+  mkdirSync(state, { recursive: true });
+  writeFileSync(join(state, "ran"), folder);
+  return `erased ${folder}`;
+}
+"#;
+
+const WIPE_FILE_RECORDING: &str = r#"id = "replay"
+
+[gate]
+route = 0.5
+fits  = 0.3
+read  = 0.6
+write = 0.8
+
+[answers."erase the work notes"]
+route         = { wipe = 0.97, none = 0.03 }
+"fits.wipe"   = { yes = 0.95 }
+"wipe.folder" = { work = 0.97, home = 0.02, unstated = 0.01 }
+
+[answers."erase my notes"]
+route         = { wipe = 0.97, none = 0.03 }
+"fits.wipe"   = { yes = 0.95 }
+"wipe.folder" = { unstated = 0.97, work = 0.02, home = 0.01 }
+
+[answers."bake a cake"]
+route         = { none = 0.97, wipe = 0.03 }
+"fits.wipe"   = { yes = 0.02 }
+"#;
+
+/// A project on disk with the destructive `wipe` as a file body, trusted in a home of its own.
+fn wipe_on_disk() -> (tempfile::TempDir, tempfile::TempDir, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let write = |relative: &str, text: &str| {
+        let path = root.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("evoke.toml", "[reflexes]\nwipe = \"reflexes/wipe\"\n");
+    write(
+        "reflexes/wipe/reflex.toml",
+        &format!("run = \"wipe.mjs\"\n{WIPE}\n[grants]\nfiles = {{ \"state\" = \"write\" }}\n"),
+    );
+    write("reflexes/wipe/wipe.mjs", WIPE_FILE_BODY);
+    write("recording.toml", WIPE_FILE_RECORDING);
+    trust(home.path(), root.path());
+    let recording = root.path().join("recording.toml");
+    (root, home, recording)
+}
+
+fn open_wipe(root: &Path, home: &Path, recording: &Path) -> Result<Evoke, evoke::Error> {
+    let options =
+        OpenOptions { recording: Some(recording.to_path_buf()), home: Some(home.to_path_buf()), ..Default::default() };
+    Evoke::open(root, options)
+}
+
+#[test]
+fn every_outcome_is_the_line_evoke_try_prints_with_values_after_it() {
+    let (root, home, recording) = wipe_on_disk();
+    let evoke = open_wipe(root.path(), home.path(), &recording).unwrap();
+    for (sentence, outcome, values) in [
+        ("erase the work notes", "confirm", Some(r#"{"folder":"work"}"#)),
+        ("erase my notes", "ask", Some("{}")),
+        ("bake a cake", "abstain", None),
+    ] {
+        let decision = evoke.decide(sentence).unwrap();
+        let (code, tried) = evoke_in(home.path(), root.path(), &recording, &["try", "--json", sentence]);
+        assert_eq!(code, Some(0), "{sentence}");
+        let line = decision.to_json_line();
+        assert_eq!(serde_json::to_string(&decision).unwrap(), line);
+        assert_eq!(without_ms(&without_values(&line)), without_ms(tried.trim_end()), "{sentence}");
+        assert!(line.contains(&format!(r#""outcome":"{outcome}""#)), "{line}");
+        match values {
+            Some(values) => assert!(line.ends_with(&format!(r#","values":{values}}}"#)), "{line}"),
+            None => assert!(!line.contains(r#""values""#), "{line}"),
+        }
+    }
+}
+
+#[test]
+fn an_abstain_run_is_class_4_and_runs_nothing() {
+    let (root, home, recording) = wipe_on_disk();
+    let evoke = open_wipe(root.path(), home.path(), &recording).unwrap();
+    let decision = evoke.decide("bake a cake").unwrap();
+    let refused = evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap_err();
+    assert_eq!(refused.exit(), Exit::Abstain, "{refused}");
+    assert!(!root.path().join("reflexes/wipe/state/ran").exists());
+}
+
+// ---- A project changed, untrusted, or answered by a recording that does not fit ----------------------
+
+#[test]
+fn a_project_changed_after_its_trust_is_refused_at_open_with_its_fix() {
+    let (root, home, recording) = wipe_on_disk();
+    let evoke = open_wipe(root.path(), home.path(), &recording).unwrap();
+    let before = evoke.decide("erase the work notes").unwrap();
+    std::fs::write(root.path().join("evoke.toml"), "[reflexes]\nwipe = \"reflexes/wipe\"\n# edited\n").unwrap();
+    let Err(refused) = open_wipe(root.path(), home.path(), &recording) else { panic!("opened a changed project") };
+    assert_eq!((refused.exit(), refused.fix().as_deref()), (Exit::NeedsPerson, Some("evoke trust")), "{refused}");
+    // A decision made before the change still runs only on a yes.
+    let no = Scripted::new(true, false, None);
+    assert_eq!(evoke.run(&before, &no).unwrap_err().exit(), Exit::Declined);
+    assert!(!root.path().join("reflexes/wipe/state/ran").exists());
+}
+
+#[test]
+fn a_recording_that_does_not_fit_is_refused_at_open() {
+    let (root, home, recording) = wipe_on_disk();
+    let missing = root.path().join("no-such-recording.toml");
+    let refused = open_wipe(root.path(), home.path(), &missing).err().expect("opened with a missing recording");
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+
+    let other = root.path().join("other.toml");
+    std::fs::write(&other, format!("plan = \"sha256:{}\"\n{WIPE_FILE_RECORDING}", "0".repeat(64))).unwrap();
+    let refused = open_wipe(root.path(), home.path(), &other).err().expect("opened with another project's recording");
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+
+    std::fs::write(&other, "id = \"replay\"\n[answers\n").unwrap();
+    let refused = open_wipe(root.path(), home.path(), &other).err().expect("opened with a broken recording");
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+    // Nothing the recording never heard is decided.
+    let evoke = open_wipe(root.path(), home.path(), &recording).unwrap();
+    assert_eq!(evoke.decide("erase the home notes").unwrap_err().exit(), Exit::Refused);
+}
+
+#[test]
+fn a_code_reflex_may_not_share_a_name_with_another_handed_over() {
+    let calls = Calls::default();
+    let home = tempfile::tempdir().unwrap();
+    let options = OpenOptions {
+        home: Some(home.path().to_path_buf()),
+        reflexes: vec![recorded("show", SHOW, &calls), recorded("show", WIPE, &calls)],
+        ..Default::default()
+    };
+    let refused = Evoke::in_code(options).err().expect("built with one name twice");
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+}
+
+#[test]
+fn a_vocabulary_the_project_built_in_code_lacks_is_refused_with_its_fix() {
+    let rooms = SHOW
+        .replace("options.work = \"The work notes.\"\noptions.home = \"The home notes.\"", "vocab = \"rooms\"")
+        .replace("{ folder = \"work\" }", "{}")
+        .replace("{ folder = \"home\" }", "{}");
+    let home = tempfile::tempdir().unwrap();
+    let options = OpenOptions {
+        home: Some(home.path().to_path_buf()),
+        reflexes: vec![CodeReflex::new("show", &rooms, |_: &Called| Ok(Returned::default())).unwrap()],
+        ..Default::default()
+    };
+    let refused = Evoke::in_code(options).err().expect("built with a vocabulary nowhere to be read");
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+    assert!(refused.fix().is_some(), "{refused}");
+}
