@@ -960,3 +960,40 @@ fn a_vocabulary_the_project_built_in_code_lacks_is_refused_with_its_fix() {
     assert_eq!(refused.exit(), Exit::Usage, "{refused}");
     assert!(refused.fix().is_some(), "{refused}");
 }
+
+// ---- What a body hands back stays readable ------------------------------------------------------------
+
+/// JSON data `depth` arrays deep.
+fn nested(depth: usize) -> serde_json::Value {
+    let mut value = serde_json::json!("floor");
+    for _ in 0..depth {
+        value = serde_json::Value::Array(vec![value]);
+    }
+    value
+}
+
+#[test]
+#[ignore = "defect: a code body's data is kept at any depth, and the logged line is then no JSON `why` can read (sdk/code.rs CodeReflex::call; log::entry reads with serde_json's depth limit)"]
+fn data_nested_past_what_json_readers_take_leaves_why_readable() {
+    let (_home, evoke) = show_with(|_| Ok(Returned { text: "deep".into(), data: Some(nested(200)) }));
+    let decision = evoke.decide("show the work notes").unwrap();
+    let ran = evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap();
+    // A file body's result that deep is no result (serde_json refuses it as it reads the body's report).
+    let said = evoke.why(1);
+    assert!(said.is_ok(), "{said:?}");
+}
+
+#[test]
+#[ignore = "defect: Person::ask's answer is put into a plan's step unchecked (act::ask_missing, through Ui::ask's person)"]
+fn an_answer_outside_the_options_never_reaches_a_plans_step() {
+    let calls = Calls::default();
+    let (_home, evoke) = wipe_and_note(&calls);
+    let plan = evoke.plan("erase my notes, then add a note to my home notes").unwrap();
+    assert_eq!(plan.steps()[0].decision.outcome, evoke_core::decision::Outcome::Ask, "{}", plan.to_json_line());
+    let forger = Scripted::new(true, true, Some(Value::Option { key: "everything".into() }));
+    let ran = evoke.run_plan(plan, &forger).unwrap();
+    let calls = calls.lock().unwrap();
+    let wiped: Vec<&serde_json::Value> = calls.iter().map(|c| &c["args"]["folder"]).collect();
+    assert!(!wiped.contains(&&serde_json::json!("everything")), "a step ran with a value the author never wrote");
+    assert_ne!(ran.exit(), Exit::Done, "{:?}", ran.lines());
+}
