@@ -997,3 +997,59 @@ fn an_answer_outside_the_options_never_reaches_a_plans_step() {
     assert!(!wiped.contains(&&serde_json::json!("everything")), "a step ran with a value the author never wrote");
     assert_ne!(ran.exit(), Exit::Done, "{:?}", ran.lines());
 }
+
+// ---- What a project built in code or opened may be handed ---------------------------------------------
+
+#[test]
+fn a_code_reflex_may_not_take_a_playbooks_name() {
+    let (_root, home, project, recording, _evoke) = playbooks();
+    for name in ["good_night", "lock_up", "lamp"] {
+        let options = OpenOptions {
+            recording: Some(recording.clone()),
+            home: Some(home.path().to_path_buf()),
+            reflexes: vec![recorded(name, SHOW, &Calls::default())],
+            ..Default::default()
+        };
+        let refused = Evoke::open(&project, options).err().unwrap_or_else(|| panic!("opened with {name} twice"));
+        assert_eq!(refused.exit(), Exit::Usage, "{name}: {refused}");
+    }
+}
+
+#[test]
+fn an_engine_named_for_a_project_on_disk_is_refused() {
+    let (root, home, _recording) = wipe_on_disk();
+    let options =
+        OpenOptions { home: Some(home.path().to_path_buf()), adapter: Some("local".into()), ..Default::default() };
+    let refused = Evoke::open(root.path(), options).err().expect("opened with an engine of the caller's");
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+    let options = OpenOptions {
+        home: Some(home.path().to_path_buf()),
+        adapter: Some("no_such_engine".into()),
+        ..Default::default()
+    };
+    let refused = Evoke::in_code(options).err().expect("built with an engine that is nowhere");
+    assert_eq!(refused.exit(), Exit::Usage, "{refused}");
+    assert!(refused.fix().is_some(), "{refused}");
+}
+
+#[test]
+fn a_project_built_in_code_takes_the_bars_of_its_own_home() {
+    let calls = Calls::default();
+    let home = tempfile::tempdir().unwrap();
+    let recording = home.path().join("recording.toml");
+    std::fs::write(&recording, RECORDING).unwrap();
+    std::fs::create_dir_all(home.path().join("config")).unwrap();
+    // A read bar over the recording's 0.95: the read now waits for a yes.
+    std::fs::write(home.path().join("config/evoke.toml"), "[bars.replay]\nread = 0.99\nwrite = 0.99\n").unwrap();
+    let options = OpenOptions {
+        recording: Some(recording),
+        home: Some(home.path().to_path_buf()),
+        reflexes: vec![recorded("show", SHOW, &calls), recorded("wipe", WIPE, &calls)],
+        ..Default::default()
+    };
+    let evoke = Evoke::in_code(options).unwrap();
+    let decision = evoke.decide("show the work notes").unwrap();
+    assert!(matches!(decision, Decision::Confirm(_)), "{}", decision.to_json_line());
+    assert_eq!(evoke.run(&decision, &Scripted::new(true, false, None)).unwrap_err().exit(), Exit::Declined);
+    assert!(calls.lock().unwrap().is_empty());
+}
