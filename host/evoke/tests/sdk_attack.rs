@@ -1053,3 +1053,109 @@ fn a_project_built_in_code_takes_the_bars_of_its_own_home() {
     assert_eq!(evoke.run(&decision, &Scripted::new(true, false, None)).unwrap_err().exit(), Exit::Declined);
     assert!(calls.lock().unwrap().is_empty());
 }
+
+// ---- Saved plans ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_saved_plan_of_code_reflexes_is_refused_by_the_command() {
+    let calls = Calls::default();
+    let (home, evoke) = wipe_and_note(&calls);
+    let saved = evoke.save(&evoke.plan(TWO_STEPS).unwrap()).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let file = elsewhere.path().join("plan.json");
+    std::fs::write(&file, saved).unwrap();
+    // The project built in code is the home one: the command, from a directory with no project, is there.
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["run".as_ref(), file.as_os_str()])
+        .current_dir(elsewhere.path())
+        .env("EVOKE_HOME", home.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(Exit::Refused as i32), "{said}");
+    assert!(calls.lock().unwrap().is_empty());
+}
+
+#[test]
+#[ignore = "defect: the command checks the plan file's question set before its pins, so a code step is refused as `the reflexes' questions have changed since` with a fix that cannot work (planfile::check order)"]
+fn a_saved_plan_of_code_reflexes_names_its_step_as_not_installed() {
+    let (home, evoke) = wipe_and_note(&Calls::default());
+    let saved = evoke.save(&evoke.plan(TWO_STEPS).unwrap()).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let file = elsewhere.path().join("plan.json");
+    std::fs::write(&file, saved).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["run".as_ref(), file.as_os_str()])
+        .current_dir(elsewhere.path())
+        .env("EVOKE_HOME", home.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    // docs/sdk.md: "`evoke run FILE` in the command refuses such a step as not installed".
+    assert!(said.contains("is not installed"), "{said}");
+}
+
+#[test]
+fn a_refused_plan_is_not_saved_and_runs_nothing() {
+    let (_root, _home, _project, _recording, evoke) = playbooks();
+    let refused = evoke.plan("good night in the den and turn on the office lamp").unwrap();
+    assert_eq!(refused.verdict().outcome, evoke_core::decision::Outcome::Abstain, "{}", refused.to_json_line());
+    assert_eq!(evoke.save(&refused).unwrap_err().exit(), Exit::Usage);
+    let yes = Scripted::new(true, true, None);
+    let ran = evoke.run_plan(refused, &yes).unwrap();
+    assert_eq!((ran.exit(), yes.confirms.get()), (Exit::Abstain, 0), "{:?}", ran.lines());
+    assert!(!statuses(ran.lines()).iter().any(|s| s == "ran"), "{:?}", ran.lines());
+}
+
+// ---- A home that is no directory ------------------------------------------------------------------------
+
+#[test]
+fn a_home_that_is_a_file_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("home");
+    std::fs::write(&file, "not a directory").unwrap();
+    let options = OpenOptions {
+        home: Some(file),
+        reflexes: vec![recorded("show", SHOW, &Calls::default())],
+        adapter: Some("local".into()),
+        ..Default::default()
+    };
+    let refused = Evoke::in_code(options).err().expect("built under a home that is a file");
+    assert!(!matches!(refused, evoke::Error::Panicked { .. }), "{refused:?}");
+}
+
+// ---- A code body that uses its own `Evoke` ---------------------------------------------------------------
+
+#[test]
+#[ignore = "defect: run_plan calls a code body inside its runtime's block_on, so the body's own decide panics in tokio (sdk/open.rs run_plan)"]
+fn a_code_body_may_decide_with_its_evoke_inside_a_plan() {
+    let evoke_of_body: Arc<std::sync::OnceLock<std::sync::Weak<Evoke>>> = Arc::default();
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let (of_body, said) = (evoke_of_body.clone(), seen.clone());
+    // `note` checks a sentence with its own `Evoke` before it writes, as it may when `run` calls it.
+    let note = CodeReflex::new("note", NOTE, move |_: &Called| {
+        let evoke = of_body.get().and_then(std::sync::Weak::upgrade).expect("the Evoke is set");
+        if let Err(e @ evoke::Error::Panicked { .. }) = evoke.decide("erase the work notes") {
+            said.lock().unwrap().push(e.to_string());
+        }
+        Ok(Returned { text: "noted".into(), data: None })
+    })
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let options = OpenOptions {
+        home: Some(home.path().to_path_buf()),
+        reflexes: vec![recorded("wipe", WIPE, &Calls::default()), note],
+        adapter: Some("local".into()),
+        ..Default::default()
+    };
+    let evoke = Arc::new(Evoke::in_code(options).unwrap());
+    evoke_of_body.set(Arc::downgrade(&evoke)).unwrap();
+
+    let decision = evoke.decide("add a note to my home notes").unwrap();
+    assert_eq!(evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap().text(), Some("noted"));
+    assert_eq!(*seen.lock().unwrap(), Vec::<String>::new(), "the body's decide failed under run");
+
+    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap();
+    assert_eq!(ran.exit(), Exit::Done, "{:?}", ran.lines());
+    assert_eq!(*seen.lock().unwrap(), Vec::<String>::new(), "the body's decide failed under run_plan");
+}
