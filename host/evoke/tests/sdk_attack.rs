@@ -977,8 +977,8 @@ fn nested(depth: usize) -> serde_json::Value {
 fn data_nested_past_what_json_readers_take_leaves_why_readable() {
     let (_home, evoke) = show_with(|_| Ok(Returned { text: "deep".into(), data: Some(nested(200)) }));
     let decision = evoke.decide("show the work notes").unwrap();
-    let ran = evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap();
     // A file body's result that deep is no result (serde_json refuses it as it reads the body's report).
+    evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap();
     let said = evoke.why(1);
     assert!(said.is_ok(), "{said:?}");
 }
@@ -1158,4 +1158,32 @@ fn a_code_body_may_decide_with_its_evoke_inside_a_plan() {
     let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap();
     assert_eq!(ran.exit(), Exit::Done, "{:?}", ran.lines());
     assert_eq!(*seen.lock().unwrap(), Vec::<String>::new(), "the body's decide failed under run_plan");
+}
+
+// ---- An `Evoke` inside a program's async runtime -------------------------------------------------------
+
+#[test]
+#[ignore = "defect: Evoke owns a tokio Runtime whose Drop panics inside an async context, so the panic crosses into the program (sdk/open.rs Evoke::runtime)"]
+fn an_evoke_dropped_inside_an_async_runtime_never_panics_into_the_program() {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let calls = Calls::default();
+    let (_home, evoke) = in_code(vec![recorded("show", SHOW, &calls)]);
+    let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // A program handing its Evoke to a task that ends: the Evoke is dropped on the runtime's thread.
+        runtime.block_on(async move { drop(evoke) })
+    }));
+    assert!(dropped.is_ok(), "dropping an Evoke panicked in the program");
+}
+
+#[test]
+#[ignore = "defect: a call from inside an async runtime is evoke's own panic (Error::Panicked, no fix) from tokio's block_on, not a refusal with its fix (sdk/open.rs)"]
+fn a_call_from_inside_an_async_runtime_is_refused_with_its_fix() {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let calls = Calls::default();
+    let (_home, evoke) = in_code(vec![recorded("show", SHOW, &calls)]);
+    let decided = runtime.block_on(async { evoke.decide("show the work notes") });
+    // docs/sdk.md: "call them from outside an async runtime"; a call from inside is the program's mistake.
+    let refused = decided.err().expect("decided inside an async runtime");
+    assert!(!matches!(refused, evoke::Error::Panicked { .. }), "{refused:?}");
+    assert!(refused.fix().is_some(), "{refused}");
 }
