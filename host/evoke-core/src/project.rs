@@ -155,9 +155,15 @@ pub fn read_project_file(file: &str, text: &str) -> Reading<ProjectFile> {
     Reading { value: (!failed).then_some(project), diagnostics: sink.finish() }
 }
 
+/// Whether `name` may name a reflex or a playbook in a project: `[a-z][a-z0-9_]*`, and none of the
+/// sentinels a question answers with or the names its ids are built of.
+pub fn is_local_name(name: &str) -> bool {
+    is_name(name) && !is_sentinel(name) && !RESERVED_NAMES.contains(&name)
+}
+
 /// A `[reflexes]` or `[playbooks]` entry (`what` says which): a path, or `{ ref, tag }`.
 fn read_source(item: &Entry, what: &str, sink: &mut Sink) -> Option<ReflexSource> {
-    if !is_name(item.name) || is_sentinel(item.name) || RESERVED_NAMES.contains(&item.name) {
+    if !is_local_name(item.name) {
         sink.error(
             Problem::BadName,
             &item.path,

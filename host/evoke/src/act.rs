@@ -20,16 +20,27 @@ pub fn confirmed(person: &dyn Person, prompt: &Prompt, waited: &mut Duration) ->
     yes
 }
 
-/// Asks the person for each value the decision misses, in order; a vocabulary word answered carries the
-/// value its entry delivers. `None` when a question is left unanswered.
+/// Why the values a decision misses were not all given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unanswered {
+    /// The person left a question unanswered.
+    Left,
+    /// The person's answer is none of the question's choices.
+    Refused { arg: String, why: crate::prompt::NotAChoice },
+}
+
+/// Asks the person for each value the decision misses, in order, each answer admitted only as one of its
+/// choices (`prompt::admit`); a vocabulary word answered carries the value its entry delivers.
 pub fn ask_missing(
     person: &dyn Person,
     catalog: &evoke_core::catalog::Catalog,
     decision: &evoke_core::decision::Decision,
-) -> Option<Vec<(String, Value)>> {
+) -> Result<Vec<(String, Value)>, Unanswered> {
     let mut answers: Vec<(String, Value)> = Vec::new();
     for missing in decision.missing.clone().unwrap_or_default() {
-        let mut value = person.ask(&missing)?;
+        let answer = person.ask(&missing).ok_or(Unanswered::Left)?;
+        let mut value = crate::prompt::admit(&missing, &answer)
+            .map_err(|why| Unanswered::Refused { arg: missing.arg.clone(), why })?;
         if let Value::Word { word, value: delivered } = &mut value {
             let reflex = decision.reflex.as_deref().and_then(|r| catalog.get(r));
             *delivered =
@@ -37,7 +48,7 @@ pub fn ask_missing(
         }
         answers.push((missing.arg.clone(), value));
     }
-    Some(answers)
+    Ok(answers)
 }
 
 /// The decided call's body, ready to run: its reflex found here, its values and settings resolved.

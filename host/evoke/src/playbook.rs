@@ -466,6 +466,9 @@ pub fn picks_playbook(catalog: &Catalog, decision: &Decision) -> bool {
 pub fn record_reviews(ui: &crate::ui::Ui, session: &crate::session::Session, reviews: &[(String, String)]) {
     for (name, key) in reviews {
         let recorded = evoke_files::trust::record_review(&session.places, &session.project.location, name, key);
+        if recorded.is_ok() {
+            session.reviews.lock().unwrap_or_else(|e| e.into_inner()).insert(name.clone(), key.clone());
+        }
         if let Err(e) = recorded {
             ui.err(&crate::render::warning(
                 &format!("the review of the playbook {name} was not recorded: {e}; it asks again next time"),

@@ -62,6 +62,29 @@ pub fn accept(missing: &Missing, answer: &str) -> Result<Value, NotAChoice> {
     }
 }
 
+/// A value a person handed in typed (a library caller's answer), admitted only as one of the closed
+/// choices, as a typed answer is: an option key listed, a word of the vocabulary, or a span whose text
+/// reads as the argument's kind within its range. A pick's value is read again from its text, never
+/// taken as given.
+pub fn admit(missing: &Missing, value: &Value) -> Result<Value, NotAChoice> {
+    let listed = |texts: &[(String, String)], wanted: &str| texts.iter().any(|(key, _)| key == wanted);
+    match (&missing.choices, value) {
+        (Choices::Options { options }, Value::Option { key }) if listed(&options.0, key) => {
+            Ok(Value::Option { key: key.clone() })
+        }
+        (Choices::Vocab { words }, Value::Word { word, .. }) if listed(&words.0, word) => {
+            Ok(Value::Word { word: word.clone(), value: None })
+        }
+        (Choices::Pick { .. }, Value::Pick { span, .. }) => accept(missing, &span.text),
+        (Choices::Vocab { .. }, other) => Err(NotAChoice::NotAWord { answer: other.shown().to_string() }),
+        (Choices::Options { .. }, other) => Err(NotAChoice::NotAnOption { answer: other.shown().to_string() }),
+        (Choices::Pick { kind, .. }, other) => {
+            let kind: PickKind = kind.parse().map_err(|_| NotAChoice::UnknownKind { kind: kind.to_string() })?;
+            Err(NotAChoice::NotRead { answer: other.shown().to_string(), kind: kind.as_str() })
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,16 +29,21 @@ pub fn locate(project_dir: Option<&Path>) -> Result<(Places, Location), CommandE
 /// [`locate`] with the places under `home` when one is given (a library's `EVOKE_HOME` for one call),
 /// else the environment's.
 pub fn locate_in(home: Option<&Path>, project_dir: Option<&Path>) -> Result<(Places, Location), CommandError> {
-    let places = match home {
-        Some(home) => Places::under(home),
-        None => Places::from_env()?,
-    };
+    let places = places_in(home)?;
     places.private_cache().map_err(|e| {
         CommandError::failed(format!("the cache place {} cannot be made private: {e}", places.cache.display()))
     })?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let location = project::locate(&cwd, project_dir, &places)?;
     Ok((places, location))
+}
+
+/// The places under `home`, else the environment's; an empty `home` is none, as an empty `EVOKE_HOME` is.
+fn places_in(home: Option<&Path>) -> Result<Places, CommandError> {
+    match home.filter(|h| !h.as_os_str().is_empty()) {
+        Some(home) => Ok(Places::under(home)),
+        None => Ok(Places::from_env()?),
+    }
 }
 
 /// [`locate`], refusing a project other than the home one unless its owned files are what was trusted.
@@ -57,7 +62,7 @@ impl Workspace {
     /// Finds the project, refuses it unless trusted, and loads its reflexes.
     pub fn open(options: &Options) -> Result<Workspace, CommandError> {
         let (places, location) = locate_trusted_in(options.home, options.project_dir)?;
-        let project = project::load(location)?;
+        let project = project::load_in(location, &places)?;
         let mut catalog = project.catalog();
         if let Some(tag) = options.tag {
             catalog.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
@@ -71,10 +76,7 @@ impl Workspace {
     /// lock; its engine is `adapter`, else the one the home `evoke.toml` names, else `local`, under the
     /// home file's settings and bars. Its reflexes are those handed to it as code.
     pub fn in_code(home: Option<&Path>, adapter: Option<&str>) -> Result<Workspace, CommandError> {
-        let places = match home {
-            Some(home) => Places::under(home),
-            None => Places::from_env()?,
-        };
+        let places = places_in(home)?;
         places.private_cache().map_err(|e| {
             CommandError::failed(format!("the cache place {} cannot be made private: {e}", places.cache.display()))
         })?;
@@ -101,7 +103,9 @@ pub struct Session {
     pub plan: String,
     pub cache: AnswerCache,
     /// What the person said yes to, per playbook (the trust file's record).
-    pub reviews: std::collections::BTreeMap<String, String>,
+    /// Behind a lock: a yes given while the session is open counts at once, as it does for the next
+    /// command.
+    pub reviews: std::sync::Mutex<std::collections::BTreeMap<String, String>>,
 }
 
 /// The global options every command may be given.
@@ -155,13 +159,14 @@ impl Session {
         } else {
             evoke_files::trust::reviews(&places, &project.location).unwrap_or_default()
         };
+        let reviews = std::sync::Mutex::new(reviews);
         Ok(Session { places, project, catalog, adapter, adapter_name, gate, plan, cache, reviews })
     }
 }
 
 impl crate::playbook::Reviews for Session {
     fn recorded(&self, playbook: &str) -> Option<String> {
-        self.reviews.get(playbook).cloned()
+        self.reviews.lock().unwrap_or_else(|e| e.into_inner()).get(playbook).cloned()
     }
 
     fn content(&self, name: &str) -> String {

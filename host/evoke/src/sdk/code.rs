@@ -57,17 +57,17 @@ impl std::fmt::Debug for CodeReflex {
 }
 
 impl CodeReflex {
-    /// Reads `manifest` for a reflex named `name` (a name as `evoke.toml` writes one: lowercase letters,
-    /// digits and `_`), with `body` as what runs. A manifest that does not read, or a name that is not one,
+    /// Reads `manifest` for a reflex named `name` (a name `evoke.toml` would take: `[a-z][a-z0-9_]*`, none
+    /// of `none`, `unstated`, `route`, `fits`, `weave`), with `body` as what runs. A manifest that does not read, or a name that is not one,
     /// is an [`Error`] of exit class 2 carrying each fault with its line, key and fix.
     pub fn new(
         name: &str,
         manifest: &str,
         body: impl Fn(&Called) -> Result<Returned, Thrown> + Send + Sync + 'static,
     ) -> Result<CodeReflex, Error> {
-        if !evoke_core::text::is_name(name) {
-            return Err(CommandError::usage(format!("`{name}` is not a reflex name"))
-                .with_fix("name it with lowercase letters, digits and `_`, starting with a letter: `greet_person`")
+        if !evoke_core::project::is_local_name(name) {
+            return Err(CommandError::usage(format!("`{name}` cannot name a reflex"))
+                .with_fix("name it [a-z][a-z0-9_]*, other than none, unstated, route, fits and weave: `greet_person`")
                 .into());
         }
         let file = format!("{name} (handed as code)");
@@ -99,15 +99,21 @@ impl CodeReflex {
         let today = evoke_bodies::dates::today();
         let args = args.0.iter().map(|(name, value)| (name.clone(), evoke_bodies::BodyValue::from(value).json(today)));
         let called = Called { input: input.to_string(), args: args.collect(), config: Map::new() };
+        let limit = evoke_bodies::bounded::OUTPUT_LIMIT;
+        let over = |what: &str| Failure {
+            message: format!("the body {what} more than {limit} bytes; nothing of it was kept"),
+            frames: Vec::new(),
+        };
         let result = match catch_unwind(AssertUnwindSafe(|| (self.body)(&called))) {
-            Ok(Ok(returned)) if returned.size() > evoke_bodies::bounded::OUTPUT_LIMIT => Err(Failure {
-                message: format!(
-                    "the body returned more than {} bytes; nothing of it was kept",
-                    evoke_bodies::bounded::OUTPUT_LIMIT
-                ),
+            Ok(Ok(returned)) if returned.size() > limit => Err(over("returned")),
+            // Data is held to what a file body's report may hold: one a JSON reader takes back whole, so the
+            // log's line of it reads again for `why`.
+            Ok(Ok(Returned { data: Some(data), .. })) if !reads_back(&data) => Err(Failure {
+                message: "the body returned data nested deeper than a JSON reader takes; nothing of it was kept".into(),
                 frames: Vec::new(),
             }),
             Ok(Ok(Returned { text, data })) => Ok(Output { text, data }),
+            Ok(Err(thrown)) if thrown.size() > limit => Err(over("threw")),
             Ok(Err(Thrown { message, frames })) => Err(Failure { message, frames }),
             Err(panic) => Err(Failure { message: super::error::panic_text(&panic), frames: Vec::new() }),
         };
@@ -162,6 +168,11 @@ pub struct Returned {
     pub data: Option<Value>,
 }
 
+/// Whether `data`, written as JSON, is read back by serde_json (whose readers stop at 128 levels).
+fn reads_back(data: &Value) -> bool {
+    serde_json::to_string(data).is_ok_and(|text| serde_json::from_str::<Value>(&text).is_ok())
+}
+
 impl Returned {
     fn size(&self) -> usize {
         self.text.len() + self.data.as_ref().map_or(0, |d| d.to_string().len())
@@ -179,6 +190,10 @@ pub struct Thrown {
 }
 
 impl Thrown {
+    fn size(&self) -> usize {
+        self.message.len() + self.frames.iter().map(String::len).sum::<usize>()
+    }
+
     /// A failure with a message and no frames.
     pub fn new(message: impl Into<String>) -> Thrown {
         Thrown { message: message.into(), frames: Vec::new() }

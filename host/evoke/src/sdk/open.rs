@@ -40,7 +40,8 @@ pub struct OpenOptions {
 /// Its calls block; each makes its own runtime's work, so call them from outside an async runtime.
 pub struct Evoke {
     session: Session,
-    runtime: tokio::runtime::Runtime,
+    /// Taken only when the `Evoke` is dropped inside an async runtime, where a runtime may not block.
+    runtime: Option<tokio::runtime::Runtime>,
     origin: u64,
     /// The reflexes handed as code: each runs its function where an installed one starts its body.
     code: Vec<CodeReflex>,
@@ -90,7 +91,7 @@ impl Evoke {
 
     fn of(session: Session, code: Vec<CodeReflex>) -> Result<Evoke, Error> {
         let runtime = session::runtime()?;
-        Ok(Evoke { session, runtime, origin: ORIGINS.fetch_add(1, Ordering::Relaxed), code })
+        Ok(Evoke { session, runtime: Some(runtime), origin: ORIGINS.fetch_add(1, Ordering::Relaxed), code })
     }
 
     /// The sealed plan file of `plan`, as `evoke try --save FILE` writes it, for `evoke run FILE` to run
@@ -98,6 +99,11 @@ impl Evoke {
     /// Its journal is begun, as the command begins it.
     pub fn save(&self, plan: &Plan) -> Result<String, Error> {
         guarded(|| {
+            if plan.origin != self.origin {
+                return Err(CommandError::usage("the plan was made by another Evoke; nothing was saved")
+                    .with_fix("plan the sentence again with this Evoke")
+                    .into());
+            }
             if plan.woven().plan.refused() {
                 return Err(CommandError::usage("a refused plan is not saved; nothing would run").into());
             }
@@ -111,7 +117,7 @@ impl Evoke {
     pub fn decide(&self, sentence: &str) -> Result<Decision, Error> {
         guarded(|| {
             let request = self.session.request(Instant::now());
-            let woven = self.runtime.block_on(crate::weave::weave(&request, sentence));
+            let woven = self.block_on(crate::weave::weave(&request, sentence))?;
             let mut log = Log::open(&self.session.places.log());
             match woven {
                 Ok(crate::weave::Woven::One(decided)) => {
@@ -121,7 +127,12 @@ impl Evoke {
                     let _ = log.append(&line, &decided.rounds, &decided.candidates);
                     Decision::of(self.origin, decided)
                 }
-                Ok(crate::weave::Woven::Plan(_)) => Err(Error::Plan { input: sentence.to_string() }),
+                Ok(crate::weave::Woven::Plan(woven)) => {
+                    // Logged as `evoke try` logs a plan, so `why` explains this sentence and not one before it.
+                    let plan = Plan::of(woven, self.origin);
+                    let _ = log.append(&plan.to_json_line(), &plan.rounds(), &[]);
+                    Err(Error::Plan { input: sentence.to_string() })
+                }
                 Err(Failed { failure, trace, rounds }) => {
                     let _ = log.append(&crate::line::refused_line(sentence, &failure, &trace), &rounds, &[]);
                     Err(CommandError::refused(failure.to_string()).into())
@@ -137,7 +148,7 @@ impl Evoke {
     pub fn plan(&self, sentence: &str) -> Result<Plan, Error> {
         guarded(|| {
             let request = self.session.request(Instant::now());
-            let woven = self.runtime.block_on(crate::weave::weave(&request, sentence));
+            let woven = self.block_on(crate::weave::weave(&request, sentence))?;
             let mut log = Log::open(&self.session.places.log());
             match woven {
                 Ok(crate::weave::Woven::Plan(woven)) => {
@@ -215,12 +226,22 @@ impl Evoke {
                         let asked = Instant::now();
                         let answers = crate::act::ask_missing(person, &session.catalog, &core);
                         waited += asked.elapsed();
-                        let Some(answers) = answers else {
-                            return Err(CommandError::new(
-                                Exit::Declined,
-                                "a question was left unanswered; nothing ran",
-                            )
-                            .into());
+                        let answers = match answers {
+                            Ok(answers) => answers,
+                            Err(crate::act::Unanswered::Left) => {
+                                return Err(CommandError::new(
+                                    Exit::Declined,
+                                    "a question was left unanswered; nothing ran",
+                                )
+                                .into());
+                            }
+                            Err(crate::act::Unanswered::Refused { arg, why }) => {
+                                return Err(CommandError::usage(format!(
+                                    "the answer for `{arg}` is refused: {why}; nothing ran"
+                                ))
+                                .with_fix("answer with one of the choices the question lists (Missing::choices)")
+                                .into());
+                            }
                         };
                         core = evoke_core::decide::answered(
                             &session.catalog,
@@ -281,10 +302,29 @@ impl Evoke {
             let woven = plan.into_woven();
             let journaled = crate::runner::Journaled::Said;
             let act = crate::runner::run(&self.session, &mut log, woven, Instant::now(), &options, journaled);
-            let exit = self.runtime.block_on(act)?;
+            let exit = self.block_on(act)??;
             let lines = ui.captured_out().0.lines().map(str::to_string).collect();
             Ok(PlanRan { exit, lines })
         })
+    }
+
+    /// Drives `work` to its end on this `Evoke`'s runtime. A call made inside an async runtime (a task, or
+    /// a callback of a plan this `Evoke` is running) is refused: blocking there would stall the runtime
+    /// it came from.
+    fn block_on<F: std::future::Future>(&self, work: F) -> Result<F::Output, Error> {
+        let inside = tokio::runtime::Handle::try_current().is_ok();
+        match &self.runtime {
+            Some(runtime) if !inside => Ok(runtime.block_on(work)),
+            _ => Err(CommandError::usage(
+                "evoke's calls block, and this one was made inside an async runtime or a callback of a plan \
+                 evoke is running; nothing ran",
+            )
+            .with_fix(
+                "call it from a thread of its own (std::thread::spawn, tokio::task::spawn_blocking), or once \
+                 run_plan has returned",
+            )
+            .into()),
+        }
     }
 
     /// Runs the body of a decided call and logs its line, as the command does.
@@ -313,10 +353,22 @@ impl Evoke {
             }
         };
         // No signal of the host program's is taken over: only the deadline ends the body.
-        let ran = self.runtime.block_on(crate::body::run(&prepared, &session.places.cache, std::future::pending()));
+        let ran = self.block_on(crate::body::run(&prepared, &session.places.cache, std::future::pending()))?;
         let line = to_line(&Line { decision: core, trace: &made.trace, ran: Some(RanFields::of(&ran)), error: None });
         let _ = log.append(&line, &[], &made.candidates);
         Ok(Ran { ran, line })
+    }
+}
+
+impl Drop for Evoke {
+    fn drop(&mut self) {
+        // A runtime dropped inside another waits for its tasks, and blocking there panics: it is let go in
+        // the background instead.
+        if tokio::runtime::Handle::try_current().is_ok()
+            && let Some(runtime) = self.runtime.take()
+        {
+            runtime.shutdown_background();
+        }
     }
 }
 
