@@ -106,4 +106,25 @@ mod tests {
         assert!(matches!(&refused, NotAChoice::OutOfRange { text, .. } if text == "40"), "{refused}");
         assert!(matches!(accept(&number, "none"), Err(NotAChoice::NotRead { kind: "number", .. })));
     }
+
+    #[test]
+    fn a_value_handed_in_is_admitted_only_as_a_choice_and_a_pick_is_read_again_from_its_text() {
+        let options = missing(Choices::Options { options: Texts(vec![("dim".into(), "dimmed".into())]) });
+        assert_eq!(admit(&options, &Value::Option { key: "dim".into() }), Ok(Value::Option { key: "dim".into() }));
+        // A number picks from a typed list; a key handed in must be the key itself.
+        assert!(admit(&options, &Value::Option { key: "1".into() }).is_err());
+        assert!(admit(&options, &Value::Word { word: "dim".into(), value: None }).is_err());
+        let count = missing(Choices::Pick { kind: "number".into(), range: Some([1.0, 10.0]) });
+        let forged = Value::Pick {
+            span: evoke_core::recognize::Span { start: 0, end: 1, text: "5".into() },
+            value: evoke_core::recognize::PickValue::Number(9999.0),
+        };
+        let Ok(Value::Pick { value, .. }) = admit(&count, &forged) else { panic!("5 is in range") };
+        assert_eq!(value, evoke_core::recognize::PickValue::Number(5.0));
+        let out = Value::Pick {
+            span: evoke_core::recognize::Span { start: 0, end: 2, text: "99".into() },
+            value: evoke_core::recognize::PickValue::Number(5.0),
+        };
+        assert!(matches!(admit(&count, &out), Err(NotAChoice::OutOfRange { .. })));
+    }
 }
