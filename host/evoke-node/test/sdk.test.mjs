@@ -231,8 +231,10 @@ test("a playbook's plan runs through the person's one yes to its review", () => 
     ['lock door="back"', "ran"],
   ]);
 
+  // Reviewed once, the playbook is not shown whole again, in this Evoke as in the next command: with no
+  // one present, its steps that clear their bars run.
   const alone = opened.runPlan(opened.plan("good night in the den"), answers(true, false));
-  assert.equal(alone.exit, 3, alone.lines.join("\n"));
+  assert.equal(alone.exit, 0, alone.lines.join("\n"));
 });
 
 test("why says what evoke why says", () => {
