@@ -544,6 +544,22 @@ class Plans(unittest.TestCase):
         self.assertEqual(len(inner), 1)
         self.assertEqual([call["args"]["folder"] for call in calls], ["work"])
 
+    def test_a_plans_callback_that_calls_its_evoke_is_a_usage_error_and_nothing_runs(self) -> None:
+        opened, calls, _wipe, _note = self.wipe_and_note()
+
+        class Reenters:
+            def confirm(self, question: Question) -> bool:
+                opened.decide("add a note to my home notes")
+                return True
+
+            def ask(self, missing: dict) -> None:
+                return None
+
+        with self.assertRaises(UsageError) as refused:
+            opened.run_plan(opened.plan(TWO_STEPS), Reenters())
+        self.assertIn("run_plan", refused.exception.fix or "")
+        self.assertEqual(calls, [])
+
     def test_one_evoke_serves_several_python_threads_at_once(self) -> None:
         opened, calls, _wipe, _note = self.wipe_and_note()
         failures: list[BaseException] = []
