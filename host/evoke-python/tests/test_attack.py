@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import gc
 import json
-import os
 import pickle
 import subprocess
 import sys
@@ -463,9 +462,10 @@ class Threads(unittest.TestCase):
 
 # Defects: each test below fails on the code as it is; it is skipped so the suite stays green.
 
-# The child a crash cannot take the suite down with: it runs one body whose data is `DATA`.
+# The child a crash cannot take the suite down with: it runs one body whose data is `DATA`, in the home
+# its first argument names.
 CHILD = """
-import sys, tempfile
+import sys
 from pathlib import Path
 from evoke import Evoke, Reflex
 
@@ -473,7 +473,7 @@ def body(call):
     DATA
     return {"text": "x", "data": data}
 
-home = Path(tempfile.mkdtemp())
+home = Path(sys.argv[1])
 (home / "recording.toml").write_text(RECORDING)
 opened = Evoke.in_code([Reflex("greet", GREET, body), Reflex("wipe", WIPE, lambda call: "")],
                        recording=home / "recording.toml", home=home)
@@ -494,7 +494,10 @@ class Defects(unittest.TestCase):
             source = CHILD.replace("DATA", data)
             source = f"RECORDING = {RECORDING!r}\nGREET = {GREET!r}\nWIPE = {WIPE!r}\n" + textwrap.dedent(source)
             with self.subTest(data=data):
-                child = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=120)
+                home = temp_dir(self)
+                child = subprocess.run(
+                    [sys.executable, "-c", source, str(home)], capture_output=True, text=True, timeout=120
+                )
                 self.assertEqual(child.returncode, 0, f"the process died: {child.returncode} {child.stderr}")
                 self.assertTrue(child.stdout.startswith("False "), child.stdout)
 
