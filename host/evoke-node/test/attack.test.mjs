@@ -5,9 +5,11 @@
 // fails once it is no longer skipped.
 
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -519,4 +521,37 @@ test.skip("a sentence is decided as typed or refused, never with a character rep
     assert.ok(done.threw instanceof TypeError || done.threw instanceof EvokeError, String(done.threw));
     assert.ok(!done.threw.message.includes("\ufffd"), done.threw.message);
   }
+});
+
+test.skip("a body that runs its Evoke again without end fails its run, and the process lives on", () => {
+  // Defect: each nesting of run inside a body puts the Rust library's decide and run (their futures polled
+  // on the caller's stack by block_on, host/evoke/src/sdk/open.rs) between two JavaScript frames; V8's stack
+  // guard does not see them, and at a depth near 40 the process dies of SIGSEGV instead of a RangeError.
+  const index = fileURLToPath(new URL("../index.js", import.meta.url));
+  const source = `
+    import { writeFileSync } from "node:fs";
+    import { join } from "node:path";
+    import { Evoke } from ${JSON.stringify(index)};
+    const home = process.argv[1];
+    writeFileSync(join(home, "recording.toml"), ${JSON.stringify(RECORDING)});
+    let opened;
+    const body = () => opened.run(opened.decide("erase the work notes"), { confirm: () => true }).text;
+    opened = Evoke.inCode({
+      recording: join(home, "recording.toml"),
+      home,
+      reflexes: { wipe: { manifest: ${JSON.stringify(WIPE)}, body } },
+    });
+    try {
+      const ran = opened.run(opened.decide("erase the work notes"), { confirm: () => true });
+      console.log("ran", ran.succeeded);
+    } catch (e) {
+      console.log("threw", e?.constructor?.name);
+    }
+  `;
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", source, tempDir("home")], {
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  assert.deepEqual([child.status, child.signal], [0, null], child.stderr.slice(-2000));
+  assert.match(child.stdout, /^(ran false|threw )/);
 });

@@ -592,6 +592,42 @@ class Defects(unittest.TestCase):
         self.assertIsInstance(inner[0], UsageError, f"the inner run returned {inner[0]!r}")
         self.assertEqual(calls, ["work", "home"], "the destructive body ran again inside the plan")
 
+    @unittest.skip("defect: nested runs put the library's deep native frames under each; the stack overflows")
+    def test_a_body_that_runs_its_evoke_again_without_end_fails_its_run_not_the_process(self) -> None:
+        # Each nesting of `run` in a body polls the Rust library's decide and run on the caller's stack
+        # (block_on in host/evoke/src/sdk/open.rs); near a depth of 420 that stack ends before Python's
+        # recursion limit of 1000 can raise RecursionError, and the process dies of SIGSEGV.
+        source = f"RECORDING = {RECORDING!r}\nGREET = {GREET!r}\nWIPE = {WIPE!r}\n" + textwrap.dedent(
+            """
+            import sys
+            from pathlib import Path
+            from evoke import Evoke, Reflex
+
+            class Says:
+                def confirm(self, question):
+                    return True
+                def ask(self, missing):
+                    return None
+
+            def body(call):
+                return opened.run(opened.decide("say hello to dana"), Says()).text
+
+            home = Path(sys.argv[1])
+            (home / "recording.toml").write_text(RECORDING)
+            opened = Evoke.in_code([Reflex("greet", GREET, body), Reflex("wipe", WIPE, lambda call: "")],
+                                   recording=home / "recording.toml", home=home)
+            try:
+                print("ran", opened.run(opened.decide("say hello to dana"), Says()).succeeded)
+            except RecursionError:
+                print("raised RecursionError")
+            """
+        )
+        child = subprocess.run(
+            [sys.executable, "-c", source, str(temp_dir(self))], capture_output=True, text=True, timeout=300
+        )
+        self.assertEqual(child.returncode, 0, f"the process died: {child.returncode} {child.stderr[-2000:]}")
+        self.assertRegex(child.stdout, r"^(ran False|raised RecursionError)")
+
 
 if __name__ == "__main__":
     unittest.main()
