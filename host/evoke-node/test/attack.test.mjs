@@ -408,6 +408,43 @@ test("a call of its Evoke from a plan's body is an EvokeError of class 2, and fa
   assert.equal(opened.decide("note in work").call, 'note folder="work"');
 });
 
+test("wrong arguments to every verb are refused, and nothing runs", () => {
+  const calls = [];
+  const opened = wiping(counted(calls));
+  const decision = opened.decide("erase the work notes");
+  for (const wrong of [
+    () => opened.decide(undefined),
+    () => opened.plan(5),
+    () => Evoke.open(5),
+    () => Evoke.open(".", { recording: 5 }),
+    () => Evoke.inCode({ adapter: 5 }),
+    () => Evoke.prototype.decide.call({}, "erase the work notes"),
+  ]) {
+    assert.ok(thrownBy(wrong) instanceof TypeError, String(wrong));
+  }
+  for (const wrong of [
+    () => opened.run(undefined),
+    () => opened.run(null, yes),
+    () => opened.runPlan(decision, yes),
+    () => opened.save(decision),
+    () => opened.why(-1),
+    () => opened.why(NaN),
+    () => opened.why(1.5),
+    () => opened.why(2 ** 32),
+    () => opened.why("1"),
+    () => Evoke.inCode({ home: tempDir("home"), reflexes: { wipe: { manifest: 5, body: () => "" } } }),
+  ]) {
+    const refused = thrownBy(wrong);
+    assert.ok(refused instanceof EvokeError, `${wrong}: ${refused}`);
+    assert.equal(refused.exit, 2, String(wrong));
+  }
+  // A person of the wrong type confirms nothing.
+  for (const person of [5, "yes", true]) {
+    assert.equal(thrownBy(() => opened.run(decision, person)).exit, 5);
+  }
+  assert.deepEqual(calls, []);
+});
+
 // Defects: each test below fails on the code as it is; it is skipped so the suite stays green.
 
 test.skip("a body that throws a value String() cannot convert is a failed run, not a throw from run", () => {
@@ -556,4 +593,16 @@ test.skip("a body that runs its Evoke again without end fails its run, and the p
   });
   assert.deepEqual([child.status, child.signal], [0, null], child.stderr.slice(-2000));
   assert.match(child.stdout, /^(ran false|threw )/);
+});
+
+test.skip("options it does not know, or of the wrong type, are refused rather than ignored", () => {
+  // Defect: Evoke.inCode and Evoke.open (index.js) read only the option keys they know and take
+  // Object.entries of whatever `reflexes` is, so reflexes handed at the top level, a number for the
+  // options or for `reflexes` open an Evoke with no reflexes, which abstains on every sentence.
+  const home = tempDir("home");
+  const wipe = { manifest: WIPE, body: () => "erased" };
+  for (const options of [{ home, adapter: "local", wipe }, { home, adapter: "local", reflexes: 5 }, 5]) {
+    const done = outcomeOf(() => Evoke.inCode(options));
+    assert.ok(done.threw instanceof TypeError || done.threw instanceof EvokeError, `opened with ${String(options)}`);
+  }
 });
