@@ -459,6 +459,28 @@ class Threads(unittest.TestCase):
             expected = (False, f"ValueError: {name}") if name.startswith("fails") else (True, name)
             self.assertEqual(said.get(name), expected, name)
 
+    def test_one_plan_run_from_several_threads_at_once_runs_once(self) -> None:
+        calls: list[str] = []
+        opened = wiping_and_noting(self, calls)
+        plan = opened.plan(TWO_STEPS)
+        start = threading.Barrier(4)
+        ended: list[object] = []
+
+        def work() -> None:
+            start.wait()
+            try:
+                ended.append(opened.run_plan(plan, Says()).exit)
+            except UsageError as e:
+                ended.append(e.exit)
+
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(sorted(int(exit) for exit in ended), [0, 2, 2, 2])  # type: ignore[call-overload]
+        self.assertEqual(calls, ["work", "home"])
+
 
 # Defects: each test below fails on the code as it is; it is skipped so the suite stays green.
 
