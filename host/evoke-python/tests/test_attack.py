@@ -17,6 +17,7 @@ import tempfile
 import textwrap
 import threading
 import unittest
+import unittest.mock
 import warnings
 from pathlib import Path
 
@@ -238,6 +239,15 @@ class Callbacks(unittest.TestCase):
             odd.present = present  # type: ignore[attr-defined]
             with self.subTest(present=present), self.assertRaises(TypeError):
                 opened.run(decision, odd)
+        self.assertEqual(calls, [])
+
+    def test_a_mock_for_a_person_confirms_nothing(self) -> None:
+        calls: list[str] = []
+        opened = greeting(self, lambda call: "hi", lambda call: calls.append("wipe") or "erased")
+        decision = opened.decide("erase the work notes")
+        for person in [unittest.mock.Mock(), unittest.mock.MagicMock(), object()]:
+            with self.subTest(person=type(person).__name__), self.assertRaises((TypeError, AttributeError)):
+                opened.run(decision, person)
         self.assertEqual(calls, [])
 
 
