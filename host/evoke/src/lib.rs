@@ -34,5 +34,7 @@ pub mod ui;
 pub mod warm;
 pub mod weave;
 
-pub use sdk::{Called, CodeReflex, Decision, Error, Evoke, OpenOptions, Plan, PlanRan, Ran, Returned, Thrown};
+pub use sdk::{
+    Called, CodeReflex, Decision, Error, Evoke, MAX_NESTING, OpenOptions, Plan, PlanRan, Ran, Returned, Thrown,
+};
 pub use ui::{ConfirmWith, Person, Question};

@@ -215,3 +215,57 @@ fn a_plan_file_pins_a_code_reflex_by_its_item_alone() {
     );
     assert!(wipe_item.starts_with("sha256:"), "{wipe_item}");
 }
+
+#[test]
+fn a_decision_run_inside_a_plans_callback_is_refused_and_runs_nothing() {
+    let calls = Calls::default();
+    let (_home, evoke, _, _) = wipe_and_note(&calls);
+    let decision = evoke.decide("erase the work notes").unwrap();
+    let inner = Mutex::new(Vec::new());
+    let person = ConfirmWith::new(|_| {
+        inner.lock().unwrap().push(evoke.run(&decision, &ConfirmWith::new(|_| true)).map(|_| ()));
+        false
+    });
+    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &person).unwrap();
+    assert_eq!(ran.exit(), Exit::Declined);
+    let inner = inner.lock().unwrap();
+    assert!(!inner.is_empty() && inner.iter().all(|r| r.as_ref().is_err_and(|e| e.exit() == Exit::Usage)));
+    assert!(calls.lock().unwrap().is_empty(), "a destructive body ran inside the plan's callback");
+}
+
+#[test]
+fn calls_nested_past_the_bound_are_refused_and_the_process_lives_on() {
+    type Shared = Arc<std::sync::OnceLock<std::sync::Weak<Evoke>>>;
+    let shared: Shared = Arc::default();
+    let depths = Arc::new(Mutex::new(Vec::new()));
+    let (of_body, seen) = (shared.clone(), depths.clone());
+    // A note whose body notes again, and again, with its own Evoke, until evoke refuses.
+    let note = CodeReflex::new("note", NOTE, move |_: &Called| {
+        let evoke = of_body.get().and_then(std::sync::Weak::upgrade).expect("the Evoke is set");
+        let refused = |e: evoke::Error| {
+            seen.lock().unwrap().push(e.exit());
+            Thrown::new(e.to_string())
+        };
+        let decision = evoke.decide("add a note to my home notes").map_err(refused)?;
+        match evoke.run(&decision, &ConfirmWith::new(|_| true)) {
+            Ok(ran) if ran.succeeded() => Ok(Returned { text: "noted".into(), data: None }),
+            Ok(ran) => Err(Thrown::new(ran.failure().unwrap_or_default())),
+            Err(e) => Err(refused(e)),
+        }
+    })
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let options = OpenOptions {
+        home: Some(home.path().to_path_buf()),
+        reflexes: vec![note],
+        adapter: Some("local".into()),
+        ..Default::default()
+    };
+    let evoke = Arc::new(Evoke::in_code(options).unwrap());
+    shared.set(Arc::downgrade(&evoke)).unwrap();
+    let decision = evoke.decide("add a note to my home notes").unwrap();
+    let ran = evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap();
+    assert!(!ran.succeeded());
+    assert!(ran.failure().unwrap_or_default().contains("nested"), "{:?}", ran.failure());
+    assert_eq!(depths.lock().unwrap().first(), Some(&Exit::Usage));
+}

@@ -38,6 +38,6 @@ pub use decision::{Abstain, Ask, Call, Confirm, Decision, Run};
 pub use error::Error;
 #[cfg(test)]
 pub(crate) use open::with_code;
-pub use open::{Evoke, OpenOptions};
+pub use open::{Evoke, MAX_NESTING, OpenOptions};
 pub use plan::{Plan, PlanRan};
 pub use ran::Ran;

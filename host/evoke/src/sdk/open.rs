@@ -116,6 +116,8 @@ impl Evoke {
     /// fails closed is an [`Error`] of exit class 6.
     pub fn decide(&self, sentence: &str) -> Result<Decision, Error> {
         guarded(|| {
+            outside_runtime()?;
+            let _nested = Nested::enter()?;
             let request = self.session.request(Instant::now());
             let woven = self.block_on(crate::weave::weave(&request, sentence))?;
             let mut log = Log::open(&self.session.places.log());
@@ -147,6 +149,8 @@ impl Evoke {
     /// whose fix names [`Evoke::decide`]; one that fails closed is an [`Error`] of exit class 6.
     pub fn plan(&self, sentence: &str) -> Result<Plan, Error> {
         guarded(|| {
+            outside_runtime()?;
+            let _nested = Nested::enter()?;
             let request = self.session.request(Instant::now());
             let woven = self.block_on(crate::weave::weave(&request, sentence))?;
             let mut log = Log::open(&self.session.places.log());
@@ -194,6 +198,8 @@ impl Evoke {
     /// decision's deadline and bounds; its failure is in the [`Ran`], not an error.
     pub fn run(&self, decision: &Decision, person: &dyn Person) -> Result<Ran, Error> {
         guarded(|| {
+            outside_runtime()?;
+            let _nested = Nested::enter()?;
             let made = decision.made();
             if made.origin != self.origin {
                 return Err(CommandError::usage("the decision was made by another Evoke; nothing ran")
@@ -273,6 +279,19 @@ impl Evoke {
         })
     }
 
+    /// The refusals [`Evoke::run_plan`] makes before it takes a plan, so that a binding can keep a plan
+    /// that would be refused: a plan another `Evoke` made, a call made inside an async runtime (a callback
+    /// of a plan running), or calls nested past [`MAX_NESTING`].
+    pub fn check_run_plan(&self, plan: &Plan) -> Result<(), Error> {
+        if plan.origin != self.origin {
+            return Err(CommandError::usage("the plan was made by another Evoke; nothing ran")
+                .with_fix("plan the sentence again with this Evoke")
+                .into());
+        }
+        outside_runtime()?;
+        Nested::enter().map(drop)
+    }
+
     /// Runs a plan this `Evoke` made, as the command runs a plan at a terminal, acting through `person`:
     /// every missing value asked before anything runs, a playbook's whole plan confirmed once when it
     /// waits for its review, then stage by stage, each step through its gate at its turn (a confirm only
@@ -282,11 +301,8 @@ impl Evoke {
     /// in the [`PlanRan`]; an error only when it could not begin (its journal taken by another run).
     pub fn run_plan(&self, plan: Plan, person: &dyn Person) -> Result<PlanRan, Error> {
         guarded(|| {
-            if plan.origin != self.origin {
-                return Err(CommandError::usage("the plan was made by another Evoke; nothing ran")
-                    .with_fix("plan the sentence again with this Evoke")
-                    .into());
-            }
+            self.check_run_plan(&plan)?;
+            let _nested = Nested::enter()?;
             let ui = crate::ui::Ui::captured().with_person(person);
             let options = crate::runner::Options {
                 ui: &ui,
@@ -308,22 +324,12 @@ impl Evoke {
         })
     }
 
-    /// Drives `work` to its end on this `Evoke`'s runtime. A call made inside an async runtime (a task, or
-    /// a callback of a plan this `Evoke` is running) is refused: blocking there would stall the runtime
-    /// it came from.
+    /// Drives `work` to its end on this `Evoke`'s runtime; one dropped inside an async runtime has none.
     fn block_on<F: std::future::Future>(&self, work: F) -> Result<F::Output, Error> {
-        let inside = tokio::runtime::Handle::try_current().is_ok();
+        outside_runtime()?;
         match &self.runtime {
-            Some(runtime) if !inside => Ok(runtime.block_on(work)),
-            _ => Err(CommandError::usage(
-                "evoke's calls block, and this one was made inside an async runtime or a callback of a plan \
-                 evoke is running; nothing ran",
-            )
-            .with_fix(
-                "call it from a thread of its own (std::thread::spawn, tokio::task::spawn_blocking), or once \
-                 run_plan has returned",
-            )
-            .into()),
+            Some(runtime) => Ok(runtime.block_on(work)),
+            None => Err(CommandError::failed("this Evoke was dropped; nothing ran").into()),
         }
     }
 
@@ -358,6 +364,54 @@ impl Evoke {
         let _ = log.append(&line, &[], &made.candidates);
         Ok(Ran { ran, line })
     }
+}
+
+/// How deep the library's calls may nest on one thread (a body or a callback calling evoke, whose body
+/// calls it again, …): past this, a call is refused, not left to exhaust the thread's stack.
+pub const MAX_NESTING: usize = 8;
+
+thread_local! {
+    /// The library's calls under way on this thread.
+    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One call of the library under way on this thread, counted until it returns.
+struct Nested;
+
+impl Nested {
+    fn enter() -> Result<Nested, Error> {
+        let depth = DEPTH.with(|d| d.get());
+        if depth >= MAX_NESTING {
+            return Err(CommandError::usage(format!(
+                "evoke's calls are nested {depth} deep on this thread (a body or callback calling evoke again); \
+                 nothing ran"
+            ))
+            .with_fix(format!("call evoke from a body or callback at most {MAX_NESTING} levels deep"))
+            .into());
+        }
+        DEPTH.with(|d| d.set(depth + 1));
+        Ok(Nested)
+    }
+}
+
+impl Drop for Nested {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
+/// Refuses a call made inside an async runtime (a task, or a callback of a plan an `Evoke` is running):
+/// blocking there would stall the runtime it came from, and running there would run beside the plan.
+fn outside_runtime() -> Result<(), Error> {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return Ok(());
+    }
+    Err(CommandError::usage(
+        "evoke's calls block, and this one was made inside an async runtime or a callback of a plan evoke is \
+         running; nothing ran",
+    )
+    .with_fix("call it from a thread of its own (std::thread::spawn, tokio::task::spawn_blocking), or once run_plan has returned")
+    .into())
 }
 
 impl Drop for Evoke {
