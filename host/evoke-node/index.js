@@ -5,6 +5,7 @@
 "use strict";
 
 const { join } = require("node:path");
+const { types } = require("node:util");
 
 const MARK = "evoke-error:";
 
@@ -53,18 +54,85 @@ function guarded(work) {
   }
 }
 
-// A path or a name in the options is text, or left out; anything else is the program's mistake.
-function textOf(options, key, verb) {
-  const value = options?.[key];
-  if (value === undefined || value === null) return null;
-  if (typeof value !== "string") {
-    throw new TypeError(`${verb} takes options.${key} as a string, not ${typeof value}`);
+// What a value is, for a refusal that names it: `null`, `an array`, or its `typeof`.
+function kindOf(value) {
+  if (value === null) return "null";
+  return Array.isArray(value) ? "an array" : typeof value;
+}
+
+// Where the first lone surrogate of `text` is, or -1: UTF-16 that no Unicode text holds, which the addon
+// would turn into U+FFFD and so into text nobody wrote.
+function loneSurrogateIn(text) {
+  if (text.isWellFormed()) return -1;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i += 1;
+        continue;
+      }
+    }
+    if (unit >= 0xd800 && unit <= 0xdfff) return i;
   }
-  return value;
+  return -1;
+}
+
+// The options a verb takes, read as the object's own properties. A key it does not know or a value of the
+// wrong type is the program's mistake: left unread, it would open an Evoke other than the one asked for.
+function optionsOf(options, verb, keys) {
+  const shape = `${verb}({ ${keys.map((key) => `${key}?`).join(", ")} })`;
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object" || Array.isArray(options)) {
+    throw usage(`${verb} takes its options as an object, not ${kindOf(options)}; nothing was opened`, shape);
+  }
+  const read = {};
+  for (const key of Object.keys(options)) {
+    const value = options[key];
+    if (!keys.includes(key)) {
+      // A reflex handed at the top level is the likeliest slip: its fix names where it goes.
+      const fix = typeof value?.manifest === "string" && typeof value?.body === "function"
+        ? `hand it under reflexes: ${verb}({ reflexes: { ${key}: { manifest, body } } })`
+        : shape;
+      throw usage(`${verb} takes no option \`${key}\`; it takes ${keys.join(", ")}; nothing was opened`, fix);
+    }
+    read[key] = value;
+  }
+  for (const key of keys.filter((key) => key !== "reflexes")) {
+    const value = read[key];
+    if (value === undefined || value === null) {
+      read[key] = null;
+    } else if (typeof value !== "string") {
+      throw usage(`${verb} takes options.${key} as a string, not ${kindOf(value)}; nothing was opened`,
+        `${verb}({ ${key}: "…" })`);
+    } else if (loneSurrogateIn(value) >= 0) {
+      throw usage(`${verb} takes options.${key} as well-formed text, and it has a lone surrogate at index ` +
+        `${loneSurrogateIn(value)}; nothing was opened`, `${verb}({ ${key}: text.toWellFormed() })`);
+    }
+  }
+  const reflexes = read.reflexes;
+  if (reflexes !== undefined && reflexes !== null && (typeof reflexes !== "object" || Array.isArray(reflexes))) {
+    throw usage(`${verb} takes options.reflexes as an object of reflexes by name, not ${kindOf(reflexes)}; ` +
+      "nothing was opened", `${verb}({ reflexes: { name: { manifest: "reflex = 1 …", body: (call) => "…" } } })`);
+  }
+  return read;
+}
+
+// A person's answer is its own property: one it inherits (from a polluted Object.prototype, say) is no
+// answer of the program's.
+function ownOf(person, key) {
+  if (person === undefined || person === null) return undefined;
+  return Object.hasOwn(person, key) ? person[key] : undefined;
 }
 
 function usage(message, fix) {
   return new EvokeError(message, { exit: 2, exitName: "Usage", fix });
+}
+
+// A field of a decision's or a plan's line, copied: what a program does to the copy it read never changes
+// the fields it reads next, which stay the line that runs.
+function copied(field) {
+  return field === undefined || field === null ? null : structuredClone(field);
 }
 
 // Only this file makes an Evoke, a Decision, a Plan, a Ran or a PlanRan: each constructor checks for this
@@ -108,19 +176,19 @@ class Decision {
     return this.#fields.call ?? null;
   }
 
-  /** Each argument as the body would receive it, or null when no reflex was chosen. */
+  /** Each argument as the body would receive it, or null when no reflex was chosen; a fresh copy each read. */
   get values() {
-    return this.#fields.values ?? null;
+    return copied(this.#fields.values);
   }
 
-  /** A confirm's prompt (`own`, `reason`, `template`), or null. */
+  /** A confirm's prompt (`own`, `reason`, `template`), or null; a fresh copy each read. */
   get prompt() {
-    return this.#fields.prompt ?? null;
+    return copied(this.#fields.prompt);
   }
 
-  /** An ask's missing values, each with its question and closed choices, or null. */
+  /** An ask's missing values, each with its question and closed choices, or null; a fresh copy each read. */
   get missing() {
-    return this.#fields.missing ?? null;
+    return copied(this.#fields.missing);
   }
 
   /** The JSON line `evoke try --json` prints for it, with `values` after it, exactly as Rust writes it. */
@@ -179,19 +247,19 @@ class Plan {
     return this.#fields.input;
   }
 
-  /** The plan's steps, each with its own decision. */
+  /** The plan's steps, each with its own decision; a fresh copy each read. */
   get steps() {
-    return this.#fields.steps;
+    return copied(this.#fields.steps);
   }
 
-  /** The plan's verdict: whether it would run, wait for a yes, or stop. */
+  /** The plan's verdict: whether it would run, wait for a yes, or stop; a fresh copy each read. */
   get verdict() {
-    return this.#fields.verdict;
+    return copied(this.#fields.verdict);
   }
 
   /** The playbook the sentence picks, or null. */
   get playbook() {
-    return this.#fields.playbook ?? null;
+    return copied(this.#fields.playbook);
   }
 
   /** The plan line `evoke try --json` prints, exactly as Rust writes it. */
@@ -243,11 +311,31 @@ class PlanRan {
   }
 }
 
-// The frames of a thrown error's stack, innermost first, down to the body's caller in this file.
+// What a body threw or a result's read threw, as text. No value may make the reading itself throw: one
+// String() cannot convert (an object with no prototype) is named by its tag instead.
+function shown(value) {
+  try {
+    return value instanceof Error ? String(value.message) : String(value);
+  } catch {
+    try {
+      return Object.prototype.toString.call(value);
+    } catch {
+      return "a value that cannot be shown";
+    }
+  }
+}
+
+// The frames of a thrown error's stack, innermost first, down to the body's caller in this file; none when
+// the stack cannot be read.
 function framesOf(e) {
-  const stack = typeof e?.stack === "string" ? e.stack.split("\n") : [];
+  let stack;
+  try {
+    stack = e?.stack;
+  } catch {
+    return [];
+  }
   const frames = [];
-  for (const line of stack) {
+  for (const line of typeof stack === "string" ? stack.split("\n") : []) {
     const frame = line.trim();
     if (!frame.startsWith("at ")) continue;
     if (frame.includes(__filename)) break;
@@ -256,46 +344,136 @@ function framesOf(e) {
   return frames;
 }
 
-// What a body handed as code gave, as the addon reads it: its text and data, or what it threw.
+// A body's failure as the addon reads it. Its text is made well-formed, since it is only shown.
+function thrownJson(message, frames) {
+  return JSON.stringify({ thrown: { message: message.toWellFormed(), frames: frames.map((f) => f.toWellFormed()) } });
+}
+
+// What `value`, found at `at` in a body's data, is when JSON cannot hold it as it is, or null when it can.
+// JSON.stringify would write it changed (NaN as null, a Map as {}) or leave it out (a function, a symbol).
+function unheld(value, inArray) {
+  switch (typeof value) {
+    case "number":
+      return Number.isFinite(value) ? null : String(value);
+    case "bigint":
+      return `the BigInt ${value}n`;
+    case "function":
+      return "a function";
+    case "symbol":
+      return `the symbol ${shown(value)}`;
+    case "undefined":
+      // A property that is undefined reads the same once JSON leaves it out; an array's item would read null.
+      return inArray ? "undefined" : null;
+    case "string":
+      return value.isWellFormed() ? null : "a string with a lone surrogate";
+    case "object":
+      break;
+    default:
+      return null;
+  }
+  if (value === null) return null;
+  if (types.isMap(value) || types.isWeakMap(value)) return "a Map";
+  if (types.isSet(value) || types.isWeakSet(value)) return "a Set";
+  if (types.isPromise(value)) return "a promise";
+  if (types.isRegExp(value)) return "a RegExp";
+  if (types.isNativeError(value)) return "an Error";
+  if (types.isAnyArrayBuffer(value) || types.isArrayBufferView(value)) return "binary data";
+  if (types.isNumberObject(value) && !Number.isFinite(Number.prototype.valueOf.call(value))) {
+    return `a Number of ${Number.prototype.valueOf.call(value)}`;
+  }
+  if (types.isSymbolObject(value)) return "a Symbol object";
+  if (Object.getOwnPropertySymbols(value).some((key) => Object.prototype.propertyIsEnumerable.call(value, key))) {
+    return "a symbol key";
+  }
+  return null;
+}
+
+// Where a key sits below the path of its holder: `data.n`, `data[0]`, `data["a b"]`.
+function pathOf(holder, key, above) {
+  if (Array.isArray(holder)) return `${above}[${key}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${above}.${key}` : `${above}[${JSON.stringify(key)}]`;
+}
+
+// A body's data as JSON, or a throw naming the first value JSON cannot hold and where it is.
+function dataJson(data) {
+  if (data === undefined || data === null) return "null";
+  // The path of each object met, so a value below it is named by where it sits.
+  const paths = new WeakMap();
+  return JSON.stringify(data, function (key, value) {
+    const above = paths.get(this);
+    const at = above === undefined ? "data" : pathOf(this, key, above);
+    const what = unheld(value, Array.isArray(this));
+    if (what !== null) throw new Error(`${at} is ${what}, which JSON cannot hold`);
+    if (typeof value === "object" && value !== null) paths.set(value, at);
+    return value;
+  });
+}
+
+// What a body handed as code gave, as the addon reads it: its text and data, or what it threw. Every read
+// of the result is guarded, so no value a body throws or returns makes `run` itself throw.
 function called(name, body, call) {
   let out;
   try {
     out = body(call);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    return JSON.stringify({ thrown: { message, frames: framesOf(e) } });
+    return thrownJson(shown(e), framesOf(e));
   }
-  const failed = (message) => JSON.stringify({ thrown: { message, frames: [] } });
-  if (typeof out?.then === "function") {
-    // Nothing waits for the promise; a rejection of it must not end the process as an unhandled one.
-    Promise.resolve(out).catch(() => {});
-    return failed(`the body of ${name} returned a promise; a body handed as code returns its result before run does`);
+  const failed = (message) => thrownJson(message, []);
+  // The result's `then`, `text` and `data` are each read once, so a getter cannot answer twice differently.
+  let text;
+  let data;
+  try {
+    if (typeof out?.then === "function") {
+      // Nothing waits for the promise; a rejection of it must not end the process as an unhandled one.
+      Promise.resolve(out).catch(() => {});
+      return failed(`the body of ${name} returned a promise; a body handed as code returns its result before run does`);
+    }
+    if (typeof out === "string") {
+      text = out;
+    } else {
+      text = out?.text;
+      if (typeof text !== "string") {
+        const kind = out === null ? "null" : typeof out;
+        return failed(`the body of ${name} returned ${kind}, not a string or { text, data }`);
+      }
+      data = out.data;
+    }
+  } catch (e) {
+    return failed(`the result the body of ${name} returned could not be read: ${shown(e)}`);
   }
-  const returned = typeof out === "string" ? { text: out } : out;
-  if (typeof returned?.text !== "string") {
-    return failed(`the body of ${name} returned ${out === null ? "null" : typeof out}, not a string or { text, data }`);
+  if (!text.isWellFormed()) {
+    return failed(`the text the body of ${name} returned has a lone surrogate at index ${loneSurrogateIn(text)}, ` +
+      "which no Unicode text holds");
   }
   try {
-    return JSON.stringify({ text: returned.text, data: returned.data ?? null });
+    return `{"text":${JSON.stringify(text)},"data":${dataJson(data)}}`;
   } catch (e) {
-    return failed(`the data the body of ${name} returned is not JSON: ${e.message}`);
+    return failed(`the data the body of ${name} returned is not JSON: ${shown(e)}`);
   }
 }
 
 // The reflexes handed as code, `{ name: { manifest, body } }`, as the addon takes them: names and
 // manifests in one order, and the bodies in the same order, kept here on the JavaScript side.
 function codeReflexes(reflexes) {
-  const entries = Object.entries(reflexes ?? {});
-  for (const [name, reflex] of entries) {
-    if (typeof reflex?.manifest !== "string" || typeof reflex?.body !== "function") {
+  // Each manifest and body is read once, so a getter cannot hand the check one value and the addon another.
+  const read = Object.entries(reflexes ?? {}).map(([name, reflex]) => [name, reflex?.manifest, reflex?.body]);
+  for (const [name, manifest, body] of read) {
+    if (typeof manifest !== "string" || typeof body !== "function") {
       throw usage(`the reflex ${name} handed as code needs a manifest (its reflex.toml text) and a body function`,
         `reflexes: { ${name}: { manifest: "reflex = 1 …", body: (call) => "…" } }`);
     }
+    for (const [what, text] of [["name", name], ["manifest", manifest]]) {
+      const at = loneSurrogateIn(text);
+      if (at >= 0) {
+        throw usage(`the ${what} of the reflex ${name.toWellFormed()} handed as code has a lone surrogate at ` +
+          `index ${at}, which no Unicode text holds`, `hand its ${what} as well-formed text (text.toWellFormed())`);
+      }
+    }
   }
   return {
-    names: entries.map(([name]) => name),
-    manifests: entries.map(([, reflex]) => reflex.manifest),
-    bodies: entries.map(([name, reflex]) => (call) => called(name, reflex.body, call)),
+    names: read.map(([name]) => name),
+    manifests: read.map(([, manifest]) => manifest),
+    bodies: read.map(([name, , body]) => (call) => called(name, body, call)),
   };
 }
 
@@ -303,6 +481,12 @@ function codeReflexes(reflexes) {
 function sentenceOf(sentence, verb) {
   if (typeof sentence !== "string") {
     throw new TypeError(`${verb} takes the sentence as a string, not ${sentence === null ? "null" : typeof sentence}`);
+  }
+  // The addon would read a lone surrogate as U+FFFD, and evoke would decide and log a sentence nobody typed.
+  const at = loneSurrogateIn(sentence);
+  if (at >= 0) {
+    throw usage(`the sentence has a lone surrogate at index ${at}, which no Unicode text holds; nothing was decided`,
+      `${verb} the sentence as well-formed text (sentence.toWellFormed() shows where it breaks as U+FFFD)`);
   }
   return sentence;
 }
@@ -330,9 +514,12 @@ class Evoke {
     if (typeof dir !== "string") {
       throw new TypeError("Evoke.open takes the project's directory as a string");
     }
-    const recording = textOf(options, "recording", "Evoke.open");
-    const home = textOf(options, "home", "Evoke.open");
-    const code = codeReflexes(options?.reflexes);
+    if (loneSurrogateIn(dir) >= 0) {
+      throw usage(`Evoke.open takes the project's directory as well-formed text, and it has a lone surrogate at ` +
+        `index ${loneSurrogateIn(dir)}; nothing was opened`, "Evoke.open(dir.toWellFormed())");
+    }
+    const { recording, home, reflexes } = optionsOf(options, "Evoke.open", ["recording", "home", "reflexes"]);
+    const code = codeReflexes(reflexes);
     return guarded(() => {
       const opened = native.NativeEvoke.open(dir, recording, home, code.names, code.manifests);
       return new Evoke(MADE, opened, code.bodies);
@@ -344,9 +531,9 @@ class Evoke {
    * @param {{recording?: string, home?: string, adapter?: string, reflexes?: object}} [options]
    */
   static inCode(options = {}) {
-    const [recording, home, adapter] =
-      ["recording", "home", "adapter"].map((key) => textOf(options, key, "Evoke.inCode"));
-    const code = codeReflexes(options?.reflexes);
+    const { recording, home, adapter, reflexes } =
+      optionsOf(options, "Evoke.inCode", ["recording", "home", "adapter", "reflexes"]);
+    const code = codeReflexes(reflexes);
     return guarded(() => {
       const opened = native.NativeEvoke.inCode(recording, home, adapter, code.names, code.manifests);
       return new Evoke(MADE, opened, code.bodies);
@@ -401,14 +588,14 @@ class Evoke {
   // Calls `work` with the person's presence and the one callback the addon asks everything through:
   // confirms, asks, and the bodies handed as code.
   #through(person, work) {
-    const present = person?.present ?? true;
+    const present = ownOf(person, "present") ?? true;
     // An exception a callback throws stops the run (the Rust side is told only that it stopped) and
     // reaches the caller as it was thrown.
     let threw = null;
     const answer = (what, payload) => {
       try {
         if (what === "confirm") {
-          const confirm = person?.confirm;
+          const confirm = ownOf(person, "confirm");
           return JSON.stringify(typeof confirm === "function" && confirm.call(person, JSON.parse(payload)) === true);
         }
         if (what === "body") {
@@ -416,7 +603,7 @@ class Evoke {
           return this.#bodies[index](call);
         }
         if (what === "ask") {
-          const ask = person?.ask;
+          const ask = ownOf(person, "ask");
           const value = typeof ask === "function" ? ask.call(person, JSON.parse(payload)) : null;
           return JSON.stringify(typeof value === "string" || typeof value === "number" ? value : null);
         }

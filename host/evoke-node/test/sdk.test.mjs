@@ -179,7 +179,8 @@ test("an untrusted project is an EvokeError of class 3 whose fix is evoke trust"
   assert.equal(refused.name, "EvokeError");
   assert.deepEqual([refused.exit, refused.exitName, refused.fix], [3, "NeedsPerson", "evoke trust"]);
   assert.equal(refused.exit, Exit.NeedsPerson);
-  assert.ok(thrownBy(() => Evoke.open(home, { home: 5 })) instanceof TypeError);
+  const mistyped = thrownBy(() => Evoke.open(home, { home: 5 }));
+  assert.deepEqual([mistyped.constructor, mistyped.exit], [EvokeError, 2], String(mistyped));
   assert.match(refused.message, /not trusted/);
 });
 
