@@ -20,14 +20,12 @@ mod reflex;
 
 use error::{guarded, raised};
 use person::{PyPerson, Question};
-use reflex::{Escaped, Reflex};
+use reflex::{Reflex, watched};
 
 /// A trusted project, opened with the engine that decides in it (`evoke::Evoke`).
 #[pyclass(module = "evoke._evoke", frozen)]
 pub struct Evoke {
     inner: evoke::Evoke,
-    /// Where each reflex handed as code keeps an interrupt its body raised, for `run` to raise again.
-    escaped: Vec<Escaped>,
 }
 
 /// One decision of a sentence, made by `Evoke.decide` and runnable only by the `Evoke` that made it.
@@ -76,10 +74,10 @@ impl Evoke {
         reflexes: Vec<PyRef<'_, Reflex>>,
     ) -> PyResult<Evoke> {
         guarded(|| {
-            let (code, escaped) = handed(&reflexes);
+            let code = reflexes.iter().map(|r| r.inner.clone()).collect();
             let options = evoke::OpenOptions { recording, home, reflexes: code, ..Default::default() };
             let opened = py.detach(|| evoke::Evoke::open(&dir, options));
-            opened.map(|inner| Evoke { inner, escaped }).map_err(|e| raised(py, &e))
+            opened.map(|inner| Evoke { inner }).map_err(|e| raised(py, &e))
         })
     }
 
@@ -95,10 +93,10 @@ impl Evoke {
         adapter: Option<String>,
     ) -> PyResult<Evoke> {
         guarded(|| {
-            let (code, escaped) = handed(&reflexes);
+            let code = reflexes.iter().map(|r| r.inner.clone()).collect();
             let options = evoke::OpenOptions { recording, home, reflexes: code, adapter };
             let opened = py.detach(|| evoke::Evoke::in_code(options));
-            opened.map(|inner| Evoke { inner, escaped }).map_err(|e| raised(py, &e))
+            opened.map(|inner| Evoke { inner }).map_err(|e| raised(py, &e))
         })
     }
 
@@ -119,10 +117,19 @@ impl Evoke {
     /// asked first, a playbook's review confirmed once, then each step through its gate at its turn.
     fn run_plan(&self, py: Python<'_>, plan: &Plan, person: Py<PyAny>) -> PyResult<PlanRan> {
         guarded(|| {
-            let Some(unran) = plan.held().take() else { return Err(Plan::spent(py)) };
+            // The Rust library spends a plan it refuses, so the plan is taken only once the library's own
+            // check before a run passes; it is held only while detached, as in `save`.
+            let taken = py.detach(|| {
+                let mut held = plan.held();
+                let Some(unran) = held.as_ref() else { return Ok(None) };
+                self.inner.check_run_plan(unran).map(|()| held.take())
+            });
+            let Some(unran) = taken.map_err(|e| raised(py, &e))? else { return Err(Plan::spent(py)) };
             let person = PyPerson::new(person);
-            let ran = py.detach(|| self.inner.run_plan(unran, &person));
-            self.reraise()?;
+            let (ran, escaped) = watched(|| py.detach(|| self.inner.run_plan(unran, &person)));
+            if let Some(e) = escaped {
+                return Err(e);
+            }
             // As in `run`: a callback's own exception says more than the no it caused; what ran before it
             // is in the log.
             if let Some(e) = person.take_raised() {
@@ -154,8 +161,10 @@ impl Evoke {
         guarded(|| {
             let person = PyPerson::new(person);
             // Other Python threads go on while the body runs; each callback takes the interpreter back.
-            let ran = py.detach(|| self.inner.run(&decision.inner, &person));
-            self.reraise()?;
+            let (ran, escaped) = watched(|| py.detach(|| self.inner.run(&decision.inner, &person)));
+            if let Some(e) = escaped {
+                return Err(e);
+            }
             // A callback's own exception says more than the refusal it caused.
             if let Some(e) = person.take_raised() {
                 return Err(e);
@@ -168,18 +177,6 @@ impl Evoke {
     #[pyo3(signature = (back = 1))]
     fn why(&self, py: Python<'_>, back: usize) -> PyResult<String> {
         guarded(|| py.detach(|| self.inner.why(back)).map_err(|e| raised(py, &e)))
-    }
-}
-
-impl Evoke {
-    /// An interrupt inside a body handed as code, raised as itself once the run is over.
-    fn reraise(&self) -> PyResult<()> {
-        for escaped in &self.escaped {
-            if let Some(e) = escaped.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() {
-                return Err(e);
-            }
-        }
-        Ok(())
     }
 }
 
@@ -399,11 +396,6 @@ impl Ran {
             (None, failure) => format!("<Ran failed {:?}>", failure.unwrap_or_default()),
         }
     }
-}
-
-/// The code reflexes of `reflexes`, and where each keeps an interrupt its body raised.
-fn handed(reflexes: &[PyRef<'_, Reflex>]) -> (Vec<evoke::CodeReflex>, Vec<Escaped>) {
-    reflexes.iter().map(|r| (r.inner.clone(), r.escaped.clone())).unzip()
 }
 
 /// The native module, `evoke._evoke`.

@@ -6,18 +6,39 @@ use evoke::{Called, CodeReflex, Returned, Thrown};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use std::sync::{Arc, Mutex};
+use std::cell::RefCell;
 
-/// An exception a body raised that is no `Exception` (`KeyboardInterrupt`, `SystemExit`): the run ends
-/// in a failure, and `run` raises it again once the run is over, so an interrupt is never swallowed.
-pub(crate) type Escaped = Arc<Mutex<Option<PyErr>>>;
+thread_local! {
+    /// One slot per run under way on this thread, innermost last: an exception a body of that run raised
+    /// that is no `Exception` (`KeyboardInterrupt`, `SystemExit`). A body runs on the thread of the run
+    /// that called it, so a run raises its own body's interrupt again, never another thread's.
+    static ESCAPED: RefCell<Vec<Option<PyErr>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `work`, one run on this thread, and hands back with its result the first exception that is no
+/// `Exception` a body raised inside it, for the run to raise again once it is over, so an interrupt is
+/// never swallowed.
+pub(crate) fn watched<T>(work: impl FnOnce() -> T) -> (T, Option<PyErr>) {
+    /// Lets go of the run's slot however `work` ends, a panic included.
+    struct Slot;
+    impl Drop for Slot {
+        fn drop(&mut self) {
+            ESCAPED.with(|slots| slots.borrow_mut().pop());
+        }
+    }
+    ESCAPED.with(|slots| slots.borrow_mut().push(None));
+    let slot = Slot;
+    let done = work();
+    let escaped = ESCAPED.with(|slots| slots.borrow_mut().last_mut().and_then(Option::take));
+    drop(slot);
+    (done, escaped)
+}
 
 /// A reflex handed as code: its name, its `reflex.toml` text without `run`, `grants` or `config`, and a
 /// callable that receives the call (`{"args", "input", "config"}`) and returns a str or `{"text", "data"}`.
 #[pyclass(module = "evoke._evoke", frozen)]
 pub struct Reflex {
     pub(crate) inner: CodeReflex,
-    pub(crate) escaped: Escaped,
 }
 
 #[pymethods]
@@ -30,11 +51,8 @@ impl Reflex {
             if !body.bind(py).is_callable() {
                 return Err(pyo3::exceptions::PyTypeError::new_err("a reflex's body must be callable"));
             }
-            let escaped = Escaped::default();
-            let kept = escaped.clone();
-            let made =
-                CodeReflex::new(name, manifest, move |called| Python::attach(|py| call(py, &body, called, &kept)));
-            made.map(|inner| Reflex { inner, escaped }).map_err(|e| raised(py, &e))
+            let made = CodeReflex::new(name, manifest, move |called| Python::attach(|py| call(py, &body, called)));
+            made.map(|inner| Reflex { inner }).map_err(|e| raised(py, &e))
         })
     }
 
@@ -56,11 +74,15 @@ impl Reflex {
 }
 
 /// Calls the Python body with the call; what it raises is the run's failure, with its frames.
-fn call(py: Python<'_>, body: &Py<PyAny>, called: &Called, escaped: &Escaped) -> Result<Returned, Thrown> {
+fn call(py: Python<'_>, body: &Py<PyAny>, called: &Called) -> Result<Returned, Thrown> {
     let given = convert::to_py(py, &called.to_json()).map_err(|e| thrown(py, &e))?;
     let result = body.bind(py).call1((given,)).map_err(|e| {
         if !e.is_instance_of::<PyException>(py) {
-            escaped.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get_or_insert(e.clone_ref(py));
+            ESCAPED.with(|slots| {
+                if let Some(slot) = slots.borrow_mut().last_mut() {
+                    slot.get_or_insert_with(|| e.clone_ref(py));
+                }
+            });
         }
         thrown(py, &e)
     })?;

@@ -289,6 +289,31 @@ class Bodies(unittest.TestCase):
             self.assertFalse(succeeded)
             self.assertIn("UnicodeEncodeError", failure or "")
 
+    def test_data_is_held_to_the_depth_a_json_reader_takes_and_may_share_a_list(self) -> None:
+        def nested(levels: int) -> list:
+            data: list = []
+            for _ in range(levels - 1):
+                data = [data]
+            return data
+
+        # serde_json reads back 127 levels; past 128 the binding refuses the data before the library sees it.
+        self.assertEqual(self.ran(lambda call: {"text": "x", "data": nested(127)}), (True, "x", None))
+        for levels, said in [(128, "the body returned data nested deeper"), (129, "ValueError: data nested deeper")]:
+            with self.subTest(levels=levels):
+                succeeded, _text, failure = self.ran(lambda call, levels=levels: {"text": "x", "data": nested(levels)})
+                self.assertFalse(succeeded)
+                self.assertIn(said, failure or "")
+        cyclic: dict = {}
+        cyclic["a"] = [1, {"b": cyclic}]
+        succeeded, _text, failure = self.ran(lambda call: {"text": "x", "data": cyclic})
+        self.assertFalse(succeeded)
+        self.assertIn("ValueError: the dict contains itself", failure or "")
+        # The same list twice, side by side, holds no cycle.
+        shared = [1]
+        opened = greeting(self, lambda call: {"text": "x", "data": [shared, shared, (shared, {"s": shared})]})
+        ran = opened.run(opened.decide("say hello to dana"), Says())
+        self.assertEqual(ran.data, [[1], [1], [[1], {"s": [1]}]])
+
     def test_a_body_returning_a_coroutine_or_a_generator_is_a_failed_run(self) -> None:
         async def coroutine(call: dict) -> str:
             return "hi"
@@ -520,9 +545,11 @@ print(ran.succeeded, ran.failure)
 
 
 class Defects(unittest.TestCase):
-    @unittest.skip("defect: convert::from_py recurses without bound; cyclic or deep data crashes Python")
     def test_a_body_returning_cyclic_or_deep_data_is_a_failed_run_not_a_crash(self) -> None:
-        for data in ["data = []; data.append(data)", "data = {}\n    for _ in range(5000): data = {'d': data}"]:
+        for data, said in [
+            ("data = []; data.append(data)", "ValueError: the list contains itself"),
+            ("data = {}\n    for _ in range(5000): data = {'d': data}", "ValueError: data nested deeper than 128"),
+        ]:
             source = CHILD.replace("DATA", data)
             source = f"RECORDING = {RECORDING!r}\nGREET = {GREET!r}\nWIPE = {WIPE!r}\n" + textwrap.dedent(source)
             with self.subTest(data=data):
@@ -531,9 +558,8 @@ class Defects(unittest.TestCase):
                     [sys.executable, "-c", source, str(home)], capture_output=True, text=True, timeout=120
                 )
                 self.assertEqual(child.returncode, 0, f"the process died: {child.returncode} {child.stderr}")
-                self.assertTrue(child.stdout.startswith("False "), child.stdout)
+                self.assertTrue(child.stdout.startswith(f"False {said}"), child.stdout)
 
-    @unittest.skip("defect: an interrupt a body raised is kept per reflex, and any run of the Evoke raises it")
     def test_an_interrupt_in_a_body_is_raised_by_its_own_run_not_another_threads(self) -> None:
         window, go_on = threading.Event(), threading.Event()
 
@@ -572,7 +598,6 @@ class Defects(unittest.TestCase):
         self.assertNotIsInstance(second, BaseException, f"the wipe's run raised {second!r}")
         self.assertIsInstance(first[0], Interrupt, f"the interrupted run returned {first[0]!r}")
 
-    @unittest.skip("defect: run_plan takes the plan before the library refuses another Evoke's plan")
     def test_a_plan_refused_for_another_evoke_is_not_spent(self) -> None:
         calls: list[str] = []
         opened, other = wiping_and_noting(self, calls), wiping_and_noting(self, calls)
@@ -583,7 +608,6 @@ class Defects(unittest.TestCase):
         self.assertFalse(plan.ran, "a plan that never ran is spent")
         self.assertEqual(other.run_plan(plan, Says()).exit, 0)
 
-    @unittest.skip("defect: run_plan takes the plan before the library refuses a call inside a plan's callback")
     def test_a_run_plan_refused_inside_a_plans_callback_leaves_the_plan_to_run(self) -> None:
         calls: list[str] = []
         opened = wiping_and_noting(self, calls)
@@ -604,7 +628,6 @@ class Defects(unittest.TestCase):
         self.assertFalse(later.ran, "a plan that never ran is spent")
         self.assertEqual(opened.run_plan(later, Says()).exit, 0)
 
-    @unittest.skip("defect: a plan's callback runs a decision of its Evoke; the refusal lives in block_on alone")
     def test_a_plans_callback_cannot_run_a_decision_of_its_evoke(self) -> None:
         calls: list[str] = []
         opened = wiping_and_noting(self, calls)
@@ -624,7 +647,6 @@ class Defects(unittest.TestCase):
         self.assertIsInstance(inner[0], UsageError, f"the inner run returned {inner[0]!r}")
         self.assertEqual(calls, ["work", "home"], "the destructive body ran again inside the plan")
 
-    @unittest.skip("defect: nested runs put the library's deep native frames under each; the stack overflows")
     def test_a_body_that_runs_its_evoke_again_without_end_fails_its_run_not_the_process(self) -> None:
         # Each nesting of `run` in a body polls the Rust library's decide and run on the caller's stack
         # (block_on in host/evoke/src/sdk/open.rs); near a depth of 420 that stack ends before Python's
