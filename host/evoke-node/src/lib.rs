@@ -248,11 +248,17 @@ impl NativeEvoke {
     }
 
     /// Runs `plan` as the command runs a plan, through the person `answer` speaks for, as `run` does; it
-    /// takes the plan, which runs once. The result is `{exit, name, lines}`: the exit class the command
-    /// would end with and each line it wrote.
+    /// takes the plan, which runs once. A run the library refuses before it begins (a plan of another
+    /// `Evoke`, a call made inside a plan's callback, calls nested too deep) leaves the plan to run later.
+    /// The result is `{exit, name, lines}`: the exit class the command would end with and each line it wrote.
     #[napi(catch_unwind)]
     pub fn run_plan(&self, plan: &NativePlan, present: bool, answer: Answerer<'_>) -> napi::Result<String> {
-        let plan = plan.inner.borrow_mut().take().ok_or_else(NativePlan::gone)?;
+        let plan = {
+            let mut held = plan.inner.borrow_mut();
+            self.inner.check_run_plan(held.as_ref().ok_or_else(NativePlan::gone)?).map_err(thrown)?;
+            // Nothing runs between the check and the run, so the plan is taken only once it is accepted.
+            held.take().ok_or_else(NativePlan::gone)?
+        };
         let _running = Running::enter(&answer);
         let person = JsPerson { present, answer, refused: RefCell::new(None), failed: Cell::new(false) };
         let ran = self.inner.run_plan(plan, &person);

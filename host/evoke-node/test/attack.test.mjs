@@ -546,9 +546,9 @@ test("a decision's fields stay the line it runs, whatever the program does to wh
   assert.deepEqual(calls, ["work", "work", "home"]);
 });
 
-test.skip("a runPlan refused inside a plan's callback leaves its plan to run later", () => {
-  // Defect: NativeEvoke::run_plan (src/lib.rs) takes the plan out of its cell before the Rust library
-  // refuses the call, so a plan that never ran is spent: "the plan has run already".
+test("a runPlan refused inside a plan's callback leaves its plan to run later", () => {
+  // The plan is taken only once the Rust library accepts its run: a refused run spends nothing, and the
+  // plan still saves and runs once the plan under way has returned.
   const calls = [];
   const opened = wipingAndNoting(counted(calls));
   const outer = opened.plan(TWO_STEPS);
@@ -568,10 +568,9 @@ test.skip("a runPlan refused inside a plan's callback leaves its plan to run lat
   assert.equal(opened.runPlan(later, yes).exitName, "Done");
 });
 
-test.skip("a body run by runPlan cannot run a decision of its Evoke", () => {
-  // Defect: docs/node.md says a body called by runPlan may not decide and run (an EvokeError inside the
-  // body); a decision made before runs anyway, since Evoke::run of a code reflex never reaches block_on
-  // (host/evoke/src/sdk/open.rs), the only place the refusal is made.
+test("a body run by runPlan cannot run a decision of its Evoke", () => {
+  // As docs/node.md says, a body called by runPlan may not run a decision, even one made before: it is an
+  // EvokeError inside the body, and the destructive body does not run again.
   const calls = [];
   let opened;
   let decided;
@@ -604,10 +603,10 @@ test("a sentence is decided as typed or refused, never with a character replaced
   assert.equal(opened.decide("erase the work notes \ud83d\ude42").input, "erase the work notes \ud83d\ude42");
 });
 
-test.skip("a body that runs its Evoke again without end fails its run, and the process lives on", () => {
-  // Defect: each nesting of run inside a body puts the Rust library's decide and run (their futures polled
-  // on the caller's stack by block_on, host/evoke/src/sdk/open.rs) between two JavaScript frames; V8's stack
-  // guard does not see them, and at a depth near 40 the process dies of SIGSEGV instead of a RangeError.
+test("a body that runs its Evoke again without end fails its run, and the process lives on", () => {
+  // Each nesting of run inside a body puts the Rust library's frames between two JavaScript frames, where
+  // V8's stack guard does not see them: the library's bound on nesting refuses the call past it as class 2,
+  // so the process lives on instead of dying of SIGSEGV. It runs in a child, which a crash would end alone.
   const index = fileURLToPath(new URL("../index.js", import.meta.url));
   const source = `
     import { writeFileSync } from "node:fs";
@@ -616,7 +615,15 @@ test.skip("a body that runs its Evoke again without end fails its run, and the p
     const home = process.argv[1];
     writeFileSync(join(home, "recording.toml"), ${JSON.stringify(RECORDING)});
     let opened;
-    const body = () => opened.run(opened.decide("erase the work notes"), { confirm: () => true }).text;
+    let refused;
+    const body = () => {
+      try {
+        return opened.run(opened.decide("erase the work notes"), { confirm: () => true }).text;
+      } catch (e) {
+        refused ??= e?.exit;
+        throw e;
+      }
+    };
     opened = Evoke.inCode({
       recording: join(home, "recording.toml"),
       home,
@@ -624,9 +631,9 @@ test.skip("a body that runs its Evoke again without end fails its run, and the p
     });
     try {
       const ran = opened.run(opened.decide("erase the work notes"), { confirm: () => true });
-      console.log("ran", ran.succeeded);
+      console.log("ran", ran.succeeded, "refused", refused);
     } catch (e) {
-      console.log("threw", e?.constructor?.name);
+      console.log("threw", e?.constructor?.name, "refused", refused);
     }
   `;
   const child = spawnSync(process.execPath, ["--input-type=module", "-e", source, tempDir("home")], {
@@ -634,7 +641,7 @@ test.skip("a body that runs its Evoke again without end fails its run, and the p
     timeout: 120_000,
   });
   assert.deepEqual([child.status, child.signal], [0, null], child.stderr.slice(-2000));
-  assert.match(child.stdout, /^(ran false|threw )/);
+  assert.match(child.stdout, /^(ran false|threw \w+) refused 2$/m);
 });
 
 test("options it does not know, or of the wrong type, are refused rather than ignored", () => {
