@@ -65,7 +65,10 @@ export interface Called {
   config: Record<string, unknown>;
 }
 
-/** What a body handed as code returns: the text a person is shown, or it with data beside it. */
+/**
+ * What a body handed as code returns: the text a person is shown, or it with data beside it. The data is
+ * what JSON holds as it is: NaN, Infinity, a BigInt, a function, a symbol, a Map or a Set is a failed run.
+ */
 export type Returned = string | { text: string; data?: unknown };
 
 /** A reflex handed as code: its manifest's text and the function that is its body. */
@@ -79,7 +82,7 @@ export interface CodeReflex {
   body: (call: Called) => Returned;
 }
 
-/** How a project is opened. */
+/** How a project is opened: an option not listed here, or of another type, is an EvokeError of class 2. */
 export interface OpenOptions {
   /** Answers from this recording instead of an engine, as `--recording FILE` gives them. */
   recording?: string;
@@ -130,7 +133,10 @@ export interface Missing {
   choices: Choices;
 }
 
-/** Whoever answers for the program when a call waits for a yes or a value. */
+/**
+ * Whoever answers for the program when a call waits for a yes or a value. Each answer is read as the
+ * object's own property: none is inherited from its prototype.
+ */
 export interface Person {
   /** Whether anyone can answer; false makes a confirm or an ask an EvokeError of class 3. Default true. */
   present?: boolean;
@@ -173,11 +179,11 @@ export class Decision {
   readonly reflex: string | null;
   /** The call on one line (`lights room="kitchen" state="on"`), or null when it is not complete. */
   readonly call: string | null;
-  /** Each argument as the body would receive it, or null when no reflex was chosen. */
+  /** Each argument as the body would receive it, or null when no reflex was chosen; a fresh copy each read. */
   readonly values: Record<string, unknown> | null;
-  /** A confirm's prompt, or null. */
+  /** A confirm's prompt, or null; a fresh copy each read. */
   readonly prompt: DecisionLine["prompt"] | null;
-  /** An ask's missing values, or null. */
+  /** An ask's missing values, or null; a fresh copy each read. */
   readonly missing: Missing[] | null;
   /** The line `evoke try --json` prints, with `values` after it, exactly as the Rust library writes it. */
   readonly json: string;
@@ -191,9 +197,9 @@ export class Plan {
   private constructor();
   /** The sentence as planned. */
   readonly input: string;
-  /** Each step, with its own decision. */
+  /** Each step, with its own decision; a fresh copy each read. */
   readonly steps: Array<{ [field: string]: unknown }>;
-  /** Whether the plan would run, wait for a yes, or stop. */
+  /** Whether the plan would run, wait for a yes, or stop; a fresh copy each read. */
   readonly verdict: { [field: string]: unknown };
   /** The playbook the sentence picks, or null. */
   readonly playbook: string | null;
@@ -241,7 +247,7 @@ export class Evoke {
   static open(dir: string, options?: OpenOptions): Evoke;
   /** A project built in code: only the reflexes handed over, with no files to trust and no lock. */
   static inCode(options?: InCodeOptions): Evoke;
-  /** Decides what `sentence` asks, running nothing; logged as `evoke try` logs it. */
+  /** Decides what `sentence` asks, running nothing; logged as `evoke try` logs it. A lone surrogate is class 2. */
   decide(sentence: string): Decision;
   /** Plans a sentence read as several steps, or a playbook it picks, running nothing. */
   plan(sentence: string): Plan;
@@ -251,7 +257,7 @@ export class Evoke {
   run(decision: Decision, person?: Person): Ran;
   /**
    * Runs a plan this Evoke made as the command runs one, through `person`; how it ended is in the PlanRan.
-   * A plan runs once.
+   * A plan runs once; a run refused before it begins leaves it to run later.
    */
   runPlan(plan: Plan, person?: Person): PlanRan;
   /** The text `evoke why back` prints; 1 is the last decision or plan logged. */
