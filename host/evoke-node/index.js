@@ -604,7 +604,17 @@ class Evoke {
         }
         if (what === "ask") {
           const ask = ownOf(person, "ask");
-          const value = typeof ask === "function" ? ask.call(person, JSON.parse(payload)) : null;
+          const missing = JSON.parse(payload);
+          const value = typeof ask === "function" ? ask.call(person, missing) : null;
+          if (typeof value === "string" && loneSurrogateIn(value) >= 0) {
+            // The addon cannot read it as text; it is refused here as any answer not among the choices is.
+            throw new EvokeError(`the answer for \`${missing.arg}\` is not taken: it has a lone surrogate at index ` +
+              `${loneSurrogateIn(value)}, which no Unicode text holds; nothing ran`, {
+              exit: 5,
+              exitName: "Declined",
+              fix: `answer \`${missing.arg}\` with well-formed text among its choices`,
+            });
+          }
           return JSON.stringify(typeof value === "string" || typeof value === "number" ? value : null);
         }
       } catch (e) {

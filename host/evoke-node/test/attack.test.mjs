@@ -240,7 +240,7 @@ test("an ask's answer is taken only among its choices, whatever its type", () =>
   const opened = wiping(counted(calls));
   const decision = opened.decide("erase the notes");
   assert.equal(decision.outcome, "ask");
-  for (const answer of [0, 3, -1, 1.5, NaN, Infinity, 1e21, 2n, true, "garden", "work\u0000", ["work"]]) {
+  for (const answer of [0, 3, -1, 1.5, NaN, Infinity, 1e21, 2n, true, "garden", "work\u0000", "work\ud800", ["work"]]) {
     const refused = thrownBy(() => opened.run(decision, { ask: () => answer, confirm: () => true }));
     assert.ok(refused instanceof EvokeError, String(refused));
     assert.equal(refused.exit, 5, `${typeof answer} ${String(answer)}`);
