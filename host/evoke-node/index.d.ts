@@ -135,7 +135,7 @@ export interface Missing {
 
 /**
  * Whoever answers for the program when a call waits for a yes or a value. Each answer is read as the
- * object's own property: none is inherited from its prototype.
+ * object's own property or its class's method, never from Object.prototype.
  */
 export interface Person {
   /** Whether anyone can answer; false makes a confirm or an ask an EvokeError of class 3. Default true. */

@@ -120,9 +120,15 @@ function optionsOf(options, verb, keys) {
 
 // A person's answer is its own property: one it inherits (from a polluted Object.prototype, say) is no
 // answer of the program's.
+// A person's answer: its own property, or one of the class it is made from, never one Object.prototype (or
+// another built-in's) holds, so a polluted prototype answers nothing.
 function ownOf(person, key) {
   if (person === undefined || person === null) return undefined;
-  return Object.hasOwn(person, key) ? person[key] : undefined;
+  for (let at = person; at !== null && at !== undefined; at = Object.getPrototypeOf(at)) {
+    if (at === Object.prototype || at === Function.prototype) return undefined;
+    if (Object.hasOwn(at, key)) return at[key];
+  }
+  return undefined;
 }
 
 function usage(message, fix) {

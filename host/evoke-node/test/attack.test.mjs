@@ -517,8 +517,17 @@ test("a destructive call waits for the person's own confirm, not one inherited f
   assert.deepEqual(calls, [], "the destructive body ran with no confirm of the program's");
   assert.equal(done.threw?.exit, 5);
   assert.equal(answered.threw?.exit, 5);
-  // Its own properties answer as before.
+  // Its own properties answer as before, and so do the methods of the class it is made from.
   assert.equal(opened.run(asked, { ask: () => "home", confirm: () => true }).text, "erased home");
+  class Answers {
+    confirm() {
+      return true;
+    }
+    ask() {
+      return "home";
+    }
+  }
+  assert.equal(opened.run(opened.decide("erase the notes"), new Answers()).text, "erased home");
 });
 
 test("a decision's fields stay the line it runs, whatever the program does to what it read", () => {
