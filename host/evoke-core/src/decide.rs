@@ -256,8 +256,8 @@ impl<'c> Decider<'c> {
                 Read::Value(Value::Word { word: key, .. } | Value::Option { key })
                     if self.spared(reflex, arg, &key) =>
                 {
-                    let mut asked = self.missing(reflex, arg, MissingBecause::Excluded { key: key.clone() });
-                    asked.choices = asked.choices.without(&key);
+                    let mut asked = self.missing_unspared(reflex, arg, MissingBecause::Unstated);
+                    asked.because = MissingBecause::Excluded { key: key.clone() };
                     missing.push(asked);
                 }
                 Read::Value(value) => {
@@ -276,12 +276,13 @@ impl<'c> Decider<'c> {
                     }
                     args.0.push((arg.name.clone(), value));
                 }
+                // A value asked for never offers back one the sentence spares, whatever the engine judged.
                 Read::Unstated if arg.is_required() => {
-                    missing.push(self.missing(reflex, arg, MissingBecause::Unstated))
+                    missing.push(self.missing_unspared(reflex, arg, MissingBecause::Unstated))
                 }
                 // `none` says the input states a value that is not offered. Dropping an optional argument
                 // would run the call without what the person said, so it is asked for like a required one.
-                Read::NotOffered => missing.push(self.missing(reflex, arg, MissingBecause::NotOffered)),
+                Read::NotOffered => missing.push(self.missing_unspared(reflex, arg, MissingBecause::NotOffered)),
                 Read::Unstated | Read::Absent => {}
             }
         }
@@ -329,8 +330,14 @@ impl<'c> Decider<'c> {
     /// Whether the sentence, read as a request not to or for all but something, names `key` of `arg` only
     /// where it spares it ([`crate::mood::spared_ranges`]).
     fn spared(&self, reflex: &Reflex, arg: &Arg, key: &str) -> bool {
+        self.spared_keys(reflex, arg).iter().any(|k| k == key)
+    }
+
+    /// The keys of `arg` the sentence names only to spare them (`every light except the den`): each of its
+    /// mentions lies in a range the mood reads as spared.
+    fn spared_keys(&self, reflex: &Reflex, arg: &Arg) -> Vec<String> {
         if self.mood() != Mood::Negated {
-            return false;
+            return Vec::new();
         }
         let keys: Vec<(&str, &str)> = match &arg.source {
             Source::Options(options) => options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect(),
@@ -338,15 +345,36 @@ impl<'c> Decider<'c> {
                 .vocab_of(&arg.name)
                 .map(|v| v.words.iter().map(|w| (w.word.as_str(), w.what.as_str())).collect())
                 .unwrap_or_default(),
-            Source::Pick(_) | Source::Flag => return false,
+            Source::Pick(_) | Source::Flag => return Vec::new(),
         };
-        let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys };
+        let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys: keys.clone() };
         let said = crate::mention::said(&self.input, &[offered]);
-        let places: Vec<&Span> =
-            said.iter().flat_map(|s| &s.mentions).filter(|m| m.key == key).map(|m| &m.span).collect();
         let spared = crate::mood::spared_ranges(&self.input);
-        !places.is_empty()
-            && places.iter().all(|p| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end))
+        let mentions: Vec<&crate::mention::Mention> = said.iter().flat_map(|s| &s.mentions).collect();
+        keys.iter()
+            .map(|(key, _)| *key)
+            .filter(|key| {
+                let places: Vec<&Span> = mentions.iter().filter(|m| m.key == *key).map(|m| &m.span).collect();
+                !places.is_empty()
+                    && places.iter().all(|p| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end))
+            })
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The question for `arg`, with every key the sentence spares left out of its choices: asked because
+    /// of the first one spared when there is one, else for `because`.
+    fn missing_unspared(&self, reflex: &Reflex, arg: &Arg, because: MissingBecause) -> Missing {
+        let spared = self.spared_keys(reflex, arg);
+        let because = match spared.first() {
+            Some(key) => MissingBecause::Excluded { key: key.clone() },
+            None => because,
+        };
+        let mut asked = self.missing(reflex, arg, because);
+        for key in &spared {
+            asked.choices = asked.choices.without(key);
+        }
+        asked
     }
 
     fn missing(&self, reflex: &Reflex, arg: &Arg, because: MissingBecause) -> Missing {
