@@ -17,6 +17,7 @@ pub enum Woven {
 }
 
 /// A settled plan, with what each round asked.
+#[derive(Clone)]
 pub struct PlanDecided {
     pub plan: Plan,
     /// The whole sentence's own rounds: their trace and their answers.

@@ -294,7 +294,7 @@ fn a_playbooks_plan_run_by_the_library_hands_back_json_lines_alone() {
         OpenOptions { recording: Some(recording), home: Some(home.path().to_path_buf()), ..Default::default() };
     let evoke = Evoke::open(&project, options).unwrap();
     let plan = evoke.plan("good night in the den").unwrap();
-    let ran = evoke.run_plan(plan, &evoke::ConfirmWith::new(|_| true)).unwrap();
+    let ran = evoke.run_plan(&plan, &evoke::ConfirmWith::new(|_| true)).unwrap();
     // The review of the whole plan was shown beside the lines, never among them.
     assert!(!ran.lines().is_empty());
     for line in ran.lines() {

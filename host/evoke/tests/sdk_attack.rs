@@ -271,7 +271,7 @@ fn an_answer_outside_the_options_never_reaches_a_plans_step() {
     let plan = evoke.plan("erase my notes, then add a note to my home notes").unwrap();
     assert_eq!(plan.steps()[0].decision.outcome, evoke_core::decision::Outcome::Ask, "{}", plan.to_json_line());
     let forger = Scripted::new(true, true, Some(Value::Option { key: "everything".into() }));
-    let ran = evoke.run_plan(plan, &forger).unwrap();
+    let ran = evoke.run_plan(&plan, &forger).unwrap();
     let calls = calls.lock().unwrap();
     let wiped: Vec<&serde_json::Value> = calls.iter().map(|c| &c["args"]["folder"]).collect();
     assert!(!wiped.contains(&&serde_json::json!("everything")), "a step ran with a value the author never wrote");
@@ -422,7 +422,7 @@ fn run_plan_takes_only_a_plan_its_own_evoke_made() {
     let calls = Calls::default();
     let (_home, evoke) = wipe_and_note(&calls);
     let (_other_home, other) = wipe_and_note(&calls);
-    let refused = evoke.run_plan(other.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap_err();
+    let refused = evoke.run_plan(&other.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap_err();
     assert_eq!(refused.exit(), Exit::Usage, "{refused}");
     assert!(calls.lock().unwrap().is_empty());
 }
@@ -452,7 +452,7 @@ fn a_person_deciding_with_its_evoke_while_a_plan_runs_is_refused_with_its_fix() 
         }
         true
     });
-    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &person).unwrap();
+    let ran = evoke.run_plan(&evoke.plan(TWO_STEPS).unwrap(), &person).unwrap();
     assert_eq!(ran.exit(), Exit::Done, "{:?}", ran.lines());
     // The plan's runtime is busy on this thread: the call is refused with a way out, never a panic.
     let inner = inner.lock().unwrap();
@@ -585,11 +585,11 @@ fn a_panic_in_the_ask_callback_is_an_error_and_nothing_runs() {
 fn a_panic_in_a_plans_confirm_is_an_error_and_the_next_plan_runs() {
     let calls = Calls::default();
     let (_home, evoke) = wipe_and_note(&calls);
-    let refused = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &Panics).unwrap_err();
+    let refused = evoke.run_plan(&evoke.plan(TWO_STEPS).unwrap(), &Panics).unwrap_err();
     assert!(matches!(refused, evoke::Error::Panicked { .. }), "{refused:?}");
     assert!(calls.lock().unwrap().is_empty(), "a step ran past a panicked confirm");
     // The journal the panicked run held is let go, and the runtime still drives.
-    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap();
+    let ran = evoke.run_plan(&evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap();
     assert_eq!(ran.exit(), Exit::Done, "{:?}", ran.lines());
     assert_eq!(calls.lock().unwrap().len(), 2);
 }
@@ -606,7 +606,7 @@ fn a_panic_in_a_body_inside_a_plan_is_a_failed_step() {
         ..Default::default()
     };
     let evoke = Evoke::in_code(options).unwrap();
-    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap();
+    let ran = evoke.run_plan(&evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap();
     assert_eq!(ran.exit(), Exit::Failed, "{:?}", ran.lines());
     assert!(ran.lines()[0].contains("the disk is gone"), "{:?}", ran.lines());
     assert!(calls.lock().unwrap().is_empty(), "the step after a failure ran");
@@ -636,7 +636,7 @@ fn with_nobody_present_a_plan_with_a_destructive_step_runs_nothing() {
     let calls = Calls::default();
     let (_home, evoke) = wipe_and_note(&calls);
     let nobody = Scripted::new(false, true, None);
-    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &nobody).unwrap();
+    let ran = evoke.run_plan(&evoke.plan(TWO_STEPS).unwrap(), &nobody).unwrap();
     assert_eq!(ran.exit(), Exit::NeedsPerson, "{:?}", ran.lines());
     assert_eq!(nobody.confirms.get(), 0);
     assert!(calls.lock().unwrap().is_empty(), "a step ran with nobody present");
@@ -776,7 +776,7 @@ fn a_playbook_runs_nothing_on_a_no_to_its_whole_plan() {
     let plan = evoke.plan("good night in the den").unwrap();
     assert_eq!(plan.playbook(), Some("good_night"));
     let no = Reviewer { own: false, calls: true, asked_own: Cell::new(0) };
-    let ran = evoke.run_plan(plan, &no).unwrap();
+    let ran = evoke.run_plan(&plan, &no).unwrap();
     assert_eq!((ran.exit(), no.asked_own.get()), (Exit::Declined, 1), "{:?}", ran.lines());
     let said = statuses(ran.lines());
     assert!(!said.is_empty() && said.iter().all(|s| s == "declined"), "{said:?}");
@@ -786,7 +786,7 @@ fn a_playbook_runs_nothing_on_a_no_to_its_whole_plan() {
 fn a_playbook_with_nobody_present_runs_nothing() {
     let (_root, _home, _project, _recording, evoke) = playbooks();
     let nobody = Scripted::new(false, true, None);
-    let ran = evoke.run_plan(evoke.plan("good night in the den").unwrap(), &nobody).unwrap();
+    let ran = evoke.run_plan(&evoke.plan("good night in the den").unwrap(), &nobody).unwrap();
     assert_eq!((ran.exit(), nobody.confirms.get()), (Exit::NeedsPerson, 0), "{:?}", ran.lines());
     assert!(!statuses(ran.lines()).iter().any(|s| s == "ran"), "{:?}", ran.lines());
 }
@@ -795,7 +795,7 @@ fn a_playbook_with_nobody_present_runs_nothing() {
 fn a_playbook_reviewed_once_is_not_shown_whole_again() {
     let (_root, home, project, recording, evoke) = playbooks();
     let yes = Reviewer { own: true, calls: true, asked_own: Cell::new(0) };
-    let ran = evoke.run_plan(evoke.plan("good night in the den").unwrap(), &yes).unwrap();
+    let ran = evoke.run_plan(&evoke.plan("good night in the den").unwrap(), &yes).unwrap();
     assert_eq!((ran.exit(), yes.asked_own.get()), (Exit::Done, 1), "{:?}", ran.lines());
 
     // The command, from the same home, takes the review as given: it runs with nobody at a terminal.
@@ -803,7 +803,7 @@ fn a_playbook_reviewed_once_is_not_shown_whole_again() {
     assert_eq!(code, Some(0), "{out}");
     // The library's own `Evoke`, which recorded that review, holds to it as well.
     let again = Reviewer { own: false, calls: true, asked_own: Cell::new(0) };
-    let ran = evoke.run_plan(evoke.plan("good night in the den").unwrap(), &again).unwrap();
+    let ran = evoke.run_plan(&evoke.plan("good night in the den").unwrap(), &again).unwrap();
     assert_eq!((ran.exit(), again.asked_own.get()), (Exit::Done, 0), "{:?}", ran.lines());
 }
 
@@ -1106,7 +1106,7 @@ fn a_refused_plan_is_not_saved_and_runs_nothing() {
     assert_eq!(refused.verdict().outcome, evoke_core::decision::Outcome::Abstain, "{}", refused.to_json_line());
     assert_eq!(evoke.save(&refused).unwrap_err().exit(), Exit::Usage);
     let yes = Scripted::new(true, true, None);
-    let ran = evoke.run_plan(refused, &yes).unwrap();
+    let ran = evoke.run_plan(&refused, &yes).unwrap();
     assert_eq!((ran.exit(), yes.confirms.get()), (Exit::Abstain, 0), "{:?}", ran.lines());
     assert!(!statuses(ran.lines()).iter().any(|s| s == "ran"), "{:?}", ran.lines());
 }
@@ -1161,7 +1161,7 @@ fn a_code_body_may_decide_with_its_evoke_under_run_and_is_refused_inside_a_plan(
     assert_eq!(evoke.run(&decision, &ConfirmWith::new(|_| true)).unwrap().text(), Some("noted"));
     assert_eq!(*seen.lock().unwrap(), Vec::<String>::new(), "the body's decide failed under run");
 
-    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap();
+    let ran = evoke.run_plan(&evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| true)).unwrap();
     assert_eq!(ran.exit(), Exit::Done, "{:?}", ran.lines());
     assert_eq!(*seen.lock().unwrap(), Vec::<String>::new(), "the body's decide panicked under run_plan");
     assert_eq!(refused.lock().unwrap().as_slice(), [Exit::Usage], "under run_plan, a refusal with its fix");

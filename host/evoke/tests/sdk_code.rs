@@ -181,7 +181,7 @@ const TWO_STEPS: &str = "erase the work notes, then add a note to my home notes"
 fn a_plan_of_code_reflexes_runs_step_by_step_through_the_person() {
     let calls = Calls::default();
     let (_home, evoke, _, _) = wipe_and_note(&calls);
-    let declined = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| false)).unwrap();
+    let declined = evoke.run_plan(&evoke.plan(TWO_STEPS).unwrap(), &ConfirmWith::new(|_| false)).unwrap();
     assert_eq!(declined.exit(), Exit::Declined, "{:?}", declined.lines());
     assert!(calls.lock().unwrap().is_empty(), "a step ran on a no");
 
@@ -190,7 +190,7 @@ fn a_plan_of_code_reflexes_runs_step_by_step_through_the_person() {
         asked.set(asked.get() + 1);
         true
     });
-    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &person).unwrap();
+    let ran = evoke.run_plan(&evoke.plan(TWO_STEPS).unwrap(), &person).unwrap();
     assert_eq!(ran.exit(), Exit::Done, "{:?}", ran.lines());
     let statuses: Vec<serde_json::Value> =
         ran.lines().iter().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["status"].clone()).collect();
@@ -226,7 +226,7 @@ fn a_decision_run_inside_a_plans_callback_is_refused_and_runs_nothing() {
         inner.lock().unwrap().push(evoke.run(&decision, &ConfirmWith::new(|_| true)).map(|_| ()));
         false
     });
-    let ran = evoke.run_plan(evoke.plan(TWO_STEPS).unwrap(), &person).unwrap();
+    let ran = evoke.run_plan(&evoke.plan(TWO_STEPS).unwrap(), &person).unwrap();
     assert_eq!(ran.exit(), Exit::Declined);
     let inner = inner.lock().unwrap();
     assert!(!inner.is_empty() && inner.iter().all(|r| r.as_ref().is_err_and(|e| e.exit() == Exit::Usage)));
@@ -268,4 +268,36 @@ fn calls_nested_past_the_bound_are_refused_and_the_process_lives_on() {
     assert!(!ran.succeeded());
     assert!(ran.failure().unwrap_or_default().contains("nested"), "{:?}", ran.failure());
     assert_eq!(depths.lock().unwrap().first(), Some(&Exit::Usage));
+}
+
+#[test]
+fn a_plan_refused_while_another_run_holds_its_journal_is_left_to_run() {
+    let calls = Calls::default();
+    let (_home, evoke, _, _) = wipe_and_note(&calls);
+    let (first, second) = (evoke.plan(TWO_STEPS).unwrap(), evoke.plan(TWO_STEPS).unwrap());
+    let (asked, go) = (std::sync::Barrier::new(2), std::sync::Barrier::new(2));
+    std::thread::scope(|scope| {
+        // The first run waits at its first confirm, holding the plan's journal.
+        let holding = scope.spawn(|| {
+            let once = std::sync::Once::new();
+            let person = ConfirmWith::new(|_| {
+                once.call_once(|| {
+                    asked.wait();
+                    go.wait();
+                });
+                true
+            });
+            evoke.run_plan(&first, &person).map(|ran| ran.exit())
+        });
+        asked.wait();
+        let busy = evoke.run_plan(&second, &ConfirmWith::new(|_| true)).unwrap_err();
+        assert_eq!(busy.exit(), Exit::Refused, "{busy}");
+        assert!(!second.ran(), "a plan refused before its first step is spent");
+        go.wait();
+        assert_eq!(holding.join().unwrap().unwrap(), Exit::Done);
+    });
+    assert!(first.ran());
+    let again = evoke.run_plan(&first, &ConfirmWith::new(|_| true)).unwrap_err();
+    assert_eq!(again.exit(), Exit::Usage, "a plan runs once: {again}");
+    assert_eq!(evoke.run_plan(&second, &ConfirmWith::new(|_| true)).unwrap().exit(), Exit::Done);
 }

@@ -288,6 +288,11 @@ impl Evoke {
                 .with_fix("plan the sentence again with this Evoke")
                 .into());
         }
+        if plan.ran() {
+            return Err(CommandError::usage("the plan ran already, or runs now; a plan runs once")
+                .with_fix("plan the sentence again to run it again")
+                .into());
+        }
         outside_runtime()?;
         Nested::enter().map(drop)
     }
@@ -299,29 +304,42 @@ impl Evoke {
     /// twice. A failure, a no or a refusal ends the plan after its stage, and the steps after it are
     /// skipped. Without a person present, a plan with a step that would wait runs nothing. How it ended is
     /// in the [`PlanRan`]; an error only when it could not begin (its journal taken by another run).
-    pub fn run_plan(&self, plan: Plan, person: &dyn Person) -> Result<PlanRan, Error> {
+    pub fn run_plan(&self, plan: &Plan, person: &dyn Person) -> Result<PlanRan, Error> {
         guarded(|| {
-            self.check_run_plan(&plan)?;
-            let _nested = Nested::enter()?;
-            let ui = crate::ui::Ui::captured().with_person(person);
-            let options = crate::runner::Options {
-                ui: &ui,
-                json: true,
-                project_flag: None,
-                pinned: None,
-                assigned: &[],
-                repeated: &[],
-                signals: false,
-                code: &self.code,
-            };
-            let mut log = Log::open(&self.session.places.log());
-            let woven = plan.into_woven();
-            let journaled = crate::runner::Journaled::Said;
-            let act = crate::runner::run(&self.session, &mut log, woven, Instant::now(), &options, journaled);
-            let exit = self.block_on(act)??;
-            let lines = ui.captured_out().0.lines().map(str::to_string).collect();
-            Ok(PlanRan { exit, lines })
+            self.check_run_plan(plan)?;
+            if !plan.begin() {
+                return Err(CommandError::usage("the plan ran already, or runs now; a plan runs once")
+                    .with_fix("plan the sentence again to run it again")
+                    .into());
+            }
+            let ran = self.run_begun(plan, person);
+            // A run refused before its first step (its journal held by another run) leaves the plan to run.
+            plan.end(ran.is_ok());
+            ran
         })
+    }
+
+    /// [`Evoke::run_plan`] of a plan taken for its run.
+    fn run_begun(&self, plan: &Plan, person: &dyn Person) -> Result<PlanRan, Error> {
+        let _nested = Nested::enter()?;
+        let ui = crate::ui::Ui::captured().with_person(person);
+        let options = crate::runner::Options {
+            ui: &ui,
+            json: true,
+            project_flag: None,
+            pinned: None,
+            assigned: &[],
+            repeated: &[],
+            signals: false,
+            code: &self.code,
+        };
+        let mut log = Log::open(&self.session.places.log());
+        let woven = plan.woven().clone();
+        let journaled = crate::runner::Journaled::Said;
+        let act = crate::runner::run(&self.session, &mut log, woven, Instant::now(), &options, journaled);
+        let exit = self.block_on(act)??;
+        let lines = ui.captured_out().0.lines().map(str::to_string).collect();
+        Ok(PlanRan { exit, lines })
     }
 
     /// Drives `work` to its end on this `Evoke`'s runtime; one dropped inside an async runtime has none.

@@ -16,7 +16,14 @@ pub struct Plan {
     trace: Vec<TraceEntry>,
     /// The `Evoke` that made it: only that one runs it.
     pub(crate) origin: u64,
+    /// Whether it has not run, runs now, or ran: a plan runs once.
+    state: std::sync::atomic::AtomicU8,
 }
+
+/// A plan's [`Plan::state`]s.
+const UNRUN: u8 = 0;
+const RUNNING: u8 = 1;
+const RAN: u8 = 2;
 
 impl std::fmt::Debug for Plan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -28,12 +35,23 @@ impl Plan {
     /// Only `Evoke::plan` makes one.
     pub(crate) fn of(woven: Box<PlanDecided>, origin: u64) -> Plan {
         let trace = woven.all_trace();
-        Plan { woven, trace, origin }
+        Plan { woven, trace, origin, state: std::sync::atomic::AtomicU8::new(UNRUN) }
     }
 
-    /// The plan as the runner takes it, once.
-    pub(crate) fn into_woven(self) -> PlanDecided {
-        *self.woven
+    /// Whether [`Evoke::run_plan`](super::Evoke::run_plan) ran it (or runs it now): a plan runs once.
+    pub fn ran(&self) -> bool {
+        self.state.load(std::sync::atomic::Ordering::Acquire) != UNRUN
+    }
+
+    /// Takes the plan for its one run: `false` when it ran, or runs now.
+    pub(crate) fn begin(&self) -> bool {
+        use std::sync::atomic::Ordering;
+        self.state.compare_exchange(UNRUN, RUNNING, Ordering::AcqRel, Ordering::Acquire).is_ok()
+    }
+
+    /// Ends the run [`Plan::begin`] took: spent when it began its steps, else left to run again.
+    pub(crate) fn end(&self, began: bool) {
+        self.state.store(if began { RAN } else { UNRUN }, std::sync::atomic::Ordering::Release);
     }
 
     /// The sentence as planned.
