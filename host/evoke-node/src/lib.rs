@@ -157,7 +157,7 @@ impl NativeDecision {
 /// A plan one `NativeEvoke` made: the Rust `Plan` itself, until `runPlan` takes it (a plan runs once).
 #[napi]
 pub struct NativePlan {
-    inner: RefCell<Option<evoke::Plan>>,
+    inner: evoke::Plan,
     /// Its line, kept for after it has run.
     line: String,
 }
@@ -173,7 +173,7 @@ impl NativePlan {
 
 impl NativePlan {
     fn of(plan: evoke::Plan) -> NativePlan {
-        NativePlan { line: plan.to_json_line(), inner: RefCell::new(Some(plan)) }
+        NativePlan { line: plan.to_json_line(), inner: plan }
     }
 
     /// The error of a plan asked for after it ran.
@@ -242,26 +242,25 @@ impl NativeEvoke {
     /// The sealed plan file of `plan`, as `evoke try --save FILE` writes it.
     #[napi(catch_unwind)]
     pub fn save(&self, plan: &NativePlan) -> napi::Result<String> {
-        let held = plan.inner.borrow();
-        let plan = held.as_ref().ok_or_else(NativePlan::gone)?;
-        self.inner.save(plan).map_err(thrown)
+        if plan.inner.ran() {
+            return Err(NativePlan::gone());
+        }
+        self.inner.save(&plan.inner).map_err(thrown)
     }
 
-    /// Runs `plan` as the command runs a plan, through the person `answer` speaks for, as `run` does; it
-    /// takes the plan, which runs once. A run the library refuses before it begins (a plan of another
-    /// `Evoke`, a call made inside a plan's callback, calls nested too deep) leaves the plan to run later.
+    /// Runs `plan` as the command runs a plan, through the person `answer` speaks for, as `run` does; a
+    /// plan runs once. A run the library refuses before its first step (a plan of another `Evoke`, a call
+    /// made inside a plan's callback, calls nested too deep, its journal held by another run) leaves the
+    /// plan to run later.
     /// The result is `{exit, name, lines}`: the exit class the command would end with and each line it wrote.
     #[napi(catch_unwind)]
     pub fn run_plan(&self, plan: &NativePlan, present: bool, answer: Answerer<'_>) -> napi::Result<String> {
-        let plan = {
-            let mut held = plan.inner.borrow_mut();
-            self.inner.check_run_plan(held.as_ref().ok_or_else(NativePlan::gone)?).map_err(thrown)?;
-            // Nothing runs between the check and the run, so the plan is taken only once it is accepted.
-            held.take().ok_or_else(NativePlan::gone)?
-        };
+        if plan.inner.ran() {
+            return Err(NativePlan::gone());
+        }
         let _running = Running::enter(&answer);
         let person = JsPerson { present, answer, refused: RefCell::new(None), failed: Cell::new(false) };
-        let ran = self.inner.run_plan(plan, &person);
+        let ran = self.inner.run_plan(&plan.inner, &person);
         if person.failed.get() {
             // `index.js` rethrows the callback's own exception; this error only stands for it.
             return Err(napi::Error::new(Status::GenericFailure, "a person callback threw"));
