@@ -11,7 +11,6 @@
 
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 mod convert;
 mod error;
@@ -37,8 +36,8 @@ pub struct Decision {
 /// The plan of a sentence read as several steps, or of a playbook it picked, made by `Evoke.plan`.
 #[pyclass(module = "evoke._evoke", frozen)]
 pub struct Plan {
-    /// The plan until `Evoke.run_plan` takes it: it runs once.
-    inner: Mutex<Option<evoke::Plan>>,
+    /// The plan, which runs once: the library keeps whether it ran.
+    inner: evoke::Plan,
     input: String,
     outcome: &'static str,
     playbook: Option<String>,
@@ -103,13 +102,10 @@ impl Evoke {
     /// The sealed plan file of `plan`, as `evoke try --save FILE` writes it, for `evoke run FILE`.
     fn save(&self, py: Python<'_>, plan: &Plan) -> PyResult<String> {
         guarded(|| {
-            // The plan is held only while detached, so a thread waiting for it never holds the interpreter
-            // this one needs back.
-            let saved = py.detach(|| plan.held().as_ref().map(|unran| self.inner.save(unran)));
-            match saved {
-                Some(saved) => saved.map_err(|e| raised(py, &e)),
-                None => Err(Plan::spent(py)),
+            if plan.inner.ran() {
+                return Err(Plan::spent(py));
             }
+            py.detach(|| self.inner.save(&plan.inner)).map_err(|e| raised(py, &e))
         })
     }
 
@@ -117,16 +113,12 @@ impl Evoke {
     /// asked first, a playbook's review confirmed once, then each step through its gate at its turn.
     fn run_plan(&self, py: Python<'_>, plan: &Plan, person: Py<PyAny>) -> PyResult<PlanRan> {
         guarded(|| {
-            // The Rust library spends a plan it refuses, so the plan is taken only once the library's own
-            // check before a run passes; it is held only while detached, as in `save`.
-            let taken = py.detach(|| {
-                let mut held = plan.held();
-                let Some(unran) = held.as_ref() else { return Ok(None) };
-                self.inner.check_run_plan(unran).map(|()| held.take())
-            });
-            let Some(unran) = taken.map_err(|e| raised(py, &e))? else { return Err(Plan::spent(py)) };
+            // The library keeps whether the plan ran: one it refuses before its first step is left to run.
+            if plan.inner.ran() {
+                return Err(Plan::spent(py));
+            }
             let person = PyPerson::new(person);
-            let (ran, escaped) = watched(|| py.detach(|| self.inner.run_plan(unran, &person)));
+            let (ran, escaped) = watched(|| py.detach(|| self.inner.run_plan(&plan.inner, &person)));
             if let Some(e) = escaped {
                 return Err(e);
             }
@@ -275,13 +267,8 @@ impl Plan {
             outcome: plan.verdict().outcome.as_str(),
             playbook: plan.playbook().map(str::to_string),
             json: plan.to_json_line(),
-            inner: Mutex::new(Some(plan)),
+            inner: plan,
         }
-    }
-
-    /// The plan, or nothing once it ran.
-    fn held(&self) -> std::sync::MutexGuard<'_, Option<evoke::Plan>> {
-        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The error of a plan used after its run.
@@ -324,7 +311,7 @@ impl Plan {
     /// Whether `Evoke.run_plan` took it already.
     #[getter]
     fn ran(&self) -> bool {
-        self.held().is_none()
+        self.inner.ran()
     }
 
     fn __repr__(&self) -> String {
