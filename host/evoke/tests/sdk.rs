@@ -1,37 +1,15 @@
 //! The library as a program uses it: the example of docs/sdk.md prints the line `evoke try --json` prints,
 //! and a destructive call runs only on the confirm callback's yes.
 
+mod common;
+
+use common::{copy_tree, repo, trust, without_ms};
 use evoke::exit::Exit;
 use evoke::{Decision, Evoke, OpenOptions, Person, Question};
 use evoke_core::decision::{Because, Missing, Value};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
-fn trust(home: &Path, project: &Path) {
-    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
-        .args(["-C".as_ref(), project.as_os_str(), "trust".as_ref()])
-        .env("EVOKE_HOME", home)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}
-
-/// A trace's timings differ from run to run; everything else in the line must not.
-fn without_ms(line: &str) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(at) = rest.find("\"ms\":") {
-        out.push_str(&rest[..at + 5]);
-        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
-        out.push('0');
-    }
-    out + rest
-}
 
 #[test]
 fn the_example_prints_the_line_evoke_try_prints_then_runs_it() {
@@ -117,19 +95,7 @@ export default function ({ folder }) {
 }
 "#;
 
-const WIPE_RECORDING: &str = r#"id = "replay"
-
-[gate]
-route = 0.5
-fits  = 0.3
-read  = 0.6
-write = 0.8
-
-[answers."erase the work notes"]
-route         = { wipe = 0.97, none = 0.03 }
-"fits.wipe"   = { yes = 0.95 }
-"wipe.folder" = { work = 0.97, home = 0.02, unstated = 0.01 }
-"#;
+const WIPE_RECORDING: &str = include_str!("fixtures/wipe-recording.toml");
 
 /// A project with the destructive reflex, trusted in a home of its own, opened by the library.
 fn wipe() -> (tempfile::TempDir, tempfile::TempDir, Evoke) {
@@ -210,24 +176,11 @@ fn playbook_project() -> (tempfile::TempDir, tempfile::TempDir, PathBuf, PathBuf
     let home = tempfile::tempdir().unwrap();
     let from = repo().join("transcripts/playbook");
     let project = root.path().join("project");
-    copy_dir(&from.join("project"), &project);
+    copy_tree(&from.join("project"), &project);
     let recording = root.path().join("recording.toml");
     std::fs::copy(from.join("recording.toml"), &recording).unwrap();
     trust(home.path(), &project);
     (root, home, project, recording)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// `evoke` in `project` with `recording`, under `home`: its standard output, once it succeeded.

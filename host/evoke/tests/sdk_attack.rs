@@ -4,6 +4,9 @@
 //!
 //! it breaks.
 
+mod common;
+
+use common::{copy_tree, repo, trust, without_ms};
 use evoke::exit::Exit;
 use evoke::{Called, CodeReflex, ConfirmWith, Decision, Evoke, OpenOptions, Person, Question, Returned, Thrown};
 use evoke_core::decision::{Missing, Value};
@@ -11,20 +14,6 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
-/// `evoke trust` of `project` under `home`, as a person runs it.
-fn trust(home: &Path, project: &Path) {
-    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
-        .args(["-C".as_ref(), project.as_os_str(), "trust".as_ref()])
-        .env("EVOKE_HOME", home)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}
 
 /// `evoke` in `project` under `home`, answered by `recording`: its exit code and standard output.
 fn evoke_in(home: &Path, project: &Path, recording: &Path, args: &[&str]) -> (Option<i32>, String) {
@@ -37,36 +26,11 @@ fn evoke_in(home: &Path, project: &Path, recording: &Path, args: &[&str]) -> (Op
     (out.status.code(), String::from_utf8(out.stdout).unwrap())
 }
 
-/// A trace's timings differ from run to run; everything else in the line must not.
-fn without_ms(line: &str) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(at) = rest.find("\"ms\":") {
-        out.push_str(&rest[..at + 5]);
-        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
-        out.push('0');
-    }
-    out + rest
-}
-
 /// A line without the `values` the library adds after the command's fields.
 fn without_values(line: &str) -> String {
     match line.rfind(",\"values\":") {
         Some(at) => format!("{}}}", &line[..at]),
         None => line.to_string(),
-    }
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
     }
 }
 
@@ -114,20 +78,7 @@ impl Person for Panics {
     }
 }
 
-const WIPE: &str = r#"reflex = 1
-description = "Erase every note in one folder."
-effect = "destructive"
-confirm = "Erase the {folder} notes?"
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"erase the work notes" = { folder = "work" }
-"wipe my home notes" = { folder = "home" }
-"#;
+const WIPE: &str = include_str!("fixtures/wipe-code.toml");
 
 const SHOW: &str = r#"reflex = 1
 description = "Show the notes of one folder."
@@ -377,20 +328,7 @@ fn open_takes_the_bars_of_its_own_home_evoke_toml() {
 
 // ---- A plan is saved and run only by the `Evoke` that made it -----------------------------------------
 
-const NOTE: &str = r#"reflex = 1
-description = "Write a note in one folder."
-effect = "write"
-confirm = "Note in {folder}?"
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"note in work" = { folder = "work" }
-"add a note to my home notes" = { folder = "home" }
-"#;
+const NOTE: &str = include_str!("fixtures/note-code.toml");
 
 const TWO_STEPS: &str = "erase the work notes, then add a note to my home notes";
 

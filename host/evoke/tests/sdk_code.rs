@@ -5,34 +5,9 @@ use evoke::exit::Exit;
 use evoke::{Called, CodeReflex, ConfirmWith, Decision, Evoke, OpenOptions, Returned, Thrown};
 use std::sync::{Arc, Mutex};
 
-const WIPE: &str = r#"reflex = 1
-description = "Erase every note in one folder."
-effect = "destructive"
-confirm = "Erase the {folder} notes?"
+const WIPE: &str = include_str!("fixtures/wipe-code.toml");
 
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"erase the work notes" = { folder = "work" }
-"wipe my home notes" = { folder = "home" }
-"#;
-
-const WIPE_RECORDING: &str = r#"id = "replay"
-
-[gate]
-route = 0.5
-fits  = 0.3
-read  = 0.6
-write = 0.8
-
-[answers."erase the work notes"]
-route         = { wipe = 0.97, none = 0.03 }
-"fits.wipe"   = { yes = 0.95 }
-"wipe.folder" = { work = 0.97, home = 0.02, unstated = 0.01 }
-"#;
+const WIPE_RECORDING: &str = include_str!("fixtures/wipe-recording.toml");
 
 /// Every call the body was handed, as the JSON a file body receives.
 type Calls = Arc<Mutex<Vec<serde_json::Value>>>;
@@ -141,20 +116,7 @@ fn a_code_reflex_may_not_take_an_installed_name() {
     assert!(refused.message().contains("installed already"), "{refused}");
 }
 
-const NOTE: &str = r#"reflex = 1
-description = "Write a note in one folder."
-effect = "write"
-confirm = "Note in {folder}?"
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"note in work" = { folder = "work" }
-"add a note to my home notes" = { folder = "home" }
-"#;
+const NOTE: &str = include_str!("fixtures/note-code.toml");
 
 /// A project built in code with `wipe` and a `note` that records its calls too, decided by `local`.
 fn wipe_and_note(calls: &Calls) -> (tempfile::TempDir, Evoke, CodeReflex, CodeReflex) {

@@ -11,35 +11,9 @@ use evoke_core::decision::{Missing, Value};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-const WIPE: &str = r#"reflex = 1
-description = "Erase every note in one folder."
-effect = "destructive"
-confirm = "Erase the {folder} notes?"
+const WIPE: &str = include_str!("../../tests/fixtures/wipe-code.toml");
 
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"erase the work notes" = { folder = "work" }
-"wipe my home notes" = { folder = "home" }
-"#;
-
-const NOTE: &str = r#"reflex = 1
-description = "Write a note in one folder."
-effect = "write"
-confirm = "Note in {folder}?"
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"note in work" = { folder = "work" }
-"add a note to my home notes" = { folder = "home" }
-"#;
+const NOTE: &str = include_str!("../../tests/fixtures/note-code.toml");
 
 const TWO_STEPS: &str = "erase the work notes, then add a note to my home notes";
 

@@ -1,10 +1,38 @@
-//! What the tests that run evoke as a process share: copying a project, reading an output, waiting for a
-//! body's mark, and killing evoke with the body it left behind. Each test file takes what it needs.
+//! What the tests that run evoke as a process share: the repository, trusting and copying a project,
+//! reading an output, a line without its timings, waiting for a body's mark, and killing evoke with the
+//! body it left behind. Each test file takes what it needs.
 #![allow(dead_code)]
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+/// The repository's root.
+pub fn repo() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// `evoke trust` of `project` under `home`, as a person runs it.
+pub fn trust(home: &Path, project: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .args(["-C".as_ref(), project.as_os_str(), "trust".as_ref()])
+        .env("EVOKE_HOME", home)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A line with every `"ms"` of its trace at 0: timings differ from run to run, nothing else may.
+pub fn without_ms(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("\"ms\":") {
+        out.push_str(&rest[..at + 5]);
+        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
+        out.push('0');
+    }
+    out + rest
+}
 
 /// Copies a directory tree of small files.
 pub fn copy_tree(from: &Path, to: &Path) {
