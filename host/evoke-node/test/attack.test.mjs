@@ -1,8 +1,7 @@
 // The Node package as a hostile or careless program uses it: callbacks that answer with odd types or
 // throw what is no Error, bodies whose results break when read, forged and cloned decisions, polluted
 // prototypes, mutated fields, re-entrant calls, worker threads and garbage collection while a body runs.
-// A promise that holds is a test here; a promise that breaks is a skipped test named for the rule, which
-// fails once it is no longer skipped.
+// Each test is a promise named for its rule, and fails when the promise breaks.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -445,8 +444,7 @@ test("wrong arguments to every verb are refused, and nothing runs", () => {
   assert.deepEqual(calls, []);
 });
 
-// The rules below each close a way a careless or hostile program could reach past the binding. A skipped
-// test is a defect still open: it fails on the code as it is, and is skipped so the suite stays green.
+// The rules below each close a way a careless or hostile program could reach past the binding.
 
 test("a body that throws a value String() cannot convert is a failed run, not a throw from run", () => {
   // What the body threw is read as text for its failure; no value may make that reading throw through `run`.

@@ -1,7 +1,7 @@
 """The Python binding as a hostile or careless program uses it: callbacks that answer with odd types or
 raise what is no Exception, bodies whose results JSON cannot hold, copies and forgeries of a decision,
-threads, re-entrant calls and plans of another Evoke. A promise that holds is a test here; a promise that
-breaks is a skipped test named for the rule, which fails once it is no longer skipped.
+threads, re-entrant calls and plans of another Evoke. Each test is a promise named for its rule, and fails
+when the promise breaks.
 
 Run with the `evoke` package installed (.ci/test-python builds and installs it)."""
 
