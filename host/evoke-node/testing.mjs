@@ -3,13 +3,22 @@
 // `node --test` does not count it as a test file.
 
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository's root. */
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** A file of the manifests, bodies and recordings the library's tests share, in every language. */
+export function fixture(name) {
+  return readFileSync(join(repo, "host/evoke/tests/fixtures", name), "utf8");
+}
+
+/** A reflex handed as code whose body erases a folder of notes (destructive), and one that writes a note. */
+export const WIPE_CODE = fixture("wipe-code.toml");
+export const NOTE_CODE = fixture("note-code.toml");
 
 /** The `evoke` command the workspace built; EVOKE_BIN names another. */
 export const evokeBin = process.env.EVOKE_BIN ?? join(repo, "target/debug/evoke");
@@ -42,49 +51,12 @@ export function withoutMs(line) {
   return line.replace(/"ms":\d+/g, '"ms":0');
 }
 
-const WIPE = `reflex = 1
-description = "Erase every note in one folder."
-effect = "destructive"
-confirm = "Erase the {folder} notes?"
-run = "wipe.mjs"
-
-[grants]
-files = { "state" = "write" }
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"erase the work notes" = { folder = "work" }
-`;
+const WIPE = fixture("wipe.toml");
 
 // Leaves a mark for each run, so a test sees whether the body ran.
-const WIPE_BODY = `import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-export default function ({ folder }) {
-  const state = join(dirname(fileURLToPath(import.meta.url)), "state");
-  mkdirSync(state, { recursive: true });
-  writeFileSync(join(state, "ran"), folder);
-  return \`erased \${folder}\`;
-}
-`;
+const WIPE_BODY = fixture("wipe.mjs");
 
-const WIPE_RECORDING = `id = "replay"
-
-[gate]
-route = 0.5
-fits  = 0.3
-read  = 0.6
-write = 0.8
-
-[answers."erase the work notes"]
-route         = { wipe = 0.97, none = 0.03 }
-"fits.wipe"   = { yes = 0.95 }
-"wipe.folder" = { work = 0.97, home = 0.02, unstated = 0.01 }
-
+const WIPE_RECORDING = `${fixture("wipe-recording.toml")}
 [answers."erase the notes"]
 route         = { wipe = 0.97, none = 0.03 }
 "fits.wipe"   = { yes = 0.95 }

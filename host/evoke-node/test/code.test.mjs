@@ -6,37 +6,7 @@ import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Evoke, EvokeError } from "../index.js";
-import { tempDir, wipeProject } from "../testing.mjs";
-
-const WIPE = `reflex = 1
-description = "Erase every note in one folder."
-effect = "destructive"
-confirm = "Erase the {folder} notes?"
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"erase the work notes" = { folder = "work" }
-"wipe my home notes" = { folder = "home" }
-`;
-
-const NOTE = `reflex = 1
-description = "Write a note in one folder."
-effect = "write"
-confirm = "Note in {folder}?"
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"note in work" = { folder = "work" }
-"add a note to my home notes" = { folder = "home" }
-`;
+import { NOTE_CODE as NOTE, WIPE_CODE as WIPE, tempDir, wipeProject } from "../testing.mjs";
 
 const RECORDING = `id = "replay"
 

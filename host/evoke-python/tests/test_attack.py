@@ -33,6 +33,8 @@ from evoke import (
     UsageError,
 )
 
+from test_sdk import fixture
+
 GREET = """reflex = 1
 description = "Greet a person by name."
 effect = "read"
@@ -47,35 +49,9 @@ options.sam = "Sam, upstairs."
 "say hello to dana" = { who = "dana" }
 """
 
-WIPE = """reflex = 1
-description = "Erase every note in one folder."
-effect = "destructive"
-confirm = "Erase the {folder} notes?"
+WIPE = fixture("wipe-code.toml")
 
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"erase the work notes" = { folder = "work" }
-"wipe my home notes" = { folder = "home" }
-"""
-
-NOTE = """reflex = 1
-description = "Write a note in one folder."
-effect = "write"
-confirm = "Note in {folder}?"
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"note in work" = { folder = "work" }
-"add a note to my home notes" = { folder = "home" }
-"""
+NOTE = fixture("note-code.toml")
 
 RECORDING = """id = "replay"
 

@@ -32,6 +32,11 @@ from evoke import (
 
 REPO = Path(__file__).resolve().parents[3]
 EVOKE_BIN = Path(os.environ.get("EVOKE_BIN", REPO / "target" / "debug" / "evoke"))
+
+
+def fixture(name: str) -> str:
+    """A file of the manifests, bodies and recordings the library's tests share, in every language."""
+    return (REPO / "host" / "evoke" / "tests" / "fixtures" / name).read_text(encoding="utf-8")
 HOME_PROJECT = REPO / "docs" / "examples" / "home"
 SDK_RECORDING = REPO / "docs" / "examples" / "sdk.recording.toml"
 
@@ -83,49 +88,12 @@ class Answers:
         return None
 
 
-WIPE = """reflex = 1
-description = "Erase every note in one folder."
-effect = "destructive"
-confirm = "Erase the {folder} notes?"
-run = "wipe.mjs"
-
-[grants]
-files = { "state" = "write" }
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"erase the work notes" = { folder = "work" }
-"""
+WIPE = fixture("wipe.toml")
 
 # Leaves a mark for each run, so a test sees whether the body ran.
-WIPE_BODY = """import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-export default function ({ folder }) {
-  const state = join(dirname(fileURLToPath(import.meta.url)), "state");
-  mkdirSync(state, { recursive: true });
-  writeFileSync(join(state, "ran"), folder);
-  return `erased ${folder}`;
-}
-"""
+WIPE_BODY = fixture("wipe.mjs")
 
-WIPE_RECORDING = """id = "replay"
-
-[gate]
-route = 0.5
-fits  = 0.3
-read  = 0.6
-write = 0.8
-
-[answers."erase the work notes"]
-route         = { wipe = 0.97, none = 0.03 }
-"fits.wipe"   = { yes = 0.95 }
-"wipe.folder" = { work = 0.97, home = 0.02, unstated = 0.01 }
-"""
+WIPE_RECORDING = fixture("wipe-recording.toml")
 
 
 def wipe(test: unittest.TestCase) -> tuple[Path, Path, Evoke]:
@@ -454,35 +422,9 @@ class InCode(unittest.TestCase):
         self.assertIn("installed already", refused.exception.message)
 
 
-NOTE = """reflex = 1
-description = "Write a note in one folder."
-effect = "write"
-confirm = "Note in {folder}?"
+NOTE = fixture("note-code.toml")
 
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"note in work" = { folder = "work" }
-"add a note to my home notes" = { folder = "home" }
-"""
-
-CODE_WIPE = """reflex = 1
-description = "Erase every note in one folder."
-effect = "destructive"
-confirm = "Erase the {folder} notes?"
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"erase the work notes" = { folder = "work" }
-"wipe my home notes" = { folder = "home" }
-"""
+CODE_WIPE = fixture("wipe-code.toml")
 
 TWO_STEPS = "erase the work notes, then add a note to my home notes"
 

@@ -65,35 +65,10 @@ impl Person for Answers {
     }
 }
 
-const WIPE: &str = r#"reflex = 1
-description = "Erase every note in one folder."
-effect = "destructive"
-confirm = "Erase the {folder} notes?"
-run = "wipe.mjs"
-
-[grants]
-files = { "state" = "write" }
-
-[args.folder]
-ask = "Which folder?"
-options.work = "The work notes."
-options.home = "The home notes."
-
-[examples]
-"erase the work notes" = { folder = "work" }
-"#;
+const WIPE: &str = include_str!("fixtures/wipe.toml");
 
 /// Leaves a mark for each run, so a test sees whether the body ran.
-const WIPE_BODY: &str = r#"import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-export default function ({ folder }) {
-  const state = join(dirname(fileURLToPath(import.meta.url)), "state");
-  mkdirSync(state, { recursive: true });
-  writeFileSync(join(state, "ran"), folder);
-  return `erased ${folder}`;
-}
-"#;
+const WIPE_BODY: &str = include_str!("fixtures/wipe.mjs");
 
 const WIPE_RECORDING: &str = include_str!("fixtures/wipe-recording.toml");
 

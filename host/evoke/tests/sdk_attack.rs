@@ -759,16 +759,7 @@ fn a_plan_sentence_given_to_decide_is_logged_as_evoke_try_logs_it() {
 
 // ---- The line of a decision is the command's, with `values` ------------------------------------------
 
-const WIPE_FILE_BODY: &str = r#"import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-export default function ({ folder }) {
-  const state = join(dirname(fileURLToPath(import.meta.url)), "state");
-  mkdirSync(state, { recursive: true });
-  writeFileSync(join(state, "ran"), folder);
-  return `erased ${folder}`;
-}
-"#;
+const WIPE_FILE_BODY: &str = include_str!("fixtures/wipe.mjs");
 
 const WIPE_FILE_RECORDING: &str = r#"id = "replay"
 
