@@ -105,14 +105,14 @@ impl CodeReflex {
             frames: Vec::new(),
         };
         let result = match catch_unwind(AssertUnwindSafe(|| (self.body)(&called))) {
-            Ok(Ok(returned)) if returned.size() > limit => Err(over("returned")),
-            // Data is held to what a file body's report may hold: one a JSON reader takes back whole, so the
-            // log's line of it reads again for `why`.
-            Ok(Ok(Returned { data: Some(data), .. })) if !reads_back(&data) => Err(Failure {
-                message: "the body returned data nested deeper than a JSON reader takes; nothing of it was kept".into(),
-                frames: Vec::new(),
+            Ok(Ok(returned)) => held(returned, limit).map_err(|why| match why {
+                Unheld::Over => over("returned"),
+                Unheld::Deep => Failure {
+                    message: "the body returned data nested deeper than a JSON reader takes; nothing of it was kept"
+                        .into(),
+                    frames: Vec::new(),
+                },
             }),
-            Ok(Ok(Returned { text, data })) => Ok(Output { text, data }),
             Ok(Err(thrown)) if thrown.size() > limit => Err(over("threw")),
             Ok(Err(Thrown { message, frames })) => Err(Failure { message, frames }),
             Err(panic) => Err(Failure { message: super::error::panic_text(&panic), frames: Vec::new() }),
@@ -168,15 +168,25 @@ pub struct Returned {
     pub data: Option<Value>,
 }
 
-/// Whether `data`, written as JSON, is read back by serde_json (whose readers stop at 128 levels).
-fn reads_back(data: &Value) -> bool {
-    serde_json::to_string(data).is_ok_and(|text| serde_json::from_str::<Value>(&text).is_ok())
+/// Why a result is not kept.
+enum Unheld {
+    /// Its text and data are over the output bound.
+    Over,
+    /// Its data is nested deeper than serde_json's readers take (128 levels).
+    Deep,
 }
 
-impl Returned {
-    fn size(&self) -> usize {
-        self.text.len() + self.data.as_ref().map_or(0, |d| d.to_string().len())
+/// A result held to what a file body's report may be: within the output bound, and data a JSON reader
+/// takes back whole, so the log's line of it reads again for `why`. The data is written once for both.
+fn held(returned: Returned, limit: usize) -> Result<Output, Unheld> {
+    let written = returned.data.as_ref().map(Value::to_string);
+    if returned.text.len() + written.as_ref().map_or(0, String::len) > limit {
+        return Err(Unheld::Over);
     }
+    if written.is_some_and(|text| serde_json::from_str::<Value>(&text).is_err()) {
+        return Err(Unheld::Deep);
+    }
+    Ok(Output { text: returned.text, data: returned.data })
 }
 
 /// Why a body handed as code did not return: its message, and its frames from the first, as a file
