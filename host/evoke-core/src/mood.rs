@@ -12,6 +12,10 @@ use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
+pub mod lists;
+
+use lists::*;
+
 /// What a sentence does, read from its form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -51,70 +55,6 @@ impl Mood {
     }
 }
 
-/// Words and phrases that take back or correct what was said, wherever they stand.
-const TAKEN_BACK: &[&[&str]] = &[
-    &["kidding"],
-    &["joking"],
-    &["jk"],
-    &["psych"],
-    &["no"],
-    &["nope"],
-    &["nah"],
-    &["wait"],
-    &["never", "mind"],
-    &["nevermind"],
-    &["nvm"],
-    &["scratch", "that"],
-    &["forget", "it"],
-    &["forget", "that"],
-    &["cancel", "that"],
-    &["ignore", "that"],
-    &["undo"],
-    &["actually"],
-    &["i", "mean"],
-    &["change", "that", "to"],
-    &["make", "that"],
-    &["or", "not"],
-    &["not", "yet"],
-    &["not", "now"],
-    &["not", "really"],
-    &["disregard"],
-    &["oops"],
-    &["whoops"],
-    &["sike"],
-    &["haha"],
-    &["lol"],
-    &["hold", "on"],
-    &["yeah", "right"],
-    &["belay"],
-    &["nein"],
-    &["nicht"],
-    // Laughter and jokes (a run of `ha` or `he` is read apart: `hahaha`, `ahaha`).
-    &["lmao"],
-    &["lmfao"],
-    &["rofl"],
-    &["kek"],
-    &["xd"],
-    &["jks"],
-    &["kiddin"],
-    &["sarcasm"],
-    &["sarcastic"],
-    &["prank"],
-    &["ha", "ha"],
-    &["just", "messing"],
-    &["just", "teasing"],
-    &["strike", "that"],
-    &["scrap", "that"],
-    &["changed", "my", "mind"],
-    &["change", "of", "plans"],
-    &["forget", "about", "it"],
-    &["my", "bad"],
-    &["ignore", "me"],
-    &["jkjk"],
-    &["strike", "it"],
-    &["call", "it", "off"],
-];
-
 /// Whether a word is laughter: `haha`, `hahah`, `ahaha`, `hehe` (two `ha` or `he` at least), `lolol`,
 /// `lmaoo`, `jaja`.
 fn laughter(word: &str) -> bool {
@@ -130,96 +70,6 @@ fn laughter(word: &str) -> bool {
         || (word.starts_with("lmao") || word.starts_with("lmfao"))
             && word.trim_start_matches("lmf").trim_start_matches("lm").chars().all(|c| c == 'a' || c == 'o')
 }
-
-/// Words that take back what came before them when they close the sentence: `turn off the den lights,
-/// cancel`.
-const CLOSING_TAKEN_BACK: &[&str] = &["cancel", "stop", "abort", "wrong"];
-
-/// Words and phrases that ask for something not to be done, or for all but something, wherever they stand.
-const NEGATIONS: &[&[&str]] = &[
-    &["don't"],
-    &["dont"],
-    &["dnt"],
-    &["donot"],
-    &["do'nt"],
-    &["do", "not"],
-    &["not"],
-    &["never"],
-    &["shouldn't"],
-    &["wouldn't"],
-    &["couldn't"],
-    &["mustn't"],
-    &["shan't"],
-    &["can't"],
-    &["cannot"],
-    &["didn't"],
-    &["doesn't"],
-    &["rather"],
-    &["n't"],
-    &["do", "nt"],
-    &["except"],
-    &["excluding"],
-    &["without"],
-    &["besides"],
-    &["minus"],
-    &["apart", "from"],
-    &["aside", "from"],
-    &["save", "for"],
-    &["instead"],
-    &["other", "than"],
-    &["but", "the"],
-    &["no", "need"],
-    &["hold", "off"],
-    &["refrain"],
-    &["avoid"],
-    &["excepting"],
-    &["exempting"],
-    &["barring"],
-    &["sparing"],
-    &["excepted"],
-    &["excluded"],
-    &["with", "the", "exception"],
-    &["leaving", "out"],
-    &["outside", "of"],
-    &["isn't"],
-    &["isnt"],
-    &["aren't"],
-    &["arent"],
-    &["but", "for"],
-    &["sans"],
-    &["omit"],
-    &["omitting"],
-    &["exclude"],
-    &["exempt"],
-    &["exclusive", "of"],
-    // Spelt without an apostrophe, or slipped.
-    &["shouldnt"],
-    &["mustnt"],
-    &["couldnt"],
-    &["wouldnt"],
-    &["didnt"],
-    &["doesnt"],
-    &["cant"],
-    &["shant"],
-    &["neednt"],
-    &["dotn"],
-    &["donnot"],
-    &["doont"],
-    &["dontt"],
-    &["dont't"],
-    &["dun"],
-    &["nevr"],
-    &["nvr"],
-    &["neva"],
-    &["ne'er"],
-];
-
-/// Words that, after `all`, `every` or the like, after a comma or after `but`, name what is spared: `turn
-/// off all lights bar the den`, `…, skip the den`, `turn off the lights but leave the den`.
-const SPARING: &[&str] = &[
-    "save", "bar", "beyond", "past", "but", "skip", "skipping", "ignore", "ignoring", "leave", "leaving", "spare",
-    "keep", "aside", "forget", "exclude", "omit", "omitting", "hold", "pass", "sans", "exempt",
-];
 
 /// Where a sentence read as [`Mood::Negated`] speaks of what is not to be done or is spared: from each word
 /// or phrase of `NEGATIONS` (or of `SPARING` after a word of `EVERY`) to the end of its clause (a comma,
@@ -254,60 +104,6 @@ pub fn spared_ranges(text: &str) -> Vec<(usize, usize)> {
     ranges
 }
 
-/// Words that, before a word of `SPARING`, speak of every one of something.
-const EVERY: &[&str] = &["all", "every", "everywhere", "everything", "each", "any", "whole"];
-
-/// Verbs that, before `from` and a word in `-ing`, ask that something not happen: `keep the den lights from
-/// turning off`.
-const KEEPING_FROM: &[&str] = &["stop", "keep", "prevent", "block", "protect", "save", "stops", "keeps", "guard"];
-
-/// Verbs that open a sentence about another act than the one named after them (with `to` or a word in
-/// `-ing`): `remind me to turn off the den lights` asks for a reminder, `teach the kids to …` for nothing
-/// evoke does; `remind me in an hour` is a request of its own.
-const OTHER_ACTS: &[&str] =
-    &["remind", "teach", "tell", "ask", "practice", "practise", "learn", "remember", "explain", "describe", "note"];
-
-/// Verbs that put words on a page or a screen: before a command (`print turn off the den lights`,
-/// `type set a timer`), what follows is the text to write, not a request.
-const QUOTING: &[&str] = &[
-    "print",
-    "type",
-    "echo",
-    "repeat",
-    "write",
-    "copy",
-    "paste",
-    "translate",
-    "recite",
-    "output",
-    "display",
-    "show",
-    "log",
-    "read",
-    "dictate",
-    "transcribe",
-    "text",
-    "tweet",
-    "shout",
-    "whisper",
-    "pronounce",
-    "announce",
-    "printf",
-    "prints",
-    "types",
-    "writes",
-    "reads",
-    "shows",
-    "displays",
-    "note",
-    "mention",
-    "reply",
-    "answer",
-    "caption",
-    "emit",
-    "render",
-];
-
 /// Whether the words open with a verb of writing and then a command's verb, a particle (`print out`) or
 /// the words themselves (`print the words`) between them, after a polite opening (`can you print …`).
 fn quotes_a_command(words: &[String]) -> bool {
@@ -333,542 +129,6 @@ fn quotes_a_command(words: &[String]) -> bool {
     }
     rest.len() > at + 1 && COMMANDS.contains(&rest[at].as_str())
 }
-
-/// The verbs a command opens with, as `QUOTING` reads them.
-const COMMANDS: &[&str] = &[
-    "turn", "switch", "set", "dim", "kill", "open", "close", "lock", "unlock", "start", "stop", "play", "pause",
-    "call", "send", "delete", "remove", "add", "make", "put", "change", "cancel", "order", "buy", "book", "move",
-    "transfer", "pay", "shut", "mute", "unmute", "raise", "lower", "wake", "remind", "schedule", "run", "light",
-];
-
-/// Verbs that, before a word in `-ing`, ask for something to stop or not happen: `stop turning off`.
-const STOPPING: &[&str] = &["stop", "cancel", "quit", "abort", "avoid", "prevent", "skip", "forget"];
-
-/// Words that make what is asked wait on something or for later, wherever they stand (a first `when`
-/// asks instead). A day or a time said (`tomorrow`, `tonight`, `at 9`) is a span: a reflex that takes it
-/// has it as a value (an alarm for tomorrow is asked for now), and one that does not waits for a person,
-/// as every span no argument takes does.
-const CONDITIONS: &[&[&str]] = &[
-    &["if"],
-    &["unless"],
-    &["whenever"],
-    &["when"],
-    &["once"],
-    &["in", "case"],
-    &["as", "soon", "as"],
-    &["later"],
-    &["after"],
-    &["before"],
-    &["prior", "to"],
-    &["ahead", "of"],
-    &["by", "the", "time"],
-    &["pre"],
-    &["during"],
-    &["throughout"],
-    &["through", "the", "night"],
-    &["overnight"],
-    &["all", "evening"],
-    &["all", "afternoon"],
-    &["all", "morning"],
-    &["all", "week"],
-    &["the", "whole", "night"],
-    &["the", "whole", "day"],
-    &["the", "whole", "evening"],
-    &["often"],
-    &["frequently"],
-    &["occasionally"],
-    &["routinely"],
-    &["habitually"],
-    &["periodically"],
-    &["automatically"],
-    &["hourly"],
-    &["daily"],
-    &["nightly"],
-    &["nitely"],
-    &["weekly"],
-    &["monthly"],
-    &["mornings"],
-    &["evenings"],
-    &["nights"],
-    &["afternoons"],
-    &["workdays"],
-    &["mondays"],
-    &["tuesdays"],
-    &["wednesdays"],
-    &["thursdays"],
-    &["fridays"],
-    &["saturdays"],
-    &["sundays"],
-    &["everynight"],
-    &["permanently"],
-    &["forever"],
-    &["indefinitely"],
-    &["going", "forward"],
-    &["auto"],
-    &["automagically"],
-    &["the", "instant"],
-    &["the", "very", "minute"],
-    &["the", "sec"],
-    &["weeknights"],
-    &["beforehand"],
-    &["thru", "the", "night"],
-    &["for", "good"],
-    &["henceforth"],
-    &["hereafter"],
-    &["the", "minute"],
-    &["the", "second", "i"],
-    &["following"],
-    &["on", "waking"],
-    &["on", "my", "arrival"],
-    &["come", "nightfall"],
-    &["come", "morning"],
-    &["come", "night"],
-    &["come", "bed"],
-    &["come", "bedtime"],
-    &["come", "evening"],
-    &["latr"],
-    &["ltr"],
-    &["l8r"],
-    &["from", "here", "on"],
-    &["the", "moment"],
-    &["upon"],
-    &["on", "arrival"],
-    &["on", "my", "signal"],
-    &["until"],
-    &["till"],
-    &["til"],
-    &["every", "night"],
-    &["every", "day"],
-    &["every", "morning"],
-    &["every", "evening"],
-    &["every", "hour"],
-    &["every", "week"],
-    &["each", "night"],
-    &["each", "day"],
-    &["each", "morning"],
-    &["daily"],
-    &["nightly"],
-    &["weekly"],
-    &["sometime"],
-    &["someday"],
-    &["eventually"],
-    &["maybe"],
-    &["perhaps"],
-    &["might"],
-    &["soon"],
-    &["in", "a", "bit"],
-    &["in", "a", "while"],
-    &["in", "a", "sec"],
-    &["at", "night"],
-    &["only", "at"],
-    &["sunset"],
-    &["sunrise"],
-    &["dawn"],
-    &["dusk"],
-    &["bedtime"],
-    &["tonite"],
-    &["afterwards"],
-    &["afterward"],
-    &["weekend"],
-    &["weekends"],
-    &["weekdays"],
-    // For a while only: the call would leave it so, and what undoes it later is a second request.
-    &["briefly"],
-    &["momentarily"],
-    &["temporarily"],
-    &["for", "a", "bit"],
-    &["for", "a", "while"],
-    &["for", "a", "little"],
-    &["for", "a", "moment"],
-    &["for", "a", "few", "moments"],
-    &["in", "the", "morning"],
-    &["in", "the", "afternoon"],
-    &["in", "the", "evening"],
-    &["this", "morning"],
-    &["this", "afternoon"],
-    &["this", "evening"],
-    &["next", "week"],
-    &["next", "month"],
-    &["provided"],
-    &["providing"],
-    &["as", "long", "as"],
-    // A habit or a rule, not a request for now: `always turn off the den lights`.
-    &["always"],
-    &["usually"],
-    &["normally"],
-    &["generally"],
-    &["sometimes"],
-    &["every", "time"],
-    &["each", "time"],
-    &["in", "summer"],
-    &["in", "the", "summer"],
-    &["in", "winter"],
-    &["in", "the", "winter"],
-    &["at", "the", "end"],
-    &["all", "night"],
-    &["all", "day"],
-    &["probably"],
-    &["prolly"],
-    &["probs"],
-    &["probly"],
-    &["possibly"],
-    &["typically"],
-    &["regularly"],
-    &["constantly"],
-    &["everytime"],
-    &["as", "a", "rule"],
-    &["by", "default"],
-    &["all", "the", "time"],
-    &["every", "so", "often"],
-    &["every", "single", "time"],
-    &["for", "a", "few"],
-    &["for", "a", "couple"],
-    &["for", "a", "lil"],
-    &["for", "a", "brief"],
-    &["for", "the", "time", "being"],
-    &["for", "the", "moment"],
-    &["for", "the", "present"],
-    &["for", "some", "time"],
-    &["for", "the", "duration"],
-    // Not now: another time, or a readiness asked for.
-    &["next", "time"],
-    &["any", "time"],
-    &["anytime"],
-    &["at", "any", "point"],
-    &["soonish"],
-    &["shortly"],
-    &["first", "thing"],
-    &["should", "i", "forget"],
-    &["get", "ready", "to"],
-    &["be", "ready", "to"],
-    &["prepare", "to"],
-    &["plan", "to"],
-    &["given", "that"],
-    &["assuming"],
-    &["while"],
-    &["whilst"],
-    &["at", "some", "point"],
-    &["from", "now", "on"],
-];
-
-/// Condition words that, in a woven sentence, cut it and set its order (`set a timer after you turn off
-/// the lights`): the whole sentence is not read as waiting on them; a part that keeps one still is.
-const ORDERING: &[&[&str]] = &[&["after"], &["before"]];
-
-/// Units of time: `in 5 minutes, …` opening a sentence puts it off.
-const TIME_UNITS: &[&str] = &[
-    "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "day",
-    "days", "week", "weeks",
-];
-
-/// Words that report, imagine or mention rather than ask, wherever they stand.
-const MENTIONING: &[&str] = &[
-    "said",
-    "says",
-    "say",
-    "told",
-    "tells",
-    "asked",
-    "asks",
-    "imagine",
-    "suppose",
-    "supposing",
-    "pretend",
-    "hypothetically",
-    "wonder",
-    "wondering",
-    "guess",
-    "wish",
-    "example",
-    "poem",
-    "spell",
-    "sing",
-    "already",
-    "yesterday",
-    "earlier",
-    "ago",
-    "thanks",
-    "thank",
-    "texted",
-    "wrote",
-    "writes",
-    "written",
-    "shouted",
-    "shouts",
-    "yelled",
-    "yells",
-    "whispered",
-    "whispers",
-    "messaged",
-    "emailed",
-    "mentioned",
-    "mentions",
-    "heard",
-    "quote",
-    "quoted",
-    "quoting",
-    "testing",
-    "dreaming",
-    "dreamt",
-    "dreamed",
-    "eg",
-    "joke",
-    "joked",
-    "sarcastically",
-    "script",
-    "hypothetical",
-    "goes",
-    "theoretically",
-    "jokingly",
-    "dream",
-    "todo",
-    "theory",
-    "mistake",
-    "hardly",
-    "barely",
-];
-
-/// Adverbs that, before a subject, tell what someone does as a habit: `typically I turn off the den
-/// lights` says what happens, not what to do now.
-const HABITUAL: &[&str] = &["typically", "usually", "normally", "generally", "often", "sometimes", "always"];
-
-/// Adverbs that, before a subject, report what someone says or seems: `apparently the den lights are on`.
-const HEARSAY: &[&str] = &["apparently", "supposedly", "evidently", "seemingly", "reportedly", "allegedly"];
-
-/// Phrases that give an example or a case rather than ask, or tell of a time gone: `e.g. turn off the den
-/// lights`, `ways to turn off the den lights`, `turn off the den lights last night`.
-const MENTIONING_PHRASES: &[&[&str]] = &[
-    &["e", "g"],
-    &["for", "example"],
-    &["for", "instance"],
-    &["such", "as"],
-    &["remember", "to"],
-    &["ways", "to"],
-    &["yesterday"],
-    &["ago"],
-    &["last", "night"],
-    &["last", "week"],
-    &["earlier", "today"],
-    // Make-believe: what happens in a game, a film or a dream is no request of this house.
-    &["in", "the", "game"],
-    &["in", "a", "game"],
-    &["in", "minecraft"],
-    &["in", "the", "sims"],
-    &["in", "the", "video"],
-    &["in", "the", "movie"],
-    &["in", "the", "film"],
-    &["in", "the", "show"],
-    &["in", "the", "book"],
-    &["in", "the", "story"],
-    &["in", "your", "dreams"],
-    &["in", "my", "dream"],
-    &["in", "my", "dreams"],
-    // A command named as a thing: `turn off the den lights is a command`, `… was the plan`.
-    &["is", "a"],
-    &["was", "a"],
-    &["was", "the"],
-    &["is", "the", "plan"],
-];
-
-/// First words that tell what the speaker feels, forgot, meant or is about to do, not what to do now:
-/// `hate the den lights being on`, `left the den lights on`, `gonna turn off the den lights`.
-const OWN_STATE: &[&[&str]] = &[
-    &["hate"],
-    &["hated"],
-    &["sick", "of"],
-    &["tired", "of"],
-    &["prefer"],
-    &["wish"],
-    &["left"],
-    &["forgot"],
-    &["meant"],
-    &["gonna"],
-    &["going", "to"],
-    &["about", "to"],
-    &["kept"],
-    &["allow", "me"],
-    &["lemme"],
-    &["i'ma"],
-    &["im", "gonna"],
-    &["i'm", "gonna"],
-    &["im", "about", "to"],
-    &["i'm", "about", "to"],
-    &["im", "going", "to"],
-    &["ill"],
-    &["i'll"],
-    &["ima"],
-    &["i'mma"],
-    &["imma"],
-    &["finna"],
-    &["boutta"],
-    &["tryna"],
-    &["gotta"],
-    &["want", "me", "to"],
-    &["need", "me", "to"],
-    &["refuse", "to"],
-    &["decline", "to"],
-];
-
-/// Polite closings that leave the request as it was: `…, will you?`, `…, if you can`, `… asap`.
-const TAILS: &[&[&str]] = &[
-    &["will", "you"],
-    &["would", "you"],
-    &["could", "you"],
-    &["can", "you"],
-    &["won't", "you"],
-    &["ok"],
-    &["okay"],
-    &["yeah"],
-    &["alright"],
-    &["please"],
-    &["if", "you", "can"],
-    &["if", "you", "could"],
-    &["if", "you", "don't", "mind"],
-    &["if", "possible"],
-    &["when", "you", "can"],
-    &["when", "possible"],
-    &["when", "you", "get", "a", "chance"],
-    &["as", "soon", "as", "possible"],
-    &["as", "soon", "as", "you", "can"],
-    &["asap"],
-    &["right", "away"],
-    &["at", "once"],
-    &["now"],
-    &["thanks"],
-    &["thank", "you"],
-    &["ta"],
-];
-
-/// Words said before the request itself, passed over.
-const OPENERS: &[&str] = &[
-    "hey", "hi", "hello", "ok", "okay", "so", "um", "uh", "oh", "aw", "well", "yo", "now", "just", "also", "quickly",
-    "kindly", "pls", "plz", "please", "evoke", "and", "then", "btw", "thanks", "thx", "cheers", "yes", "yeah", "yep",
-    "sure", "right", "sorry", "great", "cool", "alright", "perfect", "awesome", "fine", "actually",
-];
-
-/// Openings that make a request of what follows.
-const ASKING: &[&[&str]] = &[
-    &["can", "you"],
-    &["could", "you"],
-    &["would", "you"],
-    &["will", "you"],
-    &["won't", "you"],
-    &["can", "u"],
-    &["could", "u"],
-    &["can", "i", "get"],
-    &["could", "i", "get"],
-    &["can", "i", "have"],
-    &["may", "i", "have"],
-    &["can", "we", "get"],
-    &["can", "we", "have"],
-    &["let's"],
-    &["lets"],
-    &["i", "want"],
-    &["i", "wanna"],
-    &["we", "want"],
-    &["i'd", "like"],
-    &["we'd", "like"],
-    &["i", "would", "like"],
-    &["we", "would", "like"],
-    &["i'd", "love"],
-    &["i", "would", "love"],
-    &["i", "need"],
-    &["we", "need"],
-    &["any", "chance", "you", "could"],
-    &["is", "it", "possible", "to"],
-    &["would", "it", "be", "possible", "to"],
-    &["go", "ahead", "and"],
-];
-
-const QUESTION_WORDS: &[&str] = &[
-    "what", "what's", "whats", "why", "how", "how's", "who", "who's", "whom", "where", "where's", "which", "whose",
-    "when", "when's", "whether",
-];
-
-/// Auxiliaries that open a question whatever follows: `is the den lit`, `are lights on`.
-const BE: &[&str] = &["is", "isn't", "are", "aren't", "was", "wasn't", "were", "weren't", "am", "been"];
-
-/// Auxiliaries that open a question when a subject follows: `did I`, `have the lights`; `do the dishes`
-/// is read as a question too, which only means it asks.
-const AUXILIARIES: &[&str] = &[
-    "do", "does", "doesn't", "did", "didn't", "have", "has", "hasn't", "haven't", "had", "should", "shall", "will",
-    "won't", "would", "can", "can't", "could", "may", "might", "must",
-];
-
-/// Verbs that, second to fourth, follow a subject rather than open a command: `den lights have been turned
-/// off`, `kitchen lights went off`, `den lights will be off`.
-const AFTER_A_SUBJECT: &[&str] = &[
-    "have", "has", "had", "will", "would", "could", "should", "might", "may", "must", "went", "came", "got", "gets",
-    "kept", "keep", "keeps", "stayed", "stays", "remain", "remains", "remained", "being", "need", "needs", "gotta",
-    "was", "going",
-];
-
-/// Words that stand as a subject or open one.
-const SUBJECTS: &[&str] = &[
-    "anyone",
-    "someone",
-    "somebody",
-    "nobody",
-    "everyone",
-    "everybody",
-    "i",
-    "we",
-    "they",
-    "he",
-    "she",
-    "it",
-    "there",
-    "you",
-    "u",
-    "that",
-    "this",
-    "these",
-    "those",
-    "the",
-    "my",
-    "our",
-    "your",
-    "his",
-    "her",
-    "their",
-    "its",
-    "a",
-    "an",
-    "anyone",
-    "someone",
-    "somebody",
-    "nobody",
-    "noone",
-    "everyone",
-    "everybody",
-    "people",
-    "something",
-    "anything",
-    "everything",
-    "it's",
-    "there's",
-    "that's",
-    "i'm",
-    "we're",
-    "they're",
-    "he's",
-    "she's",
-    "i've",
-    "we've",
-    "i'll",
-    "i'd",
-    "mom",
-    "dad",
-    "good",
-    "great",
-    "nice",
-];
-
-/// Words in `-ed` that are no past tense.
-const NOT_PAST: &[&str] = &[
-    "bread", "breed", "creed", "embed", "exceed", "greed", "hundred", "indeed", "proceed", "sacred", "shred", "speed",
-    "steed", "succeed", "tweed", "wicked",
-];
 
 /// The sentence's mood, from its words and its marks. A form it does not know as a request is still read
 /// as one only when nothing in it says otherwise; every rule errs toward asking.
@@ -913,7 +173,7 @@ fn read_scene(text: &str, not_conditions: &[&[&str]], scenes: bool) -> Mood {
             !self::words(head).is_empty()
                 && self::words(last).first().is_some_and(|w| CLOSING_TAKEN_BACK.contains(&w.as_str()))
         });
-    if has(&words, TAKEN_BACK)
+    if has(&words, &TAKEN_BACK)
         || closing_taken_back
         || text.trim_end().ends_with("/s")
         || words.iter().any(|w| laughter(w))
@@ -934,10 +194,10 @@ fn read_scene(text: &str, not_conditions: &[&[&str]], scenes: bool) -> Mood {
     let spared = spared_by_a_later_word(&text, &words);
     // Read before the closing `now` is passed over as a tail: `turn on the den lights just for now`.
     let for_now = find(&words, &["for", "now"]);
-    if has(&words, NEGATIONS)
+    if has(&words, &NEGATIONS)
         || words.iter().any(|w| w.len() > 3 && w.ends_with("n't") && w != "won't")
         || refuses(&words)
-        || fuzzily_has(&words, FUZZY_NEGATIONS)
+        || fuzzily_has(&words, &FUZZY_NEGATIONS)
         || spared_at_end
         || spared_after_comma
         || words.windows(2).any(|w| STOPPING.contains(&w[0].as_str()) && gerund(&w[1]))
@@ -977,7 +237,7 @@ fn read_scene(text: &str, not_conditions: &[&[&str]], scenes: bool) -> Mood {
     let unaside = &unaside[unaside.len().min(at)..];
     if has(&unaside[unaside.len().min(1)..], &conditions)
         || conditions.iter().any(|c| c != &["when"] && starts(unaside, c))
-        || fuzzily_has(unaside, FUZZY_CONDITIONS)
+        || fuzzily_has(unaside, &FUZZY_CONDITIONS)
         || unaside.windows(2).any(|w| {
             matches!(w[0].as_str(), "every" | "each" | "evry" | "eveyr") && EVERY_WHAT.contains(&w[1].as_str())
         })
@@ -1008,7 +268,7 @@ fn read_scene(text: &str, not_conditions: &[&[&str]], scenes: bool) -> Mood {
             && MESSAGING.contains(&words[0].as_str())
             && !matches!(words[1].as_str(), "me" | "us"))
         || words.iter().any(|w| MENTIONING.contains(&w.as_str()))
-        || has(words, MENTIONING_PHRASES)
+        || has(words, &MENTIONING_PHRASES)
         || quotes_a_command(words)
         // `John please turn off the den lights`: a name before `please` and a command, said to someone.
         || (words.len() >= 3
@@ -1133,35 +393,6 @@ fn spared_by_a_later_word(text: &str, words: &[String]) -> bool {
     after_all_or_but || after_a_comma || kept_from || prevented || after_a_thing
 }
 
-/// Verbs that ask that something not happen, before what they keep from happening and a word in `-ing`.
-const PREVENTING: &[&str] = &["prevent", "prevents", "stop", "stops", "block", "guard", "protect"];
-
-/// Words that point at a thing: a word in `-ing` after one is a noun (`the living room`, `my ceiling`).
-const DETERMINERS: &[&str] = &["the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that"];
-
-/// Condition words read through a slip of one letter (`alwys`, `usualy`, `ususally`): long enough that
-/// one letter off is no other word a request says.
-const FUZZY_CONDITIONS: &[&str] = &[
-    "always",
-    "usually",
-    "normally",
-    "generally",
-    "typically",
-    "sometimes",
-    "probably",
-    "until",
-    "unless",
-    "after",
-    "afterwards",
-    "before",
-    "tomorrow",
-    "tonight",
-    "whenever",
-];
-
-/// Negations read through a slip of one letter (`excpet`, `exept`, `xcept`, `exluding`, `besdies`).
-const FUZZY_NEGATIONS: &[&str] = &["except", "excluding", "excepting", "without", "besides", "exception"];
-
 /// Whether a `won't` (or `wont`) says what is not to be done: only `won't you` (`won't you lock the
 /// door`, `…, won't you?`) asks politely. A `won't` with no `you` after it, first or later, refuses:
 /// `won't lock the front door` and `lock the front door now then won't close the garage gate` must
@@ -1172,13 +403,6 @@ fn refuses(words: &[String]) -> bool {
             && !words.get(at + 1).is_some_and(|next| matches!(next.as_str(), "you" | "u" | "ya" | "y'all"))
     })
 }
-
-/// Words one letter off that are words of their own and say nothing of the mood.
-/// The condition words themselves are read exactly or not at all (a woven part passes over `after`).
-const NOT_SLIPS: &[&str] = &[
-    "beside", "withou", "expect", "accept", "alter", "lager", "layer", "latter", "ever", "very", "after", "every",
-    "until", "unless", "before", "later", "tonight",
-];
 
 /// Whether a word of `words` is one of `targets`, or one slip from it: a letter left out, added, changed
 /// or two swapped.
@@ -1235,65 +459,6 @@ fn without_asides(text: &str) -> String {
     out
 }
 
-/// What `every` or `each` sets a time by: `every weekday`, `each evening`, `every other day`.
-const EVERY_WHAT: &[&str] = &[
-    "night",
-    "nite",
-    "evening",
-    "morning",
-    "afternoon",
-    "day",
-    "week",
-    "weekday",
-    "weekend",
-    "workday",
-    "hour",
-    "minute",
-    "month",
-    "year",
-    "time",
-    "other",
-    "single",
-    "so",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "weeknight",
-    "dinner",
-    "lunchtime",
-    "breakfast",
-    "meal",
-    "bedtime",
-    "eve",
-    "few",
-];
-
-/// Condition words an aside may say without setting a condition on the request.
-const HEDGES: &[&str] = &[
-    "always",
-    "usually",
-    "normally",
-    "generally",
-    "sometimes",
-    "probably",
-    "prolly",
-    "possibly",
-    "maybe",
-    "perhaps",
-    "might",
-    "often",
-];
-
-/// Words that open an aside telling of someone or something, not a request: `you`, `it's`, `i'm`.
-const ASIDE_SUBJECTS: &[&str] = &[
-    "you", "it's", "its", "i'm", "im", "they", "they're", "we're", "it", "he", "she", "he's", "she's", "we", "there's",
-    "that's",
-];
-
 /// Whether a label or a speaker stands before a colon (`todo: …`, `Mary: …`, `ignore this: …`): what
 /// follows is quoted, noted or said to someone else. A colon between digits is a time (`7:30`).
 fn labelled(text: &str) -> bool {
@@ -1306,67 +471,6 @@ fn labelled(text: &str) -> bool {
         *c == ':' && !time && !face
     })
 }
-
-/// Words that, opening a sentence, name what the rest is: a note, a list item, an example, a piece of
-/// documentation (`reminder turn off …`, `steps to turn off …`, `tutorial …`).
-const LABELS: &[&str] = &[
-    "reminder",
-    "memo",
-    "note",
-    "checklist",
-    "chores",
-    "task",
-    "goal",
-    "idea",
-    "fw",
-    "fwd",
-    "tutorial",
-    "guide",
-    "steps",
-    "instructions",
-    "command",
-    "shortcut",
-    "macro",
-    "intent",
-    "sample",
-    "usage",
-    "homework",
-    "prompt",
-    "keyword",
-    "demo",
-    "example",
-    "rules",
-    "rule",
-];
-
-/// Words that name or call the person a sentence is said to, opening it: `guys turn off …`, `honey can you
-/// …`, `hey bob, …`.
-const CALLED: &[&str] = &[
-    "guys",
-    "kids",
-    "honey",
-    "babe",
-    "baby",
-    "sweetie",
-    "sweetheart",
-    "darling",
-    "dear",
-    "dude",
-    "bro",
-    "mate",
-    "buddy",
-    "folks",
-    "everyone",
-    "everybody",
-    "y'all",
-    "yall",
-    "team",
-    "mom",
-    "mum",
-    "dad",
-    "son",
-    "sis",
-];
 
 /// Whether the sentence opens by calling someone: a word of `CALLED`, a greeting and a name set apart
 /// by a comma (`hey bob, …`; `hey evoke, …` is this program's), or a name before `can you` and the like
@@ -1431,51 +535,6 @@ fn addressed(text: &str) -> bool {
     alone(parts[0]) || parts.last().is_some_and(|last| alone(last))
 }
 
-/// Verbs that send words to someone: what follows them is the message, not a request.
-const MESSAGING: &[&str] =
-    &["text", "txt", "whatsapp", "email", "e-mail", "message", "msg", "dm", "sms", "ping", "tell", "ask", "slack"];
-
-/// Words that, set apart by a comma, say how or take leave rather than name someone: `quick, …`, `…,
-/// goodnight`.
-const NOT_NAMES: &[&str] = &[
-    "quick",
-    "honestly",
-    "seriously",
-    "immediately",
-    "goodnight",
-    "night",
-    "bye",
-    "goodbye",
-    "merci",
-    "cheers",
-    "asap",
-    "urgently",
-    "again",
-    "first",
-    "next",
-    "anyway",
-    "finally",
-    "also",
-    "too",
-    "quickly",
-    "gracias",
-    "danke",
-    "ugh",
-    "argh",
-    "ah",
-    "oh",
-    "hmm",
-    "meh",
-    "wow",
-    "damn",
-    "geez",
-    "jeez",
-    "yikes",
-    "phew",
-    "alright",
-    "right",
-];
-
 /// Whether the words open with a time from now: `in 5 minutes, …`, `in an hour …`.
 fn puts_off(words: &[String]) -> bool {
     let amount = |w: &str| {
@@ -1486,9 +545,6 @@ fn puts_off(words: &[String]) -> bool {
         && words.get(1).is_some_and(|w| amount(w))
         && words.iter().skip(2).take(2).any(|w| TIME_UNITS.contains(&w.as_str()))
 }
-
-/// The words before `on` that open a request and say nothing of a light: `come on`, `hold on`, `go on`.
-const COME_ON: &[&str] = &["come", "hold", "go", "hang", "carry", "right", "move"];
 
 /// Whether `word`, after `before`, is the `on` of `come on`, `hold on`, `go on`: it names no setting.
 pub fn idiom_on(before: &str, word: &str) -> bool {
@@ -1517,7 +573,7 @@ pub fn opens_only(text: &str) -> bool {
 /// parts, are not read as conditions of the whole.
 pub fn within(part: &str, sentence: &str) -> Mood {
     let own = mood(part);
-    let whole = read(sentence, ORDERING);
+    let whole = read(sentence, &ORDERING);
     match (own, whole) {
         (Mood::Request, Mood::Request | Mood::Negated) => own,
         (Mood::Request, _) => whole,

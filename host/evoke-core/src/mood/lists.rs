@@ -1,0 +1,241 @@
+//! The mood's word lists, read once from `lists.toml`.
+//!
+//! The lists are data so that one file holds every word the mood reads, each list with the one rule that
+//! reads it and why; the docs' copy is checked against the same file. The file is built into the program,
+//! so a list that does not parse is a fault of the build, found by the tests, never of a sentence.
+
+use serde::Deserialize;
+use std::ops::Deref;
+use std::sync::LazyLock;
+
+/// The data file, as written.
+pub const TEXT: &str = include_str!("lists.toml");
+
+/// One table of the data file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    owner: String,
+    doc: String,
+    words: Option<Vec<String>>,
+    phrases: Option<Vec<String>>,
+}
+
+/// One list of the data file, parsed.
+#[derive(Debug)]
+pub struct List {
+    /// The list's name, the table's key (`taken_back`).
+    pub name: &'static str,
+    /// The rule that reads it: a file of `mood/` (`negation`).
+    pub owner: &'static str,
+    /// Why the rule needs it.
+    pub doc: &'static str,
+    /// Its entries, each a word or a phrase of words (one word for a list of `words`).
+    pub entries: &'static [&'static [&'static str]],
+    /// Whether the table holds `phrases` rather than `words`.
+    pub phrases: bool,
+}
+
+/// Every list, in the file's order.
+pub static LISTS: LazyLock<Vec<List>> = LazyLock::new(|| match parse(TEXT) {
+    Ok(lists) => lists,
+    Err(why) => panic!("mood/lists.toml: {why}"),
+});
+
+/// The lists of a data file's text, or why it does not read.
+pub fn parse(text: &str) -> Result<Vec<List>, String> {
+    let tables: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+    let mut lists = Vec::new();
+    for (name, value) in tables {
+        let table: Table = value.try_into().map_err(|e| format!("[{name}]: {e}"))?;
+        let (raw, phrases) = match (table.words, table.phrases) {
+            (Some(words), None) => (words, false),
+            (None, Some(phrases)) => (phrases, true),
+            _ => return Err(format!("[{name}]: holds one of `words` and `phrases`")),
+        };
+        let mut entries: Vec<&'static [&'static str]> = Vec::new();
+        for entry in raw {
+            let split: Vec<&'static str> = entry.split(' ').map(|w| &*w.to_string().leak()).collect();
+            // A word list holds words; a phrase's words are split by one space, never more.
+            if split.iter().any(|w| w.is_empty()) || (!phrases && split.len() > 1) {
+                return Err(format!("[{name}]: `{entry}` is not a word or words split by one space"));
+            }
+            entries.push(split.leak());
+        }
+        lists.push(List {
+            name: name.leak(),
+            owner: table.owner.leak(),
+            doc: table.doc.leak(),
+            entries: entries.leak(),
+            phrases,
+        });
+    }
+    Ok(lists)
+}
+
+/// The list named `name`; a name the file lacks is a fault of the build.
+fn list(name: &str, phrases: bool) -> &'static List {
+    let Some(list) = LISTS.iter().find(|l| l.name == name) else {
+        panic!("mood/lists.toml has no [{name}]");
+    };
+    assert_eq!(list.phrases, phrases, "mood/lists.toml: [{name}] holds the wrong kind of entries");
+    list
+}
+
+/// A list of single words, read as a slice of them.
+pub struct Words(&'static [&'static str]);
+
+impl Words {
+    /// The list named `name` of the data file.
+    fn named(name: &str) -> Words {
+        Words(list(name, false).entries.iter().map(|e| e[0]).collect::<Vec<_>>().leak())
+    }
+}
+
+impl Deref for Words {
+    type Target = [&'static str];
+    fn deref(&self) -> &Self::Target {
+        self.0
+    }
+}
+
+/// A list of phrases, each a slice of words.
+pub struct Phrases(&'static [&'static [&'static str]]);
+
+impl Phrases {
+    /// The list named `name` of the data file.
+    fn named(name: &str) -> Phrases {
+        Phrases(list(name, true).entries)
+    }
+}
+
+impl Deref for Phrases {
+    type Target = [&'static [&'static str]];
+    fn deref(&self) -> &Self::Target {
+        self.0
+    }
+}
+
+/// Declares each list as a static of its kind, named as its table in capitals.
+macro_rules! lists {
+    ($($kind:ident $name:ident,)*) => {
+        $(
+            #[doc = concat!("The `", stringify!($name), "` list of `lists.toml` (its `doc` says what it holds).")]
+            pub static $name: LazyLock<$kind> =
+                LazyLock::new(|| $kind::named(&stringify!($name).to_ascii_lowercase()));
+        )*
+        /// Reads every list once, so that a list the file lacks or holds wrongly fails at once.
+        #[cfg(test)]
+        pub fn force_all() -> Vec<&'static str> {
+            let mut names = Vec::new();
+            $(
+                LazyLock::force(&$name);
+                names.push(stringify!($name));
+            )*
+            names
+        }
+    };
+}
+
+lists! {
+    Phrases TAKEN_BACK,
+    Words CLOSING_TAKEN_BACK,
+    Phrases NEGATIONS,
+    Words SPARING,
+    Words EVERY,
+    Words KEEPING_FROM,
+    Words OTHER_ACTS,
+    Words QUOTING,
+    Words COMMANDS,
+    Words STOPPING,
+    Phrases CONDITIONS,
+    Phrases ORDERING,
+    Words TIME_UNITS,
+    Words MENTIONING,
+    Words HABITUAL,
+    Words HEARSAY,
+    Phrases MENTIONING_PHRASES,
+    Phrases OWN_STATE,
+    Phrases TAILS,
+    Words OPENERS,
+    Phrases ASKING,
+    Words QUESTION_WORDS,
+    Words BE,
+    Words AUXILIARIES,
+    Words AFTER_A_SUBJECT,
+    Words SUBJECTS,
+    Words NOT_PAST,
+    Words PREVENTING,
+    Words DETERMINERS,
+    Words FUZZY_CONDITIONS,
+    Words FUZZY_NEGATIONS,
+    Words NOT_SLIPS,
+    Words EVERY_WHAT,
+    Words HEDGES,
+    Words ASIDE_SUBJECTS,
+    Words LABELS,
+    Words CALLED,
+    Words MESSAGING,
+    Words NOT_NAMES,
+    Words COME_ON,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mood's source files, each a rule's by its name.
+    const SOURCES: &[(&str, &str)] = &[("mood", include_str!("../mood.rs"))];
+
+    /// How often `name` stands in `source` as a whole identifier (`EVERY` is not in `EVERY_WHAT`).
+    fn uses(source: &str, name: &str) -> usize {
+        let ident = |c: char| c.is_alphanumeric() || c == '_';
+        source
+            .match_indices(name)
+            .filter(|(at, _)| {
+                !source[..*at].chars().next_back().is_some_and(ident)
+                    && !source[at + name.len()..].chars().next().is_some_and(ident)
+            })
+            .count()
+    }
+
+    #[test]
+    fn every_list_of_the_file_is_declared_and_every_declared_list_is_in_the_file() {
+        let mut declared: Vec<String> = force_all().iter().map(|n| n.to_ascii_lowercase()).collect();
+        let mut in_file: Vec<String> = LISTS.iter().map(|l| l.name.to_string()).collect();
+        declared.sort();
+        in_file.sort();
+        assert_eq!(declared, in_file);
+    }
+
+    #[test]
+    fn no_list_is_empty_or_says_an_entry_twice_and_each_says_why() {
+        for list in LISTS.iter() {
+            assert!(!list.entries.is_empty(), "[{}] is empty", list.name);
+            assert!(!list.doc.trim().is_empty(), "[{}] says not why", list.name);
+            for (i, entry) in list.entries.iter().enumerate() {
+                assert!(!list.entries[..i].contains(entry), "[{}] says `{}` twice", list.name, entry.join(" "));
+            }
+        }
+    }
+
+    #[test]
+    fn every_list_is_read_by_exactly_one_rule_its_owner() {
+        for list in LISTS.iter() {
+            let name = list.name.to_ascii_uppercase();
+            let readers: Vec<&str> =
+                SOURCES.iter().filter(|(_, source)| uses(source, &name) > 0).map(|(rule, _)| *rule).collect();
+            assert_eq!(readers.len(), 1, "[{}] is read by {readers:?}", list.name);
+        }
+    }
+
+    #[test]
+    fn a_file_of_the_wrong_shape_is_refused_with_the_list_it_concerns() {
+        assert!(parse("[a]\nowner = \"x\"\ndoc = \"y\"\nwords = [\"two words\"]\n").unwrap_err().contains("[a]"));
+        assert!(parse("[a]\nowner = \"x\"\ndoc = \"y\"\n").unwrap_err().contains("one of"));
+        assert!(parse("[a]\nowner = \"x\"\ndoc = \"y\"\nphrases = [\"a  b\"]\n").is_err());
+        assert!(parse("[a]\nowner = \"x\"\ndoc = \"y\"\nwords = [\"w\"]\nextra = 1\n").is_err());
+        let ok = parse("[a]\nowner = \"x\"\ndoc = \"y\"\nphrases = [\"never mind\", \"no\"]\n").unwrap();
+        assert_eq!(ok[0].entries, [&["never", "mind"][..], &["no"][..]]);
+    }
+}
