@@ -1,0 +1,103 @@
+//! How a request is asked: the openings that make one (`can you`, `I'd like`), the words said before it
+//! (`hey`, `ok`, `please`) and the polite closings after it (`…, will you?`), none of which change it.
+
+use super::lists::{ASKING, COME_ON, OPENERS, TAILS};
+use super::spelling::{ends_with, starts, words};
+use crate::text::is_format;
+use unicode_normalization::UnicodeNormalization;
+
+/// Whether the words open with a phrase of `ASKING`, which makes a request of what follows.
+pub(super) fn asks(words: &[String]) -> bool {
+    ASKING.iter().any(|a| starts(words, a))
+}
+
+/// How many words the phrase of `ASKING` the words open with holds (`can you print …`: 2), or 0.
+pub(super) fn asking_len(words: &[String]) -> usize {
+    ASKING.iter().find(|a| starts(words, a)).map_or(0, |a| a.len())
+}
+
+/// Whether the words open with a phrase of `ASKING` said to someone: `can you`, `could u`.
+pub(super) fn asks_you(words: &[String]) -> bool {
+    ASKING.iter().any(|a| a.len() >= 2 && starts(words, a) && matches!(a[1], "you" | "u"))
+}
+
+/// Whether a word is one of `OPENERS`, said before a request and passed over.
+pub(super) fn is_opener(word: &str) -> bool {
+    OPENERS.contains(&word)
+}
+
+/// Whether a word is a polite closing alone (`please`, `ok`, `thanks`).
+pub(super) fn is_tail_word(word: &str) -> bool {
+    TAILS.iter().any(|t| t.len() == 1 && t[0] == word)
+}
+
+/// Drops the polite closings of `TAILS` the words end with (`…, will you`, `… asap`, `…, please`), as
+/// long as words are left before them; whether it dropped any. A closing says nothing of the mood:
+/// `turn off the den lights, will you?` is a request.
+pub(super) fn strip_tails(words: &mut Vec<String>) -> bool {
+    let mut stripped = false;
+    while let Some(tail) = TAILS.iter().find(|t| words.len() > t.len() && ends_with(words, t)) {
+        words.truncate(words.len() - tail.len());
+        stripped = true;
+    }
+    stripped
+}
+
+/// How many words open the sentence before the request: words of `OPENERS`, then a `thank you` that opens
+/// a request as `thanks, …` does.
+pub(super) fn opening(words: &[String]) -> usize {
+    let mut at = 0;
+    while at < words.len() && is_opener(&words[at]) {
+        at += 1;
+    }
+    if starts(&words[at..], &["thank", "you"]) && words.len() > at + 2 {
+        at += 2;
+    }
+    at
+}
+
+/// Whether `word`, after `before`, is the `on` of `come on`, `hold on`, `go on`: it names no setting.
+pub fn idiom_on(before: &str, word: &str) -> bool {
+    word == "on" && COME_ON.contains(&before)
+}
+
+/// Whether the words are all openers (`hey`, `ok`, `evoke`, `please`, `go ahead and`): a greeting before a
+/// comma opens the request after it and is no part of its own.
+pub fn opens_only(text: &str) -> bool {
+    let words = words(&text.nfkc().filter(|c| !is_format(*c)).collect::<String>());
+    // `come on` opens a request too, and its `on` says nothing of a light.
+    let come_on = |i: usize| {
+        words.get(i + 1).is_some_and(|next| idiom_on(&words[i], next)) || (i > 0 && idiom_on(&words[i - 1], &words[i]))
+    };
+    !words.is_empty()
+        && (0..words.len()).all(|i| is_opener(&words[i]) || matches!(words[i].as_str(), "go" | "ahead") || come_on(i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn greetings_open_a_request_and_are_no_part() {
+        for said in
+            ["hey evoke", "OK", "so, um", "please", "go ahead and", "come on", "oh come on", "hold on", "aw go on"]
+        {
+            assert!(opens_only(said), "{said}");
+        }
+        for said in ["", "hey, turn on the lights", "it's dark", "evoke the lights", "on", "come", "lights on"] {
+            assert!(!opens_only(said), "{said}");
+        }
+    }
+
+    #[test]
+    fn closings_are_dropped_while_words_are_left_and_openers_passed_over() {
+        let mut w = words("turn off the den lights, will you please");
+        assert!(strip_tails(&mut w));
+        assert_eq!(w, ["turn", "off", "the", "den", "lights"]);
+        let mut alone = words("please");
+        assert!(!strip_tails(&mut alone), "a closing alone is all that was said");
+        assert_eq!(opening(&words("hey ok thank you turn it off")), 4);
+        assert_eq!(asking_len(&words("can you print it")), 2);
+        assert!(asks_you(&words("could u dim it")) && !asks_you(&words("let's dim it")));
+    }
+}

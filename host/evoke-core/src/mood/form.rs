@@ -1,0 +1,83 @@
+//! The sentence's form, read last: a verb after a subject or an opening subject makes a remark, an opening
+//! auxiliary or a question word a question, and a command's verb the imperative these rules leave be.
+
+use super::Mood;
+use super::lists::{AFTER_A_SUBJECT, AUXILIARIES, BE, COMMANDS, DETERMINERS, NOT_PAST, QUESTION_WORDS, SUBJECTS};
+use super::spelling::starts;
+
+/// Whether a word is a verb of `COMMANDS`, one a command opens with (`turn`, `set`, `kill`).
+pub(super) fn is_command(word: &str) -> bool {
+    COMMANDS.contains(&word)
+}
+
+/// Whether a word stands as a subject or opens one (`i`, `the`, `mom`): a word of `SUBJECTS`.
+pub(super) fn is_subject(word: &str) -> bool {
+    SUBJECTS.contains(&word)
+}
+
+/// Whether a word opens a question: a word of `QUESTION_WORDS`, `BE` or `AUXILIARIES`.
+pub(super) fn opens_a_question(word: &str) -> bool {
+    QUESTION_WORDS.contains(&word) || BE.contains(&word) || AUXILIARIES.contains(&word)
+}
+
+/// The mood the sentence's form gives it, or `None` for a request. `words` are its words after its
+/// openers and its polite closing; `question_mark` whether a question mark is left once they are gone.
+pub(super) fn read(words: &[String], question_mark: bool) -> Option<Mood> {
+    // A verb after a subject (`den lights have been turned off`, `kitchen lights switching on`); an
+    // infinitive alone (`to turn off the den lights`); the speaker's own act (`let me turn off …`).
+    if words.iter().skip(1).take(3).any(|w| AFTER_A_SUBJECT.contains(&w.as_str()))
+        || (1..words.len().min(3)).any(|i| {
+            // After a determiner, a word in -ing names a thing: `turn the living room lights off`.
+            words[i].chars().count() > 5 && words[i].ends_with("ing") && !DETERMINERS.contains(&words[i - 1].as_str())
+        })
+        || words.first().is_some_and(|w| w == "to")
+        || starts(words, &["let", "me"])
+    {
+        return Some(Mood::Remark);
+    }
+    let first = words.first().map(String::as_str).unwrap_or("");
+    let second = words.get(1).map(String::as_str).unwrap_or("");
+    if words.iter().any(|w| QUESTION_WORDS.contains(&w.as_str()))
+        || BE.contains(&first)
+        || (AUXILIARIES.contains(&first) && SUBJECTS.contains(&second))
+        // `does turn off the den lights work`: a command asked about.
+        || (matches!(first, "does" | "did" | "do") && COMMANDS.contains(&second))
+        // `can den lights be turned off`: a passive asked about, not a request of someone.
+        || (AUXILIARIES.contains(&first)
+            && words.windows(2).any(|w| w[0] == "be" && w[1].chars().count() > 4 && w[1].ends_with("ed")))
+        || question_mark
+    {
+        return Some(Mood::Question);
+    }
+    // `lights are off`, `Mom turned off the lights`, `turning off the lights`: a noun and a form of `be`,
+    // a past tense or a gerund near the start.
+    let past = |w: &String| w.chars().count() > 4 && w.ends_with("ed") && !NOT_PAST.contains(&w.as_str());
+    if SUBJECTS.contains(&first)
+        || (first.chars().count() >= 6 && first.ends_with("ing") && first != "string")
+        || words.iter().skip(1).take(2).any(|w| BE.contains(&w.as_str()))
+        || words.iter().take(3).any(past)
+        // `lights in the den were turned off`: a form of `be` before a past participle, wherever it stands.
+        || words.windows(2).any(|w| BE.contains(&w[0].as_str()) && past(&w[1]))
+    {
+        return Some(Mood::Remark);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mood::spelling::words;
+
+    #[test]
+    fn the_form_makes_a_remark_a_question_or_leaves_a_request() {
+        let form = |s: &str| read(&words(s), false);
+        assert_eq!(form("den lights have been turned off"), Some(Mood::Remark));
+        assert_eq!(form("the den lights are off"), Some(Mood::Remark));
+        assert_eq!(form("bread is good"), Some(Mood::Remark), "a form of `be` second");
+        assert_eq!(form("add bread to my list"), None, "`bread` is no past tense");
+        assert_eq!(form("did I turn off the den lights"), Some(Mood::Question));
+        assert_eq!(form("turn the living room lights off"), None);
+        assert_eq!(read(&words("turn off the den lights"), true), Some(Mood::Question));
+    }
+}

@@ -1,0 +1,63 @@
+//! [`Mood::Negated`](super::Mood::Negated): a request not to, or for something to stop or not happen.
+
+use super::lists::{FUZZY_NEGATIONS, NEGATIONS, STOPPING};
+use super::slips::fuzzily_has;
+use super::spelling::{gerund, has};
+
+/// Whether the words ask for something not to be done: a word or phrase of `NEGATIONS` anywhere (or one
+/// slip from a word of `FUZZY_NEGATIONS`), any word in `n't` but `won't`, a `won't` that refuses, or a
+/// word of `STOPPING` before a word in `-ing` (`stop turning off`, `forget about turning off`).
+pub(super) fn holds(words: &[String]) -> bool {
+    has(words, &NEGATIONS)
+        || words.iter().any(|w| w.len() > 3 && w.ends_with("n't") && w != "won't")
+        || refuses(words)
+        || fuzzily_has(words, &FUZZY_NEGATIONS)
+        || words.windows(2).any(|w| STOPPING.contains(&w[0].as_str()) && gerund(&w[1]))
+        || words.windows(3).any(|w| STOPPING.contains(&w[0].as_str()) && w[1] == "about" && gerund(&w[2]))
+}
+
+/// Whether a phrase of `NEGATIONS` opens `words`, read as the engine's words are (its apostrophes
+/// dropped: `don't` → `dont`).
+pub(super) fn opens(words: &[crate::words::Word]) -> bool {
+    let bare = |w: &str| w.replace('\'', "");
+    NEGATIONS
+        .iter()
+        .any(|phrase| phrase.len() <= words.len() && phrase.iter().zip(words).all(|(p, w)| bare(p) == w.lower))
+}
+
+/// Whether a request asks that no one do what it names: `make sure nobody turns off the den lights`.
+pub(super) fn by_nobody(words: &[String]) -> bool {
+    words.iter().any(|w| matches!(w.as_str(), "nobody" | "noone"))
+}
+
+/// Whether a `won't` (or `wont`) says what is not to be done: only `won't you` (`won't you lock the
+/// door`, `…, won't you?`) asks politely. A `won't` with no `you` after it, first or later, refuses:
+/// `won't lock the front door` and `lock the front door now then won't close the garage gate` must
+/// not run what follows it.
+fn refuses(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(at, w)| {
+        matches!(w.as_str(), "won't" | "wont")
+            && !words.get(at + 1).is_some_and(|next| matches!(next.as_str(), "you" | "u" | "ya" | "y'all"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mood::spelling::words;
+
+    #[test]
+    fn a_won_t_refuses_unless_you_follows() {
+        assert!(refuses(&words("won't lock the door")));
+        assert!(refuses(&words("lock the door then wont close the gate")));
+        assert!(!refuses(&words("won't you lock the door")));
+        assert!(!refuses(&words("wont u lock the door")));
+    }
+
+    #[test]
+    fn a_negation_opens_the_engine_s_words_apostrophes_dropped() {
+        assert!(opens(&crate::words::words("don't turn")));
+        assert!(opens(&crate::words::words("apart from the den")));
+        assert!(!opens(&crate::words::words("apart the den")));
+    }
+}

@@ -1,0 +1,109 @@
+//! What a request spares: all but something (`turn off all lights bar the den`), or something kept from
+//! happening (`keep the den lights from turning off`). Either is [`Mood::Negated`](super::Mood::Negated).
+
+use super::lists::{EVERY, KEEPING_FROM, PREVENTING, SPARING};
+use super::negation;
+use super::spelling::{gerund, words};
+
+/// Whether the sentence spares something in words read with the negations, before any condition: a `but`
+/// one or two words from the end (`all lights off but den`), or a later clause that opens with `leave`,
+/// `keep` or `spare` (`turn off all the lights, leave the den`).
+pub(super) fn at_once(text: &str, all: &[String]) -> bool {
+    let at_end = all.iter().rposition(|w| w == "but").is_some_and(|at| (1..=2).contains(&(all.len() - at - 1)));
+    let after_comma = text
+        .split(',')
+        .skip(1)
+        .any(|clause| words(clause).first().is_some_and(|w| matches!(w.as_str(), "leave" | "keep" | "spare")));
+    at_end || after_comma
+}
+
+/// Whether a word later in the sentence spares something from what it asks: `turn off all lights bar the
+/// den`, `turn off the lights but skip the den`, `…, skipping the den`, `…, the den excepted`, or keeps it
+/// from happening: `keep the den lights from turning off`. It is read after the conditions, so that a
+/// sentence on a condition stays one: `every time I leave, turn off the den lights` waits on the leaving.
+pub(super) fn by_a_later_word(text: &str, all: &[String]) -> bool {
+    let determiner =
+        |w: Option<&String>| w.is_some_and(|w| matches!(w.as_str(), "the" | "my" | "our" | "this" | "that"));
+    // What is spared follows a determiner, or a place's `in` or `at` and one: `… but in the den`.
+    let named_after = |i: usize| {
+        determiner(all.get(i + 1))
+            || (all.get(i + 1).is_some_and(|w| w == "in" || w == "at") && determiner(all.get(i + 2)))
+    };
+    let after_all_or_but = all.iter().enumerate().any(|(i, w)| {
+        SPARING.contains(&w.as_str())
+            && named_after(i)
+            && (all[..i].iter().any(|e| EVERY.contains(&e.as_str())) || (i > 0 && all[i - 1] == "but"))
+    });
+    let after_a_comma = text.split(',').skip(1).any(|clause| {
+        let clause = words(clause);
+        (clause.first().is_some_and(|w| SPARING.contains(&w.as_str()) && w != "but") && determiner(clause.get(1)))
+            || clause.last().is_some_and(|w| matches!(w.as_str(), "aside" | "excepted" | "excluded" | "stay" | "stays"))
+    });
+    let kept_from = all.windows(2).enumerate().any(|(i, pair)| {
+        pair[0] == "from" && gerund(&pair[1]) && all[..i].iter().any(|w| KEEPING_FROM.contains(&w.as_str()))
+    });
+    // `prevent the den lights turning off`, `guard the den lights against going off`: the `from` left out.
+    let prevented = all
+        .iter()
+        .enumerate()
+        .any(|(i, w)| PREVENTING.contains(&w.as_str()) && all[i + 1..].iter().skip(1).any(|w| gerund(w)));
+    // `turn off the den lights bar the lamp`: what follows a thing named, and is spared from it.
+    let after_a_thing = all.iter().enumerate().any(|(i, w)| {
+        i > 0
+            && matches!(w.as_str(), "save" | "bar" | "sans" | "leaving" | "omitting" | "sparing")
+            && all[i - 1].len() > 3
+            && all[i - 1].ends_with('s')
+            && determiner(all.get(i + 1))
+    });
+    after_all_or_but || after_a_comma || kept_from || prevented || after_a_thing
+}
+
+/// Where a sentence read as [`Mood::Negated`](super::Mood::Negated) speaks of what is not to be done or
+/// is spared: from each word or phrase of `NEGATIONS` (or of `SPARING` after a word of `EVERY`) to the
+/// end of its clause (a comma, semicolon, period, `!` or `?`, or the end), as character ranges, end
+/// exclusive. A value said only there is what the person spared, never what the call should be made
+/// with: `turn off every light except the den` names the den to keep it on.
+pub fn spared_ranges(text: &str) -> Vec<(usize, usize)> {
+    // The engine's words, for their offsets; `negation::opens` reads the lists as they spell them.
+    let words = crate::words::words(text);
+    let chars: Vec<char> = text.chars().collect();
+    let clause_end = |from: usize| {
+        (from..chars.len()).find(|&i| matches!(chars[i], ',' | ';' | '.' | '!' | '?')).unwrap_or(chars.len())
+    };
+    let every_before = |i: usize| words[..i].iter().any(|w| EVERY.contains(&w.lower.as_str()));
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for i in 0..words.len() {
+        let opens = negation::opens(&words[i..]) || (SPARING.contains(&words[i].lower.as_str()) && every_before(i));
+        if !opens {
+            continue;
+        }
+        let start = words[i].start;
+        let end = clause_end(words[i].end);
+        match ranges.last_mut() {
+            Some(last) if last.1 >= start => last.1 = last.1.max(end),
+            _ => ranges.push((start, end)),
+        }
+    }
+    ranges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_sentence_spares_runs_from_its_word_to_the_end_of_its_clause() {
+        let spared = |text: &str| -> Vec<String> {
+            spared_ranges(text).iter().map(|(a, b)| text.chars().skip(*a).take(b - a).collect()).collect()
+        };
+        assert_eq!(spared("turn off every light except the den"), ["except the den"]);
+        assert_eq!(spared("turn off all the lights but the kitchen"), ["but the kitchen"]);
+        assert_eq!(spared("switch off everything apart from the den lights"), ["apart from the den lights"]);
+        // A comma closes the clause: what follows it is asked for again.
+        assert_eq!(spared("turn off every light except the den, then lock up"), ["except the den"]);
+        // `bar` spares only after a word of every one of something.
+        assert_eq!(spared("turn off every light bar the den"), ["bar the den"]);
+        assert!(spared("meet me at the bar in the den").is_empty());
+        assert!(spared("turn off the kitchen lights").is_empty());
+    }
+}
