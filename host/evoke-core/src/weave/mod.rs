@@ -7,6 +7,7 @@
 //! sentence with more places to cut than [`MAX_CUTS`] is refused before any question is asked.
 
 pub mod again;
+pub mod count;
 pub mod plan;
 pub mod planfile;
 pub mod two_things;
@@ -188,6 +189,17 @@ pub fn cuts(input: &str, spans: &[Candidate]) -> Vec<Cut> {
         }
         if tokens.get(end_token + 1).is_none() {
             break;
+        }
+        // `next` joins two things only where a clause starts (`…; next, give me tips`): after any other
+        // word it is the word of a time or an order (`the next song`, `paid next week`).
+        if token.text == "next"
+            && i > 0
+            && is_word(&tokens[i - 1].0)
+            && !CONNECTIVES.contains(&tokens[i - 1].0.text.as_str())
+        {
+            word_before = true;
+            i += 1;
+            continue;
         }
         // `between 2 and 3`: the and of a range joins its two ends.
         if token.text == "and"

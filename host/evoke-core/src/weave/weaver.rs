@@ -38,9 +38,27 @@ pub enum NotWoven {
 enum State<'c> {
     First(Decider<'c>),
     Whole(Decider<'c>),
-    Part { i: usize, decider: Decider<'c> },
-    Splice { i: usize, neighbour: usize, text: String, decider: Decider<'c> },
-    Again { i: usize, text: String, others: Vec<Other>, questions: Questions },
+    Part {
+        i: usize,
+        decider: Decider<'c>,
+    },
+    Splice {
+        i: usize,
+        neighbour: usize,
+        text: String,
+        decider: Decider<'c>,
+    },
+    /// The whole sentence decided again as one input, for the one reflex its parts found.
+    AsOne {
+        reflex: String,
+        decider: Decider<'c>,
+    },
+    Again {
+        i: usize,
+        text: String,
+        others: Vec<Other>,
+        questions: Questions,
+    },
     Done(Box<Woven>),
 }
 
@@ -59,6 +77,8 @@ pub struct Weaver<'c> {
     /// Per part: the steps `again` added after it.
     extra: Vec<Vec<Decision>>,
     spliced_tried: Vec<bool>,
+    /// Whether the sentence was already tried as asking one thing.
+    as_one_tried: bool,
     again_from: usize,
     state: State<'c>,
 }
@@ -86,6 +106,7 @@ impl<'c> Weaver<'c> {
             parts: Vec::new(),
             extra: Vec::new(),
             spliced_tried: Vec::new(),
+            as_one_tried: false,
             again_from: 0,
             state: State::Done(Box::new(Woven::Plan(plan::settle(input, &empty_reading(), Vec::new())))),
         };
@@ -113,6 +134,7 @@ impl<'c> Weaver<'c> {
                 decider.questions().map(|q| (text.as_str(), q))
             }
             State::Splice { text, decider, .. } => decider.questions().map(|q| (text.as_str(), q)),
+            State::AsOne { decider, .. } => decider.questions().map(|q| (self.input.as_str(), q)),
             State::Again { text, questions, .. } => Some((text.as_str(), questions)),
             State::Done(_) => None,
         }
@@ -177,6 +199,10 @@ impl<'c> Weaver<'c> {
                 }
                 None => State::Splice { i, neighbour, text, decider },
             },
+            State::AsOne { reflex, mut decider } => match decider.feed(answers).cloned() {
+                Some(decision) => self.as_one_done(&reflex, decision),
+                None => State::AsOne { reflex, decider },
+            },
             State::Again { i, others, .. } => {
                 let (decision, repair) = self.parts[i].clone().expect("decided");
                 let candidates = crate::recognize::recognize(&decision.input);
@@ -235,6 +261,12 @@ impl<'c> Weaver<'c> {
     /// After every part is decided: a splice for each part that matched nothing, then `again` for each
     /// step that names other values, then the plan.
     fn after_parts(&mut self) -> State<'c> {
+        if !self.as_one_tried {
+            self.as_one_tried = true;
+            if let Some(state) = self.try_as_one() {
+                return state;
+            }
+        }
         let reading = self.reading.clone().expect("parts are read");
         let abstains =
             |d: &Option<(Decision, Option<Repair>)>| d.as_ref().is_none_or(|(d, _)| d.outcome == Outcome::Abstain);
@@ -306,6 +338,36 @@ impl<'c> Weaver<'c> {
         let mut plan = plan::settle(&self.input, &reading, decided);
         plan::bind(self.catalog, &mut plan);
         State::Done(Box::new(Woven::Plan(plan)))
+    }
+}
+
+impl<'c> Weaver<'c> {
+    /// A sentence whose parts find one reflex, and nothing else but words that ask for nothing, may ask
+    /// one thing: `can you tell me, what is the meaning of life`, `skip this song and play the next one`.
+    /// It is decided again whole; it stands as one input when that decision acts on the same reflex.
+    fn try_as_one(&mut self) -> Option<State<'c>> {
+        let reading = self.reading.as_ref()?;
+        let cut = reading.splits.iter().any(|s| s.cut);
+        if !cut || !reading.excluded.is_empty() || reading.parts.len() != self.parts.len() {
+            return None;
+        }
+        let parts: Vec<(&super::Part, &Decision)> =
+            reading.parts.iter().zip(&self.parts).map(|(p, d)| Some((p, &d.as_ref()?.0))).collect::<Option<_>>()?;
+        let reflex = super::count::one_reflex(&parts)?;
+        let decider = Decider::new(self.catalog, self.gate, &self.input).ok()?;
+        Some(match decider.decision().cloned() {
+            Some(decision) => self.as_one_done(&reflex, decision),
+            None => State::AsOne { reflex, decider },
+        })
+    }
+
+    /// The whole sentence's decision stands when it acts on the reflex the parts found; else the parts go
+    /// on as they were read.
+    fn as_one_done(&mut self, reflex: &str, decision: Decision) -> State<'c> {
+        if decision.outcome != Outcome::Abstain && decision.reflex.as_deref() == Some(reflex) {
+            return State::Done(Box::new(Woven::One(decision)));
+        }
+        self.after_parts()
     }
 }
 

@@ -1,0 +1,93 @@
+//! 003's `count`: whether a sentence that could be cut asks one thing. Its parts say so when one of them
+//! finds a reflex and every other asks for nothing: an aside by its words alone (`can you tell me`, `do
+//! you know`, `when's the`). The weaver then decides the sentence whole, and it stands as one input when
+//! that decision acts on the same reflex.
+//!
+//! A part with a word of its own that matched nothing (`feed the cat`) is never set aside here: it may
+//! ask for something, and a plan with such a part is refused whole rather than half done. Two parts that
+//! find the same reflex stay two steps (`turn off the living room lights and lock the front door`, both
+//! a home reflex's): with no value between them to tell them apart, the words may still ask two things.
+
+use super::Part;
+use crate::decision::{Decision, Outcome};
+use crate::words::{is_stop, words};
+
+/// The one reflex the parts find, when the sentence may ask only that.
+pub fn one_reflex(parts: &[(&Part, &Decision)]) -> Option<String> {
+    let acting: Vec<&Decision> = parts.iter().map(|(_, d)| *d).filter(|d| d.outcome != Outcome::Abstain).collect();
+    let [one] = acting.as_slice() else { return None };
+    let reflex = one.reflex.clone()?;
+    let asides = parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain);
+    asides.into_iter().all(|(part, _)| aside_by_words(&part.text)).then_some(reflex)
+}
+
+/// Whether a part's words all carry nothing of their own: the words a request is phrased in, never one
+/// that names a thing or an act.
+pub fn aside_by_words(text: &str) -> bool {
+    words(text).iter().all(is_stop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(text: &str) -> Part {
+        Part { start: 0, end: text.chars().count(), text: text.into(), connective: None }
+    }
+
+    fn decided(outcome: Outcome, reflex: Option<&str>) -> Decision {
+        Decision {
+            input: String::new(),
+            outcome,
+            reflex: reflex.map(String::from),
+            args: None,
+            call: None,
+            effect: None,
+            unconsumed: None,
+            confidence: None,
+            weakest: None,
+            judgments: Vec::new(),
+            runner_up: None,
+            contenders: Vec::new(),
+            prompt: None,
+            because: None,
+            missing: None,
+        }
+    }
+
+    #[test]
+    fn a_courtesy_beside_one_request_asks_one_thing() {
+        let (a, b) = (part("can you tell me"), part("what is the meaning of life"));
+        let (da, db) = (decided(Outcome::Abstain, None), decided(Outcome::Run, Some("meaning_of_life")));
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]).as_deref(), Some("meaning_of_life"));
+    }
+
+    #[test]
+    fn a_part_with_a_word_of_its_own_is_never_set_aside() {
+        let (a, b) = (part("turn off the den lights"), part("feed the cat"));
+        let (da, db) = (decided(Outcome::Run, Some("lights")), decided(Outcome::Abstain, None));
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), None);
+    }
+
+    #[test]
+    fn two_reflexes_are_two_things() {
+        let (a, b) = (part("turn off the den lights"), part("set a timer for 5 minutes"));
+        let (da, db) = (decided(Outcome::Run, Some("lights")), decided(Outcome::Run, Some("timer")));
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), None);
+    }
+
+    #[test]
+    fn one_reflex_found_twice_is_two_things() {
+        let (a, b) = (part("turn off the living room lights"), part("lock the front door"));
+        let da = decided(Outcome::Confirm, Some("smart_home"));
+        let db = decided(Outcome::Run, Some("smart_home"));
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), None);
+    }
+
+    #[test]
+    fn parts_that_find_nothing_ask_nothing_of_one() {
+        let (a, b) = (part("can you"), part("do it"));
+        let (da, db) = (decided(Outcome::Abstain, None), decided(Outcome::Abstain, None));
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), None);
+    }
+}
