@@ -1,48 +1,68 @@
 //! Words as the built-in engine and the gate compare them: lower-cased runs of letters and digits,
 //! apostrophes dropped inside a word (`what's` → `whats`), each cut to a rough stem so that `lights`,
-//! `lighting` and `light` meet.
+//! `lighting` and `light` meet. The mood reads the same runs with their apostrophes kept.
 
 /// One word of a text: where it is (character offsets, end exclusive), as written (lower-cased) and
 /// stemmed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
+    /// The offset of its first character.
     pub start: usize,
+    /// The offset after its last character.
     pub end: usize,
+    /// The word as written, lower-cased, its apostrophes dropped.
     pub lower: String,
+    /// Its rough stem ([`stem`]).
     pub stem: String,
 }
 
 /// The words of `text`, in order.
 pub fn words(text: &str) -> Vec<Word> {
+    split(text, |c| c == '\'' || c == '’', false)
+        .into_iter()
+        .map(|(start, end, lower)| {
+            let stem = stem(&lower);
+            Word { start, end, lower, stem }
+        })
+        .collect()
+}
+
+/// The words of `text` as the mood reads them, lower-cased with their apostrophes kept (`don't`, `it's`):
+/// its lists tell `its` from `it's`. Every apostrophe-like mark, quotes and backticks too, joins a word as
+/// `'`, since a slip of the keyboard types any of them for it (`don"t`, `don´t`).
+pub fn with_apostrophes(text: &str) -> Vec<String> {
+    let apostrophe =
+        |c: char| matches!(c, '\'' | '’' | '‘' | 'ʼ' | '´' | '`' | 'ʹ' | '′' | '‛' | 'ˈ' | '"' | '“' | '”');
+    split(text, apostrophe, true).into_iter().map(|(_, _, word)| word).collect()
+}
+
+/// Cuts `text` into lower-cased runs of letters and digits, each with its character offsets (end
+/// exclusive). A mark `apostrophe` accepts, between a letter or digit and a letter, joins the run, written
+/// as `'` where `keep` and dropped otherwise; any other character ends it.
+fn split(text: &str, apostrophe: impl Fn(char) -> bool, keep: bool) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
     let mut current = String::new();
     let mut start = 0;
     let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
+    for (i, &c) in chars.iter().enumerate() {
         if c.is_alphanumeric() {
             if current.is_empty() {
                 start = i;
             }
             current.extend(c.to_lowercase());
-        } else if (c == '\'' || c == '’') && !current.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphabetic())
-        {
+        } else if apostrophe(c) && !current.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphabetic()) {
             // An apostrophe inside a word joins its two halves.
+            if keep {
+                current.push('\'');
+            }
         } else if !current.is_empty() {
-            push(&mut out, std::mem::take(&mut current), start, i);
+            out.push((start, i, std::mem::take(&mut current)));
         }
-        i += 1;
     }
     if !current.is_empty() {
-        push(&mut out, current, start, chars.len());
+        out.push((start, chars.len(), current));
     }
     out
-}
-
-fn push(out: &mut Vec<Word>, lower: String, start: usize, end: usize) {
-    let stem = stem(&lower);
-    out.push(Word { start, end, lower, stem });
 }
 
 /// A light suffix stripper: plurals, `-ing`, `-ed`, `-ly`, `-er`. Crude, and the same for every text,
@@ -115,6 +135,16 @@ mod tests {
         let stems: Vec<&str> = w.iter().map(|w| w.stem.as_str()).collect();
         assert_eq!(stems, ["turn", "on", "the", "kitchen", "light", "what", "up"]);
         assert_eq!((w[3].start, w[3].end), (12, 19));
+    }
+
+    #[test]
+    fn the_mood_s_words_keep_their_apostrophes_however_typed() {
+        assert_eq!(with_apostrophes("Don’t  turn it's, OFF?"), ["don't", "turn", "it's", "off"]);
+        assert_eq!(with_apostrophes("don\"t 'quoted' 10pm"), ["don't", "quoted", "10pm"]);
+        assert_eq!(with_apostrophes("don't"), ["don't"]);
+        let engine: Vec<String> = words("don't").into_iter().map(|w| w.lower).collect();
+        assert_eq!(engine, ["dont"], "the engine's words drop them");
+        assert!(with_apostrophes("").is_empty());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::asking;
 use super::form::{is_command, opens_a_question};
 use super::lists::{CALLED, MESSAGING, NOT_NAMES};
-use super::spelling::words;
+use super::spelling::spelled;
 
 /// Whether the sentence is said to someone other than evoke, leaves the act to someone, or is a message
 /// to send.
@@ -32,7 +32,7 @@ pub(super) fn is_called(word: &str) -> bool {
 fn said_to_someone(words: &[String], text: &str) -> bool {
     let first = words.first().map(String::as_str).unwrap_or("");
     let greeting_and_name = text.split_once(',').is_some_and(|(head, _)| {
-        let w = self::words(head);
+        let w = spelled(head);
         w.len() == 2 && matches!(w[0].as_str(), "hey" | "hi" | "hello" | "yo" | "oi" | "ok" | "okay") && w[1] != "evoke"
     });
     let name_then_asking =
@@ -64,7 +64,7 @@ fn addressed(text: &str) -> bool {
         return false;
     }
     let alone = |part: &str| {
-        let w = words(part);
+        let w = spelled(part);
         w.len() == 1 && !asking::is_opener(&w[0]) && !NOT_NAMES.contains(&w[0].as_str()) && !asking::is_tail_word(&w[0])
     };
     alone(parts[0]) || parts.last().is_some_and(|last| alone(last))
@@ -84,7 +84,7 @@ mod tests {
 
     #[test]
     fn someone_called_first_is_said_to() {
-        let said = |s: &str| said_to_someone(&words(s), s);
+        let said = |s: &str| said_to_someone(&spelled(s), s);
         assert!(said("bob turn off the den lights"));
         assert!(said("honey can you turn off the den lights"));
         assert!(said("hey bob, turn off the den lights"));

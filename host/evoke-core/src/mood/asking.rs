@@ -2,7 +2,7 @@
 //! (`hey`, `ok`, `please`) and the polite closings after it (`…, will you?`), none of which change it.
 
 use super::lists::{ASKING, COME_ON, OPENERS, TAILS};
-use super::spelling::{ends_with, starts, words};
+use super::spelling::{ends_with, spelled, starts};
 use crate::text::is_format;
 use unicode_normalization::UnicodeNormalization;
 
@@ -64,7 +64,7 @@ pub fn idiom_on(before: &str, word: &str) -> bool {
 /// Whether the words are all openers (`hey`, `ok`, `evoke`, `please`, `go ahead and`): a greeting before a
 /// comma opens the request after it and is no part of its own.
 pub fn opens_only(text: &str) -> bool {
-    let words = words(&text.nfkc().filter(|c| !is_format(*c)).collect::<String>());
+    let words = spelled(&text.nfkc().filter(|c| !is_format(*c)).collect::<String>());
     // `come on` opens a request too, and its `on` says nothing of a light.
     let come_on = |i: usize| {
         words.get(i + 1).is_some_and(|next| idiom_on(&words[i], next)) || (i > 0 && idiom_on(&words[i - 1], &words[i]))
@@ -91,13 +91,13 @@ mod tests {
 
     #[test]
     fn closings_are_dropped_while_words_are_left_and_openers_passed_over() {
-        let mut w = words("turn off the den lights, will you please");
+        let mut w = spelled("turn off the den lights, will you please");
         assert!(strip_tails(&mut w));
         assert_eq!(w, ["turn", "off", "the", "den", "lights"]);
-        let mut alone = words("please");
+        let mut alone = spelled("please");
         assert!(!strip_tails(&mut alone), "a closing alone is all that was said");
-        assert_eq!(opening(&words("hey ok thank you turn it off")), 4);
-        assert_eq!(asking_len(&words("can you print it")), 2);
-        assert!(asks_you(&words("could u dim it")) && !asks_you(&words("let's dim it")));
+        assert_eq!(opening(&spelled("hey ok thank you turn it off")), 4);
+        assert_eq!(asking_len(&spelled("can you print it")), 2);
+        assert!(asks_you(&spelled("could u dim it")) && !asks_you(&spelled("let's dim it")));
     }
 }

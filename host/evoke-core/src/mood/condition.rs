@@ -4,7 +4,7 @@
 use super::asking;
 use super::lists::{ASIDE_SUBJECTS, CONDITIONS, EVERY_WHAT, FUZZY_CONDITIONS, HEDGES, ORDERING, TIME_UNITS};
 use super::slips::fuzzily_has;
-use super::spelling::{find, has, starts, words};
+use super::spelling::{find, has, spelled, starts};
 
 /// Whether the request waits on something or for later. `words` are the sentence's words after its
 /// openers (`at` of them) and its polite closing; the text is read again without its asides. A first
@@ -22,7 +22,7 @@ pub(super) fn holds(text: &str, words: &[String], at: usize, ordered: bool) -> b
         .collect();
     // An aside after a comma that tells of someone (`…, you always forget`) gives a reason, and its
     // words set no condition on the request.
-    let mut unaside = self::words(&without_asides(text));
+    let mut unaside = spelled(&without_asides(text));
     asking::strip_tails(&mut unaside);
     let unaside = &unaside[unaside.len().min(at)..];
     has(&unaside[unaside.len().min(1)..], &conditions)
@@ -46,7 +46,7 @@ fn without_asides(text: &str) -> String {
     let mut clauses = text.split(',');
     let mut out = clauses.next().unwrap_or_default().to_string();
     for clause in clauses {
-        let w = words(clause);
+        let w = spelled(clause);
         let first = w.first().map(String::as_str).unwrap_or("");
         // An aside hides a hedge or a habit (`…, you always forget`), never a time or an event (`…, we
         // want that every evening`).
@@ -84,8 +84,8 @@ mod tests {
 
     #[test]
     fn an_opening_time_from_now_puts_the_request_off() {
-        assert!(puts_off(&words("in 5 minutes turn off the den lights")));
-        assert!(puts_off(&words("in an hour turn off the den lights")));
-        assert!(!puts_off(&words("in the den turn off the lights")));
+        assert!(puts_off(&spelled("in 5 minutes turn off the den lights")));
+        assert!(puts_off(&spelled("in an hour turn off the den lights")));
+        assert!(!puts_off(&spelled("in the den turn off the lights")));
     }
 }

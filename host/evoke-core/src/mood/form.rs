@@ -67,17 +67,17 @@ pub(super) fn read(words: &[String], question_mark: bool) -> Option<Mood> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mood::spelling::words;
+    use crate::mood::spelling::spelled;
 
     #[test]
     fn the_form_makes_a_remark_a_question_or_leaves_a_request() {
-        let form = |s: &str| read(&words(s), false);
+        let form = |s: &str| read(&spelled(s), false);
         assert_eq!(form("den lights have been turned off"), Some(Mood::Remark));
         assert_eq!(form("the den lights are off"), Some(Mood::Remark));
         assert_eq!(form("bread is good"), Some(Mood::Remark), "a form of `be` second");
         assert_eq!(form("add bread to my list"), None, "`bread` is no past tense");
         assert_eq!(form("did I turn off the den lights"), Some(Mood::Question));
         assert_eq!(form("turn the living room lights off"), None);
-        assert_eq!(read(&words("turn off the den lights"), true), Some(Mood::Question));
+        assert_eq!(read(&spelled("turn off the den lights"), true), Some(Mood::Question));
     }
 }

@@ -33,7 +33,7 @@ mod unclear;
 pub use asking::{idiom_on, opens_only};
 pub use sparing::spared_ranges;
 
-use spelling::words;
+use spelling::spelled;
 
 /// What a sentence does, read from its form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -117,7 +117,7 @@ fn read(text: &str, ordered: bool, scenes: bool) -> Mood {
             other => other,
         };
     }
-    let mut words = words(&text);
+    let mut words = spelled(&text);
     if taken_back::holds(&text, &words) {
         return Mood::TakenBack;
     }
@@ -155,9 +155,9 @@ fn read(text: &str, ordered: bool, scenes: bool) -> Mood {
 /// been read first for every word that holds it: a condition, a negation, a report, a name called.
 fn closes_a_scene(text: &str, ordered: bool) -> bool {
     let Some((scene, last)) = text.rsplit_once(',') else { return false };
-    let set = words(scene);
+    let set = spelled(scene);
     !set.is_empty()
-        && words(last).len() >= 2
+        && spelled(last).len() >= 2
         && read(scene, ordered, false) != Mood::Request
         // `anyone still up, turn off …`, `whoever is in the kitchen, …`: said to someone else.
         && !set.first().is_some_and(|w| {

@@ -44,14 +44,14 @@ fn refuses(words: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mood::spelling::words;
+    use crate::mood::spelling::spelled;
 
     #[test]
     fn a_won_t_refuses_unless_you_follows() {
-        assert!(refuses(&words("won't lock the door")));
-        assert!(refuses(&words("lock the door then wont close the gate")));
-        assert!(!refuses(&words("won't you lock the door")));
-        assert!(!refuses(&words("wont u lock the door")));
+        assert!(refuses(&spelled("won't lock the door")));
+        assert!(refuses(&spelled("lock the door then wont close the gate")));
+        assert!(!refuses(&spelled("won't you lock the door")));
+        assert!(!refuses(&spelled("wont u lock the door")));
     }
 
     #[test]

@@ -59,7 +59,7 @@ fn labelled(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mood::spelling::words;
+    use crate::mood::spelling::spelled;
 
     #[test]
     fn a_colon_labels_unless_it_is_a_time_or_a_face() {
@@ -70,9 +70,9 @@ mod tests {
 
     #[test]
     fn a_verb_of_writing_quotes_the_command_after_it() {
-        assert!(quotes_a_command(&words("print out turn off the kitchen lights")));
-        assert!(quotes_a_command(&words("can you print turn off the kitchen lights")));
-        assert!(quotes_a_command(&words("translate to french turn off the kitchen lights")));
-        assert!(!quotes_a_command(&words("print the report")));
+        assert!(quotes_a_command(&spelled("print out turn off the kitchen lights")));
+        assert!(quotes_a_command(&spelled("can you print turn off the kitchen lights")));
+        assert!(quotes_a_command(&spelled("translate to french turn off the kitchen lights")));
+        assert!(!quotes_a_command(&spelled("print the report")));
     }
 }

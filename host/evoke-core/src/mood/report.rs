@@ -5,7 +5,7 @@
 use super::address::is_called;
 use super::form::is_subject;
 use super::lists::{HABITUAL, HEARSAY, MENTIONING, MENTIONING_PHRASES, OTHER_ACTS, OWN_STATE};
-use super::spelling::{gerund, has, starts, words};
+use super::spelling::{gerund, has, spelled, starts};
 
 /// Whether the sentence reports, mentions or imagines rather than asks: a word of `MENTIONING` or a
 /// phrase of `MENTIONING_PHRASES` anywhere; a word of `HABITUAL` or `HEARSAY` before a subject; an
@@ -30,7 +30,7 @@ pub(super) fn holds(text: &str, words: &[String]) -> bool {
 /// of saying or a past tense (`…, she insisted`, `…, mom said`).
 fn reported_at_the_end(text: &str) -> bool {
     let Some((_, last)) = text.rsplit_once(',') else { return false };
-    let w = words(last);
+    let w = spelled(last);
     w.len() == 2
         && (is_subject(&w[0]) || is_called(&w[0]))
         && (w[1].ends_with("ed") || matches!(w[1].as_str(), "said" | "says" | "told" | "wrote" | "insists"))

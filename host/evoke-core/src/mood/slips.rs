@@ -40,6 +40,7 @@ fn one_slip(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mood::spelling::spelled;
 
     #[test]
     fn one_slip_is_one_letter_left_out_added_changed_or_two_swapped() {
@@ -50,9 +51,8 @@ mod tests {
 
     #[test]
     fn a_word_of_its_own_is_no_slip() {
-        let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
-        assert!(fuzzily_has(&words("turn off alwys"), &["always"]));
-        assert!(!fuzzily_has(&words("the lamp beside the door"), &["besides"]), "`beside` is a word");
-        assert!(!fuzzily_has(&words("aftr"), &["afte"]), "four letters against four are too often another word");
+        assert!(fuzzily_has(&spelled("turn off alwys"), &["always"]));
+        assert!(!fuzzily_has(&spelled("the lamp beside the door"), &["besides"]), "`beside` is a word");
+        assert!(!fuzzily_has(&spelled("aftr"), &["afte"]), "four letters against four are too often another word");
     }
 }

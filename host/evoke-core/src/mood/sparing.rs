@@ -3,7 +3,7 @@
 
 use super::lists::{EVERY, KEEPING_FROM, PREVENTING, SPARING};
 use super::negation;
-use super::spelling::{gerund, words};
+use super::spelling::{gerund, spelled};
 
 /// Whether the sentence spares something in words read with the negations, before any condition: a `but`
 /// one or two words from the end (`all lights off but den`), or a later clause that opens with `leave`,
@@ -13,7 +13,7 @@ pub(super) fn at_once(text: &str, all: &[String]) -> bool {
     let after_comma = text
         .split(',')
         .skip(1)
-        .any(|clause| words(clause).first().is_some_and(|w| matches!(w.as_str(), "leave" | "keep" | "spare")));
+        .any(|clause| spelled(clause).first().is_some_and(|w| matches!(w.as_str(), "leave" | "keep" | "spare")));
     at_end || after_comma
 }
 
@@ -35,7 +35,7 @@ pub(super) fn by_a_later_word(text: &str, all: &[String]) -> bool {
             && (all[..i].iter().any(|e| EVERY.contains(&e.as_str())) || (i > 0 && all[i - 1] == "but"))
     });
     let after_a_comma = text.split(',').skip(1).any(|clause| {
-        let clause = words(clause);
+        let clause = spelled(clause);
         (clause.first().is_some_and(|w| SPARING.contains(&w.as_str()) && w != "but") && determiner(clause.get(1)))
             || clause.last().is_some_and(|w| matches!(w.as_str(), "aside" | "excepted" | "excluded" | "stay" | "stays"))
     });

@@ -1,30 +1,13 @@
 //! The words the mood reads, and how its phrases are found among them.
 //!
-//! The mood keeps a word's apostrophe (`don't`, `it's`), unlike the engine's words, because its lists tell
+//! The mood keeps a word's apostrophe (`don't`, `it's`), unlike the engine's stems, because its lists tell
 //! `its` from `it's` and read a negation however its apostrophe fell.
 
-/// Lower-cased words, an apostrophe inside a word joining it (every apostrophe-like mark read as `'`).
-pub(super) fn words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        let c = if matches!(c, '’' | '‘' | 'ʼ' | '´' | '`' | 'ʹ' | '′' | '‛' | 'ˈ' | '"' | '“' | '”') {
-            '\''
-        } else {
-            c
-        };
-        if c.is_alphanumeric() {
-            word.extend(c.to_lowercase());
-        } else if c == '\'' && !word.is_empty() && chars.peek().is_some_and(|n| n.is_alphabetic()) {
-            word.push('\'');
-        } else if !word.is_empty() {
-            out.push(std::mem::take(&mut word));
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
+/// The words as the lists spell them: the one tokenizer's words with their apostrophes
+/// ([`crate::words::with_apostrophes`]), a negation however its apostrophe fell read as the lists write it
+/// (`did'nt` → `didn't`, `don t` → `don't`).
+pub(super) fn spelled(text: &str) -> Vec<String> {
+    let out = crate::words::with_apostrophes(text);
     // `don t`, `can t`: an apostrophe typed as a space.
     let mut joined: Vec<String> = Vec::with_capacity(out.len());
     for w in out.into_iter().map(|w| negation_spelled(&w).unwrap_or(w)) {
@@ -92,9 +75,9 @@ mod tests {
 
     #[test]
     fn words_join_apostrophes_and_drop_marks() {
-        assert_eq!(words("Don’t  turn it's, OFF?"), ["don't", "turn", "it's", "off"]);
-        assert_eq!(words("'quoted' 10pm"), ["quoted", "10pm"]);
-        assert!(words("").is_empty());
+        assert_eq!(spelled("Don’t  turn it's, OFF?"), ["don't", "turn", "it's", "off"]);
+        assert_eq!(spelled("'quoted' 10pm"), ["quoted", "10pm"]);
+        assert!(spelled("").is_empty());
     }
 
     #[test]
@@ -103,12 +86,12 @@ mod tests {
         assert_eq!(negation_spelled("did'nt").as_deref(), Some("didn't"));
         assert_eq!(negation_spelled("won'nt").as_deref(), Some("won't"));
         assert_eq!(negation_spelled("grant's"), None, "a possessive is no contraction");
-        assert_eq!(words("don t turn"), ["don't", "turn"]);
+        assert_eq!(spelled("don t turn"), ["don't", "turn"]);
     }
 
     #[test]
     fn phrases_are_found_word_for_word() {
-        let w = words("turn off the den lights, never mind");
+        let w = spelled("turn off the den lights, never mind");
         assert!(find(&w, &["never", "mind"]));
         assert!(!find(&w, &["mind", "never"]));
         assert!(ends_with(&w, &["never", "mind"]));

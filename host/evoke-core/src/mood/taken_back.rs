@@ -1,7 +1,7 @@
 //! [`Mood::TakenBack`](super::Mood::TakenBack): a request taken back, corrected or laughed off.
 
 use super::lists::{CLOSING_TAKEN_BACK, TAKEN_BACK};
-use super::spelling::{has, words};
+use super::spelling::{has, spelled};
 
 /// Whether the sentence takes back what it asks: a word or phrase of `TAKEN_BACK` anywhere, laughter, a
 /// closing `/s`, or a closing word of `CLOSING_TAKEN_BACK` (alone, or opening the last clause).
@@ -19,7 +19,7 @@ fn closing(text: &str, all: &[String]) -> bool {
     (all.len() > 1 && all.last().is_some_and(closes))
         || text
             .rsplit_once(',')
-            .is_some_and(|(head, last)| !words(head).is_empty() && words(last).first().is_some_and(closes))
+            .is_some_and(|(head, last)| !spelled(head).is_empty() && spelled(last).first().is_some_and(closes))
 }
 
 /// Whether a word is laughter: `haha`, `hahah`, `ahaha`, `hehe` (two `ha` or `he` at least), `lolol`,
