@@ -35,7 +35,7 @@
 //! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- project [DIR]  # write the project
 //! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- plain [FILE]   # the plain requests, JSON lines
 //! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- misses [local|embed]  # plain requests not run
-//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- check          # readings, and `evoke try` agreeing
+//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- check          # readings; `evoke try` agrees
 //! ```
 //!
 //! `embed` loads the model named by `EVOKE_EMBED_MODEL`, else `~/.cache/evoke/models/all-MiniLM-L6-v2`.
@@ -178,7 +178,10 @@ const INTENTS: &[IntentSpec] = &[
     IntentSpec {
         intent: "alarm_set",
         effect: "write",
-        description: "Set an alarm to ring at a time of day.\nOne alarm per request, at a time like \"six am\", on the day said or the next one.",
+        description: concat!(
+            "Set an alarm to ring at a time of day.\n",
+            "One alarm per request, at a time like \"six am\", on the day said or the next one."
+        ),
         not_for: &["a countdown for a length of time", "saying which alarms are set", "removing an alarm"],
         confirm: "Set an alarm for {time}?",
         args: &[ArgSpec { optional: false, ..ALARM_TIME }, ALARM_DATE],
@@ -194,7 +197,10 @@ const INTENTS: &[IntentSpec] = &[
     IntentSpec {
         intent: "alarm_remove",
         effect: "write",
-        description: "Remove an alarm that is set, or all of them.\nThe alarm at the time or on the day said; every alarm when none is named.",
+        description: concat!(
+            "Remove an alarm that is set, or all of them.\n",
+            "The alarm at the time or on the day said; every alarm when none is named."
+        ),
         not_for: &["setting a new alarm", "saying which alarms are set", "stopping a countdown timer"],
         confirm: "Remove the alarm?",
         args: &[ALARM_TIME, ALARM_DATE],
@@ -673,8 +679,11 @@ fn plain(item: &Item) -> bool {
             .all(|a| item.slots.iter().any(|(slot, ..)| a.slots.contains(&slot.as_str())))
 }
 
+/// What answers one round: an engine's `answer_now`.
+type AnswerFn = dyn Fn(&State, &Questions) -> evoke_core::adapter::Raw;
+
 /// An engine's answers to one round.
-type Answer<'a> = &'a dyn Fn(&State, &Questions) -> evoke_core::adapter::Raw;
+type Answer<'a> = &'a AnswerFn;
 
 /// One decision through the decision path, in process.
 fn decision_of(catalog: &Catalog, answer: Answer, gate: Gate, input: &str) -> Decision {
@@ -796,7 +805,7 @@ impl Row<'_> {
 /// A built engine: its name, its answers and its shipped gate.
 struct Engine {
     name: &'static str,
-    answer: Box<dyn Fn(&State, &Questions) -> evoke_core::adapter::Raw>,
+    answer: Box<AnswerFn>,
     gate: Gate,
 }
 
@@ -987,7 +996,9 @@ fn misses(engine: &Engine) {
             "reflex": d.reflex,
             "right": r.right,
             "because": d.because,
-            "missing": d.missing.as_ref().map(|m| m.iter().map(|m| serde_json::json!({"arg": m.arg, "because": m.because})).collect::<Vec<_>>()),
+            "missing": d.missing.as_ref().map(|missing| {
+                missing.iter().map(|m| serde_json::json!({ "arg": m.arg, "because": m.because })).collect::<Vec<_>>()
+            }),
             "weakest": d.weakest,
         });
         if let Some(c) = &r.contradicts {
