@@ -50,7 +50,7 @@ enum State<'c> {
     },
     /// The whole sentence decided again as one input, for the one reflex its parts found.
     AsOne {
-        reflex: String,
+        one: super::count::One,
         decider: Decider<'c>,
     },
     Again {
@@ -199,9 +199,9 @@ impl<'c> Weaver<'c> {
                 }
                 None => State::Splice { i, neighbour, text, decider },
             },
-            State::AsOne { reflex, mut decider } => match decider.feed(answers).cloned() {
-                Some(decision) => self.as_one_done(&reflex, decision),
-                None => State::AsOne { reflex, decider },
+            State::AsOne { one, mut decider } => match decider.feed(answers).cloned() {
+                Some(decision) => self.as_one_done(&one, decision),
+                None => State::AsOne { one, decider },
             },
             State::Again { i, others, .. } => {
                 let (decision, repair) = self.parts[i].clone().expect("decided");
@@ -353,21 +353,22 @@ impl<'c> Weaver<'c> {
         }
         let parts: Vec<(&super::Part, &Decision)> =
             reading.parts.iter().zip(&self.parts).map(|(p, d)| Some((p, &d.as_ref()?.0))).collect::<Option<_>>()?;
-        let reflex = super::count::one_reflex(&parts)?;
+        let one = super::count::one_reflex(&parts)?;
         let decider = Decider::new(self.catalog, self.gate, &self.input).ok()?;
         Some(match decider.decision().cloned() {
-            Some(decision) => self.as_one_done(&reflex, decision),
-            None => State::AsOne { reflex, decider },
+            Some(decision) => self.as_one_done(&one, decision),
+            None => State::AsOne { one, decider },
         })
     }
 
-    /// The whole sentence's decision stands when it acts on the reflex the parts found; else the parts go
-    /// on as they were read.
-    fn as_one_done(&mut self, reflex: &str, decision: Decision) -> State<'c> {
-        if decision.outcome != Outcome::Abstain && decision.reflex.as_deref() == Some(reflex) {
-            return State::Done(Box::new(Woven::One(decision)));
+    /// The whole sentence's decision stands when it acts on the reflex the parts found, held for a person
+    /// when a part may add a detail it does not read; else the parts go on as they were read.
+    fn as_one_done(&mut self, one: &super::count::One, decision: Decision) -> State<'c> {
+        if decision.outcome == Outcome::Abstain || decision.reflex.as_deref() != Some(one.reflex.as_str()) {
+            return self.after_parts();
         }
-        self.after_parts()
+        let decision = if one.detail { self.held(&decision) } else { decision };
+        State::Done(Box::new(Woven::One(decision)))
     }
 }
 
