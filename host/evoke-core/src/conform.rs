@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 pub use crate::case_error::CaseError;
 
 /// The functions a vector folder may name.
-pub const FUNCTIONS: [&str; 16] = [
+pub const FUNCTIONS: [&str; 17] = [
     "identity",
     "manifest",
     "lint",
@@ -42,6 +42,7 @@ pub const FUNCTIONS: [&str; 16] = [
     "versions",
     "weave",
     "playbook",
+    "mood",
 ];
 
 /// Runs `function` on a case's `input`. An input of the wrong shape is an error, not a fault.
@@ -84,6 +85,7 @@ pub fn call(function: &str, input: &Value) -> Result<Value, CaseError> {
         "versions" => crate::contract::vector_case(input),
         "weave" => weave_case(input),
         "playbook" => playbook_case(input),
+        "mood" => mood_case(input),
         other => Err(CaseError::NoFunction(other.to_string())),
     }
 }
@@ -506,6 +508,15 @@ fn playbook_case(input: &Value) -> Result<Value, CaseError> {
     })
 }
 
+/// A `mood` case: a sentence's mood, or a part's within the woven sentence that holds it.
+fn mood_case(input: &Value) -> Result<Value, CaseError> {
+    let read = match input {
+        Value::String(text) => mood(text),
+        _ => crate::mood::within(as_str(input, Some("part"))?, as_str(input, Some("sentence"))?),
+    };
+    Ok(json!({ "mood": read }))
+}
+
 fn decide_case(input: &Value) -> Result<Value, CaseError> {
     let catalog = catalog_of(input)?;
     let gate = gate_of(input)?;
@@ -548,6 +559,8 @@ mod tests {
         assert!(matches!(e, CaseError::MissingCollection { key: "reflexes", kind: "object" }));
         let e = call("gate", &json!({ "gate": 1, "route": {} })).unwrap_err();
         assert!(matches!(&e, CaseError::Shape { at, .. } if at == "\"gate\""));
+        let e = call("mood", &json!({ "part": "turn it off" })).unwrap_err();
+        assert!(matches!(&e, CaseError::Missing { key } if key == "sentence"));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 /// The folders of `vectors/`, one per function of the core.
-const FOLDERS: [&str; 16] = [
+const FOLDERS: [&str; 17] = [
     "identity",
     "manifest",
     "lint",
@@ -23,6 +23,7 @@ const FOLDERS: [&str; 16] = [
     "versions",
     "weave",
     "playbook",
+    "mood",
 ];
 
 fn root() -> PathBuf {
