@@ -36,6 +36,7 @@
 //! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- plain [FILE]   # the plain requests, JSON lines
 //! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- misses [local|embed]  # plain requests not run
 //! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- check          # readings; `evoke try` agrees
+//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- outcomes ENGINE FILE  # every decision
 //! ```
 //!
 //! `embed` loads the model named by `EVOKE_EMBED_MODEL`, else `~/.cache/evoke/models/all-MiniLM-L6-v2`.
@@ -1089,6 +1090,34 @@ fn check() {
     );
 }
 
+/// Every test sentence's and non-request's decision, one JSON line each: the intent (or `non-request`
+/// and its kind), whether it is a plain request, whether the reflex is right, what contradicts the
+/// annotation, and the decision as the command prints it.
+fn outcomes(engine: &Engine, path: &Path) {
+    use std::io::Write;
+    let catalog = load_project();
+    let (_, tests) = split();
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for r in decide_tests(&catalog, engine, &tests) {
+        let line = serde_json::json!({
+            "intent": r.item.intent,
+            "split": r.item.split,
+            "annot_utt": r.item.annot,
+            "plain": r.plain,
+            "right": r.right,
+            "contradicts": r.contradicts,
+            "decision": r.decision,
+        });
+        writeln!(out, "{line}").unwrap();
+    }
+    for (text, kind) in non_requests() {
+        let decision = decision_of(&catalog, &*engine.answer, engine.gate, &text);
+        writeln!(out, "{}", serde_json::json!({ "intent": "non-request", "kind": kind, "decision": decision }))
+            .unwrap();
+    }
+    println!("written {}", path.display());
+}
+
 fn main() {
     // SAFETY: the first thing `main` does, while the process has its one thread.
     unsafe { evoke_adapters::embed::settle_thread_count() };
@@ -1097,6 +1126,10 @@ fn main() {
         Some("project") => write_project(&args.get(1).map_or_else(project_dir, PathBuf::from)),
         Some("plain") => list_plain(args.get(1).map(String::as_str)),
         Some("check") => check(),
+        Some("outcomes") => outcomes(
+            &engine(args.get(1).map_or("embed", String::as_str)),
+            Path::new(args.get(2).map_or("target/home-outcomes.jsonl", String::as_str)),
+        ),
         Some("misses") => misses(&engine(args.get(1).map_or("embed", String::as_str))),
         which => {
             let catalog = load_project();
