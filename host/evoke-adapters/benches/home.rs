@@ -54,6 +54,7 @@ use evoke_core::question::Questions;
 use evoke_core::recognize::candidates;
 use evoke_core::validate::validate;
 use evoke_core::vocab::{Vocabulary, read_vocab};
+use evoke_core::weave::weaver::{Weaver, Woven};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -698,6 +699,46 @@ fn decision_of(catalog: &Catalog, answer: Answer, gate: Gate, input: &str) -> De
     decider.decision().expect("decided").clone()
 }
 
+/// A sentence as the command decides it: woven (cut at an `and` or a `then` it judges to join two
+/// requests, a spared part left out), every round answered by the engine.
+fn woven_of(catalog: &Catalog, answer: Answer, gate: Gate, input: &str) -> Woven {
+    let mut weaver = Weaver::new(catalog, Some(gate), input).expect("the input is in bounds");
+    while let Some((text, questions)) = weaver.questions() {
+        let questions = questions.clone();
+        let raw = answer(&State { request: text.to_string() }, &questions);
+        let answers = validate(&questions, &raw).expect("the engine's answers validate");
+        weaver.feed(&answers).expect("within bounds");
+    }
+    weaver.woven().expect("woven").clone()
+}
+
+/// A sentence's decision, whole or woven, read as one: the decision, where its words start in the
+/// sentence (`None` when a step's words were repaired, so that its spans cannot be placed), and how many
+/// steps it holds. A plan stands as its first step with the plan's verdict as the outcome; a plan of no
+/// step as the whole sentence's decision, abstained.
+fn decided(catalog: &Catalog, engine: &Engine, woven: bool, input: &str) -> (Decision, Option<usize>, usize) {
+    let whole = || decision_of(catalog, &*engine.answer, engine.gate, input);
+    if !woven {
+        return (whole(), Some(0), 1);
+    }
+    match woven_of(catalog, &*engine.answer, engine.gate, input) {
+        Woven::One(d) => (d, Some(0), 1),
+        Woven::Plan(plan) => match plan.steps.first() {
+            Some(step) => {
+                let mut d = step.decision.clone();
+                d.outcome = plan.verdict.outcome;
+                let said: String = input.chars().skip(step.start).take(step.end - step.start).collect();
+                (d, (said == step.text).then_some(step.start), plan.steps.len())
+            }
+            None => {
+                let mut d = whole();
+                d.outcome = Outcome::Abstain;
+                (d, Some(0), 0)
+            }
+        },
+    }
+}
+
 /// Whether the decision's reflex does what the intent asks (its state read, when it has one).
 fn right_reflex(intent: &str, d: &Decision) -> bool {
     let Some(reflex) = d.reflex.as_deref() else { return false };
@@ -714,8 +755,9 @@ fn right_reflex(intent: &str, d: &Decision) -> bool {
     }
 }
 
-/// The first argument of the decision whose value contradicts the annotation, with why.
-fn contradiction(catalog: &Catalog, item: &Item, d: &Decision) -> Option<String> {
+/// The first argument of the decision whose value contradicts the annotation, with why. `offset` is
+/// where the decided words start in the sentence: a woven step's spans count from its own start.
+fn contradiction(catalog: &Catalog, item: &Item, d: &Decision, offset: usize) -> Option<String> {
     let reflex = catalog.get(d.reflex.as_deref()?)?;
     let empty = Default::default();
     let args = d.args.as_ref().unwrap_or(&empty);
@@ -736,7 +778,7 @@ fn contradiction(catalog: &Catalog, item: &Item, d: &Decision) -> Option<String>
         let why = |what: String| Some(format!("{}: {what}", arg.name));
         match args.get(&arg.name) {
             Some(Value::Pick { span, .. }) => {
-                let at = (span.start, span.end);
+                let at = (span.start + offset, span.end + offset);
                 if !marked.is_empty() && !marked.iter().any(|(_, s, e, _)| overlaps(at, (*s, *e))) {
                     return why(format!("{:?} is not the annotated {:?}", span.text, marked[0].3));
                 }
@@ -849,14 +891,19 @@ fn embed_cache() -> Option<PathBuf> {
         .map(|c| c.join("evoke/embed"))
 }
 
-fn decide_tests<'a>(catalog: &Catalog, engine: &Engine, tests: &'a [Item]) -> Vec<Row<'a>> {
+/// Every test sentence decided, whole or woven, and read against its annotation. A MASSIVE sentence
+/// asks one thing, so a plan of several steps is never the right reflex.
+fn decide_tests<'a>(catalog: &Catalog, engine: &Engine, woven: bool, tests: &'a [Item]) -> Vec<Row<'a>> {
     tests
         .iter()
         .map(|item| {
-            let decision = decision_of(catalog, &*engine.answer, engine.gate, &item.utt);
-            let right = right_reflex(&item.intent, &decision);
-            let contradicts =
-                if decision.outcome == Outcome::Run { contradiction(catalog, item, &decision) } else { None };
+            let (decision, offset, steps) = decided(catalog, engine, woven, &item.utt);
+            let right = steps == 1 && right_reflex(&item.intent, &decision);
+            let contradicts = match (decision.outcome, offset) {
+                (Outcome::Run, Some(offset)) => contradiction(catalog, item, &decision, offset),
+                (Outcome::Run, None) => Some("a repaired step, its values not placed".into()),
+                _ => None,
+            };
             Row { item, plain: plain(item), decision, right, contradicts }
         })
         .collect()
@@ -878,13 +925,14 @@ fn mix(outcomes: impl Iterator<Item = Outcome>) -> String {
         .join(" · ")
 }
 
-fn report(catalog: &Catalog, engine: &Engine, tests: &[Item], non_requests: &[(String, String)]) {
+fn report(catalog: &Catalog, engine: &Engine, woven: bool, tests: &[Item], non_requests: &[(String, String)]) {
     let started = std::time::Instant::now();
-    let rows = decide_tests(catalog, engine, tests);
+    let rows = decide_tests(catalog, engine, woven, tests);
     let g = engine.gate;
     println!(
-        "{} · gate route {} · read {} · write {} · {} reflexes",
+        "{}, {} · gate route {} · read {} · write {} · {} reflexes",
         engine.name,
+        if woven { "woven as the command decides" } else { "each sentence decided whole" },
         g.route,
         g.read,
         g.write,
@@ -929,10 +977,8 @@ fn report(catalog: &Catalog, engine: &Engine, tests: &[Item], non_requests: &[(S
             of.iter().filter(|r| r.wrong_run()).count()
         );
     }
-    let decided: Vec<(&str, Decision)> = non_requests
-        .iter()
-        .map(|(text, kind)| (kind.as_str(), decision_of(catalog, &*engine.answer, engine.gate, text)))
-        .collect();
+    let decided: Vec<(&str, Decision)> =
+        non_requests.iter().map(|(text, kind)| (kind.as_str(), decided(catalog, engine, woven, text).0)).collect();
     let runs = decided.iter().filter(|(_, d)| d.outcome == Outcome::Run).count();
     println!("  non-requests               {} · runs {runs} (goal 0)", decided.len());
     let kinds: BTreeSet<&str> = decided.iter().map(|(k, _)| *k).collect();
@@ -982,10 +1028,10 @@ fn list_plain(file: Option<&str>) {
 
 /// For every plain request not run right: its outcome, why the gate held it (`because`, `missing`) and
 /// its weakest judgment.
-fn misses(engine: &Engine) {
+fn misses(engine: &Engine, woven: bool) {
     let catalog = load_project();
     let (_, tests) = split();
-    let rows = decide_tests(&catalog, engine, &tests);
+    let rows = decide_tests(&catalog, engine, woven, &tests);
     let mut shown = 0;
     for r in rows.iter().filter(|r| r.plain && !r.ran_right()) {
         shown += 1;
@@ -1011,9 +1057,9 @@ fn misses(engine: &Engine) {
 }
 
 /// The bench's own readings held to cases whose answer is known, then the in-process decisions held to
-/// the `evoke` command's: every 40th test sentence and every 16th non-request, decided by `local` here
-/// and by `evoke try --json` in the committed project, trusted in a home of its own. Panics on the first
-/// difference. The command is `EVOKE_BIN`, else the workspace's `target/debug/evoke`.
+/// the `evoke` command's: every 40th test sentence and every 16th non-request, woven by `local` here and
+/// decided by `evoke try --json` in the committed project, trusted in a home of its own, their JSON lines
+/// compared whole but for the trace. Panics on the first difference. The command is `EVOKE_BIN`, else the workspace's `target/debug/evoke`.
 fn check() {
     let (text, slots) = annotated("wake me up at [time : nine am] on [date : friday]");
     assert_eq!(text, "wake me up at nine am on friday");
@@ -1066,39 +1112,37 @@ fn check() {
         .map(|i| i.utt.as_str())
         .chain(non.iter().step_by(16).map(|(t, _)| t.as_str()))
         .collect();
-    let mut woven = 0;
+    let mut plans = 0;
     for input in &sample {
-        let here = decision_of(&catalog, &*local.answer, local.gate, input);
-        let line: serde_json::Value = serde_json::from_str(&evoke(&["try", "--json", input])).expect("a JSON line");
-        // The command weaves a sentence it cuts into steps (docs/weaving.md); the bench decides it whole,
-        // as CLINC's does, so a plan is not compared.
-        if line.get("steps").is_some() {
-            woven += 1;
-            continue;
-        }
-        let there = (line["outcome"].as_str(), line["reflex"].as_str(), line["call"].as_str());
-        assert_eq!(
-            (Some(here.outcome.as_str()), here.reflex.as_deref(), here.call.as_deref()),
-            there,
-            "{input:?}: the bench and `evoke try` disagree"
-        );
+        let here = match woven_of(&catalog, &*local.answer, local.gate, input) {
+            Woven::One(d) => serde_json::to_value(d).unwrap(),
+            Woven::Plan(p) => {
+                plans += 1;
+                serde_json::to_value(p).unwrap()
+            }
+        };
+        let mut there: serde_json::Value =
+            serde_json::from_str(&evoke(&["try", "--json", input])).expect("a JSON line");
+        // The trace times the engine's calls; everything else is the decision.
+        there.as_object_mut().expect("an object").remove("trace");
+        assert_eq!(here, there, "{input:?}: the bench and `evoke try --json` disagree");
     }
     let _ = std::fs::remove_dir_all(&home);
     println!(
-        "{} sentences: the bench decides as `evoke try --json` does ({woven} woven into steps, not compared)",
-        sample.len() - woven
+        "{} sentences ({plans} woven into plans): the bench decides as `evoke try --json` does, line for line",
+        sample.len()
     );
 }
 
 /// Every test sentence's and non-request's decision, one JSON line each: the intent (or `non-request`
 /// and its kind), whether it is a plain request, whether the reflex is right, what contradicts the
 /// annotation, and the decision as the command prints it.
-fn outcomes(engine: &Engine, path: &Path) {
+fn outcomes(engine: &Engine, woven: bool, path: &Path) {
     use std::io::Write;
     let catalog = load_project();
     let (_, tests) = split();
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    for r in decide_tests(&catalog, engine, &tests) {
+    for r in decide_tests(&catalog, engine, woven, &tests) {
         let line = serde_json::json!({
             "intent": r.item.intent,
             "split": r.item.split,
@@ -1111,7 +1155,7 @@ fn outcomes(engine: &Engine, path: &Path) {
         writeln!(out, "{line}").unwrap();
     }
     for (text, kind) in non_requests() {
-        let decision = decision_of(&catalog, &*engine.answer, engine.gate, &text);
+        let (decision, ..) = decided(&catalog, engine, woven, &text);
         writeln!(out, "{}", serde_json::json!({ "intent": "non-request", "kind": kind, "decision": decision }))
             .unwrap();
     }
@@ -1121,16 +1165,20 @@ fn outcomes(engine: &Engine, path: &Path) {
 fn main() {
     // SAFETY: the first thing `main` does, while the process has its one thread.
     unsafe { evoke_adapters::embed::settle_thread_count() };
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let all: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    // `woven` anywhere decides as the command does; the report shows both ways without it.
+    let woven = all.iter().any(|a| a == "woven");
+    let args: Vec<String> = all.into_iter().filter(|a| a != "woven").collect();
     match args.first().map(String::as_str) {
         Some("project") => write_project(&args.get(1).map_or_else(project_dir, PathBuf::from)),
         Some("plain") => list_plain(args.get(1).map(String::as_str)),
         Some("check") => check(),
         Some("outcomes") => outcomes(
             &engine(args.get(1).map_or("embed", String::as_str)),
+            woven,
             Path::new(args.get(2).map_or("target/home-outcomes.jsonl", String::as_str)),
         ),
-        Some("misses") => misses(&engine(args.get(1).map_or("embed", String::as_str))),
+        Some("misses") => misses(&engine(args.get(1).map_or("embed", String::as_str)), woven),
         which => {
             let catalog = load_project();
             let (_, tests) = split();
@@ -1148,7 +1196,12 @@ fn main() {
                 _ => vec!["local", "embed"],
             };
             for name in names {
-                report(&catalog, &engine(name), &tests, &non);
+                let engine = engine(name);
+                for ways in [false, true] {
+                    if !woven || ways {
+                        report(&catalog, &engine, ways, &tests, &non);
+                    }
+                }
             }
         }
     }
