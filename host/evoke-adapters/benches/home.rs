@@ -7,21 +7,24 @@
 //! `project` writes it from the table below; the report refuses to measure a committed project that
 //! differs from what the table writes.
 //!
-//! The test sentences are the rest of `train` and all of `dev` for those sixteen intents. Each is decided
-//! through the decision path exactly as the command decides (evoke-core's `Decider`, each round's answers
-//! validated), at the engine's shipped gate, and so is every sentence of `home/non-requests.jsonl`.
+//! The test sentences are the rest of `train` and all of `dev` for those sixteen intents. Each, and
+//! every sentence of `home/non-requests.jsonl`, is decided in process at the engine's shipped gate, each
+//! round's answers validated, two ways: whole, through evoke-core's `Decider` (as CLINC's benchmark
+//! decides), and woven, through its `Weaver` (as the command decides: `check` holds this to
+//! `evoke try --json`).
 //!
 //! What counts:
 //!
 //! - **Right reflex**: the intent's own reflex; or `lights` for `iot_hue_lightoff`, `iot_hue_lighton` and
 //!   `iot_hue_lightdim` when its `state` is `off`, `on` and `dim` (or not read yet); or `volume` for the
 //!   `audio_volume_*` intents that change the level. The example project's reflexes do the same act, so
-//!   choosing them is no mistake.
+//!   choosing them is no mistake. A MASSIVE sentence asks one thing: a woven plan of several steps is
+//!   never right.
 //! - **Acted on**: the right reflex, with the outcome run, confirm or ask.
 //! - **A value contradicts the annotation** when an argument holds a value for a MASSIVE slot it reads
 //!   and the annotation says otherwise: a picked span that overlaps none of the slot's annotated spans, or
 //!   that lies on another slot's; an option or a room other than the one the annotated words name, or any
-//!   when they name none of them; a level read from `by …` or an amount from `to …`. Leaving out an
+//!   when they name none of them; a level read from `by …`, or a step from `to …` or `at …`. Leaving out an
 //!   optional argument contradicts too when the annotation states a value it could hold: an option or a
 //!   room it names, or a span of the argument's kind inside the annotated words.
 //! - **A wrong run**: a run of a reflex that is not right, or of the right one with a contradicting value.
@@ -30,13 +33,14 @@
 //!   goal is to run without a question; `plain FILE` lists them.
 //!
 //! ```text
-//! cargo bench -p evoke-adapters -F embed --bench home --profile dev                   # both engines' figures
-//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- local          # one engine's
+//! cargo bench -p evoke-adapters -F embed --bench home --profile dev                 # both engines, both ways
+//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- local        # one engine's
+//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- local woven  # woven only
 //! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- project [DIR]  # write the project
-//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- plain [FILE]   # the plain requests, JSON lines
-//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- misses [local|embed]  # plain requests not run
-//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- check          # readings; `evoke try` agrees
-//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- outcomes ENGINE FILE  # every decision
+//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- plain [FILE]   # the plain requests
+//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- misses ENGINE [woven]  # plain ones not run
+//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- outcomes ENGINE FILE [woven]  # all
+//! cargo bench -p evoke-adapters -F embed --bench home --profile dev -- check  # readings; `evoke try` agrees
 //! ```
 //!
 //! `embed` loads the model named by `EVOKE_EMBED_MODEL`, else `~/.cache/evoke/models/all-MiniLM-L6-v2`.
@@ -1059,7 +1063,8 @@ fn misses(engine: &Engine, woven: bool) {
 /// The bench's own readings held to cases whose answer is known, then the in-process decisions held to
 /// the `evoke` command's: every 40th test sentence and every 16th non-request, woven by `local` here and
 /// decided by `evoke try --json` in the committed project, trusted in a home of its own, their JSON lines
-/// compared whole but for the trace. Panics on the first difference. The command is `EVOKE_BIN`, else the workspace's `target/debug/evoke`.
+/// compared whole but for the trace. Panics on the first difference. The command is `EVOKE_BIN`, else
+/// the workspace's `target/debug/evoke`.
 fn check() {
     let (text, slots) = annotated("wake me up at [time : nine am] on [date : friday]");
     assert_eq!(text, "wake me up at nine am on friday");
