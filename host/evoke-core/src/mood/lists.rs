@@ -265,4 +265,67 @@ mod tests {
         let ok = parse("[a]\nowner = \"x\"\ndoc = \"y\"\nphrases = [\"never mind\", \"no\"]\n").unwrap();
         assert_eq!(ok[0].entries, [&["never", "mind"][..], &["no"][..]]);
     }
+
+    /// The backticked pieces of some markdown, each with its runs of whitespace read as one space.
+    fn backticked(text: &str) -> Vec<String> {
+        text.split('`').skip(1).step_by(2).map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")).collect()
+    }
+
+    /// docs/decision.md, which copies the lists for readers.
+    fn decision_md() -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/decision.md");
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    #[test]
+    fn the_docs_table_of_word_lists_is_the_data_file() {
+        let docs = decision_md();
+        let section = docs.split("\n## Word lists\n").nth(1).expect("docs/decision.md has a `## Word lists` section");
+        let section = section.split("\n## ").next().unwrap_or(section);
+        let rows: Vec<&str> = section.lines().filter(|l| l.starts_with("| `")).collect();
+        for (at, list) in LISTS.iter().enumerate() {
+            let entries: Vec<String> = list.entries.iter().map(|e| format!("`{}`", e.join(" "))).collect();
+            let want = format!("| `{}` | `{}` | {} | {} |", list.name, list.owner, list.doc, entries.join(", "));
+            let row = rows.get(at).copied().unwrap_or("(no row)");
+            let cells: Vec<&str> = row.trim_start_matches("| ").trim_end_matches(" |").split(" | ").collect();
+            let read = (cells.len() == 4).then(|| (cells[0], cells[1], cells[2], backticked(cells[3])));
+            let file = (
+                format!("`{}`", list.name),
+                format!("`{}`", list.owner),
+                list.doc,
+                list.entries.iter().map(|e| e.join(" ")).collect::<Vec<_>>(),
+            );
+            let same = read.is_some_and(|(name, owner, doc, words)| {
+                name == file.0 && owner == file.1 && doc == file.2 && words == file.3
+            });
+            assert!(same, "row {} of the docs' word lists is not the data file's; it should read:\n{want}", at + 1);
+        }
+        assert_eq!(rows.len(), LISTS.len(), "the docs list {} lists, the data file {}", rows.len(), LISTS.len());
+    }
+
+    #[test]
+    fn every_list_is_named_in_the_docs_and_each_example_given_is_in_it() {
+        let docs = decision_md();
+        let link = "`](#word-lists)";
+        let mut named = Vec::new();
+        for (at, _) in docs.match_indices(link) {
+            let name = &docs[docs[..at].rfind("[`").expect("a link opens") + 2..at];
+            let list =
+                LISTS.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("the docs name no list `{name}`"));
+            named.push(name);
+            // The examples in parentheses right after the link are the list's own.
+            let Some(group) = docs[at + link.len()..].strip_prefix(" (") else { continue };
+            let group = &group[..group.find(')').expect("the examples close")];
+            for example in backticked(group) {
+                let entry = example.to_lowercase();
+                assert!(
+                    list.entries.iter().any(|e| e.join(" ") == entry),
+                    "the docs give `{example}` as a word of `{name}`, which the data file's list does not hold"
+                );
+            }
+        }
+        for list in LISTS.iter() {
+            assert!(named.contains(&list.name), "the docs' rules name no list `{}`", list.name);
+        }
+    }
 }
