@@ -1,0 +1,127 @@
+//! Times, spellings, jokes, letters and addressees, as a fifth review of the mood found them misread.
+
+use crate::mood::{Mood, mood};
+
+#[test]
+fn the_fifth_review_s_times_spellings_jokes_letters_and_addressees() {
+    for (said, read) in [
+        // Times and habits.
+        ("turn off the den lights before bed", Mood::Conditional),
+        ("turn off the den lights before I leave", Mood::Conditional),
+        ("turn off the den lights each evening", Mood::Conditional),
+        ("turn off the den lights often", Mood::Conditional),
+        ("turn on the kitchen lights every weekday", Mood::Conditional),
+        ("turn off the den lights Mondays", Mood::Conditional),
+        ("turn off the den lights evry night", Mood::Conditional),
+        ("turn off the den lights automatically", Mood::Conditional),
+        ("turn off the den lights permanently", Mood::Conditional),
+        ("turn on the den lights during the movie", Mood::Conditional),
+        ("turn off the den lights all evening", Mood::Conditional),
+        ("turn off the den lights prior to leaving", Mood::Conditional),
+        ("turn off the den lights by the time I get home", Mood::Conditional),
+        ("turn off the den lights the moment I leave", Mood::Conditional),
+        ("turn off the den lights untill morning", Mood::Conditional),
+        ("turn off the den lights aftr dinner", Mood::Conditional),
+        ("turn off the den lights unles I'm home", Mood::Conditional),
+        ("turn off the den lights tomorow", Mood::Conditional),
+        ("turn off the den lights latr", Mood::Conditional),
+        ("turn off the den lights for good", Mood::Conditional),
+        ("turn off the den lights come nightfall", Mood::Conditional),
+        ("turn off the den lights the minute I leave", Mood::Conditional),
+        ("ima turn off the den lights", Mood::Remark),
+        ("turn off the den lights, ignore me", Mood::TakenBack),
+        ("pls dont't turn off the den lights", Mood::Negated),
+        ("turn on the den lights, we want that every evening", Mood::Conditional),
+        // An aside that names a time may be a schedule: it waits.
+        ("turn off the den lights, it's probably bedtime", Mood::Conditional),
+        // Negations however spelt.
+        ("don t turn off the den lights", Mood::Negated),
+        ("pls don\u{201b}t turn off the den lights", Mood::Negated),
+        ("don\"t turn off the den lights", Mood::Negated),
+        ("don\u{201c}t turn off the den lights", Mood::Negated),
+        ("shouldnt turn off the den lights", Mood::Negated),
+        ("mustnt turn off the den lights", Mood::Negated),
+        ("dotn turn off the den lights", Mood::Negated),
+        ("nevr turn off the den lights", Mood::Negated),
+        ("needn't turn off the den lights", Mood::Negated),
+        ("d\u{f3}n't turn off the den lights", Mood::Negated),
+        ("do n\u{f3}t turn off the den lights", Mood::Negated),
+        ("turn off the den lights \u{fc}nless I'm home", Mood::Conditional),
+        // Letters the mood cannot read, and pictographs.
+        ("do n\u{f8}t turn off the den lights", Mood::Unclear),
+        ("\u{1d05}\u{1d0f}\u{274}'\u{1d1b} turn off the den lights", Mood::Unclear),
+        ("turn off the den lights \u{1f602}", Mood::Unclear),
+        ("\u{2611} turn off the den lights", Mood::Unclear),
+        // Jokes and taking back.
+        ("turn off the den lights hahaha", Mood::TakenBack),
+        ("turn off the den lights ahaha", Mood::TakenBack),
+        ("turn off the den lights lmao", Mood::TakenBack),
+        ("turn off the den lights (sarcasm)", Mood::TakenBack),
+        ("turn off the den lights, strike that", Mood::TakenBack),
+        ("turn off the den lights, changed my mind", Mood::TakenBack),
+        // Said to someone else, noted, left to someone, told.
+        ("hey bob, turn off the den lights", Mood::Remark),
+        ("guys turn off the den lights", Mood::Remark),
+        ("honey can you turn off the den lights", Mood::Remark),
+        ("bob can you turn off the den lights", Mood::Remark),
+        ("@bob turn off the den lights", Mood::Remark),
+        ("reminder turn off the den lights", Mood::Remark),
+        ("steps to turn off the den lights", Mood::Remark),
+        ("[ ] turn off the den lights", Mood::Remark),
+        ("let the kids turn off the den lights", Mood::Remark),
+        ("lemme turn off the den lights", Mood::Remark),
+        ("want me to turn off the den lights", Mood::Remark),
+        ("turn off the den lights, she insisted", Mood::Remark),
+        ("bob turn off the den lights", Mood::Remark),
+        ("turn off the den lights hahah", Mood::TakenBack),
+        ("turn off the den lights lolol", Mood::TakenBack),
+        ("turn off the den lights lmaoo", Mood::TakenBack),
+        ("turn off the den lights every weeknight", Mood::Conditional),
+        ("turn off the den lights the instant I leave", Mood::Conditional),
+        ("friendly reminder turn off the den lights", Mood::Remark),
+        ("im gonna turn off the den lights", Mood::Remark),
+        ("text mum I switched the bedroom lights off", Mood::Remark),
+        ("email Tom to turn off the office lights", Mood::Remark),
+        ("tell Sarah I set a timer for 20 minutes", Mood::Remark),
+        // The scene before the comma keeps what holds it.
+        ("we're leaving, turn off the den lights when we go", Mood::Conditional),
+        ("my wife texted, turn off the den lights", Mood::Remark),
+        // A request before the comma is no scene: what follows takes it back or asks for more.
+        ("turn off the den lights, cancel it", Mood::TakenBack),
+        ("anyone still up, turn off the kitchen lights", Mood::Remark),
+        ("whoever is in the kitchen, turn the lights off", Mood::Remark),
+    ] {
+        assert_eq!(mood(said), read, "{said}");
+    }
+    for said in [
+        "hey evoke, turn off the den lights",
+        "can you turn off the den lights",
+        "please can you turn off the den lights",
+        "let's turn off the den lights",
+        "turn off every kitchen light",
+        "turn off the den lights, please proceed",
+        "turn off the lights in the caf\u{e9}",
+        "won't you turn off the den lights",
+        "turn off the den lights, you always forget",
+        "turn on the water heater",
+        // A command of its own: `cancel it` asks to cancel.
+        "cancel it",
+        "can you cancel it",
+        "turn off the den lights for Avery",
+        "btw turn off the den lights",
+        "we're about to eat, turn on the kitchen lights",
+        "ugh, turn off the den lights",
+        "water's boiling, set a timer for 8 minutes",
+        "it's too bright in here, dim the den to 30 percent",
+        "timer set 10 min",
+        "turn off the den lights before I forget",
+        "before I forget, turn off the den lights",
+        "quick, turn off the den lights",
+        "turn off the den lights, goodnight",
+        "note \"dune\"",
+        "allow notifications from the bank",
+        "mom's birthday reminder",
+    ] {
+        assert_eq!(mood(said), Mood::Request, "{said}");
+    }
+}
