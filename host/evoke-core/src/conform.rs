@@ -377,8 +377,17 @@ fn gate_case(input: &Value) -> Result<Value, CaseError> {
         Some(sentence) => mood(sentence.as_str().ok_or_else(|| CaseError::Missing { key: "sentence".into() })?),
         None => Mood::Request,
     };
-    let because =
-        confirm_reasons(gate.as_ref(), &Complete { effect, confidence, unconsumed, runner_up, two_things, mood });
+    // The words the read-back found nothing reads: optional, none where the case gives none.
+    let more: Vec<String> = match input.get("more") {
+        Some(Value::Array(words)) => words
+            .iter()
+            .map(|w| w.as_str().map(String::from))
+            .collect::<Option<_>>()
+            .ok_or(CaseError::Missing { key: "more".into() })?,
+        _ => Vec::new(),
+    };
+    let complete = Complete { effect, confidence, unconsumed, runner_up, two_things, mood, more };
+    let because = confirm_reasons(gate.as_ref(), &complete);
     if because.is_empty() {
         Ok(json!({ "outcome": Outcome::Run }))
     } else {

@@ -13,6 +13,7 @@ use crate::gate::{Complete, abstains, confirm_reasons};
 use crate::manifest::{Arg, Effect, Source, fill};
 use crate::mood::{Mood, mood, within};
 use crate::question::{self, NONE, QuestionId, Questions, UNSTATED, YES};
+use crate::readback::Does;
 use crate::recognize::{Candidate, Span, recognize};
 use crate::text::{Unclean, check_clean};
 use crate::validate::{Answers, Distribution};
@@ -293,6 +294,7 @@ impl<'c> Decider<'c> {
         let unconsumed = self.unconsumed(&taken);
         settle(Reading {
             input: &self.input,
+            candidates: &self.candidates,
             mood: self.mood(),
             two_things: may_ask_two_things(&self.input, &self.candidates, reflex),
             reflex,
@@ -422,6 +424,8 @@ impl<'c> Decider<'c> {
             runner_up: None,
             contenders,
             prompt: None,
+            left: None,
+            whole: None,
             because: None,
             missing: None,
         }
@@ -506,6 +510,7 @@ fn settled_with(
     judgments.sort_by_key(|j| order(&j.question));
     settle(Reading {
         input: &decision.input,
+        candidates,
         mood: gated_mood(&decision.input, sentence),
         two_things: two_things || may_ask_two_things(&decision.input, candidates, reflex),
         reflex,
@@ -521,6 +526,7 @@ fn settled_with(
 /// What a reading of the answers came to, before the gate's last rules.
 struct Reading<'a> {
     input: &'a str,
+    candidates: &'a [Candidate],
     mood: Mood,
     /// Whether the sentence joins something to the call that the call leaves out.
     two_things: bool,
@@ -535,8 +541,26 @@ struct Reading<'a> {
 
 /// The gate's rules after abstaining: ask for what is missing, else confirm for every reason that holds, else run.
 fn settle(reading: Reading) -> Decision {
-    let Reading { input, mood, two_things, reflex, gate, args, judgments, contenders, missing, unconsumed } = reading;
-    let weakest = judgments.iter().fold(None::<&Judgment>, |w, j| match w {
+    let Reading { input, candidates, mood, two_things, reflex, gate, args, judgments, contenders, missing, unconsumed } =
+        reading;
+    let flags: Vec<&str> = reflex
+        .manifest
+        .args
+        .iter()
+        .filter(|a| a.source == Source::Flag)
+        .filter(|a| judgments.iter().any(|j| j.question == QuestionId::arg(&reflex.name, &a.name)))
+        .map(|a| a.name.as_str())
+        .collect();
+    let read_back = crate::readback::read_back(input, reflex, &args, candidates, &flags);
+    // An optional argument judged unstated that the read-back finds no word for is unstated by the words,
+    // not by the engine's guess: it is no judgment the call waits on.
+    let settled_unstated = |j: &&Judgment| match &j.question {
+        QuestionId::Arg { reflex: r, arg } => {
+            *r == reflex.name && j.top == UNSTATED && read_back.unstated.iter().any(|a| a == arg)
+        }
+        _ => false,
+    };
+    let weakest = judgments.iter().filter(|j| !settled_unstated(j)).fold(None::<&Judgment>, |w, j| match w {
         Some(w) if w.p <= j.p => Some(w),
         _ => Some(j),
     });
@@ -557,6 +581,16 @@ fn settle(reading: Reading) -> Decision {
         runner_up,
         contenders,
         prompt: None,
+        left: Some(
+            read_back
+                .left
+                .iter()
+                .filter(|l| matches!(l.does, Does::Answers { .. } | Does::More))
+                .cloned()
+                .collect::<Vec<_>>(),
+        )
+        .filter(|l| !l.is_empty()),
+        whole: (read_back.whole < 1.0).then_some(read_back.whole),
         because: None,
         missing: None,
     };
@@ -575,6 +609,7 @@ fn settle(reading: Reading) -> Decision {
         runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
         two_things,
         mood,
+        more: read_back.left.iter().filter(|l| l.does == Does::More && !l.typed).map(|l| l.words.clone()).collect(),
     };
     let because = confirm_reasons(gate, &complete);
     decision.effect = Some(effect);
@@ -662,6 +697,10 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
         Because::RunnerUp { reflex, route } => format!("{reflex} was nearly as likely ({route:.2})"),
         Because::NotARequest { mood } => format!("the sentence reads as {}", mood.reads_as()),
         Because::TwoThings => "the request may ask for two things".into(),
+        Because::More { words } => {
+            let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+            format!("nothing the reflex says reads {}", words.join(", "))
+        }
         Because::NoJournal => "its plan's journal is not here, so evoke cannot know whether it ran before".into(),
     }
 }

@@ -111,6 +111,11 @@ pub enum Because {
     UnderFloor {
         bar: f64,
     },
+    /// Words of a write's input that nothing the reflex says reads: the input may ask for more than the
+    /// call does (the read-back).
+    More {
+        words: Vec<String>,
+    },
     UnconsumedSpan,
     RunnerUp {
         reflex: String,
@@ -215,6 +220,12 @@ pub struct Decision {
     pub contenders: Vec<Contender>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt: Option<Prompt>,
+    /// The words no value holds that the gate reads (`answers` and `more`), where there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left: Option<Vec<crate::readback::Left>>,
+    /// How far the call holds all the input says, where it holds less than all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub whole: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub because: Option<Vec<Because>>,
     #[serde(skip_serializing_if = "Option::is_none")]

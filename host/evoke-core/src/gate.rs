@@ -31,6 +31,8 @@ pub struct Complete<'a> {
     pub two_things: bool,
     /// What the sentence does: a write or a destructive call runs only on a request.
     pub mood: Mood,
+    /// The words the read-back found nothing the reflex says reads.
+    pub more: Vec<String>,
 }
 
 /// The gate's third rule: every reason the call waits for a person, in order. Empty means it runs.
@@ -41,8 +43,11 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     }
     let not_a_request =
         (call.effect != Effect::Read && call.mood != Mood::Request).then_some(Because::NotARequest { mood: call.mood });
+    let more =
+        (call.effect != Effect::Read && !call.more.is_empty()).then(|| Because::More { words: call.more.clone() });
     let Some(gate) = gate else {
         because.push(Because::NoGate);
+        because.extend(more);
         if call.unconsumed {
             because.push(Because::UnconsumedSpan);
         }
@@ -62,6 +67,7 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     {
         because.push(Because::UnderFloor { bar });
     }
+    because.extend(more);
     if call.unconsumed {
         because.push(Because::UnconsumedSpan);
     }

@@ -25,6 +25,7 @@ pub mod overlay;
 pub mod playbook;
 pub mod project;
 pub mod question;
+pub mod readback;
 mod question_id;
 pub mod recognize;
 pub mod recording;

@@ -79,6 +79,8 @@ mod tests {
             runner_up: None,
             contenders: Vec::new(),
             prompt: None,
+            left: None,
+            whole: None,
             because: None,
             missing: None,
         }

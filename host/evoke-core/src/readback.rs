@@ -1,0 +1,395 @@
+//! The read-back (003's `left` and `whole`): once a call is read, every word of the input that no value
+//! holds is accounted for. A word says what the reflex does (`action`), names a value of one of its
+//! arguments that the call did not take (`answers`), carries nothing of its own (`nothing`), or is read
+//! by nothing the reflex says (`more`): the input may ask for more than the call does.
+//!
+//! The reading is by the words alone, so it is pure and the same for every engine:
+//!
+//! - A value holds the words of its span (a pick), or the words that name it where the input says it
+//!   ([`crate::mention`]: the key, a name in its meaning).
+//! - A value no word names aloud (`kill` read as `off` by an engine's own lexicon) was read from words
+//!   the read-back cannot place. As many words left over as there are such values are taken as theirs
+//!   (`read`); past that count, every word left over does `more`, since which of them said the value
+//!   cannot be told.
+//! - `nothing`: the words a request is phrased in ([`crate::words::is_stop`]), and the words the mood
+//!   reads to tell a request from a question, a condition, a negation or a remark (its lists of such
+//!   words, [`MOOD_LISTS`]): the mood gates the call on them, so they ask for nothing more.
+//! - `action`: a word the reflex's description, examples, option meanings or questions use.
+//! - `answers`: a key of one of its arguments' options or vocabulary, or a typed span of a pick's kind,
+//!   that no value took.
+//!
+//! `whole` is the share of the input's content words (every word but `nothing`) that the call accounts
+//! for. The gate reads two things from it (docs/decision.md): a write never runs while a word does `more`,
+//! and an optional argument the engine judged unstated is unstated by the read-back, out of the weakest
+//! judgment, when every word is accounted for and none answers it.
+
+use crate::catalog::Reflex;
+use crate::decision::{Args, Value};
+use crate::manifest::Source;
+use crate::mention::{Offered, said};
+use crate::recognize::Candidate;
+use crate::words::{Word, is_stop, stem, words};
+use serde::Serialize;
+use std::collections::HashSet;
+
+/// What words the call left do.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "does", rename_all = "snake_case")]
+pub enum Does {
+    /// They say what the reflex does.
+    Action,
+    /// They name a value of `arg` that the call did not take.
+    Answers { arg: String },
+    /// They carry nothing of their own.
+    Nothing,
+    /// Nothing the reflex says reads them: the input may ask for more than the call does.
+    More,
+}
+
+/// A run of the input's words that no value holds, and what they do.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Left {
+    pub words: String,
+    #[serde(flatten)]
+    pub does: Does,
+    /// How sure the reading is: the words alone read it, so it is whole.
+    pub p: f64,
+    /// Where a value of the call no word names aloud may have been read from these words.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub read: bool,
+    /// Whether the words are a typed span no argument takes, which the gate holds the call for apart.
+    #[serde(skip)]
+    pub typed: bool,
+}
+
+/// The call read back against the input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadBack {
+    pub left: Vec<Left>,
+    /// The share of the input's content words the call accounts for.
+    pub whole: f64,
+    /// The optional arguments the call leaves out that no word answers, where every word is accounted for.
+    pub unstated: Vec<String>,
+}
+
+impl ReadBack {
+    /// Whether some word does `more`.
+    pub fn asks_more(&self) -> bool {
+        self.left.iter().any(|l| l.does == Does::More)
+    }
+}
+
+/// The mood's lists whose words shape a sentence rather than name a thing: what the read-back takes as
+/// `nothing`, since the mood reads them.
+pub const MOOD_LISTS: &[&str] = &[
+    "taken_back",
+    "closing_taken_back",
+    "negations",
+    "sparing",
+    "every",
+    "conditions",
+    "ordering",
+    "habitual",
+    "hearsay",
+    "openers",
+    "asking",
+    "question_words",
+    "be",
+    "auxiliaries",
+    "after_a_subject",
+    "subjects",
+    "determiners",
+    "hedges",
+    "aside_subjects",
+    "not_past",
+    "tails",
+];
+
+/// Every word of [`MOOD_LISTS`], stemmed.
+fn mood_words() -> &'static HashSet<String> {
+    static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| {
+        crate::mood::lists::LISTS
+            .iter()
+            .filter(|l| MOOD_LISTS.contains(&l.name))
+            .flat_map(|l| l.entries.iter().flat_map(|e| e.iter()))
+            .flat_map(|w| words(w))
+            .map(|w| w.stem)
+            .collect()
+    });
+    &WORDS
+}
+
+/// What one word of the input is, before runs are joined.
+#[derive(Debug, Clone, PartialEq)]
+enum Said {
+    Held,
+    Left(Does),
+    /// A word a value of `arg` that no word names may have been read from.
+    Read(String),
+}
+
+/// Reads the call (`reflex` with `args`) back against `input`, whose typed spans are `candidates`.
+/// `flags` are the reflex's flags the engine judged, yes or no: no word places what a flag reads.
+pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candidate], flags: &[&str]) -> ReadBack {
+    let said_words = words(input);
+    let mut said: Vec<Option<Said>> = vec![None; said_words.len()];
+    let within = |w: &Word, start: usize, end: usize| start <= w.start && w.end <= end;
+    let mut unplaced: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    let mentions = mentions(input, reflex);
+    for (name, value) in &args.0 {
+        let placed: Vec<(usize, usize)> = match value {
+            Value::Pick { span, .. } => vec![(span.start, span.end)],
+            Value::Option { key } | Value::Word { word: key, .. } => mentions
+                .iter()
+                .filter(|(arg, k, _, _)| arg == name && k == key)
+                .map(|(_, _, start, end)| (*start, *end))
+                .collect(),
+            Value::Flag => continue,
+        };
+        if placed.is_empty() {
+            unplaced.push(name.clone());
+        }
+        for (i, w) in said_words.iter().enumerate() {
+            if placed.iter().any(|(s, e)| within(w, *s, *e)) {
+                said[i] = Some(Said::Held);
+            }
+        }
+    }
+    // Keys and spans said for an argument that the call did not take.
+    for (arg, _, start, end) in &mentions {
+        for (i, w) in said_words.iter().enumerate() {
+            if said[i].is_none() && within(w, *start, *end) {
+                said[i] = Some(Said::Left(Does::Answers { arg: arg.clone() }));
+            }
+        }
+    }
+    // A typed span of a kind no argument takes is no word the read-back weighs: the gate already holds
+    // the call for it (`unconsumed_span`).
+    let mut typed = vec![false; said_words.len()];
+    for c in candidates {
+        let arg = reflex.manifest.args.iter().find(|a| a.source == Source::Pick(c.kind));
+        for (i, w) in said_words.iter().enumerate() {
+            if said[i].is_none() && within(w, c.span.start, c.span.end) {
+                match arg {
+                    Some(arg) => said[i] = Some(Said::Left(Does::Answers { arg: arg.name.clone() })),
+                    None => typed[i] = true,
+                }
+            }
+        }
+    }
+    let own = own_words(reflex);
+    for (i, w) in said_words.iter().enumerate() {
+        if said[i].is_some() {
+            continue;
+        }
+        said[i] = Some(Said::Left(if own.contains(&w.stem) {
+            Does::Action
+        } else if is_stop(w) || mood_words().contains(&w.stem) {
+            Does::Nothing
+        } else {
+            Does::More
+        }));
+    }
+    let mut said: Vec<Said> = said.into_iter().map(|s| s.expect("every word is read")).collect();
+    let over = said.iter().filter(|s| **s == Said::Left(Does::More)).count();
+    // Words a value no word names was read from: as many as there are such values, else none can be told.
+    let read = over > 0 && over <= unplaced.len();
+    if read {
+        for s in said.iter_mut().filter(|s| **s == Said::Left(Does::More)) {
+            *s = Said::Read(unplaced[0].clone());
+        }
+    }
+    let content = said.iter().filter(|s| **s != Said::Left(Does::Nothing)).count();
+    let more = if read { 0 } else { over };
+    let whole = if content == 0 { 1.0 } else { 1.0 - more as f64 / content as f64 };
+    let left = runs(input, &said_words, &said, &typed);
+    let answered: HashSet<&str> = left
+        .iter()
+        .filter_map(|l| match &l.does {
+            Does::Answers { arg } => Some(arg.as_str()),
+            _ => None,
+        })
+        .collect();
+    let unstated = if more > 0 {
+        Vec::new()
+    } else {
+        reflex
+            .manifest
+            .args
+            .iter()
+            .filter(|a| a.optional && a.source != Source::Flag)
+            .filter(|a| args.get(&a.name).is_none() && !answered.contains(a.name.as_str()))
+            .map(|a| a.name.clone())
+            .collect()
+    };
+    ReadBack { left, whole, unstated }
+}
+
+/// Every key of the reflex's options and vocabularies the input says, by argument: `(arg, key, start, end)`.
+fn mentions(input: &str, reflex: &Reflex) -> Vec<(String, String, usize, usize)> {
+    let offered: Vec<Offered> = reflex
+        .manifest
+        .args
+        .iter()
+        .filter_map(|arg| {
+            let keys: Vec<(&str, &str)> = match &arg.source {
+                Source::Options(options) => options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect(),
+                Source::Vocab(_) => {
+                    reflex.vocab_of(&arg.name)?.words.iter().map(|w| (w.word.as_str(), w.what.as_str())).collect()
+                }
+                Source::Pick(_) | Source::Flag => return None,
+            };
+            Some(Offered { name: &arg.name, ask: &arg.ask, keys })
+        })
+        .collect();
+    let said = said(input, &offered);
+    offered
+        .iter()
+        .zip(&said)
+        .flat_map(|(o, s)| s.mentions.iter().map(|m| (o.name.to_string(), m.key.clone(), m.span.start, m.span.end)))
+        .collect()
+}
+
+/// The stems of the words the reflex says of itself: its description, examples, confirm question,
+/// options' meanings and questions.
+fn own_words(reflex: &Reflex) -> HashSet<String> {
+    let m = &reflex.manifest;
+    let mut texts: Vec<&str> = vec![&m.description, &m.confirm];
+    texts.extend(m.examples.iter().map(|r| r.utterance.as_str()));
+    for arg in &m.args {
+        texts.push(&arg.ask);
+        if let Source::Options(options) = &arg.source {
+            texts.extend(options.iter().flat_map(|(k, what)| [k.as_str(), what.as_str()]));
+        }
+    }
+    texts.iter().flat_map(|t| words(t)).map(|w| w.stem).chain(std::iter::once(stem(&reflex.name))).collect()
+}
+
+/// The words left, joined into runs of one kind, each run as typed.
+fn runs(input: &str, said_words: &[Word], said: &[Said], typed: &[bool]) -> Vec<Left> {
+    let chars: Vec<char> = input.chars().collect();
+    let mut left: Vec<Left> = Vec::new();
+    // Where the run being built starts, and the word it last took.
+    let mut open: Option<(usize, usize)> = None;
+    for (i, (w, s)) in said_words.iter().zip(said).enumerate() {
+        let (does, read) = match s {
+            Said::Held => {
+                open = None;
+                continue;
+            }
+            Said::Left(does) => (does.clone(), false),
+            Said::Read(arg) => (Does::Answers { arg: arg.clone() }, true),
+        };
+        match (open, left.last_mut()) {
+            (Some((start, last)), Some(run))
+                if last + 1 == i && run.does == does && run.read == read && run.typed == typed[i] =>
+            {
+                run.words = chars[said_words[start].start..w.end].iter().collect();
+                open = Some((start, i));
+            }
+            _ => {
+                let words = chars[w.start..w.end].iter().collect();
+                left.push(Left { words, does, p: 1.0, read, typed: typed[i] });
+                open = Some((i, i));
+            }
+        }
+    }
+    left
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decision::Value;
+
+    const LIGHTS: &str = r#"
+reflex = 1
+description = "Turn the lights in one room on, off, or dim them."
+effect = "write"
+confirm = "Set the lights {state}?"
+run = "lights.mjs"
+[args.room]
+ask = "Which room?"
+vocab = "rooms"
+optional = true
+[args.state]
+ask = "What should the lights do?"
+options.on = "Switch on."
+options.off = "Switch off."
+[examples]
+"turn on the kitchen lights" = { state = "on" }
+"#;
+
+    fn lights() -> Reflex {
+        let read = crate::manifest::read_manifest("reflex.toml", LIGHTS, &|_: &str| true);
+        let manifest = read.value.unwrap_or_else(|| panic!("{:?}", read.diagnostics));
+        let rooms = "den = \"The TV room.\"\noffice = \"The study.\"\n";
+        let rooms = crate::vocab::read_vocab("rooms", "rooms.toml", rooms).value.unwrap();
+        Reflex { name: "lights".into(), manifest, vocabs: [("rooms".to_string(), rooms)].into_iter().collect() }
+    }
+
+    fn call(room: Option<&str>, state: &str) -> Args {
+        let mut args = Vec::new();
+        if let Some(room) = room {
+            args.push(("room".to_string(), Value::Word { word: room.into(), value: None }));
+        }
+        args.push(("state".to_string(), Value::Option { key: state.into() }));
+        Args(args)
+    }
+
+    fn more(back: &ReadBack) -> Vec<&str> {
+        back.left.iter().filter(|l| l.does == Does::More).map(|l| l.words.as_str()).collect()
+    }
+
+    #[test]
+    fn a_thing_the_reflex_never_speaks_of_does_more() {
+        let back = read_back("turn on the den tv", &lights(), &call(Some("den"), "on"), &[], &[]);
+        assert_eq!(more(&back), ["tv"]);
+        assert!(back.asks_more());
+        assert!(back.whole < 1.0);
+        assert!(back.unstated.is_empty(), "nothing is settled while a word asks more");
+    }
+
+    #[test]
+    fn every_word_accounted_for_settles_an_optional_argument_unstated() {
+        let back = read_back("turn off the lights", &lights(), &call(None, "off"), &[], &[]);
+        assert!(more(&back).is_empty(), "{back:?}");
+        assert_eq!(back.whole, 1.0);
+        assert_eq!(back.unstated, ["room"]);
+    }
+
+    #[test]
+    fn a_room_said_but_not_taken_answers_it_and_settles_nothing() {
+        let back = read_back("turn off the office lights", &lights(), &call(None, "off"), &[], &[]);
+        let answers = Does::Answers { arg: "room".into() };
+        assert!(back.left.iter().any(|l| l.words == "office" && l.does == answers), "{back:?}");
+        assert!(back.unstated.is_empty());
+    }
+
+    #[test]
+    fn a_value_no_word_names_is_read_from_as_many_words_left() {
+        // An engine read `kill` as `off`: one value unplaced, one word left.
+        let back = read_back("kill the den lights", &lights(), &call(Some("den"), "off"), &[], &[]);
+        assert!(!back.asks_more(), "{back:?}");
+        let read = &back.left[0];
+        assert_eq!((read.words.as_str(), read.read), ("kill", true));
+        assert_eq!(read.does, Does::Answers { arg: "state".into() });
+        // Two words left for one such value: which said it cannot be told, so both ask more.
+        let back = read_back("kill the den lights and the tv", &lights(), &call(Some("den"), "off"), &[], &[]);
+        assert_eq!(more(&back), ["kill", "tv"]);
+    }
+
+    #[test]
+    fn words_in_no_list_and_no_manifest_never_go_unread() {
+        // Sentences built from words no rule and no manifest knows, around a plain request.
+        for input in [
+            "zorbly turn off the den lights",
+            "turn off the den lights quistically",
+            "turn off the den lights vex flumb",
+            "plonk the den lights off",
+        ] {
+            let back = read_back(input, &lights(), &call(Some("den"), "off"), &[], &[]);
+            assert!(back.asks_more(), "{input}: {back:?}");
+        }
+    }
+}
