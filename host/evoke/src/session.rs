@@ -18,6 +18,8 @@ pub struct Workspace {
     pub places: Places,
     pub project: Project,
     pub catalog: Catalog,
+    /// The tags the catalog was narrowed to (`--tag`): a plan file saved from it carries them.
+    pub tags: Vec<String>,
 }
 
 /// The places and the project found from the working directory, or the one `-C DIR` names: the one way
@@ -67,7 +69,8 @@ impl Workspace {
         if let Some(tag) = options.tag {
             catalog.retain(|r| r.manifest.tags.iter().any(|t| t == tag));
         }
-        Ok(Workspace { places, project, catalog })
+        let tags = options.tag.map(str::to_string).into_iter().collect();
+        Ok(Workspace { places, project, catalog, tags })
     }
 }
 
@@ -88,7 +91,7 @@ impl Workspace {
         if let Some(adapter) = adapter {
             project.file.adapter = Some(adapter.to_string());
         }
-        Ok(Workspace { places, project, catalog: Catalog::default() })
+        Ok(Workspace { places, project, catalog: Catalog::default(), tags: Vec::new() })
     }
 }
 
@@ -97,6 +100,8 @@ pub struct Session {
     pub places: Places,
     pub project: Project,
     pub catalog: Catalog,
+    /// The tags the catalog was narrowed to (`--tag`): a plan file saved from it carries them.
+    pub tags: Vec<String>,
     pub adapter: Box<dyn Adapter>,
     pub adapter_name: String,
     pub gate: Option<Gate>,
@@ -124,7 +129,7 @@ impl Session {
 
     /// The workspace with its engine: the recording's when one is named, else the project's choice.
     pub fn of(workspace: Workspace, recording: Option<&Path>) -> Result<Session, CommandError> {
-        let Workspace { places, project, catalog } = workspace;
+        let Workspace { places, project, catalog, tags } = workspace;
         let (adapter_name, adapter) = choose_adapter(&project, recording, &places.data, &places.cache)?;
         let plan = plan_digest(&catalog);
         if let Some(recorded) = adapter.plan()
@@ -160,7 +165,7 @@ impl Session {
             evoke_files::trust::reviews(&places, &project.location).unwrap_or_default()
         };
         let reviews = std::sync::Mutex::new(reviews);
-        Ok(Session { places, project, catalog, adapter, adapter_name, gate, plan, cache, reviews })
+        Ok(Session { places, project, catalog, tags, adapter, adapter_name, gate, plan, cache, reviews })
     }
 }
 

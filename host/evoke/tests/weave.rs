@@ -272,6 +272,46 @@ fn a_plan_file_runs_while_its_pins_hold_and_is_refused_after_an_edit() {
 }
 
 #[test]
+fn a_plan_file_saved_under_a_tag_carries_it_and_runs_among_that_tags_reflexes() {
+    let sentence = "mark it and mark it";
+    let f = fixture(&[sentence]);
+    let manifest = f.project.join("r/mark/reflex.toml");
+    let tagged = std::fs::read_to_string(&manifest).unwrap() + "tags = [\"ink\"]\n";
+    std::fs::write(&manifest, tagged).unwrap();
+    // Under the tag only `mark` is offered, so the answers name it alone.
+    let all = recording(&[sentence]);
+    let answers: Vec<&str> = all
+        .lines()
+        .filter(|l| !l.starts_with("\"fits.") || l.starts_with("\"fits.mark\""))
+        .map(|l| if l.starts_with("route = {") { "route = { mark = 0.95, none = 0.05 }" } else { l })
+        .collect();
+    std::fs::write(f.project.join("recording.toml"), answers.join("\n")).unwrap();
+    let plan = f.home.join("ink.plan.json");
+    let plan_arg = plan.to_str().unwrap();
+    let saved = f.evoke().args(["--tag", "ink", "try", "--save", plan_arg, sentence]).output().unwrap();
+    assert_eq!(saved.status.code(), Some(0), "{}", text(&saved).1);
+    let written = std::fs::read_to_string(&plan).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(file["tags"], serde_json::json!(["ink"]), "{written}");
+    let names: Vec<&String> = file["reflexes"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["mark"], "only the tag's reflexes are pinned: {written}");
+
+    // Under another tag it is another plan: refused at its `tags` line, naming the tag it was saved with.
+    let other = f.evoke().args(["--tag", "paint", "run", plan_arg]).output().unwrap();
+    let (_, stderr) = text(&other);
+    let line = written.lines().position(|l| l.trim_start().starts_with("\"tags\":")).unwrap() + 1;
+    assert_eq!(other.status.code(), Some(6), "{stderr}");
+    assert!(stderr.contains(&format!("line {line}: `tags`: saved under --tag ink")), "{stderr}");
+    assert!(stderr.contains("--tag ink run"), "the fix: {stderr}");
+    assert_eq!(f.count("mark"), 0, "nothing ran: {}", f.marks());
+
+    // Run as `try --save` says to run it, with no tag: among the reflexes of the tag it was saved under.
+    let ran = f.evoke().args(["run", plan_arg]).output().unwrap();
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran).1);
+    assert_eq!(f.count("mark"), 2, "{}", f.marks());
+}
+
+#[test]
 fn an_optional_value_a_step_refers_back_to_is_written_into_its_words_and_decided_again() {
     let root = tempfile::tempdir().unwrap();
     let project = root.path().join("project");

@@ -30,8 +30,15 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
     // A plan file: `evoke run month.plan.json`, with `N.arg=value` filling a value step N still needs (a
     // reflex's name is never one ending `.json`).
     if args.name.ends_with(".json") {
-        let session = context.session()?;
         let path = std::path::Path::new(&args.name);
+        // A plan saved under `--tag` pins the reflexes of that tag alone: it runs among them, as it was
+        // decided, unless this run names a tag of its own (which the file's own check then holds to it).
+        let session = match (&context.tag, crate::commands::weave::saved_tag(path)) {
+            (None, Some(tag)) => {
+                crate::session::open_pinned(&crate::session::Options { tag: Some(&tag), ..context.options() })?
+            }
+            _ => context.session()?,
+        };
         return crate::commands::weave::run_file(&session, path, &args.values, context);
     }
     by_name(ui, &context.workspace()?, &args.name, &args.values, context.json)

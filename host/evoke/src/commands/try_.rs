@@ -71,7 +71,7 @@ async fn one(
                 if woven.plan.refused() {
                     return Err(CommandError::usage("a refused plan is not saved; nothing would run"));
                 }
-                return crate::runner::planfile::save(ui, session, &woven, path, &[]);
+                return crate::runner::planfile::save(ui, session, &woven, path);
             }
             Ok(Exit::Done)
         }

@@ -40,6 +40,19 @@ pub fn why(ui: &Ui, log_path: &Path, back: usize, entry: &serde_json::Value) -> 
     Exit::Done
 }
 
+/// The one tag a plan file says it was saved under, read before its seal is opened: only to choose the
+/// reflexes it runs among, which its seal and pins are then checked against. A file that cannot be read,
+/// or that names no tag or several, gives none.
+pub fn saved_tag(path: &Path) -> Option<String> {
+    use evoke_core::weave::planfile::MAX_BYTES;
+    let text = evoke_files::bounded::read_to_string(path, MAX_BYTES as u64).ok()?;
+    let file: serde_json::Value = serde_json::from_str(&text).ok()?;
+    match file.get("tags")?.as_array()?.as_slice() {
+        [tag] => tag.as_str().map(str::to_string),
+        _ => None,
+    }
+}
+
 /// `evoke run FILE`: the plan of a plan file, run only when its seal holds, every pin still holds and its
 /// answers give the very plan written. Nothing runs otherwise. A file sealed by another key (written
 /// elsewhere) is decided again here from its sentence, and each of its writes asks first.
@@ -79,6 +92,35 @@ pub fn run_file(
         Ok(file) => file,
         Err(e) => return refused(shift(e)),
     };
+    // Its pins are of the reflexes its tags let take part; among others, it is another plan.
+    if file.tags != session.tags {
+        let at = |key: &str| text.lines().position(|l| l.trim_start().starts_with(&format!("\"{key}\":")));
+        let line = at("tags").or_else(|| at("weave")).map_or(1, |i| i + 1);
+        let under = |tags: &[String]| match tags {
+            [] => "no --tag".to_string(),
+            tags => tags.iter().map(|t| format!("--tag {t}")).collect::<Vec<_>>().join(" "),
+        };
+        let mut words = vec!["evoke".to_string()];
+        let mut given = repeated.iter();
+        while let Some(word) = given.next() {
+            // The run's own tag is left out: the file's takes its place.
+            if word == "--tag" {
+                given.next();
+                continue;
+            }
+            words.push(word.clone());
+        }
+        for tag in &file.tags {
+            words.extend(["--tag".to_string(), tag.clone()]);
+        }
+        words.extend(["run".to_string(), shown.clone()]);
+        return Err(CommandError::refused(format!(
+            "{shown}: line {line}: `tags`: saved under {}; this run is under {}; nothing ran",
+            under(&file.tags),
+            under(&session.tags)
+        ))
+        .with_fix(format!("run it under the tags it was saved with: {}", render::command(&words))));
+    }
     if let Err(e) = planfile::check(&opened.text, &file, &crate::runner::planfile::pins(session)) {
         return refused(shift(e));
     }

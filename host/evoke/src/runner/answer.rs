@@ -86,7 +86,7 @@ fn save_asked(
     evoke_files::atomic::create_private_dirs(&dir)
         .map_err(|e| CommandError::failed(format!("cannot make {}: {e}", dir.display())))?;
     let path = dir.join(format!("{id}.plan.json"));
-    let sealed = super::planfile::seal_plan(session, plan, answers, &[], Some(&id))?;
+    let sealed = super::planfile::seal_plan(session, plan, answers, Some(&id))?;
     evoke_files::atomic::write(&path, sealed.as_bytes())
         .map_err(|e| CommandError::failed(format!("cannot write {}: {e}", path.display())))?;
     prune_asked(&dir, &path);

@@ -57,8 +57,8 @@ pub fn plan_key(session: &Session) -> Result<[u8; evoke_files::plan_key::KEY_BYT
 
 /// `evoke try --save FILE`: the plan whole, sealed, written atomically. Its journal is begun empty here,
 /// so that running the file finds it: a file whose journal is missing asks before each write.
-pub fn save(ui: &Ui, session: &Session, woven: &PlanDecided, path: &Path, tags: &[String]) -> CommandResult {
-    let sealed = seal_plan(session, &woven.plan, &woven.answers, tags, None)?;
+pub fn save(ui: &Ui, session: &Session, woven: &PlanDecided, path: &Path) -> CommandResult {
+    let sealed = seal_plan(session, &woven.plan, &woven.answers, None)?;
     evoke_files::atomic::write(path, sealed.as_bytes())
         .map_err(|e| CommandError::failed(format!("cannot write {}: {e}", path.display())))?;
     ui.err(&render::plan_saved(&path.display().to_string()));
@@ -66,14 +66,15 @@ pub fn save(ui: &Ui, session: &Session, woven: &PlanDecided, path: &Path, tags: 
 }
 
 /// A plan file's text, sealed, with its journal begun (kept as it is when the same plan was saved before).
+/// It carries the session's tags, since its pins are of the reflexes those tags let take part.
 pub fn seal_plan(
     session: &Session,
     plan: &Plan,
     answers: &[evoke_core::weave::planfile::Answer],
-    tags: &[String],
     asked: Option<&str>,
 ) -> Result<String, CommandError> {
     let weave = serde_json::to_value(plan).unwrap_or_default();
+    let tags = &session.tags;
     let text = evoke_core::weave::planfile::write(&pins(session), &plan.input, tags, weave, answers.to_vec(), asked);
     let key = plan_key(session)?;
     let sealed = evoke_core::weave::planfile::seal(&text, &key);

@@ -107,7 +107,7 @@ impl Evoke {
             if plan.woven().plan.refused() {
                 return Err(CommandError::usage("a refused plan is not saved; nothing would run").into());
             }
-            Ok(crate::runner::planfile::seal_plan(&self.session, &plan.woven().plan, &plan.woven().answers, &[], None)?)
+            Ok(crate::runner::planfile::seal_plan(&self.session, &plan.woven().plan, &plan.woven().answers, None)?)
         })
     }
 
