@@ -128,6 +128,60 @@ fn add_then_lock_then_decide() {
     assert_eq!(line["effect"], "write");
 }
 
+/// The answers to a sentence of two steps, each the lights, for a plan file of a remote reflex.
+const TWO_STEPS: &str = r#"
+[answers."turn the lights on and turn the lights off"]
+route          = { lights = 0.95, none = 0.05 }
+"weave.cut_19_22" = { yes = 0.9 }
+
+[answers."turn the lights off"]
+route          = { lights = 0.95, none = 0.05 }
+"fits.lights"  = { yes = 0.9 }
+"lights.state" = { off = 0.9, on = 0.05, unstated = 0.05 }
+"#;
+
+#[test]
+fn a_plan_file_pins_a_remote_reflex_by_ref_tag_and_h1_and_is_refused_after_another_fetch() {
+    let world = World::new();
+    let up = world.upstream("lights");
+    up.commit(&[("reflex.toml", &lights("write"))], "lights");
+    up.tag("v1.0.0", false);
+    let locked = world.add("lights", "https://example.test/lights@v1.0.0").unwrap().locked.unwrap();
+    std::fs::write(world.root.join("recording.toml"), format!("{RECORDING}{TWO_STEPS}")).unwrap();
+    let plan = world.root.join("lights.plan.json");
+    let plan_arg = plan.to_str().unwrap();
+    let sentence = "turn the lights on and turn the lights off";
+    let saved = world.evoke(&["--recording", "recording.toml", "try", "--save", plan_arg, sentence]);
+    assert_eq!(saved.status.code(), Some(0), "{}", String::from_utf8_lossy(&saved.stderr));
+    let written = std::fs::read_to_string(&plan).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&written).unwrap();
+    let pin = &file["reflexes"]["lights"];
+    assert_eq!(pin["ref"], "https://example.test/lights", "{written}");
+    assert_eq!(pin["tag"], "v1.0.0", "{written}");
+    assert_eq!(pin["h1"], locked.h1.as_str(), "{written}");
+    let keys: Vec<&String> = pin.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["item", "ref", "tag", "h1", "path"], "beside its item: {written}");
+    let ran = world.evoke(&["--recording", "recording.toml", "run", plan_arg]);
+    assert_eq!(ran.status.code(), Some(0), "its pins hold here: {}", String::from_utf8_lossy(&ran.stderr));
+
+    // A later release of the same manifest, another file beside it: the item is the same, the h1 is not.
+    up.commit(&[("reflex.toml", &lights("write")), ("README.md", "The lights.\n")], "a readme");
+    up.tag("v1.0.1", false);
+    let report = install::update(&world.places, &world.project, &mut world.fetcher(), false, None).unwrap();
+    assert!(!report.failed, "{:?}", report.events);
+    let now = Lock::load(&world.project.root).unwrap().reflexes["lights"].clone();
+    assert_ne!(now.h1, locked.h1);
+    let ran = world.evoke(&["--recording", "recording.toml", "run", plan_arg]);
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    let line = written.lines().position(|l| l.trim_start().starts_with("\"lights\": {")).unwrap() + 1;
+    assert_eq!(ran.status.code(), Some(6), "{stderr}");
+    assert!(stderr.contains(&format!("line {line}: `lights`: lights was fetched from")), "{stderr}");
+    assert!(
+        stderr.contains(&format!("the lock here has https://example.test/lights at v1.0.1 ({})", now.h1)),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn an_effect_loosened_upstream_is_kept_until_accept() {
     let world = World::new();

@@ -124,6 +124,10 @@ pub fn run_file(
     if let Err(e) = planfile::check(&opened.text, &file, &crate::runner::planfile::pins(session)) {
         return refused(shift(e));
     }
+    if let Err(e) = crate::runner::planfile::check_remote(&opened.text, &crate::runner::planfile::remote_pins(session))
+    {
+        return refused(shift(e));
+    }
     let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());
     let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };

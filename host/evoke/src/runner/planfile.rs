@@ -50,6 +50,137 @@ pub fn pins(session: &Session) -> evoke_core::weave::planfile::Pins {
     }
 }
 
+/// Where a remote reflex or playbook was fetched from, pinned in a plan file beside its `item`: the ref
+/// as `evoke.toml` names it, the version tag taken and the lock's h1 of its directory. Its `item` hashes
+/// the manifest alone, so only the h1 tells two fetches of one manifest with other bodies apart.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RemotePin {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub tag: String,
+    pub h1: String,
+}
+
+impl std::fmt::Display for RemotePin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at {} ({})", self.reference, self.tag, self.h1)
+    }
+}
+
+/// Every active remote reflex's and playbook's pin, as the lock holds it here now.
+pub fn remote_pins(session: &Session) -> std::collections::BTreeMap<String, RemotePin> {
+    let mut pins = std::collections::BTreeMap::new();
+    for reflex in session.catalog.reflexes() {
+        let name = &reflex.name;
+        let locked = match session.project.playbook(name) {
+            Some(playbook) => playbook.locked.as_ref(),
+            None => session.project.installed(name).and_then(|i| i.locked.as_ref()),
+        };
+        if let Some(locked) = locked {
+            let pin = RemotePin { reference: locked.reference.clone(), tag: locked.tag.clone(), h1: locked.h1.clone() };
+            pins.insert(name.clone(), pin);
+        }
+    }
+    pins
+}
+
+/// The plan file's text with each remote entry of `reflexes` given its `ref`, `tag` and `h1` after its
+/// `item`. Every other byte is as the file's writer made it: a text with no remote entry is returned as
+/// it is, and one with some is written again in the same layout.
+fn with_remote(text: String, remote: &std::collections::BTreeMap<String, RemotePin>) -> String {
+    if remote.is_empty() {
+        return text;
+    }
+    let Ok(mut file) = serde_json::from_str::<serde_json::Value>(&text) else { return text };
+    let Some(reflexes) = file.get_mut("reflexes").and_then(|r| r.as_object_mut()) else { return text };
+    for (name, pin) in remote {
+        let Some(entry) = reflexes.get_mut(name).and_then(|e| e.as_object_mut()) else { continue };
+        let mut pinned = serde_json::Map::new();
+        for (key, value) in std::mem::take(entry) {
+            let item = key == "item";
+            pinned.insert(key, value);
+            if item {
+                pinned.insert("ref".into(), pin.reference.clone().into());
+                pinned.insert("tag".into(), pin.tag.clone().into());
+                pinned.insert("h1".into(), pin.h1.clone().into());
+            }
+        }
+        *entry = pinned;
+    }
+    match serde_json::to_string_pretty(&file) {
+        Ok(mut written) => {
+            written.push('\n');
+            written
+        }
+        Err(_) => text,
+    }
+}
+
+/// Checks the remote pins of a plan file's text (the seal's line left out) against the lock here now:
+/// a reflex fetched at another ref, tag or h1, or a local one where a fetched one was, refuses the file
+/// at that reflex's line in `reflexes`.
+pub fn check_remote(
+    text: &str,
+    now: &std::collections::BTreeMap<String, RemotePin>,
+) -> Result<(), evoke_core::weave::planfile::Refused> {
+    use evoke_core::weave::planfile::Refused;
+    /// An entry of `reflexes` as far as its remote pin goes; the rest is the file's reader's.
+    #[derive(serde::Deserialize)]
+    struct Entry {
+        #[serde(rename = "ref")]
+        reference: Option<String>,
+        tag: Option<String>,
+        h1: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Entries {
+        reflexes: std::collections::BTreeMap<String, Entry>,
+    }
+    const AGAIN: &str = "say the sentence again, or write the plan again: evoke try --save FILE \"…\"";
+    let refused = |name: &str, message: String| {
+        // The entry's own line, under `reflexes`: the name may be a key elsewhere in the file too.
+        let lines: Vec<&str> = text.lines().collect();
+        let from = lines.iter().position(|l| l.trim_start().starts_with("\"reflexes\":")).unwrap_or(0);
+        let key = format!("{}:", serde_json::Value::from(name));
+        let line = lines[from..].iter().position(|l| l.trim_start().starts_with(&key)).map_or(from, |i| from + i);
+        Refused { line: line + 1, key: name.to_string(), message, fix: AGAIN.to_string() }
+    };
+    let entries: Entries = serde_json::from_str(text).map_err(|e| Refused {
+        line: e.line().max(1),
+        key: "reflexes".into(),
+        message: format!("not a plan file evoke can read: {e}"),
+        fix: AGAIN.into(),
+    })?;
+    for (name, entry) in &entries.reflexes {
+        let written = match (&entry.reference, &entry.tag, &entry.h1) {
+            (None, None, None) => None,
+            (Some(reference), Some(tag), Some(h1)) => {
+                Some(RemotePin { reference: reference.clone(), tag: tag.clone(), h1: h1.clone() })
+            }
+            _ => {
+                return Err(refused(
+                    name,
+                    format!("{name} has a part of a remote pin; evoke writes `ref`, `tag` and `h1` together"),
+                ));
+            }
+        };
+        match (written, now.get(name)) {
+            (None, None) => {}
+            (Some(written), Some(here)) if written == *here => {}
+            (Some(written), Some(here)) => {
+                return Err(refused(name, format!("{name} was fetched from {written}; the lock here has {here}")));
+            }
+            (Some(written), None) => {
+                return Err(refused(name, format!("{name} was fetched from {written}; here it is a local one")));
+            }
+            (None, Some(here)) => {
+                return Err(refused(name, format!("{name} was a local one; here it is fetched from {here}")));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The key plan files are sealed with, made on first use in the data place.
 pub fn plan_key(session: &Session) -> Result<[u8; evoke_files::plan_key::KEY_BYTES], CommandError> {
     evoke_files::plan_key::key(&session.places.data).map_err(|e| CommandError::failed(e.to_string()))
@@ -76,6 +207,7 @@ pub fn seal_plan(
     let weave = serde_json::to_value(plan).unwrap_or_default();
     let tags = &session.tags;
     let text = evoke_core::weave::planfile::write(&pins(session), &plan.input, tags, weave, answers.to_vec(), asked);
+    let text = with_remote(text, &remote_pins(session));
     let key = plan_key(session)?;
     let sealed = evoke_core::weave::planfile::seal(&text, &key);
     let opened = evoke_core::weave::planfile::unseal(&sealed, &key)
