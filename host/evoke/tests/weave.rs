@@ -241,7 +241,9 @@ fn a_plan_file_runs_while_its_pins_hold_and_is_refused_after_an_edit() {
     assert_eq!(f.count("mark"), 2);
     let first: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
     assert_eq!(first["pinned"]["file"], plan_arg);
-    assert!(first["pinned"]["id"].as_str().unwrap().starts_with("sha256:"), "{first}");
+    // The SHA-256 of the bytes read, written as every content hash evoke writes: `h1:` and its base64.
+    let read = <sha2::Sha256 as sha2::Digest>::digest(written.as_bytes());
+    assert_eq!(first["pinned"]["id"], format!("h1:{}", evoke_core::h1::base64(&read)), "{first}");
 
     // The same plan again: its journal says both writes are done, so neither runs again.
     let again = f.evoke().args(["run", plan_arg]).output().unwrap();
@@ -269,6 +271,25 @@ fn a_plan_file_runs_while_its_pins_hold_and_is_refused_after_an_edit() {
     assert_eq!(refused.status.code(), Some(6), "{}", text(&refused).1);
     assert!(text(&refused).1.contains(&format!("line {line}: `adapter`")), "{}", text(&refused).1);
     assert_eq!(f.count("mark"), 2, "nothing ran: {}", f.marks());
+}
+
+#[test]
+fn a_step_run_from_a_plan_file_carries_the_h1_of_the_bytes_read() {
+    let sentence = "mark it and mark it";
+    let f = fixture(&[sentence]);
+    let plan = saved(&f, sentence);
+    let ran = f.evoke().args(["--json", "run", plan.to_str().unwrap()]).output().unwrap();
+    let (stdout, stderr) = text(&ran);
+    assert_eq!(ran.status.code(), Some(0), "{stdout}{stderr}");
+    let read = <sha2::Sha256 as sha2::Digest>::digest(std::fs::read(&plan).unwrap());
+    let id = format!("h1:{}", evoke_core::h1::base64(&read));
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    for line in &lines {
+        assert_eq!(line["pinned"], serde_json::json!({ "file": plan.to_str().unwrap(), "id": id }), "{line}");
+    }
+    // The form every h1 has: it reads back as the 32 bytes of a SHA-256.
+    assert_eq!(evoke_core::h1::decode(&id).map(|bytes| bytes.to_vec()), Some(read.to_vec()));
 }
 
 #[test]

@@ -53,6 +53,13 @@ pub fn saved_tag(path: &Path) -> Option<String> {
     }
 }
 
+/// The id a step run from a plan file carries: `h1:` and the standard, padded base64 of the SHA-256 of
+/// the file's bytes as read, the form of every content hash evoke writes (`evoke_core::h1`).
+fn file_id(text: &str) -> String {
+    use sha2::Digest;
+    format!("h1:{}", evoke_core::h1::base64(&sha2::Sha256::digest(text.as_bytes())))
+}
+
 /// `evoke run FILE`: the plan of a plan file, run only when its seal holds, every pin still holds and its
 /// answers give the very plan written. Nothing runs otherwise. A file sealed by another key (written
 /// elsewhere) is decided again here from its sentence, and each of its writes asks first.
@@ -130,7 +137,7 @@ pub fn run_file(
     }
     let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());
-    let pinned = Pinned { file: shown.clone(), id: planfile::id(&text) };
+    let pinned = Pinned { file: shown.clone(), id: file_id(&text) };
     let options = Options {
         ui,
         json,
