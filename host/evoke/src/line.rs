@@ -122,4 +122,8 @@ pub struct NamedLine<'a> {
     pub trace: &'a [TraceEntry],
     #[serde(flatten)]
     pub ran: Option<RanFields<'a>>,
+    /// Why the call never started its body (a value refused at the edge, a secret unset), as a decided
+    /// call's line says it: under `--json` a call by name has its line however it ends.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
 }

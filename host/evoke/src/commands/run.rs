@@ -67,7 +67,7 @@ fn by_name(ui: &Ui, session: &Workspace, name: &str, pairs: &[String], json: boo
     let destructive = reflex.manifest.effect == Effect::Destructive;
     let prompt_shown = destructive.then(|| evoke_core::decide::destructive_prompt(reflex, &args, &call));
     let because = [Because::Destructive];
-    let line_of = |outcome, ran| {
+    let line_of = |outcome, ran, error| {
         to_line(&NamedLine {
             input: "",
             outcome,
@@ -79,13 +79,14 @@ fn by_name(ui: &Ui, session: &Workspace, name: &str, pairs: &[String], json: boo
             because: destructive.then_some(&because[..]),
             trace: &[],
             ran,
+            error,
         })
     };
     let mut log = Log::open(&session.places.log());
     let mut waited = std::time::Duration::ZERO;
     if let Some(p) = &prompt_shown {
         if !ui.present() {
-            let line = line_of(Outcome::Confirm, None);
+            let line = line_of(Outcome::Confirm, None, None);
             let _ = log.append(&line, &[], &[]);
             if json {
                 ui.json_line(&line);
@@ -95,17 +96,29 @@ fn by_name(ui: &Ui, session: &Workspace, name: &str, pairs: &[String], json: boo
             return Ok(Exit::NeedsPerson);
         }
         if !crate::act::confirmed(ui, p, &mut waited) {
-            let _ = log.append(&line_of(Outcome::Confirm, None), &[], &[]);
+            let _ = log.append(&line_of(Outcome::Confirm, None, None), &[], &[]);
             ui.err(&render::declined());
             return Ok(Exit::Declined);
         }
     }
     let Some(dir) = body::dir_of(&session.project, name) else { return Ok(Exit::Failed) };
     let deadline = Instant::now() + DEADLINE + waited;
-    let prepared = body::prepare(&session.project, reflex, &dir, &args, "", deadline)?;
+    let prepared = match body::prepare(&session.project, reflex, &dir, &args, "", deadline) {
+        Ok(prepared) => prepared,
+        Err(not) => {
+            // Refused at the edge, before its body: logged and printed like any end, then said as an error.
+            let refused = CommandError::from(not);
+            let line = line_of(Outcome::Run, None, Some(&refused.message));
+            let _ = log.append(&line, &[], &[]);
+            if json {
+                ui.json_line(&line);
+            }
+            return Err(refused);
+        }
+    };
     let runtime = crate::session::runtime()?;
     let ran = runtime.block_on(body::run(&prepared, &session.places.cache, interrupted()));
-    let line = line_of(Outcome::Run, Some(RanFields::of(&ran)));
+    let line = line_of(Outcome::Run, Some(RanFields::of(&ran)), None);
     let _ = log.append(&line, &[], &[]);
     if json {
         ui.json_line(&line);

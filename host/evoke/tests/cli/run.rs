@@ -54,3 +54,21 @@ fn a_plan_file_that_is_not_there() {
 fn resume_with_no_plan_left() {
     insta::assert_snapshot!(refused(&["--recording", "recording.toml", "resume"], 2));
 }
+
+#[test]
+fn a_call_by_name_refused_before_its_body_still_prints_its_line_under_json() {
+    let world = World::lamp();
+    // The secret is read from a variable no one set: the call is refused before its body starts.
+    let set = world.evoke(&["config", "lamp", "token", "--env", "EVOKE_TEST_NEVER_SET"]);
+    assert_eq!(set.code, 0, "{}", set.seen());
+    world.trust();
+    let run = world.evoke(&["--json", "run", "lamp", "room=den", "state=off"]);
+    assert_ne!(run.code, 0, "{}", run.seen());
+    let lines: Vec<serde_json::Value> = run.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 1, "its one line: {}", run.seen());
+    assert_eq!(lines[0]["call"], "lamp room=\"den\" state=\"off\"", "{}", lines[0]);
+    assert!(lines[0]["error"].as_str().unwrap_or_default().contains("EVOKE_TEST_NEVER_SET"), "{}", lines[0]);
+    assert!(lines[0].get("contained").is_none(), "no body ran: {}", lines[0]);
+    // The error is said on stderr too, as for a decided call.
+    assert!(run.stderr.contains("EVOKE_TEST_NEVER_SET"), "{}", run.seen());
+}
