@@ -229,3 +229,21 @@ fn a_playbooks_plan_run_by_the_library_hands_back_json_lines_alone() {
         assert!(serde_json::from_str::<serde_json::Value>(line).is_ok(), "not a JSON line: {line}");
     }
 }
+
+#[test]
+fn a_project_whose_lock_pins_another_engine_is_refused_naming_the_pin_and_the_fix() {
+    let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    // The example's timer and volume are reached by a path up to the repository's reflexes.
+    let project = root.path().join("docs/examples/home");
+    copy_tree(&repo().join("docs/examples/home"), &project);
+    copy_tree(&repo().join("reflexes"), &root.path().join("reflexes"));
+    let lock = "version = 1\n\n[adapter]\nname = \"openai\"\nid = \"openai/another-model\"\n";
+    std::fs::write(project.join("evoke.lock"), lock).unwrap();
+    trust(home.path(), &project);
+    let options = OpenOptions { home: Some(home.path().to_path_buf()), ..Default::default() };
+    let Err(refused) = Evoke::open(&project, options) else { panic!("decided with an engine the lock does not pin") };
+    assert_eq!(refused.exit(), Exit::NeedsPerson, "{refused}");
+    assert!(refused.message().contains("[adapter] pins openai (openai/another-model)"), "{}", refused.message());
+    assert!(refused.fix().is_some_and(|fix| fix.contains("evoke update")), "{:?}", refused.fix());
+}
