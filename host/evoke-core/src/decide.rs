@@ -585,7 +585,7 @@ fn settle(reading: Reading) -> Decision {
             read_back
                 .left
                 .iter()
-                .filter(|l| matches!(l.does, Does::Answers { .. } | Does::More))
+                .filter(|l| l.again || matches!(l.does, Does::Answers { .. } | Does::More))
                 .cloned()
                 .collect::<Vec<_>>(),
         )

@@ -12,8 +12,9 @@
 //!   (`read`); past that count, every word left over does `more`, since which of them said the value
 //!   cannot be told.
 //! - `nothing`: the words a request is phrased in ([`crate::words::is_stop`]), and the words the mood
-//!   reads to tell a request from a question, a condition, a negation or a remark (its lists of such
-//!   words, [`MOOD_LISTS`]): the mood gates the call on them, so they ask for nothing more.
+//!   reads to tell a request from a question, a condition, a negation or a remark, or a command from a
+//!   mention of one (its lists of such words, [`MOOD_LISTS`], among them the verbs a command opens with):
+//!   the mood gates the call on them, and the route reads the act from them, so they ask for nothing more.
 //! - `action`: a word the reflex's description, examples, option meanings or questions use.
 //! - `answers`: a key of one of its arguments' options or vocabulary, or a typed span of a pick's kind,
 //!   that no value took.
@@ -57,6 +58,9 @@ pub struct Left {
     /// Where a value of the call no word names aloud may have been read from these words.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub read: bool,
+    /// Whether the words say the call is wanted once more (`again`, `once more`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub again: bool,
     /// Whether the words are a typed span no argument takes, which the gate holds the call for apart.
     #[serde(skip)]
     pub typed: bool,
@@ -82,6 +86,7 @@ impl ReadBack {
 /// The mood's lists whose words shape a sentence rather than name a thing: what the read-back takes as
 /// `nothing`, since the mood reads them.
 pub const MOOD_LISTS: &[&str] = &[
+    "commands",
     "taken_back",
     "closing_taken_back",
     "negations",
@@ -105,6 +110,18 @@ pub const MOOD_LISTS: &[&str] = &[
     "tails",
 ];
 
+/// Whether the word at `i` says the call is wanted once more (003's `left.again`: `again`, `once more`):
+/// it asks for the same call, not for more than it.
+fn says_again(said_words: &[Word], i: usize) -> bool {
+    let w = |k: usize| said_words.get(k).map(|w| w.lower.as_str());
+    match w(i) {
+        Some("again") => true,
+        Some("more") => matches!(w(i.wrapping_sub(1)), Some("once" | "one")),
+        Some("once") => w(i + 1) == Some("more"),
+        _ => false,
+    }
+}
+
 /// Every word of [`MOOD_LISTS`], stemmed.
 fn mood_words() -> &'static HashSet<String> {
     static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| {
@@ -126,6 +143,8 @@ enum Said {
     Left(Does),
     /// A word a value of `arg` that no word names may have been read from.
     Read(String),
+    /// A word that says the call is wanted once more.
+    Again,
 }
 
 /// Reads the call (`reflex` with `args`) back against `input`, whose typed spans are `candidates`.
@@ -184,6 +203,9 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
         }
         said[i] = Some(Said::Left(if own.contains(&w.stem) {
             Does::Action
+        } else if says_again(&said_words, i) {
+            said[i] = Some(Said::Again);
+            continue;
         } else if is_stop(w) || mood_words().contains(&w.stem) {
             Does::Nothing
         } else {
@@ -199,7 +221,7 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
             *s = Said::Read(unplaced[0].clone());
         }
     }
-    let content = said.iter().filter(|s| **s != Said::Left(Does::Nothing)).count();
+    let content = said.iter().filter(|s| !matches!(s, Said::Left(Does::Nothing) | Said::Again)).count();
     let more = if read { 0 } else { over };
     let whole = if content == 0 { 1.0 } else { 1.0 - more as f64 / content as f64 };
     let left = runs(input, &said_words, &said, &typed);
@@ -272,24 +294,29 @@ fn runs(input: &str, said_words: &[Word], said: &[Said], typed: &[bool]) -> Vec<
     // Where the run being built starts, and the word it last took.
     let mut open: Option<(usize, usize)> = None;
     for (i, (w, s)) in said_words.iter().zip(said).enumerate() {
-        let (does, read) = match s {
+        let (does, read, again) = match s {
             Said::Held => {
                 open = None;
                 continue;
             }
-            Said::Left(does) => (does.clone(), false),
-            Said::Read(arg) => (Does::Answers { arg: arg.clone() }, true),
+            Said::Left(does) => (does.clone(), false, false),
+            Said::Read(arg) => (Does::Answers { arg: arg.clone() }, true, false),
+            Said::Again => (Does::Nothing, false, true),
         };
         match (open, left.last_mut()) {
             (Some((start, last)), Some(run))
-                if last + 1 == i && run.does == does && run.read == read && run.typed == typed[i] =>
+                if last + 1 == i
+                    && run.does == does
+                    && run.read == read
+                    && run.again == again
+                    && run.typed == typed[i] =>
             {
                 run.words = chars[said_words[start].start..w.end].iter().collect();
                 open = Some((start, i));
             }
             _ => {
                 let words = chars[w.start..w.end].iter().collect();
-                left.push(Left { words, does, p: 1.0, read, typed: typed[i] });
+                left.push(Left { words, does, p: 1.0, read, again, typed: typed[i] });
                 open = Some((i, i));
             }
         }
@@ -368,15 +395,22 @@ options.off = "Switch off."
 
     #[test]
     fn a_value_no_word_names_is_read_from_as_many_words_left() {
-        // An engine read `kill` as `off`: one value unplaced, one word left.
-        let back = read_back("kill the den lights", &lights(), &call(Some("den"), "off"), &[], &[]);
+        // An engine read `douse` as `off`: one value unplaced, one word left.
+        let back = read_back("douse the den lights", &lights(), &call(Some("den"), "off"), &[], &[]);
         assert!(!back.asks_more(), "{back:?}");
         let read = &back.left[0];
-        assert_eq!((read.words.as_str(), read.read), ("kill", true));
+        assert_eq!((read.words.as_str(), read.read), ("douse", true));
         assert_eq!(read.does, Does::Answers { arg: "state".into() });
         // Two words left for one such value: which said it cannot be told, so both ask more.
-        let back = read_back("kill the den lights and the tv", &lights(), &call(Some("den"), "off"), &[], &[]);
-        assert_eq!(more(&back), ["kill", "tv"]);
+        let back = read_back("douse the den lights and the tv", &lights(), &call(Some("den"), "off"), &[], &[]);
+        assert_eq!(more(&back), ["douse", "tv"]);
+    }
+
+    #[test]
+    fn a_word_that_asks_for_the_call_once_more_asks_nothing_more() {
+        let back = read_back("turn off the den lights again", &lights(), &call(Some("den"), "off"), &[], &[]);
+        assert!(!back.asks_more(), "{back:?}");
+        assert!(back.left.iter().any(|l| l.words == "again" && l.again), "{back:?}");
     }
 
     #[test]

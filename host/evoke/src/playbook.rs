@@ -61,6 +61,8 @@ fn call_decision(catalog: &Catalog, reflex: &str, pairs: &[String]) -> Result<De
         outcome: if destructive { Outcome::Confirm } else { Outcome::Run },
         reflex: Some(reflex.to_string()),
         prompt: destructive.then(|| evoke_core::decide::destructive_prompt(found, &args, &call)),
+        left: None,
+        whole: None,
         because: destructive.then(|| vec![Because::Destructive]),
         args: Some(args),
         call: Some(call),
