@@ -29,7 +29,7 @@ use crate::decision::{Args, Value};
 use crate::manifest::Source;
 use crate::mention::{Offered, said};
 use crate::recognize::Candidate;
-use crate::words::{Word, is_stop, stem, words};
+use crate::words::{Word, is_stop, words};
 use serde::Serialize;
 use std::collections::HashSet;
 
@@ -84,9 +84,9 @@ impl ReadBack {
 }
 
 /// The mood's lists whose words shape a sentence rather than name a thing: what the read-back takes as
-/// `nothing`, since the mood reads them.
+/// `nothing`, since the mood reads them. Only their single words count: a phrase's words (`come bed`) say
+/// nothing apart.
 pub const MOOD_LISTS: &[&str] = &[
-    "commands",
     "taken_back",
     "closing_taken_back",
     "negations",
@@ -110,6 +110,61 @@ pub const MOOD_LISTS: &[&str] = &[
     "tails",
 ];
 
+/// The mood's list of the verbs a command opens with: `nothing` where one opens the request, since the
+/// route reads the act from it (`kill the den lights`); elsewhere a word like any other (`the light of my
+/// bed room`).
+pub const COMMANDS: &str = "commands";
+
+/// The single words of the named lists of the mood's data file, stemmed.
+fn single_words(names: &[&str]) -> HashSet<String> {
+    crate::mood::lists::LISTS
+        .iter()
+        .filter(|l| names.contains(&l.name))
+        .flat_map(|l| l.entries.iter().filter(|e| e.len() == 1).flat_map(|e| e.iter()))
+        .flat_map(|w| words(w))
+        .map(|w| w.stem)
+        .collect()
+}
+
+/// Every single word of [`MOOD_LISTS`], stemmed.
+fn mood_words() -> &'static HashSet<String> {
+    static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(MOOD_LISTS));
+    &WORDS
+}
+
+/// The phrases of [`MOOD_LISTS`] (two words or more), each as its words' stems.
+fn mood_phrases() -> &'static [Vec<String>] {
+    static PHRASES: std::sync::LazyLock<Vec<Vec<String>>> = std::sync::LazyLock::new(|| {
+        crate::mood::lists::LISTS
+            .iter()
+            .filter(|l| MOOD_LISTS.contains(&l.name))
+            .flat_map(|l| l.entries.iter().filter(|e| e.len() > 1))
+            .map(|e| e.iter().flat_map(|w| words(w)).map(|w| w.stem).collect())
+            .collect()
+    });
+    &PHRASES
+}
+
+/// Per word of the input, whether it stands in a whole phrase the mood reads (`go ahead`, `never mind`).
+fn in_mood_phrase(said_words: &[Word]) -> Vec<bool> {
+    let mut inside = vec![false; said_words.len()];
+    for phrase in mood_phrases() {
+        for start in 0..said_words.len().saturating_sub(phrase.len() - 1) {
+            let here = &said_words[start..start + phrase.len()];
+            if here.iter().zip(phrase).all(|(w, p)| w.stem == *p) {
+                inside[start..start + phrase.len()].iter_mut().for_each(|b| *b = true);
+            }
+        }
+    }
+    inside
+}
+
+/// The verbs a command opens with, stemmed.
+fn command_verbs() -> &'static HashSet<String> {
+    static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&[COMMANDS]));
+    &WORDS
+}
+
 /// Whether the word at `i` says the call is wanted once more (003's `left.again`: `again`, `once more`):
 /// it asks for the same call, not for more than it.
 fn says_again(said_words: &[Word], i: usize) -> bool {
@@ -120,20 +175,6 @@ fn says_again(said_words: &[Word], i: usize) -> bool {
         Some("once") => w(i + 1) == Some("more"),
         _ => false,
     }
-}
-
-/// Every word of [`MOOD_LISTS`], stemmed.
-fn mood_words() -> &'static HashSet<String> {
-    static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| {
-        crate::mood::lists::LISTS
-            .iter()
-            .filter(|l| MOOD_LISTS.contains(&l.name))
-            .flat_map(|l| l.entries.iter().flat_map(|e| e.iter()))
-            .flat_map(|w| words(w))
-            .map(|w| w.stem)
-            .collect()
-    });
-    &WORDS
 }
 
 /// What one word of the input is, before runs are joined.
@@ -197,6 +238,10 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
         }
     }
     let own = own_words(reflex);
+    // The word that opens the request: the first that is neither a stop word nor one the mood reads.
+    let phrased = in_mood_phrase(&said_words);
+    let opening = (0..said_words.len())
+        .position(|i| !phrased[i] && !is_stop(&said_words[i]) && !mood_words().contains(&said_words[i].stem));
     for (i, w) in said_words.iter().enumerate() {
         if said[i].is_some() {
             continue;
@@ -206,7 +251,12 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
         } else if says_again(&said_words, i) {
             said[i] = Some(Said::Again);
             continue;
-        } else if is_stop(w) || mood_words().contains(&w.stem) {
+        } else if is_stop(w)
+            || phrased[i]
+            || crate::weave::two_things::opens_one_act(&said_words, i)
+            || mood_words().contains(&w.stem)
+            || (opening == Some(i) && command_verbs().contains(&w.stem))
+        {
             Does::Nothing
         } else {
             Does::More
@@ -272,19 +322,19 @@ fn mentions(input: &str, reflex: &Reflex) -> Vec<(String, String, usize, usize)>
         .collect()
 }
 
-/// The stems of the words the reflex says of itself: its description, examples, confirm question,
-/// options' meanings and questions.
+/// The stems of the words the reflex says of itself: what the weave reads as its own (its description,
+/// examples, arguments, option keys and vocabulary words), with its `confirm` question, its options'
+/// meanings and its name.
 fn own_words(reflex: &Reflex) -> HashSet<String> {
     let m = &reflex.manifest;
-    let mut texts: Vec<&str> = vec![&m.description, &m.confirm];
-    texts.extend(m.examples.iter().map(|r| r.utterance.as_str()));
+    let mut texts: Vec<&str> = vec![&m.confirm, &reflex.name];
     for arg in &m.args {
-        texts.push(&arg.ask);
         if let Source::Options(options) = &arg.source {
-            texts.extend(options.iter().flat_map(|(k, what)| [k.as_str(), what.as_str()]));
+            texts.extend(options.iter().map(|(_, what)| what.as_str()));
         }
     }
-    texts.iter().flat_map(|t| words(t)).map(|w| w.stem).chain(std::iter::once(stem(&reflex.name))).collect()
+    let more = texts.into_iter().flat_map(words).map(|w| w.stem);
+    crate::weave::two_things::spoken_of(reflex).into_iter().chain(more).collect()
 }
 
 /// The words left, joined into runs of one kind, each run as typed.

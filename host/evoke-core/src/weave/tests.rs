@@ -673,8 +673,6 @@ mod weaving {
             "turn off the den lights as well",
             "turn off the den lights too",
             "turn off the den lights. thanks",
-            // A second sentence that gives a reason or takes leave asks for nothing more.
-            "turn off the den lights. i'm going to bed.",
         ] {
             let d = one(input);
             assert_eq!(d.outcome, Outcome::Run, "{input}: {d:?}");
@@ -685,6 +683,7 @@ mod weaving {
             ("turn off the den lights too fast", "fast"),
             ("turn off the den lights. goodnight.", "goodnight"),
             ("turn off the den lights. it's late", "late"),
+            ("turn off the den lights. i'm going to bed.", "bed"),
         ] {
             let d = one(input);
             assert_eq!(d.outcome, Outcome::Confirm, "{input}: {d:?}");

@@ -209,13 +209,18 @@ fn gives_a_reason(rest: &[char]) -> bool {
         || said.iter().all(|w| FAREWELLS.contains(&w.lower.as_str()) || COURTESY.contains(&w.lower.as_str()))
 }
 
+/// Whether the word at `i` stands before an `and` that joins two verbs of one act (`come and …`).
+pub(crate) fn opens_one_act(said: &[Word], i: usize) -> bool {
+    ONE_ACT.contains(&said[i].lower.as_str()) && said.get(i + 1).is_some_and(|w| w.lower == "and")
+}
+
 /// Whether the word just before the connective at `at` makes it part of one act (`go ahead and …`).
 fn joins_one_act(said: &[Word], at: usize) -> bool {
     said.iter().rev().find(|w| w.end <= at).is_some_and(|w| ONE_ACT.contains(&w.lower.as_str()))
 }
 
 /// The stems of every word the reflex's own texts say.
-fn spoken_of(reflex: &Reflex) -> BTreeSet<String> {
+pub(crate) fn spoken_of(reflex: &Reflex) -> BTreeSet<String> {
     let manifest = &reflex.manifest;
     let mut texts: Vec<&str> = vec![manifest.description.as_str()];
     texts.extend(manifest.examples.iter().map(|e| e.utterance.as_str()));
