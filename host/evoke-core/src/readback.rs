@@ -90,7 +90,6 @@ pub const MOOD_LISTS: &[&str] = &[
     "taken_back",
     "closing_taken_back",
     "negations",
-    "sparing",
     "every",
     "conditions",
     "ordering",
@@ -102,11 +101,9 @@ pub const MOOD_LISTS: &[&str] = &[
     "be",
     "auxiliaries",
     "after_a_subject",
-    "subjects",
     "determiners",
     "hedges",
     "aside_subjects",
-    "not_past",
     "tails",
 ];
 
@@ -115,20 +112,21 @@ pub const MOOD_LISTS: &[&str] = &[
 /// bed room`).
 pub const COMMANDS: &str = "commands";
 
-/// The single words of the named lists of the mood's data file, stemmed.
-fn single_words(names: &[&str]) -> HashSet<String> {
+/// The single words of the named lists of the mood's data file, as written (lowercased, apostrophes
+/// joined) or stemmed: the mood reads its words as written, so `night` is not its `nightly`.
+fn single_words(names: &[&str], stemmed: bool) -> HashSet<String> {
     crate::mood::lists::LISTS
         .iter()
         .filter(|l| names.contains(&l.name))
         .flat_map(|l| l.entries.iter().filter(|e| e.len() == 1).flat_map(|e| e.iter()))
         .flat_map(|w| words(w))
-        .map(|w| w.stem)
+        .map(|w| if stemmed { w.stem } else { w.lower })
         .collect()
 }
 
-/// Every single word of [`MOOD_LISTS`], stemmed.
+/// Every single word of [`MOOD_LISTS`], as written.
 fn mood_words() -> &'static HashSet<String> {
-    static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(MOOD_LISTS));
+    static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(MOOD_LISTS, false));
     &WORDS
 }
 
@@ -139,7 +137,7 @@ fn mood_phrases() -> &'static [Vec<String>] {
             .iter()
             .filter(|l| MOOD_LISTS.contains(&l.name))
             .flat_map(|l| l.entries.iter().filter(|e| e.len() > 1))
-            .map(|e| e.iter().flat_map(|w| words(w)).map(|w| w.stem).collect())
+            .map(|e| e.iter().flat_map(|w| words(w)).map(|w| w.lower).collect())
             .collect()
     });
     &PHRASES
@@ -151,7 +149,7 @@ fn in_mood_phrase(said_words: &[Word]) -> Vec<bool> {
     for phrase in mood_phrases() {
         for start in 0..said_words.len().saturating_sub(phrase.len() - 1) {
             let here = &said_words[start..start + phrase.len()];
-            if here.iter().zip(phrase).all(|(w, p)| w.stem == *p) {
+            if here.iter().zip(phrase).all(|(w, p)| w.lower == *p) {
                 inside[start..start + phrase.len()].iter_mut().for_each(|b| *b = true);
             }
         }
@@ -161,7 +159,7 @@ fn in_mood_phrase(said_words: &[Word]) -> Vec<bool> {
 
 /// The verbs a command opens with, stemmed.
 fn command_verbs() -> &'static HashSet<String> {
-    static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&[COMMANDS]));
+    static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&[COMMANDS], true));
     &WORDS
 }
 
@@ -241,7 +239,7 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
     // The word that opens the request: the first that is neither a stop word nor one the mood reads.
     let phrased = in_mood_phrase(&said_words);
     let opening = (0..said_words.len())
-        .position(|i| !phrased[i] && !is_stop(&said_words[i]) && !mood_words().contains(&said_words[i].stem));
+        .position(|i| !phrased[i] && !is_stop(&said_words[i]) && !mood_words().contains(&said_words[i].lower));
     for (i, w) in said_words.iter().enumerate() {
         if said[i].is_some() {
             continue;
@@ -254,7 +252,7 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
         } else if is_stop(w)
             || phrased[i]
             || crate::weave::two_things::opens_one_act(&said_words, i)
-            || mood_words().contains(&w.stem)
+            || mood_words().contains(&w.lower)
             || (opening == Some(i) && command_verbs().contains(&w.stem))
         {
             Does::Nothing
@@ -291,6 +289,7 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
             .iter()
             .filter(|a| a.optional && a.source != Source::Flag)
             .filter(|a| args.get(&a.name).is_none() && !answered.contains(a.name.as_str()))
+            .filter(|a| !may_answer(reflex, a, &said_words, &said))
             .map(|a| a.name.clone())
             .collect()
     };
@@ -334,7 +333,43 @@ fn own_words(reflex: &Reflex) -> HashSet<String> {
         }
     }
     let more = texts.into_iter().flat_map(words).map(|w| w.stem);
-    crate::weave::two_things::spoken_of(reflex).into_iter().chain(more).collect()
+    let mut own: HashSet<String> = crate::weave::two_things::spoken_of(reflex).into_iter().chain(more).collect();
+    // A value an example asserts is that example's value, not the reflex's wording: `tea` in `start a "tea"
+    // timer` names a label, and a label said elsewhere is more than the call holds.
+    let asserted = m.examples.iter().flat_map(|r| r.asserts.iter().flatten()).filter_map(|(_, a)| match a {
+        crate::manifest::Asserted::Text(text) => Some(text.as_str()),
+        crate::manifest::Asserted::Flag(_) => None,
+    });
+    for w in asserted.flat_map(words) {
+        own.remove(&w.stem);
+    }
+    own
+}
+
+/// Words that point at a place without naming it: where a vocabulary argument holds places, `in here` or
+/// `this light` may say one.
+const POINTING_AT_A_PLACE: &[&str] = &["here", "there", "this", "that", "these", "those"];
+
+/// Whether a word no value holds may say a value of the optional argument `arg`, so that the read-back
+/// cannot settle it unstated: a word of its question or of its choices' meanings (`room` of `Which room?`,
+/// `milk` of a meaning, `upstairs` of `The upstairs study.`), other than the reflex's own name, or, for a
+/// vocabulary, a word that points at a place.
+fn may_answer(reflex: &Reflex, arg: &crate::manifest::Arg, said_words: &[Word], said: &[Said]) -> bool {
+    let mut texts: Vec<&str> = vec![&arg.ask];
+    match &arg.source {
+        Source::Options(options) => texts.extend(options.iter().map(|(_, what)| what.as_str())),
+        Source::Vocab(_) => {
+            texts.extend(reflex.vocab_of(&arg.name).iter().flat_map(|v| v.words.iter().map(|w| w.what.as_str())))
+        }
+        Source::Pick(_) | Source::Flag => {}
+    }
+    let name: HashSet<String> = words(&reflex.name.replace('_', " ")).into_iter().map(|w| w.stem).collect();
+    let its: HashSet<String> =
+        texts.into_iter().flat_map(words).filter(|w| !is_stop(w) && !name.contains(&w.stem)).map(|w| w.stem).collect();
+    let vocab = matches!(arg.source, Source::Vocab(_));
+    said_words.iter().zip(said).any(|(w, s)| {
+        *s != Said::Held && (its.contains(&w.stem) || (vocab && POINTING_AT_A_PLACE.contains(&w.lower.as_str())))
+    })
 }
 
 /// The words left, joined into runs of one kind, each run as typed.
@@ -475,5 +510,51 @@ options.off = "Switch off."
             let back = read_back(input, &lights(), &call(Some("den"), "off"), &[], &[]);
             assert!(back.asks_more(), "{input}: {back:?}");
         }
+    }
+
+    #[test]
+    fn a_word_of_the_question_or_a_pointing_word_keeps_an_optional_argument_open() {
+        // `room` is the question's own word, `here` and `this` point at a place: the room may be said.
+        for input in ["turn off the lights in my room", "turn off the lights in here", "turn off this light"] {
+            let back = read_back(input, &lights(), &call(None, "off"), &[], &[]);
+            assert!(back.unstated.is_empty(), "{input}: {back:?}");
+        }
+    }
+
+    #[test]
+    fn a_word_of_the_mood_counts_only_as_written() {
+        // The mood reads `nightly` and `kidding`, not `night` or `kids`; `bread` is no word of the mood's.
+        for (input, word) in [
+            ("turn on the den lights for the night", "night"),
+            ("turn on the den lights for the kids", "kids"),
+            ("turn on the den lights for the bread", "bread"),
+        ] {
+            let back = read_back(input, &lights(), &call(Some("den"), "on"), &[], &[]);
+            assert!(more(&back).contains(&word), "{input}: {back:?}");
+        }
+    }
+
+    #[test]
+    fn a_value_an_example_asserts_is_no_word_of_the_reflex() {
+        let manifest = r#"
+reflex = 1
+description = "Start a countdown timer."
+effect = "write"
+confirm = "Start a timer for {duration}?"
+run = "timer.mjs"
+[args.duration]
+ask = "For how long?"
+pick = "duration"
+[args.label]
+ask = "What is the timer for?"
+pick = "text"
+optional = true
+[examples]
+"start a \"tea\" timer for 4 minutes" = { duration = "4 minutes", label = "tea" }
+"#;
+        let manifest = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true).value.unwrap();
+        let timer = Reflex { name: "timer".into(), manifest, vocabs: Default::default() };
+        let back = read_back("start a timer for tea", &timer, &Args::default(), &[], &[]);
+        assert_eq!(more(&back), ["tea"], "{back:?}");
     }
 }
