@@ -393,7 +393,7 @@ impl<'c> Decider<'c> {
                 Choices::Options { options: Texts(vec![("yes".into(), "Yes.".into()), ("no".into(), "No.".into())]) }
             }
         };
-        Missing { arg: arg.name.clone(), ask: arg.ask.clone(), because, choices }
+        Missing { arg: arg.name.clone(), ask: arg.ask.clone(), because, words: None, choices }
     }
 
     /// Typed spans no argument took, each span once, in input order.
@@ -595,6 +595,12 @@ fn settle(reading: Reading) -> Decision {
         missing: None,
     };
     if !missing.is_empty() {
+        let mut missing = missing;
+        for m in &mut missing {
+            let answering = |l: &&crate::readback::Left| matches!(&l.does, Does::Answers { arg } if *arg == m.arg);
+            let words: Vec<String> = read_back.left.iter().filter(answering).map(|l| l.words.clone()).collect();
+            m.words = (!words.is_empty()).then_some(words);
+        }
         decision.unconsumed = Some(unconsumed);
         decision.missing = Some(missing);
         return decision;

@@ -193,6 +193,9 @@ pub struct Missing {
     pub arg: String,
     pub ask: String,
     pub because: MissingBecause,
+    /// The words of the input that answer the ask, as typed, where the read-back found any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub words: Option<Vec<String>>,
     pub choices: Choices,
 }
 

@@ -91,7 +91,7 @@ mod tests {
     use evoke_core::decision::{MissingBecause, Texts};
 
     fn missing(choices: Choices) -> Missing {
-        Missing { arg: "a".into(), ask: "Which?".into(), because: MissingBecause::Unstated, choices }
+        Missing { arg: "a".into(), ask: "Which?".into(), because: MissingBecause::Unstated, words: None, choices }
     }
 
     #[test]

@@ -201,7 +201,27 @@ pub fn not_a_choice(why: &str) -> String {
     format!("{}\n", escape_outside(why))
 }
 
-/// The question of a missing value and its closed choices, numbered.
+/// The line before an ask that says why a value the sentence gave is asked again, when it gave one: out of
+/// the argument's range, not among its choices, or spared. Empty for a value never said.
+fn asked_because(missing: &evoke_core::decision::Missing) -> String {
+    use evoke_core::decision::MissingBecause;
+    let said =
+        missing.words.as_ref().map(|w| w.iter().map(|w| format!("\"{}\"", escape_outside(w))).collect::<Vec<_>>());
+    let said = said.map(|w| w.join(", "));
+    let number = |n: f64| if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { format!("{n}") };
+    match (&missing.because, said) {
+        (MissingBecause::OutOfRange { range: [low, high], value }, _) => {
+            format!("{} is outside {} to {}.\n", number(*value), number(*low), number(*high))
+        }
+        (MissingBecause::NotOffered, Some(said)) => format!("{said} is not among the choices.\n"),
+        (MissingBecause::NotOffered, None) => "The sentence names a value that is not among the choices.\n".into(),
+        (MissingBecause::Excluded { key }, _) => format!("The sentence spares \"{}\".\n", escape_outside(key)),
+        (MissingBecause::Unstated, _) => String::new(),
+    }
+}
+
+/// The question of a missing value and its closed choices, numbered, after the line that says why a value
+/// the sentence gave is asked again.
 pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
     use evoke_core::decision::Choices;
     let listed = |texts: &[(String, String)]| {
@@ -212,7 +232,7 @@ pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
             .map(|(i, (k, t))| format!("  {:>2}  {:<width$}  {}\n", i + 1, escape_outside(k), escape_outside(t)))
             .collect::<String>()
     };
-    let ask = escape_outside(&missing.ask);
+    let ask = format!("{}{}", asked_because(missing), escape_outside(&missing.ask));
     match &missing.choices {
         Choices::Vocab { words } => format!("{ask}\n{}", listed(&words.0)),
         Choices::Options { options } => format!("{ask}\n{}", listed(&options.0)),
@@ -453,4 +473,25 @@ pub fn theft_test_stopped(why: &dyn std::fmt::Display) -> String {
 /// `evoke list` in a project not trusted as it is: why nothing decides, and the fix.
 pub fn nothing_decides_yet(why: &str, fix: &str) -> String {
     warning(&format!("nothing decides here yet: {why}"), Some(fix))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ask_choices;
+    use evoke_core::decision::{Choices, Missing, MissingBecause};
+
+    fn level(because: MissingBecause, words: Option<Vec<String>>) -> Missing {
+        let choices = Choices::Pick { kind: "number", range: Some([0.0, 100.0]) };
+        Missing { arg: "level".into(), ask: "What volume, in percent?".into(), because, words, choices }
+    }
+
+    #[test]
+    fn a_value_asked_again_says_why_before_the_question() {
+        let out = level(MissingBecause::OutOfRange { range: [0.0, 100.0], value: 150.0 }, Some(vec!["150".into()]));
+        assert_eq!(ask_choices(&out), "150 is outside 0 to 100.\nWhat volume, in percent? (a number, from 0 to 100)\n");
+        let never_said = level(MissingBecause::Unstated, None);
+        assert_eq!(ask_choices(&never_said), "What volume, in percent? (a number, from 0 to 100)\n");
+        let not_offered = level(MissingBecause::NotOffered, Some(vec!["turbo".into()]));
+        assert!(ask_choices(&not_offered).starts_with("\"turbo\" is not among the choices.\n"));
+    }
 }

@@ -397,6 +397,7 @@ mod tests {
             arg: "room".into(),
             ask: "Which room?".into(),
             because: MissingBecause::Unstated,
+            words: None,
             choices: Choices::Options { options: Texts(vec![("den".into(), "the den".into())]) },
         };
         let ui = Ui::scripted("attic\n1\n", true);

@@ -761,6 +761,7 @@ mod binding {
                 arg: arg.into(),
                 ask: "To whom?".into(),
                 because: MissingBecause::Unstated,
+                words: None,
                 choices: Choices::Pick { kind: "text", range: None },
             }]
         });
