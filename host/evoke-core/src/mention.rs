@@ -82,32 +82,11 @@ struct Tok {
     fold: String,
 }
 
-/// Lower-cased runs of letters and digits (an apostrophe inside a word joins it), each with a plural `s`
-/// dropped, so that `miles` meets `Miles.` and `mile`.
+/// The input's words ([`crate::words::words`], the one tokenizer), each with a plural `s` dropped, so that
+/// `miles` meets `Miles.` and `mile`.
 fn toks(text: &str) -> Vec<Tok> {
-    let chars: Vec<char> = text.chars().take(MAX_CHARS).collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if !chars[i].is_alphanumeric() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        let mut word = String::new();
-        while i < chars.len() {
-            let c = chars[i];
-            if c.is_alphanumeric() {
-                word.extend(c.to_lowercase());
-            } else if (c == '\'' || c == '’') && chars.get(i + 1).is_some_and(|n| n.is_alphabetic()) {
-            } else {
-                break;
-            }
-            i += 1;
-        }
-        out.push(Tok { start, end: i, fold: fold(&word) });
-    }
-    out
+    let text: String = text.chars().take(MAX_CHARS).collect();
+    crate::words::words(&text).into_iter().map(|w| Tok { start: w.start, end: w.end, fold: fold(&w.lower) }).collect()
 }
 
 fn fold(word: &str) -> String {

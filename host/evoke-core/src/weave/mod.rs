@@ -126,31 +126,19 @@ fn tokens(input: &str, spans: &[Candidate]) -> Vec<(Token, bool)> {
             }
         }
     }
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let ch = chars[i];
-        if ch == ',' || ch == ';' {
-            out.push((Token { start: i, end: i + 1, text: ch.to_string() }, protected[i]));
-            i += 1;
-        } else if ch.is_alphanumeric() {
-            let start = i;
-            while i < chars.len()
-                && (chars[i].is_alphanumeric()
-                    || (matches!(chars[i], '\'' | '’')
-                        && i + 1 < chars.len()
-                        && chars[i + 1].is_alphanumeric()
-                        && i > start))
-            {
-                i += 1;
-            }
-            let text: String = chars[start..i].iter().collect::<String>().to_lowercase().replace('’', "'");
-            let covered = protected[start..i].iter().any(|p| *p);
-            out.push((Token { start, end: i, text }, covered));
-        } else {
-            i += 1;
-        }
+    // The words are the one tokenizer's ([`crate::words::words`]); the commas and semicolons stand between.
+    let covered = |start: usize, end: usize| protected[start..end].iter().any(|p| *p);
+    let mut out: Vec<(Token, bool)> = crate::words::words(input)
+        .into_iter()
+        .map(|w| {
+            let covered = covered(w.start, w.end);
+            (Token { start: w.start, end: w.end, text: w.lower }, covered)
+        })
+        .collect();
+    for (i, ch) in chars.iter().enumerate().filter(|(_, ch)| matches!(ch, ',' | ';')) {
+        out.push((Token { start: i, end: i + 1, text: ch.to_string() }, protected[i]));
     }
+    out.sort_by_key(|(t, _)| t.start);
     out
 }
 
@@ -385,13 +373,7 @@ fn part_of(chars: &[char], start: usize, end: usize, connective: Option<String>)
 
 /// Whether a part's first words say what not to do.
 pub fn negated(text: &str) -> bool {
-    let words: Vec<String> = text
-        .split_whitespace()
-        .take(2)
-        .map(|w| {
-            w.to_lowercase().replace('’', "'").trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_string()
-        })
-        .collect();
+    let words: Vec<String> = crate::words::with_apostrophes(text).into_iter().take(2).collect();
     NEGATIONS.iter().any(|n| n.len() <= words.len() && n.iter().zip(&words).all(|(a, b)| a == b))
 }
 
