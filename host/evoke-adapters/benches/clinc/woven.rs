@@ -66,6 +66,15 @@ fn top_two(route: &[(String, f64)]) -> String {
     format!("[{:.2} {} / {:.2} {}]", at(0).1, at(0).0, at(1).1, at(1).0)
 }
 
+/// Each step of a woven plan, its words, outcome, reflex and route probability, one line each.
+fn print_steps(w: &Woven) {
+    let Woven::Plan(p) = w else { return };
+    for s in &p.steps {
+        let d = &s.decision;
+        println!("      {:?} → {:?} {} {:.2}", d.input, d.outcome, d.reflex.as_deref().unwrap_or("-"), route_p(d));
+    }
+}
+
 /// The route's probability of the reflex a decision acts on.
 fn route_p(d: &Decision) -> f64 {
     d.judgments.iter().find(|j| j.question == evoke_core::question::QuestionId::Route).map_or(0.0, |j| j.p)
@@ -112,18 +121,7 @@ pub fn report(local: &Local, gate: Gate, show_cuts: bool) {
             cut += 1;
             if show_cuts {
                 println!("  cut: {} {:?} ({}) → {:?}", top_two(&d.route), item.text, item.intent, steps_of(&w));
-                if let Woven::Plan(p) = &w {
-                    for s in &p.steps {
-                        let d = &s.decision;
-                        println!(
-                            "      {:?} → {:?} {} {:.2}",
-                            d.input,
-                            d.outcome,
-                            d.reflex.as_deref().unwrap_or("-"),
-                            route_p(d)
-                        );
-                    }
-                }
+                print_steps(&w);
             }
         }
     }
@@ -151,18 +149,7 @@ pub fn report(local: &Local, gate: Gate, show_cuts: bool) {
             let d = decide(&catalog, local, gate, &s.text);
             let mark = if got == s.intents { "right" } else { "wrong" };
             println!("  several: {mark} {} {:?} {:?} → {:?}", top_two(&d.route), s.text, s.intents, got);
-            if let Woven::Plan(p) = &w {
-                for s in &p.steps {
-                    let d = &s.decision;
-                    println!(
-                        "      {:?} → {:?} {} {:.2}",
-                        d.input,
-                        d.outcome,
-                        d.reflex.as_deref().unwrap_or("-"),
-                        route_p(d)
-                    );
-                }
-            }
+            print_steps(&w);
         }
     }
     println!("multi-step sentences (benches/multi-step.jsonl), {}", several.len());

@@ -65,25 +65,7 @@ mod tests {
     }
 
     fn decided(outcome: Outcome, reflex: Option<&str>) -> Decision {
-        Decision {
-            input: String::new(),
-            outcome,
-            reflex: reflex.map(String::from),
-            args: None,
-            call: None,
-            effect: None,
-            unconsumed: None,
-            confidence: None,
-            weakest: None,
-            judgments: Vec::new(),
-            runner_up: None,
-            contenders: Vec::new(),
-            prompt: None,
-            left: None,
-            whole: None,
-            because: None,
-            missing: None,
-        }
+        super::super::tests::decision("", outcome, reflex, None, crate::decision::Args::default())
     }
 
     #[test]

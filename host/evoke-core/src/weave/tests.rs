@@ -176,7 +176,13 @@ fn a_long_run_of_connectives_is_read_once() {
     assert!(found.len() > MAX_CUTS);
 }
 
-fn decision(input: &str, outcome: Outcome, reflex: Option<&str>, effect: Option<Effect>, args: Args) -> Decision {
+pub(super) fn decision(
+    input: &str,
+    outcome: Outcome,
+    reflex: Option<&str>,
+    effect: Option<Effect>,
+    args: Args,
+) -> Decision {
     Decision {
         input: input.into(),
         outcome,
