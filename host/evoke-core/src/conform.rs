@@ -372,6 +372,7 @@ fn gate_case(input: &Value) -> Result<Value, CaseError> {
     };
     let unconsumed = input.get("unconsumed").and_then(Value::as_bool).unwrap_or(false);
     let two_things = input.get("two_things").and_then(Value::as_bool).unwrap_or(false);
+    let quoted = input.get("quoted").and_then(Value::as_bool).unwrap_or(false);
     // The sentence is optional: a case without one is a request.
     let mood = match input.get("sentence") {
         Some(sentence) => mood(sentence.as_str().ok_or_else(|| CaseError::Missing { key: "sentence".into() })?),
@@ -386,7 +387,7 @@ fn gate_case(input: &Value) -> Result<Value, CaseError> {
             .ok_or(CaseError::Missing { key: "more".into() })?,
         _ => Vec::new(),
     };
-    let complete = Complete { effect, confidence, unconsumed, runner_up, two_things, mood, more };
+    let complete = Complete { effect, confidence, unconsumed, quoted, runner_up, two_things, mood, more };
     let because = confirm_reasons(gate.as_ref(), &complete);
     if because.is_empty() {
         Ok(json!({ "outcome": Outcome::Run }))

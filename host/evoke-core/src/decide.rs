@@ -6,15 +6,15 @@
 use crate::adapter::Gate;
 use crate::catalog::{Catalog, Reflex};
 use crate::decision::{
-    Args, Because, Choices, Contender, Decision, Judgment, Missing, MissingBecause, Outcome, Prompt, Texts, Value,
-    call_line,
+    Args, Because, Choices, Contender, Decision, Judgment, Missing, MissingBecause, Outcome, PickReading, Prompt,
+    Quote, Texts, Value, call_line,
 };
 use crate::gate::{Complete, abstains, confirm_reasons};
 use crate::manifest::{Arg, Effect, Source, fill};
 use crate::mood::{Mood, mood, within};
 use crate::question::{self, NONE, QuestionId, Questions, UNSTATED, YES};
 use crate::readback::Does;
-use crate::recognize::{Candidate, Span, recognize};
+use crate::recognize::{Candidate, PickKind, Span, recognize};
 use crate::text::{Unclean, check_clean};
 use crate::validate::{Answers, Distribution};
 use crate::weave::two_things::may_ask_two_things;
@@ -247,6 +247,10 @@ impl<'c> Decider<'c> {
                 Some(answer) => {
                     let (top, p) = answer.top();
                     judgments.push(Judgment { question: id.clone(), top: top.to_string(), p });
+                    if self.unsettled(answer) {
+                        missing.push(self.missing_unspared(reflex, arg, MissingBecause::Unsettled));
+                        continue;
+                    }
                     self.read_value(reflex, arg, top)
                 }
                 None => Read::Unstated,
@@ -305,6 +309,15 @@ impl<'c> Decider<'c> {
             missing,
             unconsumed,
         })
+    }
+
+    /// Whether an argument's answer holds two or more values, none at the route's bar: the bar under
+    /// which evoke does not choose a reflex either. Without a gate, nothing is unsettled.
+    fn unsettled(&self, answer: &Distribution) -> bool {
+        let Some(gate) = self.gate.as_ref() else { return false };
+        let value = |key: &str| key != UNSTATED && key != NONE;
+        let ranked = answer.ranked();
+        matches!(ranked.as_slice(), [(first, p), (second, _), ..] if value(first) && value(second) && *p < gate.route)
     }
 
     fn read_value(&self, reflex: &Reflex, arg: &Arg, top: &str) -> Read {
@@ -388,12 +401,21 @@ impl<'c> Decider<'c> {
                     .map(|v| v.words.iter().map(|w| (w.word.clone(), w.what.clone())).collect());
                 Choices::Vocab { words: Texts(words.unwrap_or_default()) }
             }
-            Source::Pick(kind) => Choices::Pick { kind: kind.as_str(), range: arg.range.map(|(a, b)| [a, b]) },
+            Source::Pick(kind) => Choices::Pick {
+                kind: kind.as_str(),
+                range: arg.range.map(|(a, b)| [a, b]),
+                readings: self
+                    .candidates
+                    .iter()
+                    .filter(|c| c.kind == *kind)
+                    .map(|c| PickReading { text: c.span.text.clone(), value: c.value.clone() })
+                    .collect(),
+            },
             Source::Flag => {
                 Choices::Options { options: Texts(vec![("yes".into(), "Yes.".into()), ("no".into(), "No.".into())]) }
             }
         };
-        Missing { arg: arg.name.clone(), ask: arg.ask.clone(), because, words: None, choices }
+        Missing { arg: arg.name.clone(), ask: arg.ask.clone(), because, words: None, choices, likely: None }
     }
 
     /// Typed spans no argument took, each span once, in input order.
@@ -426,6 +448,7 @@ impl<'c> Decider<'c> {
             prompt: None,
             left: None,
             whole: None,
+            quotes: None,
             because: None,
             missing: None,
         }
@@ -591,15 +614,35 @@ fn settle(reading: Reading) -> Decision {
         )
         .filter(|l| !l.is_empty()),
         whole: (read_back.whole < 1.0).then_some(read_back.whole),
+        quotes: None,
         because: None,
         missing: None,
     };
+    // A quote no value took, where the reflex takes a text in quotes: listed, and held apart from the
+    // other spans no argument took.
+    let takes_text = reflex.manifest.args.iter().any(|a| a.source == Source::Pick(PickKind::Text));
+    let quoted: Vec<&Span> = unconsumed
+        .iter()
+        .filter(|u| takes_text && candidates.iter().any(|c| c.kind == PickKind::Text && c.span == **u))
+        .collect();
+    decision.quotes = (!quoted.is_empty()).then(|| quoted.iter().map(|q| quote(input, q)).collect());
+    let other_spans: Vec<Span> = unconsumed.iter().filter(|u| !quoted.contains(u)).cloned().collect();
     if !missing.is_empty() {
         let mut missing = missing;
         for m in &mut missing {
             let answering = |l: &&crate::readback::Left| matches!(&l.does, Does::Answers { arg } if *arg == m.arg);
-            let words: Vec<String> = read_back.left.iter().filter(answering).map(|l| l.words.clone()).collect();
+            let words: Vec<String> = read_back.left.iter().filter(answering).map(|l| l.words.text.clone()).collect();
             m.words = (!words.is_empty()).then_some(words);
+            // Words answer the ask, and the engine read nothing from them: the ask says so, and a listed
+            // value they name alone is made ready for a yes.
+            if m.because == MissingBecause::Unstated && m.words.is_some() {
+                m.because = MissingBecause::Unread;
+                let named: Vec<&str> =
+                    read_back.named.iter().filter(|(arg, _)| *arg == m.arg).map(|(_, key)| key.as_str()).collect();
+                if let [key] = named.as_slice() {
+                    m.likely = m.choices.offers(key).then(|| key.to_string());
+                }
+            }
         }
         decision.unconsumed = Some(unconsumed);
         decision.missing = Some(missing);
@@ -611,11 +654,17 @@ fn settle(reading: Reading) -> Decision {
     let complete = Complete {
         effect,
         confidence: confidence.unwrap_or(0.0),
-        unconsumed: !unconsumed.is_empty(),
+        unconsumed: !other_spans.is_empty(),
+        quoted: decision.quotes.is_some(),
         runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
         two_things,
         mood,
-        more: read_back.left.iter().filter(|l| l.does == Does::More && !l.typed).map(|l| l.words.clone()).collect(),
+        more: read_back
+            .left
+            .iter()
+            .filter(|l| l.does == Does::More && !l.typed)
+            .map(|l| l.words.text.clone())
+            .collect(),
     };
     let because = confirm_reasons(gate, &complete);
     decision.effect = Some(effect);
@@ -627,7 +676,7 @@ fn settle(reading: Reading) -> Decision {
     } else {
         decision.outcome = Outcome::Confirm;
         let reason =
-            because.iter().map(|b| reason(b, effect, complete.confidence, &unconsumed)).collect::<Vec<_>>().join("; ");
+            because.iter().map(|b| reason(b, effect, complete.confidence, &other_spans)).collect::<Vec<_>>().join("; ");
         decision.prompt = Some(confirm_prompt(reflex, args, &call, reason));
         decision.because = Some(because);
     }
@@ -688,6 +737,15 @@ fn under_bar(confidence: f64, bar: f64) -> (String, String) {
 }
 
 /// One clause of the prompt's reason.
+/// The quote around a span of quoted text: the text, and the marks found either side of it past spaces.
+fn quote(input: &str, span: &Span) -> Quote {
+    let chars: Vec<char> = input.chars().collect();
+    let open = chars[..span.start.min(chars.len())].iter().rev().find(|c| !c.is_whitespace());
+    let close = chars[span.end.min(chars.len())..].iter().find(|c| !c.is_whitespace());
+    let mark = |c: Option<&char>| c.map(|c| c.to_string()).unwrap_or_default();
+    Quote { text: span.text.clone(), marks: [mark(open), mark(close)] }
+}
+
 fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span]) -> String {
     match because {
         Because::Destructive => "it is destructive, and a destructive call always asks first".into(),
@@ -696,6 +754,7 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
             let (confidence, bar) = under_bar(confidence, *bar);
             format!("confidence {confidence} is under the {effect} bar {bar}")
         }
+        Because::Quoted => "no argument took the text in quotes".into(),
         Because::UnconsumedSpan => {
             let spans: Vec<String> = unconsumed.iter().map(|s| format!("\"{}\"", s.text)).collect();
             format!("no argument took {}", spans.join(", "))

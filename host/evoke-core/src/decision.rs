@@ -117,6 +117,9 @@ pub enum Because {
         words: Vec<String>,
     },
     UnconsumedSpan,
+    /// A text in quotes that no value took, where the reflex takes a text in quotes: the person quoted
+    /// something the call leaves out (`quotes` lists it).
+    Quoted,
     RunnerUp {
         reflex: String,
         route: f64,
@@ -130,6 +133,13 @@ pub enum Because {
     /// A write of a plan file whose step journal is not here (pruned, removed, or the file was written
     /// elsewhere): evoke cannot know whether it ran before, so it asks.
     NoJournal,
+}
+
+/// A text in quotes, as typed inside its marks, with the marks: `{ "text": "tea", "marks": ["“", "”"] }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Quote {
+    pub text: String,
+    pub marks: [String; 2],
 }
 
 /// Why a required argument is missing.
@@ -147,6 +157,12 @@ pub enum MissingBecause {
     Excluded {
         key: String,
     },
+    /// The engine holds two or more of the argument's values and none as surely as the route's bar asks of
+    /// a reflex: which was meant is for the person to say (`set a timer for 5 or 10 minutes`).
+    Unsettled,
+    /// Words of the input answer the ask, and the engine read no value from them (judged `unstated`): the
+    /// words are shown, and a listed value they name is made ready for a yes (`likely`).
+    Unread,
 }
 
 /// The closed choices a person answers an ask from.
@@ -163,10 +179,29 @@ pub enum Choices {
         kind: &'static str,
         #[serde(skip_serializing_if = "Option::is_none")]
         range: Option<[f64; 2]>,
+        /// What the words of the input that answer the ask read as, where they say a value aloud.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        readings: Vec<PickReading>,
     },
 }
 
+/// A span of the input a pick's ask could take, and the value it reads as: `"150"` as the number 150.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PickReading {
+    pub text: String,
+    pub value: crate::recognize::PickValue,
+}
+
 impl Choices {
+    /// Whether `key` is among the choices a person may answer.
+    pub fn offers(&self, key: &str) -> bool {
+        match self {
+            Choices::Vocab { words } => words.0.iter().any(|(k, _)| k == key),
+            Choices::Options { options } => options.0.iter().any(|(k, _)| k == key),
+            Choices::Pick { .. } => false,
+        }
+    }
+
     /// The same choices less `key`: what a person may answer once the input has spared it.
     pub fn without(self, key: &str) -> Choices {
         let less = |texts: Texts| Texts(texts.0.into_iter().filter(|(k, _)| k != key).collect());
@@ -197,6 +232,9 @@ pub struct Missing {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub words: Option<Vec<String>>,
     pub choices: Choices,
+    /// The listed value the words that answer the ask name, made ready for a yes, where there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub likely: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -229,6 +267,9 @@ pub struct Decision {
     /// How far the call holds all the input says, where it holds less than all.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub whole: Option<f64>,
+    /// The texts in quotes no value took, where the reflex takes a text in quotes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quotes: Option<Vec<Quote>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub because: Option<Vec<Because>>,
     #[serde(skip_serializing_if = "Option::is_none")]

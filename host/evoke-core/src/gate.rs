@@ -25,6 +25,8 @@ pub struct Complete<'a> {
     pub effect: Effect,
     pub confidence: f64,
     pub unconsumed: bool,
+    /// A text in quotes no value took, where the reflex takes one.
+    pub quoted: bool,
     /// The second reflex and its route p, when there is one.
     pub runner_up: Option<(&'a str, f64)>,
     /// The sentence joins something to the call that the call leaves out.
@@ -48,6 +50,9 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     let Some(gate) = gate else {
         because.push(Because::NoGate);
         because.extend(more);
+        if call.quoted {
+            because.push(Because::Quoted);
+        }
         if call.unconsumed {
             because.push(Because::UnconsumedSpan);
         }
@@ -68,6 +73,9 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
         because.push(Because::UnderFloor { bar });
     }
     because.extend(more);
+    if call.quoted {
+        because.push(Because::Quoted);
+    }
     if call.unconsumed {
         because.push(Because::UnconsumedSpan);
     }

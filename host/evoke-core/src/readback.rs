@@ -28,7 +28,7 @@ use crate::catalog::Reflex;
 use crate::decision::{Args, Value};
 use crate::manifest::Source;
 use crate::mention::{Offered, said};
-use crate::recognize::Candidate;
+use crate::recognize::{Candidate, Span};
 use crate::words::{Word, is_stop, words};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -50,7 +50,8 @@ pub enum Does {
 /// A run of the input's words that no value holds, and what they do.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Left {
-    pub words: String,
+    /// The run as typed, with its offsets in characters (003's `{ start, end, text }`).
+    pub words: Span,
     #[serde(flatten)]
     pub does: Does,
     /// How sure the reading is: the words alone read it, so it is whole.
@@ -74,6 +75,8 @@ pub struct ReadBack {
     pub whole: f64,
     /// The optional arguments the call leaves out that no word answers, where every word is accounted for.
     pub unstated: Vec<String>,
+    /// The keys the input names for an argument that the call did not take them for: `(arg, key)`.
+    pub named: Vec<(String, String)>,
 }
 
 impl ReadBack {
@@ -214,10 +217,14 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
         }
     }
     // Keys and spans said for an argument that the call did not take.
-    for (arg, _, start, end) in &mentions {
+    let mut named: Vec<(String, String)> = Vec::new();
+    for (arg, key, start, end) in &mentions {
         for (i, w) in said_words.iter().enumerate() {
             if said[i].is_none() && within(w, *start, *end) {
                 said[i] = Some(Said::Left(Does::Answers { arg: arg.clone() }));
+                if !named.iter().any(|(a, k)| a == arg && k == key) {
+                    named.push((arg.clone(), key.clone()));
+                }
             }
         }
     }
@@ -293,7 +300,7 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
             .map(|a| a.name.clone())
             .collect()
     };
-    ReadBack { left, whole, unstated }
+    ReadBack { left, whole, unstated, named }
 }
 
 /// Every key of the reflex's options and vocabularies the input says, by argument: `(arg, key, start, end)`.
@@ -396,11 +403,12 @@ fn runs(input: &str, said_words: &[Word], said: &[Said], typed: &[bool]) -> Vec<
                     && run.again == again
                     && run.typed == typed[i] =>
             {
-                run.words = chars[said_words[start].start..w.end].iter().collect();
+                let from = said_words[start].start;
+                run.words = Span { start: from, end: w.end, text: chars[from..w.end].iter().collect() };
                 open = Some((start, i));
             }
             _ => {
-                let words = chars[w.start..w.end].iter().collect();
+                let words = Span { start: w.start, end: w.end, text: chars[w.start..w.end].iter().collect() };
                 left.push(Left { words, does, p: 1.0, read, again, typed: typed[i] });
                 open = Some((i, i));
             }
@@ -450,7 +458,7 @@ options.off = "Switch off."
     }
 
     fn more(back: &ReadBack) -> Vec<&str> {
-        back.left.iter().filter(|l| l.does == Does::More).map(|l| l.words.as_str()).collect()
+        back.left.iter().filter(|l| l.does == Does::More).map(|l| l.words.text.as_str()).collect()
     }
 
     #[test]
@@ -474,7 +482,7 @@ options.off = "Switch off."
     fn a_room_said_but_not_taken_answers_it_and_settles_nothing() {
         let back = read_back("turn off the office lights", &lights(), &call(None, "off"), &[], &[]);
         let answers = Does::Answers { arg: "room".into() };
-        assert!(back.left.iter().any(|l| l.words == "office" && l.does == answers), "{back:?}");
+        assert!(back.left.iter().any(|l| l.words.text == "office" && l.does == answers), "{back:?}");
         assert!(back.unstated.is_empty());
     }
 
@@ -484,7 +492,7 @@ options.off = "Switch off."
         let back = read_back("douse the den lights", &lights(), &call(Some("den"), "off"), &[], &[]);
         assert!(!back.asks_more(), "{back:?}");
         let read = &back.left[0];
-        assert_eq!((read.words.as_str(), read.read), ("douse", true));
+        assert_eq!((read.words.text.as_str(), read.read), ("douse", true));
         assert_eq!(read.does, Does::Answers { arg: "state".into() });
         // Two words left for one such value: which said it cannot be told, so both ask more.
         let back = read_back("douse the den lights and the tv", &lights(), &call(Some("den"), "off"), &[], &[]);
@@ -495,7 +503,7 @@ options.off = "Switch off."
     fn a_word_that_asks_for_the_call_once_more_asks_nothing_more() {
         let back = read_back("turn off the den lights again", &lights(), &call(Some("den"), "off"), &[], &[]);
         assert!(!back.asks_more(), "{back:?}");
-        assert!(back.left.iter().any(|l| l.words == "again" && l.again), "{back:?}");
+        assert!(back.left.iter().any(|l| l.words.text == "again" && l.again), "{back:?}");
     }
 
     #[test]

@@ -25,6 +25,13 @@ pub enum NotAChoice {
 /// A typed answer, accepted only as one of the closed choices: a listed key or its number, or a span the
 /// recognizers read of the argument's kind (and within its range).
 pub fn accept(missing: &Missing, answer: &str) -> Result<Value, NotAChoice> {
+    // A yes takes the value the words of the input named, where the ask made one ready.
+    if let Some(likely) = &missing.likely
+        && matches!(identity(answer).as_str(), "yes" | "y")
+        && !missing.choices.offers(&identity(answer))
+    {
+        return accept(&Missing { likely: None, ..missing.clone() }, likely);
+    }
     let listed = |texts: &[(String, String)]| -> Option<String> {
         if let Ok(n) = answer.parse::<usize>()
             && let Some((key, _)) = n.checked_sub(1).and_then(|i| texts.get(i))
@@ -41,7 +48,7 @@ pub fn accept(missing: &Missing, answer: &str) -> Result<Value, NotAChoice> {
         Choices::Options { options } => listed(&options.0)
             .map(|key| Value::Option { key })
             .ok_or_else(|| NotAChoice::NotAnOption { answer: answer.to_string() }),
-        Choices::Pick { kind, range } => {
+        Choices::Pick { kind, range, .. } => {
             let kind: PickKind = kind.parse().map_err(|_| NotAChoice::UnknownKind { kind: kind.to_string() })?;
             let found = candidates(answer, kind)
                 .into_iter()
@@ -91,7 +98,14 @@ mod tests {
     use evoke_core::decision::{MissingBecause, Texts};
 
     fn missing(choices: Choices) -> Missing {
-        Missing { arg: "a".into(), ask: "Which?".into(), because: MissingBecause::Unstated, words: None, choices }
+        Missing {
+            arg: "a".into(),
+            ask: "Which?".into(),
+            because: MissingBecause::Unstated,
+            words: None,
+            choices,
+            likely: None,
+        }
     }
 
     #[test]
@@ -101,10 +115,25 @@ mod tests {
         let refused = accept(&options, "bright").unwrap_err();
         assert_eq!(refused, NotAChoice::NotAnOption { answer: "bright".into() });
         assert_eq!(refused.to_string(), "\"bright\" is not one of the choices; answer with one of the list");
-        let number = missing(Choices::Pick { kind: "number", range: Some([1.0, 10.0]) });
+        let number = missing(Choices::Pick { kind: "number", range: Some([1.0, 10.0]), readings: Vec::new() });
         let refused = accept(&number, "40").unwrap_err();
         assert!(matches!(&refused, NotAChoice::OutOfRange { text, .. } if text == "40"), "{refused}");
         assert!(matches!(accept(&number, "none"), Err(NotAChoice::NotRead { kind: "number", .. })));
+    }
+
+    #[test]
+    fn a_yes_takes_the_likely_value_and_nothing_without_one() {
+        let rooms =
+            Choices::Vocab { words: Texts(vec![("den".into(), "TV".into()), ("office".into(), "study".into())]) };
+        let unread = Missing { likely: Some("office".into()), ..missing(rooms.clone()) };
+        assert_eq!(accept(&unread, "yes"), Ok(Value::Word { word: "office".into(), value: None }));
+        assert_eq!(accept(&unread, "den"), Ok(Value::Word { word: "den".into(), value: None }));
+        assert_eq!(accept(&missing(rooms), "yes"), Err(NotAChoice::NotAWord { answer: "yes".into() }));
+        // Where `yes` is a choice of its own, it is that choice.
+        let flag =
+            Choices::Options { options: Texts(vec![("yes".into(), "Yes.".into()), ("no".into(), "No.".into())]) };
+        let flag = Missing { likely: Some("no".into()), ..missing(flag) };
+        assert_eq!(accept(&flag, "yes"), Ok(Value::Option { key: "yes".into() }));
     }
 
     #[test]
@@ -114,7 +143,7 @@ mod tests {
         // A number picks from a typed list; a key handed in must be the key itself.
         assert!(admit(&options, &Value::Option { key: "1".into() }).is_err());
         assert!(admit(&options, &Value::Word { word: "dim".into(), value: None }).is_err());
-        let count = missing(Choices::Pick { kind: "number".into(), range: Some([1.0, 10.0]) });
+        let count = missing(Choices::Pick { kind: "number".into(), range: Some([1.0, 10.0]), readings: Vec::new() });
         let forged = Value::Pick {
             span: evoke_core::recognize::Span { start: 0, end: 1, text: "5".into() },
             value: evoke_core::recognize::PickValue::Number(9999.0),

@@ -216,7 +216,18 @@ fn asked_because(missing: &evoke_core::decision::Missing) -> String {
         (MissingBecause::NotOffered, Some(said)) => format!("{said} is not among the choices.\n"),
         (MissingBecause::NotOffered, None) => "The sentence names a value that is not among the choices.\n".into(),
         (MissingBecause::Excluded { key }, _) => format!("The sentence spares \"{}\".\n", escape_outside(key)),
-        (MissingBecause::Unstated, _) => String::new(),
+        (MissingBecause::Unread, Some(said)) => match &missing.likely {
+            Some(likely) => format!("{said} was not read as a value; \"{}\" is likely.\n", escape_outside(likely)),
+            None => format!("{said} was not read as a value.\n"),
+        },
+        (MissingBecause::Unsettled, _) => match &missing.choices {
+            evoke_core::decision::Choices::Pick { readings, .. } if readings.len() > 1 => {
+                let said: Vec<String> = readings.iter().map(|r| format!("\"{}\"", escape_outside(&r.text))).collect();
+                format!("The sentence could mean {}.\n", said.join(" or "))
+            }
+            _ => "The sentence could mean more than one.\n".into(),
+        },
+        (MissingBecause::Unstated | MissingBecause::Unread, _) => String::new(),
     }
 }
 
@@ -236,8 +247,8 @@ pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
     match &missing.choices {
         Choices::Vocab { words } => format!("{ask}\n{}", listed(&words.0)),
         Choices::Options { options } => format!("{ask}\n{}", listed(&options.0)),
-        Choices::Pick { kind, range: Some([low, high]) } => format!("{ask} (a {kind}, from {low} to {high})\n"),
-        Choices::Pick { kind, range: None } => format!("{ask} (a {kind})\n"),
+        Choices::Pick { kind, range: Some([low, high]), .. } => format!("{ask} (a {kind}, from {low} to {high})\n"),
+        Choices::Pick { kind, range: None, .. } => format!("{ask} (a {kind})\n"),
     }
 }
 
@@ -481,8 +492,8 @@ mod tests {
     use evoke_core::decision::{Choices, Missing, MissingBecause};
 
     fn level(because: MissingBecause, words: Option<Vec<String>>) -> Missing {
-        let choices = Choices::Pick { kind: "number", range: Some([0.0, 100.0]) };
-        Missing { arg: "level".into(), ask: "What volume, in percent?".into(), because, words, choices }
+        let choices = Choices::Pick { kind: "number", range: Some([0.0, 100.0]), readings: Vec::new() };
+        Missing { arg: "level".into(), ask: "What volume, in percent?".into(), because, words, choices, likely: None }
     }
 
     #[test]
@@ -493,5 +504,19 @@ mod tests {
         assert_eq!(ask_choices(&never_said), "What volume, in percent? (a number, from 0 to 100)\n");
         let not_offered = level(MissingBecause::NotOffered, Some(vec!["turbo".into()]));
         assert!(ask_choices(&not_offered).starts_with("\"turbo\" is not among the choices.\n"));
+        let unread =
+            Missing { likely: Some("loud".into()), ..level(MissingBecause::Unread, Some(vec!["loud".into()])) };
+        assert!(ask_choices(&unread).starts_with("\"loud\" was not read as a value; \"loud\" is likely.\n"));
+        let reading = |text: &str, n: f64| evoke_core::decision::PickReading {
+            text: text.into(),
+            value: evoke_core::recognize::PickValue::Number(n),
+        };
+        let mut unsettled = level(MissingBecause::Unsettled, None);
+        unsettled.choices =
+            Choices::Pick { kind: "number", range: None, readings: vec![reading("20", 20.0), reading("30", 30.0)] };
+        assert_eq!(
+            ask_choices(&unsettled),
+            "The sentence could mean \"20\" or \"30\".\nWhat volume, in percent? (a number)\n"
+        );
     }
 }

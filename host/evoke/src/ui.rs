@@ -399,6 +399,7 @@ mod tests {
             because: MissingBecause::Unstated,
             words: None,
             choices: Choices::Options { options: Texts(vec![("den".into(), "the den".into())]) },
+            likely: None,
         };
         let ui = Ui::scripted("attic\n1\n", true);
         assert_eq!(ui.ask(&missing), Some(Value::Option { key: "den".into() }));

@@ -199,6 +199,7 @@ pub(super) fn decision(
         prompt: None,
         left: None,
         whole: None,
+        quotes: None,
         because: None,
         missing: None,
     }
@@ -768,7 +769,8 @@ mod binding {
                 ask: "To whom?".into(),
                 because: MissingBecause::Unstated,
                 words: None,
-                choices: Choices::Pick { kind: "text", range: None },
+                choices: Choices::Pick { kind: "text", range: None, readings: Vec::new() },
+                likely: None,
             }]
         });
         Decided { part: super::part(text, 0), decision, repair: None }
