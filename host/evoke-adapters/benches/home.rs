@@ -1051,6 +1051,8 @@ fn misses(engine: &Engine, woven: bool) {
                 missing.iter().map(|m| serde_json::json!({ "arg": m.arg, "because": m.because })).collect::<Vec<_>>()
             }),
             "weakest": d.weakest,
+            "judgments": d.judgments,
+            "contenders": d.contenders.iter().take(2).collect::<Vec<_>>(),
         });
         if let Some(c) = &r.contradicts {
             line["contradicts"] = serde_json::Value::String(c.clone());
