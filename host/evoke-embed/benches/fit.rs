@@ -5,7 +5,7 @@
 //! the work of the logits in one step of a fit done by hand.
 //!
 //! usage: cargo bench -p evoke-embed --bench fit --profile dev -- [STEPS]
-//! STEPS (default the fit's own, 120) shortens the fit, to time a slow one in part.
+//! STEPS (default the embed engine's 300) shortens the fit, to time a slow one in part.
 
 use evoke_embed::head::{Fitting, Head};
 use std::time::Instant;
@@ -58,8 +58,10 @@ fn baseline(xs: &[Vec<f32>], rows: &[Vec<f32>]) -> f64 {
 }
 
 fn main() {
-    let steps = std::env::args().skip(1).find_map(|a| a.parse::<usize>().ok()).unwrap_or(Fitting::default().steps);
-    let fitting = Fitting { steps, ..Fitting::default() };
+    // The embed engine's own constants (evoke-adapters' embed/calibration.rs), which trust fits with.
+    let engine = Fitting { l2: 1e-4, steps: 300 };
+    let steps = std::env::args().skip(1).find_map(|a| a.parse::<usize>().ok()).unwrap_or(engine.steps);
+    let fitting = Fitting { steps, ..engine };
     let dim = 384;
     println!("head fit, {steps} steps, {dim} numbers a text; base = one pass of hand dot products, examples × classes");
     for (name, classes, per_class) in [("CLINC", 150, 11), ("1,000 reflexes", 1_000, 11)] {
