@@ -10,6 +10,7 @@ use evoke_core::adapter::{Adapter, Cancel, Raw, State};
 use evoke_core::question::{NONE, Options, Question, QuestionId, Questions, Text, UNSTATED};
 use evoke_core::validate::validate;
 use evoke_embed::Encoder;
+use evoke_embed::head::Fitting;
 use evoke_embed::testing::reference_model;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -497,4 +498,51 @@ fn an_example_near_through_its_other_words_never_reads_the_value_it_names() {
     let d = decide_home(&engine, "turn off the kitchen lights");
     assert_eq!(d.outcome, Outcome::Run, "{d:?}");
     assert_eq!(serde_json::to_value(&d.args).unwrap()["state"]["key"], "off", "{d:?}");
+}
+
+#[test]
+fn trust_reads_the_texts_and_fits_the_head_ahead_counting_both() {
+    let Some(encoder) = encoder() else { return };
+    let questions = questions(&["lights out please"]);
+    let warm = |params: Params, cache: &Path| {
+        let engine = Embed::new(encoder.clone(), params, ArgParams::default(), GATE, Some(cache.to_path_buf()));
+        let mut seen = Vec::new();
+        engine.warm(&questions, &mut |done, total| seen.push((done, total))).expect("the engine warms");
+        seen
+    };
+    let cache = tempfile::tempdir().unwrap();
+    let seen = warm(Params::default(), cache.path());
+    let total = seen[0].1;
+    assert!(seen.iter().all(|(_, t)| *t == total), "one total: {seen:?}");
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "never back: {seen:?}");
+    assert_eq!(seen.last().unwrap().0, total, "done at the end: {seen:?}");
+    // The head's fit is counted beside the texts: without a head, the total is the texts alone.
+    let texts = warm(Params { head: 0.0, ..Params::default() }, tempfile::tempdir().unwrap().path())[0].1;
+    let fitting = Params::default().head_fitting;
+    // The route's three descriptions and seven examples, over its three reflexes.
+    assert_eq!(total, texts + fitting.cost(10, 3, encoder.dim()), "{seen:?}");
+    // The fitted head is kept in the cache place: three rows of the vector's numbers and a bias.
+    let head_file = 8 + 16 + 3 * (encoder.dim() + 1) * 4 + 32;
+    let sizes: Vec<u64> =
+        std::fs::read_dir(cache.path()).unwrap().map(|e| e.unwrap().metadata().unwrap().len()).collect();
+    assert!(sizes.contains(&(head_file as u64)), "a head of {head_file} bytes among {sizes:?}");
+}
+
+#[test]
+fn a_decision_refuses_to_fit_a_head_too_large_for_its_deadline_and_names_trust() {
+    let Some(encoder) = encoder() else { return };
+    // Steps enough that this small route's fit costs more than a decision may spend: fitted, it would
+    // take most of a minute.
+    let fitting = Fitting { steps: 4_000_000, ..Params::default().head_fitting };
+    assert!(fitting.cost(10, 3, encoder.dim()) > evoke_adapters::embed::DECISION_FIT);
+    let large =
+        Embed::new(encoder, Params { head_fitting: fitting, ..Params::default() }, ArgParams::default(), GATE, None);
+    let started = Instant::now();
+    let refused = large.answer_now(&State { request: "switch off the kitchen light".into() }, &questions(&[]));
+    let error = refused.expect_err("a head too large to fit at a decision is refused");
+    assert!(error.message.contains("run `evoke trust`"), "{error}");
+    assert!(started.elapsed() < Duration::from_secs(10), "refused before fitting: {:?}", started.elapsed());
+    // The small head of the same route, at the shipped constants, is fitted at the decision.
+    let small = engine(None).unwrap();
+    assert!(small.answer_now(&State { request: "switch off the kitchen light".into() }, &questions(&[])).is_ok());
 }

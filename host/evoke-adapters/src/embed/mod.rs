@@ -32,7 +32,7 @@ use crate::local::{ArgParams, words};
 use evoke_core::adapter::{AdapterError, AnswerFuture, Cancel, Gate, Raw, State};
 use evoke_core::question::{NO, NONE, Question, QuestionId, Questions, Text, UNSTATED, YES};
 use evoke_embed::head::{self, Fitting, Head};
-use evoke_embed::{Encoder, dot};
+use evoke_embed::{EmbedError, Encoder, dot};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -333,11 +333,27 @@ impl Engine {
     }
 
     /// The route's logistic head, fitted to its descriptions and examples (each labelled with its reflex)
-    /// once, and kept beside its vectors.
+    /// once, and kept beside its vectors. A decision fits a small head itself; a large one not kept fails
+    /// the decision closed, naming `evoke trust`, rather than spend the decision's deadline on it.
     fn head_of(&self, route: &Route, fitting: Fitting) -> Result<Arc<Vec<Vec<f32>>>, AdapterError> {
+        self.head_counting(route, fitting, Some(DECISION_FIT), &mut |_| {})
+    }
+
+    /// [`Engine::head_of`], fitting a head of any cost when `budget` is `None` (`evoke trust` computing
+    /// ahead), and telling `done` how many of the fit's steps are taken (all at once when it was kept).
+    fn head_counting(
+        &self,
+        route: &Route,
+        fitting: Fitting,
+        budget: Option<usize>,
+        done: &mut dyn FnMut(usize),
+    ) -> Result<Arc<Vec<Vec<f32>>>, AdapterError> {
         let classes = route.reflexes.len();
         let width = self.encoder.dim() + 1;
-        self.store
+        // Whether the fit was refused, which is no fault of the encoder's.
+        let mut refused = false;
+        let head = self
+            .store
             .derived(&route.key, &format!("head {fitting:?}"), classes, width, || {
                 let (xs, labels): (Vec<Vec<f32>>, Vec<usize>) = route
                     .docs
@@ -346,9 +362,17 @@ impl Engine {
                     .filter(|((_, kind), _)| *kind != Kind::NotFor)
                     .map(|((i, _), v)| (v.clone(), *i))
                     .unzip();
-                Head::fit(&xs, &labels, classes, fitting).rows
+                if let Some(budget) = budget
+                    && fitting.cost(xs.len(), classes, self.encoder.dim()) > budget
+                {
+                    refused = true;
+                    return Err(EmbedError(not_fitted(classes)));
+                }
+                Ok(Head::fit_counting(&xs, &labels, classes, fitting, done).rows)
             })
-            .map_err(|e| AdapterError::new(e.to_string()))
+            .map_err(|e| AdapterError::new(if refused { not_fitted(classes) } else { e.to_string() }))?;
+        done(fitting.steps);
+        Ok(head)
     }
 
     /// The route's distribution for a request's vector under other constants: what the benchmark tunes.
@@ -367,6 +391,19 @@ impl Engine {
         let head = if p.head != 0.0 { Some(head::logits(&self.head_of(route, p.head_fitting)?, q)) } else { None };
         Ok(distribution(route, q, p, head.as_deref()))
     }
+}
+
+/// The most a decision fits of a route's head that `evoke trust` did not fit ahead, in the units of
+/// [`Fitting::cost`]: about as long as the encoder takes over 250 texts, a few seconds of a decision's
+/// deadline. A few hundred reflexes' head fits within it; a thousand's does not.
+pub const DECISION_FIT: usize = 250;
+
+/// Why a decision did not fit a route's head of `classes` reflexes, and the fix.
+fn not_fitted(classes: usize) -> String {
+    format!(
+        "the embed engine's classifier over {classes} reflexes is not fitted yet, and fitting it would take \
+         most of a decision's deadline; run `evoke trust` to fit it ahead"
+    )
 }
 
 /// Each reflex's score for a request vector, in order.
@@ -842,37 +879,55 @@ impl crate::engine::Engine for Engine {
     }
 
     /// The reflex side of every route and every option or vocabulary question, read and kept now: the
-    /// vectors of their texts, and each route's fitted head.
+    /// vectors of their texts, and each route's fitted head. Progress counts texts read, and each head's
+    /// fit as the texts the encoder would read in the same time ([`Fitting::cost`]), so that the time a
+    /// bar says is left holds while a head is fitted.
     fn warm(&self, questions: &Questions, progress: &mut dyn FnMut(usize, usize)) -> Result<(), AdapterError> {
-        let route_texts = |question: &Question| match question {
-            Question::Choice { options, otherwise, .. } => options
-                .0
-                .iter()
-                .filter(|(k, _)| Some(k.as_str()) != otherwise.as_deref())
-                .map(|(_, t)| match t {
-                    Text::Rich { examples, not_for, .. } => 1 + examples.len() + not_for.len(),
-                    Text::Plain(_) => 1,
-                })
-                .sum(),
-            Question::Yesno { .. } => 0,
+        let fitting = self.params.head_fitting;
+        let dim = self.encoder.dim();
+        // A route's texts to read, and its head's fit counted in texts.
+        let route_work = |question: &Question| -> (usize, usize) {
+            let Question::Choice { options, otherwise, .. } = question else {
+                return (0, 0);
+            };
+            let (mut texts, mut examples, mut classes) = (0, 0, 0);
+            for (_, t) in options.0.iter().filter(|(k, _)| Some(k.as_str()) != otherwise.as_deref()) {
+                let (e, n) = match t {
+                    Text::Rich { examples, not_for, .. } => (examples.len(), not_for.len()),
+                    Text::Plain(_) => (0, 0),
+                };
+                texts += 1 + e + n;
+                examples += 1 + e;
+                classes += 1;
+            }
+            let fit = if self.params.head != 0.0 { fitting.cost(examples, classes, dim) } else { 0 };
+            (texts, fit)
         };
         let total: usize = questions
             .0
             .iter()
-            .map(
-                |(id, q)| {
-                    if answered_as_route(id, q) { route_texts(q) } else { option_texts(&encoded_values(q)).len() }
-                },
-            )
+            .map(|(id, q)| {
+                if answered_as_route(id, q) {
+                    let (texts, fit) = route_work(q);
+                    texts + fit
+                } else {
+                    option_texts(&encoded_values(q)).len()
+                }
+            })
             .sum();
         let mut before = 0;
         for (id, question) in &questions.0 {
             if answered_as_route(id, question) {
+                let (texts, fit) = route_work(question);
                 let (_, route) = self.route_counting(question, &mut |n| progress(before + n, total))?;
+                before += texts;
                 if self.params.head != 0.0 {
-                    self.head_of(&route, self.params.head_fitting)?;
+                    let steps = fitting.steps.max(1);
+                    self.head_counting(&route, fitting, None, &mut |s| {
+                        progress(before + fit * s.min(steps) / steps, total)
+                    })?;
                 }
-                before += route_texts(question);
+                before += fit;
                 continue;
             }
             let texts = option_texts(&encoded_values(question));
@@ -907,6 +962,14 @@ impl crate::engine::Engine for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decision_fits_clincs_head_and_leaves_a_thousand_reflexes_to_trust() {
+        // CLINC150's 150 reflexes and 1,650 texts; a generated project of 1,000 and 11,000.
+        let fitting = Params::default().head_fitting;
+        assert!(fitting.cost(1_650, 150, 384) <= DECISION_FIT);
+        assert!(fitting.cost(11_000, 1_000, 384) > DECISION_FIT);
+    }
 
     #[test]
     fn the_head_shares_out_what_none_leaves_and_never_moves_none() {
