@@ -6,8 +6,8 @@
 use crate::adapter::Gate;
 use crate::catalog::{Catalog, Reflex};
 use crate::decision::{
-    Args, Because, Choices, Contender, Decision, Judgment, Missing, MissingBecause, Outcome, PickReading, Prompt,
-    Quote, Texts, Value, call_line,
+    Args, Bases, Basis, Because, Choices, Contender, Decision, Judgment, Missing, MissingBecause, Outcome, PickReading,
+    Prompt, Quote, Texts, Value, call_line,
 };
 use crate::gate::{Complete, abstains, confirm_reasons};
 use crate::manifest::{Arg, Effect, Source, fill};
@@ -439,6 +439,7 @@ impl<'c> Decider<'c> {
             args: None,
             call: None,
             effect: None,
+            basis: None,
             unconsumed: None,
             confidence: None,
             weakest: None,
@@ -588,6 +589,7 @@ fn settle(reading: Reading) -> Decision {
         _ => Some(j),
     });
     let weakest = weakest.cloned();
+    let (basis, one_view) = bases(reflex, &args, &judgments, candidates, &read_back);
     let confidence = weakest.as_ref().map(|w| w.p);
     let runner_up = contenders.get(1).cloned();
     let mut decision = Decision {
@@ -597,6 +599,7 @@ fn settle(reading: Reading) -> Decision {
         args: Some(args),
         call: None,
         effect: None,
+        basis: (!basis.0.is_empty()).then_some(basis),
         unconsumed: None,
         confidence,
         weakest,
@@ -656,6 +659,7 @@ fn settle(reading: Reading) -> Decision {
         confidence: confidence.unwrap_or(0.0),
         unconsumed: !other_spans.is_empty(),
         quoted: decision.quotes.is_some(),
+        one_view,
         runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
         two_things,
         mood,
@@ -737,6 +741,52 @@ fn under_bar(confidence: f64, bar: f64) -> (String, String) {
 }
 
 /// One clause of the prompt's reason.
+/// What each value of the call stands on, and the values whose one view the words contradict: an option or
+/// vocabulary value no word names, where the words name another key of the same argument.
+fn bases(
+    reflex: &Reflex,
+    args: &Args,
+    judgments: &[Judgment],
+    candidates: &[Candidate],
+    read_back: &crate::readback::ReadBack,
+) -> (Bases, Vec<(String, Vec<String>)>) {
+    let mut bases = Bases::default();
+    let mut one_view = Vec::new();
+    for (name, value) in &args.0 {
+        let question = QuestionId::arg(&reflex.name, name);
+        // A value a person gave, or one no question read, stands on nothing the line could show.
+        let Some(ask) = judgments.iter().find(|j| j.question == question).map(|j| j.p) else { continue };
+        let basis = match value {
+            Value::Pick { .. } => {
+                let kind = reflex.manifest.args.iter().find(|a| a.name == *name).map(|a| &a.source);
+                let of_kind = candidates.iter().filter(|c| Some(&Source::Pick(c.kind)) == kind).count();
+                if of_kind == 1 { Basis::Only { ask } } else { Basis::Ask { ask } }
+            }
+            Value::Flag => Basis::Ask { ask },
+            Value::Option { .. } | Value::Word { .. } if !read_back.unnamed.contains(name) => {
+                Basis::Views { ask, reader: ask }
+            }
+            Value::Option { .. } | Value::Word { .. } => {
+                let from =
+                    |l: &&crate::readback::Left| l.read && matches!(&l.does, Does::Answers { arg } if arg == name);
+                let words = read_back.left.iter().filter(from).map(|l| l.words.text.clone()).collect();
+                let other: Vec<String> = read_back
+                    .left
+                    .iter()
+                    .filter(|l| !l.read && matches!(&l.does, Does::Answers { arg } if arg == name))
+                    .map(|l| l.words.text.clone())
+                    .collect();
+                if read_back.named.iter().any(|(arg, _)| arg == name) && !other.is_empty() {
+                    one_view.push((name.clone(), other));
+                }
+                Basis::View { ask, words }
+            }
+        };
+        bases.0.push((name.clone(), basis));
+    }
+    (bases, one_view)
+}
+
 /// The quote around a span of quoted text: the text, and the marks found either side of it past spaces.
 fn quote(input: &str, span: &Span) -> Quote {
     let chars: Vec<char> = input.chars().collect();
@@ -755,6 +805,10 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
             format!("confidence {confidence} is under the {effect} bar {bar}")
         }
         Because::Quoted => "no argument took the text in quotes".into(),
+        Because::OneView { arg, words } => {
+            let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+            format!("the {arg} was read from no word, and the sentence says {}", words.join(", "))
+        }
         Because::UnconsumedSpan => {
             let spans: Vec<String> = unconsumed.iter().map(|s| format!("\"{}\"", s.text)).collect();
             format!("no argument took {}", spans.join(", "))

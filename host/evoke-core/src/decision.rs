@@ -111,6 +111,12 @@ pub enum Because {
     UnderFloor {
         bar: f64,
     },
+    /// A value stands on one view, and the words of the input name another value for its argument: the
+    /// engine and the words disagree (`turn off the office lights` read as the den).
+    OneView {
+        arg: String,
+        words: Vec<String>,
+    },
     /// Words of a write's input that nothing the reflex says reads: the input may ask for more than the
     /// call does (the read-back).
     More {
@@ -133,6 +139,36 @@ pub enum Because {
     /// A write of a plan file whose step journal is not here (pruned, removed, or the file was written
     /// elsewhere): evoke cannot know whether it ran before, so it asks.
     NoJournal,
+}
+
+/// What a value read from the input stands on (003's `basis`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Basis {
+    /// Its own question alone: a pick among several spans, or a flag.
+    Ask { ask: f64 },
+    /// Two views that agree: its question, and words of the input that name it (the reader, which cannot
+    /// make it surer than the question: two views of 0.92 give 0.92).
+    Views { ask: f64, reader: f64 },
+    /// One view: its question, with no word of the input naming it; `words` are those the read-back found
+    /// it read from, where it found any.
+    View {
+        ask: f64,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        words: Vec<String>,
+    },
+    /// The one span of its kind in the input, taken by its question.
+    Only { ask: f64 },
+}
+
+/// Per argument with a value read from the input, its basis, in the manifest's order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Bases(pub Vec<(String, Basis)>);
+
+impl Serialize for Bases {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_pairs(&self.0, serializer)
+    }
 }
 
 /// A text in quotes, as typed inside its marks, with the marks: `{ "text": "tea", "marks": ["“", "”"] }`.
@@ -249,6 +285,9 @@ pub struct Decision {
     pub call: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect: Option<Effect>,
+    /// What each value read from the input stands on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub basis: Option<Bases>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unconsumed: Option<Vec<Span>>,
     #[serde(skip_serializing_if = "Option::is_none")]

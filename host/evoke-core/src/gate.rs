@@ -27,6 +27,8 @@ pub struct Complete<'a> {
     pub unconsumed: bool,
     /// A text in quotes no value took, where the reflex takes one.
     pub quoted: bool,
+    /// The values that stand on one view while the words name another for their argument: `(arg, words)`.
+    pub one_view: Vec<(String, Vec<String>)>,
     /// The second reflex and its route p, when there is one.
     pub runner_up: Option<(&'a str, f64)>,
     /// The sentence joins something to the call that the call leaves out.
@@ -47,8 +49,11 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
         (call.effect != Effect::Read && call.mood != Mood::Request).then_some(Because::NotARequest { mood: call.mood });
     let more =
         (call.effect != Effect::Read && !call.more.is_empty()).then(|| Because::More { words: call.more.clone() });
+    let one_view: Vec<Because> =
+        call.one_view.iter().map(|(arg, words)| Because::OneView { arg: arg.clone(), words: words.clone() }).collect();
     let Some(gate) = gate else {
         because.push(Because::NoGate);
+        because.extend(one_view);
         because.extend(more);
         if call.quoted {
             because.push(Because::Quoted);
@@ -72,6 +77,7 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     {
         because.push(Because::UnderFloor { bar });
     }
+    because.extend(one_view);
     because.extend(more);
     if call.quoted {
         because.push(Because::Quoted);

@@ -77,6 +77,8 @@ pub struct ReadBack {
     pub unstated: Vec<String>,
     /// The keys the input names for an argument that the call did not take them for: `(arg, key)`.
     pub named: Vec<(String, String)>,
+    /// The arguments whose option or vocabulary value no word of the input names.
+    pub unnamed: Vec<String>,
 }
 
 impl ReadBack {
@@ -196,6 +198,7 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
     let mut said: Vec<Option<Said>> = vec![None; said_words.len()];
     let within = |w: &Word, start: usize, end: usize| start <= w.start && w.end <= end;
     let mut unplaced: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    let mut unnamed: Vec<String> = Vec::new();
     let mentions = mentions(input, reflex);
     for (name, value) in &args.0 {
         let placed: Vec<(usize, usize)> = match value {
@@ -209,6 +212,7 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
         };
         if placed.is_empty() {
             unplaced.push(name.clone());
+            unnamed.push(name.clone());
         }
         for (i, w) in said_words.iter().enumerate() {
             if placed.iter().any(|(s, e)| within(w, *s, *e)) {
@@ -300,7 +304,7 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
             .map(|a| a.name.clone())
             .collect()
     };
-    ReadBack { left, whole, unstated, named }
+    ReadBack { left, whole, unstated, named, unnamed }
 }
 
 /// Every key of the reflex's options and vocabularies the input says, by argument: `(arg, key, start, end)`.

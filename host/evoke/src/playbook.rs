@@ -63,6 +63,8 @@ fn call_decision(catalog: &Catalog, reflex: &str, pairs: &[String]) -> Result<De
         prompt: destructive.then(|| evoke_core::decide::destructive_prompt(found, &args, &call)),
         left: None,
         whole: None,
+        quotes: None,
+        basis: None,
         because: destructive.then(|| vec![Because::Destructive]),
         args: Some(args),
         call: Some(call),

@@ -190,6 +190,7 @@ pub(super) fn decision(
         call: reflex.map(|r| crate::decision::call_line(r, &args)),
         args: reflex.map(|_| args),
         effect,
+        basis: None,
         unconsumed: None,
         confidence: Some(0.9),
         weakest: None,
