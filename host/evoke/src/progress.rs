@@ -5,7 +5,7 @@
 
 use crate::ui::Ui;
 use evoke_core::text::escape_outside;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -52,11 +52,29 @@ impl evoke_files::fetch::Progress for Fetching {
 /// A bar over `total` steps, cleared when dropped.
 pub struct Bar(ProgressBar);
 
+/// What a bar says of the time left, `pos` of `len` steps done at `per_sec` steps a second, indicatif's
+/// estimate being `eta`: unknown until the steps have a rate, and never nothing while steps remain (an
+/// estimate under a second reads as one).
+fn time_left(pos: u64, len: Option<u64>, per_sec: f64, eta: Duration) -> String {
+    let remains = len.is_some_and(|len| pos < len);
+    if remains && !(per_sec > 0.0 && per_sec.is_finite()) {
+        return "time left not known yet".to_string();
+    }
+    let eta = if remains { eta.max(Duration::from_secs(1)) } else { eta };
+    format!("{:#} left", HumanDuration(eta))
+}
+
 impl Bar {
+    /// A bar over `total` steps, drawn where `ui` draws progress, saying `what` is done.
     pub fn new(ui: &Ui, total: usize, what: &str) -> Bar {
         let bar = ProgressBar::with_draw_target(Some(total as u64), target(ui.draws_progress()));
         bar.set_style(
-            ProgressStyle::with_template("  {msg} {bar:30} {pos}/{len} · {eta} left")
+            ProgressStyle::with_template("  {msg} {bar:30} {pos}/{len} · {left}")
+                .map(|style| {
+                    style.with_key("left", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = w.write_str(&time_left(state.pos(), state.len(), state.per_sec(), state.eta()));
+                    })
+                })
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.set_message(what.to_string());
@@ -76,5 +94,22 @@ impl Bar {
 impl Drop for Bar {
     fn drop(&mut self) {
         self.0.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bar_never_says_nothing_is_left_while_steps_remain() {
+        // Before any step has a rate, indicatif's estimate is zero: unknown, not nothing.
+        assert_eq!(time_left(0, Some(100), 0.0, Duration::ZERO), "time left not known yet");
+        assert_eq!(time_left(16, Some(100), f64::NAN, Duration::ZERO), "time left not known yet");
+        // Under a second, with steps to go, reads as a second.
+        assert_eq!(time_left(99, Some(100), 50.0, Duration::from_millis(20)), "1s left");
+        assert_eq!(time_left(10, Some(100), 1.0, Duration::from_secs(42)), "42s left");
+        // Done is nothing left.
+        assert_eq!(time_left(100, Some(100), 50.0, Duration::ZERO), "0s left");
     }
 }

@@ -1,7 +1,10 @@
 //! The engine's side of the project's questions, computed ahead at `evoke trust`, `add` and `update`, as
 //! component bodies are compiled ahead: an engine that reads the reflexes with a model (`embed`) reads
-//! them now, with a bar at a terminal, so that no first decision spends its deadline on it. Nothing here
-//! fails the command: what cannot be computed ahead is computed at the first decision, as before.
+//! them now, with a bar at a terminal, so that no first decision spends its deadline on it. The bar
+//! counts the engine's whole work, fitting included, so the time it says is left holds to the end.
+//! Nothing here fails the command: what cannot be computed ahead is computed at the first decision, as
+//! before, but for what would take most of a decision's deadline (`embed`'s classifier over hundreds of
+//! reflexes), which the decision refuses, naming `evoke trust`.
 
 use crate::progress::Bar;
 use crate::render;
