@@ -62,7 +62,14 @@ pub enum VerdictBecause {
     /// A part matched nothing, alone or as an item of its neighbour's task: the whole request is refused.
     FoundNothing { text: String },
     /// A step refers back for an argument that several earlier fields could give: evoke never guesses.
-    SeveralSources { step: usize, arg: String, from: Vec<usize> },
+    /// `from` and `fields` are the sources in pairs, in step order: a person chooses one ([`choose`]).
+    SeveralSources {
+        step: usize,
+        arg: String,
+        from: Vec<usize>,
+        #[serde(default)]
+        fields: Vec<String>,
+    },
     /// A step refers back for an argument that no earlier step yields.
     NoSource { step: usize, arg: String },
     /// A playbook the person has not seen as it is now: the plan waits for a yes with every step shown.
@@ -236,6 +243,12 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
         plan.verdict = Verdict { outcome: Outcome::Abstain, because: found_nothing };
         return plan;
     }
+    staged(&mut plan);
+    plan
+}
+
+/// Stages a plan whose every step was read, and gives it the verdict of its weakest step.
+fn staged(plan: &mut Plan) {
     let effects: Vec<Effect> = plan.steps.iter().map(|s| s.decision.effect.unwrap_or(Effect::Destructive)).collect();
     plan.stages = stages(&effects);
     for (k, stage) in plan.stages.iter().enumerate() {
@@ -250,9 +263,8 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
         Outcome::Confirm => 2,
         Outcome::Run => 3,
     };
-    plan.verdict.outcome =
-        plan.steps.iter().map(|s| s.decision.outcome).min_by_key(|o| rank(*o)).unwrap_or(Outcome::Abstain);
-    plan
+    let outcome = plan.steps.iter().map(|s| s.decision.outcome).min_by_key(|o| rank(*o)).unwrap_or(Outcome::Abstain);
+    plan.verdict = Verdict { outcome, because: Vec::new() };
 }
 
 /// The words a part that matched nothing is tried with: the sentence as typed from its neighbour's first
@@ -317,6 +329,35 @@ pub fn refers_back(text: &str) -> bool {
 /// (`fill`). Several fields that fit stop the plan with `several_sources`; none, with `no_source`. Only a
 /// step whose words refer back takes from another; any other missing value is asked up front.
 pub fn bind(catalog: &Catalog, plan: &mut Plan) {
+    bind_choosing(catalog, plan, &[]);
+}
+
+/// A source a person chose for a step's argument that several earlier fields could give.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chosen {
+    pub step: usize,
+    pub arg: String,
+    pub from: usize,
+    pub field: String,
+}
+
+/// The plan a `several_sources` refusal becomes once a person chose among the sources: bound again from
+/// its settled steps with each choice, as if the words had named the one field. A choice that is none of
+/// the sources leaves the refusal as it was, and so does a plan refused for anything else.
+pub fn choose(catalog: &Catalog, refused: &Plan, chosen: &[Chosen]) -> Plan {
+    let only_sources = refused.verdict.because.iter().all(|b| matches!(b, VerdictBecause::SeveralSources { .. }));
+    if !refused.refused() || !only_sources || refused.verdict.because.is_empty() {
+        return refused.clone();
+    }
+    let mut plan = refused.clone();
+    plan.binds.clear();
+    staged(&mut plan);
+    bind_choosing(catalog, &mut plan, chosen);
+    plan
+}
+
+/// [`bind`], with the sources a person chose where several fit.
+fn bind_choosing(catalog: &Catalog, plan: &mut Plan, chosen: &[Chosen]) {
     if plan.refused() {
         return;
     }
@@ -357,11 +398,24 @@ pub fn bind(catalog: &Catalog, plan: &mut Plan) {
                 // An optional value with nothing to take from is simply not given.
                 [] if via == Via::Rewrite => {}
                 [] => stops.push(VerdictBecause::NoSource { step: j + 1, arg: name.clone() }),
-                _ => stops.push(VerdictBecause::SeveralSources {
-                    step: j + 1,
-                    arg: name.clone(),
-                    from: sources.iter().map(|(from, _)| *from).collect(),
-                }),
+                _ => match chosen.iter().find(|c| c.step == j + 1 && c.arg == name) {
+                    Some(c) if sources.iter().any(|(from, field)| *from == c.from && *field == c.field) => {
+                        plan.binds.push(Bind {
+                            step: j + 1,
+                            arg: name.clone(),
+                            from: c.from,
+                            field: c.field.clone(),
+                            kind: *kind,
+                            via,
+                        })
+                    }
+                    _ => stops.push(VerdictBecause::SeveralSources {
+                        step: j + 1,
+                        arg: name.clone(),
+                        from: sources.iter().map(|(from, _)| *from).collect(),
+                        fields: sources.iter().map(|(_, field)| field.clone()).collect(),
+                    }),
+                },
             }
         }
     }

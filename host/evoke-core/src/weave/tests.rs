@@ -829,10 +829,49 @@ mod binding {
         assert!(p.refused());
         assert_eq!(
             p.verdict.because,
-            vec![VerdictBecause::SeveralSources { step: 3, arg: "to".into(), from: vec![1, 2] }]
+            vec![VerdictBecause::SeveralSources {
+                step: 3,
+                arg: "to".into(),
+                from: vec![1, 2],
+                fields: vec!["email".into(), "desk_mail".into()]
+            }]
         );
         let p = plan(&catalog, vec![step("email them", "mail", Outcome::Ask, Effect::Write, Some("to"))]);
         assert_eq!(p.verdict.because, vec![VerdictBecause::NoSource { step: 1, arg: "to".into() }]);
+    }
+
+    #[test]
+    fn a_source_a_person_chose_binds_and_one_that_is_no_source_leaves_the_refusal() {
+        let catalog = Catalog::new(vec![
+            reflex("contact", CONTACT, None),
+            reflex("directory", DIRECTORY, None),
+            reflex("mail", MAIL, None),
+        ]);
+        let refused = plan(
+            &catalog,
+            vec![
+                step("look up dana", "contact", Outcome::Run, Effect::Read, None),
+                step("find her desk", "directory", Outcome::Run, Effect::Read, None),
+                step("email them", "mail", Outcome::Ask, Effect::Write, Some("to")),
+            ],
+        );
+        let chosen = |from: usize, field: &str| super::super::plan::Chosen {
+            step: 3,
+            arg: "to".into(),
+            from,
+            field: field.into(),
+        };
+        let p = super::super::plan::choose(&catalog, &refused, &[chosen(2, "desk_mail")]);
+        assert!(!p.refused(), "{:?}", p.verdict);
+        assert_eq!(p.verdict.outcome, Outcome::Ask);
+        let b = &p.binds[0];
+        assert_eq!((b.step, b.from, b.field.as_str(), b.via), (3, 2, "desk_mail", Via::Fill));
+        assert_eq!(p.stages, vec![vec![1, 2], vec![3]]);
+        assert_eq!(p.steps[2].after, vec![1, 2]);
+        // A field no earlier step yields, or a step that gives nothing, is no choice.
+        for wrong in [chosen(2, "email"), chosen(3, "desk_mail")] {
+            assert_eq!(super::super::plan::choose(&catalog, &refused, &[wrong]), refused);
+        }
     }
 
     const NOTE: &str = "reflex = 1\ndescription = \"Note a title.\"\neffect = \"write\"\nconfirm = \"Note it?\"\nrun = \"n.mjs\"\n[args.what]\nask = \"What?\"\npick = \"text\"\noptional = true\n";

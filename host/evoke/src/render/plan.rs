@@ -17,8 +17,8 @@ pub fn plan_refused(because: &VerdictBecause) -> String {
                 escape_outside(text)
             )
         }
-        VerdictBecause::SeveralSources { step, arg, from } => format!(
-            "evoke: step {step} refers back for its {arg}, which steps {} could each give; evoke does not guess, so nothing ran: say which",
+        VerdictBecause::SeveralSources { step, arg, from, .. } => format!(
+            "evoke: step {step} refers back for its {arg}, which steps {} could each give; evoke does not guess, so nothing ran: say it at a terminal, where evoke asks which",
             from.iter().map(ToString::to_string).collect::<Vec<_>>().join(" and ")
         ),
         VerdictBecause::NoSource { step, arg } => format!(
@@ -168,7 +168,7 @@ pub fn plan_reading(plan: &Plan) -> String {
                     "refused: nothing installed does \"{}\", so no step runs\n",
                     escape_outside(text)
                 )),
-                VerdictBecause::SeveralSources { step, arg, from } => out.push_str(&format!(
+                VerdictBecause::SeveralSources { step, arg, from, .. } => out.push_str(&format!(
                     "stopped: step {step} refers back for its {arg}, which steps {from:?} could each give\n"
                 )),
                 VerdictBecause::NoSource { step, arg } => out.push_str(&format!(

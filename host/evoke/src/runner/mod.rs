@@ -118,6 +118,41 @@ pub fn refused_plan(ui: &Ui, log: &mut Log, woven: &PlanDecided, json: bool) -> 
     Ok(if asks { Exit::NeedsPerson } else { Exit::Abstain })
 }
 
+/// The plan a person made runnable by choosing, at a terminal, the one source of each value that several
+/// earlier results could give (000 §13.2: it is asked, never guessed). `None` when no one is present, the
+/// plan is refused for anything else, or a question is left unanswered.
+fn sources_chosen(session: &Session, ui: &Ui, refused: &Plan) -> Option<Plan> {
+    use evoke_core::decision::{Choices, Missing, MissingBecause, Texts};
+    if !ui.present() || refused.verdict.because.is_empty() {
+        return None;
+    }
+    let mut chosen = Vec::new();
+    for because in &refused.verdict.because {
+        let VerdictBecause::SeveralSources { step, arg, from, fields } = because else { return None };
+        let options = from
+            .iter()
+            .zip(fields)
+            .map(|(from, field)| {
+                let reflex = refused.steps[from - 1].decision.reflex.clone().unwrap_or_default();
+                (format!("{from}.{field}"), format!("step {from}'s {field} ({reflex})"))
+            })
+            .collect();
+        let question = Missing {
+            arg: arg.clone(),
+            ask: format!("Step {step} refers back for its {arg}. Which result gives it?"),
+            because: MissingBecause::Unstated,
+            words: None,
+            choices: Choices::Options { options: Texts(options) },
+            likely: None,
+        };
+        let Some(Value::Option { key }) = ui.ask(&question) else { return None };
+        let (from, field) = key.split_once('.')?;
+        chosen.push(plan::Chosen { step: *step, arg: arg.clone(), from: from.parse().ok()?, field: field.into() });
+    }
+    let plan = plan::choose(&session.catalog, refused, &chosen);
+    (!plan.refused()).then_some(plan)
+}
+
 /// A plan at its run: the journal held from its start to its end, what each step's line is made of, and
 /// the time a person took to answer, which never counts against the deadline.
 struct Runner<'r> {
@@ -151,8 +186,12 @@ pub async fn run(
     journaled: Journaled<'_>,
 ) -> CommandResult {
     let ui = options.ui;
+    let mut woven = woven;
     if woven.plan.refused() {
-        return refused_plan(ui, log, &woven, options.json);
+        match sources_chosen(session, ui, &woven.plan) {
+            Some(plan) => woven.plan = plan,
+            None => return refused_plan(ui, log, &woven, options.json),
+        }
     }
     let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided, answers: plan_answers, head } =
         woven;
