@@ -50,7 +50,8 @@ impl fmt::Display for Report {
                 num(b.uncertainty)
             )?;
         }
-        for (name, bar) in &self.bars {
+        for (name, bar) in [("read", &self.bars.read), ("write", &self.bars.write)] {
+            let Some(bar) = bar else { continue };
             writeln!(
                 f,
                 "  {name:5} bar {}: {} wrong of {} run · {} per thousand inputs, at most {}",
@@ -59,6 +60,18 @@ impl fmt::Display for Report {
                 bar.calls,
                 num(bar.per_thousand),
                 num(bar.at_most)
+            )?;
+        }
+        // The read-back's bar, where it held a call its confidence would have run.
+        if let Some(whole) = self.bars.whole.as_ref().filter(|w| w.run < w.calls) {
+            writeln!(
+                f,
+                "  whole bar {}: {} of {} calls over their bar run, {} wrong · {} right held for a person",
+                num(whole.bar),
+                whole.run,
+                whole.calls,
+                whole.wrong,
+                whole.held_right
             )?;
         }
         for q in &self.questions {

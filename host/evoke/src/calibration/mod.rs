@@ -32,6 +32,8 @@ pub struct Scored {
     pub route_top: Option<(String, f64)>,
     /// Per argument judged: (kind, p, right).
     pub questions: Vec<(&'static str, f64, bool)>,
+    /// How far the call holds all the input says, where the read-back found it holds less than all.
+    pub whole: Option<f64>,
 }
 
 /// A case's decision: scored, or the failure that refused it.

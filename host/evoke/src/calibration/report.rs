@@ -1,7 +1,6 @@
 //! The calibration report, typed: serde writes it as one JSON line, field by field in this order.
 
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -20,8 +19,8 @@ pub struct Report {
     /// Complete calls that cannot be judged.
     pub unknown: usize,
     pub abstained: Share,
-    /// Per bar of the gate (`read`, `write`): the wrong runs it lets through.
-    pub bars: BTreeMap<String, Bar>,
+    /// Per bar of the gate (`read`, `write`): the wrong runs it lets through; and `whole`'s.
+    pub bars: Bars,
     /// Per kind of question (route, options, vocab, pick, flag).
     pub questions: Vec<Question>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,6 +77,34 @@ pub struct Bar {
     pub at_most: f64,
     /// The same count at bars a little lower and higher.
     pub near: Vec<Near>,
+}
+
+/// The gate's bars, each where a call was judged against it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Bars {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read: Option<Bar>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write: Option<Bar>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub whole: Option<WholeBar>,
+}
+
+/// The read-back's bar: of the writes over the write bar, those that hold all the input says run.
+#[derive(Debug, Clone, Serialize)]
+pub struct WholeBar {
+    /// The share of the input a call must hold to run: all of it.
+    pub bar: f64,
+    /// Writes over the write bar, read back against their input.
+    pub calls: usize,
+    /// Of them, those that held all the input says, and so run.
+    pub run: usize,
+    /// Of those run, the wrong ones.
+    pub wrong: usize,
+    pub per_thousand: f64,
+    pub at_most: f64,
+    /// Calls the read-back held for a person that were right: what the bar costs.
+    pub held_right: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -5,7 +5,6 @@ use super::report::*;
 use super::{Run, Scored, Setting};
 use evoke_core::decision::Outcome;
 use evoke_core::manifest::Effect;
-use std::collections::BTreeMap;
 
 /// The Wilson score interval at 95% of `right` out of `n`.
 pub fn wilson(right: usize, n: usize) -> [f64; 2] {
@@ -95,10 +94,35 @@ fn bins(calls: &[(f64, bool)]) -> Vec<Bin> {
     bins
 }
 
-fn bars(setting: &Setting, ok: &[&Scored]) -> BTreeMap<String, Bar> {
+/// The share of the input a call must hold to run: a word that does `more` holds every write, so a call
+/// runs only where the read-back accounts for all of it (docs/decision.md, the read-back).
+pub const WHOLE_BAR: f64 = 1.0;
+
+fn bars(setting: &Setting, ok: &[&Scored]) -> Bars {
     let inputs = ok.len().max(1);
-    let mut bars = BTreeMap::new();
+    let mut bars = Bars::default();
     let Some((read, write)) = setting.bars else { return bars };
+    // Writes over their bar, with whether they hold all the input and whether they were right. A read
+    // runs whatever words are left over, and a destructive call always confirms: the bar is a write's.
+    let over: Vec<(bool, bool)> = ok
+        .iter()
+        .filter(|s| s.complete && s.effect == Some(Effect::Write))
+        .filter_map(|s| (s.confidence? >= write).then_some((s.whole.unwrap_or(1.0) >= WHOLE_BAR, s.right?)))
+        .collect();
+    if !over.is_empty() {
+        let run = over.iter().filter(|(held_all, _)| *held_all).count();
+        let wrong = over.iter().filter(|(held_all, right)| *held_all && !right).count();
+        let interval = wilson(wrong, inputs);
+        bars.whole = Some(WholeBar {
+            bar: WHOLE_BAR,
+            calls: over.len(),
+            run,
+            wrong,
+            per_thousand: round(1000.0 * wrong as f64 / inputs as f64),
+            at_most: round(1000.0 * interval[1]),
+            held_right: over.iter().filter(|(held_all, right)| !held_all && *right).count(),
+        });
+    }
     for (name, effect, bar) in [("read", Effect::Read, read), ("write", Effect::Write, write)] {
         let of: Vec<(f64, bool)> = ok
             .iter()
@@ -132,7 +156,10 @@ fn bars(setting: &Setting, ok: &[&Scored]) -> BTreeMap<String, Bar> {
             at_most: round(1000.0 * interval[1]),
             near,
         };
-        bars.insert(name.to_string(), bar);
+        match name {
+            "read" => bars.read = Some(bar),
+            _ => bars.write = Some(bar),
+        }
     }
     bars
 }
@@ -276,6 +303,47 @@ mod tests {
         assert_eq!(wilson(8, 10), [0.4902, 0.9433]);
         let [lo, hi] = wilson(80, 100);
         assert!(lo > 0.7 && hi < 0.9, "{lo} {hi}");
+    }
+
+    fn call(confidence: f64, whole: Option<f64>, right: bool) -> Scored {
+        Scored {
+            outcome: Outcome::Run,
+            reflex: Some("lights".into()),
+            confidence: Some(confidence),
+            effect: Some(Effect::Write),
+            complete: true,
+            right: Some(right),
+            mismatch: String::new(),
+            route_top: None,
+            questions: Vec::new(),
+            whole,
+        }
+    }
+
+    #[test]
+    fn the_whole_bar_counts_calls_over_their_bar_and_what_the_read_back_held() {
+        let setting = Setting {
+            adapter: AdapterName { name: "replay".into(), id: "replay".into() },
+            reflexes: 1,
+            playbooks: 0,
+            bars: Some((0.6, 0.8)),
+            repeats: 1,
+            log: "",
+        };
+        // Over the write bar: two that hold all the input (one wrong), one held by a word left over
+        // (right), one held and wrong; under it, one the whole bar never sees, nor a read over its bar.
+        let calls = [
+            call(0.9, None, true),
+            call(0.9, None, false),
+            call(0.95, Some(0.75), true),
+            call(0.85, Some(0.5), false),
+            call(0.5, Some(0.5), true),
+            Scored { effect: Some(Effect::Read), ..call(0.9, Some(0.5), true) },
+        ];
+        let ok: Vec<&Scored> = calls.iter().collect();
+        let whole = bars(&setting, &ok).whole.expect("calls over their bar were read back");
+        assert_eq!((whole.bar, whole.calls, whole.run, whole.wrong, whole.held_right), (1.0, 4, 2, 1, 1));
+        assert_eq!(whole.per_thousand, 166.6667);
     }
 
     #[test]

@@ -89,6 +89,7 @@ fn score(session: &Session, case: &Case, decision: &Decision, answers: &Answers)
         mismatch,
         route_top,
         questions,
+        whole: decision.whole,
     }
 }
 
