@@ -6,7 +6,8 @@
 use crate::ui::Ui;
 use evoke_core::text::escape_outside;
 use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 fn target(draws: bool) -> ProgressDrawTarget {
@@ -49,8 +50,9 @@ impl evoke_files::fetch::Progress for Fetching {
     }
 }
 
-/// A bar over `total` steps, cleared when dropped.
-pub struct Bar(ProgressBar);
+/// A bar over `total` steps, cleared when dropped; `finding` is set while steps found done before are
+/// taken in, when no time left can be said.
+pub struct Bar(ProgressBar, Arc<AtomicBool>);
 
 /// What a bar says of the time left, `pos` of `len` steps done at `per_sec` steps a second, indicatif's
 /// estimate being `eta`: unknown until the steps have a rate, and never nothing while steps remain (an
@@ -68,17 +70,20 @@ impl Bar {
     /// A bar over `total` steps, drawn where `ui` draws progress, saying `what` is done.
     pub fn new(ui: &Ui, total: usize, what: &str) -> Bar {
         let bar = ProgressBar::with_draw_target(Some(total as u64), target(ui.draws_progress()));
+        let finding = Arc::new(AtomicBool::new(false));
+        let drawn = finding.clone();
         bar.set_style(
             ProgressStyle::with_template("  {msg} {bar:30} {pos}/{len} · {left}")
                 .map(|style| {
-                    style.with_key("left", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = w.write_str(&time_left(state.pos(), state.len(), state.per_sec(), state.eta()));
+                    style.with_key("left", move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let per_sec = if drawn.load(Ordering::Relaxed) { 0.0 } else { state.per_sec() };
+                        let _ = w.write_str(&time_left(state.pos(), state.len(), per_sec, state.eta()));
                     })
                 })
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.set_message(what.to_string());
-        Bar(bar)
+        Bar(bar, finding)
     }
 
     pub fn step(&self) {
@@ -88,6 +93,18 @@ impl Bar {
     /// Sets how many steps are done.
     pub fn set(&self, done: usize) {
         self.0.set_position(done as u64);
+    }
+
+    /// Sets how many steps are done, the latest of them done before and only found now (kept in a
+    /// cache place): the estimate of the time left starts again from here, so they are not read as speed.
+    pub fn set_found(&self, done: usize) {
+        // The estimate takes the found steps in now, and then forgets them; drawn meanwhile, the bar
+        // says the time left is not known.
+        self.1.store(true, Ordering::Relaxed);
+        self.0.set_position(done as u64);
+        self.0.tick();
+        self.0.reset_eta();
+        self.1.store(false, Ordering::Relaxed);
     }
 }
 
