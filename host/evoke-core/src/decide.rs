@@ -247,7 +247,7 @@ impl<'c> Decider<'c> {
                 Some(answer) => {
                     let (top, p) = answer.top();
                     judgments.push(Judgment { question: id.clone(), top: top.to_string(), p });
-                    if self.unsettled(answer) {
+                    if matches!(arg.source, Source::Pick(_)) && self.unsettled(answer) {
                         missing.push(self.missing_unspared(reflex, arg, MissingBecause::Unsettled));
                         continue;
                     }
@@ -311,8 +311,10 @@ impl<'c> Decider<'c> {
         })
     }
 
-    /// Whether an argument's answer holds two or more values, none at the route's bar: the bar under
-    /// which evoke does not choose a reflex either. Without a gate, nothing is unsettled.
+    /// Whether a pick's answer holds two or more spans, none at the route's bar: the bar under which evoke
+    /// does not choose a reflex either. Without a gate, nothing is unsettled. An option or vocabulary
+    /// value is never unsettled: words that name several of them are a list, which the weave reads as a
+    /// step per value (`again`), from the value read.
     fn unsettled(&self, answer: &Distribution) -> bool {
         let Some(gate) = self.gate.as_ref() else { return false };
         let value = |key: &str| key != UNSTATED && key != NONE;
