@@ -25,6 +25,13 @@ const VERBS: &[&str] = &[
     "when", "where", "who", "how", "write",
 ];
 
+/// Words that join two things themselves: after a comma, the comma leaves the cut to them (`, then …`).
+const JOINS: &[&str] = &["and", "then", "also", "next", "plus", "after", "afterwards", "finally"];
+
+/// Words a question opens with: after a comma alone they go on the clause before (`in french, how do i
+/// say …`).
+const QUESTION_WORDS: &[&str] = &["what", "whats", "what's", "when", "where", "who", "how", "why", "which"];
+
 /// Words that point back at a thing said before them: a stretch holding one asks about that thing.
 const POINTING: &[&str] = &["it", "them", "that", "this", "those", "these", "one"];
 
@@ -64,7 +71,10 @@ fn cut(request: &str, start: usize, end: usize, round: &Questions) -> f64 {
     }
     let connective: String = chars[start..end].iter().collect::<String>().to_lowercase();
     let left = words(&chars[..start].iter().collect::<String>());
-    let right: Vec<Word> = words(&chars[end..].iter().collect::<String>());
+    let right_text: String = chars[end..].iter().collect();
+    // The clause right after the place: up to the next comma or semicolon.
+    let clause: String = right_text.split([',', ';']).next().unwrap_or_default().to_string();
+    let right: Vec<Word> = words(&right_text);
     if left.len() < 2 || right.len() < 2 {
         return 1.0 - SURE;
     }
@@ -72,11 +82,25 @@ fn cut(request: &str, start: usize, end: usize, round: &Questions) -> f64 {
     if NEGATIONS.contains(&raw_first) && !(raw_first == "do" && right.get(1).is_none_or(|w| w.lower != "not")) {
         return SURE;
     }
+    let starts = example_starts(round);
+    // A comma alone joins the clauses of one request as often as it parts two (`help me, i can't find my
+    // phone`, `in french, how do i say …`): it parts them only where the words after it open with a verb
+    // a request starts with, at once: not a question word, nor a word that only leads to one (`i`, `can`),
+    // however many examples open with it.
+    // A question word opens a request of its own after a clause of three words or more that the words
+    // after it do not point back at (`do i need a visa for peru, what shots should i get`).
+    if connective == "," && !JOINS.contains(&raw_first) {
+        let opens = right.iter().map(|w| w.lower.as_str()).find(|w| *w != "please").unwrap_or(raw_first);
+        let asks_again = QUESTION_WORDS.contains(&opens) && left.len() >= 3 && !points_back(&clause);
+        let starts_one = (VERBS.contains(&opens) || starts.iter().any(|s| s == opens))
+            && !QUESTION_WORDS.contains(&opens)
+            && !LEAD.contains(&opens);
+        return if starts_one || asks_again { SURE } else { 1.0 - SURE };
+    }
     let first = right.iter().map(|w| w.lower.as_str()).find(|w| !LEAD.contains(w)).unwrap_or(raw_first);
     if NEGATIONS.contains(&first) && first != "do" {
         return SURE;
     }
-    let starts = example_starts(round);
     if VERBS.contains(&first) || starts.iter().any(|s| s == first) {
         return SURE;
     }
@@ -265,6 +289,17 @@ mod tests {
         assert_eq!(yes("turn on the den lights but don't touch the office"), [true]);
         assert_eq!(yes("turn off the den and office lights"), [false]);
         assert_eq!(yes("dim the den then the office"), [false]);
+    }
+
+    #[test]
+    fn a_comma_alone_parts_two_requests_only_before_a_verb_that_opens_one() {
+        assert_eq!(yes("help me, i don't know where my phone is"), [false]);
+        assert_eq!(yes("in french, how do i say hello"), [false]);
+        assert_eq!(yes("turn off the den lights, set a timer for 5 minutes"), [true]);
+        assert_eq!(yes("turn off the den lights, please set a timer for 5 minutes"), [true]);
+        // A comma before a word that joins two things leaves the cut to that word's place.
+        assert_eq!(yes("turn off the den lights, then set a timer for 5 minutes"), [true, true]);
+        assert_eq!(yes("turn off the den lights, the kitchen lights and the office lights"), [false, false]);
     }
 
     #[test]
