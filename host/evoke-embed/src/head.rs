@@ -81,7 +81,6 @@ const BLOCK: usize = 4_096;
 
 /// `dst = a·b` (or `dst += a·b` when `add`), for an `m`×`k` matrix `a` and a `k`×`n` matrix `b`, each
 /// given as a slice with its row and column strides; `dst` is `m`×`n`, row after row.
-#[allow(clippy::too_many_arguments)]
 fn product(
     dst: &mut [f32],
     add: bool,
