@@ -544,7 +544,7 @@ impl Engine {
             if names_anothers_thing(request, reading) {
                 return Ok(lexical);
             }
-            return Ok(unit_said(request, question, lexical, self.params.arg_literal));
+            return Ok(unit_said(request, question, lexical, self.params.arg_literal, reading.common));
         }
         if flag {
             return Ok(lexical);
@@ -693,8 +693,27 @@ const IN_PLAY: f64 = 0.1;
 /// (`10 minutes`, `half an hour`: a duration is read only with its unit). A bare number (`to 15`, `the two
 /// lights`) may be any number the sentence holds, and stays as the words read it; two candidates that say
 /// a unit are for a person to tell apart. Where the lifted one is the only candidate, it is lifted twice.
-fn unit_said(request: &str, question: &Question, lexical: Vec<(String, f64)>, lift: f32) -> Vec<(String, f64)> {
+fn unit_said(
+    request: &str,
+    question: &Question,
+    lexical: Vec<(String, f64)>,
+    lift: f32,
+    own: &std::collections::HashSet<String>,
+) -> Vec<(String, f64)> {
     let Question::Choice { ask, options, .. } = question else { return lexical };
+    // A span the recognizers typed as a kind that carries its unit, said with more than a number: `four
+    // p. m.`, `20 minutes`, `€12`; not `at 5`, whose hour may be either half of the day. A date is not
+    // lifted: `next friday` and `the 3rd` leave to the reader which one is meant.
+    let typed = evoke_core::recognize::recognize(request);
+    let in_full = |key: &str| {
+        typed.iter().any(|c| {
+            use evoke_core::recognize::PickKind::{Amount, Duration, Number, Time};
+            let bare = evoke_core::recognize::recognize(&c.span.text)
+                .iter()
+                .any(|n| n.kind == Number && n.span.start == 0 && n.span.end == c.span.text.chars().count());
+            c.span.key() == key && matches!(c.kind, Amount | Duration | Time) && !bare
+        })
+    };
     let units: Vec<String> = words::words(ask).into_iter().filter(|w| !words::is_stop(w)).map(|w| w.stem).collect();
     let says_unit = |text: &str| {
         let percent = text.contains('%') && units.iter().any(|u| u == "percent");
@@ -703,13 +722,17 @@ fn unit_said(request: &str, question: &Question, lexical: Vec<(String, f64)>, li
                 time_unit(&w.lower) || (!w.lower.chars().any(|c| c.is_ascii_digit()) && units.contains(&w.stem))
             })
     };
-    if words::words(request).iter().any(|w| ON_WHAT_IS_THERE.contains(&w.lower.as_str())) {
+    // A word that acts on what is there holds the lift, unless the reflex's own description says it: then
+    // the act is the reflex's, and the span is its argument (`mute for 20 minutes`, `cancel my 3 pm alarm`).
+    if words::words(request).iter().any(|w| ON_WHAT_IS_THERE.contains(&w.lower.as_str()) && !own.contains(&w.stem)) {
         return lexical;
     }
     let with_unit: Vec<&str> = options
         .0
         .iter()
-        .filter(|(k, text)| k.split_once('-').is_some() && says_unit(plain(text)) && !a_change(request, k))
+        .filter(|(k, text)| {
+            k.split_once('-').is_some() && (says_unit(plain(text)) || in_full(k)) && !a_change(request, k)
+        })
         .map(|(k, _)| k.as_str())
         .collect();
     let candidates: Vec<&str> =
@@ -962,6 +985,39 @@ impl crate::engine::Engine for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lifted share of the one span of a pick's question asked `ask` of `request`, from the words'
+    /// reading of 0.852, the reflex's own description saying the words of `own`.
+    fn lifted(request: &str, ask: &str, own: &[&str]) -> f64 {
+        let found = evoke_core::recognize::recognize(request);
+        let span = found.iter().find(|c| c.kind != evoke_core::recognize::PickKind::Number).unwrap_or(&found[0]);
+        let key = span.span.key();
+        let question = Question::Choice {
+            ask: ask.into(),
+            options: evoke_core::question::Options(vec![
+                (key.clone(), Text::Plain(span.span.text.clone())),
+                (UNSTATED.into(), Text::Plain("Not said.".into())),
+            ]),
+            otherwise: Some(UNSTATED.into()),
+        };
+        let lexical = vec![(key.clone(), 0.852), (UNSTATED.to_string(), 0.148)];
+        let own: std::collections::HashSet<String> = own.iter().map(|w| w.to_string()).collect();
+        let read = unit_said(request, &question, lexical, Params::default().arg_literal, &own);
+        read.iter().find(|(k, _)| *k == key).map(|(_, p)| *p).unwrap()
+    }
+
+    #[test]
+    fn a_time_said_in_full_is_lifted_and_a_bare_hour_is_not() {
+        assert!(lifted("make an alarm for four p. m.", "At what time?", &[]) > 0.997);
+        assert!(lifted("wake me at 6:45", "At what time?", &[]) > 0.997);
+        assert!((lifted("wake me at 5", "At what time?", &[]) - 0.852).abs() < 1e-9, "either half of the day");
+    }
+
+    #[test]
+    fn a_word_that_acts_on_what_is_there_holds_the_lift_unless_the_reflex_says_it() {
+        assert!((lifted("mute for twenty minutes", "For how long?", &[]) - 0.852).abs() < 1e-9);
+        assert!(lifted("mute for twenty minutes", "For how long?", &["mute"]) > 0.997);
+    }
 
     #[test]
     fn a_decision_fits_clincs_head_and_leaves_a_thousand_reflexes_to_trust() {
