@@ -387,8 +387,18 @@ fn gate_case(input: &Value) -> Result<Value, CaseError> {
             .ok_or(CaseError::Missing { key: "more".into() })?,
         _ => Vec::new(),
     };
-    let complete =
-        Complete { effect, confidence, unconsumed, quoted, one_view: Vec::new(), runner_up, two_things, mood, more };
+    let complete = Complete {
+        effect,
+        confidence,
+        unconsumed,
+        quoted,
+        one_view: Vec::new(),
+        runner_up,
+        two_things,
+        mood,
+        more,
+        cut: Vec::new(),
+    };
     let because = confirm_reasons(gate.as_ref(), &complete);
     if because.is_empty() {
         Ok(json!({ "outcome": Outcome::Run }))

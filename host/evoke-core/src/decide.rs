@@ -668,9 +668,10 @@ fn settle(reading: Reading) -> Decision {
         more: read_back
             .left
             .iter()
-            .filter(|l| l.does == Does::More && !l.typed)
+            .filter(|l| l.does == Does::More && !l.typed && !l.cut)
             .map(|l| l.words.text.clone())
             .collect(),
+        cut: read_back.left.iter().filter(|l| l.cut && !l.typed).map(|l| l.words.text.clone()).collect(),
     };
     let because = confirm_reasons(gate, &complete);
     decision.effect = Some(effect);
@@ -807,6 +808,10 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
             format!("confidence {confidence} is under the {effect} bar {bar}")
         }
         Because::Quoted => "no argument took the text in quotes".into(),
+        Because::Cut { words } => {
+            let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+            format!("{} may be part of the value before it", words.join(", "))
+        }
         Because::OneView { arg, words } => {
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
             format!("the {arg} was read from no word, and the sentence says {}", words.join(", "))

@@ -122,6 +122,11 @@ pub enum Because {
     More {
         words: Vec<String>,
     },
+    /// Words that follow a pick's value with nothing between, which may be part of it (`30 ish`): the
+    /// value may be cut short.
+    Cut {
+        words: Vec<String>,
+    },
     UnconsumedSpan,
     /// A text in quotes that no value took, where the reflex takes a text in quotes: the person quoted
     /// something the call leaves out (`quotes` lists it).

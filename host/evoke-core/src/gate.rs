@@ -37,6 +37,8 @@ pub struct Complete<'a> {
     pub mood: Mood,
     /// The words the read-back found nothing the reflex says reads.
     pub more: Vec<String>,
+    /// Those of them that follow a pick's value with nothing between: the value may be cut short.
+    pub cut: Vec<String>,
 }
 
 /// The gate's third rule: every reason the call waits for a person, in order. Empty means it runs.
@@ -49,6 +51,8 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
         (call.effect != Effect::Read && call.mood != Mood::Request).then_some(Because::NotARequest { mood: call.mood });
     let more =
         (call.effect != Effect::Read && !call.more.is_empty()).then(|| Because::More { words: call.more.clone() });
+    let cut = (call.effect != Effect::Read && !call.cut.is_empty()).then(|| Because::Cut { words: call.cut.clone() });
+    let more: Vec<Because> = more.into_iter().chain(cut).collect();
     let one_view: Vec<Because> =
         call.one_view.iter().map(|(arg, words)| Because::OneView { arg: arg.clone(), words: words.clone() }).collect();
     let Some(gate) = gate else {

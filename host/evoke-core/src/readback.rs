@@ -62,6 +62,10 @@ pub struct Left {
     /// Whether the words say the call is wanted once more (`again`, `once more`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub again: bool,
+    /// Whether the words follow a pick's value with nothing but spaces between, and so may be part of it
+    /// (`30 ish`): a value cut short.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
     /// Whether the words are a typed span no argument takes, which the gate holds the call for apart.
     #[serde(skip)]
     pub typed: bool,
@@ -200,6 +204,17 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
     let mut unplaced: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
     let mut unnamed: Vec<String> = Vec::new();
     let mentions = mentions(input, reflex);
+    // The words right after a pick's value, with only spaces between: they may be part of it.
+    let mut after_value = vec![false; said_words.len()];
+    for value in args.0.iter().map(|(_, v)| v) {
+        let Value::Pick { span, .. } = value else { continue };
+        let chars: Vec<char> = input.chars().collect();
+        if let Some(i) = said_words.iter().position(|w| w.start >= span.end)
+            && chars[span.end.min(chars.len())..said_words[i].start.min(chars.len())].iter().all(|c| c.is_whitespace())
+        {
+            after_value[i] = true;
+        }
+    }
     for (name, value) in &args.0 {
         let placed: Vec<(usize, usize)> = match value {
             Value::Pick { span, .. } => vec![(span.start, span.end)],
@@ -283,7 +298,7 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
     let content = said.iter().filter(|s| !matches!(s, Said::Left(Does::Nothing) | Said::Again)).count();
     let more = if read { 0 } else { over };
     let whole = if content == 0 { 1.0 } else { 1.0 - more as f64 / content as f64 };
-    let left = runs(input, &said_words, &said, &typed);
+    let left = runs(input, &said_words, &said, &typed, &after_value);
     let answered: HashSet<&str> = left
         .iter()
         .filter_map(|l| match &l.does {
@@ -384,7 +399,7 @@ fn may_answer(reflex: &Reflex, arg: &crate::manifest::Arg, said_words: &[Word], 
 }
 
 /// The words left, joined into runs of one kind, each run as typed.
-fn runs(input: &str, said_words: &[Word], said: &[Said], typed: &[bool]) -> Vec<Left> {
+fn runs(input: &str, said_words: &[Word], said: &[Said], typed: &[bool], after_value: &[bool]) -> Vec<Left> {
     let chars: Vec<char> = input.chars().collect();
     let mut left: Vec<Left> = Vec::new();
     // Where the run being built starts, and the word it last took.
@@ -413,7 +428,8 @@ fn runs(input: &str, said_words: &[Word], said: &[Said], typed: &[bool]) -> Vec<
             }
             _ => {
                 let words = Span { start: w.start, end: w.end, text: chars[w.start..w.end].iter().collect() };
-                left.push(Left { words, does, p: 1.0, read, again, typed: typed[i] });
+                let cut = after_value[i] && does == Does::More;
+                left.push(Left { words, does, p: 1.0, read, again, cut, typed: typed[i] });
                 open = Some((i, i));
             }
         }
