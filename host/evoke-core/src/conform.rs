@@ -469,13 +469,25 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
                     out
                 })
                 .collect();
-            Ok(json!({
+            let mut shape = json!({
                 "steps": steps,
                 "stages": plan.stages,
                 "verdict": plan.verdict,
                 "excluded": plan.excluded.iter().map(|e| e.text.clone()).collect::<Vec<_>>(),
                 "splits": plan.splits.iter().map(|s| json!({ "text": s.text, "at": s.start, "cut": s.cut })).collect::<Vec<_>>(),
-            }))
+            });
+            // A step bound to an earlier one's result: which value, from where, and how it enters.
+            if !plan.binds.is_empty() {
+                shape["binds"] = json!(
+                    plan.binds
+                        .iter()
+                        .map(
+                            |b| json!({ "step": b.step, "arg": b.arg, "from": b.from, "field": b.field, "via": b.via })
+                        )
+                        .collect::<Vec<_>>()
+                );
+            }
+            Ok(shape)
         }
     }
 }
