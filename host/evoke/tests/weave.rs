@@ -1024,3 +1024,43 @@ fn an_answer_a_program_would_read_as_its_option_is_refused_before_any_step_runs(
     assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
     assert_eq!(f.marks(), "mark\nnote the milk; and more\n");
 }
+
+/// The weave transcript's project in a temporary folder, its contact book's body replaced.
+fn weave_project_with_contact(body: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let transcript = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../transcripts/weave");
+    let project = root.path().join("project");
+    copy_tree(&transcript.join("project"), &project);
+    std::fs::copy(transcript.join("recording.toml"), project.join("recording.toml")).unwrap();
+    std::fs::write(project.join("reflexes/contact/contact.mjs"), body).unwrap();
+    let home = root.path().join("home");
+    let trusted = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .current_dir(&project)
+        .env("EVOKE_HOME", &home)
+        .arg("trust")
+        .output()
+        .unwrap();
+    assert!(trusted.status.success(), "{}", text(&trusted).1);
+    (root, project, home)
+}
+
+#[test]
+fn a_step_whose_source_gave_no_value_of_its_field_says_nothing_to_take() {
+    let body = "export default function contact({ name }) {\n  return { text: name, data: { phone: \"555\" } };\n}\n";
+    let (_root, project, home) = weave_project_with_contact(body);
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .current_dir(&project)
+        .env("EVOKE_HOME", &home)
+        .env("NO_COLOR", "1")
+        .args(["--json", "--recording", "recording.toml", "look up dana's address and email them"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{stdout}{stderr}");
+    assert_eq!(lines[0]["status"], "ran", "{stdout}");
+    assert_eq!(lines[1]["status"], "refused", "{stdout}");
+    assert_eq!(lines[1]["why"], serde_json::json!({ "type": "nothing_to_take", "from": 1 }), "{stdout}");
+    assert_ne!(out.status.code(), Some(0));
+}

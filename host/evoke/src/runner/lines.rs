@@ -24,6 +24,14 @@ pub enum Status {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Why {
     EarlierStep,
+    /// A step bound to an earlier step's result, which holds no value of the field it takes.
+    NothingToTake {
+        from: usize,
+    },
+    /// A step whose words, written again with the value it takes, read as another reflex.
+    ReadAs {
+        reflex: String,
+    },
     /// A step that runs only under a value an earlier step yields, that step having yielded another.
     NotChosen {
         from: usize,

@@ -58,11 +58,11 @@ impl Runner<'_> {
                 if !plan::binds_of(plan, n).is_empty() {
                     match self.bound(plan, i, &results).await {
                         Ok(rebound) => decision = rebound,
-                        Err((unread, message)) => {
+                        Err((unread, message, why)) => {
                             if !options.json {
                                 ui.err(&render::step_not_run(n, &message));
                             }
-                            self.emit(i, &unread, None, Status::Refused, Some(Why::Said { message }));
+                            self.emit(i, &unread, None, Status::Refused, Some(why));
                             exit = exit.worse(Exit::Refused);
                             stop_after.get_or_insert(stage_index);
                             continue;
@@ -99,7 +99,7 @@ impl Runner<'_> {
         plan: &Plan,
         i: usize,
         results: &[Option<serde_json::Value>],
-    ) -> Result<Decision, (Decision, String)> {
+    ) -> Result<Decision, (Decision, String, Why)> {
         let session = self.session;
         let mut decision = plan.steps[i].decision.clone();
         let binds = plan::binds_of(plan, i + 1);
@@ -113,7 +113,7 @@ impl Runner<'_> {
                 .as_ref()
                 .and_then(|v| plan::bound_refused(&session.catalog, decision.reflex.as_deref()?, &b.arg, v));
             if let Some(message) = out_of_range {
-                return Err((decision, message));
+                return Err((decision, message.clone(), Why::Said { message }));
             }
             let Some(value) = value else {
                 lacking = Some(b);
@@ -129,7 +129,8 @@ impl Runner<'_> {
         }
         // A value no earlier step gave stops the step as one its words do not read.
         if let Some(b) = lacking {
-            return Err((decision, format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg)));
+            let message = format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg);
+            return Err((decision, message, Why::NothingToTake { from: b.from }));
         }
         let mut candidates = self.decided[i].candidates.clone();
         let mut fills = Vec::new();
@@ -139,7 +140,8 @@ impl Runner<'_> {
                 continue;
             }
             let Some(words) = plan::rewritten_words(&decision.input, &value) else {
-                return Err((decision, format!("the value of {arg} cannot be written into the step's words")));
+                let message = format!("the value of {arg} cannot be written into the step's words");
+                return Err((decision, message.clone(), Why::Said { message }));
             };
             let request = session.request(Instant::now());
             match crate::drive::decide(&request, &words).await {
@@ -151,8 +153,19 @@ impl Runner<'_> {
                     candidates = again.candidates.clone();
                     decision = again.decision;
                 }
-                Ok(_) => return Err((decision, format!("\"{words}\" did not read {} as its {arg}", value.shown()))),
-                Err(failed) => return Err((decision, failed.failure.to_string())),
+                Ok(again) => {
+                    let message = format!("\"{words}\" did not read {} as its {arg}", value.shown());
+                    // Its words, written again, read as another reflex: the step says which.
+                    let why = match again.decision.reflex {
+                        Some(reflex) if again.decision.reflex != decision.reflex => Why::ReadAs { reflex },
+                        _ => Why::Said { message: message.clone() },
+                    };
+                    return Err((decision, message, why));
+                }
+                Err(failed) => {
+                    let message = failed.failure.to_string();
+                    return Err((decision, message.clone(), Why::Said { message }));
+                }
             }
         }
         if !fills.is_empty() {
