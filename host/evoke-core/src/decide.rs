@@ -308,6 +308,7 @@ impl<'c> Decider<'c> {
             contenders,
             missing,
             unconsumed,
+            given: Vec::new(),
         })
     }
 
@@ -546,6 +547,7 @@ fn settled_with(
         contenders: decision.contenders.clone(),
         missing,
         unconsumed,
+        given: answers.iter().map(|(name, _)| name.clone()).collect(),
     })
 }
 
@@ -563,12 +565,26 @@ struct Reading<'a> {
     contenders: Vec<Contender>,
     missing: Vec<Missing>,
     unconsumed: Vec<Span>,
+    /// The arguments a person gave: they stand on the person's word, not on a reading of the input.
+    given: Vec<String>,
 }
 
 /// The gate's rules after abstaining: ask for what is missing, else confirm for every reason that holds, else run.
 fn settle(reading: Reading) -> Decision {
-    let Reading { input, candidates, mood, two_things, reflex, gate, args, judgments, contenders, missing, unconsumed } =
-        reading;
+    let Reading {
+        input,
+        candidates,
+        mood,
+        two_things,
+        reflex,
+        gate,
+        args,
+        judgments,
+        contenders,
+        missing,
+        unconsumed,
+        given,
+    } = reading;
     let flags: Vec<&str> = reflex
         .manifest
         .args
@@ -591,7 +607,7 @@ fn settle(reading: Reading) -> Decision {
         _ => Some(j),
     });
     let weakest = weakest.cloned();
-    let (basis, one_view) = bases(reflex, &args, &judgments, candidates, &read_back);
+    let (basis, one_view) = bases(reflex, &args, &judgments, candidates, &read_back, &given);
     let confidence = weakest.as_ref().map(|w| w.p);
     let runner_up = contenders.get(1).cloned();
     let mut decision = Decision {
@@ -752,10 +768,11 @@ fn bases(
     judgments: &[Judgment],
     candidates: &[Candidate],
     read_back: &crate::readback::ReadBack,
+    given: &[String],
 ) -> (Bases, Vec<(String, Vec<String>)>) {
     let mut bases = Bases::default();
     let mut one_view = Vec::new();
-    for (name, value) in &args.0 {
+    for (name, value) in args.0.iter().filter(|(name, _)| !given.contains(name)) {
         let question = QuestionId::arg(&reflex.name, name);
         // A value a person gave, or one no question read, stands on nothing the line could show.
         let Some(ask) = judgments.iter().find(|j| j.question == question).map(|j| j.p) else { continue };
@@ -834,6 +851,49 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
 #[cfg(test)]
 mod tests {
     use super::under_bar;
+
+    #[test]
+    fn a_value_a_person_gave_stands_on_no_reading_and_never_contradicts_the_words() {
+        use crate::catalog::{Catalog, Reflex};
+        use crate::decision::{Because, Value};
+        use crate::validate::{Answers, Distribution};
+        let manifest = "reflex = 1\ndescription = \"Turn the lights in one room on or off.\"\neffect = \"write\"\n\
+                        confirm = \"Set the {room} lights {state}?\"\nrun = \"l.mjs\"\n[args.room]\nask = \"Which room?\"\n\
+                        vocab = \"rooms\"\n[args.state]\nask = \"On or off?\"\noptions.on = \"Switch on.\"\n\
+                        options.off = \"Switch off.\"\n";
+        let read = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true);
+        let rooms =
+            crate::vocab::read_vocab("rooms", "rooms.toml", "den = \"TV\"\noffice = \"Study\"\n").value.unwrap();
+        let reflex =
+            Reflex { name: "lights".into(), manifest: read.value.unwrap(), vocabs: [("rooms".into(), rooms)].into() };
+        let catalog = Catalog::new(vec![reflex]);
+        let gate = crate::adapter::Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 };
+        let input = "turn off the lights in the office";
+        let mut decider = super::Decider::new(&catalog, Some(gate), input).unwrap();
+        let answer = |pairs: &[(&str, f64)]| Distribution(pairs.iter().map(|(k, p)| (k.to_string(), *p)).collect());
+        while let Some(questions) = decider.questions().cloned() {
+            let mut answers = Answers::new();
+            for (id, _) in &questions.0 {
+                let d = match id.to_string().as_str() {
+                    "route" => answer(&[("lights", 0.95), ("none", 0.05)]),
+                    "lights.room" => answer(&[("den", 0.95), ("office", 0.03), ("unstated", 0.02)]),
+                    "lights.state" => answer(&[("off", 0.95), ("on", 0.03), ("unstated", 0.02)]),
+                    "fits.lights" => answer(&[("yes", 0.9)]),
+                    other => panic!("{other}"),
+                };
+                answers.insert(id.clone(), d);
+            }
+            decider.feed(&answers);
+        }
+        let decision = decider.decision().unwrap().clone();
+        // The engine read the den where the words say the office: it waits.
+        assert!(matches!(decision.because.as_deref(), Some([Because::OneView { arg, .. }]) if arg == "room"));
+        // A person who says the den is taken at their word, against the words.
+        let den = Value::Word { word: "den".into(), value: None };
+        let given = super::answered(&catalog, Some(&gate), &[], &decision, &[("room".into(), den)], None);
+        assert!(given.because.iter().flatten().all(|b| !matches!(b, Because::OneView { .. })), "{given:?}");
+        assert!(given.basis.as_ref().is_some_and(|b| b.0.iter().all(|(name, _)| name != "room")), "{given:?}");
+    }
 
     #[test]
     fn a_bar_is_shown_with_the_places_it_needs_and_the_confidence_under_it() {
