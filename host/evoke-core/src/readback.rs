@@ -248,9 +248,18 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
         }
     }
     // A typed span of a kind no argument takes is no word the read-back weighs: the gate already holds
-    // the call for it (`unconsumed_span`).
+    // the call for it (`unconsumed_span`). One that overlaps a value the call took is no unconsumed span
+    // (`5 minutes to 9 pm`, read as a duration and as a time), so its words left are weighed like any.
+    let taken: Vec<(usize, usize)> = args
+        .0
+        .iter()
+        .filter_map(|(_, v)| match v {
+            Value::Pick { span, .. } => Some((span.start, span.end)),
+            _ => None,
+        })
+        .collect();
     let mut typed = vec![false; said_words.len()];
-    for c in candidates {
+    for c in candidates.iter().filter(|c| !taken.iter().any(|(s, e)| c.span.start < *e && *s < c.span.end)) {
         let arg = reflex.manifest.args.iter().find(|a| a.source == Source::Pick(c.kind));
         for (i, w) in said_words.iter().enumerate() {
             if said[i].is_none() && within(w, c.span.start, c.span.end) {
@@ -584,5 +593,23 @@ optional = true
         let timer = Reflex { name: "timer".into(), manifest, vocabs: Default::default() };
         let back = read_back("start a timer for tea", &timer, &Args::default(), &[], &[]);
         assert_eq!(more(&back), ["tea"], "{back:?}");
+    }
+
+    #[test]
+    fn words_of_a_span_that_overlaps_a_value_taken_are_weighed_not_left_to_unconsumed() {
+        let manifest = "reflex = 1\ndescription = \"Start a countdown timer.\"\neffect = \"write\"\n\
+                        confirm = \"Start a timer for {duration}?\"\nrun = \"timer.mjs\"\n[args.duration]\n\
+                        ask = \"For how long?\"\npick = \"duration\"\n";
+        let manifest = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true).value.unwrap();
+        let timer = Reflex { name: "timer".into(), manifest, vocabs: Default::default() };
+        let input = "set a timer for 5 minutes to 9 pm";
+        let found = crate::recognize::recognize(input);
+        let duration = found.iter().find(|c| c.span.text == "5 minutes").expect("a duration");
+        assert!(found.iter().any(|c| c.span.start < duration.span.end && c.span.end > duration.span.end));
+        let call =
+            Args(vec![("duration".into(), Value::Pick { span: duration.span.clone(), value: duration.value.clone() })]);
+        let back = read_back(input, &timer, &call, &found, &[]);
+        assert_eq!(more(&back), ["9 pm"], "{back:?}");
+        assert!(back.left.iter().all(|l| !l.typed), "{back:?}");
     }
 }
