@@ -783,13 +783,8 @@ fn bases(
                 if of_kind == 1 { Basis::Only { ask } } else { Basis::Ask { ask } }
             }
             Value::Flag => Basis::Ask { ask },
-            Value::Option { .. } | Value::Word { .. } if !read_back.unnamed.contains(name) => {
-                Basis::Views { ask, reader: ask }
-            }
             Value::Option { .. } | Value::Word { .. } => {
-                let from =
-                    |l: &&crate::readback::Left| l.read && matches!(&l.does, Does::Answers { arg } if arg == name);
-                let words = read_back.left.iter().filter(from).map(|l| l.words.text.clone()).collect();
+                // Words that name another key of the argument: the words and the call disagree.
                 let other: Vec<String> = read_back
                     .left
                     .iter()
@@ -799,7 +794,16 @@ fn bases(
                 if read_back.named.iter().any(|(arg, _)| arg == name) && !other.is_empty() {
                     one_view.push((name.clone(), other));
                 }
-                Basis::View { ask, words }
+                if read_back.unnamed.contains(name) {
+                    let from =
+                        |l: &&crate::readback::Left| l.read && matches!(&l.does, Does::Answers { arg } if arg == name);
+                    Basis::View {
+                        ask,
+                        words: read_back.left.iter().filter(from).map(|l| l.words.text.clone()).collect(),
+                    }
+                } else {
+                    Basis::Views { ask, reader: ask }
+                }
             }
         };
         bases.0.push((name.clone(), basis));
@@ -814,6 +818,15 @@ fn quote(input: &str, span: &Span) -> Quote {
     let close = chars[span.end.min(chars.len())..].iter().find(|c| !c.is_whitespace());
     let mark = |c: Option<&char>| c.map(|c| c.to_string()).unwrap_or_default();
     Quote { text: span.text.clone(), marks: [mark(open), mark(close)] }
+}
+
+/// The prompt's reason for a decision's `because` as it now stands: each reason in one line, joined by `; `.
+pub(crate) fn reasons(decision: &Decision) -> String {
+    let effect = decision.effect.unwrap_or(Effect::Destructive);
+    let confidence = decision.confidence.unwrap_or(0.0);
+    let unconsumed = decision.unconsumed.as_deref().unwrap_or_default();
+    let because = decision.because.as_deref().unwrap_or_default();
+    because.iter().map(|b| reason(b, effect, confidence, unconsumed)).collect::<Vec<_>>().join("; ")
 }
 
 fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span]) -> String {
@@ -831,7 +844,7 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
         }
         Because::OneView { arg, words } => {
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
-            format!("the {arg} was read from no word, and the sentence says {}", words.join(", "))
+            format!("the sentence also says {} for the {arg}", words.join(", "))
         }
         Because::UnconsumedSpan => {
             let spans: Vec<String> = unconsumed.iter().map(|s| format!("\"{}\"", s.text)).collect();

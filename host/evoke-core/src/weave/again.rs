@@ -152,10 +152,49 @@ pub fn apply(
             _ => {}
         }
     }
+    // An argument whose every other value the engine has placed (as well, in place, or ruled out): the
+    // words that name them no longer disagree with the step.
+    let placed = |arg: &str| {
+        others.iter().filter(|o| o.arg == arg).all(|o| {
+            answers.get(&o.id).is_some_and(|a| {
+                let (top, p) = a.top();
+                p >= bar && matches!(top, ALSO | INSTEAD | OUT)
+            })
+        })
+    };
+    others_spent(&mut base, &|arg, _| placed(arg));
+    for step in &mut more {
+        others_spent(step, &|arg, _| placed(arg));
+    }
     if ruled_out {
         negation_spent(&mut base);
     }
     (base, more)
+}
+
+/// `turn off the den and office lights`: the office disagrees with the den the step read until the engine
+/// placed it; then the `one_view` it held the step for is spent, and the step stands as read otherwise.
+/// `placed` says, of an argument and the words that named another value of it, whether the plan placed
+/// them elsewhere.
+pub(crate) fn others_spent(decision: &mut Decision, placed: &dyn Fn(&str, &[String]) -> bool) {
+    let Some(because) = decision.because.as_mut() else { return };
+    let before = because.len();
+    because.retain(|b| !matches!(b, Because::OneView { arg, words } if placed(arg, words)));
+    if because.len() == before {
+        return;
+    }
+    if because.is_empty() {
+        decision.because = None;
+        if decision.outcome == Outcome::Confirm {
+            decision.outcome = Outcome::Run;
+            decision.prompt = None;
+        }
+    } else {
+        let reason = crate::decide::reasons(decision);
+        if let Some(prompt) = decision.prompt.as_mut() {
+            prompt.reason = reason;
+        }
+    }
 }
 
 /// `turn off the den but not the office lights`: the `not` rules a value out, and the engine has said so.

@@ -193,6 +193,13 @@ impl<'c> Weaver<'c> {
                     let reading = self.reading.as_ref().expect("parts are read");
                     let (theirs, _) = self.parts[neighbour].as_ref().expect("decided");
                     if plan::splice_holds(&reading.parts[i], theirs, &spliced) {
+                        // The neighbour's own value, said in the words spliced in, is its step's.
+                        let mut spliced = spliced;
+                        let theirs_named = |arg: &str, words: &[String]| {
+                            let value = theirs.args.as_ref().and_then(|a| a.get(arg)).map(|v| v.shown().to_lowercase());
+                            value.is_some_and(|v| words.iter().all(|w| w.to_lowercase() == v))
+                        };
+                        super::again::others_spent(&mut spliced, &theirs_named);
                         self.parts[i] = Some((spliced, Some(Repair::Spliced)));
                     }
                     self.after_parts()
