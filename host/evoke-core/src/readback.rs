@@ -298,7 +298,11 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
     let mut said: Vec<Said> = said.into_iter().map(|s| s.expect("every word is read")).collect();
     let over = said.iter().filter(|s| **s == Said::Left(Does::More)).count();
     // Words a value no word names was read from: as many as there are such values, else none can be told.
-    let read = over > 0 && over <= unplaced.len();
+    // An option or vocabulary value is read from the word that opens the request (`douse the den lights`),
+    // never from a word elsewhere (`shut the den lights in the garage`: the garage is more); a flag, which
+    // any word may say, from wherever the words are.
+    let opens_only = said.iter().enumerate().all(|(i, s)| *s != Said::Left(Does::More) || opening == Some(i));
+    let read = over > 0 && over <= unplaced.len() && (!flags.is_empty() || opens_only);
     if read {
         for s in said.iter_mut().filter(|s| **s == Said::Left(Does::More)) {
             *s = Said::Read(unplaced[0].clone());
@@ -611,5 +615,14 @@ optional = true
         let back = read_back(input, &timer, &call, &found, &[]);
         assert_eq!(more(&back), ["9 pm"], "{back:?}");
         assert!(back.left.iter().all(|l| !l.typed), "{back:?}");
+    }
+
+    #[test]
+    fn a_value_no_word_names_is_read_from_the_opening_word_and_no_other() {
+        let lights = lights();
+        let back = read_back("douse the den lights", &lights, &call(Some("den"), "off"), &[], &[]);
+        assert!(more(&back).is_empty(), "{back:?}");
+        let back = read_back("turn the den lights in the garage", &lights, &call(Some("den"), "off"), &[], &[]);
+        assert_eq!(more(&back), ["garage"], "{back:?}");
     }
 }
