@@ -660,7 +660,13 @@ fn settle(reading: Reading) -> Decision {
                 m.because = MissingBecause::Unread;
                 let named: Vec<&str> =
                     read_back.named.iter().filter(|(arg, _)| *arg == m.arg).map(|(_, key)| key.as_str()).collect();
-                if let [key] = named.as_slice() {
+                // Only where every other word is accounted for: a word left that does more (`outside the
+                // den`, `ignoring the den`) may say the named value is not the one meant, and so may a
+                // sentence that spares something. Then nothing is made ready for a yes.
+                if let [key] = named.as_slice()
+                    && mood != Mood::Negated
+                    && !read_back.asks_more()
+                {
                     m.likely = m.choices.offers(key).then(|| key.to_string());
                 }
             }
