@@ -243,8 +243,37 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
         plan.verdict = Verdict { outcome: Outcome::Abstain, because: found_nothing };
         return plan;
     }
+    spare_excluded(&mut plan);
     staged(&mut plan);
     plan
+}
+
+/// A value a part left out names (`turn off all the lights, not the kitchen`) is never offered by a step
+/// that asks: each ask drops it from its choices and says why (`excluded`), as one sentence's own ask does.
+fn spare_excluded(plan: &mut Plan) {
+    let excluded: Vec<String> = plan.excluded.iter().map(|e| e.text.to_lowercase()).collect();
+    if excluded.is_empty() {
+        return;
+    }
+    for step in &mut plan.steps {
+        for m in step.decision.missing.iter_mut().flatten() {
+            let keys: Vec<String> = match &m.choices {
+                crate::decision::Choices::Vocab { words } => words.0.iter().map(|(k, _)| k.clone()).collect(),
+                crate::decision::Choices::Options { options } => options.0.iter().map(|(k, _)| k.clone()).collect(),
+                crate::decision::Choices::Pick { .. } => continue,
+            };
+            let spared: Vec<String> =
+                keys.into_iter().filter(|k| excluded.iter().any(|e| contains_word(e, &k.to_lowercase()))).collect();
+            for key in &spared {
+                m.choices = m.choices.clone().without(key);
+            }
+            if let Some(key) = spared.first()
+                && m.because == MissingBecause::Unstated
+            {
+                m.because = MissingBecause::Excluded { key: key.clone() };
+            }
+        }
+    }
 }
 
 /// Stages a plan whose every step was read, and gives it the verdict of its weakest step.

@@ -245,6 +245,31 @@ fn a_plan_of_two_writes_has_two_stages_and_the_weakest_outcome() {
 }
 
 #[test]
+fn a_value_a_part_left_out_names_is_never_offered_by_a_step_that_asks() {
+    use crate::decision::{Choices, Missing, MissingBecause, Texts};
+    let input = "turn off all the lights, not the kitchen";
+    let reading = Reading {
+        parts: vec![part("turn off all the lights", 0)],
+        excluded: vec![part("not the kitchen", 25)],
+        splits: Vec::new(),
+    };
+    let mut asks = decided("turn off all the lights", 0, Outcome::Ask, Some("lights"), None);
+    let rooms = Texts(vec![("den".into(), "TV".into()), ("kitchen".into(), "Cooking".into())]);
+    asks.decision.missing = Some(vec![Missing {
+        arg: "room".into(),
+        ask: "Which room?".into(),
+        because: MissingBecause::Unstated,
+        words: None,
+        choices: Choices::Vocab { words: rooms },
+        likely: None,
+    }]);
+    let plan = settle(input, &reading, vec![asks]);
+    let missing = &plan.steps[0].decision.missing.as_ref().unwrap()[0];
+    assert_eq!(missing.because, MissingBecause::Excluded { key: "kitchen".into() });
+    assert_eq!(missing.choices, Choices::Vocab { words: Texts(vec![("den".into(), "TV".into())]) });
+}
+
+#[test]
 fn a_part_that_found_nothing_refuses_the_whole_plan() {
     let reading = Reading { parts: vec![part("a", 0), part("b", 6)], excluded: Vec::new(), splits: Vec::new() };
     let decided = vec![
