@@ -169,7 +169,8 @@ pub fn plan_reading(plan: &Plan) -> String {
                     escape_outside(text)
                 )),
                 VerdictBecause::SeveralSources { step, arg, from, .. } => out.push_str(&format!(
-                    "stopped: step {step} refers back for its {arg}, which steps {from:?} could each give\n"
+                    "stopped: step {step} refers back for its {arg}, which steps {} could each give\n",
+                    from.iter().map(ToString::to_string).collect::<Vec<_>>().join(" and ")
                 )),
                 VerdictBecause::NoSource { step, arg } => out.push_str(&format!(
                     "stopped: step {step} refers back for its {arg}, which no earlier step gives\n"
