@@ -311,6 +311,13 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
     let content = said.iter().filter(|s| !matches!(s, Said::Left(Does::Nothing) | Said::Again)).count();
     let more = if read { 0 } else { over };
     let whole = if content == 0 { 1.0 } else { 1.0 - more as f64 / content as f64 };
+    // Words that lead to another value the call holds (`4 minutes called "tea"`) introduce it: no cut.
+    for i in 0..after_value.len() {
+        let next = (i..said.len()).find(|&k| said[k] != Said::Left(Does::More));
+        if after_value[i] && next.is_some_and(|k| said[k] == Said::Held) {
+            after_value[i] = false;
+        }
+    }
     let left = runs(input, &said_words, &said, &typed, &after_value);
     let answered: HashSet<&str> = left
         .iter()
@@ -624,5 +631,28 @@ optional = true
         assert!(more(&back).is_empty(), "{back:?}");
         let back = read_back("turn the den lights in the garage", &lights, &call(Some("den"), "off"), &[], &[]);
         assert_eq!(more(&back), ["garage"], "{back:?}");
+    }
+
+    #[test]
+    fn words_that_lead_to_another_value_held_are_no_cut() {
+        let manifest = "reflex = 1\ndescription = \"Start a countdown timer.\"\neffect = \"write\"\n\
+                        confirm = \"Start a timer?\"\nrun = \"timer.mjs\"\n[args.duration]\nask = \"For how long?\"\n\
+                        pick = \"duration\"\n[args.label]\nask = \"What for?\"\npick = \"text\"\noptional = true\n";
+        let manifest = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true).value.unwrap();
+        let timer = Reflex { name: "timer".into(), manifest, vocabs: Default::default() };
+        let value = |c: &Candidate| Value::Pick { span: c.span.clone(), value: c.value.clone() };
+        for (input, cut) in
+            [("set a timer for 4 minutes called \"tea\"", false), ("set a timer for 4 minutes ish", true)]
+        {
+            let found = crate::recognize::recognize(input);
+            let mut call =
+                vec![("duration".to_string(), value(found.iter().find(|c| c.span.text == "4 minutes").unwrap()))];
+            if let Some(tea) = found.iter().find(|c| c.span.text == "tea") {
+                call.push(("label".to_string(), value(tea)));
+            }
+            let back = read_back(input, &timer, &Args(call), &found, &[]);
+            let after = back.left.iter().find(|l| l.does == Does::More).expect("a word does more");
+            assert_eq!(after.cut, cut, "{input}: {back:?}");
+        }
     }
 }
