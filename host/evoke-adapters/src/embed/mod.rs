@@ -714,6 +714,11 @@ fn unit_said(
             c.span.key() == key && matches!(c.kind, Amount | Duration | Time) && !bare
         })
     };
+    // Only a date, whatever unit it holds (`twelve weeks from today`).
+    let a_date = |key: &str| {
+        let of_key: Vec<_> = typed.iter().filter(|c| c.span.key() == key).collect();
+        !of_key.is_empty() && of_key.iter().all(|c| c.kind == evoke_core::recognize::PickKind::Date)
+    };
     let units: Vec<String> = words::words(ask).into_iter().filter(|w| !words::is_stop(w)).map(|w| w.stem).collect();
     let says_unit = |text: &str| {
         let percent = text.contains('%') && units.iter().any(|u| u == "percent");
@@ -731,7 +736,7 @@ fn unit_said(
         .0
         .iter()
         .filter(|(k, text)| {
-            k.split_once('-').is_some() && (says_unit(plain(text)) || in_full(k)) && !a_change(request, k)
+            k.split_once('-').is_some() && (says_unit(plain(text)) || in_full(k)) && !a_date(k) && !a_change(request, k)
         })
         .map(|(k, _)| k.as_str())
         .collect();
@@ -990,7 +995,12 @@ mod tests {
     /// reading of 0.852, the reflex's own description saying the words of `own`.
     fn lifted(request: &str, ask: &str, own: &[&str]) -> f64 {
         let found = evoke_core::recognize::recognize(request);
-        let span = found.iter().find(|c| c.kind != evoke_core::recognize::PickKind::Number).unwrap_or(&found[0]);
+        // The longest span of a kind other than a bare number.
+        let span = found
+            .iter()
+            .filter(|c| c.kind != evoke_core::recognize::PickKind::Number)
+            .max_by_key(|c| c.span.end - c.span.start)
+            .unwrap_or(&found[0]);
         let key = span.span.key();
         let question = Question::Choice {
             ask: ask.into(),
@@ -1011,6 +1021,13 @@ mod tests {
         assert!(lifted("make an alarm for four p. m.", "At what time?", &[]) > 0.997);
         assert!(lifted("wake me at 6:45", "At what time?", &[]) > 0.997);
         assert!((lifted("wake me at 5", "At what time?", &[]) - 0.852).abs() < 1e-9, "either half of the day");
+    }
+
+    #[test]
+    fn a_date_is_not_lifted_whatever_unit_it_holds() {
+        let found = evoke_core::recognize::recognize("set alarm for twelve weeks from today");
+        assert!(found.iter().any(|c| c.kind == evoke_core::recognize::PickKind::Date), "{found:?}");
+        assert!((lifted("set alarm for twelve weeks from today", "On what day?", &[]) - 0.852).abs() < 1e-9);
     }
 
     #[test]
