@@ -165,12 +165,7 @@ fn wording(manifest: &Manifest) -> Vec<(KeyPath, String)> {
 
 /// The phrases of [`MODEL_PHRASES`] found in `text` on word boundaries, case and spacing aside.
 pub fn model_phrases(text: &str) -> Vec<&'static str> {
-    let words: Vec<String> = text
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect();
+    let words: Vec<String> = crate::words::words(text).into_iter().map(|w| w.lower).collect();
     let joined = format!(" {} ", words.join(" "));
     MODEL_PHRASES.iter().copied().filter(|phrase| joined.contains(&format!(" {phrase} "))).collect()
 }
