@@ -659,6 +659,13 @@ fn settle(reading: Reading) -> Decision {
             // value they name alone is made ready for a yes.
             if m.because == MissingBecause::Unstated && m.words.is_some() {
                 m.because = MissingBecause::Unread;
+                // Every span the words give reads outside the range: that is why, whatever the engine judged.
+                if let Choices::Pick { range: Some(range), readings, .. } = &m.choices {
+                    let values: Vec<f64> = readings.iter().filter_map(|r| r.value.comparable()).collect();
+                    if !values.is_empty() && values.iter().all(|v| *v < range[0] || *v > range[1]) {
+                        m.because = MissingBecause::OutOfRange { range: *range, value: values[0] };
+                    }
+                }
                 let named: Vec<&str> =
                     read_back.named.iter().filter(|(arg, _)| *arg == m.arg).map(|(_, key)| key.as_str()).collect();
                 // Only where every other word is accounted for: a word left that does more (`outside the
