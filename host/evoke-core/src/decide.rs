@@ -595,7 +595,6 @@ fn settle(reading: Reading) -> Decision {
         .map(|a| a.name.as_str())
         .collect();
     let read_back = crate::readback::read_back(input, reflex, &args, candidates, &flags);
-    let mood = own_time_read(input, &args, mood);
     // An optional argument judged unstated that the read-back finds no word for is unstated by the words,
     // not by the engine's guess: it is no judgment the call waits on.
     let settled_unstated = |j: &&Judgment| match &j.question {
@@ -826,32 +825,6 @@ fn bases(
     (bases, one_view)
 }
 
-/// A request read as one for later only by the words of a value the call holds (`set the alarm for five
-/// o'clock in the morning`: the time is the alarm's, not a deferral) is a request. Only where the mood is
-/// the input's own: one a woven sentence's other words gave its part stands.
-fn own_time_read(input: &str, args: &Args, mood: Mood) -> Mood {
-    if mood != Mood::Conditional || crate::mood::mood(input) != Mood::Conditional {
-        return mood;
-    }
-    let held: Vec<&Span> = args
-        .0
-        .iter()
-        .filter_map(|(_, v)| match v {
-            Value::Pick { span, .. } => Some(span),
-            _ => None,
-        })
-        .collect();
-    if held.is_empty() {
-        return mood;
-    }
-    let without: String = input
-        .chars()
-        .enumerate()
-        .map(|(i, c)| if held.iter().any(|s| s.start <= i && i < s.end) { ' ' } else { c })
-        .collect();
-    if crate::mood::mood(&without) == Mood::Request { Mood::Request } else { mood }
-}
-
 /// The quote around a span of quoted text: the text, and the marks found either side of it past spaces.
 fn quote(input: &str, span: &Span) -> Quote {
     let chars: Vec<char> = input.chars().collect();
@@ -905,44 +878,6 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
 #[cfg(test)]
 mod tests {
     use super::under_bar;
-    use crate::mood::Mood;
-
-    #[test]
-    fn a_time_the_call_holds_is_no_request_for_later() {
-        use crate::catalog::{Catalog, Reflex};
-        use crate::decision::Outcome;
-        use crate::validate::{Answers, Distribution};
-        let manifest = "reflex = 1\ndescription = \"Set an alarm.\"\neffect = \"write\"\nconfirm = \"Set it?\"\n\
-                        run = \"a.mjs\"\n[args.time]\nask = \"At what time?\"\npick = \"time\"\n";
-        let read = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true);
-        let reflex = Reflex { name: "alarm".into(), manifest: read.value.unwrap(), vocabs: Default::default() };
-        let catalog = Catalog::new(vec![reflex]);
-        let gate = crate::adapter::Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 };
-        let decide = |input: &str| {
-            let mut decider = super::Decider::new(&catalog, Some(gate), input).unwrap();
-            let time =
-                crate::recognize::recognize(input).into_iter().find(|c| c.kind == crate::recognize::PickKind::Time);
-            while let Some(questions) = decider.questions().cloned() {
-                let mut answers = Answers::new();
-                for (id, _) in &questions.0 {
-                    let pairs: Vec<(String, f64)> = match id.to_string().as_str() {
-                        "route" => vec![("alarm".into(), 0.95), ("none".into(), 0.05)],
-                        "fits.alarm" => vec![("yes".into(), 0.9)],
-                        _ => vec![(time.as_ref().unwrap().span.key(), 0.95), ("unstated".into(), 0.05)],
-                    };
-                    answers.insert(id.clone(), Distribution(pairs));
-                }
-                decider.feed(&answers);
-            }
-            decider.decision().unwrap().clone()
-        };
-        let input = "set the alarm for five o'clock in the morning";
-        assert_eq!(crate::mood::mood(input), Mood::Conditional, "the words alone read as for later");
-        assert_eq!(decide(input).outcome, Outcome::Run);
-        // A deferral the value does not hold still waits.
-        let later = decide("every night set the alarm for 6 am");
-        assert_eq!(later.outcome, Outcome::Confirm, "{later:?}");
-    }
 
     #[test]
     fn a_value_a_person_gave_stands_on_no_reading_and_never_contradicts_the_words() {
