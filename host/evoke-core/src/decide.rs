@@ -758,6 +758,27 @@ pub fn held_without_journal(catalog: &Catalog, decision: &Decision) -> Decision 
     }
 }
 
+/// A complete call held for a yes for one more reason: it confirms, with `because` added in the gate's
+/// place and the prompt's reason said again. A call that asks or abstains is left as it is.
+pub fn held_for(catalog: &Catalog, decision: &Decision, because: Because) -> Decision {
+    if !matches!(decision.outcome, Outcome::Run | Outcome::Confirm) {
+        return decision.clone();
+    }
+    let (Some(name), Some(args), Some(call)) = (&decision.reflex, &decision.args, &decision.call) else {
+        return decision.clone();
+    };
+    let Some(reflex) = catalog.get(name) else { return decision.clone() };
+    let mut held = decision.clone();
+    let mut all = held.because.take().unwrap_or_default();
+    if !all.contains(&because) {
+        all.push(because);
+    }
+    held.because = Some(all);
+    held.outcome = Outcome::Confirm;
+    held.prompt = Some(confirm_prompt(reflex, args, call, reasons(&held)));
+    held
+}
+
 /// The prompt of a destructive call given by name: it always asks first, whatever the engine's bars.
 pub fn destructive_prompt(reflex: &Reflex, args: &Args, call: &str) -> Prompt {
     confirm_prompt(reflex, args, call, reason(&Because::Destructive, Effect::Destructive, 1.0, &[]))

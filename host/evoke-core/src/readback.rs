@@ -343,7 +343,7 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
 }
 
 /// Every key of the reflex's options and vocabularies the input says, by argument: `(arg, key, start, end)`.
-fn mentions(input: &str, reflex: &Reflex) -> Vec<(String, String, usize, usize)> {
+pub(crate) fn mentions(input: &str, reflex: &Reflex) -> Vec<(String, String, usize, usize)> {
     let offered: Vec<Offered> = reflex
         .manifest
         .args

@@ -243,37 +243,58 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
         plan.verdict = Verdict { outcome: Outcome::Abstain, because: found_nothing };
         return plan;
     }
-    spare_excluded(&mut plan);
     staged(&mut plan);
     plan
 }
 
-/// A value a part left out names (`turn off all the lights, not the kitchen`) is never offered by a step
-/// that asks: each ask drops it from its choices and says why (`excluded`), as one sentence's own ask does.
-fn spare_excluded(plan: &mut Plan) {
-    let excluded: Vec<String> = plan.excluded.iter().map(|e| e.text.to_lowercase()).collect();
-    if excluded.is_empty() {
+/// A value a part left out names (`turn off all the lights, not the kitchen`, or `not the snug` by a name in
+/// the den's meaning) is never offered by a step that asks, and never taken by one that would run: each ask
+/// drops it from its choices and says why (`excluded`), as one sentence's own ask does, and a step the
+/// engine read it for waits for a person (`one_view`, naming the words that left it out).
+pub fn spare_excluded(catalog: &Catalog, plan: &mut Plan) {
+    if plan.excluded.is_empty() || plan.refused() {
         return;
     }
-    for step in &mut plan.steps {
-        for m in step.decision.missing.iter_mut().flatten() {
-            let keys: Vec<String> = match &m.choices {
-                crate::decision::Choices::Vocab { words } => words.0.iter().map(|(k, _)| k.clone()).collect(),
-                crate::decision::Choices::Options { options } => options.0.iter().map(|(k, _)| k.clone()).collect(),
-                crate::decision::Choices::Pick { .. } => continue,
-            };
-            let spared: Vec<String> =
-                keys.into_iter().filter(|k| excluded.iter().any(|e| contains_word(e, &k.to_lowercase()))).collect();
-            for key in &spared {
+    for i in 0..plan.steps.len() {
+        let Some(reflex) = plan.steps[i].decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
+        // Per argument, each key a left-out part names, with that part's words.
+        let spared: Vec<(String, String, String)> = plan
+            .excluded
+            .iter()
+            .flat_map(|e| {
+                crate::readback::mentions(&e.text, reflex).into_iter().map(|(arg, key, ..)| (arg, key, e.text.clone()))
+            })
+            .collect();
+        if spared.is_empty() {
+            continue;
+        }
+        let decision = &mut plan.steps[i].decision;
+        for m in decision.missing.iter_mut().flatten() {
+            let keys: Vec<&str> =
+                spared.iter().filter(|(arg, ..)| *arg == m.arg).map(|(_, key, _)| key.as_str()).collect();
+            for key in &keys {
                 m.choices = m.choices.clone().without(key);
             }
-            if let Some(key) = spared.first()
+            if let Some(key) = keys.first()
                 && m.because == MissingBecause::Unstated
             {
-                m.because = MissingBecause::Excluded { key: key.clone() };
+                m.because = MissingBecause::Excluded { key: key.to_string() };
             }
         }
+        let taken = spared.iter().find(|(arg, key, _)| {
+            decision
+                .args
+                .as_ref()
+                .and_then(|a| a.get(arg))
+                .is_some_and(|v| matches!(v, Value::Word { word: k, .. } | Value::Option { key: k } if k == key))
+        });
+        if let Some((arg, _, words)) = taken {
+            let because = crate::decision::Because::OneView { arg: arg.clone(), words: vec![words.clone()] };
+            *decision = crate::decide::held_for(catalog, decision, because);
+        }
     }
+    // A step held now weighs on the verdict.
+    staged(plan);
 }
 
 /// Stages a plan whose every step was read, and gives it the verdict of its weakest step.

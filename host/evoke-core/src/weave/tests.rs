@@ -245,14 +245,24 @@ fn a_plan_of_two_writes_has_two_stages_and_the_weakest_outcome() {
 }
 
 #[test]
-fn a_value_a_part_left_out_names_is_never_offered_by_a_step_that_asks() {
-    use crate::decision::{Choices, Missing, MissingBecause, Texts};
-    let input = "turn off all the lights, not the kitchen";
+fn a_value_a_part_left_out_names_is_never_offered_nor_taken_by_a_step() {
+    use crate::catalog::{Catalog, Reflex};
+    use crate::decision::{Because, Choices, Missing, MissingBecause, Texts};
+    let manifest = "reflex = 1\ndescription = \"Turn the lights off.\"\neffect = \"write\"\nconfirm = \"Off?\"\n\
+                    run = \"l.mjs\"\n[args.room]\nask = \"Which room?\"\nvocab = \"rooms\"\n";
+    let read = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true);
+    let rooms = "den = \"The TV room; also 'the snug'.\"\nkitchen = \"Where we cook.\"\n";
+    let rooms = crate::vocab::read_vocab("rooms", "rooms.toml", rooms).value.unwrap();
+    let reflex =
+        Reflex { name: "lights".into(), manifest: read.value.unwrap(), vocabs: [("rooms".into(), rooms)].into() };
+    let catalog = Catalog::new(vec![reflex]);
+    let input = "turn off all the lights, not the snug";
     let reading = Reading {
         parts: vec![part("turn off all the lights", 0)],
-        excluded: vec![part("not the kitchen", 25)],
+        excluded: vec![part("not the snug", 25)],
         splits: Vec::new(),
     };
+    // A step that asks offers the kitchen alone: the snug is the den.
     let mut asks = decided("turn off all the lights", 0, Outcome::Ask, Some("lights"), None);
     let rooms = Texts(vec![("den".into(), "TV".into()), ("kitchen".into(), "Cooking".into())]);
     asks.decision.missing = Some(vec![Missing {
@@ -263,10 +273,22 @@ fn a_value_a_part_left_out_names_is_never_offered_by_a_step_that_asks() {
         choices: Choices::Vocab { words: rooms },
         likely: None,
     }]);
-    let plan = settle(input, &reading, vec![asks]);
+    let mut plan = settle(input, &reading, vec![asks]);
+    super::plan::spare_excluded(&catalog, &mut plan);
     let missing = &plan.steps[0].decision.missing.as_ref().unwrap()[0];
-    assert_eq!(missing.because, MissingBecause::Excluded { key: "kitchen".into() });
-    assert_eq!(missing.choices, Choices::Vocab { words: Texts(vec![("den".into(), "TV".into())]) });
+    assert_eq!(missing.because, MissingBecause::Excluded { key: "den".into() });
+    assert_eq!(missing.choices, Choices::Vocab { words: Texts(vec![("kitchen".into(), "Cooking".into())]) });
+    // A step the engine read the den for would run it: it waits, and so does the plan.
+    let den = Args(vec![("room".into(), Value::Word { word: "den".into(), value: None })]);
+    let mut runs = decided("turn off all the lights", 0, Outcome::Run, Some("lights"), Some(Effect::Write));
+    runs.decision = decision("turn off all the lights", Outcome::Run, Some("lights"), Some(Effect::Write), den);
+    let mut plan = settle(input, &reading, vec![runs]);
+    super::plan::spare_excluded(&catalog, &mut plan);
+    let held = &plan.steps[0].decision;
+    assert_eq!(held.outcome, Outcome::Confirm, "{held:?}");
+    assert!(held.because.iter().flatten().any(|b| matches!(b, Because::OneView { arg, .. } if arg == "room")));
+    assert!(held.prompt.is_some());
+    assert_eq!(plan.verdict.outcome, Outcome::Confirm);
 }
 
 #[test]

@@ -343,6 +343,7 @@ impl<'c> Weaver<'c> {
             }
         }
         let mut plan = plan::settle(&self.input, &reading, decided);
+        plan::spare_excluded(self.catalog, &mut plan);
         plan::bind(self.catalog, &mut plan);
         State::Done(Box::new(Woven::Plan(plan)))
     }
