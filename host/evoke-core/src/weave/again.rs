@@ -147,24 +147,38 @@ pub fn apply(
         let value = Value::Word { word: other.word.clone(), value: vocab_value(&other.arg, &other.word) };
         match top {
             ALSO => more.push(written(catalog, gate, candidates, decision, other, value, top, p, sentence)),
-            INSTEAD => base = written(catalog, gate, candidates, &base, other, value, top, p, sentence),
+            INSTEAD => {
+                base = written(catalog, gate, candidates, &base, other, value, top, p, sentence);
+                // The words still say the value read: the engine's correction waits for the person's.
+                let read = decision.args.as_ref().and_then(|a| a.get(&other.arg)).map(|v| v.shown().to_string());
+                if let Some(read) = read {
+                    let because = Because::OneView { arg: other.arg.clone(), words: vec![read] };
+                    base = crate::decide::held_for(catalog, &base, because);
+                }
+            }
             OUT => ruled_out = true,
             _ => {}
         }
     }
-    // An argument whose every other value the engine has placed (as well, in place, or ruled out): the
-    // words that name them no longer disagree with the step.
-    let placed = |arg: &str| {
-        others.iter().filter(|o| o.arg == arg).all(|o| {
+    // A value the engine placed as a step of its own or ruled out no longer disagrees with the step. One
+    // it means in place of the value read still does: the words say both.
+    let placed = |arg: &str, word: &str| {
+        others.iter().filter(|o| o.arg == arg && o.word.eq_ignore_ascii_case(word)).any(|o| {
             answers.get(&o.id).is_some_and(|a| {
                 let (top, p) = a.top();
-                p >= bar && matches!(top, ALSO | INSTEAD | OUT)
+                p >= bar && matches!(top, ALSO | OUT)
             })
         })
     };
-    others_spent(&mut base, &|arg, _| placed(arg));
+    // Each step also holds the value of the step it was written from, and of its siblings: theirs.
+    let values: Vec<String> = std::iter::once(&base)
+        .chain(more.iter())
+        .filter_map(|d| others.first().and_then(|o| d.args.as_ref()?.get(&o.arg)).map(|v| v.shown().to_lowercase()))
+        .collect();
+    let siblings = |arg: &str, word: &str| placed(arg, word) || values.iter().any(|v| *v == word.to_lowercase());
+    others_spent(&mut base, &placed);
     for step in &mut more {
-        others_spent(step, &|arg, _| placed(arg));
+        others_spent(step, &siblings);
     }
     if ruled_out {
         negation_spent(&mut base);
@@ -174,13 +188,18 @@ pub fn apply(
 
 /// `turn off the den and office lights`: the office disagrees with the den the step read until the engine
 /// placed it; then the `one_view` it held the step for is spent, and the step stands as read otherwise.
-/// `placed` says, of an argument and the words that named another value of it, whether the plan placed
-/// them elsewhere.
-pub(crate) fn others_spent(decision: &mut Decision, placed: &dyn Fn(&str, &[String]) -> bool) {
+/// `placed` says, of an argument and words that named another value of it, whether the plan placed them
+/// elsewhere; the hold names only the words left.
+pub(crate) fn others_spent(decision: &mut Decision, placed: &dyn Fn(&str, &str) -> bool) {
     let Some(because) = decision.because.as_mut() else { return };
-    let before = because.len();
-    because.retain(|b| !matches!(b, Because::OneView { arg, words } if placed(arg, words)));
-    if because.len() == before {
+    let before = because.clone();
+    for b in because.iter_mut() {
+        if let Because::OneView { arg, words } = b {
+            words.retain(|w| !placed(arg, w));
+        }
+    }
+    because.retain(|b| !matches!(b, Because::OneView { words, .. } if words.is_empty()));
+    if *because == before {
         return;
     }
     if because.is_empty() {

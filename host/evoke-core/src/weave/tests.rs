@@ -429,6 +429,47 @@ mod again_steps {
     }
 
     #[test]
+    fn a_hold_names_only_the_words_no_step_placed() {
+        use crate::decision::Because;
+        let catalog = catalog();
+        let decision = den_off(&catalog, "turn off the den, kitchen and office lights");
+        let others = again::others(&catalog, &decision, 7);
+        assert_eq!(others.iter().map(|o| o.word.as_str()).collect::<Vec<_>>(), ["kitchen", "office"]);
+        let mut answers = Answers::new();
+        answers.insert(others[0].id.clone(), sure(ALSO, &[ALSO, INSTEAD, OUT, NOTHING]));
+        answers.insert(others[1].id.clone(), sure(NOTHING, &[ALSO, INSTEAD, OUT, NOTHING]));
+        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
+        let held = |d: &crate::decision::Decision| {
+            d.because.iter().flatten().find_map(|b| match b {
+                Because::OneView { words, .. } => Some(words.clone()),
+                _ => None,
+            })
+        };
+        // The kitchen is a step of its own, the den the first step's: only the office is left unplaced.
+        assert_eq!(held(&base), Some(vec!["office".to_string()]), "{base:?}");
+        assert_eq!(held(&more[0]), Some(vec!["office".to_string()]), "{:?}", more[0]);
+    }
+
+    #[test]
+    fn a_value_meant_in_place_of_the_one_read_still_waits_for_a_person() {
+        use crate::decision::Because;
+        let catalog = catalog();
+        let decision = den_off(&catalog, "turn off the den and office lights");
+        let others = again::others(&catalog, &decision, 7);
+        let mut answers = Answers::new();
+        answers.insert(others[0].id.clone(), sure(INSTEAD, &[ALSO, INSTEAD, OUT, NOTHING]));
+        let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
+        assert!(more.is_empty());
+        assert_eq!(base.call.as_deref(), Some("lights room=\"office\" state=\"off\""));
+        assert_eq!(base.outcome, Outcome::Confirm, "{base:?}");
+        let held = base.because.iter().flatten().find_map(|b| match b {
+            Because::OneView { words, .. } => Some(words.clone()),
+            _ => None,
+        });
+        assert_eq!(held, Some(vec!["den".to_string()]), "{base:?}");
+    }
+
+    #[test]
     fn a_value_ruled_out_or_said_of_something_else_adds_no_step() {
         let catalog = catalog();
         let decision = den_off(&catalog, "turn off the den but not the office");

@@ -195,9 +195,9 @@ impl<'c> Weaver<'c> {
                     if plan::splice_holds(&reading.parts[i], theirs, &spliced) {
                         // The neighbour's own value, said in the words spliced in, is its step's.
                         let mut spliced = spliced;
-                        let theirs_named = |arg: &str, words: &[String]| {
+                        let theirs_named = |arg: &str, word: &str| {
                             let value = theirs.args.as_ref().and_then(|a| a.get(arg)).map(|v| v.shown().to_lowercase());
-                            value.is_some_and(|v| words.iter().all(|w| w.to_lowercase() == v))
+                            value.is_some_and(|v| word.to_lowercase() == v)
                         };
                         super::again::others_spent(&mut spliced, &theirs_named);
                         self.parts[i] = Some((spliced, Some(Repair::Spliced)));
