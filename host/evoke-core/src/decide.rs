@@ -649,8 +649,10 @@ fn settle(reading: Reading) -> Decision {
         .collect();
     decision.quotes = (!quoted.is_empty()).then(|| quoted.iter().map(|q| quote(input, q)).collect());
     let other_spans: Vec<Span> = unconsumed.iter().filter(|u| !quoted.contains(u)).cloned().collect();
+    let mut missing = missing;
+    let call_args = decision.args.as_ref().expect("set above");
+    missing.extend(said_out_of_range(reflex, call_args, candidates, &missing, &read_back));
     if !missing.is_empty() {
-        let mut missing = missing;
         for m in &mut missing {
             let answering = |l: &&crate::readback::Left| matches!(&l.does, Does::Answers { arg } if *arg == m.arg);
             let words: Vec<String> = read_back.left.iter().filter(answering).map(|l| l.words.text.clone()).collect();
@@ -844,6 +846,47 @@ fn bases(
         bases.0.push((name.clone(), basis));
     }
     (bases, one_view)
+}
+
+/// An optional pick the call leaves out while the words give spans of its kind, every one outside its range
+/// (`dim the den to 150 percent` with the brightness judged unstated): the person said a value, and a call
+/// without it is not what they said. It is asked, `out_of_range`, as a required one would be.
+fn said_out_of_range(
+    reflex: &Reflex,
+    args: &Args,
+    candidates: &[Candidate],
+    missing: &[Missing],
+    read_back: &crate::readback::ReadBack,
+) -> Vec<Missing> {
+    let mut asked = Vec::new();
+    for arg in &reflex.manifest.args {
+        let (Source::Pick(kind), Some((low, high))) = (&arg.source, arg.range) else { continue };
+        if args.get(&arg.name).is_some() || missing.iter().any(|m| m.arg == arg.name) {
+            continue;
+        }
+        let answered = read_back.left.iter().any(|l| matches!(&l.does, Does::Answers { arg: a } if *a == arg.name));
+        let said: Vec<&Candidate> = candidates.iter().filter(|c| c.kind == *kind).collect();
+        let values: Vec<f64> = said.iter().filter_map(|c| c.value.comparable()).collect();
+        if !answered || values.is_empty() || values.iter().any(|v| (low..=high).contains(v)) {
+            continue;
+        }
+        asked.push(Missing {
+            arg: arg.name.clone(),
+            ask: arg.ask.clone(),
+            because: MissingBecause::OutOfRange { range: [low, high], value: values[0] },
+            words: None,
+            choices: Choices::Pick {
+                kind: kind.as_str(),
+                range: Some([low, high]),
+                readings: said
+                    .iter()
+                    .map(|c| PickReading { text: c.span.text.clone(), value: c.value.clone() })
+                    .collect(),
+            },
+            likely: None,
+        });
+    }
+    asked
 }
 
 /// The quote around a span of quoted text: the text, and the marks found either side of it past spaces.
