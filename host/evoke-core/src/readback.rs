@@ -311,10 +311,12 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
     let content = said.iter().filter(|s| !matches!(s, Said::Left(Does::Nothing) | Said::Again)).count();
     let more = if read { 0 } else { over };
     let whole = if content == 0 { 1.0 } else { 1.0 - more as f64 / content as f64 };
-    // Words that lead to another value the call holds (`4 minutes called "tea"`) introduce it: no cut.
+    // Only words that end what the sentence says may end its value (`30 ish`, `10 minutes tops`): words
+    // that go on to more (`tomorrow remind me …`), or to another value the call holds (`4 minutes called
+    // "tea"`), are no cut.
     for i in 0..after_value.len() {
-        let next = (i..said.len()).find(|&k| said[k] != Said::Left(Does::More));
-        if after_value[i] && next.is_some_and(|k| said[k] == Said::Held) {
+        let rest = (i..said.len()).skip_while(|&k| said[k] == Said::Left(Does::More));
+        if after_value[i] && !rest.clone().all(|k| matches!(said[k], Said::Left(Does::Nothing) | Said::Again)) {
             after_value[i] = false;
         }
     }
@@ -654,5 +656,20 @@ optional = true
             let after = back.left.iter().find(|l| l.does == Does::More).expect("a word does more");
             assert_eq!(after.cut, cut, "{input}: {back:?}");
         }
+    }
+
+    #[test]
+    fn words_after_a_value_that_go_on_to_more_are_no_cut() {
+        let manifest = "reflex = 1\ndescription = \"Set an alarm.\"\neffect = \"write\"\nconfirm = \"Set?\"\n\
+                        run = \"a.mjs\"\n[args.day]\nask = \"On what day?\"\npick = \"date\"\n";
+        let manifest = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true).value.unwrap();
+        let alarm = Reflex { name: "alarm".into(), manifest, vocabs: Default::default() };
+        let input = "tomorrow remind me to water the plants";
+        let found = crate::recognize::recognize(input);
+        let day = found.iter().find(|c| c.span.text == "tomorrow").expect("a date");
+        let call = Args(vec![("day".into(), Value::Pick { span: day.span.clone(), value: day.value.clone() })]);
+        let back = read_back(input, &alarm, &call, &found, &[]);
+        assert!(back.left.iter().all(|l| !l.cut), "{back:?}");
+        assert!(back.asks_more(), "{back:?}");
     }
 }
