@@ -313,15 +313,15 @@ impl<'c> Decider<'c> {
     }
 
     /// Whether a pick's answer holds two or more spans, the first under the route's bar (the bar under
-    /// which evoke does not choose a reflex either) or not twice as likely as the second. Without a gate, nothing is unsettled. An option or vocabulary
-    /// value is never unsettled: words that name several of them are a list, which the weave reads as a
-    /// step per value (`again`), from the value read.
+    /// which evoke does not choose a reflex either) or less than twice as likely as the second. Without a
+    /// gate, nothing is unsettled. An option or vocabulary value is never unsettled: words that name several
+    /// of them are a list, which the weave reads as a step per value (`again`), from the value read.
     fn unsettled(&self, answer: &Distribution) -> bool {
         let Some(gate) = self.gate.as_ref() else { return false };
         let value = |key: &str| key != UNSTATED && key != NONE;
         let ranked = answer.ranked();
         matches!(ranked.as_slice(), [(first, p), (second, q), ..]
-            if value(first) && value(second) && (*p < gate.route || *q >= *p / 2.0))
+            if value(first) && value(second) && (*p < gate.route || *q > *p / 2.0))
     }
 
     fn read_value(&self, reflex: &Reflex, arg: &Arg, top: &str) -> Read {
