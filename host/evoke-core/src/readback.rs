@@ -608,19 +608,28 @@ optional = true
         assert_eq!(more(&back), ["tea"], "{back:?}");
     }
 
+    /// A reflex of one manifest's text, with no vocabulary.
+    fn reflex_of(name: &str, manifest: &str) -> Reflex {
+        let manifest = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true).value.unwrap();
+        Reflex { name: name.into(), manifest, vocabs: Default::default() }
+    }
+
+    /// A candidate as the value a pick takes.
+    fn picked(c: &Candidate) -> Value {
+        Value::Pick { span: c.span.clone(), value: c.value.clone() }
+    }
+
     #[test]
     fn words_of_a_span_that_overlaps_a_value_taken_are_weighed_not_left_to_unconsumed() {
         let manifest = "reflex = 1\ndescription = \"Start a countdown timer.\"\neffect = \"write\"\n\
                         confirm = \"Start a timer for {duration}?\"\nrun = \"timer.mjs\"\n[args.duration]\n\
                         ask = \"For how long?\"\npick = \"duration\"\n";
-        let manifest = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true).value.unwrap();
-        let timer = Reflex { name: "timer".into(), manifest, vocabs: Default::default() };
+        let timer = reflex_of("timer", manifest);
         let input = "set a timer for 5 minutes to 9 pm";
         let found = crate::recognize::recognize(input);
         let duration = found.iter().find(|c| c.span.text == "5 minutes").expect("a duration");
         assert!(found.iter().any(|c| c.span.start < duration.span.end && c.span.end > duration.span.end));
-        let call =
-            Args(vec![("duration".into(), Value::Pick { span: duration.span.clone(), value: duration.value.clone() })]);
+        let call = Args(vec![("duration".into(), picked(duration))]);
         let back = read_back(input, &timer, &call, &found, &[]);
         assert_eq!(more(&back), ["9 pm"], "{back:?}");
         assert!(back.left.iter().all(|l| !l.typed), "{back:?}");
@@ -640,17 +649,15 @@ optional = true
         let manifest = "reflex = 1\ndescription = \"Start a countdown timer.\"\neffect = \"write\"\n\
                         confirm = \"Start a timer?\"\nrun = \"timer.mjs\"\n[args.duration]\nask = \"For how long?\"\n\
                         pick = \"duration\"\n[args.label]\nask = \"What for?\"\npick = \"text\"\noptional = true\n";
-        let manifest = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true).value.unwrap();
-        let timer = Reflex { name: "timer".into(), manifest, vocabs: Default::default() };
-        let value = |c: &Candidate| Value::Pick { span: c.span.clone(), value: c.value.clone() };
+        let timer = reflex_of("timer", manifest);
         for (input, cut) in
             [("set a timer for 4 minutes called \"tea\"", false), ("set a timer for 4 minutes ish", true)]
         {
             let found = crate::recognize::recognize(input);
             let mut call =
-                vec![("duration".to_string(), value(found.iter().find(|c| c.span.text == "4 minutes").unwrap()))];
+                vec![("duration".to_string(), picked(found.iter().find(|c| c.span.text == "4 minutes").unwrap()))];
             if let Some(tea) = found.iter().find(|c| c.span.text == "tea") {
-                call.push(("label".to_string(), value(tea)));
+                call.push(("label".to_string(), picked(tea)));
             }
             let back = read_back(input, &timer, &Args(call), &found, &[]);
             let after = back.left.iter().find(|l| l.does == Does::More).expect("a word does more");
@@ -662,12 +669,11 @@ optional = true
     fn words_after_a_value_that_go_on_to_more_are_no_cut() {
         let manifest = "reflex = 1\ndescription = \"Set an alarm.\"\neffect = \"write\"\nconfirm = \"Set?\"\n\
                         run = \"a.mjs\"\n[args.day]\nask = \"On what day?\"\npick = \"date\"\n";
-        let manifest = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true).value.unwrap();
-        let alarm = Reflex { name: "alarm".into(), manifest, vocabs: Default::default() };
+        let alarm = reflex_of("alarm", manifest);
         let input = "tomorrow remind me to water the plants";
         let found = crate::recognize::recognize(input);
         let day = found.iter().find(|c| c.span.text == "tomorrow").expect("a date");
-        let call = Args(vec![("day".into(), Value::Pick { span: day.span.clone(), value: day.value.clone() })]);
+        let call = Args(vec![("day".into(), picked(day))]);
         let back = read_back(input, &alarm, &call, &found, &[]);
         assert!(back.left.iter().all(|l| !l.cut), "{back:?}");
         assert!(back.asks_more(), "{back:?}");

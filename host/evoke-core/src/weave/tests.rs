@@ -428,9 +428,16 @@ mod again_steps {
         assert!(because.contains(&Because::NotARequest { mood: Mood::TakenBack }), "{because:?}");
     }
 
+    /// The words a step is held for as saying another value (`one_view`), where it is.
+    fn held(d: &crate::decision::Decision) -> Option<Vec<String>> {
+        d.because.iter().flatten().find_map(|b| match b {
+            crate::decision::Because::OneView { words, .. } => Some(words.clone()),
+            _ => None,
+        })
+    }
+
     #[test]
     fn a_hold_names_only_the_words_no_step_placed() {
-        use crate::decision::Because;
         let catalog = catalog();
         let decision = den_off(&catalog, "turn off the den, kitchen and office lights");
         let others = again::others(&catalog, &decision, 7);
@@ -439,12 +446,6 @@ mod again_steps {
         answers.insert(others[0].id.clone(), sure(ALSO, &[ALSO, INSTEAD, OUT, NOTHING]));
         answers.insert(others[1].id.clone(), sure(NOTHING, &[ALSO, INSTEAD, OUT, NOTHING]));
         let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
-        let held = |d: &crate::decision::Decision| {
-            d.because.iter().flatten().find_map(|b| match b {
-                Because::OneView { words, .. } => Some(words.clone()),
-                _ => None,
-            })
-        };
         // The kitchen is a step of its own, the den the first step's: only the office is left unplaced.
         assert_eq!(held(&base), Some(vec!["office".to_string()]), "{base:?}");
         assert_eq!(held(&more[0]), Some(vec!["office".to_string()]), "{:?}", more[0]);
@@ -452,7 +453,6 @@ mod again_steps {
 
     #[test]
     fn a_value_meant_in_place_of_the_one_read_still_waits_for_a_person() {
-        use crate::decision::Because;
         let catalog = catalog();
         let decision = den_off(&catalog, "turn off the den and office lights");
         let others = again::others(&catalog, &decision, 7);
@@ -462,11 +462,7 @@ mod again_steps {
         assert!(more.is_empty());
         assert_eq!(base.call.as_deref(), Some("lights room=\"office\" state=\"off\""));
         assert_eq!(base.outcome, Outcome::Confirm, "{base:?}");
-        let held = base.because.iter().flatten().find_map(|b| match b {
-            Because::OneView { words, .. } => Some(words.clone()),
-            _ => None,
-        });
-        assert_eq!(held, Some(vec!["den".to_string()]), "{base:?}");
+        assert_eq!(held(&base), Some(vec!["den".to_string()]), "{base:?}");
     }
 
     #[test]
