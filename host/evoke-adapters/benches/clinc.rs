@@ -13,6 +13,7 @@
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- tune         # the search behind calibration.rs
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- weave        # weaving on val beside deciding alone (clinc/woven.rs)
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- cut-fit      # fits local's reader of a place to cut (clinc/cut_fit.rs)
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- home         # the example project's sentences, decided
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- home embed   # the same, decided by embed
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- home embed FILE  # a sentence a line from FILE instead
@@ -46,6 +47,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+#[path = "clinc/cut_fit.rs"]
+mod cut_fit;
 #[path = "clinc/woven.rs"]
 mod woven;
 
@@ -1627,6 +1630,13 @@ fn main() {
         Some("encode-time") => encode_time(),
         Some("features") => embed_features(Path::new(args.get(1).map_or("target/embed-features.tsv", String::as_str))),
         Some("tune") | Some("mixed") => tune(),
+        Some("cut-fit") => {
+            let local = Local::with_params(Settings::default(), Params::default(), ArgParams::default(), GATE);
+            match args.get(1).map(String::as_str) {
+                Some("show") => cut_fit::show(&local, GATE, &args[2..]),
+                _ => cut_fit::report(&local, GATE),
+            }
+        }
         Some("weave") => {
             let local = Local::with_params(Settings::default(), Params::default(), ArgParams::default(), GATE);
             woven::report(&local, GATE, args.get(1).map(String::as_str) == Some("cut"));

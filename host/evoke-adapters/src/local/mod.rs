@@ -12,6 +12,7 @@
 
 pub(crate) mod args;
 pub mod calibration;
+pub mod cut;
 mod lexicon;
 pub mod route;
 pub(crate) mod routing;
@@ -27,7 +28,7 @@ pub use settings::{Settings, SettingsError};
 
 use crate::engine::{Shared, constants_digest};
 use evoke_core::adapter::{AdapterError, AnswerFuture, Cancel, Gate, Raw, State};
-use evoke_core::question::{NONE, Question, QuestionId, Questions, Text};
+use evoke_core::question::{Question, QuestionId, Questions, Text};
 use route::RouteModel;
 use routing::{answered_as_route, fit_as_route, plain};
 use std::collections::{BTreeMap, HashSet};
@@ -199,7 +200,7 @@ impl Engine {
         for (id, question) in &questions.0 {
             if let Some(answer) = weave::answer(request, id, question, questions) {
                 let answer = match id.cut() {
-                    Some(place) => self.cut_by_route(request, place, questions, answer),
+                    Some(place) => self.cut_read(request, place, questions, answer),
                     None => answer,
                 };
                 raw.insert(id.to_string(), answer);
@@ -235,7 +236,7 @@ impl Engine {
         for (id, question) in &questions.0 {
             let Some(place) = id.cut() else { continue };
             let answer = weave::answer(request, id, question, questions)?;
-            let answer = self.cut_by_route(request, place, questions, answer);
+            let answer = self.cut_read(request, place, questions, answer);
             if answer.get(evoke_core::question::YES).is_some_and(|p| *p >= self.gate.route) {
                 at.push(place);
             }
@@ -246,26 +247,42 @@ impl Engine {
         evoke_core::weave::parts_cut_at(request, &at).into_iter().next().map(|p| p.text)
     }
 
-    /// A cut the words read is weighed by the route (003's `merged`): when the stretches on either side of
-    /// it (up to the round's neighbouring places) route to one reflex and the later one points back at the
-    /// earlier (`take 400 dollars out of checking and put it in savings`), they are one request. Two
-    /// stretches of one reflex that do not point back stay two (`turn on the den lights and turn off the
-    /// kitchen`). Measured on CLINC150 val (`cargo bench -p evoke-adapters --bench clinc -- weave`), a
-    /// rule that also kept a stretch routing under the bar with its neighbour cut fewer single requests
-    /// but wove fewer of the multi-step sentences, so it is not made.
-    fn cut_by_route(
+    /// A place to cut, read by [`cut`]'s reader from the words' rules' answer and the route on either
+    /// side of it (up to the round's neighbouring places) and on the whole sentence. A place a negation
+    /// opens stays cut as the rules read it.
+    fn cut_read(
         &self,
         request: &str,
         place: (usize, usize),
         questions: &Questions,
         answer: BTreeMap<String, f64>,
     ) -> BTreeMap<String, f64> {
-        let yes = answer.get(evoke_core::question::YES).copied().unwrap_or(0.0);
-        let Some(route) = questions.route() else { return answer };
-        if yes < self.gate.route {
+        let rule = answer.get(evoke_core::question::YES).copied().unwrap_or(0.0);
+        let Some(features) = self.cut_features(request, place, questions, rule) else { return answer };
+        if weave::opens_with_negation(&features.1) {
             return answer;
         }
+        let p = cut::weigh_with(cut::weights(), &features.0);
+        // Two clauses that each open as a request here does (`start a timer and play some rain sounds`)
+        // are two commands as the words read them; the reader weighs every other place.
+        let p = if cut::two_commands(&features.0) { p.max(rule) } else { p };
+        [("yes".to_string(), p), ("no".to_string(), 1.0 - p)].into_iter().collect()
+    }
+
+    /// The features [`cut`]'s reader weighs at one place, and the words after the place; `None` where the
+    /// round has no route.
+    fn cut_features(
+        &self,
+        request: &str,
+        place: (usize, usize),
+        questions: &Questions,
+        rule: f64,
+    ) -> Option<(cut::Features, String)> {
+        let route = questions.route()?;
         let chars: Vec<char> = request.chars().collect();
+        if place.0 > place.1 || place.1 > chars.len() {
+            return None;
+        }
         let words_between = |a: usize, b: usize| {
             chars[a.min(b).min(chars.len())..b.min(chars.len())].iter().any(|c| c.is_alphanumeric())
         };
@@ -282,18 +299,47 @@ impl Engine {
             .unwrap_or(chars.len());
         let stretch = |a: usize, b: usize| chars[a.min(b)..b].iter().collect::<String>();
         let (left, right) = (stretch(from, place.0), stretch(place.1, to));
-        let top = |text: &str| {
-            let model = self.model_kept(route, true)?;
-            let d = model.distribution(text);
-            d.iter().cloned().max_by(|a, b| a.1.total_cmp(&b.1))
+        let connective = stretch(place.0, place.1).to_lowercase();
+        let model = self.model_kept(route, true)?;
+        let top = |d: &[(String, f64)]| d.iter().cloned().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or_default();
+        let (l, r) = (top(&model.distribution(&left)), top(&model.distribution(&right)));
+        let whole = model.distribution(request);
+        let on = |key: &str| whole.iter().find(|(k, _)| k == key).map_or(0.0, |(_, p)| *p);
+        // A clause opens as a request where its first word past the leading ones is a command verb: a
+        // common one, or a word of its own (not a small word) that this project's examples open with.
+        let opens = |text: &str| {
+            let ws = words::words(text);
+            let first = ws.iter().find(|w| !cut::LEAD.contains(&w.lower.as_str()));
+            first.is_some_and(|w| weave::opens_a_command(w, questions))
         };
-        let (Some((l, lp)), Some((r, rp))) = (top(&left), top(&right)) else { return answer };
-        let asks = |key: &str, p: f64| key != NONE && p >= self.gate.route;
-        let one = asks(&l, lp) && asks(&r, rp) && l == r && weave::points_back(&right);
-        if one {
-            return [("yes".to_string(), 1.0 - weave::SURE), ("no".to_string(), weave::SURE)].into_iter().collect();
+        let sides = cut::Sides {
+            right_opens_request: opens(&right),
+            left_opens_request: opens(&left),
+            connective: &connective,
+            left: &left,
+            right: &right,
+            rule,
+            left_top: (&l.0, l.1),
+            right_top: (&r.0, r.1),
+            whole_on_left: on(&l.0),
+            whole_on_right: on(&r.0),
+        };
+        Some((cut::features(&sides), right))
+    }
+
+    /// Every place to cut of a round and the features [`cut`]'s reader weighs there, with the words'
+    /// rules' answer: what `cut-fit` (benches/clinc) fits the reader's weights on.
+    pub fn cut_places(&self, request: &str, questions: &Questions) -> Vec<((usize, usize), cut::Features)> {
+        let mut out = Vec::new();
+        for (id, question) in &questions.0 {
+            let Some(place) = id.cut() else { continue };
+            let Some(answer) = weave::answer(request, id, question, questions) else { continue };
+            let rule = answer.get(evoke_core::question::YES).copied().unwrap_or(0.0);
+            if let Some((features, _)) = self.cut_features(request, place, questions, rule) {
+                out.push((place, features));
+            }
         }
-        answer
+        out
     }
 
     /// Per reflex of the round's argument questions, the stems no example teaches: every key and meaning
@@ -392,6 +438,7 @@ mod tests {
     use evoke_core::decide::Decider;
     use evoke_core::decision::{Decision, Value};
     use evoke_core::manifest::read_manifest;
+    use evoke_core::question::NONE;
     use evoke_core::question::Options;
     use evoke_core::validate::validate;
     use evoke_core::vocab::read_vocab;
@@ -460,6 +507,27 @@ run = "balance.mjs"
         assert_eq!(
             steps(&catalog, "transfer 100 dollars to savings and move 50 dollars to checking"),
             ["transfer", "transfer"]
+        );
+    }
+
+    #[test]
+    fn a_request_with_a_remark_after_and_is_one_step() {
+        let catalog = money();
+        // The words alone read a request after `and … don't`; the reader weighs the place and keeps it whole.
+        for input in [
+            "my savings balance looks wrong and i don't know why",
+            "it seems my checking balance is low and i'm not sure why",
+        ] {
+            assert_eq!(steps(&catalog, input), ["balance"], "{input}");
+        }
+    }
+
+    #[test]
+    fn two_commands_joined_by_and_are_two_steps() {
+        let catalog = money();
+        assert_eq!(
+            steps(&catalog, "show me my savings balance and transfer 50 dollars to checking"),
+            ["balance", "transfer"]
         );
     }
 

@@ -4,6 +4,8 @@
 //! request of their own: a word that says what not to do, an order word's clause, or a verb a request
 //! starts with (one of the reflexes' own examples' first words, or a common command verb). Words that
 //! only name another value (`the den and office lights`) are no request of their own.
+//! `local` weighs this answer beside the route in its reader of a place to cut ([`super::cut`]); `embed`
+//! takes it as it is.
 //!
 //! Another value (`weave.again_<start>_<end>_<reflex>__<argument>`) is `also` where a list joins it to
 //! the value read, `out` where the words rule it out, and `nothing` otherwise.
@@ -51,6 +53,14 @@ const LEAD: &[&str] = &["then", "also", "please", "and", "next", "that", "you", 
 /// The first words that say what not to do.
 const NEGATIONS: &[&str] = &["don't", "dont", "not", "never", "without", "do"];
 
+/// Whether the words after a place open by saying what not to do (`not the kitchen`, `do not …`): the part
+/// they start is left out of the plan. A `do` alone opens no negation.
+pub(crate) fn opens_with_negation(right: &str) -> bool {
+    let right = words(right);
+    let Some(first) = right.first().map(|w| w.lower.as_str()) else { return false };
+    NEGATIONS.contains(&first) && !(first == "do" && right.get(1).is_none_or(|w| w.lower != "not"))
+}
+
 /// The answer to one `weave.*` question, or `None` for one this engine does not know.
 pub fn answer(request: &str, id: &QuestionId, question: &Question, round: &Questions) -> Option<BTreeMap<String, f64>> {
     match *id {
@@ -79,7 +89,7 @@ fn cut(request: &str, start: usize, end: usize, round: &Questions) -> f64 {
         return 1.0 - SURE;
     }
     let raw_first = right[0].lower.as_str();
-    if NEGATIONS.contains(&raw_first) && !(raw_first == "do" && right.get(1).is_none_or(|w| w.lower != "not")) {
+    if opens_with_negation(&right_text) {
         return SURE;
     }
     let starts = example_starts(round);
@@ -109,6 +119,14 @@ fn cut(request: &str, start: usize, end: usize, round: &Questions) -> f64 {
         return SURE;
     }
     1.0 - SURE
+}
+
+/// Whether a word opens a command here: a common command verb, or a word that is no small word and that
+/// an example or description the round's route offers opens with. A question word opens none.
+pub(crate) fn opens_a_command(word: &Word, round: &Questions) -> bool {
+    let w = word.lower.as_str();
+    !QUESTION_WORDS.contains(&w)
+        && (VERBS.contains(&w) || (!evoke_core::words::is_stop(word) && example_starts(round).iter().any(|s| s == w)))
 }
 
 /// The first word of each example and description the route offers: how requests here start.
