@@ -15,7 +15,7 @@
 
 use super::{Item, clinc, split_train};
 use evoke_adapters::local::Local;
-use evoke_adapters::local::cut::weigh_with;
+use evoke_adapters::local::cut::{two_commands, weigh_with};
 use evoke_core::adapter::Gate;
 use evoke_core::catalog::Catalog;
 use evoke_core::weave::weaver::Weaver;
@@ -223,8 +223,8 @@ fn logit(p: f64) -> f64 {
     (p / (1.0 - p)).ln()
 }
 
-/// Each place of each sentence, read by the kept weights: its probability and the features that weigh
-/// most on it, over CLINC's catalog.
+/// Each place of each sentence, read by the kept weights over CLINC's catalog: the engine's answer, the
+/// reader's, and the features that weigh most on it.
 pub fn show(local: &Local, gate: Gate, sentences: &[String]) {
     let train = clinc("train.jsonl");
     let (intents, _) = split_train(&train);
@@ -237,7 +237,11 @@ pub fn show(local: &Local, gate: Gate, sentences: &[String]) {
                 s.features.iter().map(|(n, x)| (weights.get(n).copied().unwrap_or(0.0) * x, n.as_str(), *x)).collect();
             parts.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
             let top: Vec<String> = parts.iter().take(8).map(|(c, n, x)| format!("{n}({x:.2})={c:+.2}")).collect();
-            println!("  {:.3}  {}", weigh_with(&weights, &s.features), top.join(" "));
+            let p = weigh_with(&weights, &s.features);
+            let rule = s.features.iter().find(|(n, _)| n == "rule").map_or(0.0, |(_, x)| *x);
+            // As the engine answers a place no negation opens: two commands keep the rules' answer.
+            let answer = if two_commands(&s.features) { p.max(rule) } else { p };
+            println!("  {answer:.3} (reader {p:.3})  {}", top.join(" "));
         }
     }
 }
