@@ -266,6 +266,10 @@ impl Engine {
         // Two clauses that each open as a request here does (`start a timer and play some rain sounds`)
         // are two commands as the words read them; the reader weighs every other place.
         let p = if cut::two_commands(&features.0) { p.max(rule) } else { p };
+        // A question and another request joined by `and` or a comma (`what goes in a caesar dressing and
+        // what can i use in place of anchovies`) ask two things, unless one reflex reads both and the second
+        // points back at the first.
+        let p = if features.2 { p.max(weave::SURE) } else { p };
         [("yes".to_string(), p), ("no".to_string(), 1.0 - p)].into_iter().collect()
     }
 
@@ -277,7 +281,7 @@ impl Engine {
         place: (usize, usize),
         questions: &Questions,
         rule: f64,
-    ) -> Option<(cut::Features, String)> {
+    ) -> Option<(cut::Features, String, bool)> {
         let route = questions.route()?;
         let chars: Vec<char> = request.chars().collect();
         if place.0 > place.1 || place.1 > chars.len() {
@@ -307,11 +311,18 @@ impl Engine {
         let on = |key: &str| whole.iter().find(|(k, _)| k == key).map_or(0.0, |(_, p)| *p);
         // A clause opens as a request where its first word past the leading ones is a command verb: a
         // common one, or a word of its own (not a small word) that this project's examples open with.
-        let opens = |text: &str| {
+        // `before you X`, `after you X`: the `you` is no word of the request (the weave reads it so too).
+        let ordered = matches!(connective.trim(), "before" | "after");
+        let first_of = |text: &str| {
             let ws = words::words(text);
-            let first = ws.iter().find(|w| !cut::LEAD.contains(&w.lower.as_str()));
-            first.is_some_and(|w| weave::opens_a_command(w, questions))
+            let mut rest = ws.into_iter().skip_while(|w| cut::LEAD.contains(&w.lower.as_str())).peekable();
+            if ordered && rest.peek().is_some_and(|w| w.lower == "you") {
+                rest.next();
+            }
+            rest.next()
         };
+        let opens = |text: &str| first_of(text).is_some_and(|w| weave::opens_a_command(&w, questions));
+        let asks = |text: &str| first_of(text).is_some_and(|w| weave::opens_a_question(&w));
         let sides = cut::Sides {
             right_opens_request: opens(&right),
             left_opens_request: opens(&left),
@@ -324,7 +335,12 @@ impl Engine {
             whole_on_left: on(&l.0),
             whole_on_right: on(&r.0),
         };
-        Some((cut::features(&sides), right))
+        let features = cut::features(&sides);
+        let has = |name: &str| features.iter().any(|(n, x)| n == name && *x == 1.0);
+        let requests = (opens(&left) || asks(&left)) && (opens(&right) || asks(&right));
+        let a_question = (asks(&left) || asks(&right)) && matches!(connective.trim(), "and" | ",");
+        let two_requests = requests && a_question && !(has("sides.same") && has("right.points_back"));
+        Some((features, right, two_requests))
     }
 
     /// Every place to cut of a round and the features [`cut`]'s reader weighs there, with the words'
@@ -335,7 +351,7 @@ impl Engine {
             let Some(place) = id.cut() else { continue };
             let Some(answer) = weave::answer(request, id, question, questions) else { continue };
             let rule = answer.get(evoke_core::question::YES).copied().unwrap_or(0.0);
-            if let Some((features, _)) = self.cut_features(request, place, questions, rule) {
+            if let Some((features, ..)) = self.cut_features(request, place, questions, rule) {
                 out.push((place, features));
             }
         }
@@ -527,6 +543,19 @@ run = "balance.mjs"
         let catalog = money();
         assert_eq!(
             steps(&catalog, "show me my savings balance and transfer 50 dollars to checking"),
+            ["balance", "transfer"]
+        );
+    }
+
+    #[test]
+    fn two_questions_joined_by_and_are_two_steps() {
+        let catalog = money();
+        assert_eq!(
+            steps(&catalog, "how much money is in checking and what is my savings balance"),
+            ["balance", "balance"]
+        );
+        assert_eq!(
+            steps(&catalog, "how much money is in my savings account and move 50 dollars into checking"),
             ["balance", "transfer"]
         );
     }

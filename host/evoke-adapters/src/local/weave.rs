@@ -42,6 +42,11 @@ pub(crate) fn points_back(text: &str) -> bool {
     words(text).iter().any(|w| POINTING.contains(&w.lower.as_str()))
 }
 
+/// Whether a word opens a question: one of the words a question opens with.
+pub(crate) fn opens_a_question(word: &Word) -> bool {
+    QUESTION_WORDS.contains(&word.lower.as_str())
+}
+
 /// Whether `word` (lowercased) is a verb a spoken request commonly starts with.
 pub(crate) fn starts_a_request(word: &str) -> bool {
     VERBS.contains(&word)
