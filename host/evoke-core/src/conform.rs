@@ -455,8 +455,21 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
         }
         out
     };
+    // 003's count and asides, where the sentence could be cut: for a plan, and for a sentence that stood as one.
+    let counted = |shape: &mut Value| {
+        if let Some(count) = weaver.count() {
+            shape["count"] = json!(count);
+        }
+        if !weaver.asides().is_empty() {
+            shape["asides"] = json!(weaver.asides());
+        }
+    };
     match weaver.woven().ok_or(CaseError::Unfinished { what: "weave" })? {
-        Woven::One(decision) => Ok(json!({ "one": step(decision) })),
+        Woven::One(decision) => {
+            let mut shape = json!({ "one": step(decision) });
+            counted(&mut shape);
+            Ok(shape)
+        }
         Woven::Plan(plan) => {
             let steps: Vec<Value> = plan
                 .steps
@@ -465,6 +478,9 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
                     let mut out = step(&s.decision);
                     if let Some(repair) = s.repair {
                         out["repair"] = json!(repair);
+                    }
+                    if let Some(typed) = &s.typed {
+                        out["typed"] = json!(typed);
                     }
                     out
                 })
@@ -476,6 +492,10 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
                 "excluded": plan.excluded.iter().map(|e| e.text.clone()).collect::<Vec<_>>(),
                 "splits": plan.splits.iter().map(|s| json!({ "text": s.text, "at": s.start, "cut": s.cut })).collect::<Vec<_>>(),
             });
+            if plan.exclusive {
+                shape["exclusive"] = json!(true);
+            }
+            counted(&mut shape);
             // A step bound to an earlier one's result: which value, from where, and how it enters.
             if !plan.binds.is_empty() {
                 shape["binds"] = json!(

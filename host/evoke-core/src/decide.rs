@@ -397,29 +397,7 @@ impl<'c> Decider<'c> {
     }
 
     fn missing(&self, reflex: &Reflex, arg: &Arg, because: MissingBecause) -> Missing {
-        let choices = match &arg.source {
-            Source::Options(options) => Choices::Options { options: Texts(options.clone()) },
-            Source::Vocab(_) => {
-                let words = reflex
-                    .vocab_of(&arg.name)
-                    .map(|v| v.words.iter().map(|w| (w.word.clone(), w.what.clone())).collect());
-                Choices::Vocab { words: Texts(words.unwrap_or_default()) }
-            }
-            Source::Pick(kind) => Choices::Pick {
-                kind: kind.as_str(),
-                range: arg.range.map(|(a, b)| [a, b]),
-                readings: self
-                    .candidates
-                    .iter()
-                    .filter(|c| c.kind == *kind)
-                    .map(|c| PickReading { text: c.span.text.clone(), value: c.value.clone() })
-                    .collect(),
-            },
-            Source::Flag => {
-                Choices::Options { options: Texts(vec![("yes".into(), "Yes.".into()), ("no".into(), "No.".into())]) }
-            }
-        };
-        Missing { arg: arg.name.clone(), ask: arg.ask.clone(), because, words: None, choices, likely: None }
+        missing_of(reflex, arg, because, &self.candidates)
     }
 
     /// Typed spans no argument took, each span once, in input order.
@@ -781,6 +759,51 @@ pub fn held_for(catalog: &Catalog, decision: &Decision, because: Because) -> Dec
     held
 }
 
+/// The question for `arg`: every listed value as a choice, or each span of its kind the sentence holds.
+pub fn missing_of(reflex: &Reflex, arg: &Arg, because: MissingBecause, candidates: &[Candidate]) -> Missing {
+    let choices = match &arg.source {
+        Source::Options(options) => Choices::Options { options: Texts(options.clone()) },
+        Source::Vocab(_) => {
+            let words =
+                reflex.vocab_of(&arg.name).map(|v| v.words.iter().map(|w| (w.word.clone(), w.what.clone())).collect());
+            Choices::Vocab { words: Texts(words.unwrap_or_default()) }
+        }
+        Source::Pick(kind) => Choices::Pick {
+            kind: kind.as_str(),
+            range: arg.range.map(|(a, b)| [a, b]),
+            readings: candidates
+                .iter()
+                .filter(|c| c.kind == *kind)
+                .map(|c| PickReading { text: c.span.text.clone(), value: c.value.clone() })
+                .collect(),
+        },
+        Source::Flag => {
+            Choices::Options { options: Texts(vec![("yes".into(), "Yes.".into()), ("no".into(), "No.".into())]) }
+        }
+    };
+    Missing { arg: arg.name.clone(), ask: arg.ask.clone(), because, words: None, choices, likely: None }
+}
+
+/// The decision with `missing.arg`'s value taken back and asked for instead: a value the sentence spares
+/// is never proposed, whatever the engine read.
+pub fn asked_instead(
+    catalog: &Catalog,
+    gate: Option<&Gate>,
+    candidates: &[Candidate],
+    decision: &Decision,
+    missing: Missing,
+    sentence: &str,
+) -> Decision {
+    let mut less = decision.clone();
+    if let Some(args) = less.args.as_mut() {
+        args.0.retain(|(name, _)| *name != missing.arg);
+    }
+    let mut asked = less.missing.take().unwrap_or_default();
+    asked.retain(|m| m.arg != missing.arg);
+    asked.push(missing);
+    less.missing = Some(asked);
+    settled_with(catalog, gate, candidates, &less, &[], Some(sentence), false)
+}
 /// The prompt of a destructive call given by name: it always asks first, whatever the engine's bars.
 pub fn destructive_prompt(reflex: &Reflex, args: &Args, call: &str) -> Prompt {
     confirm_prompt(reflex, args, call, reason(&Because::Destructive, Effect::Destructive, 1.0, &[]))

@@ -138,6 +138,7 @@ pub async fn plan(request: &Request<'_>, input: &str, pick: Decided) -> Result<P
             start: 0,
             end: input.chars().count(),
             repair: None,
+            typed: None,
             after: Vec::new(),
             from: w.from.clone(),
             when,
@@ -214,7 +215,10 @@ pub async fn plan(request: &Request<'_>, input: &str, pick: Decided) -> Result<P
         stages,
         verdict: Verdict { outcome, because },
         excluded: Vec::new(),
+        exclusive: false,
         splits: Vec::new(),
+        count: None,
+        asides: Vec::new(),
         playbook: Some(name.clone()),
         slots: Some(slots.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect()),
     };

@@ -14,6 +14,7 @@
 use super::Part;
 use crate::decision::{Decision, Outcome};
 use crate::words::{is_stop, words};
+use serde::Serialize;
 
 /// Words that point back at a thing said elsewhere in the sentence.
 const POINTING: &[&str] = &["it", "its", "them", "they", "that", "this", "those", "these", "one"];
@@ -25,6 +26,47 @@ pub struct One {
     pub reflex: String,
     /// Whether a part may add a detail no call reads, so the call is held for a person.
     pub detail: bool,
+    /// The parts that ask for nothing, in the sentence's order.
+    pub asides: Vec<Aside>,
+}
+
+/// 003's `count`: how surely a sentence that could be cut asks one thing, and whether it stands as one.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Count {
+    /// The least sure of its places to join words of one request: the engine's `no` at the place least
+    /// likely to join. Places are not multiplied, as two views are not: the weakest says how sure the whole is.
+    pub one: f64,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub as_one: bool,
+}
+
+impl Count {
+    /// The count of a sentence cut at these places (`p` of each the engine's yes).
+    pub fn of(splits: &[super::Split], as_one: bool) -> Option<Count> {
+        let one = splits.iter().map(|s| s.no).reduce(f64::min)?;
+        // Six places: an engine's share is never finer, and `1 - 0.9` prints as the 0.1 it stands for.
+        Some(Count { one: (one * 1e6).round() / 1e6, as_one })
+    }
+}
+
+/// A part that asks for nothing (003's `asides`): a remark set aside, or words that may add a detail to
+/// the step they point back at.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Aside {
+    pub text: String,
+    /// `true` for a remark set aside; `false` for words that may add a detail no call reads.
+    pub remark: bool,
+    /// Why the part was set aside by its words alone: `courtesy`, the words a request is phrased in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<AsideBy>,
+}
+
+/// What set a part aside by its words alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AsideBy {
+    /// Every word is one a request is phrased in: `can you please`, `do you know`.
+    Courtesy,
 }
 
 /// The one reflex the parts find, when the sentence may ask only that.
@@ -33,16 +75,19 @@ pub fn one_reflex(parts: &[(&Part, &Decision)]) -> Option<One> {
     let [one] = acting.as_slice() else { return None };
     let reflex = one.reflex.clone()?;
     let mut detail = false;
+    let mut asides = Vec::new();
     for (part, _) in parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain) {
         if aside_by_words(&part.text) {
+            asides.push(Aside { text: part.text.clone(), remark: true, by: Some(AsideBy::Courtesy) });
             continue;
         }
         if !points_back(&part.text) {
             return None;
         }
         detail = true;
+        asides.push(Aside { text: part.text.clone(), remark: false, by: None });
     }
-    Some(One { reflex, detail })
+    Some(One { reflex, detail, asides })
 }
 
 /// Whether a part's words point back at something said elsewhere (`have it here at 7`).
@@ -72,7 +117,8 @@ mod tests {
     fn a_courtesy_beside_one_request_asks_one_thing() {
         let (a, b) = (part("can you tell me"), part("what is the meaning of life"));
         let (da, db) = (decided(Outcome::Abstain, None), decided(Outcome::Run, Some("meaning_of_life")));
-        let one = One { reflex: "meaning_of_life".into(), detail: false };
+        let aside = Aside { text: "can you tell me".into(), remark: true, by: Some(AsideBy::Courtesy) };
+        let one = One { reflex: "meaning_of_life".into(), detail: false, asides: vec![aside] };
         assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), Some(one));
     }
 
@@ -87,8 +133,20 @@ mod tests {
     fn a_part_that_points_back_is_a_detail_held_for_a_person() {
         let (a, b) = (part("roll a 6 sided die"), part("tell me the result of it"));
         let (da, db) = (decided(Outcome::Run, Some("roll_dice")), decided(Outcome::Abstain, None));
-        let one = One { reflex: "roll_dice".into(), detail: true };
+        let aside = Aside { text: "tell me the result of it".into(), remark: false, by: None };
+        let one = One { reflex: "roll_dice".into(), detail: true, asides: vec![aside] };
         assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), Some(one));
+    }
+
+    fn split(no: f64) -> super::super::Split {
+        super::super::Split { start: 0, end: 1, text: ",".into(), cut: no < 0.5, p: 1.0 - no, no }
+    }
+
+    #[test]
+    fn a_count_is_as_sure_as_its_likeliest_place_to_cut() {
+        let count = Count::of(&[split(0.9), split(0.3), split(0.8)], false).expect("places");
+        assert_eq!(count.one, 0.3);
+        assert_eq!(Count::of(&[], true), None);
     }
 
     #[test]

@@ -239,6 +239,10 @@ pub struct Split {
     pub text: String,
     pub cut: bool,
     pub p: f64,
+    /// The engine's `no`: how surely the place joins words of one request. Not `1 - p`: an engine's
+    /// shares need not sum to one, and a count is read as answered.
+    #[serde(skip)]
+    pub no: f64,
 }
 
 /// A part of the sentence: its words (character offsets of the sentence) and the connective before it.
@@ -271,6 +275,8 @@ pub fn read(input: &str, cuts: &[Cut], answers: &Answers, bar: f64) -> Result<Re
     let mut connective: Option<String> = None;
     for cut in cuts {
         let p = answers.get(&cut.id()).map_or(0.0, |d| d.p(crate::question::YES));
+        // A place the engine left unanswered is read as no cut, as `p` is.
+        let no = answers.get(&cut.id()).map_or(1.0, |d| d.p(crate::question::NO));
         // `hey evoke, turn on the lights`: words that only open a request are no part of their own.
         let opening: String = chars[from..cut.start].iter().collect();
         let is_cut = p >= bar && !crate::mood::opens_only(&opening);
@@ -280,6 +286,7 @@ pub fn read(input: &str, cuts: &[Cut], answers: &Answers, bar: f64) -> Result<Re
             text: chars[cut.start..cut.end].iter().collect(),
             cut: is_cut,
             p,
+            no,
         });
         if is_cut {
             bounds.push((from, cut.start, connective.take()));

@@ -18,6 +18,8 @@ pub enum Repair {
     Spliced,
     /// The step before it, written again for another value its words name.
     Again,
+    /// A step a part that says what not to do was read with: the values that part names are spared.
+    Corrected,
 }
 
 /// One step of the plan.
@@ -31,6 +33,10 @@ pub struct Step {
     pub end: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repair: Option<Repair>,
+    /// The part's words as typed, where the step was decided on words the plan wrote anew (a splice's
+    /// neighbour and part together).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub typed: Option<String>,
     /// The earlier steps it runs after, from 1: every step of the stages before its own.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<usize>,
@@ -143,7 +149,16 @@ pub struct Plan {
     pub stages: Vec<Vec<usize>>,
     pub verdict: Verdict,
     pub excluded: Vec<Excluded>,
+    /// Whether a part left out narrows a step (`every light except the den`): the step asks for all but
+    /// what that part names, rather than the part naming an act not to do beside it.
+    pub exclusive: bool,
     pub splits: Vec<Split>,
+    /// How surely the sentence asks one thing, where it could be cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<super::count::Count>,
+    /// The parts that ask for nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub asides: Vec<super::count::Aside>,
     /// The playbook that wrote the plan, when one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub playbook: Option<String>,
@@ -213,7 +228,10 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
         stages: Vec::new(),
         verdict: Verdict { outcome: Outcome::Run, because: Vec::new() },
         excluded,
+        exclusive: false,
         splits: reading.splits.clone(),
+        count: super::count::Count::of(&reading.splits, false),
+        asides: Vec::new(),
         playbook: None,
         slots: None,
     };
@@ -227,12 +245,14 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
         .map(|d| VerdictBecause::FoundNothing { text: d.part.text.clone() })
         .collect();
     for (i, d) in decided.into_iter().enumerate() {
+        let typed = (d.repair == Some(Repair::Spliced)).then(|| d.part.text.clone());
         plan.steps.push(Step {
             step: i + 1,
             text: d.part.text,
             start: d.part.start,
             end: d.part.end,
             repair: d.repair,
+            typed,
             after: Vec::new(),
             from: Vec::new(),
             when: None,
@@ -250,8 +270,9 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
 /// A value a part left out names (`turn off all the lights, not the kitchen`, or `not the snug` by a name in
 /// the den's meaning) is never offered by a step that asks, and never taken by one that would run: each ask
 /// drops it from its choices and says why (`excluded`), as one sentence's own ask does, and a step the
-/// engine read it for waits for a person (`one_view`, naming the words that left it out).
-pub fn spare_excluded(catalog: &Catalog, plan: &mut Plan) {
+/// engine read it for asks for that argument instead, the spared value gone from its choices: a yes never
+/// does what the person spared. Such a step is `corrected`, and the plan `exclusive`.
+pub fn spare_excluded(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, plan: &mut Plan) {
     if plan.excluded.is_empty() || plan.refused() {
         return;
     }
@@ -268,6 +289,7 @@ pub fn spare_excluded(catalog: &Catalog, plan: &mut Plan) {
         if spared.is_empty() {
             continue;
         }
+        let before = plan.steps[i].decision.clone();
         let decision = &mut plan.steps[i].decision;
         for m in decision.missing.iter_mut().flatten() {
             let keys: Vec<&str> =
@@ -288,9 +310,22 @@ pub fn spare_excluded(catalog: &Catalog, plan: &mut Plan) {
                 .and_then(|a| a.get(arg))
                 .is_some_and(|v| matches!(v, Value::Word { word: k, .. } | Value::Option { key: k } if k == key))
         });
-        if let Some((arg, _, words)) = taken {
-            let because = crate::decision::Because::OneView { arg: arg.clone(), words: vec![words.clone()] };
-            *decision = crate::decide::held_for(catalog, decision, because);
+        if let Some((arg, key, _)) = taken
+            && let Some(wanted) = reflex.manifest.args.iter().find(|a| a.name == *arg)
+        {
+            let candidates = crate::recognize::recognize(&decision.input);
+            let mut asked =
+                crate::decide::missing_of(reflex, wanted, MissingBecause::Excluded { key: key.clone() }, &candidates);
+            for (_, spared_key, _) in spared.iter().filter(|(a, ..)| a == arg) {
+                asked.choices = asked.choices.without(spared_key);
+            }
+            *decision = crate::decide::asked_instead(catalog, gate, &candidates, decision, asked, &plan.input);
+        }
+        // The part was read with the step only where it changed what the step offers or takes: `every light
+        // except the den` narrows the lights, `the den lights but don't touch the office` leaves them be.
+        if plan.steps[i].decision != before {
+            plan.exclusive = true;
+            plan.steps[i].repair.get_or_insert(Repair::Corrected);
         }
     }
     // A step held now weighs on the verdict.

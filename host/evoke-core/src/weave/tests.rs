@@ -247,7 +247,7 @@ fn a_plan_of_two_writes_has_two_stages_and_the_weakest_outcome() {
 #[test]
 fn a_value_a_part_left_out_names_is_never_offered_nor_taken_by_a_step() {
     use crate::catalog::{Catalog, Reflex};
-    use crate::decision::{Because, Choices, Missing, MissingBecause, Texts};
+    use crate::decision::{Choices, Missing, MissingBecause, Texts};
     let manifest = "reflex = 1\ndescription = \"Turn the lights off.\"\neffect = \"write\"\nconfirm = \"Off?\"\n\
                     run = \"l.mjs\"\n[args.room]\nask = \"Which room?\"\nvocab = \"rooms\"\n";
     let read = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true);
@@ -274,21 +274,28 @@ fn a_value_a_part_left_out_names_is_never_offered_nor_taken_by_a_step() {
         likely: None,
     }]);
     let mut plan = settle(input, &reading, vec![asks]);
-    super::plan::spare_excluded(&catalog, &mut plan);
+    super::plan::spare_excluded(&catalog, None, &mut plan);
     let missing = &plan.steps[0].decision.missing.as_ref().unwrap()[0];
     assert_eq!(missing.because, MissingBecause::Excluded { key: "den".into() });
     assert_eq!(missing.choices, Choices::Vocab { words: Texts(vec![("kitchen".into(), "Cooking".into())]) });
-    // A step the engine read the den for would run it: it waits, and so does the plan.
+    assert_eq!(plan.steps[0].repair, Some(super::plan::Repair::Corrected));
+    assert!(plan.exclusive);
+    // A step the engine read the den for would run it: it asks for the room instead, the den never offered,
+    // never proposed, and so does the plan.
     let den = Args(vec![("room".into(), Value::Word { word: "den".into(), value: None })]);
     let mut runs = decided("turn off all the lights", 0, Outcome::Run, Some("lights"), Some(Effect::Write));
     runs.decision = decision("turn off all the lights", Outcome::Run, Some("lights"), Some(Effect::Write), den);
     let mut plan = settle(input, &reading, vec![runs]);
-    super::plan::spare_excluded(&catalog, &mut plan);
-    let held = &plan.steps[0].decision;
-    assert_eq!(held.outcome, Outcome::Confirm, "{held:?}");
-    assert!(held.because.iter().flatten().any(|b| matches!(b, Because::OneView { arg, .. } if arg == "room")));
-    assert!(held.prompt.is_some());
-    assert_eq!(plan.verdict.outcome, Outcome::Confirm);
+    super::plan::spare_excluded(&catalog, None, &mut plan);
+    let asked = &plan.steps[0].decision;
+    assert_eq!(asked.outcome, Outcome::Ask, "{asked:?}");
+    assert_eq!(asked.call, None);
+    assert!(asked.args.as_ref().is_none_or(|a| a.get("room").is_none()), "{asked:?}");
+    let missing = &asked.missing.as_ref().unwrap()[0];
+    assert_eq!(missing.because, MissingBecause::Excluded { key: "den".into() });
+    assert_eq!(missing.choices, Choices::Vocab { words: Texts(vec![("kitchen".into(), "Where we cook.".into())]) });
+    assert_eq!(plan.verdict.outcome, Outcome::Ask);
+    assert_eq!(plan.steps[0].repair, Some(super::plan::Repair::Corrected));
 }
 
 #[test]

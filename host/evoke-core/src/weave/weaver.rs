@@ -79,6 +79,8 @@ pub struct Weaver<'c> {
     spliced_tried: Vec<bool>,
     /// Whether the sentence was already tried as asking one thing.
     as_one_tried: bool,
+    /// The parts that asked for nothing, where the sentence stood as one for them.
+    asides: Vec<super::count::Aside>,
     again_from: usize,
     state: State<'c>,
 }
@@ -107,6 +109,7 @@ impl<'c> Weaver<'c> {
             extra: Vec::new(),
             spliced_tried: Vec::new(),
             as_one_tried: false,
+            asides: Vec::new(),
             again_from: 0,
             state: State::Done(Box::new(Woven::Plan(plan::settle(input, &empty_reading(), Vec::new())))),
         };
@@ -143,6 +146,21 @@ impl<'c> Weaver<'c> {
     /// The whole sentence's candidate spans, as its decision found them.
     pub fn candidates(&self) -> &[crate::recognize::Candidate] {
         &self.candidates
+    }
+
+    /// 003's `count`, where the sentence could be cut and its places were asked: how surely it asks one
+    /// thing, and whether it stands as one. A plan carries it too; this gives it for a sentence that came
+    /// to one input.
+    pub fn count(&self) -> Option<super::count::Count> {
+        let reading = self.reading.as_ref()?;
+        let as_one = matches!(&self.state, State::Done(w) if matches!(w.as_ref(), Woven::One(_)))
+            && reading.splits.iter().any(|s| s.cut);
+        super::count::Count::of(&reading.splits, as_one)
+    }
+
+    /// The parts set aside as asking for nothing, where the sentence stood as one for them.
+    pub fn asides(&self) -> &[super::count::Aside] {
+        &self.asides
     }
 
     pub fn woven(&self) -> Option<&Woven> {
@@ -343,7 +361,7 @@ impl<'c> Weaver<'c> {
             }
         }
         let mut plan = plan::settle(&self.input, &reading, decided);
-        plan::spare_excluded(self.catalog, &mut plan);
+        plan::spare_excluded(self.catalog, self.gate.as_ref(), &mut plan);
         plan::bind(self.catalog, &mut plan);
         State::Done(Box::new(Woven::Plan(plan)))
     }
@@ -376,6 +394,7 @@ impl<'c> Weaver<'c> {
             return self.after_parts();
         }
         let decision = if one.detail { self.held(&decision) } else { decision };
+        self.asides = one.asides.clone();
         State::Done(Box::new(Woven::One(decision)))
     }
 }
