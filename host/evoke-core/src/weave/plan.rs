@@ -20,6 +20,8 @@ pub enum Repair {
     Again,
     /// A step a part that says what not to do was read with: the values that part names are spared.
     Corrected,
+    /// Two parts read as one: the later points back at what the earlier asks of the same reflex.
+    Merged,
 }
 
 /// One step of the plan.
@@ -365,6 +367,22 @@ pub fn splice_text(input: &str, parts: &[Part], i: usize) -> Option<(usize, Stri
     let (a, b) = (&parts[i], &parts[neighbour]);
     let (start, end) = (a.start.min(b.start), a.end.max(b.end));
     Some((neighbour, input.chars().skip(start).take(end.saturating_sub(start)).collect()))
+}
+
+/// The part two neighbouring parts make read as one, the sentence as typed from the first's first word to
+/// the second's last: where both act on one reflex and the second points back at what the first asks
+/// (`take 400 dollars out of checking and put it into savings`). `None` where they do not.
+pub fn merge_of(input: &str, parts: &[Part], decided: [&Decision; 2], i: usize) -> Option<Part> {
+    let (a, b) = (parts.get(i)?, parts.get(i + 1)?);
+    let acts = |d: &Decision| d.outcome != Outcome::Abstain && d.reflex.is_some();
+    if !acts(decided[0]) || decided[0].reflex != decided[1].reflex || !acts(decided[1]) || a.end > b.start {
+        return None;
+    }
+    if !super::count::points_back(&b.text) {
+        return None;
+    }
+    let text: String = input.chars().skip(a.start).take(b.end - a.start).collect();
+    Some(Part { start: a.start, end: b.end, text, connective: a.connective.clone() })
 }
 
 /// Whether a spliced decision takes the part as an item of its neighbour's task: the same reflex, not an

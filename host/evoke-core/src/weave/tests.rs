@@ -1133,3 +1133,19 @@ fn the_parts_at_given_places_are_the_parts_the_answers_give() {
         ["turn off the den lights", "set a timer"]
     );
 }
+
+#[test]
+fn two_parts_on_one_reflex_merge_only_where_the_later_points_back() {
+    use super::plan::merge_of;
+    let input = "take 400 dollars out of checking and put it into savings";
+    let parts = [part("take 400 dollars out of checking", 0), part("put it into savings", 37)];
+    let on = |reflex: &str, outcome: Outcome| decision("", outcome, Some(reflex), None, Args::default());
+    let (take, put) = (on("transfer", Outcome::Run), on("transfer", Outcome::Ask));
+    let merged = merge_of(input, &parts, [&take, &put], 0).expect("merged");
+    assert_eq!((merged.start, merged.end, merged.text.as_str()), (0, input.chars().count(), input));
+    // Two reflexes, an abstain, or a later part that says its own thing stay two.
+    assert_eq!(merge_of(input, &parts, [&take, &on("balance", Outcome::Run)], 0), None);
+    assert_eq!(merge_of(input, &parts, [&take, &decision("", Outcome::Abstain, None, None, Args::default())], 0), None);
+    let own = [part("take 400 dollars out of checking", 0), part("put 50 dollars into savings", 37)];
+    assert_eq!(merge_of(input, &own, [&take, &put], 0), None);
+}

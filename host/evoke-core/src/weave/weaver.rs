@@ -48,6 +48,12 @@ enum State<'c> {
         text: String,
         decider: Decider<'c>,
     },
+    /// Two neighbouring parts decided again as one input: the later points back at what the earlier asks.
+    Merge {
+        i: usize,
+        part: super::Part,
+        decider: Decider<'c>,
+    },
     /// The whole sentence decided again as one input, for the one reflex its parts found.
     AsOne {
         one: super::count::One,
@@ -79,6 +85,8 @@ pub struct Weaver<'c> {
     spliced_tried: Vec<bool>,
     /// Whether the sentence was already tried as asking one thing.
     as_one_tried: bool,
+    /// Per part: whether it was already tried as one with the part after it.
+    merge_tried: Vec<bool>,
     /// The parts that asked for nothing, where the sentence stood as one for them.
     asides: Vec<super::count::Aside>,
     again_from: usize,
@@ -109,6 +117,7 @@ impl<'c> Weaver<'c> {
             extra: Vec::new(),
             spliced_tried: Vec::new(),
             as_one_tried: false,
+            merge_tried: Vec::new(),
             asides: Vec::new(),
             again_from: 0,
             state: State::Done(Box::new(Woven::Plan(plan::settle(input, &empty_reading(), Vec::new())))),
@@ -137,6 +146,7 @@ impl<'c> Weaver<'c> {
                 decider.questions().map(|q| (text.as_str(), q))
             }
             State::Splice { text, decider, .. } => decider.questions().map(|q| (text.as_str(), q)),
+            State::Merge { part, decider, .. } => decider.questions().map(|q| (part.text.as_str(), q)),
             State::AsOne { decider, .. } => decider.questions().map(|q| (self.input.as_str(), q)),
             State::Again { text, questions, .. } => Some((text.as_str(), questions)),
             State::Done(_) => None,
@@ -184,6 +194,7 @@ impl<'c> Weaver<'c> {
                 self.parts = vec![None; parts];
                 self.extra = vec![Vec::new(); parts];
                 self.spliced_tried = vec![false; parts];
+                self.merge_tried = vec![false; parts];
                 self.reading = Some(reading);
                 if whole {
                     decider.feed(answers);
@@ -224,6 +235,10 @@ impl<'c> Weaver<'c> {
                 }
                 None => State::Splice { i, neighbour, text, decider },
             },
+            State::Merge { i, part, mut decider } => match decider.feed(answers).cloned() {
+                Some(decision) => self.merge_done(i, part, decision),
+                None => State::Merge { i, part, decider },
+            },
             State::AsOne { one, mut decider } => match decider.feed(answers).cloned() {
                 Some(decision) => self.as_one_done(&one, decision),
                 None => State::AsOne { one, decider },
@@ -259,6 +274,7 @@ impl<'c> Weaver<'c> {
         self.parts = vec![Some((decision, None))];
         self.extra = vec![Vec::new()];
         self.spliced_tried = vec![true];
+        self.merge_tried = vec![true];
         self.after_parts()
     }
 
@@ -291,6 +307,9 @@ impl<'c> Weaver<'c> {
             if let Some(state) = self.try_as_one() {
                 return state;
             }
+        }
+        if let Some(state) = self.try_merge() {
+            return state;
         }
         let reading = self.reading.clone().expect("parts are read");
         let abstains =
@@ -396,6 +415,48 @@ impl<'c> Weaver<'c> {
         let decision = if one.detail { self.held(&decision) } else { decision };
         self.asides = one.asides.clone();
         State::Done(Box::new(Woven::One(decision)))
+    }
+}
+
+impl<'c> Weaver<'c> {
+    /// 003's `merged`: two neighbouring parts that act on one reflex, the later pointing back at what the
+    /// earlier asks (`take 400 dollars out of checking and put it into savings`), are decided again as one
+    /// input. Each pair is tried once.
+    fn try_merge(&mut self) -> Option<State<'c>> {
+        let reading = self.reading.as_ref()?;
+        for i in 0..self.parts.len().saturating_sub(1) {
+            if self.merge_tried[i] {
+                continue;
+            }
+            self.merge_tried[i] = true;
+            let (Some((a, None)), Some((b, None))) = (&self.parts[i], &self.parts[i + 1]) else { continue };
+            let Some(part) = plan::merge_of(&self.input, &reading.parts, [a, b], i) else { continue };
+            let Ok(decider) = Decider::new(self.catalog, self.gate, &part.text).map(|d| d.within(&self.input)) else {
+                continue;
+            };
+            return Some(match decider.decision().cloned() {
+                Some(decision) => self.merge_done(i, part, decision),
+                None => State::Merge { i, part, decider },
+            });
+        }
+        None
+    }
+
+    /// The two parts stand as one step where the words read together act on the reflex each found; else
+    /// they stay two.
+    fn merge_done(&mut self, i: usize, part: super::Part, decision: Decision) -> State<'c> {
+        let theirs = self.parts[i].as_ref().and_then(|(d, _)| d.reflex.clone());
+        if decision.outcome != Outcome::Abstain && decision.reflex.is_some() && decision.reflex == theirs {
+            let reading = self.reading.as_mut().expect("parts are read");
+            reading.parts[i] = part;
+            reading.parts.remove(i + 1);
+            self.parts[i] = Some((decision, Some(Repair::Merged)));
+            self.parts.remove(i + 1);
+            self.extra.remove(i + 1);
+            self.spliced_tried.remove(i + 1);
+            self.merge_tried.remove(i + 1);
+        }
+        self.after_parts()
     }
 }
 
