@@ -22,6 +22,10 @@ pub enum Repair {
     Corrected,
     /// Two parts read as one: the later points back at what the earlier asks of the same reflex.
     Merged,
+    /// The first of two verbs before one thing (`find and delete the old logs`), read with that thing.
+    First,
+    /// The second of those verbs: a step of its own, on the same thing, after the first.
+    Verb,
 }
 
 /// One step of the plan.

@@ -54,6 +54,12 @@ enum State<'c> {
         part: super::Part,
         decider: Decider<'c>,
     },
+    /// A lone verb decided with the thing the next part's verb acts on (003's `first`).
+    Lone {
+        i: usize,
+        text: String,
+        decider: Decider<'c>,
+    },
     /// The whole sentence decided again as one input, for the one reflex its parts found.
     AsOne {
         one: super::count::One,
@@ -87,6 +93,10 @@ pub struct Weaver<'c> {
     as_one_tried: bool,
     /// Per part: whether it was already tried as one with the part after it.
     merge_tried: Vec<bool>,
+    /// Per part: whether it was already tried as a lone verb on the next part's thing.
+    lone_tried: Vec<bool>,
+    /// Per part: its words as typed, where the step is decided on words the plan wrote anew.
+    typed: Vec<Option<String>>,
     /// The parts that asked for nothing, where the sentence stood as one for them.
     asides: Vec<super::count::Aside>,
     again_from: usize,
@@ -118,6 +128,8 @@ impl<'c> Weaver<'c> {
             spliced_tried: Vec::new(),
             as_one_tried: false,
             merge_tried: Vec::new(),
+            lone_tried: Vec::new(),
+            typed: Vec::new(),
             asides: Vec::new(),
             again_from: 0,
             state: State::Done(Box::new(Woven::Plan(plan::settle(input, &empty_reading(), Vec::new())))),
@@ -147,6 +159,7 @@ impl<'c> Weaver<'c> {
             }
             State::Splice { text, decider, .. } => decider.questions().map(|q| (text.as_str(), q)),
             State::Merge { part, decider, .. } => decider.questions().map(|q| (part.text.as_str(), q)),
+            State::Lone { text, decider, .. } => decider.questions().map(|q| (text.as_str(), q)),
             State::AsOne { decider, .. } => decider.questions().map(|q| (self.input.as_str(), q)),
             State::Again { text, questions, .. } => Some((text.as_str(), questions)),
             State::Done(_) => None,
@@ -195,6 +208,8 @@ impl<'c> Weaver<'c> {
                 self.extra = vec![Vec::new(); parts];
                 self.spliced_tried = vec![false; parts];
                 self.merge_tried = vec![false; parts];
+                self.lone_tried = vec![false; parts];
+                self.typed = vec![None; parts];
                 self.reading = Some(reading);
                 if whole {
                     decider.feed(answers);
@@ -239,6 +254,10 @@ impl<'c> Weaver<'c> {
                 Some(decision) => self.merge_done(i, part, decision),
                 None => State::Merge { i, part, decider },
             },
+            State::Lone { i, text, mut decider } => match decider.feed(answers).cloned() {
+                Some(decision) => self.lone_done(i, text, decision),
+                None => State::Lone { i, text, decider },
+            },
             State::AsOne { one, mut decider } => match decider.feed(answers).cloned() {
                 Some(decision) => self.as_one_done(&one, decision),
                 None => State::AsOne { one, decider },
@@ -275,6 +294,8 @@ impl<'c> Weaver<'c> {
         self.extra = vec![Vec::new()];
         self.spliced_tried = vec![true];
         self.merge_tried = vec![true];
+        self.lone_tried = vec![true];
+        self.typed = vec![None];
         self.after_parts()
     }
 
@@ -309,6 +330,9 @@ impl<'c> Weaver<'c> {
             }
         }
         if let Some(state) = self.try_merge() {
+            return state;
+        }
+        if let Some(state) = self.try_lone_verb() {
             return state;
         }
         let reading = self.reading.clone().expect("parts are read");
@@ -367,6 +391,8 @@ impl<'c> Weaver<'c> {
         let held = super::two_things::excluded_joins_more(&reading.excluded)
             || super::two_things::excluded_names_no_value(&reading.excluded, &reflexes);
         let mut decided = Vec::new();
+        // Per step, the words as typed where the plan wrote them anew.
+        let mut typed: Vec<Option<String>> = Vec::new();
         for (i, part) in reading.parts.iter().enumerate() {
             let (decision, repair) = match &self.parts[i] {
                 Some(d) => d.clone(),
@@ -374,12 +400,19 @@ impl<'c> Weaver<'c> {
             };
             let decision = if held { self.held(&decision) } else { decision };
             decided.push(plan::Decided { part: part.clone(), decision, repair });
+            typed.push(self.typed.get(i).cloned().flatten());
             for more in &self.extra[i] {
                 let more = if held { self.held(more) } else { more.clone() };
                 decided.push(plan::Decided { part: part.clone(), decision: more, repair: Some(Repair::Again) });
+                typed.push(None);
             }
         }
         let mut plan = plan::settle(&self.input, &reading, decided);
+        for (step, typed) in plan.steps.iter_mut().zip(typed) {
+            if typed.is_some() {
+                step.typed = typed;
+            }
+        }
         plan::spare_excluded(self.catalog, self.gate.as_ref(), &mut plan);
         plan::bind(self.catalog, &mut plan);
         State::Done(Box::new(Woven::Plan(plan)))
@@ -442,6 +475,55 @@ impl<'c> Weaver<'c> {
         None
     }
 
+    /// 003's `first` and `verb`: two verbs before one thing (`find and delete the old logs`). A part of one
+    /// word that found nothing, before a part that acts, is decided again with the words that part's verb
+    /// acts on (`find the old logs`). It holds where those words act on another reflex than the second
+    /// part's: two acts on one thing, the first read without the second, the second a step of its own
+    /// after it. A lone word that reads as the same act (`thanks, turn off the den lights` read as the
+    /// lights twice) is no verb of its own, and the parts go on as read.
+    fn try_lone_verb(&mut self) -> Option<State<'c>> {
+        let reading = self.reading.as_ref()?;
+        for i in 0..self.parts.len().saturating_sub(1) {
+            if self.lone_tried[i] {
+                continue;
+            }
+            self.lone_tried[i] = true;
+            let lone_abstains = self.parts[i].as_ref().is_none_or(|(d, _)| d.outcome == Outcome::Abstain);
+            let Some((next, None)) = &self.parts[i + 1] else { continue };
+            let (lone, thing) = (&reading.parts[i], &reading.parts[i + 1]);
+            if !lone_abstains || next.outcome == Outcome::Abstain || lone.end > thing.start {
+                continue;
+            }
+            let (lone_words, thing_words) = (crate::words::words(&lone.text), crate::words::words(&thing.text));
+            let ([_], [_, object, ..]) = (lone_words.as_slice(), thing_words.as_slice()) else { continue };
+            let rest: String = thing.text.chars().skip(object.start).collect();
+            let text = format!("{} {rest}", lone.text);
+            let Ok(decider) = Decider::new(self.catalog, self.gate, &text).map(|d| d.within(&self.input)) else {
+                continue;
+            };
+            return Some(match decider.decision().cloned() {
+                Some(decision) => self.lone_done(i, text, decision),
+                None => State::Lone { i, text, decider },
+            });
+        }
+        None
+    }
+
+    fn lone_done(&mut self, i: usize, text: String, decision: Decision) -> State<'c> {
+        let next = self.parts[i + 1].as_ref().and_then(|(d, _)| d.reflex.clone());
+        if decision.outcome != Outcome::Abstain && decision.reflex.is_some() && decision.reflex != next {
+            let reading = self.reading.as_mut().expect("parts are read");
+            self.typed[i] = Some(reading.parts[i].text.clone());
+            reading.parts[i].text = text;
+            self.parts[i] = Some((decision, Some(Repair::First)));
+            if let Some((_, repair)) = self.parts[i + 1].as_mut() {
+                *repair = Some(Repair::Verb);
+            }
+            self.spliced_tried[i] = true;
+        }
+        self.after_parts()
+    }
+
     /// The two parts stand as one step where the words read together act on the reflex each found; else
     /// they stay two.
     fn merge_done(&mut self, i: usize, part: super::Part, decision: Decision) -> State<'c> {
@@ -455,6 +537,8 @@ impl<'c> Weaver<'c> {
             self.extra.remove(i + 1);
             self.spliced_tried.remove(i + 1);
             self.merge_tried.remove(i + 1);
+            self.lone_tried.remove(i + 1);
+            self.typed.remove(i + 1);
         }
         self.after_parts()
     }
