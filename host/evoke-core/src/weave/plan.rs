@@ -374,8 +374,11 @@ pub fn splice_text(input: &str, parts: &[Part], i: usize) -> Option<(usize, Stri
 }
 
 /// The part two neighbouring parts make read as one, the sentence as typed from the first's first word to
-/// the second's last: where both act on one reflex and the second points back at what the first asks
-/// (`take 400 dollars out of checking and put it into savings`). `None` where they do not.
+/// the second's last: where both act on one reflex, the second points back at what the first asks, and
+/// each gives a value the other asks for, with no argument given two values (`take 400 dollars out of
+/// checking and put it into savings`: an amount and a source, then the account it goes to). Two parts that
+/// each give the whole call (`mark it and mark it again`) or give one argument two values (`turn on the lamp
+/// and then turn it off`) ask for two calls. `None` where they do not merge.
 pub fn merge_of(input: &str, parts: &[Part], decided: [&Decision; 2], i: usize) -> Option<Part> {
     let (a, b) = (parts.get(i)?, parts.get(i + 1)?);
     let acts = |d: &Decision| d.outcome != Outcome::Abstain && d.reflex.is_some();
@@ -383,6 +386,19 @@ pub fn merge_of(input: &str, parts: &[Part], decided: [&Decision; 2], i: usize) 
         return None;
     }
     if !super::count::points_back(&b.text) {
+        return None;
+    }
+    let stated = |d: &Decision, arg: &str| d.args.as_ref().and_then(|args| args.get(arg)).cloned();
+    let gives_what_the_other_asks =
+        |giver: &Decision, asker: &Decision| asker.missing.iter().flatten().any(|m| stated(giver, &m.arg).is_some());
+    let twice = decided[0]
+        .args
+        .iter()
+        .flat_map(|args| args.0.iter())
+        .any(|(name, value)| stated(decided[1], name).is_some_and(|other| other != *value));
+    let complement =
+        gives_what_the_other_asks(decided[0], decided[1]) || gives_what_the_other_asks(decided[1], decided[0]);
+    if twice || !complement {
         return None;
     }
     let text: String = input.chars().skip(a.start).take(b.end - a.start).collect();

@@ -1135,17 +1135,40 @@ fn the_parts_at_given_places_are_the_parts_the_answers_give() {
 }
 
 #[test]
-fn two_parts_on_one_reflex_merge_only_where_the_later_points_back() {
+fn two_parts_on_one_reflex_merge_only_where_the_later_points_back_and_each_gives_what_the_other_asks() {
     use super::plan::merge_of;
+    use crate::decision::{Choices, Missing, MissingBecause};
     let input = "take 400 dollars out of checking and put it into savings";
     let parts = [part("take 400 dollars out of checking", 0), part("put it into savings", 37)];
-    let on = |reflex: &str, outcome: Outcome| decision("", outcome, Some(reflex), None, Args::default());
-    let (take, put) = (on("transfer", Outcome::Run), on("transfer", Outcome::Ask));
+    let word = |w: &str| Value::Word { word: w.into(), value: None };
+    let asks = |arg: &str| Missing {
+        arg: arg.into(),
+        ask: "Which?".into(),
+        because: MissingBecause::Unstated,
+        words: None,
+        choices: Choices::Options { options: crate::decision::Texts(Vec::new()) },
+        likely: None,
+    };
+    let call = |outcome: Outcome, args: Vec<(&str, Value)>, missing: Vec<Missing>| {
+        let args = Args(args.into_iter().map(|(k, v)| (k.to_string(), v)).collect());
+        let mut d = decision("", outcome, Some("transfer"), None, args);
+        d.missing = (!missing.is_empty()).then_some(missing);
+        d
+    };
+    let take = call(Outcome::Ask, vec![("from", word("checking"))], vec![asks("to")]);
+    let put = call(Outcome::Ask, vec![("to", word("savings"))], vec![asks("from")]);
     let merged = merge_of(input, &parts, [&take, &put], 0).expect("merged");
     assert_eq!((merged.start, merged.end, merged.text.as_str()), (0, input.chars().count(), input));
     // Two reflexes, an abstain, or a later part that says its own thing stay two.
-    assert_eq!(merge_of(input, &parts, [&take, &on("balance", Outcome::Run)], 0), None);
+    let mut other = put.clone();
+    other.reflex = Some("balance".into());
+    assert_eq!(merge_of(input, &parts, [&take, &other], 0), None);
     assert_eq!(merge_of(input, &parts, [&take, &decision("", Outcome::Abstain, None, None, Args::default())], 0), None);
     let own = [part("take 400 dollars out of checking", 0), part("put 50 dollars into savings", 37)];
     assert_eq!(merge_of(input, &own, [&take, &put], 0), None);
+    // Each a whole call, or one argument given two values: two calls.
+    let whole = call(Outcome::Run, vec![], vec![]);
+    assert_eq!(merge_of(input, &parts, [&whole, &whole], 0), None);
+    let from_savings = call(Outcome::Ask, vec![("from", word("savings")), ("to", word("savings"))], vec![]);
+    assert_eq!(merge_of(input, &parts, [&take, &from_savings], 0), None);
 }
