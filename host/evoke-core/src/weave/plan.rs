@@ -377,15 +377,18 @@ pub fn splice_text(input: &str, parts: &[Part], i: usize) -> Option<(usize, Stri
 /// the second's last: where both act on one reflex, the second points back at what the first asks, and
 /// each gives a value the other asks for, with no argument given two values (`take 400 dollars out of
 /// checking and put it into savings`: an amount and a source, then the account it goes to). Two parts that
-/// each give the whole call (`mark it and mark it again`) or give one argument two values (`turn on the lamp
-/// and then turn it off`) ask for two calls. `None` where they do not merge.
+/// each give the whole call (`mark it and mark it again`), give one argument two values (`turn on the lamp
+/// and then turn it off`) or open with the same verb (`paint it and paint it blue`) ask for two calls.
+/// `None` where they do not merge.
 pub fn merge_of(input: &str, parts: &[Part], decided: [&Decision; 2], i: usize) -> Option<Part> {
     let (a, b) = (parts.get(i)?, parts.get(i + 1)?);
     let acts = |d: &Decision| d.outcome != Outcome::Abstain && d.reflex.is_some();
     if !acts(decided[0]) || decided[0].reflex != decided[1].reflex || !acts(decided[1]) || a.end > b.start {
         return None;
     }
-    if !super::count::points_back(&b.text) {
+    // The same verb said again asks for the act again (`paint it and paint it blue`).
+    let opens = |p: &Part| crate::words::words(&p.text).first().map(|w| w.lower.clone());
+    if !super::count::points_back(&b.text) || opens(a) == opens(b) {
         return None;
     }
     let stated = |d: &Decision, arg: &str| d.args.as_ref().and_then(|args| args.get(arg)).cloned();

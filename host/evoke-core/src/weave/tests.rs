@@ -1171,4 +1171,7 @@ fn two_parts_on_one_reflex_merge_only_where_the_later_points_back_and_each_gives
     assert_eq!(merge_of(input, &parts, [&whole, &whole], 0), None);
     let from_savings = call(Outcome::Ask, vec![("from", word("savings")), ("to", word("savings"))], vec![]);
     assert_eq!(merge_of(input, &parts, [&take, &from_savings], 0), None);
+    // The same verb again asks for the act again.
+    let again = [part("paint it", 0), part("paint it blue", 13)];
+    assert_eq!(merge_of("paint it and paint it blue", &again, [&take, &put], 0), None);
 }
