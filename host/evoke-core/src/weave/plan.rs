@@ -277,11 +277,14 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
 /// the den's meaning) is never offered by a step that asks, and never taken by one that would run: each ask
 /// drops it from its choices and says why (`excluded`), as one sentence's own ask does, and a step the
 /// engine read it for asks for that argument instead, the spared value gone from its choices: a yes never
-/// does what the person spared. Such a step is `corrected`, and the plan `exclusive`.
+/// does what the person spared. Such a step is `corrected` (unless another repair made it), and the plan
+/// `exclusive`. A step `again` wrote for a spared value is dropped: the person asked for nothing there.
 pub fn spare_excluded(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, plan: &mut Plan) {
     if plan.excluded.is_empty() || plan.refused() {
         return;
     }
+    // Steps `again` wrote for a value the sentence spares: the person asked for nothing there.
+    let mut dropped: Vec<usize> = Vec::new();
     for i in 0..plan.steps.len() {
         let Some(reflex) = plan.steps[i].decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
         // Per argument, each key a left-out part names, with that part's words.
@@ -296,6 +299,7 @@ pub fn spare_excluded(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
             continue;
         }
         let before = plan.steps[i].decision.clone();
+        let again = plan.steps[i].repair == Some(Repair::Again);
         let decision = &mut plan.steps[i].decision;
         for m in decision.missing.iter_mut().flatten() {
             let keys: Vec<&str> =
@@ -316,6 +320,11 @@ pub fn spare_excluded(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
                 .and_then(|a| a.get(arg))
                 .is_some_and(|v| matches!(v, Value::Word { word: k, .. } | Value::Option { key: k } if k == key))
         });
+        if taken.is_some() && again {
+            dropped.push(i);
+            plan.exclusive = true;
+            continue;
+        }
         if let Some((arg, key, _)) = taken
             && let Some(wanted) = reflex.manifest.args.iter().find(|a| a.name == *arg)
         {
@@ -333,6 +342,12 @@ pub fn spare_excluded(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
             plan.exclusive = true;
             plan.steps[i].repair.get_or_insert(Repair::Corrected);
         }
+    }
+    for i in dropped.into_iter().rev() {
+        plan.steps.remove(i);
+    }
+    for (i, step) in plan.steps.iter_mut().enumerate() {
+        step.step = i + 1;
     }
     // A step held now weighs on the verdict.
     staged(plan);
@@ -380,8 +395,12 @@ pub fn splice_text(input: &str, parts: &[Part], i: usize) -> Option<(usize, Stri
 /// each give the whole call (`mark it and mark it again`), give one argument two values (`turn on the lamp
 /// and then turn it off`) or open with the same verb (`paint it and paint it blue`) ask for two calls.
 /// `None` where they do not merge.
-pub fn merge_of(input: &str, parts: &[Part], decided: [&Decision; 2], i: usize) -> Option<Part> {
+pub fn merge_of(input: &str, parts: &[Part], excluded: &[Part], decided: [&Decision; 2], i: usize) -> Option<Part> {
     let (a, b) = (parts.get(i)?, parts.get(i + 1)?);
+    // A part left out between them stays out: merged words would read it back in.
+    if excluded.iter().any(|e| a.end <= e.start && e.end <= b.start) {
+        return None;
+    }
     let acts = |d: &Decision| d.outcome != Outcome::Abstain && d.reflex.is_some();
     if !acts(decided[0]) || decided[0].reflex != decided[1].reflex || !acts(decided[1]) || a.end > b.start {
         return None;

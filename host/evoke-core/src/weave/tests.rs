@@ -1157,21 +1157,28 @@ fn two_parts_on_one_reflex_merge_only_where_the_later_points_back_and_each_gives
     };
     let take = call(Outcome::Ask, vec![("from", word("checking"))], vec![asks("to")]);
     let put = call(Outcome::Ask, vec![("to", word("savings"))], vec![asks("from")]);
-    let merged = merge_of(input, &parts, [&take, &put], 0).expect("merged");
+    let merged = merge_of(input, &parts, &[], [&take, &put], 0).expect("merged");
     assert_eq!((merged.start, merged.end, merged.text.as_str()), (0, input.chars().count(), input));
     // Two reflexes, an abstain, or a later part that says its own thing stay two.
     let mut other = put.clone();
     other.reflex = Some("balance".into());
-    assert_eq!(merge_of(input, &parts, [&take, &other], 0), None);
-    assert_eq!(merge_of(input, &parts, [&take, &decision("", Outcome::Abstain, None, None, Args::default())], 0), None);
+    assert_eq!(merge_of(input, &parts, &[], [&take, &other], 0), None);
+    assert_eq!(
+        merge_of(input, &parts, &[], [&take, &decision("", Outcome::Abstain, None, None, Args::default())], 0),
+        None
+    );
     let own = [part("take 400 dollars out of checking", 0), part("put 50 dollars into savings", 37)];
-    assert_eq!(merge_of(input, &own, [&take, &put], 0), None);
+    assert_eq!(merge_of(input, &own, &[], [&take, &put], 0), None);
     // Each a whole call, or one argument given two values: two calls.
     let whole = call(Outcome::Run, vec![], vec![]);
-    assert_eq!(merge_of(input, &parts, [&whole, &whole], 0), None);
+    assert_eq!(merge_of(input, &parts, &[], [&whole, &whole], 0), None);
     let from_savings = call(Outcome::Ask, vec![("from", word("savings")), ("to", word("savings"))], vec![]);
-    assert_eq!(merge_of(input, &parts, [&take, &from_savings], 0), None);
+    assert_eq!(merge_of(input, &parts, &[], [&take, &from_savings], 0), None);
+    // A part left out between them stays out.
+    let between = [part("and not the kitchen", 33)];
+    let spaced = [part("take 400 dollars out of checking", 0), part("put it into savings", 53)];
+    assert_eq!(merge_of(input, &spaced, &between, [&take, &put], 0), None);
     // The same verb again asks for the act again.
     let again = [part("paint it", 0), part("paint it blue", 13)];
-    assert_eq!(merge_of("paint it and paint it blue", &again, [&take, &put], 0), None);
+    assert_eq!(merge_of("paint it and paint it blue", &again, &[], [&take, &put], 0), None);
 }

@@ -359,8 +359,11 @@ impl<'c> Weaver<'c> {
         }
         let planned: usize = self.parts.len() + self.extra.iter().map(Vec::len).sum::<usize>();
         for i in self.again_from..self.parts.len() {
-            // A spliced step's words hold its neighbour's values, which are that step's already.
-            let Some((decision, None)) = &self.parts[i] else { continue };
+            // A spliced step's words hold its neighbour's values, which are that step's already; a step
+            // written again (`again`) is one of the values already.
+            let Some((decision, None | Some(Repair::Merged | Repair::First | Repair::Verb))) = &self.parts[i] else {
+                continue;
+            };
             let room = MAX_PARTS.saturating_sub(planned);
             let others = again::others(self.catalog, decision, room);
             if others.is_empty() {
@@ -463,7 +466,9 @@ impl<'c> Weaver<'c> {
             }
             self.merge_tried[i] = true;
             let (Some((a, None)), Some((b, None))) = (&self.parts[i], &self.parts[i + 1]) else { continue };
-            let Some(part) = plan::merge_of(&self.input, &reading.parts, [a, b], i) else { continue };
+            let Some(part) = plan::merge_of(&self.input, &reading.parts, &reading.excluded, [a, b], i) else {
+                continue;
+            };
             let Ok(decider) = Decider::new(self.catalog, self.gate, &part.text).map(|d| d.within(&self.input)) else {
                 continue;
             };
@@ -495,7 +500,11 @@ impl<'c> Weaver<'c> {
                 continue;
             }
             let (lone_words, thing_words) = (crate::words::words(&lone.text), crate::words::words(&thing.text));
-            let ([_], [_, object, ..]) = (lone_words.as_slice(), thing_words.as_slice()) else { continue };
+            let ([verb], [_, object, ..]) = (lone_words.as_slice(), thing_words.as_slice()) else { continue };
+            // A verb here is a word some reflex's example opens with: a room or a number is none.
+            if !opens_an_example(self.catalog, &verb.lower) {
+                continue;
+            }
             let rest: String = thing.text.chars().skip(object.start).collect();
             let text = format!("{} {rest}", lone.text);
             let Ok(decider) = Decider::new(self.catalog, self.gate, &text).map(|d| d.within(&self.input)) else {
@@ -528,7 +537,16 @@ impl<'c> Weaver<'c> {
     /// they stay two.
     fn merge_done(&mut self, i: usize, part: super::Part, decision: Decision) -> State<'c> {
         let theirs = self.parts[i].as_ref().and_then(|(d, _)| d.reflex.clone());
-        if decision.outcome != Outcome::Abstain && decision.reflex.is_some() && decision.reflex == theirs {
+        // The words read together keep every value either part read: a merge never loses one.
+        let keeps = |d: &Option<(Decision, Option<Repair>)>| {
+            let read = d.as_ref().and_then(|(d, _)| d.args.as_ref()).map(|a| a.0.clone()).unwrap_or_default();
+            read.iter().all(|(name, value)| {
+                let now = decision.args.as_ref().and_then(|a| a.get(name));
+                now.is_some_and(|now| now.shown() == value.shown())
+            })
+        };
+        let acts = decision.outcome != Outcome::Abstain && decision.reflex.is_some() && decision.reflex == theirs;
+        if acts && keeps(&self.parts[i]) && keeps(&self.parts[i + 1]) {
             let reading = self.reading.as_mut().expect("parts are read");
             reading.parts[i] = part;
             reading.parts.remove(i + 1);
@@ -553,6 +571,15 @@ impl Weaver<'_> {
         let candidates = crate::recognize::recognize(&decision.input);
         crate::decide::held_for_two_things(self.catalog, self.gate.as_ref(), &candidates, decision, &self.input)
     }
+}
+
+/// Whether some reflex's example opens with this word (lowercased): how a verb of a request here starts.
+fn opens_an_example(catalog: &Catalog, word: &str) -> bool {
+    catalog
+        .reflexes()
+        .iter()
+        .flat_map(|r| &r.manifest.examples)
+        .any(|e| crate::words::words(&e.utterance).first().is_some_and(|w| w.lower == word))
 }
 
 fn empty_reading() -> Reading {
