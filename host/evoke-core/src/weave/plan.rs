@@ -16,6 +16,8 @@ use sha2::{Digest, Sha256};
 pub enum Repair {
     /// A part that matched nothing alone, read as an item of its neighbour's task.
     Spliced,
+    /// A part that matched nothing alone, read with its neighbour's words as a value that step asked for.
+    Narrowed,
     /// The step before it, written again for another value its words name.
     Again,
     /// A step a part that says what not to do was read with: the values that part names are spared.
@@ -425,6 +427,19 @@ pub fn merge_of(input: &str, parts: &[Part], excluded: &[Part], decided: [&Decis
     }
     let text: String = input.chars().skip(a.start).take(b.end - a.start).collect();
     Some(Part { start: a.start, end: b.end, text, connective: a.connective.clone() })
+}
+
+/// Whether a spliced decision narrows its neighbour's: it holds a value the neighbour asked for, and keeps
+/// every value the neighbour took. Then the part is no item of its own but the neighbour's missing value.
+pub fn narrows(theirs: &Decision, spliced: &Decision) -> bool {
+    let holds = |arg: &str| spliced.args.as_ref().and_then(|a| a.get(arg));
+    let gives_what_was_asked = theirs.missing.iter().flatten().any(|m| holds(&m.arg).is_some());
+    let keeps = theirs
+        .args
+        .iter()
+        .flat_map(|a| a.0.iter())
+        .all(|(name, value)| holds(name).is_some_and(|now| now.shown() == value.shown()));
+    gives_what_was_asked && keeps
 }
 
 /// Whether a spliced decision takes the part as an item of its neighbour's task: the same reflex, not an

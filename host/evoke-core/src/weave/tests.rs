@@ -1182,3 +1182,35 @@ fn two_parts_on_one_reflex_merge_only_where_the_later_points_back_and_each_gives
     let again = [part("paint it", 0), part("paint it blue", 13)];
     assert_eq!(merge_of("paint it and paint it blue", &again, &[], [&take, &put], 0), None);
 }
+
+#[test]
+fn a_splice_narrows_its_neighbour_only_where_it_gives_what_was_asked_and_keeps_the_rest() {
+    use super::plan::narrows;
+    use crate::decision::{Choices, Missing, MissingBecause, Texts};
+    let word = |w: &str| Value::Word { word: w.into(), value: None };
+    let lights = |args: Vec<(&str, Value)>, missing: Option<&str>| {
+        let args = Args(args.into_iter().map(|(k, v)| (k.to_string(), v)).collect());
+        let mut d = decision("", Outcome::Ask, Some("lights"), Some(Effect::Write), args);
+        d.missing = missing.map(|arg| {
+            let choices = Choices::Vocab { words: Texts(Vec::new()) };
+            vec![Missing {
+                arg: arg.into(),
+                ask: "?".into(),
+                because: MissingBecause::Unstated,
+                words: None,
+                choices,
+                likely: None,
+            }]
+        });
+        d
+    };
+    let asks_room = lights(vec![("state", word("off"))], Some("room"));
+    let den_off = lights(vec![("room", word("den")), ("state", word("off"))], None);
+    assert!(narrows(&asks_room, &den_off));
+    // A neighbour that asked nothing is given another item, not narrowed; nor is one whose value is lost.
+    let den = lights(vec![("room", word("den")), ("state", word("off"))], None);
+    let office_off = lights(vec![("room", word("office")), ("state", word("off"))], None);
+    assert!(!narrows(&den, &office_off));
+    let den_on = lights(vec![("room", word("den")), ("state", word("on"))], None);
+    assert!(!narrows(&asks_room, &den_on));
+}

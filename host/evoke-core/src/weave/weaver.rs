@@ -233,21 +233,7 @@ impl<'c> Weaver<'c> {
                 None => State::Part { i, decider },
             },
             State::Splice { i, neighbour, text, mut decider } => match decider.feed(answers).cloned() {
-                Some(spliced) => {
-                    let reading = self.reading.as_ref().expect("parts are read");
-                    let (theirs, _) = self.parts[neighbour].as_ref().expect("decided");
-                    if plan::splice_holds(&reading.parts[i], theirs, &spliced) {
-                        // The neighbour's own value, said in the words spliced in, is its step's.
-                        let mut spliced = spliced;
-                        let theirs_named = |arg: &str, word: &str| {
-                            let value = theirs.args.as_ref().and_then(|a| a.get(arg)).map(|v| v.shown().to_lowercase());
-                            value.is_some_and(|v| word.to_lowercase() == v)
-                        };
-                        super::again::others_spent(&mut spliced, &theirs_named);
-                        self.parts[i] = Some((spliced, Some(Repair::Spliced)));
-                    }
-                    self.after_parts()
-                }
+                Some(spliced) => self.splice_done(i, neighbour, spliced),
                 None => State::Splice { i, neighbour, text, decider },
             },
             State::Merge { i, part, mut decider } => match decider.feed(answers).cloned() {
@@ -361,7 +347,9 @@ impl<'c> Weaver<'c> {
         for i in self.again_from..self.parts.len() {
             // A spliced step's words hold its neighbour's values, which are that step's already; a step
             // written again (`again`) is one of the values already.
-            let Some((decision, None | Some(Repair::Merged | Repair::First | Repair::Verb))) = &self.parts[i] else {
+            let Some((decision, None | Some(Repair::Merged | Repair::Narrowed | Repair::First | Repair::Verb))) =
+                &self.parts[i]
+            else {
                 continue;
             };
             let room = MAX_PARTS.saturating_sub(planned);
@@ -533,6 +521,49 @@ impl<'c> Weaver<'c> {
         self.after_parts()
     }
 
+    /// A part tried as an item of its neighbour's task. Where the words together give the neighbour a value
+    /// it asked for, keeping every value it took (`turn off the lights, in the den`), the two are one step
+    /// (`narrowed`); where they give it another value besides its own (`…, the office`), the part is a step
+    /// of its own (`spliced`); else the part stays as it was, and the plan is refused.
+    fn splice_done(&mut self, i: usize, neighbour: usize, spliced: Decision) -> State<'c> {
+        let reading = self.reading.as_ref().expect("parts are read");
+        let (theirs, repair) = self.parts[neighbour].clone().expect("decided");
+        if !plan::splice_holds(&reading.parts[i], &theirs, &spliced) {
+            return self.after_parts();
+        }
+        if repair.is_none() && plan::narrows(&theirs, &spliced) {
+            let (lo, hi) = (i.min(neighbour), i.max(neighbour));
+            let (a, b) = (&reading.parts[lo], &reading.parts[hi]);
+            let text: String = self.input.chars().skip(a.start).take(b.end - a.start).collect();
+            let part = super::Part { start: a.start, end: b.end, text, connective: a.connective.clone() };
+            self.join(lo, part, spliced, Repair::Narrowed);
+            return self.after_parts();
+        }
+        // The neighbour's own value, said in the words spliced in, is its step's.
+        let mut spliced = spliced;
+        let theirs_named = |arg: &str, word: &str| {
+            let value = theirs.args.as_ref().and_then(|a| a.get(arg)).map(|v| v.shown().to_lowercase());
+            value.is_some_and(|v| word.to_lowercase() == v)
+        };
+        super::again::others_spent(&mut spliced, &theirs_named);
+        self.parts[i] = Some((spliced, Some(Repair::Spliced)));
+        self.after_parts()
+    }
+
+    /// Parts `lo` and `lo + 1` become one: `part`, decided as `decision`, made by `repair`.
+    fn join(&mut self, lo: usize, part: super::Part, decision: Decision, repair: Repair) {
+        let reading = self.reading.as_mut().expect("parts are read");
+        reading.parts[lo] = part;
+        reading.parts.remove(lo + 1);
+        self.parts[lo] = Some((decision, Some(repair)));
+        self.parts.remove(lo + 1);
+        self.extra.remove(lo + 1);
+        self.spliced_tried.remove(lo + 1);
+        self.merge_tried.remove(lo + 1);
+        self.lone_tried.remove(lo + 1);
+        self.typed.remove(lo + 1);
+    }
+
     /// The two parts stand as one step where the words read together act on the reflex each found; else
     /// they stay two.
     fn merge_done(&mut self, i: usize, part: super::Part, decision: Decision) -> State<'c> {
@@ -547,16 +578,7 @@ impl<'c> Weaver<'c> {
         };
         let acts = decision.outcome != Outcome::Abstain && decision.reflex.is_some() && decision.reflex == theirs;
         if acts && keeps(&self.parts[i]) && keeps(&self.parts[i + 1]) {
-            let reading = self.reading.as_mut().expect("parts are read");
-            reading.parts[i] = part;
-            reading.parts.remove(i + 1);
-            self.parts[i] = Some((decision, Some(Repair::Merged)));
-            self.parts.remove(i + 1);
-            self.extra.remove(i + 1);
-            self.spliced_tried.remove(i + 1);
-            self.merge_tried.remove(i + 1);
-            self.lone_tried.remove(i + 1);
-            self.typed.remove(i + 1);
+            self.join(i, part, decision, Repair::Merged);
         }
         self.after_parts()
     }
