@@ -141,6 +141,11 @@ pub enum Because {
         mood: crate::mood::Mood,
     },
     TwoThings,
+    /// Words of the sentence set aside as pointing back at the call (`let me know when it rings`): they may
+    /// add a detail to it that no value reads (003's `detail`), so it waits for a person.
+    Detail {
+        words: Vec<String>,
+    },
     /// A write of a plan file whose step journal is not here (pruned, removed, or the file was written
     /// elsewhere): evoke cannot know whether it ran before, so it asks.
     NoJournal,

@@ -681,6 +681,19 @@ mod weaving {
     }
 
     #[test]
+    fn words_that_point_back_and_add_a_detail_hold_the_call_as_a_detail() {
+        use crate::decision::Because;
+        let input = "turn off the den lights and let me know when it is done";
+        let at = input.find(" and ").unwrap() + 1;
+        let (woven, _) = weave(input, &move |(start, _)| start == at);
+        let Woven::One(decision) = woven else { panic!("stands as one: {woven:?}") };
+        assert_eq!(decision.outcome, Outcome::Confirm, "{decision:?}");
+        let detail = Because::Detail { words: vec!["let me know when it is done".into()] };
+        assert!(decision.because.iter().flatten().any(|b| *b == detail), "{:?}", decision.because);
+        assert!(decision.prompt.as_ref().is_some_and(|p| p.reason.contains("may add a detail")), "{decision:?}");
+    }
+
+    #[test]
     fn what_is_joined_to_a_part_that_rules_out_holds_every_step_for_a_person() {
         use crate::decision::Because;
         // Cut only before `not`: the part ruled out runs to the end of the sentence, and holds the office.

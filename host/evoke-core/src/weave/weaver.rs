@@ -436,7 +436,12 @@ impl<'c> Weaver<'c> {
         if decision.outcome == Outcome::Abstain || decision.reflex.as_deref() != Some(one.reflex.as_str()) {
             return self.after_parts();
         }
-        let decision = if one.detail { self.held(&decision) } else { decision };
+        let details: Vec<String> = one.asides.iter().filter(|a| !a.remark).map(|a| a.text.clone()).collect();
+        let decision = if details.is_empty() {
+            decision
+        } else {
+            crate::decide::held_for(self.catalog, &decision, crate::decision::Because::Detail { words: details })
+        };
         self.asides = one.asides.clone();
         State::Done(Box::new(Woven::One(decision)))
     }
