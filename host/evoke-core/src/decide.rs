@@ -959,6 +959,7 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
             format!("nothing the reflex says reads {}", words.join(", "))
         }
         Because::NoJournal => "its plan's journal is not here, so evoke cannot know whether it ran before".into(),
+        Because::Pointed { arg, words } => format!("\"{words}\" was read as the {arg} an earlier step named"),
         Because::Detail { words } => {
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
             format!("{} may add a detail the call leaves out", words.join(", "))

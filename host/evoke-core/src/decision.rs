@@ -146,6 +146,12 @@ pub enum Because {
     Detail {
         words: Vec<String>,
     },
+    /// A step written for one of the things words like `both` point at: the value of `arg` an earlier step
+    /// took, which the step's own words do not name (003's `pointed`).
+    Pointed {
+        arg: String,
+        words: String,
+    },
     /// A write of a plan file whose step journal is not here (pruned, removed, or the file was written
     /// elsewhere): evoke cannot know whether it ran before, so it asks.
     NoJournal,

@@ -19,6 +19,15 @@ use serde::Serialize;
 /// Words that point back at a thing said elsewhere in the sentence.
 const POINTING: &[&str] = &["it", "its", "them", "they", "that", "this", "those", "these", "one"];
 
+/// Words that point at several things said before them: a step is written for each (003's `pointed`).
+const POINTING_AT_SEVERAL: &[&str] = &["both", "them", "each"];
+
+/// The word of a part that points at several things said before it, as typed (`turn both off`).
+pub fn points_at_several(text: &str) -> Option<String> {
+    let word = words(text).into_iter().find(|w| POINTING_AT_SEVERAL.contains(&w.lower.as_str()))?;
+    Some(text.chars().skip(word.start).take(word.end - word.start).collect())
+}
+
 /// A sentence read as asking one thing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct One {

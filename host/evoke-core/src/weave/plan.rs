@@ -253,7 +253,8 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
         .map(|d| VerdictBecause::FoundNothing { text: d.part.text.clone() })
         .collect();
     for (i, d) in decided.into_iter().enumerate() {
-        let typed = (d.repair == Some(Repair::Spliced)).then(|| d.part.text.clone());
+        // The words as typed, where the step was decided on words the plan wrote anew.
+        let typed = (d.decision.input != d.part.text && d.repair.is_some()).then(|| d.part.text.clone());
         plan.steps.push(Step {
             step: i + 1,
             text: d.part.text,

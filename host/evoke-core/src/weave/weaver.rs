@@ -398,6 +398,7 @@ impl<'c> Weaver<'c> {
                 typed.push(None);
             }
         }
+        let (decided, typed) = self.pointed(decided, typed);
         let mut plan = plan::settle(&self.input, &reading, decided);
         for (step, typed) in plan.steps.iter_mut().zip(typed) {
             if typed.is_some() {
@@ -524,6 +525,55 @@ impl<'c> Weaver<'c> {
             self.spliced_tried[i] = true;
         }
         self.after_parts()
+    }
+
+    /// 003's `pointed`: a step whose words point at several things (`both`, `them`, `each`) and that asks
+    /// for an argument earlier steps of its reflex gave two values or more (`dim the den and the office,
+    /// then turn both off`) is written once for each of those values, in their order (`repair: spliced`).
+    /// Each waits for a person (`because` `pointed`): no word of its own names the value.
+    fn pointed(
+        &self,
+        decided: Vec<plan::Decided>,
+        typed: Vec<Option<String>>,
+    ) -> (Vec<plan::Decided>, Vec<Option<String>>) {
+        let mut out: Vec<plan::Decided> = Vec::new();
+        let mut out_typed = Vec::new();
+        for (d, t) in decided.into_iter().zip(typed) {
+            let earlier = |arg: &str| {
+                let mut values: Vec<crate::decision::Value> = Vec::new();
+                for e in out.iter().filter(|e| e.decision.reflex == d.decision.reflex) {
+                    if let Some(v) = e.decision.args.as_ref().and_then(|a| a.get(arg))
+                        && !values.iter().any(|w| w.shown() == v.shown())
+                    {
+                        values.push(v.clone());
+                    }
+                }
+                values
+            };
+            let asked = d.decision.missing.iter().flatten().map(|m| m.arg.clone()).find(|arg| earlier(arg).len() >= 2);
+            let (Some(arg), Some(words)) = (asked, super::count::points_at_several(&d.part.text)) else {
+                out.push(d);
+                out_typed.push(t);
+                continue;
+            };
+            let candidates = crate::recognize::recognize(&d.decision.input);
+            for value in earlier(&arg) {
+                let answers = [(arg.clone(), value)];
+                let filled = crate::decide::answered(
+                    self.catalog,
+                    self.gate.as_ref(),
+                    &candidates,
+                    &d.decision,
+                    &answers,
+                    Some(&self.input),
+                );
+                let because = crate::decision::Because::Pointed { arg: arg.clone(), words: words.clone() };
+                let decision = crate::decide::held_for(self.catalog, &filled, because);
+                out.push(plan::Decided { part: d.part.clone(), decision, repair: Some(Repair::Spliced) });
+                out_typed.push(None);
+            }
+        }
+        (out, out_typed)
     }
 
     /// A part tried as an item of its neighbour's task. Where the words together give the neighbour a value
