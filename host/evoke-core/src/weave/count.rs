@@ -22,9 +22,12 @@ const POINTING: &[&str] = &["it", "its", "them", "they", "that", "this", "those"
 /// Words that point at several things said before them: a step is written for each (003's `pointed`).
 const POINTING_AT_SEVERAL: &[&str] = &["both", "them", "each"];
 
-/// The word of a part that points at several things said before it, as typed (`turn both off`).
+/// The word of a part that points at several things said before it, as typed (`turn both off`). A word
+/// inside a quote or a typed span (`a 'check each' timer`) points at nothing.
 pub fn points_at_several(text: &str) -> Option<String> {
-    let word = words(text).into_iter().find(|w| POINTING_AT_SEVERAL.contains(&w.lower.as_str()))?;
+    let spans = crate::recognize::recognize(text);
+    let covered = |w: &crate::words::Word| spans.iter().any(|c| c.span.start < w.end && w.start < c.span.end);
+    let word = words(text).into_iter().find(|w| POINTING_AT_SEVERAL.contains(&w.lower.as_str()) && !covered(w))?;
     Some(text.chars().skip(word.start).take(word.end - word.start).collect())
 }
 
@@ -78,8 +81,10 @@ pub enum AsideBy {
     Courtesy,
 }
 
-/// The one reflex the parts find, when the sentence may ask only that.
-pub fn one_reflex(parts: &[(&Part, &Decision)]) -> Option<One> {
+/// The one reflex the parts find, when the sentence may ask only that. `names_a_value` says whether a
+/// part's words name a value of that reflex or hold a typed span: such a part says a thing of its own (`one
+/// for 10 minutes`, `do this for the office too`), so it is no detail, whatever word points back.
+pub fn one_reflex(parts: &[(&Part, &Decision)], names_a_value: &dyn Fn(&str, &str) -> bool) -> Option<One> {
     let acting: Vec<&Decision> = parts.iter().map(|(_, d)| *d).filter(|d| d.outcome != Outcome::Abstain).collect();
     let [one] = acting.as_slice() else { return None };
     let reflex = one.reflex.clone()?;
@@ -90,7 +95,7 @@ pub fn one_reflex(parts: &[(&Part, &Decision)]) -> Option<One> {
             asides.push(Aside { text: part.text.clone(), remark: true, by: Some(AsideBy::Courtesy) });
             continue;
         }
-        if !points_back(&part.text) {
+        if !points_back(&part.text) || names_a_value(&reflex, &part.text) {
             return None;
         }
         detail = true;
@@ -128,14 +133,14 @@ mod tests {
         let (da, db) = (decided(Outcome::Abstain, None), decided(Outcome::Run, Some("meaning_of_life")));
         let aside = Aside { text: "can you tell me".into(), remark: true, by: Some(AsideBy::Courtesy) };
         let one = One { reflex: "meaning_of_life".into(), detail: false, asides: vec![aside] };
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), Some(one));
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), Some(one));
     }
 
     #[test]
     fn a_part_with_a_word_of_its_own_is_never_set_aside() {
         let (a, b) = (part("turn off the den lights"), part("feed the cat"));
         let (da, db) = (decided(Outcome::Run, Some("lights")), decided(Outcome::Abstain, None));
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), None);
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), None);
     }
 
     #[test]
@@ -144,7 +149,7 @@ mod tests {
         let (da, db) = (decided(Outcome::Run, Some("roll_dice")), decided(Outcome::Abstain, None));
         let aside = Aside { text: "tell me the result of it".into(), remark: false, by: None };
         let one = One { reflex: "roll_dice".into(), detail: true, asides: vec![aside] };
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), Some(one));
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), Some(one));
     }
 
     fn split(no: f64) -> super::super::Split {
@@ -159,10 +164,18 @@ mod tests {
     }
 
     #[test]
+    fn a_part_pointing_back_that_names_a_value_of_its_own_is_no_detail() {
+        let (a, b) = (part("set a timer for 5 minutes"), part("one for 10 minutes"));
+        let (da, db) = (decided(Outcome::Run, Some("timer")), decided(Outcome::Abstain, None));
+        let names = |_: &str, text: &str| text.contains("10 minutes");
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &names), None);
+    }
+
+    #[test]
     fn two_reflexes_are_two_things() {
         let (a, b) = (part("turn off the den lights"), part("set a timer for 5 minutes"));
         let (da, db) = (decided(Outcome::Run, Some("lights")), decided(Outcome::Run, Some("timer")));
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), None);
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), None);
     }
 
     #[test]
@@ -170,13 +183,13 @@ mod tests {
         let (a, b) = (part("turn off the living room lights"), part("lock the front door"));
         let da = decided(Outcome::Confirm, Some("smart_home"));
         let db = decided(Outcome::Run, Some("smart_home"));
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), None);
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), None);
     }
 
     #[test]
     fn parts_that_find_nothing_ask_nothing_of_one() {
         let (a, b) = (part("can you"), part("do it"));
         let (da, db) = (decided(Outcome::Abstain, None), decided(Outcome::Abstain, None));
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)]), None);
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), None);
     }
 }

@@ -430,11 +430,15 @@ pub fn merge_of(input: &str, parts: &[Part], excluded: &[Part], decided: [&Decis
     Some(Part { start: a.start, end: b.end, text, connective: a.connective.clone() })
 }
 
-/// Whether a spliced decision narrows its neighbour's: it holds a value the neighbour asked for, and keeps
-/// every value the neighbour took. Then the part is no item of its own but the neighbour's missing value.
-pub fn narrows(theirs: &Decision, spliced: &Decision) -> bool {
+/// Whether a spliced decision narrows its neighbour's: it holds a value the neighbour asked for, each such
+/// value one the part's own words say, and keeps every value the neighbour took. Then the part is no item of its own but
+/// the neighbour's missing value.
+pub fn narrows(part: &Part, theirs: &Decision, spliced: &Decision) -> bool {
     let holds = |arg: &str| spliced.args.as_ref().and_then(|a| a.get(arg));
-    let gives_what_was_asked = theirs.missing.iter().flatten().any(|m| holds(&m.arg).is_some());
+    let asked: Vec<&str> = theirs.missing.iter().flatten().map(|m| m.arg.as_str()).collect();
+    // Every value given for what was asked is said by the part; none is the engine's guess.
+    let gives_what_was_asked = asked.iter().any(|arg| holds(arg).is_some_and(|value| said_in(part, value)))
+        && asked.iter().all(|arg| holds(arg).is_none_or(|value| said_in(part, value)));
     let keeps = theirs
         .args
         .iter()
@@ -450,19 +454,21 @@ pub fn splice_holds(part: &Part, neighbour: &Decision, spliced: &Decision) -> bo
         return false;
     }
     let Some(args) = &spliced.args else { return false };
-    let said = part.text.to_lowercase();
     args.0.iter().any(|(name, value)| {
         let theirs = neighbour.args.as_ref().and_then(|a| a.get(name));
-        if theirs == Some(value) {
-            return false;
-        }
-        match value {
-            Value::Word { word, .. } => contains_word(&said, &word.to_lowercase()),
-            Value::Option { key } => contains_word(&said, &key.to_lowercase()),
-            Value::Pick { span, .. } => said.contains(&span.text.to_lowercase()),
-            Value::Flag => false,
-        }
+        theirs != Some(value) && said_in(part, value)
     })
+}
+
+/// Whether a part's own words say a value: its key or word, or a pick's words as typed.
+fn said_in(part: &Part, value: &Value) -> bool {
+    let said = part.text.to_lowercase();
+    match value {
+        Value::Word { word, .. } => contains_word(&said, &word.to_lowercase()),
+        Value::Option { key } => contains_word(&said, &key.to_lowercase()),
+        Value::Pick { span, .. } => said.contains(&span.text.to_lowercase()),
+        Value::Flag => false,
+    }
 }
 
 /// Whether `word` stands in `text` as whole words.

@@ -1217,13 +1217,16 @@ fn a_splice_narrows_its_neighbour_only_where_it_gives_what_was_asked_and_keeps_t
         });
         d
     };
+    let in_the_den = part("in the den", 21);
     let asks_room = lights(vec![("state", word("off"))], Some("room"));
     let den_off = lights(vec![("room", word("den")), ("state", word("off"))], None);
-    assert!(narrows(&asks_room, &den_off));
+    assert!(narrows(&in_the_den, &asks_room, &den_off));
+    // The room must be one the part's words say: an engine's guess narrows nothing.
+    assert!(!narrows(&part("at 20 percent", 21), &asks_room, &den_off));
     // A neighbour that asked nothing is given another item, not narrowed; nor is one whose value is lost.
     let den = lights(vec![("room", word("den")), ("state", word("off"))], None);
     let office_off = lights(vec![("room", word("office")), ("state", word("off"))], None);
-    assert!(!narrows(&den, &office_off));
+    assert!(!narrows(&part("the office", 24), &den, &office_off));
     let den_on = lights(vec![("room", word("den")), ("state", word("on"))], None);
-    assert!(!narrows(&asks_room, &den_on));
+    assert!(!narrows(&in_the_den, &asks_room, &den_on));
 }

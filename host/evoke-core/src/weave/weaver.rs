@@ -99,6 +99,10 @@ pub struct Weaver<'c> {
     typed: Vec<Option<String>>,
     /// The parts that asked for nothing, where the sentence stood as one for them.
     asides: Vec<super::count::Aside>,
+    /// The words of those parts that may add a detail to its call: every call of it waits for a person.
+    details: Vec<String>,
+    /// Whether the sentence stood as one and went on whole, for the other values it names.
+    stood_as_one: bool,
     again_from: usize,
     state: State<'c>,
 }
@@ -131,6 +135,8 @@ impl<'c> Weaver<'c> {
             lone_tried: Vec::new(),
             typed: Vec::new(),
             asides: Vec::new(),
+            details: Vec::new(),
+            stood_as_one: false,
             again_from: 0,
             state: State::Done(Box::new(Woven::Plan(plan::settle(input, &empty_reading(), Vec::new())))),
         };
@@ -176,8 +182,8 @@ impl<'c> Weaver<'c> {
     /// to one input.
     pub fn count(&self) -> Option<super::count::Count> {
         let reading = self.reading.as_ref()?;
-        let as_one = matches!(&self.state, State::Done(w) if matches!(w.as_ref(), Woven::One(_)))
-            && reading.splits.iter().any(|s| s.cut);
+        let one = self.stood_as_one || matches!(&self.state, State::Done(w) if matches!(w.as_ref(), Woven::One(_)));
+        let as_one = one && reading.splits.iter().any(|s| s.cut);
         super::count::Count::of(&reading.splits, as_one)
     }
 
@@ -366,11 +372,11 @@ impl<'c> Weaver<'c> {
     fn finish(&mut self) -> State<'c> {
         let reading = self.reading.clone().expect("parts are read");
         let whole = reading.splits.iter().all(|s| !s.cut) && reading.excluded.is_empty();
-        if whole
+        if (whole || self.stood_as_one)
             && self.extra.iter().all(Vec::is_empty)
             && let Some(Some((decision, _))) = self.parts.first()
         {
-            return State::Done(Box::new(Woven::One(decision.clone())));
+            return State::Done(Box::new(Woven::One(self.detailed(decision.clone()))));
         }
         let reflexes: Vec<&crate::catalog::Reflex> = self
             .parts
@@ -389,11 +395,11 @@ impl<'c> Weaver<'c> {
                 Some(d) => d.clone(),
                 None => continue,
             };
-            let decision = if held { self.held(&decision) } else { decision };
+            let decision = if held { self.held(&decision) } else { self.detailed(decision) };
             decided.push(plan::Decided { part: part.clone(), decision, repair });
             typed.push(self.typed.get(i).cloned().flatten());
             for more in &self.extra[i] {
-                let more = if held { self.held(more) } else { more.clone() };
+                let more = if held { self.held(more) } else { self.detailed(more.clone()) };
                 decided.push(plan::Decided { part: part.clone(), decision: more, repair: Some(Repair::Again) });
                 typed.push(None);
             }
@@ -404,6 +410,10 @@ impl<'c> Weaver<'c> {
             if typed.is_some() {
                 step.typed = typed;
             }
+        }
+        if self.stood_as_one {
+            plan.count = plan.count.map(|c| super::count::Count { as_one: true, ..c });
+            plan.asides = self.asides.clone();
         }
         plan::spare_excluded(self.catalog, self.gate.as_ref(), &mut plan);
         plan::bind(self.catalog, &mut plan);
@@ -423,7 +433,12 @@ impl<'c> Weaver<'c> {
         }
         let parts: Vec<(&super::Part, &Decision)> =
             reading.parts.iter().zip(&self.parts).map(|(p, d)| Some((p, &d.as_ref()?.0))).collect::<Option<_>>()?;
-        let one = super::count::one_reflex(&parts)?;
+        let catalog = self.catalog;
+        let names_a_value = |reflex: &str, text: &str| {
+            !crate::recognize::recognize(text).is_empty()
+                || catalog.get(reflex).is_some_and(|r| !crate::readback::mentions(text, r).is_empty())
+        };
+        let one = super::count::one_reflex(&parts, &names_a_value)?;
         let decider = Decider::new(self.catalog, self.gate, &self.input).ok()?;
         Some(match decider.decision().cloned() {
             Some(decision) => self.as_one_done(&one, decision),
@@ -437,14 +452,35 @@ impl<'c> Weaver<'c> {
         if decision.outcome == Outcome::Abstain || decision.reflex.as_deref() != Some(one.reflex.as_str()) {
             return self.after_parts();
         }
-        let details: Vec<String> = one.asides.iter().filter(|a| !a.remark).map(|a| a.text.clone()).collect();
-        let decision = if details.is_empty() {
-            decision
-        } else {
-            crate::decide::held_for(self.catalog, &decision, crate::decision::Because::Detail { words: details })
-        };
+        self.details = one.asides.iter().filter(|a| !a.remark).map(|a| a.text.clone()).collect();
         self.asides = one.asides.clone();
+        let decision = self.detailed(decision);
+        // Words that name other values of a list (`the den and the office lights and tell me when it is
+        // done`) are read as any step's are (`again`): the sentence goes on as one part, whole.
+        if !again::others(self.catalog, &decision, MAX_PARTS - 1).is_empty() {
+            let whole =
+                super::Part { start: 0, end: self.input.chars().count(), text: self.input.clone(), connective: None };
+            let reading = self.reading.as_mut().expect("parts are read");
+            reading.parts = vec![whole];
+            self.parts = vec![Some((decision, None))];
+            self.extra = vec![Vec::new()];
+            self.spliced_tried = vec![true];
+            self.merge_tried = vec![true];
+            self.lone_tried = vec![true];
+            self.typed = vec![None];
+            self.stood_as_one = true;
+            return self.after_parts();
+        }
         State::Done(Box::new(Woven::One(decision)))
+    }
+
+    /// A decision held for a person where a part set aside may add a detail to it (`because` `detail`).
+    fn detailed(&self, decision: Decision) -> Decision {
+        if self.details.is_empty() {
+            return decision;
+        }
+        let because = crate::decision::Because::Detail { words: self.details.clone() };
+        crate::decide::held_for(self.catalog, &decision, because)
     }
 }
 
@@ -538,12 +574,28 @@ impl<'c> Weaver<'c> {
     ) -> (Vec<plan::Decided>, Vec<Option<String>>) {
         let mut out: Vec<plan::Decided> = Vec::new();
         let mut out_typed = Vec::new();
+        let excluded = self.reading.as_ref().map(|r| r.excluded.clone()).unwrap_or_default();
         for (d, t) in decided.into_iter().zip(typed) {
+            let reflex = d.decision.reflex.as_deref().and_then(|r| self.catalog.get(r));
+            // A value a part left out names is no thing the words point at: the person spared it.
+            let spared = |arg: &str, value: &crate::decision::Value| {
+                let key = match value {
+                    crate::decision::Value::Word { word, .. } => word,
+                    crate::decision::Value::Option { key } => key,
+                    _ => return false,
+                };
+                reflex.is_some_and(|reflex| {
+                    excluded.iter().any(|e| {
+                        crate::readback::mentions(&e.text, reflex).iter().any(|(a, k, ..)| a == arg && k == key)
+                    })
+                })
+            };
             let earlier = |arg: &str| {
                 let mut values: Vec<crate::decision::Value> = Vec::new();
                 for e in out.iter().filter(|e| e.decision.reflex == d.decision.reflex) {
                     if let Some(v) = e.decision.args.as_ref().and_then(|a| a.get(arg))
                         && !values.iter().any(|w| w.shown() == v.shown())
+                        && !spared(arg, v)
                     {
                         values.push(v.clone());
                     }
@@ -586,7 +638,7 @@ impl<'c> Weaver<'c> {
         if !plan::splice_holds(&reading.parts[i], &theirs, &spliced) {
             return self.after_parts();
         }
-        if repair.is_none() && plan::narrows(&theirs, &spliced) {
+        if repair.is_none() && plan::narrows(&reading.parts[i], &theirs, &spliced) {
             let (lo, hi) = (i.min(neighbour), i.max(neighbour));
             let (a, b) = (&reading.parts[lo], &reading.parts[hi]);
             let text: String = self.input.chars().skip(a.start).take(b.end - a.start).collect();
