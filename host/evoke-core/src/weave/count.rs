@@ -82,7 +82,8 @@ pub enum AsideBy {
 }
 
 /// The one reflex the parts find, when the sentence may ask only that. `names_a_value` says whether a
-/// part's words name a value of that reflex or hold a typed span: such a part says a thing of its own (`one
+/// part's words name a value of that reflex (a word of its lists, or a typed span of a kind it picks): such
+/// a part says a thing of its own (`one
 /// for 10 minutes`, `do this for the office too`), so it is no detail, whatever word points back.
 pub fn one_reflex(parts: &[(&Part, &Decision)], names_a_value: &dyn Fn(&str, &str) -> bool) -> Option<One> {
     let acting: Vec<&Decision> = parts.iter().map(|(_, d)| *d).filter(|d| d.outcome != Outcome::Abstain).collect();

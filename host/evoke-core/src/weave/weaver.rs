@@ -434,9 +434,14 @@ impl<'c> Weaver<'c> {
         let parts: Vec<(&super::Part, &Decision)> =
             reading.parts.iter().zip(&self.parts).map(|(p, d)| Some((p, &d.as_ref()?.0))).collect::<Option<_>>()?;
         let catalog = self.catalog;
+        // A value of the reflex: a word of its lists, or a typed span of a kind one of its arguments picks.
         let names_a_value = |reflex: &str, text: &str| {
-            !crate::recognize::recognize(text).is_empty()
-                || catalog.get(reflex).is_some_and(|r| !crate::readback::mentions(text, r).is_empty())
+            let Some(reflex) = catalog.get(reflex) else { return false };
+            let picks = |kind: crate::recognize::PickKind| {
+                reflex.manifest.args.iter().any(|a| a.source == crate::manifest::Source::Pick(kind))
+            };
+            crate::recognize::recognize(text).iter().any(|c| picks(c.kind))
+                || !crate::readback::mentions(text, reflex).is_empty()
         };
         let one = super::count::one_reflex(&parts, &names_a_value)?;
         let decider = Decider::new(self.catalog, self.gate, &self.input).ok()?;
