@@ -314,10 +314,10 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
     // Only words that end what the sentence says may end its value (`30 ish`, `10 minutes tops`): words
     // that go on to more (`tomorrow remind me …`), or to another value the call holds (`4 minutes called
     // "tea"`), are no cut.
-    for i in 0..after_value.len() {
-        let rest = (i..said.len()).skip_while(|&k| said[k] == Said::Left(Does::More));
-        if after_value[i] && !rest.clone().all(|k| matches!(said[k], Said::Left(Does::Nothing) | Said::Again)) {
-            after_value[i] = false;
+    for (i, after) in after_value.iter_mut().enumerate() {
+        let mut rest = (i..said.len()).skip_while(|&k| said[k] == Said::Left(Does::More));
+        if *after && !rest.all(|k| matches!(said[k], Said::Left(Does::Nothing) | Said::Again)) {
+            *after = false;
         }
     }
     let left = runs(input, &said_words, &said, &typed, &after_value);
