@@ -211,13 +211,7 @@ impl<'c> Weaver<'c> {
             State::First(mut decider) => {
                 let reading = super::read(&self.input, &self.cuts, answers, self.bar)?;
                 let whole = reading.excluded.is_empty() && reading.splits.iter().all(|s| !s.cut);
-                let parts = reading.parts.len();
-                self.parts = vec![None; parts];
-                self.extra = vec![Vec::new(); parts];
-                self.spliced_tried = vec![false; parts];
-                self.merge_tried = vec![false; parts];
-                self.lone_tried = vec![false; parts];
-                self.typed = vec![None; parts];
+                self.set_parts(vec![None; reading.parts.len()], false);
                 self.reading = Some(reading);
                 if whole {
                     decider.feed(answers);
@@ -284,13 +278,20 @@ impl<'c> Weaver<'c> {
         if self.cuts.is_empty() || self.reading.is_none() {
             return State::Done(Box::new(Woven::One(decision)));
         }
-        self.parts = vec![Some((decision, None))];
-        self.extra = vec![Vec::new()];
-        self.spliced_tried = vec![true];
-        self.merge_tried = vec![true];
-        self.lone_tried = vec![true];
-        self.typed = vec![None];
+        self.set_parts(vec![Some((decision, None))], true);
         self.after_parts()
+    }
+
+    /// The parts' decisions so far, each with nothing added after it, its words as typed, and every
+    /// repair already tried (`tried`) or still to try.
+    fn set_parts(&mut self, parts: Vec<Option<(Decision, Option<Repair>)>>, tried: bool) {
+        let n = parts.len();
+        self.parts = parts;
+        self.extra = vec![Vec::new(); n];
+        self.spliced_tried = vec![tried; n];
+        self.merge_tried = vec![tried; n];
+        self.lone_tried = vec![tried; n];
+        self.typed = vec![None; n];
     }
 
     fn next_part(&mut self, i: usize) -> State<'c> {
@@ -469,12 +470,7 @@ impl<'c> Weaver<'c> {
                 super::Part { start: 0, end: self.input.chars().count(), text: self.input.clone(), connective: None };
             let reading = self.reading.as_mut().expect("parts are read");
             reading.parts = vec![whole];
-            self.parts = vec![Some((decision, None))];
-            self.extra = vec![Vec::new()];
-            self.spliced_tried = vec![true];
-            self.merge_tried = vec![true];
-            self.lone_tried = vec![true];
-            self.typed = vec![None];
+            self.set_parts(vec![Some((decision, None))], true);
             self.stood_as_one = true;
             return self.after_parts();
         }
