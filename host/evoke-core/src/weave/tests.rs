@@ -681,6 +681,19 @@ mod weaving {
     }
 
     #[test]
+    fn steps_written_for_what_both_points_at_never_pass_the_plans_bound() {
+        let input = "dim the den and office and kitchen lights, then turn both lights off, then turn both lights on, \
+                     then turn both lights off";
+        let commas: Vec<usize> = input.match_indices(", then").map(|(at, _)| at).collect();
+        let (woven, _) = weave(input, &move |(start, _)| commas.contains(&start));
+        let plan = plan_of(woven);
+        assert!(plan.steps.len() <= super::super::MAX_PARTS, "{} steps", plan.steps.len());
+        // The three rooms, and one part written for each of them; the parts past the bound ask.
+        assert_eq!(plan.steps.len(), 8, "{:?}", plan.steps.iter().map(|s| &s.decision.call).collect::<Vec<_>>());
+        assert_eq!(plan.steps.iter().filter(|s| s.decision.outcome == Outcome::Ask).count(), 2);
+    }
+
+    #[test]
     fn words_that_point_back_and_add_a_detail_hold_the_call_as_a_detail() {
         use crate::decision::Because;
         let input = "turn off the den lights and let me know when it is done";

@@ -90,7 +90,8 @@ impl<'c> Weaver<'c> {
     /// 003's `pointed`: a step whose words point at several things (`both`, `them`, `each`) and that asks
     /// for an argument earlier steps of its reflex gave two values or more (`dim the den and the office,
     /// then turn both off`) is written once for each of those values, in their order (`repair: spliced`).
-    /// Each waits for a person (`because` `pointed`): no word of its own names the value.
+    /// Each waits for a person (`because` `pointed`): no word of its own names the value. Steps so written
+    /// never take the plan past [`crate::weave::MAX_PARTS`].
     pub(super) fn pointed(
         &self,
         decided: Vec<plan::Decided>,
@@ -98,8 +99,9 @@ impl<'c> Weaver<'c> {
     ) -> (Vec<plan::Decided>, Vec<Option<String>>) {
         let mut out: Vec<plan::Decided> = Vec::new();
         let mut out_typed = Vec::new();
+        let total = decided.len();
         let excluded = self.reading.as_ref().map(|r| r.excluded.clone()).unwrap_or_default();
-        for (d, t) in decided.into_iter().zip(typed) {
+        for (k, (d, t)) in decided.into_iter().zip(typed).enumerate() {
             let reflex = d.decision.reflex.as_deref().and_then(|r| self.catalog.get(r));
             // A value a part left out names is no thing the words point at: the person spared it.
             let spared = |arg: &str, value: &crate::decision::Value| {
@@ -126,7 +128,10 @@ impl<'c> Weaver<'c> {
                 }
                 values
             };
-            let asked = d.decision.missing.iter().flatten().map(|m| m.arg.clone()).find(|arg| earlier(arg).len() >= 2);
+            // A plan holds at most MAX_PARTS steps: a step whose values would pass it stays one step, asking.
+            let others = out.len() + (total - k - 1);
+            let fits = |n: usize| n >= 2 && others + n <= crate::weave::MAX_PARTS;
+            let asked = d.decision.missing.iter().flatten().map(|m| m.arg.clone()).find(|arg| fits(earlier(arg).len()));
             let (Some(arg), Some(words)) = (asked, crate::weave::count::points_at_several(&d.part.text)) else {
                 out.push(d);
                 out_typed.push(t);
