@@ -495,6 +495,9 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
             if plan.exclusive {
                 shape["exclusive"] = json!(true);
             }
+            if !plan.folded.is_empty() {
+                shape["folded"] = json!(plan.folded);
+            }
             counted(&mut shape);
             // A step bound to an earlier one's result: which value, from where, and how it enters.
             if !plan.binds.is_empty() {

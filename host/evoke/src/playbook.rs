@@ -219,6 +219,7 @@ pub async fn plan(request: &Request<'_>, input: &str, pick: Decided) -> Result<P
         splits: Vec::new(),
         count: None,
         asides: Vec::new(),
+        folded: Vec::new(),
         playbook: Some(name.clone()),
         slots: Some(slots.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect()),
     };

@@ -8,6 +8,7 @@
 
 pub mod again;
 pub mod count;
+pub mod folded;
 pub mod plan;
 pub mod planfile;
 pub mod two_things;

@@ -167,6 +167,9 @@ pub struct Plan {
     /// The parts that ask for nothing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub asides: Vec<super::count::Aside>,
+    /// The parts folded into a step: a call typed again.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub folded: Vec<super::folded::Folded>,
     /// The playbook that wrote the plan, when one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub playbook: Option<String>,
@@ -240,6 +243,7 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
         splits: reading.splits.clone(),
         count: super::count::Count::of(&reading.splits, false),
         asides: Vec::new(),
+        folded: Vec::new(),
         playbook: None,
         slots: None,
     };
@@ -348,6 +352,10 @@ pub fn spare_excluded(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
     }
     for i in dropped.into_iter().rev() {
         plan.steps.remove(i);
+        // A step `again` wrote is never folded into, so a fold only moves up past it.
+        for f in plan.folded.iter_mut().filter(|f| f.into > i + 1) {
+            f.into -= 1;
+        }
     }
     for (i, step) in plan.steps.iter_mut().enumerate() {
         step.step = i + 1;

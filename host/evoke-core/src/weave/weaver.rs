@@ -408,7 +408,9 @@ impl<'c> Weaver<'c> {
             }
         }
         let (decided, typed) = self.pointed(decided, typed);
+        let (decided, typed, folded) = super::folded::fold(decided, typed);
         let mut plan = plan::settle(&self.input, &reading, decided);
+        plan.folded = folded;
         for (step, typed) in plan.steps.iter_mut().zip(typed) {
             if typed.is_some() {
                 step.typed = typed;
