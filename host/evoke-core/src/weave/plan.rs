@@ -45,6 +45,10 @@ pub struct Step {
     /// neighbour and part together).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub typed: Option<String>,
+    /// The earlier steps its pointing words (`it`, `them`, `that`) may name, from 0: each that acts on the
+    /// same reflex, or whose result holds a field of a kind one of its arguments takes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<usize>,
     /// The earlier steps it runs after, from 1: every step of the stages before its own.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<usize>,
@@ -266,6 +270,7 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
             end: d.part.end,
             repair: d.repair,
             typed,
+            refs: Vec::new(),
             after: Vec::new(),
             from: Vec::new(),
             when: None,
@@ -505,6 +510,46 @@ pub fn refers_back(text: &str) -> bool {
 /// step whose words refer back takes from another; any other missing value is asked up front.
 pub fn bind(catalog: &Catalog, plan: &mut Plan) {
     bind_choosing(catalog, plan, &[]);
+}
+
+/// Gives each step whose words point back (`turn them off`, `email it to dana`) the earlier steps those
+/// words may name (`refs`, from 0): one said before the step's part that acts on the same reflex (the
+/// thing it acted on), or one whose
+/// result holds a field of a kind the step's arguments take (what it found). The binds then choose among
+/// them; `refs` says what the words could mean, whatever was bound.
+pub fn refer(catalog: &Catalog, plan: &mut Plan) {
+    for j in 0..plan.steps.len() {
+        let step = &plan.steps[j];
+        let words = step.typed.as_deref().unwrap_or(&step.text);
+        let Some(reflex) = step.decision.reflex.as_deref() else { continue };
+        if !super::count::points_back(words) && super::count::points_at_several(words).is_none() {
+            continue;
+        }
+        let takes: Vec<PickKind> = catalog
+            .get(reflex)
+            .map(|r| {
+                r.manifest
+                    .args
+                    .iter()
+                    .filter_map(|a| match a.source {
+                        Source::Pick(kind) => Some(kind),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let may_name = |earlier: &Step| {
+            let theirs = earlier.decision.reflex.as_deref();
+            theirs == Some(reflex)
+                || theirs
+                    .and_then(|r| catalog.get(r))
+                    .is_some_and(|r| r.manifest.yields.iter().any(|y| takes.contains(&y.kind)))
+        };
+        // Only words said before the step's own part: a step `again` wrote has its words, not earlier ones.
+        let start = step.start;
+        let refs: Vec<usize> = (0..j).filter(|&i| plan.steps[i].end <= start && may_name(&plan.steps[i])).collect();
+        plan.steps[j].refs = refs;
+    }
 }
 
 /// A source a person chose for a step's argument that several earlier fields could give.
