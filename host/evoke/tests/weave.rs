@@ -275,7 +275,7 @@ fn a_plan_file_runs_while_its_pins_hold_and_is_refused_after_an_edit() {
 
 #[test]
 fn a_step_run_from_a_plan_file_carries_the_h1_of_the_bytes_read() {
-    let sentence = "mark it and mark it";
+    let sentence = "mark it and mark it again";
     let f = fixture(&[sentence]);
     let plan = saved(&f, sentence);
     let ran = f.evoke().args(["--json", "run", plan.to_str().unwrap()]).output().unwrap();
@@ -294,7 +294,7 @@ fn a_step_run_from_a_plan_file_carries_the_h1_of_the_bytes_read() {
 
 #[test]
 fn a_plan_file_saved_under_a_tag_carries_it_and_runs_among_that_tags_reflexes() {
-    let sentence = "mark it and mark it";
+    let sentence = "mark it and mark it again";
     let f = fixture(&[sentence]);
     let manifest = f.project.join("r/mark/reflex.toml");
     let tagged = std::fs::read_to_string(&manifest).unwrap() + "tags = [\"ink\"]\n";

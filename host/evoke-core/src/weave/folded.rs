@@ -20,7 +20,7 @@ pub struct Folded {
     pub picked: Option<String>,
 }
 
-/// Folds each part decided on its own words that says again a call an earlier step already makes into that
+/// Folds each part decided on its own words that says again the call of the step just before it into that
 /// step.
 /// Only a part decided alone folds (a repair wrote the others' words), and only into a step that is no
 /// `again`, which a part left out may still drop. `typed` runs beside `decided`.
@@ -29,10 +29,14 @@ pub fn fold(decided: Vec<Decided>, typed: Vec<Option<String>>) -> (Vec<Decided>,
     let mut kept_typed = Vec::new();
     let mut folded = Vec::new();
     for (d, t) in decided.into_iter().zip(typed) {
-        let into = typed_again(&d).then(|| {
-            kept.iter().position(|k| k.repair != Some(Repair::Again) && same_call(k, &d) && says_nothing_new(k, &d))
+        // Only the step just before: a call said again after another step is that call once more, in order
+        // (`mark it and nap and mark it`).
+        let last = kept.len().checked_sub(1);
+        let into = last.filter(|&at| {
+            let k = &kept[at];
+            typed_again(&d) && k.repair != Some(Repair::Again) && same_call(k, &d) && says_nothing_new(k, &d)
         });
-        match into.flatten() {
+        match into {
             Some(at) => folded.push(Folded {
                 text: d.part.text.clone(),
                 into: at + 1,
