@@ -482,6 +482,9 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
                     if let Some(typed) = &s.typed {
                         out["typed"] = json!(typed);
                     }
+                    if !s.shared.is_empty() {
+                        out["shared"] = json!(s.shared);
+                    }
                     if !s.refs.is_empty() {
                         out["refs"] = json!(s.refs);
                     }

@@ -960,6 +960,7 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
         }
         Because::NoJournal => "its plan's journal is not here, so evoke cannot know whether it ran before".into(),
         Because::Pointed { arg, words } => format!("\"{words}\" was read as the {arg} an earlier step named"),
+        Because::Shared { arg, words } => format!("the {arg} was taken from \"{words}\", said for another step"),
         Because::Detail { words } => {
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
             format!("{} may add a detail the call leaves out", words.join(", "))

@@ -152,6 +152,12 @@ pub enum Because {
         arg: String,
         words: String,
     },
+    /// A value of `arg` the step's own words do not say, taken from `words`, another part of the sentence
+    /// that said it once for several steps (003's basis `shared`, which stands on those words and a yes).
+    Shared {
+        arg: String,
+        words: String,
+    },
     /// A write of a plan file whose step journal is not here (pruned, removed, or the file was written
     /// elsewhere): evoke cannot know whether it ran before, so it asks.
     NoJournal,
@@ -175,6 +181,8 @@ pub enum Basis {
     },
     /// The one span of its kind in the input, taken by its question.
     Only { ask: f64 },
+    /// A value another part of the sentence states for several steps, `from` its words; it waits for a yes.
+    Shared { from: String },
 }
 
 /// Per argument with a value read from the input, its basis, in the manifest's order.

@@ -139,6 +139,7 @@ pub async fn plan(request: &Request<'_>, input: &str, pick: Decided) -> Result<P
             end: input.chars().count(),
             repair: None,
             typed: None,
+            shared: Default::default(),
             refs: Vec::new(),
             after: Vec::new(),
             from: w.from.clone(),

@@ -11,6 +11,7 @@ pub mod count;
 pub mod folded;
 pub mod plan;
 pub mod planfile;
+pub mod shared;
 pub mod two_things;
 pub mod weaver;
 

@@ -45,6 +45,9 @@ pub struct Step {
     /// neighbour and part together).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub typed: Option<String>,
+    /// The words the sentence said once for several steps that this step took, by argument.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub shared: std::collections::BTreeMap<String, super::shared::Shared>,
     /// The earlier steps its pointing words (`it`, `them`, `that`) may name, from 0: each that acts on the
     /// same reflex, or whose result holds a field of a kind one of its arguments takes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -270,6 +273,7 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
             end: d.part.end,
             repair: d.repair,
             typed,
+            shared: Default::default(),
             refs: Vec::new(),
             after: Vec::new(),
             from: Vec::new(),
@@ -370,7 +374,7 @@ pub fn spare_excluded(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
 }
 
 /// Stages a plan whose every step was read, and gives it the verdict of its weakest step.
-fn staged(plan: &mut Plan) {
+pub(super) fn staged(plan: &mut Plan) {
     let effects: Vec<Effect> = plan.steps.iter().map(|s| s.decision.effect.unwrap_or(Effect::Destructive)).collect();
     plan.stages = stages(&effects);
     for (k, stage) in plan.stages.iter().enumerate() {

@@ -421,6 +421,7 @@ impl<'c> Weaver<'c> {
             plan.asides = self.asides.clone();
         }
         plan::spare_excluded(self.catalog, self.gate.as_ref(), &mut plan);
+        super::shared::share(self.catalog, self.gate.as_ref(), &mut plan);
         plan::refer(self.catalog, &mut plan);
         plan::bind(self.catalog, &mut plan);
         State::Done(Box::new(Woven::Plan(plan)))

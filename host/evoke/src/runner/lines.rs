@@ -53,6 +53,8 @@ pub struct StepLine<'a> {
     pub trace: &'a [TraceEntry],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub bound: &'a [Bound],
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub shared: &'a std::collections::BTreeMap<String, evoke_core::weave::shared::Shared>,
     #[serde(flatten)]
     pub ran: Option<RanFields<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -172,6 +172,8 @@ struct Runner<'r> {
     decided: Vec<Decided>,
     bounds: Vec<Vec<Bound>>,
     from_of: Vec<Vec<evoke_core::playbook::From>>,
+    /// Per step, the words the sentence said once for several steps that it took.
+    shared_of: Vec<std::collections::BTreeMap<String, evoke_core::weave::shared::Shared>>,
     when_of: Vec<Option<evoke_core::playbook::When>>,
 }
 
@@ -252,6 +254,7 @@ pub async fn run(
         decided,
         bounds: vec![Vec::new(); count],
         from_of: plan.steps.iter().map(|s| s.from.clone()).collect(),
+        shared_of: plan.steps.iter().map(|s| s.shared.clone()).collect(),
         when_of: plan.steps.iter().map(|s| s.when.clone()).collect(),
     };
     // Every write of a plan whose journal cannot be trusted waits for a yes: held now, and again whenever
@@ -307,6 +310,7 @@ impl Runner<'_> {
             decision,
             trace: &self.traces[i],
             bound: &self.bounds[i],
+            shared: &self.shared_of[i],
             ran: ran.map(RanFields::of),
             pinned: self.options.pinned.as_ref(),
             from: &self.from_of[i],

@@ -1,0 +1,112 @@
+//! A word the sentence said once for several steps (003's `shared`): `turn off the lights and close the
+//! blinds in the den` says the room once, and the lights take it too. A step that asks for a value of a
+//! list (an option or a vocabulary word) takes the one word another step's part says and took for itself,
+//! as an answer is given (`via` `fill`), and then waits for a yes: its own words never named it. Between
+//! two steps of one reflex the value is what tells the requests apart, so it is shared only where the
+//! asking step's words point back at an earlier one (`turn on the den lights and dim them`).
+
+use super::plan::{Plan, Step, Via};
+use crate::catalog::Catalog;
+use crate::decision::{Basis, Because, MissingBecause, Outcome, Value};
+use crate::manifest::Source;
+use serde::Serialize;
+
+/// The word a step took from another part of the sentence, and how it entered the step.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Shared {
+    pub word: String,
+    pub via: Via,
+}
+
+/// Gives each step that asks for a value of a list the one word another step's part says for it and
+/// took. Several such words (`dim the lights, and close the den blinds and the office blinds`) leave the
+/// step asking: evoke does not choose among them. A part left out is no step, so a spared value is never
+/// shared.
+pub fn share(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, plan: &mut Plan) {
+    if plan.refused() {
+        return;
+    }
+    let mut changed = false;
+    for j in 0..plan.steps.len() {
+        let step = &plan.steps[j];
+        if step.decision.outcome != Outcome::Ask {
+            continue;
+        }
+        let Some(reflex) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
+        let mut answers: Vec<(String, Value, String)> = Vec::new();
+        for m in step.decision.missing.iter().flatten().filter(|m| m.because == MissingBecause::Unstated) {
+            let Some(arg) = reflex.manifest.arg(&m.arg) else { continue };
+            if !matches!(arg.source, Source::Options(_) | Source::Vocab(_)) {
+                continue;
+            }
+            let said = said_elsewhere(plan, j, reflex, &m.arg);
+            if let [(value, words)] = said.as_slice() {
+                answers.push((m.arg.clone(), value.clone(), words.clone()));
+            }
+        }
+        if answers.is_empty() {
+            continue;
+        }
+        let candidates = crate::recognize::recognize(&step.decision.input);
+        let given: Vec<(String, Value)> = answers.iter().map(|(arg, value, _)| (arg.clone(), value.clone())).collect();
+        let filled = crate::decide::answered(catalog, gate, &candidates, &step.decision, &given, Some(&plan.input));
+        let mut decision = filled;
+        for (arg, value, words) in &answers {
+            let because = Because::Shared { arg: arg.clone(), words: words.clone() };
+            decision = crate::decide::held_for(catalog, &decision, because);
+            let bases = decision.basis.get_or_insert_with(Default::default);
+            bases.0.retain(|(name, _)| name != arg);
+            bases.0.push((arg.clone(), Basis::Shared { from: words.clone() }));
+            plan.steps[j].shared.insert(arg.clone(), Shared { word: value.shown().to_string(), via: Via::Fill });
+        }
+        plan.steps[j].decision = decision;
+        changed = true;
+    }
+    if changed {
+        super::plan::staged(plan);
+    }
+}
+
+/// The values of `arg` that other parts of the sentence say and their steps took, each with the words of
+/// the part that said it, once each.
+fn said_elsewhere(plan: &Plan, j: usize, reflex: &crate::catalog::Reflex, arg: &str) -> Vec<(Value, String)> {
+    let own = &plan.steps[j];
+    // A step of the same reflex says its value to tell its request from this one (`turn off the lamp and
+    // turn off the den lamp`), unless this step's words point back at it, which only an earlier one can be
+    // (`turn on the den lights and dim them`; in `paint it and paint it blue` the first `it` is not blue).
+    let points_back = super::count::points_back(own.typed.as_deref().unwrap_or(&own.text));
+    let may_share =
+        |other: &Step| other.decision.reflex != own.decision.reflex || (points_back && other.end <= own.start);
+    let mut said: Vec<(Value, String)> = Vec::new();
+    for other in plan.steps.iter().filter(|s| s.start != own.start && may_share(s)) {
+        for (name, key, ..) in crate::readback::mentions(&other.text, reflex) {
+            if name != arg {
+                continue;
+            }
+            if !took(other, &key) {
+                continue;
+            }
+            // The value as this reflex's own list has it: a vocabulary word carries this reflex's value.
+            let value = match reflex.manifest.arg(arg).map(|a| &a.source) {
+                Some(Source::Vocab(_)) => {
+                    let mapped = reflex.vocab_of(arg).and_then(|v| v.find(&key)).and_then(|w| w.value.clone());
+                    Value::Word { word: key.clone(), value: mapped }
+                }
+                _ => Value::Option { key: key.clone() },
+            };
+            if !said.iter().any(|(v, _)| v.shown() == value.shown()) {
+                said.push((value, other.text.clone()));
+            }
+        }
+    }
+    said
+}
+
+/// Whether a step took `key` for a value: a word of its vocabulary or an option.
+fn took(step: &Step, key: &str) -> bool {
+    step.decision.args.iter().flat_map(|a| a.0.iter()).any(|(_, value)| match value {
+        Value::Word { word, .. } => word == key,
+        Value::Option { key: k } => k == key,
+        _ => false,
+    })
+}
