@@ -34,7 +34,10 @@ pub fn fold(decided: Vec<Decided>, typed: Vec<Option<String>>) -> (Vec<Decided>,
         let last = kept.len().checked_sub(1);
         let into = last.filter(|&at| {
             let k = &kept[at];
-            typed_again(&d) && k.repair != Some(Repair::Again) && same_call(k, &d) && says_nothing_new(k, &d)
+            typed_again(&d)
+                && k.repair != Some(Repair::Again)
+                && same_call(k, &d)
+                && (reads(&d) || says_nothing_new(k, &d))
         });
         match into {
             Some(at) => folded.push(Folded {
@@ -75,6 +78,12 @@ fn says_nothing_new(earlier: &Decided, later: &Decided) -> bool {
     let theirs: std::collections::HashSet<String> =
         crate::words::words(&earlier.decision.input).into_iter().map(|w| w.stem).collect();
     crate::words::words(&later.decision.input).iter().all(|w| theirs.contains(&w.stem) || crate::words::is_stop(w))
+}
+
+/// Whether a part's call only reads: the same read made again reads the same thing, whatever words asked
+/// for it (`what's on my reminder list, read it back`), so a second run of it would add nothing.
+fn reads(d: &Decided) -> bool {
+    d.decision.effect == Some(crate::manifest::Effect::Read)
 }
 
 /// Whether two decisions make one call: the same reflex with the same values.
