@@ -16,8 +16,11 @@ use crate::decision::{Decision, Outcome};
 use crate::words::{is_stop, words};
 use serde::Serialize;
 
-/// Words that point back at a thing said elsewhere in the sentence.
-const POINTING: &[&str] = &["it", "its", "them", "they", "that", "this", "those", "these", "one"];
+/// Words that point back at a thing said elsewhere in the sentence, or at what an earlier step found: the
+/// one list every rule reads that asks whether words point back (a detail, a merge, a bind, `refs`). A
+/// phrase's words are separated by one space.
+pub(crate) const POINTING: &[&str] =
+    &["it", "its", "them", "they", "that", "this", "those", "these", "one", "the result", "that report"];
 
 /// Words that point at several things said before them: a step is written for each (003's `pointed`).
 const POINTING_AT_SEVERAL: &[&str] = &["both", "them", "each"];
@@ -107,7 +110,29 @@ pub fn one_reflex(parts: &[(&Part, &Decision)], names_a_value: &dyn Fn(&str, &st
 
 /// Whether a part's words point back at something said elsewhere (`have it here at 7`).
 pub fn points_back(text: &str) -> bool {
-    words(text).iter().any(|w| POINTING.contains(&w.lower.as_str()))
+    pointing_words(text).is_some()
+}
+
+/// The first words of `text` that point back, as offsets in characters: the longest entry where two
+/// start at one word (`that report` over `that`).
+pub fn pointing_words(text: &str) -> Option<(usize, usize)> {
+    let said = words(text);
+    for (i, w) in said.iter().enumerate() {
+        let mut found: Option<(usize, usize)> = None;
+        for entry in POINTING {
+            let parts: Vec<&str> = entry.split(' ').collect();
+            let here = said.get(i..i + parts.len());
+            if here.is_some_and(|ws| ws.iter().zip(&parts).all(|(w, p)| w.lower == *p))
+                && found.is_none_or(|(_, end)| said[i + parts.len() - 1].end > end)
+            {
+                found = Some((w.start, said[i + parts.len() - 1].end));
+            }
+        }
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }
 
 /// Whether a part's words all carry nothing of their own: the words a request is phrased in, never one

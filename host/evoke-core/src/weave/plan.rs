@@ -500,13 +500,10 @@ fn contains_word(text: &str, word: &str) -> bool {
     })
 }
 
-/// The words by which a part refers back to what an earlier step gave.
-const REFERS_BACK: [&str; 6] = ["it", "them", "that", "those", "the result", "that report"];
-
-/// Whether a step's words refer back to an earlier step's result.
+/// Whether a step's words refer back to an earlier step's result: the words that point back anywhere in a
+/// woven sentence ([`super::count::points_back`]).
 pub fn refers_back(text: &str) -> bool {
-    let lower = text.to_lowercase();
-    REFERS_BACK.iter().any(|w| contains_word(&lower, w))
+    super::count::points_back(text)
 }
 
 /// Binds each step that refers back and lacks a required argument to the one earlier field of its kind
@@ -659,23 +656,10 @@ pub fn rewritten_words(text: &str, value: &Value) -> Option<String> {
         Value::Pick { value: PickValue::Text(_), .. } => format!("\"{said}\""),
         _ => said.to_string(),
     };
-    let lower = text.to_lowercase();
-    if lower.len() != text.len() {
-        return None;
-    }
-    let mut order: Vec<&str> = REFERS_BACK.to_vec();
-    order.sort_by_key(|w| std::cmp::Reverse(w.len()));
-    for w in order {
-        let found = lower.match_indices(w).find(|(at, _)| {
-            let before = lower[..*at].chars().next_back();
-            let after = lower[at + w.len()..].chars().next();
-            before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
-        });
-        if let Some((at, _)) = found {
-            return Some(format!("{}{written}{}", &text[..at], &text[at + w.len()..]));
-        }
-    }
-    None
+    let (start, end) = super::count::pointing_words(text)?;
+    let before: String = text.chars().take(start).collect();
+    let after: String = text.chars().skip(end).collect();
+    Some(format!("{before}{written}{after}"))
 }
 
 /// The binds that fill a step (from 1).
