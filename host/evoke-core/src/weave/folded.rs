@@ -1,6 +1,7 @@
-//! A call typed again: a part whose words say again the very call an earlier step makes is folded into
-//! that step rather than run a second time (`turn off the den lights, then turn off the den lights`). Words that say the
-//! call is wanted once more (`again`, `once more`, the read-back's `left.again`) keep their own step.
+//! A read made again: a part whose call is the very read the step just before it makes is folded into that
+//! step rather than run a second time (`what's the forecast, and will it rain`): the same read reads the
+//! same thing. Words the call does not account for (`again`, a value it did not take, words it cannot
+//! read) keep their own step, and a write is never folded.
 
 use super::plan::{Decided, Repair};
 use crate::decision::Outcome;
@@ -20,9 +21,8 @@ pub struct Folded {
     pub picked: Option<String>,
 }
 
-/// Folds each part decided on its own words that says again the call of the step just before it into that
-/// step.
-/// Only a part decided alone folds (a repair wrote the others' words), and only into a step that is no
+/// Folds each read decided on its own words that makes again the call of the step just before it into that
+/// step. Only a part decided alone folds (a repair wrote the others' words), and only into a step that is no
 /// `again`, which a part left out may still drop. `typed` runs beside `decided`.
 pub fn fold(decided: Vec<Decided>, typed: Vec<Option<String>>) -> (Vec<Decided>, Vec<Option<String>>, Vec<Folded>) {
     let mut kept: Vec<Decided> = Vec::new();
@@ -34,10 +34,7 @@ pub fn fold(decided: Vec<Decided>, typed: Vec<Option<String>>) -> (Vec<Decided>,
         let last = kept.len().checked_sub(1);
         let into = last.filter(|&at| {
             let k = &kept[at];
-            typed_again(&d)
-                && k.repair != Some(Repair::Again)
-                && same_call(k, &d)
-                && (reads(&d) || says_nothing_new(k, &d))
+            read_again(&d) && k.repair != Some(Repair::Again) && same_call(k, &d)
         });
         match into {
             Some(at) => folded.push(Folded {
@@ -61,29 +58,17 @@ pub fn fold(decided: Vec<Decided>, typed: Vec<Option<String>>) -> (Vec<Decided>,
     (kept, kept_typed, folded)
 }
 
-/// Whether a part may be a call typed again: decided alone on its own words, acting, and with no word that
-/// asks for the call once more.
-fn typed_again(d: &Decided) -> bool {
+/// Whether a part may be a read made again: decided alone on its own words, a read that acts, every word
+/// accounted for by its call (none asks `again`, says `more`, or names a value it did not take), and not
+/// held for its mood (`…, when we are out`). A write is never folded: the same write typed twice may be
+/// two things wanted (two timers), and only its body knows.
+fn read_again(d: &Decided) -> bool {
     d.repair.is_none()
         && d.decision.outcome != Outcome::Abstain
         && d.decision.call.is_some()
-        && !d.decision.left.iter().flatten().any(|l| l.again)
-}
-
-/// Whether the later part's words are the earlier's again: each of its words that carries anything is one
-/// the earlier part said (by its stem); words that carry little on their own (`now`, `please`) may come
-/// and go. One call for different words (`turn off the living room lights and lock the front door`, a home
-/// reflex with no values) may still be two things asked: the call holds no value that tells them apart.
-fn says_nothing_new(earlier: &Decided, later: &Decided) -> bool {
-    let theirs: std::collections::HashSet<String> =
-        crate::words::words(&earlier.decision.input).into_iter().map(|w| w.stem).collect();
-    crate::words::words(&later.decision.input).iter().all(|w| theirs.contains(&w.stem) || crate::words::is_stop(w))
-}
-
-/// Whether a part's call only reads: the same read made again reads the same thing, whatever words asked
-/// for it (`what's on my reminder list, read it back`), so a second run of it would add nothing.
-fn reads(d: &Decided) -> bool {
-    d.decision.effect == Some(crate::manifest::Effect::Read)
+        && d.decision.effect == Some(crate::manifest::Effect::Read)
+        && d.decision.left.as_ref().is_none_or(Vec::is_empty)
+        && !d.decision.because.iter().flatten().any(|b| matches!(b, crate::decision::Because::NotARequest { .. }))
 }
 
 /// Whether two decisions make one call: the same reflex with the same values.
