@@ -514,8 +514,8 @@ pub fn bind(catalog: &Catalog, plan: &mut Plan) {
 }
 
 /// Gives each step whose words point back (`turn them off`, `email it to dana`) the earlier steps those
-/// words may name (`refs`, from 0): one said before the step's part that acts on the same reflex (the
-/// thing it acted on), or one whose
+/// words may name (`refs`, from 0): one before it in the plan, of another part, that acts on the same reflex
+/// (the thing it acted on), or one whose
 /// result holds a field of a kind the step's arguments take (what it found). The binds then choose among
 /// them; `refs` says what the words could mean, whatever was bound.
 pub fn refer(catalog: &Catalog, plan: &mut Plan) {
@@ -546,9 +546,9 @@ pub fn refer(catalog: &Catalog, plan: &mut Plan) {
                     .and_then(|r| catalog.get(r))
                     .is_some_and(|r| r.manifest.yields.iter().any(|y| takes.contains(&y.kind)))
         };
-        // Only words said before the step's own part: a step `again` wrote has its words, not earlier ones.
+        // Only steps of other parts: a step `again` wrote has this step's words, not earlier ones.
         let start = step.start;
-        let refs: Vec<usize> = (0..j).filter(|&i| plan.steps[i].end <= start && may_name(&plan.steps[i])).collect();
+        let refs: Vec<usize> = (0..j).filter(|&i| plan.steps[i].start != start && may_name(&plan.steps[i])).collect();
         plan.steps[j].refs = refs;
     }
 }

@@ -29,10 +29,22 @@ pub fn share(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, plan: &mut 
     let mut changed = false;
     for j in 0..plan.steps.len() {
         let step = &plan.steps[j];
-        if step.decision.outcome != Outcome::Ask {
+        // A destructive call takes its values from its own words or a person's answer, never from
+        // another request's (`erase my notes, then add a note to my home notes` does not propose erasing
+        // the home notes).
+        let Some(reflex) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
+        // Words the call does not account for may name the value in a way no list knows (`the hallway
+        // lights`), and words of every one (`all the lights`) ask for no one value: the step asks.
+        let unread = step.decision.left.iter().flatten().any(|l| !l.again);
+        let every = crate::words::words(step.typed.as_deref().unwrap_or(&step.text))
+            .iter()
+            .any(|w| crate::mood::lists::EVERY.contains(&w.lower.as_str()));
+        if unread || every {
             continue;
         }
-        let Some(reflex) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
+        if step.decision.outcome != Outcome::Ask || reflex.manifest.effect == crate::manifest::Effect::Destructive {
+            continue;
+        }
         let mut answers: Vec<(String, Value, String)> = Vec::new();
         for m in step.decision.missing.iter().flatten().filter(|m| m.because == MissingBecause::Unstated) {
             let Some(arg) = reflex.manifest.arg(&m.arg) else { continue };
@@ -74,11 +86,16 @@ fn said_elsewhere(plan: &Plan, j: usize, reflex: &crate::catalog::Reflex, arg: &
     // A step of the same reflex says its value to tell its request from this one (`turn off the lamp and
     // turn off the den lamp`), unless this step's words point back at it, which only an earlier one can be
     // (`turn on the den lights and dim them`; in `paint it and paint it blue` the first `it` is not blue).
+    // Another reflex's part shares a word said after this step's (`… and close the blinds in the den`):
+    // a value said before, inside an earlier request (`close the den blinds and turn off the other
+    // lights`), is that request's own.
     let points_back = super::count::points_back(own.typed.as_deref().unwrap_or(&own.text));
-    let may_share =
-        |other: &Step| other.decision.reflex != own.decision.reflex || (points_back && other.end <= own.start);
+    let may_share = |k: usize, other: &Step| {
+        if other.decision.reflex == own.decision.reflex { points_back && k < j } else { other.start > own.start }
+    };
     let mut said: Vec<(Value, String)> = Vec::new();
-    for other in plan.steps.iter().filter(|s| s.start != own.start && may_share(s)) {
+    let others = plan.steps.iter().enumerate().filter(|(k, s)| s.start != own.start && may_share(*k, s));
+    for (_, other) in others {
         for (name, key, ..) in crate::readback::mentions(&other.text, reflex) {
             if name != arg {
                 continue;
