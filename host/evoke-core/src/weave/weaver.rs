@@ -399,8 +399,16 @@ impl<'c> Weaver<'c> {
                 None => continue,
             };
             let decision = if held { self.held(&decision) } else { self.detailed(decision) };
+            // A step whose words name values `again` wrote steps for is read for its one value: `apart`,
+            // with its words as typed.
+            let apart = repair.is_none() && !self.extra[i].is_empty();
+            let (repair, typed_here) = if apart {
+                (Some(Repair::Apart), Some(part.text.clone()))
+            } else {
+                (repair, self.typed.get(i).cloned().flatten())
+            };
             decided.push(plan::Decided { part: part.clone(), decision, repair });
-            typed.push(self.typed.get(i).cloned().flatten());
+            typed.push(typed_here);
             for more in &self.extra[i] {
                 let more = if held { self.held(more) } else { self.detailed(more.clone()) };
                 decided.push(plan::Decided { part: part.clone(), decision: more, repair: Some(Repair::Again) });
