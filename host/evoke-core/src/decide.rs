@@ -346,14 +346,15 @@ impl<'c> Decider<'c> {
         }
     }
 
-    /// Whether the sentence, read as a request not to or for all but something, names `key` of `arg` only
-    /// where it spares it ([`crate::mood::spared_ranges`]).
+    /// Whether the sentence, read as a request not to or for all but something, names `key` of `arg` where
+    /// it spares it ([`crate::mood::spared_ranges`]), wherever else it names it too.
     fn spared(&self, reflex: &Reflex, arg: &Arg, key: &str) -> bool {
         self.spared_keys(reflex, arg).iter().any(|k| k == key)
     }
 
-    /// The keys of `arg` the sentence names only to spare them (`every light except the den`): each of its
-    /// mentions lies in a range the mood reads as spared.
+    /// The keys of `arg` the sentence names to spare them (`every light except the den`): one of its
+    /// mentions lies in a range the mood reads as spared. A key named both to do and to spare (`the den
+    /// and office lights, except the den`) is spared: a yes must never do what the person spared.
     fn spared_keys(&self, reflex: &Reflex, arg: &Arg) -> Vec<String> {
         if self.mood() != Mood::Negated {
             return Vec::new();
@@ -374,8 +375,7 @@ impl<'c> Decider<'c> {
             .map(|(key, _)| *key)
             .filter(|key| {
                 let places: Vec<&Span> = mentions.iter().filter(|m| m.key == *key).map(|m| &m.span).collect();
-                !places.is_empty()
-                    && places.iter().all(|p| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end))
+                places.iter().any(|p| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end))
             })
             .map(str::to_string)
             .collect()

@@ -27,6 +27,9 @@ pub struct Other {
     pub word: String,
     pub start: usize,
     pub end: usize,
+    /// Whether the words also name the value where they spare it (`the kitchen and office lights, except
+    /// the office`): then no answer writes it in, and the engine's `also` or `instead` counts as `nothing`.
+    pub spared: bool,
 }
 
 /// The other values of a decided step's vocabulary arguments that its words say, each once, in input order.
@@ -44,6 +47,13 @@ pub fn others(catalog: &Catalog, decision: &Decision, limit: usize) -> Vec<Other
     if lower.len() != decision.input.chars().count() {
         return found;
     }
+    // A value the words spare (`…, except the office`) is never written in, wherever else they name it.
+    let spared = crate::mood::spared_ranges(&decision.input);
+    let named_to_spare = |word: &str| {
+        let len = word.chars().count();
+        whole_words_at(&lower, &word.to_lowercase())
+            .any(|at| spared.iter().any(|(start, end)| *start <= at && at + len <= *end))
+    };
     for arg in &reflex.manifest.args {
         if !matches!(arg.source, Source::Vocab(_)) {
             continue;
@@ -62,6 +72,7 @@ pub fn others(catalog: &Catalog, decision: &Decision, limit: usize) -> Vec<Other
                     word: w.word.clone(),
                     start,
                     end,
+                    spared: named_to_spare(&w.word),
                 });
             }
         }
@@ -73,11 +84,14 @@ pub fn others(catalog: &Catalog, decision: &Decision, limit: usize) -> Vec<Other
 
 /// Where `word` first stands as whole words in `text`, in characters.
 fn whole_word_at(text: &[char], word: &str) -> Option<usize> {
+    whole_words_at(text, word).next()
+}
+
+/// Each place `word` stands as whole words in `text`, in characters.
+fn whole_words_at<'a>(text: &'a [char], word: &str) -> impl Iterator<Item = usize> + 'a {
     let word: Vec<char> = word.chars().collect();
-    if word.is_empty() || word.len() > text.len() {
-        return None;
-    }
-    (0..=text.len() - word.len()).find(|&i| {
+    let last = if word.is_empty() || word.len() > text.len() { 0 } else { text.len() - word.len() + 1 };
+    (0..last).filter(move |&i| {
         text[i..i + word.len()] == word[..]
             && (i == 0 || !text[i - 1].is_alphanumeric())
             && text.get(i + word.len()).is_none_or(|c| !c.is_alphanumeric())
@@ -144,6 +158,8 @@ pub fn apply(
         if p < bar {
             continue;
         }
+        // A yes must never do what the words spare, whatever the engine read: the step stays as it was.
+        let top = if other.spared && matches!(top, ALSO | INSTEAD) { NOTHING } else { top };
         let value = Value::Word { word: other.word.clone(), value: vocab_value(&other.arg, &other.word) };
         match top {
             ALSO => more.push(written(catalog, gate, candidates, decision, other, value, top, p, sentence)),
@@ -166,7 +182,7 @@ pub fn apply(
         others.iter().filter(|o| o.arg == arg && o.word.eq_ignore_ascii_case(word)).any(|o| {
             answers.get(&o.id).is_some_and(|a| {
                 let (top, p) = a.top();
-                p >= bar && matches!(top, ALSO | OUT)
+                p >= bar && (top == OUT || (top == ALSO && !o.spared))
             })
         })
     };
