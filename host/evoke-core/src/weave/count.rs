@@ -16,11 +16,29 @@ use crate::decision::{Decision, Outcome};
 use crate::words::{is_stop, words};
 use serde::Serialize;
 
+/// One entry of the words that point back: its words (a phrase's separated by one space), and whether it
+/// may name what an earlier step found, as `it`, `them` and `that report` do (000's binding), where `this`
+/// or `one` point at a thing said, never at a result.
+pub(crate) struct Pointing {
+    pub words: &'static str,
+    pub result: bool,
+}
+
 /// Words that point back at a thing said elsewhere in the sentence, or at what an earlier step found: the
-/// one list every rule reads that asks whether words point back (a detail, a merge, a bind, `refs`). A
-/// phrase's words are separated by one space.
-pub(crate) const POINTING: &[&str] =
-    &["it", "its", "them", "they", "that", "this", "those", "these", "one", "the result", "that report"];
+/// one list every rule reads that asks whether words point back (a detail, a merge, a share, a bind, `refs`).
+pub(crate) const POINTING: &[Pointing] = &[
+    Pointing { words: "it", result: true },
+    Pointing { words: "its", result: false },
+    Pointing { words: "them", result: true },
+    Pointing { words: "they", result: false },
+    Pointing { words: "that", result: true },
+    Pointing { words: "this", result: false },
+    Pointing { words: "those", result: true },
+    Pointing { words: "these", result: false },
+    Pointing { words: "one", result: false },
+    Pointing { words: "the result", result: true },
+    Pointing { words: "that report", result: true },
+];
 
 /// Words that point at several things said before them: a step is written for each (003's `pointed`).
 const POINTING_AT_SEVERAL: &[&str] = &["both", "them", "each"];
@@ -110,22 +128,31 @@ pub fn one_reflex(parts: &[(&Part, &Decision)], names_a_value: &dyn Fn(&str, &st
 
 /// Whether a part's words point back at something said elsewhere (`have it here at 7`).
 pub fn points_back(text: &str) -> bool {
-    pointing_words(text).is_some()
+    pointing_words(text, false).is_some()
 }
 
-/// The first words of `text` that point back, as offsets in characters: the longest entry where two
-/// start at one word (`that report` over `that`).
-pub fn pointing_words(text: &str) -> Option<(usize, usize)> {
+/// Words of a text that point back: where they stand, in characters, and which word they start at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pointed {
+    pub start: usize,
+    pub end: usize,
+    /// The index of their first word among the text's words.
+    pub word: usize,
+}
+
+/// The first words of `text` that point back (with `results`, only those that may name a result): the
+/// longest entry where two start at one word (`that report` over `that`).
+pub fn pointing_words(text: &str, results: bool) -> Option<Pointed> {
     let said = words(text);
     for (i, w) in said.iter().enumerate() {
-        let mut found: Option<(usize, usize)> = None;
-        for entry in POINTING {
-            let parts: Vec<&str> = entry.split(' ').collect();
+        let mut found: Option<Pointed> = None;
+        for entry in POINTING.iter().filter(|e| e.result || !results) {
+            let parts: Vec<&str> = entry.words.split(' ').collect();
             let here = said.get(i..i + parts.len());
             if here.is_some_and(|ws| ws.iter().zip(&parts).all(|(w, p)| w.lower == *p))
-                && found.is_none_or(|(_, end)| said[i + parts.len() - 1].end > end)
+                && found.is_none_or(|f| said[i + parts.len() - 1].end > f.end)
             {
-                found = Some((w.start, said[i + parts.len() - 1].end));
+                found = Some(Pointed { start: w.start, end: said[i + parts.len() - 1].end, word: i });
             }
         }
         if found.is_some() {

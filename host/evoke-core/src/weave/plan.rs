@@ -503,10 +503,10 @@ fn contains_word(text: &str, word: &str) -> bool {
     })
 }
 
-/// Whether a step's words refer back to an earlier step's result: the words that point back anywhere in a
-/// woven sentence ([`super::count::points_back`]).
+/// Whether a step's words refer back to an earlier step's result: those of the words that point back
+/// ([`super::count::POINTING`]) that may name a result (`it`, `them`, `that report`; not `this` or `one`).
 pub fn refers_back(text: &str) -> bool {
-    super::count::points_back(text)
+    super::count::pointing_words(text, true).is_some()
 }
 
 /// Binds each step that refers back and lacks a required argument to the one earlier field of its kind
@@ -659,7 +659,7 @@ pub fn rewritten_words(text: &str, value: &Value) -> Option<String> {
         Value::Pick { value: PickValue::Text(_), .. } => format!("\"{said}\""),
         _ => said.to_string(),
     };
-    let (start, end) = super::count::pointing_words(text)?;
+    let super::count::Pointed { start, end, .. } = super::count::pointing_words(text, true)?;
     let before: String = text.chars().take(start).collect();
     let after: String = text.chars().skip(end).collect();
     Some(format!("{before}{written}{after}"))

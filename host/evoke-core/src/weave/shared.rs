@@ -29,20 +29,8 @@ pub fn share(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, plan: &mut 
     let mut changed = false;
     for j in 0..plan.steps.len() {
         let step = &plan.steps[j];
-        // A destructive call takes its values from its own words or a person's answer, never from
-        // another request's (`erase my notes, then add a note to my home notes` does not propose erasing
-        // the home notes).
         let Some(reflex) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
-        // Words the call does not account for may name the value in a way no list knows (`the hallway
-        // lights`), and words of every one (`all the lights`) ask for no one value: the step asks.
-        let unread = step.decision.left.iter().flatten().any(|l| !l.again);
-        let every = crate::words::words(step.typed.as_deref().unwrap_or(&step.text))
-            .iter()
-            .any(|w| crate::mood::lists::EVERY.contains(&w.lower.as_str()));
-        if unread || every {
-            continue;
-        }
-        if step.decision.outcome != Outcome::Ask || reflex.manifest.effect == crate::manifest::Effect::Destructive {
+        if step.decision.outcome != Outcome::Ask || !may_take_a_share(reflex, step) {
             continue;
         }
         let mut answers: Vec<(String, Value, String)> = Vec::new();
@@ -79,6 +67,21 @@ pub fn share(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, plan: &mut 
     }
 }
 
+/// Whether a step that asks may take a value said for another: not where the words do more than ask.
+fn may_take_a_share(reflex: &crate::catalog::Reflex, step: &Step) -> bool {
+    let words = step.typed.as_deref().unwrap_or(&step.text);
+    // A destructive call takes its values from its own words or a person's answer, never from another
+    // request's (`erase my notes, then add a note to my home notes` does not propose erasing the home notes).
+    let destructive = reflex.manifest.effect == crate::manifest::Effect::Destructive;
+    // Words the call does not account for may name the value in a way no list knows (`the hallway lights`),
+    // and words of every one (`all the lights`) ask for no one value.
+    let unread = step.decision.left.iter().flatten().any(|l| !l.again);
+    let every = crate::words::words(words).iter().any(|w| crate::mood::lists::EVERY.contains(&w.lower.as_str()));
+    // A step held for its mood (`…, when it gets dark`) is no plain request to complete.
+    let held = step.decision.because.iter().flatten().any(|b| matches!(b, Because::NotARequest { .. }));
+    !(destructive || unread || every || held)
+}
+
 /// The values of `arg` that other parts of the sentence say and their steps took, each with the words of
 /// the part that said it, once each.
 fn said_elsewhere(plan: &Plan, j: usize, reflex: &crate::catalog::Reflex, arg: &str) -> Vec<(Value, String)> {
@@ -89,9 +92,18 @@ fn said_elsewhere(plan: &Plan, j: usize, reflex: &crate::catalog::Reflex, arg: &
     // Another reflex's part shares a word said after this step's (`… and close the blinds in the den`):
     // a value said before, inside an earlier request (`close the den blinds and turn off the other
     // lights`), is that request's own.
-    let points_back = super::count::points_back(own.typed.as_deref().unwrap_or(&own.text));
+    // The pointing word stands as the act's object, at once after its verb (`turn them off`, `do it in the
+    // den`), not in a clause of its own (`when it gets dark`, `that is it`).
+    let points_back = super::count::pointing_words(own.typed.as_deref().unwrap_or(&own.text), false)
+        .is_some_and(|p| (1..=2).contains(&p.word));
+    // An option is the author's word for one reflex's act: another reflex's `off` is no word said for both.
+    let vocab = matches!(reflex.manifest.arg(arg).map(|a| &a.source), Some(Source::Vocab(_)));
     let may_share = |k: usize, other: &Step| {
-        if other.decision.reflex == own.decision.reflex { points_back && k < j } else { other.start > own.start }
+        if other.decision.reflex == own.decision.reflex {
+            points_back && k < j
+        } else {
+            vocab && other.start > own.start
+        }
     };
     let mut said: Vec<(Value, String)> = Vec::new();
     let others = plan.steps.iter().enumerate().filter(|(k, s)| s.start != own.start && may_share(*k, s));
