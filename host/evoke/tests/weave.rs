@@ -1064,3 +1064,24 @@ fn a_step_whose_source_gave_no_value_of_its_field_says_nothing_to_take() {
     assert_eq!(lines[1]["why"], serde_json::json!({ "type": "nothing_to_take", "from": 1 }), "{stdout}");
     assert_ne!(out.status.code(), Some(0));
 }
+
+#[test]
+fn a_step_whose_source_gave_a_value_longer_than_any_call_holds_says_too_large() {
+    let body = "export default function contact({ name }) {\n  return { text: name, data: { email: \"x\".repeat(2001) } };\n}\n";
+    let (_root, project, home) = weave_project_with_contact(body);
+    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+        .current_dir(&project)
+        .env("EVOKE_HOME", &home)
+        .env("NO_COLOR", "1")
+        .args(["--json", "--recording", "recording.toml", "look up dana's address and email them"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{stdout}{stderr}");
+    assert_eq!(lines[0]["status"], "ran", "{stdout}");
+    assert_eq!(lines[1]["status"], "refused", "{stdout}");
+    assert_eq!(lines[1]["why"], serde_json::json!({ "type": "too_large", "from": 1 }), "{stdout}");
+    assert_ne!(out.status.code(), Some(0));
+}

@@ -680,22 +680,38 @@ pub fn filled_by_binds(plan: &Plan, step: usize) -> bool {
         .all(|m| plan.binds.iter().any(|b| b.step == step && b.arg == m.arg && b.via == Via::Fill))
 }
 
+/// Why a field of an earlier step's result gives an argument no value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Untaken {
+    /// The field is absent, or not of the argument's kind.
+    Nothing,
+    /// The field's text is longer than any value a call carries.
+    TooLarge { chars: usize, limit: usize },
+    /// The field's text is no clean text (a control character that could repaint a line): the refusal said.
+    Refused(String),
+}
+
 /// The value a field of an earlier step's result gives an argument of `kind`: the result's own value,
-/// never one read anew. `None` when the field is absent or not of the kind.
-pub fn taken(kind: PickKind, field: &serde_json::Value) -> Option<Value> {
-    let (text, value) = match (kind, field) {
+/// never one read anew, meeting every bound a value read from the words meets.
+pub fn taken(kind: PickKind, field: Option<&serde_json::Value>) -> Result<Value, Untaken> {
+    let (text, value) = match (kind, field.ok_or(Untaken::Nothing)?) {
         (PickKind::Text, serde_json::Value::String(s)) => (s.clone(), PickValue::Text(s.clone())),
         (PickKind::Code, serde_json::Value::String(s)) => (s.clone(), PickValue::Code(s.clone())),
         (PickKind::Time, serde_json::Value::String(s)) => (s.clone(), PickValue::Time(s.clone())),
-        (PickKind::Number, serde_json::Value::Number(n)) => (n.to_string(), PickValue::Number(n.as_f64()?)),
+        (PickKind::Number, serde_json::Value::Number(n)) => {
+            (n.to_string(), PickValue::Number(n.as_f64().ok_or(Untaken::Nothing)?))
+        }
         (PickKind::Duration, serde_json::Value::Number(n)) => {
-            let seconds = n.as_u64()?;
+            let seconds = n.as_u64().ok_or(Untaken::Nothing)?;
             (format!("{seconds} s"), PickValue::Duration(seconds))
         }
-        _ => return None,
+        _ => return Err(Untaken::Nothing),
     };
-    crate::decide::bound_value(&text).ok()?;
-    Some(Value::Pick { span: Span { start: 0, end: 0, text }, value })
+    match crate::decide::bound_value(&text) {
+        Ok(()) => Ok(Value::Pick { span: Span { start: 0, end: 0, text }, value }),
+        Err(crate::decide::Refusal::TooLong { chars, limit }) => Err(Untaken::TooLarge { chars, limit }),
+        Err(refusal) => Err(Untaken::Refused(refusal.to_string())),
+    }
 }
 
 /// Why a value taken from an earlier step's result cannot be the argument's: a value a body reported

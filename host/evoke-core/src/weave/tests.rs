@@ -886,7 +886,9 @@ mod weaving {
 
 mod binding {
     use super::super::Reading;
-    use super::super::plan::{Decided, VerdictBecause, Via, bind, refers_back, rewritten_words, settle, taken};
+    use super::super::plan::{
+        Decided, Untaken, VerdictBecause, Via, bind, refers_back, rewritten_words, settle, taken,
+    };
     use super::reflex;
     use crate::catalog::Catalog;
     use crate::decision::{Args, Choices, Missing, MissingBecause, Outcome, Value};
@@ -1029,7 +1031,7 @@ mod binding {
         assert!(!p.refused(), "{:?}", p.verdict);
         assert_eq!(p.binds.len(), 1);
         assert_eq!((p.binds[0].arg.as_str(), p.binds[0].from, p.binds[0].via), ("what", 1, Via::Rewrite));
-        let value = taken(PickKind::Text, &serde_json::json!("dana@example.com")).unwrap();
+        let value = taken(PickKind::Text, Some(&serde_json::json!("dana@example.com"))).unwrap();
         assert_eq!(rewritten_words("note it", &value).as_deref(), Some("note \"dana@example.com\""));
         assert_eq!(rewritten_words("send that report now", &value).as_deref(), Some("send \"dana@example.com\" now"));
         assert_eq!(rewritten_words("note the item", &value), None);
@@ -1040,12 +1042,23 @@ mod binding {
 
     #[test]
     fn a_field_is_taken_only_as_its_kind() {
-        let v = taken(PickKind::Text, &serde_json::json!("dana@example.com")).unwrap();
+        let v = taken(PickKind::Text, Some(&serde_json::json!("dana@example.com"))).unwrap();
         assert_eq!(v.shown(), "dana@example.com");
         assert!(matches!(v, Value::Pick { value: PickValue::Text(_), .. }));
-        assert_eq!(taken(PickKind::Text, &serde_json::json!(3)), None);
-        assert_eq!(taken(PickKind::Number, &serde_json::json!("3")), None);
-        assert_eq!(taken(PickKind::Text, &serde_json::json!("a\u{1b}[2Jb")), None, "no value repaints a line");
+        assert_eq!(taken(PickKind::Text, Some(&serde_json::json!(3))), Err(Untaken::Nothing));
+        assert_eq!(taken(PickKind::Number, Some(&serde_json::json!("3"))), Err(Untaken::Nothing));
+        assert_eq!(taken(PickKind::Text, None), Err(Untaken::Nothing));
+        let repaints = taken(PickKind::Text, Some(&serde_json::json!("a\u{1b}[2Jb")));
+        assert!(matches!(repaints, Err(Untaken::Refused(_))), "no value repaints a line: {repaints:?}");
+    }
+
+    #[test]
+    fn a_field_longer_than_any_value_is_too_large_to_take() {
+        let long = "x".repeat(2001);
+        assert_eq!(
+            taken(PickKind::Text, Some(&serde_json::json!(long))),
+            Err(Untaken::TooLarge { chars: 2001, limit: 2000 })
+        );
     }
 }
 

@@ -28,6 +28,10 @@ pub enum Why {
     NothingToTake {
         from: usize,
     },
+    /// A step bound to an earlier step's result, whose field holds more than any value a call carries.
+    TooLarge {
+        from: usize,
+    },
     /// A step whose words, written again with the value it takes, read as another reflex.
     ReadAs {
         reflex: String,

@@ -107,18 +107,30 @@ impl Runner<'_> {
         let mut lacking = None;
         for b in &binds {
             let field = results[b.from - 1].as_ref().and_then(|d| d.get(&b.field));
-            let value = field.and_then(|f| plan::taken(b.kind, f));
+            let value = match plan::taken(b.kind, field) {
+                Ok(value) => value,
+                Err(plan::Untaken::Nothing) => {
+                    lacking = Some(b);
+                    continue;
+                }
+                Err(plan::Untaken::TooLarge { chars, limit }) => {
+                    let message = format!(
+                        "step {}'s {} is {chars} characters, more than the {limit} a value holds",
+                        b.from, b.field
+                    );
+                    return Err((decision, message, Why::TooLarge { from: b.from }));
+                }
+                Err(plan::Untaken::Refused(why)) => {
+                    let message = format!("step {}'s {} cannot be taken: {why}", b.from, b.field);
+                    return Err((decision, message.clone(), Why::Said { message }));
+                }
+            };
             // A value a body reported meets the argument's range as a typed value does.
-            let out_of_range = value
-                .as_ref()
-                .and_then(|v| plan::bound_refused(&session.catalog, decision.reflex.as_deref()?, &b.arg, v));
+            let out_of_range =
+                decision.reflex.as_deref().and_then(|r| plan::bound_refused(&session.catalog, r, &b.arg, &value));
             if let Some(message) = out_of_range {
                 return Err((decision, message.clone(), Why::Said { message }));
             }
-            let Some(value) = value else {
-                lacking = Some(b);
-                continue;
-            };
             self.bounds[i].push(Bound {
                 arg: b.arg.clone(),
                 from: b.from,
