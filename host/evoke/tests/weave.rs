@@ -1085,3 +1085,24 @@ fn a_step_whose_source_gave_a_value_longer_than_any_call_holds_says_too_large() 
     assert_eq!(lines[1]["why"], serde_json::json!({ "type": "too_large", "from": 1 }), "{stdout}");
     assert_ne!(out.status.code(), Some(0));
 }
+
+#[test]
+fn ctrl_c_during_a_step_ends_it_cancelled_and_skips_the_rest() {
+    let sentence = "mark it and nap and mark it again";
+    let f = fixture(&[sentence]);
+    let mut child = f.evoke().args(["--json", sentence]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    f.wait_for("nap-start", &mut child);
+    let interrupted = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(interrupted.success());
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = text(&out);
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "{stdout}{stderr}");
+    assert_eq!(lines[0]["status"], "ran", "{stdout}");
+    assert_eq!(lines[1]["status"], "failed", "{stdout}");
+    assert_eq!(lines[1]["why"], serde_json::json!({ "type": "cancelled" }), "{stdout}");
+    assert!(lines[1].get("cancelled").is_none(), "said as its status and why instead: {stdout}");
+    assert_eq!(lines[2]["status"], "skipped", "{stdout}");
+    assert_eq!(f.count("mark"), 1, "the step after the cancelled one never ran: {}", f.marks());
+    assert_ne!(out.status.code(), Some(0));
+}

@@ -32,6 +32,8 @@ pub enum Why {
     TooLarge {
         from: usize,
     },
+    /// A step whose body Ctrl-C ended.
+    Cancelled,
     /// A step whose words, written again with the value it takes, read as another reflex.
     ReadAs {
         reflex: String,

@@ -311,7 +311,8 @@ impl Runner<'_> {
             trace: &self.traces[i],
             bound: &self.bounds[i],
             shared: &self.shared_of[i],
-            ran: ran.map(RanFields::of),
+            // A step says Ctrl-C as its status and `why`, not as the body's `cancelled`.
+            ran: ran.map(|ran| RanFields { cancelled: false, ..RanFields::of(ran) }),
             pinned: self.options.pinned.as_ref(),
             from: &self.from_of[i],
             when: self.when_of[i].as_ref(),

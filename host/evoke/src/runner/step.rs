@@ -120,7 +120,7 @@ impl Runner<'_> {
             ui.err(&render::step_end_not_recorded(&e));
         }
         if ran.cancelled {
-            self.emit(i, decision, Some(&ran), Status::Failed, said("cancelled".into()));
+            self.emit(i, decision, Some(&ran), Status::Failed, Some(Why::Cancelled));
             return Ended { exit: Exit::Failed, data: None };
         }
         let exit = crate::act::shown(ui, &ran, options.json);
