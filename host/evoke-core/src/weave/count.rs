@@ -117,7 +117,10 @@ pub fn one_reflex(parts: &[(&Part, &Decision)], names_a_value: &dyn Fn(&str, &st
             asides.push(Aside { text: part.text.clone(), remark: true, by: Some(AsideBy::Courtesy) });
             continue;
         }
-        if !points_back(&part.text) || names_a_value(&reflex, &part.text) {
+        // A question asks a thing of its own (`which track is this, then add it to my playlist`): it is a
+        // request the engine did not find, never a detail, and an aside never swallows a request.
+        let asks = crate::mood::mood(&part.text) == crate::mood::Mood::Question;
+        if !points_back(&part.text) || names_a_value(&reflex, &part.text) || asks {
             return None;
         }
         detail = true;
