@@ -303,7 +303,7 @@ impl Engine {
             .unwrap_or(chars.len());
         let stretch = |a: usize, b: usize| chars[a.min(b)..b].iter().collect::<String>();
         let (left, right) = (stretch(from, place.0), stretch(place.1, to));
-        let connective = stretch(place.0, place.1).to_lowercase();
+        let connective = weave::read_as(stretch(place.0, place.1).to_lowercase());
         let model = self.model_kept(route, true)?;
         let top = |d: &[(String, f64)]| d.iter().cloned().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or_default();
         let (l, r) = (top(&model.distribution(&left)), top(&model.distribution(&right)));

@@ -66,6 +66,12 @@ pub(crate) fn opens_with_negation(right: &str) -> bool {
     NEGATIONS.contains(&first) && !(first == "do" && right.get(1).is_none_or(|w| w.lower != "not"))
 }
 
+/// A connective as this engine reads it: a sentence's end before another (`.`, `!`, `?`) parts two
+/// clauses as a semicolon does.
+pub(crate) fn read_as(connective: String) -> String {
+    if evoke_core::weave::SENTENCE_ENDS.contains(&connective.as_str()) { ";".to_string() } else { connective }
+}
+
 /// The answer to one `weave.*` question, or `None` for one this engine does not know.
 pub fn answer(request: &str, id: &QuestionId, question: &Question, round: &Questions) -> Option<BTreeMap<String, f64>> {
     match *id {
@@ -84,7 +90,7 @@ fn cut(request: &str, start: usize, end: usize, round: &Questions) -> f64 {
     if start > end || end > chars.len() {
         return 1.0 - SURE;
     }
-    let connective: String = chars[start..end].iter().collect::<String>().to_lowercase();
+    let connective = read_as(chars[start..end].iter().collect::<String>().to_lowercase());
     let left = words(&chars[..start].iter().collect::<String>());
     let right_text: String = chars[end..].iter().collect();
     // The clause right after the place: up to the next comma or semicolon.

@@ -140,9 +140,23 @@ fn tokens(input: &str, spans: &[Candidate]) -> Vec<(Token, bool)> {
     for (i, ch) in chars.iter().enumerate().filter(|(_, ch)| matches!(ch, ',' | ';')) {
         out.push((Token { start: i, end: i + 1, text: ch.to_string() }, protected[i]));
     }
+    // A sentence's end before another sentence (`turn off the den lights. set a timer`) parts them as a
+    // semicolon does: a `.`, `!` or `?` with a space after it. A `.` after a word of one or two letters is
+    // an abbreviation's (`p. m.`, `st. louis`), and one between digits a number's.
+    for i in 0..chars.len() {
+        let ends = matches!(chars[i], '.' | '!' | '?') && chars.get(i + 1).is_some_and(|c| c.is_whitespace());
+        let letters_before = chars[..i].iter().rev().take_while(|c| c.is_alphanumeric()).count();
+        let abbreviation = chars[i] == '.' && letters_before < 3;
+        if ends && letters_before > 0 && !abbreviation {
+            out.push((Token { start: i, end: i + 1, text: chars[i].to_string() }, protected[i]));
+        }
+    }
     out.sort_by_key(|(t, _)| t.start);
     out
 }
+
+/// The marks that end a sentence before another: places to cut, as a semicolon is.
+pub const SENTENCE_ENDS: [&str; 3] = [".", "!", "?"];
 
 fn is_quote(ch: char) -> bool {
     matches!(ch, '"' | '\'' | '“' | '‘')
@@ -166,7 +180,7 @@ pub fn cuts(input: &str, spans: &[Candidate]) -> Vec<Cut> {
     let mut word_before = false;
     while i < tokens.len() {
         let (token, covered) = &tokens[i];
-        let is_connective = CONNECTIVES.contains(&token.text.as_str()) || token.text == "," || token.text == ";";
+        let is_connective = CONNECTIVES.contains(&token.text.as_str()) || !is_word(token);
         if *covered || !is_connective || !word_before {
             word_before |= is_word(token);
             i += 1;
@@ -207,7 +221,7 @@ pub fn cuts(input: &str, spans: &[Candidate]) -> Vec<Cut> {
 }
 
 fn is_word(token: &Token) -> bool {
-    token.text != "," && token.text != ";"
+    token.text != "," && token.text != ";" && !SENTENCE_ENDS.contains(&token.text.as_str())
 }
 
 const CUT_ASK: &str = "Does this connective separate two things the request asks for?";
@@ -371,7 +385,7 @@ fn part_of(chars: &[char], start: usize, end: usize, connective: Option<String>)
             }
         }
     }
-    while e > s && (chars[e - 1].is_whitespace() || matches!(chars[e - 1], '.' | '!' | ',' | ';')) {
+    while e > s && (chars[e - 1].is_whitespace() || matches!(chars[e - 1], '.' | '!' | '?' | ',' | ';')) {
         e -= 1;
     }
     if s >= e {

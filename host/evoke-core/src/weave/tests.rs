@@ -20,6 +20,18 @@ fn answers(input: &str, no: &[&str]) -> (Vec<Cut>, Answers) {
     (found, answers)
 }
 
+#[test]
+fn a_sentence_end_before_another_sentence_is_a_place_to_cut() {
+    assert_eq!(words_of("turn off the lights. set a timer"), ["."]);
+    assert_eq!(words_of("turn off the lights! set a timer? thanks"), ["!", "?"]);
+    // No sentence follows, or the mark is an abbreviation's or a number's.
+    assert!(words_of("turn off the lights.").is_empty());
+    assert!(words_of("set a timer for 2.5 minutes").is_empty());
+    assert!(words_of("wake me at 7 a. m. tomorrow").is_empty());
+    assert!(words_of("call dr. smith").is_empty());
+    assert!(words_of("play 'stop. go' now").is_empty(), "a mark inside quotes parts nothing");
+}
+
 fn texts(parts: &[Part]) -> Vec<&str> {
     parts.iter().map(|p| p.text.as_str()).collect()
 }
