@@ -25,7 +25,8 @@ pub(crate) struct Pointing {
 }
 
 /// Words that point back at a thing said elsewhere in the sentence, or at what an earlier step found: the
-/// one list every rule reads that asks whether words point back (a detail, a merge, a share, a bind, `refs`).
+/// one list every rule of the weave reads that asks whether words point back (a detail, a merge, a share, a
+/// bind, `refs`). An engine reads the words its own way.
 pub(crate) const POINTING: &[Pointing] = &[
     Pointing { words: "it", result: true },
     Pointing { words: "its", result: false },

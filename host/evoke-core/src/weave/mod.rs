@@ -96,8 +96,8 @@ pub(crate) struct Token {
     pub text: String,
 }
 
-/// The sentence's words (letters, digits and inner apostrophes) and its commas and semicolons, each with
-/// whether a quote or a typed span covers it.
+/// The sentence's words (letters, digits and inner apostrophes), its commas and semicolons, and the marks
+/// that end a sentence before another, each with whether a quote or a typed span covers it.
 fn tokens(input: &str, spans: &[Candidate]) -> Vec<(Token, bool)> {
     let chars: Vec<char> = input.chars().collect();
     let mut protected = vec![false; chars.len()];
@@ -141,11 +141,12 @@ fn tokens(input: &str, spans: &[Candidate]) -> Vec<(Token, bool)> {
         out.push((Token { start: i, end: i + 1, text: ch.to_string() }, protected[i]));
     }
     // A sentence's end before another sentence (`turn off the den lights. set a timer`) parts them as a
-    // semicolon does: a `.`, `!` or `?` with a space after it. A `.` after a word of one or two letters is
-    // an abbreviation's (`p. m.`, `st. louis`), and one between digits a number's.
+    // semicolon does: a `.`, `!` or `?` right after a word, with a space after it. A `.` after a word of one
+    // or two letters or digits may be an abbreviation's (`p. m.`, `st. louis`).
     for i in 0..chars.len() {
         let ends = matches!(chars[i], '.' | '!' | '?') && chars.get(i + 1).is_some_and(|c| c.is_whitespace());
-        let letters_before = chars[..i].iter().rev().take_while(|c| c.is_alphanumeric()).count();
+        let in_a_word = |c: &&char| c.is_alphanumeric() || matches!(c, '\'' | '’');
+        let letters_before = chars[..i].iter().rev().take_while(in_a_word).count();
         let abbreviation = chars[i] == '.' && letters_before < 3;
         if ends && letters_before > 0 && !abbreviation {
             out.push((Token { start: i, end: i + 1, text: chars[i].to_string() }, protected[i]));
@@ -170,8 +171,8 @@ fn closes(open: char, ch: char) -> bool {
     }
 }
 
-/// Every place the sentence could be cut, in order: each connective and each comma or semicolon outside
-/// quotes and typed spans, with words on both sides. `between 2 and 3` keeps its `and`.
+/// Every place the sentence could be cut, in order: each connective, comma, semicolon and sentence's end
+/// outside quotes and typed spans, with words on both sides. `between 2 and 3` keeps its `and`.
 pub fn cuts(input: &str, spans: &[Candidate]) -> Vec<Cut> {
     let tokens = tokens(input, spans);
     let mut cuts = Vec::new();

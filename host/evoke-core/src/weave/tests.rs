@@ -29,6 +29,7 @@ fn a_sentence_end_before_another_sentence_is_a_place_to_cut() {
     assert!(words_of("set a timer for 2.5 minutes").is_empty());
     assert!(words_of("wake me at 7 a. m. tomorrow").is_empty());
     assert!(words_of("call dr. smith").is_empty());
+    assert_eq!(words_of("i can't. set a timer"), ["."], "an apostrophe is inside a word");
     assert!(words_of("play 'stop. go' now").is_empty(), "a mark inside quotes parts nothing");
 }
 
