@@ -471,8 +471,8 @@ mod tests {
     }
 
     /// The steps a sentence weaves into, each the reflex it acts on, answered by `local`.
-    fn steps(catalog: &Catalog, input: &str) -> Vec<String> {
-        use evoke_core::weave::weaver::{Weaver, Woven};
+    fn woven(catalog: &Catalog, input: &str) -> evoke_core::weave::weaver::Woven {
+        use evoke_core::weave::weaver::Weaver;
         let local = Local::default();
         let mut weaver = Weaver::new(catalog, Some(local.gate), input).expect("in bounds");
         while let Some((text, questions)) = weaver.questions() {
@@ -480,7 +480,12 @@ mod tests {
             let raw = local.answer_now(&State { request: text.into() }, &questions).expect("answers");
             weaver.feed(&validate(&questions, &raw).expect("valid")).expect("within bounds");
         }
-        match weaver.woven().expect("woven") {
+        weaver.woven().expect("woven").clone()
+    }
+
+    fn steps(catalog: &Catalog, input: &str) -> Vec<String> {
+        use evoke_core::weave::weaver::Woven;
+        match woven(catalog, input) {
             Woven::One(d) => d.reflex.iter().cloned().collect(),
             Woven::Plan(p) => p.steps.iter().map(|s| s.decision.reflex.clone().unwrap_or_default()).collect(),
         }
@@ -549,11 +554,16 @@ run = "balance.mjs"
 
     #[test]
     fn two_questions_joined_by_and_are_two_steps() {
+        use evoke_core::weave::weaver::Woven;
         let catalog = money();
-        assert_eq!(
-            steps(&catalog, "how much money is in checking and what is my savings balance"),
-            ["balance", "balance"]
-        );
+        // Two questions are two parts; here both make the one read `balance` (it takes no account), so the
+        // second folds into the first: the same read reads the same thing.
+        let Woven::Plan(plan) = woven(&catalog, "how much money is in checking and what is my savings balance") else {
+            panic!("two questions are two parts")
+        };
+        assert!(plan.splits.iter().any(|s| s.cut), "{:?}", plan.splits);
+        assert_eq!(plan.steps.len(), 1, "{:?}", plan.steps);
+        assert_eq!(plan.folded.len(), 1, "{:?}", plan.folded);
         assert_eq!(
             steps(&catalog, "how much money is in my savings account and move 50 dollars into checking"),
             ["balance", "transfer"]
