@@ -137,10 +137,13 @@ pub fn plan_steps(plan: &Plan) -> String {
     out
 }
 
-/// What a person confirming a playbook's plan must see of a step beyond its call: the condition it runs
-/// under, and the nested playbook that wrote it.
+/// What a person confirming a plan must see of a step beyond its call: a value it took from words said for
+/// another step, the condition it runs under, and the nested playbook that wrote it.
 fn written_by(step: &plan::Step) -> String {
     let mut said = String::new();
+    for arg in step.shared.keys() {
+        said.push_str(&format!("  · {} said for another step", escape_outside(arg)));
+    }
     if let Some(when) = &step.when {
         said.push_str(&format!(
             "  · only if step {}'s {} is \"{}\"",
