@@ -114,13 +114,16 @@ pub fn one_reflex(parts: &[(&Part, &Decision)], names_a_value: &dyn Fn(&str, &st
     let mut detail = false;
     let mut asides = Vec::new();
     for (part, _) in parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain) {
-        if aside_by_words(&part.text) {
+        let small_words = aside_by_words(&part.text);
+        if small_words && !points_back(&part.text) {
             asides.push(Aside { text: part.text.clone(), remark: true, by: Some(AsideBy::Courtesy) });
             continue;
         }
         // A question asks a thing of its own (`which track is this, then add it to my playlist`): it is a
-        // request the engine did not find, never a detail, and an aside never swallows a request.
-        let asks = crate::mood::mood(&part.text) == crate::mood::Mood::Question;
+        // request the engine did not find, never a detail, and an aside never swallows a request. Small words
+        // that point back (`what is that`, `what is it at`) say too little to tell a question of their own
+        // from the request's own words: a detail, so the call waits for a person rather than runs.
+        let asks = crate::mood::mood(&part.text) == crate::mood::Mood::Question && !small_words;
         if !points_back(&part.text) || names_a_value(&reflex, &part.text) || asks {
             return None;
         }
