@@ -1044,9 +1044,9 @@ fn weave_project_with_contact(body: &str) -> (tempfile::TempDir, PathBuf, PathBu
     (root, project, home)
 }
 
-#[test]
-fn a_step_whose_source_gave_no_value_of_its_field_says_nothing_to_take() {
-    let body = "export default function contact({ name }) {\n  return { text: name, data: { phone: \"555\" } };\n}\n";
+/// `look up dana's address and email them` run under `--json` in the weave transcript's project, its
+/// contact book's body `body`: the run and its lines.
+fn look_up_and_email(body: &str) -> (Output, Vec<serde_json::Value>) {
     let (_root, project, home) = weave_project_with_contact(body);
     let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
         .current_dir(&project)
@@ -1056,8 +1056,15 @@ fn a_step_whose_source_gave_no_value_of_its_field_says_nothing_to_take() {
         .stdin(Stdio::null())
         .output()
         .unwrap();
+    let lines = text(&out).0.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    (out, lines)
+}
+
+#[test]
+fn a_step_whose_source_gave_no_value_of_its_field_says_nothing_to_take() {
+    let body = "export default function contact({ name }) {\n  return { text: name, data: { phone: \"555\" } };\n}\n";
+    let (out, lines) = look_up_and_email(body);
     let (stdout, stderr) = text(&out);
-    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 2, "{stdout}{stderr}");
     assert_eq!(lines[0]["status"], "ran", "{stdout}");
     assert_eq!(lines[1]["status"], "refused", "{stdout}");
@@ -1068,17 +1075,8 @@ fn a_step_whose_source_gave_no_value_of_its_field_says_nothing_to_take() {
 #[test]
 fn a_step_whose_source_gave_a_value_longer_than_any_call_holds_says_too_large() {
     let body = "export default function contact({ name }) {\n  return { text: name, data: { email: \"x\".repeat(2001) } };\n}\n";
-    let (_root, project, home) = weave_project_with_contact(body);
-    let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
-        .current_dir(&project)
-        .env("EVOKE_HOME", &home)
-        .env("NO_COLOR", "1")
-        .args(["--json", "--recording", "recording.toml", "look up dana's address and email them"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let (out, lines) = look_up_and_email(body);
     let (stdout, stderr) = text(&out);
-    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 2, "{stdout}{stderr}");
     assert_eq!(lines[0]["status"], "ran", "{stdout}");
     assert_eq!(lines[1]["status"], "refused", "{stdout}");

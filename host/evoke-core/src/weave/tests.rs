@@ -490,11 +490,13 @@ mod again_steps {
         let catalog = catalog();
         let decision = den_off(&catalog, "turn off the den but not the office");
         let others = again::others(&catalog, &decision, 7);
-        for key in [OUT, NOTHING] {
+        let answered = |key: &str| {
             let mut answers = Answers::new();
             answers.insert(others[0].id.clone(), sure(key, &[ALSO, INSTEAD, OUT, NOTHING]));
-            let (base, more) =
-                again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
+            again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input)
+        };
+        for key in [OUT, NOTHING] {
+            let (base, more) = answered(key);
             assert!(more.is_empty(), "{key}");
             assert_eq!(base.call, decision.call, "{key}");
             // Alone, the `not` makes the sentence a request not to, and the step waits; `out` says the `not`
@@ -506,10 +508,7 @@ mod again_steps {
         }
         // The office is named where the words spare it: no answer writes it in, and the step waits as read.
         for key in [ALSO, INSTEAD] {
-            let mut answers = Answers::new();
-            answers.insert(others[0].id.clone(), sure(key, &[ALSO, INSTEAD, OUT, NOTHING]));
-            let (base, more) =
-                again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
+            let (base, more) = answered(key);
             assert!(more.is_empty(), "{key}");
             assert_eq!(base.call, decision.call, "{key}");
             assert_eq!(base.outcome, Outcome::Confirm, "{key}");
