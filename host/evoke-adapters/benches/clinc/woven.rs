@@ -110,12 +110,14 @@ pub fn report(local: &Local, gate: Gate, show_cuts: bool) {
     let (mut alone, mut with_weave, mut cut) = (0usize, 0usize, 0usize);
     for item in &val {
         let d = decide(&catalog, local, gate, &item.text);
-        if d.outcome != Outcome::Abstain && d.reflex.as_deref() == Some(item.intent.as_str()) {
-            alone += 1;
-        }
+        let acted_alone = d.outcome != Outcome::Abstain && d.reflex.as_deref() == Some(item.intent.as_str());
         let w = woven(&catalog, local, gate, &item.text);
-        if acts_on_woven(&w, &item.intent) {
-            with_weave += 1;
+        let acted_woven = acts_on_woven(&w, &item.intent);
+        alone += usize::from(acted_alone);
+        with_weave += usize::from(acted_woven);
+        if show_cuts && acted_alone != acted_woven {
+            let how = if acted_alone { "lost" } else { "gained" };
+            println!("  {how}: {} {:?} ({}) → {:?}", top_two(&d.route), item.text, item.intent, steps_of(&w));
         }
         if is_cut(&w) {
             cut += 1;
