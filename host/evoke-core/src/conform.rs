@@ -572,11 +572,18 @@ fn playbook_case(input: &Value) -> Result<Value, CaseError> {
 
 /// A `mood` case: a sentence's mood, or a part's within the woven sentence that holds it.
 fn mood_case(input: &Value) -> Result<Value, CaseError> {
-    let read = match input {
-        Value::String(text) => mood(text),
-        _ => crate::mood::within(as_str(input, Some("part"))?, as_str(input, Some("sentence"))?),
+    let (read, text) = match input {
+        Value::String(text) => (mood(text), text.as_str()),
+        _ => {
+            let part = as_str(input, Some("part"))?;
+            (crate::mood::within(part, as_str(input, Some("sentence"))?), part)
+        }
     };
-    Ok(json!({ "mood": read }))
+    // `own` only where it holds, so a case of any other mood pins the mood alone.
+    Ok(match crate::mood::own_doing(text) {
+        true => json!({ "mood": read, "own": true }),
+        false => json!({ "mood": read }),
+    })
 }
 
 fn decide_case(input: &Value) -> Result<Value, CaseError> {

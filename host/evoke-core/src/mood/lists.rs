@@ -156,6 +156,7 @@ lists! {
     Words HEARSAY,
     Phrases MENTIONING_PHRASES,
     Phrases OWN_STATE,
+    Words SPEAKER,
     Phrases TAILS,
     Words OPENERS,
     Phrases ASKING,

@@ -83,6 +83,18 @@ pub fn mood(text: &str) -> Mood {
     read(text, false, true)
 }
 
+/// Whether a text tells of the speaker's own doing rather than asks for anything: a remark whose subject
+/// is the speaker (`i'm heading out`, `we'll be back at 5`, `i am on main street now`). A want (`i need`,
+/// `i'd like`) is a request and a question asks, so neither is one. A woven sentence sets such a part
+/// aside beside its request (003's aside `by` `own`).
+pub fn own_doing(text: &str) -> bool {
+    if mood(text) != Mood::Remark {
+        return false;
+    }
+    let words = spelled(&unclear::folded(text));
+    report::of_the_speaker(&words[asking::opening(&words)..])
+}
+
 /// The mood a part of a woven sentence is decided under: its own, unless the whole sentence is not a
 /// request. `turn off the den lights, not yet` leaves `not yet` out of the plan, and must not leave the
 /// rest to run; nor may `my wife texted, turn off the lights`, `turn on the kitchen lights, then are the

@@ -4,7 +4,7 @@
 
 use super::address::is_called;
 use super::form::is_subject;
-use super::lists::{HABITUAL, HEARSAY, MENTIONING, MENTIONING_PHRASES, OTHER_ACTS, OWN_STATE};
+use super::lists::{HABITUAL, HEARSAY, MENTIONING, MENTIONING_PHRASES, OTHER_ACTS, OWN_STATE, SPEAKER};
 use super::spelling::{gerund, has, spelled, starts};
 
 /// Whether the sentence reports, mentions or imagines rather than asks: a word of `MENTIONING` or a
@@ -24,6 +24,12 @@ pub(super) fn holds(text: &str, words: &[String]) -> bool {
             && matches!(words[2].as_str(), "the" | "my" | "our" | "his" | "her" | "their" | "all"))
         || (words.first().is_some_and(|w| OTHER_ACTS.contains(&w.as_str()))
             && words.iter().skip(1).any(|w| w == "to" || gerund(w)))
+}
+
+/// Whether words (past their openers) open with the speaker as subject: `i'm heading out`, `we'll be
+/// back at 5`. Read of a remark, it tells of the speaker's own doing.
+pub(super) fn of_the_speaker(words: &[String]) -> bool {
+    words.first().is_some_and(|w| SPEAKER.contains(&w.as_str()))
 }
 
 /// Whether the sentence closes by telling who said it: a clause after a comma of a subject and a verb

@@ -1,6 +1,6 @@
 //! 003's `count`: whether a sentence that could be cut asks one thing. Its parts say so when one of them
 //! finds a reflex and every other asks for nothing: an aside by its words alone (`can you tell me`, `do
-//! you know`, `when's the`). The weaver then decides the sentence whole, and it stands as one input when
+//! you know`, `when's the`), or a remark on the speaker's own doing (`i'll be back at 5`). The weaver then decides the sentence whole, and it stands as one input when
 //! that decision acts on the same reflex.
 //!
 //! A part that matched nothing but points back at what another asks (`roll a die, tell me the result
@@ -90,7 +90,8 @@ pub struct Aside {
     pub text: String,
     /// `true` for a remark set aside; `false` for words that may add a detail no call reads.
     pub remark: bool,
-    /// Why the part was set aside by its words alone: `courtesy`, the words a request is phrased in.
+    /// Why the part was set aside by its words alone: `courtesy`, the words a request is phrased in, or
+    /// `own`, a remark on the speaker's own doing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<AsideBy>,
 }
@@ -101,6 +102,8 @@ pub struct Aside {
 pub enum AsideBy {
     /// Every word is one a request is phrased in: `can you please`, `do you know`.
     Courtesy,
+    /// A remark telling of the speaker's own doing: `i'm heading out`, `we'll be back at 5`.
+    Own,
 }
 
 /// The one reflex the parts find, when the sentence may ask only that. `names_a_value` says whether a
@@ -117,6 +120,12 @@ pub fn one_reflex(parts: &[(&Part, &Decision)], names_a_value: &dyn Fn(&str, &st
         let small_words = aside_by_words(&part.text);
         if small_words && !points_back(&part.text) {
             asides.push(Aside { text: part.text.clone(), remark: true, by: Some(AsideBy::Courtesy) });
+            continue;
+        }
+        // A remark on what the speaker does (`i'll be back at 5`) asks for nothing: the request beside it
+        // is decided whole, so the remark's words are read back with it and hold a write for a yes.
+        if crate::mood::own_doing(&part.text) && !points_back(&part.text) {
+            asides.push(Aside { text: part.text.clone(), remark: true, by: Some(AsideBy::Own) });
             continue;
         }
         // A question asks a thing of its own (`which track is this, then add it to my playlist`): it is a
