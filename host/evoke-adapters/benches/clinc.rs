@@ -14,6 +14,7 @@
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- project DIR  # write the CLINC project for `evoke try --json`
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- weave        # weaving on val beside deciding alone (clinc/woven.rs)
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- cut-fit      # fits local's reader of a place to cut (clinc/cut_fit.rs)
+//! cargo bench -p evoke-adapters -F embed --bench clinc -- size-fit     # fits how local's route reads a catalog's size (clinc/size_fit.rs)
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- home         # the example project's sentences, decided
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- home embed   # the same, decided by embed
 //! cargo bench -p evoke-adapters -F embed --bench clinc -- home embed FILE  # a sentence a line from FILE instead
@@ -49,6 +50,8 @@ use std::time::Instant;
 
 #[path = "clinc/cut_fit.rs"]
 mod cut_fit;
+#[path = "clinc/size_fit.rs"]
+mod size_fit;
 #[path = "clinc/woven.rs"]
 mod woven;
 
@@ -1630,6 +1633,7 @@ fn main() {
         Some("encode-time") => encode_time(),
         Some("features") => embed_features(Path::new(args.get(1).map_or("target/embed-features.tsv", String::as_str))),
         Some("tune") | Some("mixed") => tune(),
+        Some("size-fit") => size_fit::report(),
         Some("cut-fit") => {
             let local = Local::with_params(Settings::default(), Params::default(), ArgParams::default(), GATE);
             match args.get(1).map(String::as_str) {
