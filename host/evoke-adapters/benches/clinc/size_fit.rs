@@ -57,7 +57,9 @@ pub fn report() {
     }
     println!("{} points over catalogs of {:?} reflexes", points.len(), SIZES.iter().map(|s| s.0).collect::<Vec<_>>());
     println!("d {d:.3}; c at ln n: {:.3} (shipped a {a:.3} b {b:.3} c {c:.3})", c - d * WHOLE.ln());
-    println!("size  p read     n   right before   n   right after   wrong ≥ 0.98 before/after ‰   ≥ 0.99 before/after ‰");
+    println!(
+        "size  p read     n   right before   n   right after   wrong ≥ 0.98 before/after ‰   ≥ 0.99 before/after ‰"
+    );
     for &(size, _) in SIZES {
         let here: Vec<&Point> = points.iter().filter(|p| p.n as usize == size).collect();
         for (lo, hi) in [(0.9, 0.95), (0.95, 0.98), (0.98, 0.99), (0.99, 1.01)] {

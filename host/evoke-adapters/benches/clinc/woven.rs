@@ -72,9 +72,11 @@ fn print_steps(w: &Woven) {
     for s in &p.steps {
         let d = &s.decision;
         println!("      {:?} → {:?} {} {:.2}", d.input, d.outcome, d.reflex.as_deref().unwrap_or("-"), route_p(d));
-        if d.outcome == Outcome::Abstain && std::env::var_os("PROBE").is_some() {
-            let c: Vec<String> = d.contenders.iter().take(3).map(|c| format!("{} {:.2}", c.reflex, c.route)).collect();
-            println!("        contenders {c:?} judgments {:?}", d.judgments.iter().map(|j| format!("{} {:.2}", j.top, j.p)).collect::<Vec<_>>());
+        // A part that found nothing: the reflexes nearest it, which a repair might have named.
+        if d.outcome == Outcome::Abstain {
+            let near: Vec<String> =
+                d.contenders.iter().take(3).map(|c| format!("{} {:.2}", c.reflex, c.route)).collect();
+            println!("        nearest {}", near.join(" · "));
         }
     }
 }
