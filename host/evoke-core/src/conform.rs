@@ -392,6 +392,8 @@ fn gate_case(input: &Value) -> Result<Value, CaseError> {
         confidence,
         unconsumed,
         quoted,
+        text_read: None,
+        text_left: Vec::new(),
         one_view: Vec::new(),
         runner_up,
         two_things,

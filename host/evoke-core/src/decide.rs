@@ -220,7 +220,10 @@ impl<'c> Decider<'c> {
             return Stage::Done(Box::new(self.abstain(vec![route_judgment], Vec::new())));
         };
         let fits_for = question::fits_asked(&ranked);
-        let questions = question::round_two(self.catalog, reflex, &fits_for, &self.candidates);
+        // A text typed without quotes is offered beside the typed spans, for the winner alone.
+        let texts = crate::unquoted::texts(&self.input, reflex, &self.candidates);
+        let offered: Vec<Candidate> = self.candidates.iter().cloned().chain(texts).collect();
+        let questions = question::round_two(self.catalog, reflex, &fits_for, &offered);
         Stage::Details { winner, route, questions }
     }
 
@@ -337,10 +340,13 @@ impl<'c> Decider<'c> {
                 let value = reflex.vocab_of(&arg.name).and_then(|v| v.find(top)).and_then(|w| w.value.clone());
                 Read::Value(Value::Word { word: top.to_string(), value })
             }
-            Source::Pick(kind) => match self.candidates.iter().find(|c| c.kind == *kind && c.span.key() == top) {
-                Some(c) => Read::Value(Value::Pick { span: c.span.clone(), value: c.value.clone() }),
-                None => Read::Unstated,
-            },
+            Source::Pick(kind) => {
+                let texts = crate::unquoted::texts(&self.input, reflex, &self.candidates);
+                match self.candidates.iter().chain(&texts).find(|c| c.kind == *kind && c.span.key() == top) {
+                    Some(c) => Read::Value(Value::Pick { span: c.span.clone(), value: c.value.clone() }),
+                    None => Read::Unstated,
+                }
+            }
             Source::Flag if top == YES => Read::Value(Value::Flag),
             Source::Flag => Read::Absent,
         }
@@ -586,7 +592,8 @@ fn settle(reading: Reading) -> Decision {
         _ => Some(j),
     });
     let weakest = weakest.cloned();
-    let (basis, one_view) = bases(reflex, &args, &judgments, candidates, &read_back, &given);
+    let texts = crate::unquoted::texts(input, reflex, candidates);
+    let (basis, one_view) = bases(reflex, &args, &judgments, candidates, &texts, &read_back, &given);
     let confidence = weakest.as_ref().map(|w| w.p);
     let runner_up = contenders.get(1).cloned();
     let mut decision = Decision {
@@ -666,11 +673,24 @@ fn settle(reading: Reading) -> Decision {
     let effect = reflex.manifest.effect;
     let args = decision.args.as_ref().expect("set above");
     let call = call_line(&reflex.name, args);
+    // A text typed without quotes that the call took, and those it left, which no word of the reflex reads.
+    let taken_text = args.0.iter().find_map(|(name, v)| match v {
+        Value::Pick { span, .. } if texts.iter().any(|t| t.span == *span) => Some((name.clone(), span.text.clone())),
+        _ => None,
+    });
+    let text_left: Vec<&Span> = texts
+        .iter()
+        .map(|t| &t.span)
+        .filter(|t| !args.0.iter().any(|(_, v)| matches!(v, Value::Pick { span, .. } if span == *t)))
+        .collect();
+    let in_text_left = |w: &Span| text_left.iter().any(|t| t.start <= w.start && w.end <= t.end);
     let complete = Complete {
         effect,
         confidence: confidence.unwrap_or(0.0),
         unconsumed: !other_spans.is_empty(),
         quoted: decision.quotes.is_some(),
+        text_read: taken_text,
+        text_left: text_left.iter().map(|t| t.text.clone()).collect(),
         one_view,
         runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
         two_things,
@@ -678,7 +698,7 @@ fn settle(reading: Reading) -> Decision {
         more: read_back
             .left
             .iter()
-            .filter(|l| l.does == Does::More && !l.typed && !l.cut)
+            .filter(|l| l.does == Does::More && !l.typed && !l.cut && !in_text_left(&l.words))
             .map(|l| l.words.text.clone())
             .collect(),
         cut: read_back.left.iter().filter(|l| l.cut && !l.typed).map(|l| l.words.text.clone()).collect(),
@@ -827,6 +847,7 @@ fn bases(
     args: &Args,
     judgments: &[Judgment],
     candidates: &[Candidate],
+    texts: &[Candidate],
     read_back: &crate::readback::ReadBack,
     given: &[String],
 ) -> (Bases, Vec<(String, Vec<String>)>) {
@@ -837,6 +858,11 @@ fn bases(
         // A value a person gave, or one no question read, stands on nothing the line could show.
         let Some(ask) = judgments.iter().find(|j| j.question == question).map(|j| j.p) else { continue };
         let basis = match value {
+            // A text typed without quotes, with the others it could have been.
+            Value::Pick { span, .. } if texts.iter().any(|t| t.span == *span) => Basis::Text {
+                ask,
+                others: texts.iter().filter(|t| t.span != *span).map(|t| t.span.text.clone()).collect(),
+            },
             Value::Pick { .. } => {
                 let kind = reflex.manifest.args.iter().find(|a| a.name == *name).map(|a| &a.source);
                 let of_kind = candidates.iter().filter(|c| Some(&Source::Pick(c.kind)) == kind).count();
@@ -939,6 +965,11 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
             format!("confidence {confidence} is under the {effect} bar {bar}")
         }
         Because::Quoted => "no argument took the text in quotes".into(),
+        Because::TextRead { arg, text } => format!("\"{text}\" was read as the {arg} without quotes"),
+        Because::TextLeft { words } => {
+            let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+            format!("no argument took {}, typed without quotes", words.join(", "))
+        }
         Because::Cut { words } => {
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
             format!("{} may be part of the value before it", words.join(", "))

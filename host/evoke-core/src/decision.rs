@@ -117,6 +117,12 @@ pub enum Because {
         arg: String,
         words: Vec<String>,
     },
+    /// A text the call took that was typed without quotes (`draft a mail to dana@example.com`): where it
+    /// starts and ends is the engine's reading, so a write waits for a yes.
+    TextRead {
+        arg: String,
+        text: String,
+    },
     /// Words of a write's input that nothing the reflex says reads: the input may ask for more than the
     /// call does (the read-back).
     More {
@@ -131,6 +137,11 @@ pub enum Because {
     /// A text in quotes that no value took, where the reflex takes a text in quotes: the person quoted
     /// something the call leaves out (`quotes` lists it).
     Quoted,
+    /// Words of a write's input that a text typed without quotes may be, which no value took, where the
+    /// reflex takes a text: the person may have said a text the call leaves out.
+    TextLeft {
+        words: Vec<String>,
+    },
     RunnerUp {
         reflex: String,
         route: f64,
@@ -181,6 +192,8 @@ pub enum Basis {
     },
     /// The one span of its kind in the input, taken by its question.
     Only { ask: f64 },
+    /// A text typed without quotes, taken by its question, with the `others` it could have been.
+    Text { ask: f64, others: Vec<String> },
     /// A value another part of the sentence states for several steps, `from` its words; it waits for a yes.
     Shared { from: String },
 }

@@ -27,6 +27,10 @@ pub struct Complete<'a> {
     pub unconsumed: bool,
     /// A text in quotes no value took, where the reflex takes one.
     pub quoted: bool,
+    /// A text typed without quotes that the call took: `(arg, text)`.
+    pub text_read: Option<(String, String)>,
+    /// The texts typed without quotes that no value took, where the reflex takes a text.
+    pub text_left: Vec<String>,
     /// The values that stand on one view while the words name another for their argument: `(arg, words)`.
     pub one_view: Vec<(String, Vec<String>)>,
     /// The second reflex and its route p, when there is one.
@@ -52,7 +56,14 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     let more =
         (call.effect != Effect::Read && !call.more.is_empty()).then(|| Because::More { words: call.more.clone() });
     let cut = (call.effect != Effect::Read && !call.cut.is_empty()).then(|| Because::Cut { words: call.cut.clone() });
-    let more: Vec<Because> = more.into_iter().chain(cut).collect();
+    let text_read = call
+        .text_read
+        .as_ref()
+        .filter(|_| call.effect != Effect::Read)
+        .map(|(arg, text)| Because::TextRead { arg: arg.clone(), text: text.clone() });
+    let text_left = (call.effect != Effect::Read && !call.text_left.is_empty())
+        .then(|| Because::TextLeft { words: call.text_left.clone() });
+    let more: Vec<Because> = text_read.into_iter().chain(more).chain(cut).collect();
     let one_view: Vec<Because> =
         call.one_view.iter().map(|(arg, words)| Because::OneView { arg: arg.clone(), words: words.clone() }).collect();
     let Some(gate) = gate else {
@@ -62,6 +73,7 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
         if call.quoted {
             because.push(Because::Quoted);
         }
+        because.extend(text_left);
         if call.unconsumed {
             because.push(Because::UnconsumedSpan);
         }
@@ -86,6 +98,7 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     if call.quoted {
         because.push(Because::Quoted);
     }
+    because.extend(text_left);
     if call.unconsumed {
         because.push(Because::UnconsumedSpan);
     }

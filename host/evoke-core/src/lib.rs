@@ -31,6 +31,7 @@ pub mod recognize;
 pub mod recording;
 pub mod refs;
 pub mod text;
+pub mod unquoted;
 pub mod validate;
 pub mod vocab;
 pub mod weave;
