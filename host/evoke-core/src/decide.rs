@@ -362,7 +362,10 @@ impl<'c> Decider<'c> {
     /// mentions lies in a range the mood reads as spared. A key named both to do and to spare (`the den
     /// and office lights, except the den`) is spared: a yes must never do what the person spared.
     fn spared_keys(&self, reflex: &Reflex, arg: &Arg) -> Vec<String> {
-        if self.mood() != Mood::Negated {
+        // What the whole sentence spares, in whichever part it is said (`…, set a timer for 5 minutes,
+        // skipping the office`): a value spared there is spared in every part.
+        let text = self.sentence.as_deref().unwrap_or(&self.input);
+        if mood(text) != Mood::Negated {
             return Vec::new();
         }
         let keys: Vec<(&str, &str)> = match &arg.source {
@@ -374,8 +377,8 @@ impl<'c> Decider<'c> {
             Source::Pick(_) | Source::Flag => return Vec::new(),
         };
         let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys: keys.clone() };
-        let said = crate::mention::said(&self.input, &[offered]);
-        let spared = crate::mood::spared_ranges(&self.input);
+        let said = crate::mention::said(text, &[offered]);
+        let spared = crate::mood::spared_ranges(text);
         let mentions: Vec<&crate::mention::Mention> = said.iter().flat_map(|s| &s.mentions).collect();
         keys.iter()
             .map(|(key, _)| *key)

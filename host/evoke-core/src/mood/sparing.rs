@@ -59,26 +59,65 @@ pub(super) fn by_a_later_word(text: &str, all: &[String]) -> bool {
 }
 
 /// Where a sentence read as [`Mood::Negated`](super::Mood::Negated) speaks of what is not to be done or
-/// is spared: from each word or phrase of `NEGATIONS` (or of `SPARING` after a word of `EVERY`) to the
-/// end of its clause (a comma, semicolon, period, `!` or `?`, or the end), as character ranges, end
-/// exclusive. A value said only there is what the person spared, never what the call should be made
-/// with: `turn off every light except the den` names the den to keep it on.
+/// is spared, as character ranges, end exclusive: from each word or phrase of `NEGATIONS`, from a word of
+/// `SPARING` after a word of `EVERY` or right after `but` (`but skip the den`), from a word of `SPARING`
+/// after a thing named in `-s` (`the den lights bar the lamp`), and from a verb of `KEEPING_FROM` or
+/// `PREVENTING` that keeps something from happening, each to the end of its clause (a comma, semicolon,
+/// period, `!` or `?`, or the end); and a whole clause after a comma that opens with a word of `SPARING`
+/// before a determiner, or with `leave`, `keep` or `spare` (`…, skipping the den`, `…, leave the den`), or
+/// that closes with `aside`, `excepted`, `excluded`, `stay` or `stays` (`…, the den excepted`). These are the
+/// places [`by_a_later_word`] and [`at_once`] read the sentence as sparing something. A value said only
+/// there is what the person spared, never what the call should be made with: `turn off every light except
+/// the den` names the den to keep it on.
 pub fn spared_ranges(text: &str) -> Vec<(usize, usize)> {
     // The engine's words, for their offsets; `negation::opens` reads the lists as they spell them.
     let words = crate::words::words(text);
     let chars: Vec<char> = text.chars().collect();
-    let clause_end = |from: usize| {
-        (from..chars.len()).find(|&i| matches!(chars[i], ',' | ';' | '.' | '!' | '?')).unwrap_or(chars.len())
-    };
+    let is_end = |c: char| matches!(c, ',' | ';' | '.' | '!' | '?');
+    let clause_end = |from: usize| (from..chars.len()).find(|&i| is_end(chars[i])).unwrap_or(chars.len());
+    let lower = |i: usize| words.get(i).map(|w| w.lower.as_str());
+    let determiner = |i: usize| matches!(lower(i), Some("the" | "my" | "our" | "this" | "that"));
+    let named_after = |i: usize| determiner(i + 1) || (matches!(lower(i + 1), Some("in" | "at")) && determiner(i + 2));
     let every_before = |i: usize| words[..i].iter().any(|w| EVERY.contains(&w.lower.as_str()));
-    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    // Whether word `i` opens a clause after a comma (or a semicolon), and where that clause starts.
+    let after_a_comma = |i: usize| {
+        let before = if i == 0 { None } else { Some(words[i - 1].end) };
+        before.and_then(|b| (b..words[i].start).find(|&k| matches!(chars[k], ',' | ';')))
+    };
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    let mut push = |start: usize, end: usize| found.push((start, end));
     for i in 0..words.len() {
-        let opens = negation::opens(&words[i..]) || (SPARING.contains(&words[i].lower.as_str()) && every_before(i));
-        if !opens {
-            continue;
+        let w = words[i].lower.as_str();
+        let sparing = SPARING.contains(&w);
+        let opens = negation::opens(&words[i..])
+            || (sparing && every_before(i))
+            || (sparing && i > 0 && words[i - 1].lower == "but" && named_after(i))
+            || (i > 0
+                && matches!(w, "save" | "bar" | "sans" | "leaving" | "omitting" | "sparing")
+                && words[i - 1].lower.len() > 3
+                && words[i - 1].lower.ends_with('s')
+                && determiner(i + 1))
+            || ((KEEPING_FROM.contains(&w) || PREVENTING.contains(&w))
+                && words[i + 1..].iter().any(|x| gerund(&x.lower)))
+            || (after_a_comma(i).is_some()
+                && ((sparing && w != "but" && determiner(i + 1)) || matches!(w, "leave" | "keep" | "spare")));
+        if opens {
+            push(words[i].start, clause_end(words[i].end));
         }
-        let start = words[i].start;
-        let end = clause_end(words[i].end);
+        // `…, the den excepted`: the clause that closes with the word is spared whole.
+        let closes_clause = words.get(i + 1).is_none_or(|next| (words[i].end..next.start).any(|k| is_end(chars[k])));
+        if matches!(w, "aside" | "excepted" | "excluded" | "stay" | "stays") && closes_clause {
+            let start = (0..words[i].start).rev().find(|&k| is_end(chars[k]));
+            if let Some(start) = start {
+                let first = words.iter().find(|x| x.start > start).map_or(words[i].start, |x| x.start);
+                push(first, words[i].end);
+            }
+        }
+    }
+    // Ranges that overlap or touch are one.
+    found.sort_unstable();
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for (start, end) in found {
         match ranges.last_mut() {
             Some(last) if last.1 >= start => last.1 = last.1.max(end),
             _ => ranges.push((start, end)),
@@ -105,5 +144,28 @@ mod tests {
         assert_eq!(spared("turn off every light bar the den"), ["bar the den"]);
         assert!(spared("meet me at the bar in the den").is_empty());
         assert!(spared("turn off the kitchen lights").is_empty());
+    }
+
+    #[test]
+    fn every_way_the_mood_reads_a_room_spared_names_its_range() {
+        let spared = |text: &str| -> Vec<String> {
+            spared_ranges(text).iter().map(|(a, b)| text.chars().skip(*a).take(b - a).collect()).collect()
+        };
+        assert_eq!(spared("turn off the lights, skipping the den"), ["skipping the den"]);
+        assert_eq!(spared("turn off the lights but skip the den"), ["skip the den"]);
+        assert_eq!(spared("turn off the lights but leave the den"), ["leave the den"]);
+        assert_eq!(spared("turn off the lights, spare the den"), ["spare the den"]);
+        assert_eq!(spared("turn off the lights, leave the den"), ["leave the den"]);
+        assert_eq!(spared("turn off the den and office lights, the office excepted"), ["the office excepted"]);
+        assert_eq!(spared("turn off the den lights bar the lamp"), ["bar the lamp"]);
+        assert_eq!(spared("keep the den lights from turning off"), ["keep the den lights from turning off"]);
+        // A spared clause said after another request still spares what it names.
+        assert_eq!(
+            spared("turn off the den and office lights, set a timer for 5 minutes, skipping the office"),
+            ["skipping the office"]
+        );
+        // `leave` that asks for something, with no comma or `but` before it, spares nothing.
+        assert!(spared("leave the den lights on").is_empty());
+        assert!(spared("skip this song").is_empty());
     }
 }

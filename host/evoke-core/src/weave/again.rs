@@ -33,8 +33,9 @@ pub struct Other {
 }
 
 /// The other values of a decided step's vocabulary arguments that its words say, each once, in input order.
-/// At most `limit`.
-pub fn others(catalog: &Catalog, decision: &Decision, limit: usize) -> Vec<Other> {
+/// At most `limit`. `sentence` is the whole sentence the step is a part of: a value it spares anywhere
+/// (`…, set a timer for 5 minutes, skipping the office`) is spared in every step.
+pub fn others(catalog: &Catalog, decision: &Decision, sentence: &str, limit: usize) -> Vec<Other> {
     let mut found = Vec::new();
     let (Some(name), Some(args)) = (decision.reflex.as_deref(), decision.args.as_ref()) else { return found };
     if decision.outcome == Outcome::Abstain {
@@ -47,11 +48,12 @@ pub fn others(catalog: &Catalog, decision: &Decision, limit: usize) -> Vec<Other
     if lower.len() != decision.input.chars().count() {
         return found;
     }
-    // A value the words spare (`…, except the office`) is never written in, wherever else they name it.
-    let spared = crate::mood::spared_ranges(&decision.input);
+    // A value the sentence spares (`…, except the office`) is never written in, wherever else it names it.
+    let spared = crate::mood::spared_ranges(sentence);
+    let sentence_lower: Vec<char> = sentence.to_lowercase().chars().collect();
     let named_to_spare = |word: &str| {
         let len = word.chars().count();
-        whole_words_at(&lower, &word.to_lowercase())
+        whole_words_at(&sentence_lower, &word.to_lowercase())
             .any(|at| spared.iter().any(|(start, end)| *start <= at && at + len <= *end))
     };
     for arg in &reflex.manifest.args {
@@ -178,12 +180,14 @@ pub fn apply(
     }
     // A value the engine placed as a step of its own or ruled out no longer disagrees with the step. One
     // it means in place of the value read still does: the words say both.
+    // A value the sentence spares is placed too: the words name it to spare it, not to say another value.
     let placed = |arg: &str, word: &str| {
         others.iter().filter(|o| o.arg == arg && o.word.eq_ignore_ascii_case(word)).any(|o| {
-            answers.get(&o.id).is_some_and(|a| {
-                let (top, p) = a.top();
-                p >= bar && (top == OUT || (top == ALSO && !o.spared))
-            })
+            o.spared
+                || answers.get(&o.id).is_some_and(|a| {
+                    let (top, p) = a.top();
+                    p >= bar && (top == OUT || top == ALSO)
+                })
         })
     };
     // Each step also holds the value of the step it was written from, and of its siblings: theirs.

@@ -318,6 +318,12 @@ pub fn spare_excluded(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
             continue;
         }
         let before = plan.steps[i].decision.clone();
+        // A step already read with the part: its own decision spared what the sentence spares (its ask
+        // offers no spared key), or its own words name a spared key, which then never became a step.
+        let is_spared = |arg: &str, key: &str| spared.iter().any(|(a, k, _)| a == arg && k == key);
+        let read_with_part = before.missing.iter().flatten().any(
+            |m| matches!(&m.because, MissingBecause::Excluded { key } if is_spared(&m.arg, key)),
+        ) || crate::readback::mentions(&before.input, reflex).iter().any(|(arg, key, ..)| is_spared(arg, key));
         let again = plan.steps[i].repair == Some(Repair::Again);
         let decision = &mut plan.steps[i].decision;
         for m in decision.missing.iter_mut().flatten() {
@@ -357,7 +363,7 @@ pub fn spare_excluded(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
         }
         // The part was read with the step only where it changed what the step offers or takes: `every light
         // except the den` narrows the lights, `the den lights but don't touch the office` leaves them be.
-        if plan.steps[i].decision != before {
+        if plan.steps[i].decision != before || read_with_part {
             plan.exclusive = true;
             plan.steps[i].repair.get_or_insert(Repair::Corrected);
         }

@@ -407,7 +407,7 @@ mod again_steps {
         // Alone, the office the words also name holds the den's step for a person.
         assert_eq!(decision.outcome, Outcome::Confirm);
         assert!(matches!(decision.because.as_deref(), Some([crate::decision::Because::OneView { .. }])));
-        let others = again::others(&catalog, &decision, 7);
+        let others = again::others(&catalog, &decision, &decision.input, 7);
         assert_eq!(others.len(), 1);
         assert_eq!(others[0].id.to_string(), "weave.again_21_27_lights__room");
         let round = again::round(&decision, &others);
@@ -437,7 +437,7 @@ mod again_steps {
         let sentence = "turn off the den and office lights, just kidding";
         let decision = den_off_within(Decider::new(&catalog, Some(GATE), part).unwrap().within(sentence));
         assert_eq!(decision.outcome, Outcome::Confirm);
-        let others = again::others(&catalog, &decision, 7);
+        let others = again::others(&catalog, &decision, &decision.input, 7);
         let mut answers = Answers::new();
         answers.insert(others[0].id.clone(), sure(ALSO, &[ALSO, INSTEAD, OUT, NOTHING]));
         let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, sentence);
@@ -460,7 +460,7 @@ mod again_steps {
     fn a_hold_names_only_the_words_no_step_placed() {
         let catalog = catalog();
         let decision = den_off(&catalog, "turn off the den, kitchen and office lights");
-        let others = again::others(&catalog, &decision, 7);
+        let others = again::others(&catalog, &decision, &decision.input, 7);
         assert_eq!(others.iter().map(|o| o.word.as_str()).collect::<Vec<_>>(), ["kitchen", "office"]);
         let mut answers = Answers::new();
         answers.insert(others[0].id.clone(), sure(ALSO, &[ALSO, INSTEAD, OUT, NOTHING]));
@@ -475,7 +475,7 @@ mod again_steps {
     fn a_value_meant_in_place_of_the_one_read_still_waits_for_a_person() {
         let catalog = catalog();
         let decision = den_off(&catalog, "turn off the den and office lights");
-        let others = again::others(&catalog, &decision, 7);
+        let others = again::others(&catalog, &decision, &decision.input, 7);
         let mut answers = Answers::new();
         answers.insert(others[0].id.clone(), sure(INSTEAD, &[ALSO, INSTEAD, OUT, NOTHING]));
         let (base, more) = again::apply(&catalog, Some(&GATE), &[], &decision, &others, &answers, 0.4, &decision.input);
@@ -489,7 +489,7 @@ mod again_steps {
     fn a_value_ruled_out_or_said_of_something_else_adds_no_step() {
         let catalog = catalog();
         let decision = den_off(&catalog, "turn off the den but not the office");
-        let others = again::others(&catalog, &decision, 7);
+        let others = again::others(&catalog, &decision, &decision.input, 7);
         let answered = |key: &str| {
             let mut answers = Answers::new();
             answers.insert(others[0].id.clone(), sure(key, &[ALSO, INSTEAD, OUT, NOTHING]));
@@ -519,7 +519,7 @@ mod again_steps {
     fn a_value_named_to_do_and_to_spare_is_never_written_in() {
         let catalog = catalog();
         let decision = den_off(&catalog, "turn off the den and office lights, except the office");
-        let others = again::others(&catalog, &decision, 7);
+        let others = again::others(&catalog, &decision, &decision.input, 7);
         assert_eq!(others.len(), 1, "{others:?}");
         assert!(others[0].spared, "{others:?}");
         let mut answers = Answers::new();

@@ -362,7 +362,7 @@ impl<'c> Weaver<'c> {
                 continue;
             };
             let room = MAX_PARTS.saturating_sub(planned);
-            let others = again::others(self.catalog, decision, room);
+            let others = again::others(self.catalog, decision, &self.input, room);
             if others.is_empty() {
                 continue;
             }
@@ -477,7 +477,7 @@ impl<'c> Weaver<'c> {
         let decision = self.detailed(decision);
         // Words that name other values of a list (`the den and the office lights and tell me when it is
         // done`) are read as any step's are (`again`): the sentence goes on as one part, whole.
-        if !again::others(self.catalog, &decision, MAX_PARTS - 1).is_empty() {
+        if !again::others(self.catalog, &decision, &self.input, MAX_PARTS - 1).is_empty() {
             let whole =
                 super::Part { start: 0, end: self.input.chars().count(), text: self.input.clone(), connective: None };
             let reading = self.reading.as_mut().expect("parts are read");
