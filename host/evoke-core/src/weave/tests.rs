@@ -1287,3 +1287,20 @@ fn a_splice_narrows_its_neighbour_only_where_it_gives_what_was_asked_and_keeps_t
     let den_on = lights(vec![("room", word("den")), ("state", word("on"))], None);
     assert!(!narrows(&in_the_den, &asks_room, &den_on));
 }
+
+#[test]
+fn a_part_left_out_that_something_is_joined_to_holds_every_step() {
+    let joined = |input: &str, no: &[&str]| {
+        let (cuts, answers) = answers(input, no);
+        let reading = read(input, &cuts, &answers, 0.5).expect("bounded");
+        two_things::excluded_joins_more(&reading.excluded, &reading.parts)
+    };
+    // Whether the office is ruled out too or asked for is the person's to say.
+    assert!(joined("turn off the kitchen lights, not the den, and the office", &[]));
+    assert!(joined("turn off the kitchen lights, not the den; the office", &[";"]));
+    assert!(joined("turn off the kitchen lights, not the den but the office", &["but"]));
+    // What is ruled out, and nothing joined to it, holds nothing.
+    assert!(!joined("turn off the kitchen lights, not the den", &[]));
+    assert!(!joined("turn off the kitchen lights, not the den, then set a timer for 5 minutes", &[]));
+    assert!(!joined("turn on the den lights but not the office", &[]));
+}

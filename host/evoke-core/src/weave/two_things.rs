@@ -151,16 +151,29 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
 
 /// Whether a part that says what not to do joins more to it (`…, not the den, and the office`): whether
 /// the office is ruled out too or asked for is the person's to say, so no step of the plan runs unasked.
-/// So does one that only seems to rule out: `…, not just the kitchen` asks for the kitchen too.
-pub fn excluded_joins_more(excluded: &[super::Part]) -> bool {
+/// So does one that only seems to rule out (`…, not just the kitchen` asks for the kitchen too), one that
+/// goes on past a contrast or a clause's end (`…, not the den but the office`, `…, not the den; the
+/// office`), and one a part joined by `and`, `plus` or `also` follows (`parts`, the plan's parts).
+pub fn excluded_joins_more(excluded: &[super::Part], parts: &[super::Part]) -> bool {
+    let joining = |text: &str| words(text).iter().any(|w| matches!(w.lower.as_str(), "and" | "plus" | "also"));
     excluded.iter().any(|part| {
         let said = words(&part.text);
         let not_only = said.len() >= 2
             && said[0].lower == "not"
             && matches!(said[1].lower.as_str(), "just" | "only" | "simply" | "merely");
+        // A clause's end with words after it: what follows is no longer what was ruled out.
+        let chars: Vec<char> = part.text.chars().collect();
+        let goes_on = said.iter().any(|w| chars[..w.start].iter().any(|c| matches!(c, ',' | ';')));
+        // The part right after it, with nothing left out between, joined to it.
+        let next = parts.iter().filter(|p| p.start >= part.end).min_by_key(|p| p.start);
+        let between = |p: &super::Part| excluded.iter().any(|e| e.start >= part.end && e.end <= p.start);
+        let joined_after = next.is_some_and(|p| !between(p) && p.connective.as_deref().is_some_and(joining));
         not_only
+            || goes_on
+            || joined_after
             || part.text.contains(['&', '+'])
             || said.iter().any(|w| matches!(w.lower.as_str(), "and" | "plus" | "then" | "also"))
+            || said.iter().skip(1).any(|w| w.lower == "but")
     })
 }
 
