@@ -312,6 +312,7 @@ impl<'c> Decider<'c> {
             missing,
             unconsumed,
             given: Vec::new(),
+            elsewhere: values_elsewhere(self.catalog, reflex),
         })
     }
 
@@ -536,7 +537,23 @@ fn settled_with(
         missing,
         unconsumed,
         given: answers.iter().map(|(name, _)| name.clone()).collect(),
+        elsewhere: values_elsewhere(catalog, reflex),
     })
+}
+
+/// The words, lowercased, that name a value of an argument of another reflex than `reflex`: its option
+/// keys and vocabulary words, each word of them.
+fn values_elsewhere(catalog: &Catalog, reflex: &Reflex) -> std::collections::HashSet<String> {
+    let mut found = std::collections::HashSet::new();
+    for other in catalog.reflexes().iter().filter(|r| r.name != reflex.name) {
+        for arg in &other.manifest.args {
+            found.extend(arg.source.option_keys().flat_map(crate::words::words).map(|w| w.lower));
+        }
+        for vocab in other.vocabs.values() {
+            found.extend(vocab.words.iter().flat_map(|w| crate::words::words(&w.word)).map(|w| w.lower));
+        }
+    }
+    found
 }
 
 /// What a reading of the answers came to, before the gate's last rules.
@@ -555,6 +572,8 @@ struct Reading<'a> {
     unconsumed: Vec<Span>,
     /// The arguments a person gave: they stand on the person's word, not on a reading of the input.
     given: Vec<String>,
+    /// The words that name a value of another reflex's argument (`on` of the lights, for a timer).
+    elsewhere: std::collections::HashSet<String>,
 }
 
 /// The gate's rules after abstaining: ask for what is missing, else confirm for every reason that holds, else run.
@@ -572,6 +591,7 @@ fn settle(reading: Reading) -> Decision {
         missing,
         unconsumed,
         given,
+        elsewhere,
     } = reading;
     let flags: Vec<&str> = reflex
         .manifest
@@ -581,7 +601,7 @@ fn settle(reading: Reading) -> Decision {
         .filter(|a| judgments.iter().any(|j| j.question == QuestionId::arg(&reflex.name, &a.name)))
         .map(|a| a.name.as_str())
         .collect();
-    let read_back = crate::readback::read_back(input, reflex, &args, candidates, &flags);
+    let read_back = crate::readback::read_back_among(input, reflex, &args, candidates, &flags, &elsewhere);
     // An optional argument judged unstated that the read-back finds no word for is unstated by the words,
     // not by the engine's guess: it is no judgment the call waits on.
     let settled_unstated = |j: &&Judgment| match &j.question {

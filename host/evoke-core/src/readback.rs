@@ -184,6 +184,14 @@ fn says_again(said_words: &[Word], i: usize) -> bool {
     }
 }
 
+/// Whether the word at `i` closes its clause: the last word, or one a mark (`,`, `;`, `.`, `!`, `?`) or
+/// a word that joins two things (`and`, `then`, `but`, `or`) follows.
+fn closes_clause(input: &str, said_words: &[Word], i: usize) -> bool {
+    let Some(next) = said_words.get(i + 1) else { return true };
+    let between: String = input.chars().skip(said_words[i].end).take(next.start - said_words[i].end).collect();
+    between.contains([',', ';', '.', '!', '?']) || matches!(next.lower.as_str(), "and" | "then" | "but" | "or")
+}
+
 /// What one word of the input is, before runs are joined.
 #[derive(Debug, Clone, PartialEq)]
 enum Said {
@@ -198,6 +206,22 @@ enum Said {
 /// Reads the call (`reflex` with `args`) back against `input`, whose typed spans are `candidates`.
 /// `flags` are the reflex's flags the engine judged, yes or no: no word places what a flag reads.
 pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candidate], flags: &[&str]) -> ReadBack {
+    read_back_among(input, reflex, args, candidates, flags, &HashSet::new())
+}
+
+/// [`read_back`] among other reflexes: `elsewhere` holds the words, lowercased, that name a value of
+/// another reflex's argument (an option key, a vocabulary word). Such a word that closes its clause is
+/// never `nothing`, even a word a request is phrased in: `on` in `all on, set a timer for 5 minutes` asks
+/// the lights for something the timer does not read, so it does `more`. Before more words of its clause
+/// it reads as they do (`mute the sound on the speakers`).
+pub fn read_back_among(
+    input: &str,
+    reflex: &Reflex,
+    args: &Args,
+    candidates: &[Candidate],
+    flags: &[&str],
+    elsewhere: &HashSet<String>,
+) -> ReadBack {
     let said_words = words(input);
     let mut said: Vec<Option<Said>> = vec![None; said_words.len()];
     let within = |w: &Word, start: usize, end: usize| start <= w.start && w.end <= end;
@@ -284,6 +308,8 @@ pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candid
         } else if says_again(&said_words, i) {
             said[i] = Some(Said::Again);
             continue;
+        } else if elsewhere.contains(&w.lower) && !own.contains(&w.stem) && closes_clause(input, &said_words, i) {
+            Does::More
         } else if is_stop(w)
             || phrased[i]
             || crate::weave::two_things::opens_one_act(&said_words, i)
@@ -488,6 +514,20 @@ options.off = "Switch off."
         let rooms = "den = \"The TV room.\"\noffice = \"The study.\"\n";
         let rooms = crate::vocab::read_vocab("rooms", "rooms.toml", rooms).value.unwrap();
         Reflex { name: "lights".into(), manifest, vocabs: [("rooms".to_string(), rooms)].into_iter().collect() }
+    }
+
+    #[test]
+    fn a_small_word_that_names_another_reflex_s_value_at_a_clause_end_does_more() {
+        let elsewhere: HashSet<String> = ["up".to_string()].into_iter().collect();
+        let read = |input: &str| read_back_among(input, &lights(), &call(Some("den"), "off"), &[], &[], &elsewhere);
+        let more = |back: &ReadBack| -> Vec<String> {
+            back.left.iter().filter(|l| l.does == Does::More).map(|l| l.words.text.clone()).collect()
+        };
+        assert_eq!(more(&read("turn off the den lights and up")), ["up"]);
+        assert_eq!(more(&read("up, turn off the den lights")), ["up"]);
+        // Before more words of its clause it reads as they do.
+        assert!(more(&read("turn off the den lights up there")).is_empty());
+        assert!(more(&read_back("turn off the den lights and up", &lights(), &call(Some("den"), "off"), &[], &[])).is_empty());
     }
 
     fn call(room: Option<&str>, state: &str) -> Args {
