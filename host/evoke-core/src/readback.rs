@@ -174,7 +174,7 @@ fn command_verbs() -> &'static HashSet<String> {
 
 /// Whether the word at `i` says the call is wanted once more (003's `left.again`: `again`, `once more`):
 /// it asks for the same call, not for more than it.
-fn says_again(said_words: &[Word], i: usize) -> bool {
+pub(crate) fn says_again(said_words: &[Word], i: usize) -> bool {
     let w = |k: usize| said_words.get(k).map(|w| w.lower.as_str());
     match w(i) {
         Some("again") => true,

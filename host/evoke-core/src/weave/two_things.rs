@@ -123,17 +123,19 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
         return false;
     }
     let spoken = spoken_of(reflex);
+    // A word that asks for the call once more (`and start it again`) joins a second call of it.
     let unspoken = |from: usize, to: usize| {
-        said.iter().filter(|w| w.start >= from && w.end <= to).any(|w| {
-            !in_a_span(w.start, w.end)
-                && !is_stop(w)
-                && !COURTESY.contains(&w.lower.as_str())
-                && !COURTESY.contains(&w.stem.as_str())
-                && !NOT_KNOWING.contains(&w.lower.as_str())
-                && !JOINING_WORDS.iter().any(|p| p.contains(&w.lower.as_str()))
-                && !CLOSING_JOINS.contains(&w.lower.as_str())
-                && !w.lower.chars().all(|c| c.is_ascii_digit())
-                && !spoken.contains(&w.stem)
+        said.iter().enumerate().filter(|(_, w)| w.start >= from && w.end <= to).any(|(i, w)| {
+            crate::readback::says_again(&said, i)
+                || (!in_a_span(w.start, w.end)
+                    && !is_stop(w)
+                    && !COURTESY.contains(&w.lower.as_str())
+                    && !COURTESY.contains(&w.stem.as_str())
+                    && !NOT_KNOWING.contains(&w.lower.as_str())
+                    && !JOINING_WORDS.iter().any(|p| p.contains(&w.lower.as_str()))
+                    && !CLOSING_JOINS.contains(&w.lower.as_str())
+                    && !w.lower.chars().all(|c| c.is_ascii_digit())
+                    && !spoken.contains(&w.stem))
         })
     };
     let length = chars.len();
