@@ -93,7 +93,8 @@ pub fn main() -> ExitCode {
             let ui = Ui::terminal();
             ui.err(&escape_outside_lines(&plain_error(e)));
             if let Some((command, said)) =
-                sentence_starting_with_a_command(std::env::args().skip(1)).filter(|_| leftover)
+                sentence_starting_with_a_command(std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()))
+                    .filter(|_| leftover)
             {
                 ui.err(&render::sentence_needs_quotes(&command, &render::command(&said)));
             }

@@ -61,3 +61,11 @@ fn a_sentence_typed_without_quotes_that_starts_with_a_command_says_to_quote_it()
     let flag = World::empty().evoke(&["--loud", "hello"]);
     assert!(!flag.stderr.contains("in quotes"), "{}", flag.stderr);
 }
+
+#[test]
+fn an_argument_that_is_not_utf8_is_a_usage_error_never_a_panic() {
+    let run = World::empty().evoke_bytes(&[b"--json", b"turn off the den \xff lights"]);
+    assert_eq!(run.code, 2, "{}", run.seen());
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.stderr.contains("invalid UTF-8"), "clap's own error: {}", run.stderr);
+}

@@ -185,6 +185,24 @@ impl World {
         }
     }
 
+    /// evoke run with arguments given as bytes, which need not be UTF-8, its output read leniently.
+    pub fn evoke_bytes(&self, args: &[&[u8]]) -> Run {
+        use std::os::unix::ffi::OsStrExt;
+        let out = Command::new(env!("CARGO_BIN_EXE_evoke"))
+            .args(args.iter().map(|a| std::ffi::OsStr::from_bytes(a)))
+            .current_dir(self.root.path())
+            .env("EVOKE_HOME", self.home.path())
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        Run {
+            code: out.status.code().expect("evoke ended by a signal"),
+            stdout: self.path_free(&String::from_utf8_lossy(&out.stdout)),
+            stderr: self.path_free(&String::from_utf8_lossy(&out.stderr)),
+        }
+    }
+
     /// The text with this world's directories named, so that a snapshot holds on any machine.
     fn path_free(&self, text: &str) -> String {
         let mut text = text.to_string();
