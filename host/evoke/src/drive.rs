@@ -60,6 +60,11 @@ pub enum Failure {
     Weave {
         reason: evoke_core::weave::TooMany,
     },
+    /// No decision could be made here: the project is not trusted, its files do not read, or its engine
+    /// is not known. `message` is the error a person sees, its fix apart.
+    Project {
+        message: String,
+    },
 }
 
 impl std::fmt::Display for Failure {
@@ -72,6 +77,7 @@ impl std::fmt::Display for Failure {
                 write!(f, "refused: the {seconds}-second deadline passed while deciding; nothing ran")
             }
             Failure::Weave { reason } => write!(f, "refused: {reason}; nothing ran"),
+            Failure::Project { message } => write!(f, "refused: {message}; nothing was decided"),
         }
     }
 }

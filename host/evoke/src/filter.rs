@@ -180,3 +180,33 @@ mod tests {
         assert_eq!(lines(&input), vec![(Read::Whole, MAX_LINE_BYTES)]);
     }
 }
+
+/// Where no decision can be made at all (the project is not trusted, its files do not read): under
+/// `--json`, every input still gets its line, `fault` `project`, the sentence given or each line of the
+/// filter, and nothing is logged, since the log's place is the project's. Then the error itself.
+pub fn refuse_every_input(ui: &Ui, sentence: Option<&str>, json: bool, error: CommandError) -> CommandResult {
+    if !json {
+        return Err(error);
+    }
+    let failure = crate::drive::Failure::Project { message: error.message.clone() };
+    let line = |input: &str| crate::line::refused_line(input, &failure, &[]);
+    match sentence {
+        Some(sentence) => ui.json_line(&line(sentence)),
+        None if !ui.input_is_terminal() => {
+            let mut unlogged = Log::closed();
+            let _ = each_line(ui, &mut unlogged, |_, read| {
+                match read {
+                    Line::Text(text) => ui.json_line(&line(text)),
+                    Line::Refused { shown, refusal } => ui.json_line(&crate::line::refused_line(
+                        &shown,
+                        &crate::drive::Failure::Input { refusal },
+                        &[],
+                    )),
+                }
+                Ok(Exit::Done)
+            });
+        }
+        None => {}
+    }
+    Err(error)
+}

@@ -29,6 +29,12 @@ impl Log {
         Log { file, pending: None }
     }
 
+    /// A log that writes nothing: every append says it could not be written.
+    pub fn closed() -> Log {
+        let why = std::io::Error::other("no log is kept where no decision can be made");
+        Log { file: Err(std::sync::Arc::new(why)), pending: None }
+    }
+
     /// From now on, hold the entries back and write them together at [`Log::flush`] (or past
     /// [`PENDING_BYTES`], or when the log is dropped): `try`'s filter writes its log when it would wait for
     /// input, as it writes its output, not one write for every line. (`say` runs bodies, so each of its

@@ -28,7 +28,10 @@ pub struct Options<'a> {
 
 pub fn run(context: &Context, sentence: Option<String>) -> CommandResult {
     let ui = &context.ui;
-    let session = context.session()?;
+    let session = match context.session() {
+        Ok(session) => session,
+        Err(e) => return crate::filter::refuse_every_input(ui, sentence.as_deref(), context.json, e),
+    };
     let options = Options { ui, json: context.json, project_flag: context.project_dir(), repeated: context.repeated() };
     let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());

@@ -25,8 +25,11 @@ pub struct Args {
 
 pub fn run(context: &Context, args: &Args) -> CommandResult {
     let ui = &context.ui;
-    let session = context.session()?;
     let sentence = (!args.sentence.is_empty()).then(|| args.sentence.join(" "));
+    let session = match context.session() {
+        Ok(session) => session,
+        Err(e) => return crate::filter::refuse_every_input(ui, sentence.as_deref(), context.json, e),
+    };
     let json = context.json;
     let mut log = Log::open(&session.places.log());
     let runtime = crate::session::runtime()?;

@@ -69,3 +69,27 @@ fn an_argument_that_is_not_utf8_is_a_usage_error_never_a_panic() {
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     assert!(run.stderr.contains("invalid UTF-8"), "clap's own error: {}", run.stderr);
 }
+
+#[test]
+fn under_json_an_untrusted_project_still_gives_every_input_its_line() {
+    let world = World::empty();
+    world.write("evoke.toml", "[reflexes]\n");
+    let one = world.evoke(&["--json", "turn on the lights"]);
+    assert_eq!(one.code, 3, "{}", one.seen());
+    let line: serde_json::Value = serde_json::from_str(one.stdout.trim()).expect("one JSON line");
+    assert_eq!(line["input"], "turn on the lights");
+    assert_eq!(line["fault"]["type"], "project", "{line}");
+    assert!(one.stderr.contains("= fix: evoke trust"), "the error is still said: {}", one.stderr);
+    let filtered = world.evoke_with(&["--json"], Some("turn on the lights\n\nset a timer\n"), &[]);
+    assert_eq!(filtered.code, 3, "{}", filtered.seen());
+    let inputs: Vec<String> = filtered
+        .stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).expect("a JSON line")["input"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(inputs, ["turn on the lights", "set a timer"], "a line per input, the blank one skipped");
+    let tried = world.evoke(&["--json", "try", "turn on the lights"]);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(tried.stdout.trim()).unwrap()["fault"]["type"], "project");
+}
