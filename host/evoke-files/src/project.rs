@@ -409,10 +409,17 @@ pub fn vocabularies(root: &Path, args: &[Arg]) -> Result<BTreeMap<String, Vocabu
                 ));
             }
             None => {
-                let first = reading.first_error().map(|d| d.message.clone()).unwrap_or_default();
+                // The line and the key of the first refusal, and its own fix where it has one.
+                let first = reading.first_error();
+                let at = first.map(|d| format!(":{}", d.place.line)).unwrap_or_default();
+                let message = first.map(|d| d.message.clone()).unwrap_or_default();
+                let fix = first.and_then(|d| d.fix.clone()).map_or_else(
+                    || format!("fix vocab/{vocab}.toml{at}"),
+                    |fix| format!("vocab/{vocab}.toml{at}: {fix}"),
+                );
                 return Err(Inactive {
-                    why: format!("vocab/{vocab}.toml is refused: {first}"),
-                    fix: format!("fix vocab/{vocab}.toml"),
+                    why: format!("vocab/{vocab}.toml{at} is refused: {message}"),
+                    fix,
                     diagnostics: reading.diagnostics,
                 });
             }
