@@ -224,6 +224,21 @@ pub fn open_pinned(options: &Options) -> Result<Session, CommandError> {
     Ok(session)
 }
 
+impl Session {
+    /// Says on stderr which installed reflexes and playbooks take no part in decisions, and why: a
+    /// sentence meant for one of them is otherwise decided against the rest with no word of it.
+    pub fn warn_inactive(&self, ui: &crate::ui::Ui) {
+        let reflexes = self.project.installed.iter().map(|i| (&i.name, i.status.as_ref().err()));
+        let playbooks = self.project.playbooks.iter().map(|p| (&p.name, p.status.as_ref().err()));
+        for (name, inactive) in reflexes.chain(playbooks) {
+            if let Some(inactive) = inactive {
+                let message = format!("{name} is inactive and takes no part in deciding: {}", inactive.why);
+                ui.err(&crate::render::warning(&message, Some(&inactive.fix)));
+            }
+        }
+    }
+}
+
 /// Refuses a session whose engine is not the one `evoke.lock` pins: another name, or the same engine at
 /// another id (a new model, prompt or calibration). A person decides whether to take the new one, so the
 /// refusal needs a person (exit 3), and `evoke update` pins the engine deciding now.

@@ -32,6 +32,7 @@ pub fn run(context: &Context, sentence: Option<String>) -> CommandResult {
         Ok(session) => session,
         Err(e) => return crate::filter::refuse_every_input(ui, sentence.as_deref(), context.json, e),
     };
+    session.warn_inactive(ui);
     let options = Options { ui, json: context.json, project_flag: context.project_dir(), repeated: context.repeated() };
     let runtime = crate::session::runtime()?;
     let mut log = Log::open(&session.places.log());

@@ -30,6 +30,7 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
         Ok(session) => session,
         Err(e) => return crate::filter::refuse_every_input(ui, sentence.as_deref(), context.json, e),
     };
+    session.warn_inactive(ui);
     let json = context.json;
     let mut log = Log::open(&session.places.log());
     let runtime = crate::session::runtime()?;

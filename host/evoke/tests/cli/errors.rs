@@ -93,3 +93,15 @@ fn under_json_an_untrusted_project_still_gives_every_input_its_line() {
     let tried = world.evoke(&["--json", "try", "turn on the lights"]);
     assert_eq!(serde_json::from_str::<serde_json::Value>(tried.stdout.trim()).unwrap()["fault"]["type"], "project");
 }
+
+#[test]
+fn a_decision_says_which_installed_reflex_takes_no_part_and_why() {
+    let world = World::lamp();
+    world.write("evoke.toml", "[reflexes]\nlamp = \"reflexes/lamp\"\nfan = \"reflexes/fan\"\n");
+    world.write("reflexes/fan/reflex.toml", "reflex = 1\ndescription = \"A fan.\"\neffect = \"sideways\"\n");
+    world.trust();
+    let run = world.evoke(&["--recording", "recording.toml", "try", "turn off the den lamp"]);
+    assert_eq!(run.code, 0, "the lamp is still decided: {}", run.seen());
+    assert!(run.stderr.contains("warning: fan is inactive and takes no part in deciding"), "{}", run.stderr);
+    assert!(run.stderr.contains("= fix: evoke check"), "{}", run.stderr);
+}
