@@ -697,14 +697,17 @@ fn settle(reading: Reading) -> Decision {
     let args = decision.args.as_ref().expect("set above");
     let call = call_line(&reflex.name, args);
     // A text typed without quotes that the call took, and those it left, which no word of the reflex reads.
-    let taken_text = args.0.iter().find_map(|(name, v)| match v {
+    let taken_text = args.0.iter().filter(|(name, _)| !given.contains(name)).find_map(|(name, v)| match v {
         Value::Pick { span, .. } if texts.iter().any(|t| t.span == *span) => Some((name.clone(), span.text.clone())),
         _ => None,
     });
+    // A text a person gave settles what the text is: no other words are left as one.
+    let text_given =
+        reflex.manifest.args.iter().any(|a| a.source == Source::Pick(PickKind::Text) && given.contains(&a.name));
     let text_left: Vec<&Span> = texts
         .iter()
         .map(|t| &t.span)
-        .filter(|t| !args.0.iter().any(|(_, v)| matches!(v, Value::Pick { span, .. } if span == *t)))
+        .filter(|t| !text_given && !args.0.iter().any(|(_, v)| matches!(v, Value::Pick { span, .. } if span == *t)))
         .collect();
     let in_text_left = |w: &Span| text_left.iter().any(|t| t.start <= w.start && w.end <= t.end);
     let complete = Complete {

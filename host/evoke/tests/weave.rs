@@ -904,7 +904,7 @@ fn painting(sentence: &str) -> Fixture {
             ));
         }
         if name == "note" {
-            text.push_str("\"note.what\" = { unstated = 0.95 }\n");
+            text.push_str("\"note.what\" = { unstated = 1.0 }\n");
         }
     }
     std::fs::write(project.join("recording.toml"), text).unwrap();
