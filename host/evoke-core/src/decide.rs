@@ -302,7 +302,7 @@ impl<'c> Decider<'c> {
         settle(Reading {
             input: &self.input,
             candidates: &self.candidates,
-            mood: self.mood(),
+            mood: mood_taking(&self.input, self.sentence.as_deref(), &taken),
             two_things: may_ask_two_things(&self.input, &self.candidates, reflex),
             reflex,
             gate: self.gate.as_ref(),
@@ -454,6 +454,52 @@ fn gated_mood(input: &str, sentence: Option<&str>) -> Mood {
     sentence.map_or_else(|| mood(input), |sentence| within(input, sentence))
 }
 
+/// The mood the gate reads of a call whose values took `taken`: the words a value took are that value,
+/// never what the sentence does, so they are read as blanks (`boil 4 cups tomorrow`, the day taken, asks
+/// now; an alarm for tomorrow is asked for now). In a woven part, the same words of the whole sentence are
+/// blanked too.
+fn mood_taking(input: &str, sentence: Option<&str>, taken: &[Span]) -> Mood {
+    let read = gated_mood(input, sentence);
+    if taken.is_empty() || read == Mood::Request {
+        return read;
+    }
+    let blank = |text: &str, spans: &[(usize, usize)]| -> String {
+        text.chars()
+            .enumerate()
+            .map(|(i, c)| if spans.iter().any(|(s, e)| *s <= i && i < *e) { ' ' } else { c })
+            .collect()
+    };
+    let here: Vec<(usize, usize)> = taken.iter().map(|s| (s.start, s.end)).collect();
+    let input = blank(input, &here);
+    let sentence = sentence.map(|whole| {
+        // The part's spans, found in the whole by their text: the first place each stands.
+        let chars: Vec<char> = whole.chars().collect();
+        let found: Vec<(usize, usize)> = taken
+            .iter()
+            .filter_map(|s| {
+                let want: Vec<char> = s.text.chars().collect();
+                (!want.is_empty())
+                    .then(|| chars.windows(want.len()).position(|w| w == want.as_slice()))
+                    .flatten()
+                    .map(|at| (at, at + want.len()))
+            })
+            .collect();
+        blank(whole, &found)
+    });
+    gated_mood(&input, sentence.as_deref())
+}
+
+/// The spans the pick values of a call took.
+fn taken_spans(args: &Args) -> Vec<Span> {
+    args.0
+        .iter()
+        .filter_map(|(_, v)| match v {
+            Value::Pick { span, .. } => Some(span.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Decides again once a person answered an ask: each answer fills its missing argument, as certain as
 /// a person's word, and the call goes through the same gate. Spans of the answered picks' kind no
 /// longer count as unconsumed: the person has said what they meant. A part of a woven sentence is
@@ -527,7 +573,7 @@ fn settled_with(
     settle(Reading {
         input: &decision.input,
         candidates,
-        mood: gated_mood(&decision.input, sentence),
+        mood: mood_taking(&decision.input, sentence, &taken_spans(&args)),
         two_things: two_things || may_ask_two_things(&decision.input, candidates, reflex),
         reflex,
         gate,
