@@ -647,7 +647,8 @@ fn settle(reading: Reading) -> Decision {
         .filter(|a| judgments.iter().any(|j| j.question == QuestionId::arg(&reflex.name, &a.name)))
         .map(|a| a.name.as_str())
         .collect();
-    let read_back = crate::readback::read_back_among(input, reflex, &args, candidates, &flags, &elsewhere);
+    let around = crate::readback::Around { elsewhere, request: mood == Mood::Request };
+    let read_back = crate::readback::read_back_among(input, reflex, &args, candidates, &flags, &around);
     // An optional argument judged unstated that the read-back finds no word for is unstated by the words,
     // not by the engine's guess: it is no judgment the call waits on.
     let settled_unstated = |j: &&Judgment| match &j.question {

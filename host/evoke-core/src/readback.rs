@@ -116,6 +116,33 @@ pub const MOOD_LISTS: &[&str] = &[
     "tails",
 ];
 
+/// The mood's lists whose words tell a request from a question, a condition, a negation, a remark or a
+/// request taken back: in a sentence the mood read as a request anyway, it did not place them.
+/// Only the lists it reads wherever their words stand: `be` and `auxiliaries` are cues only before a
+/// subject ([`inverted`]), and a verb after a subject is a verb like any other in a request.
+pub const CUE_LISTS: &[&str] =
+    &["taken_back", "closing_taken_back", "negations", "conditions", "habitual", "hearsay", "question_words", "hedges"];
+
+/// Every single word of [`CUE_LISTS`], as written.
+fn cue_words() -> &'static HashSet<String> {
+    static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(CUE_LISTS, false));
+    &WORDS
+}
+
+/// Whether the word at `i`, past the first, is a form of `be` or an auxiliary before a subject: a clause
+/// in the order of a question or a condition (`should it get dark`, `were it dark`, `had it been`).
+fn inverted(said_words: &[Word], i: usize) -> bool {
+    static AUXILIARIES: std::sync::LazyLock<HashSet<String>> =
+        std::sync::LazyLock::new(|| single_words(&["be", "auxiliaries"], false));
+    // `do it` and `have it` are a verb and its object, as a request says them (`do it in the den`).
+    i > 0
+        && AUXILIARIES.contains(&said_words[i].lower)
+        && !matches!(said_words[i].lower.as_str(), "do" | "have")
+        && said_words
+            .get(i + 1)
+            .is_some_and(|w| matches!(w.lower.as_str(), "it" | "you" | "i" | "we" | "they" | "he" | "she" | "there"))
+}
+
 /// The mood's list of the verbs a command opens with: `nothing` where one opens the request, since the
 /// route reads the act from it (`kill the den lights`); elsewhere a word like any other (`the light of my
 /// bed room`).
@@ -206,22 +233,38 @@ enum Said {
 /// Reads the call (`reflex` with `args`) back against `input`, whose typed spans are `candidates`.
 /// `flags` are the reflex's flags the engine judged, yes or no: no word places what a flag reads.
 pub fn read_back(input: &str, reflex: &Reflex, args: &Args, candidates: &[Candidate], flags: &[&str]) -> ReadBack {
-    read_back_among(input, reflex, args, candidates, flags, &HashSet::new())
+    read_back_among(input, reflex, args, candidates, flags, &Around::default())
 }
 
-/// [`read_back`] among other reflexes: `elsewhere` holds the words, lowercased, that name a value of
-/// another reflex's argument (an option key, a vocabulary word). Such a word that closes its clause is
-/// never `nothing`, even a word a request is phrased in: `on` in `all on, set a timer for 5 minutes` asks
-/// the lights for something the timer does not read, so it does `more`. Before more words of its clause
-/// it reads as they do (`mute the sound on the speakers`).
+/// What the read-back knows of the sentence beyond the call: what other reflexes take, and what the mood
+/// made of it.
+#[derive(Debug, Default)]
+pub struct Around {
+    /// The words, lowercased, that name a value of another reflex's argument.
+    pub elsewhere: HashSet<String>,
+    /// Whether the mood read the sentence as a request: then the words by which it tells a request from
+    /// a question, a condition, a negation or a remark ([`CUE_LISTS`]) are words it did not place.
+    pub request: bool,
+}
+
+/// [`read_back`] among other reflexes and under the mood ([`Around`]). A word that names a value of
+/// another reflex's argument (an option key, a vocabulary word) and closes its clause is never `nothing`,
+/// even a word a request is phrased in: `on` in `all on, set a timer for 5 minutes` asks the lights for
+/// something the timer does not read, so it does `more`. Before more words of its clause it reads as they
+/// do (`mute the sound on the speakers`). In a sentence the mood read as a request, a word it reads
+/// wherever it stands to tell a request from a question, a condition or a remark (`if`, `why`, `usually`),
+/// or an auxiliary before a subject past the first word (`should it`, `were it`), and no part of a phrase
+/// it read (`if you can`), is a phrasing the mood did not place: it does `more` (`turn off the den lights
+/// should it get dark`).
 pub fn read_back_among(
     input: &str,
     reflex: &Reflex,
     args: &Args,
     candidates: &[Candidate],
     flags: &[&str],
-    elsewhere: &HashSet<String>,
+    around: &Around,
 ) -> ReadBack {
+    let elsewhere = &around.elsewhere;
     let said_words = words(input);
     let mut said: Vec<Option<Said>> = vec![None; said_words.len()];
     let within = |w: &Word, start: usize, end: usize| start <= w.start && w.end <= end;
@@ -303,7 +346,12 @@ pub fn read_back_among(
         if said[i].is_some() {
             continue;
         }
-        said[i] = Some(Said::Left(if own.contains(&w.stem) {
+        // A cue the mood did not place is read first: the reflex's own wording may use the word too (`What
+        // should the lights do?`), and a condition is no less one for it.
+        let unplaced_cue = around.request && !phrased[i] && (cue_words().contains(&w.lower) || inverted(&said_words, i));
+        said[i] = Some(Said::Left(if unplaced_cue {
+            Does::More
+        } else if own.contains(&w.stem) {
             Does::Action
         } else if says_again(&said_words, i) {
             said[i] = Some(Said::Again);
@@ -518,8 +566,8 @@ options.off = "Switch off."
 
     #[test]
     fn a_small_word_that_names_another_reflex_s_value_at_a_clause_end_does_more() {
-        let elsewhere: HashSet<String> = ["up".to_string()].into_iter().collect();
-        let read = |input: &str| read_back_among(input, &lights(), &call(Some("den"), "off"), &[], &[], &elsewhere);
+        let around = Around { elsewhere: ["up".to_string()].into_iter().collect(), request: false };
+        let read = |input: &str| read_back_among(input, &lights(), &call(Some("den"), "off"), &[], &[], &around);
         let more = |back: &ReadBack| -> Vec<String> {
             back.left.iter().filter(|l| l.does == Does::More).map(|l| l.words.text.clone()).collect()
         };
