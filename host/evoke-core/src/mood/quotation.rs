@@ -7,7 +7,7 @@ use super::lists::{LABELS, QUOTING};
 
 /// Whether the sentence quotes or notes a command rather than asking for it: a label or a speaker before
 /// a colon, a word of `LABELS` before a command (`note "dune"` asks), a list item or a mention (`[ ]`,
-/// `@bob`, `#`), or a verb of `QUOTING` before a command.
+/// `@bob`, `#`, `- `, `1. `), a quoted line (`> `), or a verb of `QUOTING` before a command.
 pub(super) fn holds(text: &str, words: &[String]) -> bool {
     labelled(text)
         // `reminder turn off …`, `steps to turn off …`: a label before a command.
@@ -15,7 +15,26 @@ pub(super) fn holds(text: &str, words: &[String]) -> bool {
             LABELS.contains(&words[i].as_str()) && words.get(i + 1).is_some_and(|w| w == "to" || is_command(w))
         })
         || text.trim_start().starts_with(['[', '@', '#'])
+        || listed_or_quoted(text)
         || quotes_a_command(words)
+}
+
+/// Whether the line opens as a quoted line or an item of a list: a `>` (`> turn off the den lights`), a
+/// bullet (`*`, `-`, `•`, `+`) before a space, or a number and `.` or `)` before a space (`1. turn off …`).
+/// Such a line is copied from somewhere, not said.
+fn listed_or_quoted(text: &str) -> bool {
+    let line = text.trim_start();
+    let mut chars = line.chars();
+    let spaced = |rest: &str| rest.starts_with(char::is_whitespace);
+    match chars.next() {
+        Some('>') => true,
+        Some('*' | '-' | '•' | '+') => spaced(chars.as_str()),
+        Some(c) if c.is_ascii_digit() => {
+            let rest = line.trim_start_matches(|c: char| c.is_ascii_digit());
+            (rest.starts_with('.') || rest.starts_with(')')) && spaced(&rest[1..])
+        }
+        _ => false,
+    }
 }
 
 /// Whether the words open with a verb of writing and then a command's verb, a particle (`print out`) or
