@@ -137,11 +137,6 @@ impl<'c> Decider<'c> {
         self
     }
 
-    /// The mood the gate reads: the input's own, or the whole sentence's where that takes the part back.
-    fn mood(&self) -> Mood {
-        gated_mood(&self.input, self.sentence.as_deref())
-    }
-
     pub fn candidates(&self) -> &[Candidate] {
         &self.candidates
     }
