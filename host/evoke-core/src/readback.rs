@@ -219,6 +219,13 @@ fn closes_clause(input: &str, said_words: &[Word], i: usize) -> bool {
     between.contains([',', ';', '.', '!', '?']) || matches!(next.lower.as_str(), "and" | "then" | "but" | "or")
 }
 
+/// Whether the word at `i` opens a greeting that names nothing (`come on, …`, `hold on, …`): a word of the
+/// mood's `come_on` list right before `on`, as the mood passes it over.
+fn calls_on(said_words: &[Word], i: usize) -> bool {
+    crate::mood::lists::COME_ON.contains(&said_words[i].lower.as_str())
+        && said_words.get(i + 1).is_some_and(|w| w.lower == "on")
+}
+
 /// What one word of the input is, before runs are joined.
 #[derive(Debug, Clone, PartialEq)]
 enum Said {
@@ -361,6 +368,7 @@ pub fn read_back_among(
         } else if is_stop(w)
             || phrased[i]
             || crate::weave::two_things::opens_one_act(&said_words, i)
+            || calls_on(&said_words, i)
             || mood_words().contains(&w.lower)
             || (opening == Some(i) && command_verbs().contains(&w.stem))
         {
@@ -576,6 +584,14 @@ options.off = "Switch off."
         // Before more words of its clause it reads as they do.
         assert!(more(&read("turn off the den lights up there")).is_empty());
         assert!(more(&read_back("turn off the den lights and up", &lights(), &call(Some("den"), "off"), &[], &[])).is_empty());
+    }
+
+    #[test]
+    fn a_greeting_that_names_nothing_is_nothing() {
+        let back = read_back("come on, turn off the den lights", &lights(), &call(Some("den"), "off"), &[], &[]);
+        assert!(!back.asks_more(), "{:?}", back.left);
+        let back = read_back("come home and turn off the den lights", &lights(), &call(Some("den"), "off"), &[], &[]);
+        assert!(back.asks_more(), "`come` with no `on` is a word like any other: {:?}", back.left);
     }
 
     fn call(room: Option<&str>, state: &str) -> Args {
