@@ -170,7 +170,7 @@ mod tests {
     #[test]
     fn a_plan_refused_whole_reads_as_the_refusal_evoke_said() {
         let nested = refused(r#"{"type":"nested","playbook":"good_night"}"#);
-        assert_eq!(nested.refused, [VerdictBecause::Nested { playbook: "good_night".into() }]);
+        assert_eq!(nested.refused, [VerdictBecause::Nested { playbook: "good_night".into(), text: None }]);
         let said = crate::render::reading(&nested);
         assert_eq!(
             said.lines().last(),

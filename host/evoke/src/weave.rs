@@ -166,19 +166,17 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
 /// (`excluded`), and picked under a condition set apart from it (`if it's late, good night`) it is asked
 /// for on that condition (`conditional`). Nothing runs.
 fn refuse_playbook_beside_others(catalog: &evoke_core::catalog::Catalog, plan: &mut Plan) {
-    let Some(playbook) = plan
-        .steps
-        .iter()
-        .find_map(|s| s.decision.reflex.as_deref().filter(|r| catalog.playbook(r).is_some()))
-        .map(str::to_string)
-    else {
+    let Some((playbook, text)) = plan.steps.iter().find_map(|s| {
+        let name = s.decision.reflex.as_deref().filter(|r| catalog.playbook(r).is_some())?;
+        Some((name.to_string(), s.text.clone()))
+    }) else {
         return;
     };
     let conditional = evoke_core::mood::mood(&plan.input) == evoke_core::mood::Mood::Conditional;
     let because = match plan.excluded.first() {
         _ if conditional => VerdictBecause::Conditional { text: plan.input.clone() },
         Some(excluded) if plan.steps.len() == 1 => VerdictBecause::Excluded { text: excluded.text.clone() },
-        _ => VerdictBecause::Nested { playbook },
+        _ => VerdictBecause::Nested { playbook, text: Some(text) },
     };
     plan.verdict = Verdict { outcome: evoke_core::decision::Outcome::Abstain, because: vec![because] };
 }

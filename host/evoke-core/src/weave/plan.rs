@@ -99,8 +99,13 @@ pub enum VerdictBecause {
     /// A playbook the person has not seen as it is now: the plan waits for a yes with every step shown.
     /// It holds the plan, never refuses it.
     Reviewed { playbook: String, step: usize, text: String, prompt: String },
-    /// A playbook picked as one part of a sentence that asks for other things beside it.
-    Nested { playbook: String },
+    /// A playbook picked as one part of a sentence that asks for other things beside it; `text` the words
+    /// of the part that read as it (absent in a line an earlier evoke logged).
+    Nested {
+        playbook: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+    },
     /// A playbook's step picks a playbook that picks another: one level of nesting only.
     TooDeep { playbook: String, step: usize },
     /// More steps in all than a plan holds: `steps` counts to the first step past the bound, where

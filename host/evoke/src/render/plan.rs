@@ -76,7 +76,14 @@ pub fn playbook_held(because: &VerdictBecause) -> String {
         VerdictBecause::Reviewed { playbook, .. } => {
             format!("the playbook {} has not been reviewed as it is now; it runs after a yes", escape_outside(playbook))
         }
-        VerdictBecause::Nested { playbook } => {
+        // The words that read as the playbook, where the line names them: the person may not have meant
+        // the playbook at all.
+        VerdictBecause::Nested { playbook, text: Some(text) } => format!(
+            "\"{}\" reads as the playbook {}, a routine run only when said alone; say it alone, then the rest",
+            escape_outside(text),
+            escape_outside(playbook)
+        ),
+        VerdictBecause::Nested { playbook, text: None } => {
             format!(
                 "the playbook {} is asked for beside other things; say it alone, then the rest",
                 escape_outside(playbook)
