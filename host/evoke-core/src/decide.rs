@@ -14,7 +14,7 @@ use crate::manifest::{Arg, Effect, Source, fill};
 use crate::mood::{Mood, mood, within};
 use crate::question::{self, NONE, QuestionId, Questions, UNSTATED, YES};
 use crate::readback::Does;
-use crate::recognize::{Candidate, PickKind, Span, recognize};
+use crate::recognize::{Candidate, PickKind, PickValue, Span, recognize};
 use crate::text::{Unclean, check_clean};
 use crate::validate::{Answers, Distribution};
 use crate::weave::two_things::may_ask_two_things;
@@ -216,7 +216,7 @@ impl<'c> Decider<'c> {
         };
         let fits_for = question::fits_asked(&ranked);
         // A text typed without quotes is offered beside the typed spans, for the winner alone.
-        let texts = crate::unquoted::texts(&self.input, reflex, &self.candidates);
+        let texts = crate::unquoted::texts(&self.input, reflex, &self.candidates, &values_elsewhere(self.catalog, reflex));
         let offered: Vec<Candidate> = self.candidates.iter().cloned().chain(texts).collect();
         let questions = question::round_two(self.catalog, reflex, &fits_for, &offered);
         Stage::Details { winner, route, questions }
@@ -297,7 +297,7 @@ impl<'c> Decider<'c> {
         settle(Reading {
             input: &self.input,
             candidates: &self.candidates,
-            mood: mood_taking(&self.input, self.sentence.as_deref(), &taken),
+            mood: mood_taking(&self.input, self.sentence.as_deref(), &taken_spans(&args)),
             two_things: may_ask_two_things(&self.input, &self.candidates, reflex),
             reflex,
             gate: self.gate.as_ref(),
@@ -337,7 +337,8 @@ impl<'c> Decider<'c> {
                 Read::Value(Value::Word { word: top.to_string(), value })
             }
             Source::Pick(kind) => {
-                let texts = crate::unquoted::texts(&self.input, reflex, &self.candidates);
+                let elsewhere = values_elsewhere(self.catalog, reflex);
+                let texts = crate::unquoted::texts(&self.input, reflex, &self.candidates, &elsewhere);
                 match self.candidates.iter().chain(&texts).find(|c| c.kind == *kind && c.span.key() == top) {
                     Some(c) => Read::Value(Value::Pick { span: c.span.clone(), value: c.value.clone() }),
                     None => Read::Unstated,
@@ -364,8 +365,10 @@ impl<'c> Decider<'c> {
         if mood(text) != Mood::Negated {
             return Vec::new();
         }
+        // What a sentence spares is a thing, a word of the person's own (`every light except the den`): an
+        // author's option named there says how the thing is left (`leave the office lights off`).
         let keys: Vec<(&str, &str)> = match &arg.source {
-            Source::Options(options) => options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect(),
+            Source::Options(_) => return Vec::new(),
             Source::Vocab(_) => reflex
                 .vocab_of(&arg.name)
                 .map(|v| v.words.iter().map(|w| (w.word.as_str(), w.what.as_str())).collect())
@@ -464,6 +467,16 @@ fn mood_taking(input: &str, sentence: Option<&str>, taken: &[Span]) -> Mood {
             .map(|(i, c)| if spans.iter().any(|(s, e)| *s <= i && i < *e) { ' ' } else { c })
             .collect()
     };
+    // A span right after `every` or `each` (`every monday`) says how often, which is a condition still.
+    let chars: Vec<char> = input.chars().collect();
+    let recurring = |s: &Span| {
+        let before: String = chars[..s.start.min(chars.len())].iter().collect();
+        matches!(before.split_whitespace().last().map(str::to_lowercase).as_deref(), Some("every" | "each"))
+    };
+    let taken: Vec<Span> = taken.iter().filter(|s| !recurring(s)).cloned().collect();
+    if taken.is_empty() {
+        return read;
+    }
     let here: Vec<(usize, usize)> = taken.iter().map(|s| (s.start, s.end)).collect();
     let input = blank(input, &here);
     let sentence = sentence.map(|whole| {
@@ -484,11 +497,13 @@ fn mood_taking(input: &str, sentence: Option<&str>, taken: &[Span]) -> Mood {
     gated_mood(&input, sentence.as_deref())
 }
 
-/// The spans the pick values of a call took.
+/// The spans the pick values of a call took that the mood reads as blanks: not a text, whose words are
+/// the person's own (`for the pasta if it boils` still waits on the boiling).
 fn taken_spans(args: &Args) -> Vec<Span> {
     args.0
         .iter()
         .filter_map(|(_, v)| match v {
+            Value::Pick { value: PickValue::Text(_), .. } => None,
             Value::Pick { span, .. } => Some(span.clone()),
             _ => None,
         })
@@ -657,7 +672,7 @@ fn settle(reading: Reading) -> Decision {
         _ => Some(j),
     });
     let weakest = weakest.cloned();
-    let texts = crate::unquoted::texts(input, reflex, candidates);
+    let texts = crate::unquoted::texts(input, reflex, candidates, &around.elsewhere);
     let (basis, one_view) = bases(reflex, &args, &judgments, candidates, &texts, &read_back, &given);
     let confidence = weakest.as_ref().map(|w| w.p);
     let runner_up = contenders.get(1).cloned();

@@ -345,6 +345,8 @@ pub fn read_back_among(
         }
     }
     let own = own_words(reflex);
+    // The asides the mood read as a reason: what stands in them it placed.
+    let asides = crate::mood::aside_ranges(input);
     // The word that opens the request: the first that is neither a stop word nor one the mood reads.
     let phrased = in_mood_phrase(&said_words);
     let opening = (0..said_words.len())
@@ -355,7 +357,9 @@ pub fn read_back_among(
         }
         // A cue the mood did not place is read first: the reflex's own wording may use the word too (`What
         // should the lights do?`), and a condition is no less one for it.
-        let unplaced_cue = around.request && !phrased[i] && (cue_words().contains(&w.lower) || inverted(&said_words, i));
+        let in_aside = asides.iter().any(|(s, e)| *s <= w.start && w.end <= *e);
+        let unplaced_cue =
+            around.request && !phrased[i] && !in_aside && (cue_words().contains(&w.lower) || inverted(&said_words, i));
         said[i] = Some(Said::Left(if unplaced_cue {
             Does::More
         } else if own.contains(&w.stem) {

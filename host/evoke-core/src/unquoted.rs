@@ -14,10 +14,15 @@ use crate::decision::Args;
 use crate::manifest::Source;
 use crate::readback::{Does, read_back};
 use crate::recognize::{Candidate, PickKind, PickValue, Span};
+use std::collections::HashSet;
 
 /// The texts a reflex that takes one may take from an input that quotes nothing, in input order; none
-/// where the reflex takes no text or the input quotes one. `candidates` are the input's typed spans.
-pub fn texts(input: &str, reflex: &Reflex, candidates: &[Candidate]) -> Vec<Candidate> {
+/// where the reflex takes no text or the input quotes one. `candidates` are the input's typed spans;
+/// `elsewhere` the words, lowercased, that name a value of another reflex's argument. A run that holds
+/// such a word (not one a request is phrased in) asks another reflex for something (`set a timer for 5
+/// minutes, den lights off`), and a run inside what the sentence spares (`…, skipping the office`) is
+/// what the person spared: neither is a text.
+pub fn texts(input: &str, reflex: &Reflex, candidates: &[Candidate], elsewhere: &HashSet<String>) -> Vec<Candidate> {
     let takes_text = reflex.manifest.args.iter().any(|a| a.source == Source::Pick(PickKind::Text));
     if !takes_text || candidates.iter().any(|c| c.kind == PickKind::Text) {
         return Vec::new();
@@ -40,7 +45,16 @@ pub fn texts(input: &str, reflex: &Reflex, candidates: &[Candidate]) -> Vec<Cand
             _ => goes_on = false,
         }
     }
+    let spared = crate::mood::spared_ranges(input);
+    let said = crate::words::words(input);
+    let asks_elsewhere = |start: usize, end: usize| {
+        said.iter()
+            .filter(|w| start <= w.start && w.end <= end)
+            .any(|w| elsewhere.contains(&w.lower) && !crate::words::is_stop(w))
+    };
     runs.into_iter()
+        .filter(|&(start, end)| !asks_elsewhere(start, end))
+        .filter(|&(start, end)| !spared.iter().any(|(s, e)| *s < end && start < *e))
         .map(|(start, end)| {
             let text: String = chars[start..end].iter().collect();
             Candidate { kind: PickKind::Text, span: Span { start, end, text: text.clone() }, value: PickValue::Text(text) }
@@ -89,7 +103,8 @@ options.off = "Switch off."
     }
 
     fn texts_of(input: &str, reflex: &Reflex) -> Vec<String> {
-        texts(input, reflex, &crate::recognize::recognize(input)).into_iter().map(|c| c.span.text).collect()
+        let elsewhere: HashSet<String> = ["den".to_string(), "on".to_string()].into_iter().collect();
+        texts(input, reflex, &crate::recognize::recognize(input), &elsewhere).into_iter().map(|c| c.span.text).collect()
     }
 
     #[test]
@@ -115,6 +130,14 @@ options.off = "Switch off."
     fn a_typed_span_is_no_text() {
         let mail = reflex("mail", MAIL);
         assert!(texts_of("draft a mail at 5 pm", &mail).is_empty());
+    }
+
+    #[test]
+    fn words_that_ask_another_reflex_or_that_are_spared_are_no_text() {
+        let mail = reflex("mail", MAIL);
+        assert!(texts_of("draft a mail, den lights off", &mail).is_empty());
+        assert_eq!(texts_of("draft a mail to bob on the boat", &mail), ["bob on the boat"], "a small word is no value");
+        assert!(texts_of("draft a mail, skipping the office", &mail).is_empty());
     }
 
     #[test]

@@ -43,21 +43,28 @@ pub(super) fn for_now(all: &[String]) -> bool {
 /// The text without the asides after a comma that tell of someone or something (`…, you always forget`,
 /// `…, it's probably bedtime`, `…, i'm going to bed`): a clause opening with a word of `ASIDE_SUBJECTS`.
 fn without_asides(text: &str) -> String {
-    let mut clauses = text.split(',');
-    let mut out = clauses.next().unwrap_or_default().to_string();
-    for clause in clauses {
+    let asides = aside_ranges(text);
+    text.chars().enumerate().filter(|(i, _)| !asides.iter().any(|(s, e)| s <= i && i < e)).map(|(_, c)| c).collect()
+}
+
+/// The clauses after a comma that tell of someone (`…, you always forget`), comma included, as character
+/// ranges: they give a reason, and a hedge or a habit in them sets no condition on the request.
+pub fn aside_ranges(text: &str) -> Vec<(usize, usize)> {
+    let mut ranges = Vec::new();
+    let mut at = 0;
+    for (n, clause) in text.split(',').enumerate() {
+        let len = clause.chars().count();
         let w = spelled(clause);
         let first = w.first().map(String::as_str).unwrap_or("");
         // An aside hides a hedge or a habit (`…, you always forget`), never a time or an event (`…, we
         // want that every evening`).
         let timed = CONDITIONS.iter().any(|c| !(c.len() == 1 && HEDGES.contains(&c[0])) && find(&w, c));
-        let tells = ASIDE_SUBJECTS.contains(&first) && w.len() >= 2 && !timed;
-        if !tells {
-            out.push(',');
-            out.push_str(clause);
+        if n > 0 && ASIDE_SUBJECTS.contains(&first) && w.len() >= 2 && !timed {
+            ranges.push((at - 1, at + len));
         }
+        at += len + 1;
     }
-    out
+    ranges
 }
 
 /// Whether the words open with a time from now: `in 5 minutes, …`, `in an hour …`.

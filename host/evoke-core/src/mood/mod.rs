@@ -83,6 +83,12 @@ pub fn mood(text: &str) -> Mood {
     read(text, false, true)
 }
 
+/// The clauses of a text the mood reads as asides that give a reason (`…, you always forget`), as
+/// character ranges: the hedges and habits in them are placed, as no condition.
+pub fn aside_ranges(text: &str) -> Vec<(usize, usize)> {
+    condition::aside_ranges(text)
+}
+
 /// Whether a text tells of the speaker's own doing rather than asks for anything: a remark whose subject
 /// is the speaker (`i'm heading out`, `we'll be back at 5`, `i am on main street now`). A want (`i need`,
 /// `i'd like`) is a request and a question asks, so neither is one. A woven sentence sets such a part

@@ -5,13 +5,17 @@ use super::lists::{EVERY, KEEPING_FROM, PREVENTING, SPARING};
 use super::negation;
 use super::spelling::{gerund, spelled};
 
+/// The marks that end a clause: what follows one opens a clause of its own (`…; skipping the den`,
+/// `… . leave the den.`).
+const CLAUSE_ENDS: [char; 5] = [',', ';', '.', '!', '?'];
+
 /// Whether the sentence spares something in words read with the negations, before any condition: a `but`
 /// one or two words from the end (`all lights off but den`), or a later clause that opens with `leave`,
 /// `keep` or `spare` (`turn off all the lights, leave the den`).
 pub(super) fn at_once(text: &str, all: &[String]) -> bool {
     let at_end = all.iter().rposition(|w| w == "but").is_some_and(|at| (1..=2).contains(&(all.len() - at - 1)));
     let after_comma = text
-        .split(',')
+        .split(CLAUSE_ENDS)
         .skip(1)
         .any(|clause| spelled(clause).first().is_some_and(|w| matches!(w.as_str(), "leave" | "keep" | "spare")));
     at_end || after_comma
@@ -34,7 +38,7 @@ pub(super) fn by_a_later_word(text: &str, all: &[String]) -> bool {
             && named_after(i)
             && (all[..i].iter().any(|e| EVERY.contains(&e.as_str())) || (i > 0 && all[i - 1] == "but"))
     });
-    let after_a_comma = text.split(',').skip(1).any(|clause| {
+    let after_a_comma = text.split(CLAUSE_ENDS).skip(1).any(|clause| {
         let clause = spelled(clause);
         (clause.first().is_some_and(|w| SPARING.contains(&w.as_str()) && w != "but") && determiner(clause.get(1)))
             || clause.last().is_some_and(|w| matches!(w.as_str(), "aside" | "excepted" | "excluded" | "stay" | "stays"))
@@ -73,7 +77,7 @@ pub fn spared_ranges(text: &str) -> Vec<(usize, usize)> {
     // The engine's words, for their offsets; `negation::opens` reads the lists as they spell them.
     let words = crate::words::words(text);
     let chars: Vec<char> = text.chars().collect();
-    let is_end = |c: char| matches!(c, ',' | ';' | '.' | '!' | '?');
+    let is_end = |c: char| CLAUSE_ENDS.contains(&c);
     let clause_end = |from: usize| (from..chars.len()).find(|&i| is_end(chars[i])).unwrap_or(chars.len());
     let lower = |i: usize| words.get(i).map(|w| w.lower.as_str());
     let determiner = |i: usize| matches!(lower(i), Some("the" | "my" | "our" | "this" | "that"));

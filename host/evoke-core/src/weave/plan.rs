@@ -3,7 +3,7 @@
 
 use super::{Part, Reading, Split};
 use crate::catalog::Catalog;
-use crate::decision::{Decision, MissingBecause, Outcome, Value};
+use crate::decision::{Basis, Decision, MissingBecause, Outcome, Value};
 use crate::manifest::Effect;
 use crate::manifest::Source;
 use crate::recognize::{PickKind, PickValue, Span};
@@ -485,9 +485,14 @@ pub fn splice_holds(part: &Part, neighbour: &Decision, spliced: &Decision) -> bo
         return false;
     }
     let Some(args) = &spliced.args else { return false };
+    // A text typed without quotes is any words the reflex does not read: it says nothing of the part's
+    // being an item of the neighbour's task (`we'll be back at 5, set a timer …` is no timer labelled `back`).
+    let unquoted = |name: &str| {
+        spliced.basis.as_ref().is_some_and(|b| b.0.iter().any(|(n, basis)| n == name && matches!(basis, Basis::Text { .. })))
+    };
     args.0.iter().any(|(name, value)| {
         let theirs = neighbour.args.as_ref().and_then(|a| a.get(name));
-        theirs != Some(value) && said_in(part, value)
+        theirs != Some(value) && said_in(part, value) && !unquoted(name)
     })
 }
 

@@ -355,6 +355,17 @@ fn a_splice_holds_only_for_a_value_the_part_said() {
     assert!(!splice_holds(&parts[1], &den, &den), "the neighbour's own values take nothing from the part");
     let pizza = part("order a large pizza", 29);
     assert!(!splice_holds(&pizza, &den, &den));
+    // A text typed without quotes is any words the reflex does not read: no sign of an item of the task.
+    let back = part("we'll be back at 5", 0);
+    let span = crate::recognize::Span { start: 6, end: 10, text: "back".into() };
+    let label = Value::Pick { span, value: crate::recognize::PickValue::Text("back".into()) };
+    let timer = decision("x", Outcome::Run, Some("timer"), Some(Effect::Write), Args::default());
+    let mut labelled =
+        decision("x", Outcome::Confirm, Some("timer"), Some(Effect::Write), Args(vec![("label".into(), label)]));
+    assert!(splice_holds(&back, &timer, &labelled), "a value the part says holds the splice");
+    let text = crate::decision::Basis::Text { ask: 0.9, others: Vec::new() };
+    labelled.basis = Some(crate::decision::Bases(vec![("label".into(), text)]));
+    assert!(!splice_holds(&back, &timer, &labelled), "unless it is a text typed without quotes");
     let _ = Repair::Spliced;
 }
 
@@ -1293,12 +1304,15 @@ fn a_part_left_out_that_something_is_joined_to_holds_every_step() {
     let joined = |input: &str, no: &[&str]| {
         let (cuts, answers) = answers(input, no);
         let reading = read(input, &cuts, &answers, 0.5).expect("bounded");
-        two_things::excluded_joins_more(&reading.excluded, &reading.parts)
+        two_things::excluded_joins_more(&reading.excluded, &reading.parts, input)
     };
     // Whether the office is ruled out too or asked for is the person's to say.
     assert!(joined("turn off the kitchen lights, not the den, and the office", &[]));
+    assert!(joined("turn off the kitchen lights, not the den, and the office", &["and"]));
     assert!(joined("turn off the kitchen lights, not the den; the office", &[";"]));
     assert!(joined("turn off the kitchen lights, not the den but the office", &["but"]));
+    assert!(joined("turn off the kitchen lights, not the den. the office too", &["."]));
+    assert!(joined("turn off the kitchen lights, not the den -- the office", &[]));
     // What is ruled out, and nothing joined to it, holds nothing.
     assert!(!joined("turn off the kitchen lights, not the den", &[]));
     assert!(!joined("turn off the kitchen lights, not the den, then set a timer for 5 minutes", &[]));

@@ -156,7 +156,8 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
 /// So does one that only seems to rule out (`…, not just the kitchen` asks for the kitchen too), one that
 /// goes on past a contrast or a clause's end (`…, not the den but the office`, `…, not the den; the
 /// office`), and one a part joined by `and`, `plus` or `also` follows (`parts`, the plan's parts).
-pub fn excluded_joins_more(excluded: &[super::Part], parts: &[super::Part]) -> bool {
+pub fn excluded_joins_more(excluded: &[super::Part], parts: &[super::Part], sentence: &str) -> bool {
+    let chars: Vec<char> = sentence.chars().collect();
     let joining = |text: &str| words(text).iter().any(|w| matches!(w.lower.as_str(), "and" | "plus" | "also"));
     excluded.iter().any(|part| {
         let said = words(&part.text);
@@ -164,12 +165,18 @@ pub fn excluded_joins_more(excluded: &[super::Part], parts: &[super::Part]) -> b
             && said[0].lower == "not"
             && matches!(said[1].lower.as_str(), "just" | "only" | "simply" | "merely");
         // A clause's end with words after it: what follows is no longer what was ruled out.
-        let chars: Vec<char> = part.text.chars().collect();
-        let goes_on = said.iter().any(|w| chars[..w.start].iter().any(|c| matches!(c, ',' | ';')));
+        let text: Vec<char> = part.text.chars().collect();
+        let goes_on =
+            said.iter().any(|w| text[..w.start].iter().any(|c| matches!(c, ',' | ';' | '.' | '!' | '?' | '—' | '–')))
+                || said.windows(2).any(|p| text[p[0].end..p[1].start].iter().filter(|c| **c == '-').count() >= 2);
         // The part right after it, with nothing left out between, joined to it.
         let next = parts.iter().filter(|p| p.start >= part.end).min_by_key(|p| p.start);
         let between = |p: &super::Part| excluded.iter().any(|e| e.start >= part.end && e.end <= p.start);
-        let joined_after = next.is_some_and(|p| !between(p) && p.connective.as_deref().is_some_and(joining));
+        // The words between the part and the next, connective and all (`, and`).
+        let gap =
+            |p: &super::Part| -> String { chars[part.end.min(chars.len())..p.start.min(chars.len())].iter().collect() };
+        let joined_after =
+            next.is_some_and(|p| !between(p) && (p.connective.as_deref().is_some_and(joining) || joining(&gap(p))));
         not_only
             || goes_on
             || joined_after

@@ -388,7 +388,7 @@ impl<'c> Weaver<'c> {
             .filter_map(|(d, _)| d.reflex.as_deref())
             .filter_map(|name| self.catalog.get(name))
             .collect();
-        let held = super::two_things::excluded_joins_more(&reading.excluded, &reading.parts)
+        let held = super::two_things::excluded_joins_more(&reading.excluded, &reading.parts, &self.input)
             || super::two_things::excluded_names_no_value(&reading.excluded, &reflexes);
         let mut decided = Vec::new();
         // Per step, the words as typed where the plan wrote them anew.
