@@ -326,9 +326,12 @@ pub fn spare_excluded(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
         // A step already read with the part: its own decision spared what the sentence spares (its ask
         // offers no spared key), or its own words name a spared key, which then never became a step.
         let is_spared = |arg: &str, key: &str| spared.iter().any(|(a, k, _)| a == arg && k == key);
-        let read_with_part = before.missing.iter().flatten().any(
-            |m| matches!(&m.because, MissingBecause::Excluded { key } if is_spared(&m.arg, key)),
-        ) || crate::readback::mentions(&before.input, reflex).iter().any(|(arg, key, ..)| is_spared(arg, key));
+        let read_with_part = before
+            .missing
+            .iter()
+            .flatten()
+            .any(|m| matches!(&m.because, MissingBecause::Excluded { key } if is_spared(&m.arg, key)))
+            || crate::readback::mentions(&before.input, reflex).iter().any(|(arg, key, ..)| is_spared(arg, key));
         let again = plan.steps[i].repair == Some(Repair::Again);
         let decision = &mut plan.steps[i].decision;
         for m in decision.missing.iter_mut().flatten() {
@@ -488,7 +491,10 @@ pub fn splice_holds(part: &Part, neighbour: &Decision, spliced: &Decision) -> bo
     // A text typed without quotes is any words the reflex does not read: it says nothing of the part's
     // being an item of the neighbour's task (`we'll be back at 5, set a timer …` is no timer labelled `back`).
     let unquoted = |name: &str| {
-        spliced.basis.as_ref().is_some_and(|b| b.0.iter().any(|(n, basis)| n == name && matches!(basis, Basis::Text { .. })))
+        spliced
+            .basis
+            .as_ref()
+            .is_some_and(|b| b.0.iter().any(|(n, basis)| n == name && matches!(basis, Basis::Text { .. })))
     };
     args.0.iter().any(|(name, value)| {
         let theirs = neighbour.args.as_ref().and_then(|a| a.get(name));
@@ -530,6 +536,48 @@ pub fn refers_back(text: &str) -> bool {
 /// step whose words refer back takes from another; any other missing value is asked up front.
 pub fn bind(catalog: &Catalog, plan: &mut Plan) {
     bind_choosing(catalog, plan, &[]);
+}
+
+/// A text typed without quotes gives way to what an earlier step found: where a step's words point back at
+/// a result (`draft a mail to them about lunch`) and a required text argument took words typed plainly
+/// (`lunch`), while an earlier step yields a field of that kind, the value is taken back and asked for, so
+/// that the bind fills it from the result, as the words say. The words then do more than the call, and the
+/// step waits for a yes.
+pub fn texts_give_way(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, plan: &mut Plan) {
+    for j in 0..plan.steps.len() {
+        let step = &plan.steps[j];
+        if step.decision.outcome == Outcome::Abstain || !refers_back(&step.text) {
+            continue;
+        }
+        let Some(reflex) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
+        let unquoted = |name: &str| {
+            step.decision
+                .basis
+                .as_ref()
+                .is_some_and(|b| b.0.iter().any(|(n, basis)| n == name && matches!(basis, Basis::Text { .. })))
+        };
+        let yielded = |kind: PickKind| {
+            plan.steps[..j].iter().any(|earlier| {
+                earlier
+                    .decision
+                    .reflex
+                    .as_deref()
+                    .and_then(|r| catalog.get(r))
+                    .is_some_and(|r| r.manifest.yields.iter().any(|y| y.kind == kind))
+            })
+        };
+        let given_way =
+            reflex.manifest.args.iter().find(|a| {
+                a.is_required() && unquoted(&a.name) && matches!(a.source, Source::Pick(kind) if yielded(kind))
+            });
+        let Some(arg) = given_way else { continue };
+        let candidates = crate::recognize::recognize(&step.decision.input);
+        let asked = crate::decide::missing_of(reflex, arg, MissingBecause::Unstated, &candidates);
+        let decision = crate::decide::asked_instead(catalog, gate, &candidates, &step.decision, asked, &plan.input);
+        plan.steps[j].decision = decision;
+        // A step that asks now weighs on the verdict.
+        staged(plan);
+    }
 }
 
 /// Gives each step whose words point back (`turn them off`, `email it to dana`) the earlier steps those

@@ -430,6 +430,7 @@ impl<'c> Weaver<'c> {
         }
         plan::spare_excluded(self.catalog, self.gate.as_ref(), &mut plan);
         super::shared::share(self.catalog, self.gate.as_ref(), &mut plan);
+        plan::texts_give_way(self.catalog, self.gate.as_ref(), &mut plan);
         plan::refer(self.catalog, &mut plan);
         plan::bind(self.catalog, &mut plan);
         State::Done(Box::new(Woven::Plan(plan)))
