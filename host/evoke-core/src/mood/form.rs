@@ -39,6 +39,8 @@ pub(super) fn read(words: &[String], question_mark: bool) -> Option<Mood> {
     let second = words.get(1).map(String::as_str).unwrap_or("");
     if words.iter().any(|w| QUESTION_WORDS.contains(&w.as_str()))
         || BE.contains(&first)
+        // `any lights on in the den`: a question with its `are there` left out.
+        || first == "any"
         || (AUXILIARIES.contains(&first) && SUBJECTS.contains(&second))
         // `does turn off the den lights work`: a command asked about.
         || (matches!(first, "does" | "did" | "do") && COMMANDS.contains(&second))
