@@ -216,7 +216,8 @@ impl<'c> Decider<'c> {
         };
         let fits_for = question::fits_asked(&ranked);
         // A text typed without quotes is offered beside the typed spans, for the winner alone.
-        let texts = crate::unquoted::texts(&self.input, reflex, &self.candidates, &values_elsewhere(self.catalog, reflex));
+        let texts =
+            crate::unquoted::texts(&self.input, reflex, &self.candidates, &values_elsewhere(self.catalog, reflex));
         let offered: Vec<Candidate> = self.candidates.iter().cloned().chain(texts).collect();
         let questions = question::round_two(self.catalog, reflex, &fits_for, &offered);
         Stage::Details { winner, route, questions }

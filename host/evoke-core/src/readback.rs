@@ -587,7 +587,10 @@ options.off = "Switch off."
         assert_eq!(more(&read("up, turn off the den lights")), ["up"]);
         // Before more words of its clause it reads as they do.
         assert!(more(&read("turn off the den lights up there")).is_empty());
-        assert!(more(&read_back("turn off the den lights and up", &lights(), &call(Some("den"), "off"), &[], &[])).is_empty());
+        assert!(
+            more(&read_back("turn off the den lights and up", &lights(), &call(Some("den"), "off"), &[], &[]))
+                .is_empty()
+        );
     }
 
     #[test]

@@ -57,7 +57,11 @@ pub fn texts(input: &str, reflex: &Reflex, candidates: &[Candidate], elsewhere: 
         .filter(|&(start, end)| !spared.iter().any(|(s, e)| *s < end && start < *e))
         .map(|(start, end)| {
             let text: String = chars[start..end].iter().collect();
-            Candidate { kind: PickKind::Text, span: Span { start, end, text: text.clone() }, value: PickValue::Text(text) }
+            Candidate {
+                kind: PickKind::Text,
+                span: Span { start, end, text: text.clone() },
+                value: PickValue::Text(text),
+            }
         })
         .collect()
 }

@@ -197,11 +197,9 @@ pub fn refuse_every_input(ui: &Ui, sentence: Option<&str>, json: bool, error: Co
             let _ = each_line(ui, &mut unlogged, |_, read| {
                 match read {
                     Line::Text(text) => ui.json_line(&line(text)),
-                    Line::Refused { shown, refusal } => ui.json_line(&crate::line::refused_line(
-                        &shown,
-                        &crate::drive::Failure::Input { refusal },
-                        &[],
-                    )),
+                    Line::Refused { shown, refusal } => {
+                        ui.json_line(&crate::line::refused_line(&shown, &crate::drive::Failure::Input { refusal }, &[]))
+                    }
                 }
                 Ok(Exit::Done)
             });
