@@ -101,7 +101,15 @@ pub fn bound_value(input: &str) -> Result<(), Refusal> {
 
 enum Stage {
     Route,
-    Details { winner: String, route: Distribution, questions: Questions },
+    Details {
+        winner: String,
+        route: Distribution,
+        questions: Questions,
+        /// The spans round two offered: the typed spans, and the winner's texts typed without quotes.
+        offered: Vec<Candidate>,
+        /// The words that name a value of another reflex than the winner.
+        elsewhere: std::collections::HashSet<String>,
+    },
     Done(Box<Decision>),
 }
 
@@ -162,7 +170,9 @@ impl<'c> Decider<'c> {
         let stage = std::mem::replace(&mut self.stage, Stage::Route);
         self.stage = match stage {
             Stage::Route => self.after_route(answers),
-            Stage::Details { winner, route, .. } => Stage::Done(Box::new(self.after_details(&winner, route, answers))),
+            Stage::Details { winner, route, offered, elsewhere, .. } => {
+                Stage::Done(Box::new(self.after_details(&winner, route, answers, &offered, elsewhere)))
+            }
             done @ Stage::Done(_) => done,
         };
         self.decision()
@@ -216,14 +226,21 @@ impl<'c> Decider<'c> {
         };
         let fits_for = question::fits_asked(&ranked);
         // A text typed without quotes is offered beside the typed spans, for the winner alone.
-        let texts =
-            crate::unquoted::texts(&self.input, reflex, &self.candidates, &values_elsewhere(self.catalog, reflex));
+        let elsewhere = values_elsewhere(self.catalog, reflex);
+        let texts = crate::unquoted::texts(&self.input, reflex, &self.candidates, &elsewhere);
         let offered: Vec<Candidate> = self.candidates.iter().cloned().chain(texts).collect();
         let questions = question::round_two(self.catalog, reflex, &fits_for, &offered);
-        Stage::Details { winner, route, questions }
+        Stage::Details { winner, route, questions, offered, elsewhere }
     }
 
-    fn after_details(&self, winner: &str, route: Distribution, answers: &Answers) -> Decision {
+    fn after_details(
+        &self,
+        winner: &str,
+        route: Distribution,
+        answers: &Answers,
+        offered: &[Candidate],
+        elsewhere: std::collections::HashSet<String>,
+    ) -> Decision {
         let reflex = self.catalog.get(winner).expect("the winner is in the catalog");
         let (top, p) = self.route_top(&route);
         let top = top.as_str();
@@ -250,7 +267,7 @@ impl<'c> Decider<'c> {
                         missing.push(self.missing_unspared(reflex, arg, MissingBecause::Unsettled));
                         continue;
                     }
-                    self.read_value(reflex, arg, top)
+                    read_value(reflex, arg, top, offered)
                 }
                 None => Read::Unstated,
             };
@@ -308,7 +325,7 @@ impl<'c> Decider<'c> {
             missing,
             unconsumed,
             given: Vec::new(),
-            elsewhere: values_elsewhere(self.catalog, reflex),
+            elsewhere,
         })
     }
 
@@ -322,32 +339,6 @@ impl<'c> Decider<'c> {
         let ranked = answer.ranked();
         matches!(ranked.as_slice(), [(first, p), (second, q), ..]
             if value(first) && value(second) && (*p < gate.route || *q > *p / 2.0))
-    }
-
-    fn read_value(&self, reflex: &Reflex, arg: &Arg, top: &str) -> Read {
-        if top == UNSTATED {
-            return Read::Unstated;
-        }
-        if top == NONE && !matches!(arg.source, Source::Pick(_) | Source::Flag) {
-            return Read::NotOffered;
-        }
-        match &arg.source {
-            Source::Options(_) => Read::Value(Value::Option { key: top.to_string() }),
-            Source::Vocab(_) => {
-                let value = reflex.vocab_of(&arg.name).and_then(|v| v.find(top)).and_then(|w| w.value.clone());
-                Read::Value(Value::Word { word: top.to_string(), value })
-            }
-            Source::Pick(kind) => {
-                let elsewhere = values_elsewhere(self.catalog, reflex);
-                let texts = crate::unquoted::texts(&self.input, reflex, &self.candidates, &elsewhere);
-                match self.candidates.iter().chain(&texts).find(|c| c.kind == *kind && c.span.key() == top) {
-                    Some(c) => Read::Value(Value::Pick { span: c.span.clone(), value: c.value.clone() }),
-                    None => Read::Unstated,
-                }
-            }
-            Source::Flag if top == YES => Read::Value(Value::Flag),
-            Source::Flag => Read::Absent,
-        }
     }
 
     /// Whether the sentence, read as a request not to or for all but something, names `key` of `arg` where
@@ -449,6 +440,29 @@ impl<'c> Decider<'c> {
 
 /// The mood a decision on `input` is gated under: its own, or, for a part of a woven `sentence`, the
 /// whole's where that holds the part.
+/// The value `top` names for `arg`, among the spans round two `offered`.
+fn read_value(reflex: &Reflex, arg: &Arg, top: &str, offered: &[Candidate]) -> Read {
+    if top == UNSTATED {
+        return Read::Unstated;
+    }
+    if top == NONE && !matches!(arg.source, Source::Pick(_) | Source::Flag) {
+        return Read::NotOffered;
+    }
+    match &arg.source {
+        Source::Options(_) => Read::Value(Value::Option { key: top.to_string() }),
+        Source::Vocab(_) => {
+            let value = reflex.vocab_of(&arg.name).and_then(|v| v.find(top)).and_then(|w| w.value.clone());
+            Read::Value(Value::Word { word: top.to_string(), value })
+        }
+        Source::Pick(kind) => match offered.iter().find(|c| c.kind == *kind && c.span.key() == top) {
+            Some(c) => Read::Value(Value::Pick { span: c.span.clone(), value: c.value.clone() }),
+            None => Read::Unstated,
+        },
+        Source::Flag if top == YES => Read::Value(Value::Flag),
+        Source::Flag => Read::Absent,
+    }
+}
+
 fn gated_mood(input: &str, sentence: Option<&str>) -> Mood {
     sentence.map_or_else(|| mood(input), |sentence| within(input, sentence))
 }
