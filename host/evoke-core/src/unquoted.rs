@@ -66,11 +66,6 @@ pub fn texts(input: &str, reflex: &Reflex, candidates: &[Candidate], elsewhere: 
         .collect()
 }
 
-/// Whether a value's span is one the input quotes, rather than a text typed without quotes.
-pub fn quoted(candidates: &[Candidate], span: &Span) -> bool {
-    candidates.iter().any(|c| c.kind == PickKind::Text && c.span == *span)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -490,16 +490,16 @@ pub fn splice_holds(part: &Part, neighbour: &Decision, spliced: &Decision) -> bo
     let Some(args) = &spliced.args else { return false };
     // A text typed without quotes is any words the reflex does not read: it says nothing of the part's
     // being an item of the neighbour's task (`we'll be back at 5, set a timer …` is no timer labelled `back`).
-    let unquoted = |name: &str| {
-        spliced
-            .basis
-            .as_ref()
-            .is_some_and(|b| b.0.iter().any(|(n, basis)| n == name && matches!(basis, Basis::Text { .. })))
-    };
     args.0.iter().any(|(name, value)| {
         let theirs = neighbour.args.as_ref().and_then(|a| a.get(name));
-        theirs != Some(value) && said_in(part, value) && !unquoted(name)
+        theirs != Some(value) && said_in(part, value) && !typed_plainly(spliced, name)
     })
+}
+
+/// Whether the decision's value of `arg` is a text typed without quotes (its basis `text`).
+fn typed_plainly(decision: &Decision, arg: &str) -> bool {
+    let bases = decision.basis.as_ref().map_or(&[][..], |b| b.0.as_slice());
+    bases.iter().any(|(name, basis)| name == arg && matches!(basis, Basis::Text { .. }))
 }
 
 /// Whether a part's own words say a value: its key or word, or a pick's words as typed.
@@ -550,12 +550,6 @@ pub fn texts_give_way(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
             continue;
         }
         let Some(reflex) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
-        let unquoted = |name: &str| {
-            step.decision
-                .basis
-                .as_ref()
-                .is_some_and(|b| b.0.iter().any(|(n, basis)| n == name && matches!(basis, Basis::Text { .. })))
-        };
         let yielded = |kind: PickKind| {
             plan.steps[..j].iter().any(|earlier| {
                 earlier
@@ -566,10 +560,11 @@ pub fn texts_give_way(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
                     .is_some_and(|r| r.manifest.yields.iter().any(|y| y.kind == kind))
             })
         };
-        let given_way =
-            reflex.manifest.args.iter().find(|a| {
-                a.is_required() && unquoted(&a.name) && matches!(a.source, Source::Pick(kind) if yielded(kind))
-            });
+        let given_way = reflex.manifest.args.iter().find(|a| {
+            a.is_required()
+                && typed_plainly(&step.decision, &a.name)
+                && matches!(a.source, Source::Pick(kind) if yielded(kind))
+        });
         let Some(arg) = given_way else { continue };
         let candidates = crate::recognize::recognize(&step.decision.input);
         let asked = crate::decide::missing_of(reflex, arg, MissingBecause::Unstated, &candidates);
