@@ -367,7 +367,7 @@ pub fn read_back_among(
         } else if says_again(&said_words, i) {
             said[i] = Some(Said::Again);
             continue;
-        } else if elsewhere.contains(&w.lower) && !own.contains(&w.stem) && closes_clause(input, &said_words, i) {
+        } else if elsewhere.contains(&w.lower) && closes_clause(input, &said_words, i) {
             Does::More
         } else if is_stop(w)
             || phrased[i]
