@@ -14,6 +14,7 @@ const FITS: &str = "fits.";
 const WEAVE: &str = "weave.";
 const CUT: &str = "cut_";
 const SPAN: &str = "span_";
+const ASIDE: &str = "aside_";
 const AGAIN: &str = "again_";
 
 /// The names evoke's own question ids begin with (`route`, `fits.<reflex>`, `weave.<name>`): no reflex
@@ -33,6 +34,9 @@ pub enum QuestionId {
     /// `weave.span_<start>_<end>`: the reflex the whole sentence gives the words at these offsets (003's
     /// `named` repair).
     Span { start: usize, end: usize },
+    /// `weave.aside_<start>_<end>`: what the part at these offsets does in the whole sentence: asks for
+    /// nothing, adds a detail to what the rest asks, or asks a thing of its own (003's `asides` `does`).
+    Aside { start: usize, end: usize },
     /// `weave.again_<start>_<end>_<reflex>__<arg>`: whether the request asks for the value at these
     /// offsets as well as the one read for the argument.
     Again { start: usize, end: usize, reflex: String, arg: String },
@@ -67,6 +71,7 @@ impl QuestionId {
             QuestionId::Arg { arg, .. } => arg.clone(),
             QuestionId::Cut { start, end } => format!("{CUT}{start}_{end}"),
             QuestionId::Span { start, end } => format!("{SPAN}{start}_{end}"),
+            QuestionId::Aside { start, end } => format!("{ASIDE}{start}_{end}"),
             QuestionId::Again { start, end, reflex, arg } => format!("{AGAIN}{start}_{end}_{reflex}__{arg}"),
             QuestionId::Leaf { name } => name.clone(),
         }
@@ -105,7 +110,7 @@ impl fmt::Display for QuestionId {
             QuestionId::Route => f.write_str(ROUTE),
             QuestionId::Fits { reflex } => write!(f, "{FITS}{reflex}"),
             QuestionId::Arg { reflex, arg } => write!(f, "{reflex}.{arg}"),
-            QuestionId::Cut { .. } | QuestionId::Span { .. } | QuestionId::Again { .. } => {
+            QuestionId::Cut { .. } | QuestionId::Span { .. } | QuestionId::Aside { .. } | QuestionId::Again { .. } => {
                 write!(f, "{WEAVE}{}", self.short())
             }
             QuestionId::Leaf { name } => f.write_str(name),
@@ -164,6 +169,8 @@ impl FromStr for QuestionId {
                 offsets(rest).map(|(start, end)| QuestionId::Cut { start, end })
             } else if let Some(rest) = name.strip_prefix(SPAN) {
                 offsets(rest).map(|(start, end)| QuestionId::Span { start, end })
+            } else if let Some(rest) = name.strip_prefix(ASIDE) {
+                offsets(rest).map(|(start, end)| QuestionId::Aside { start, end })
             } else {
                 name.strip_prefix(AGAIN).and_then(again)
             }
@@ -215,6 +222,7 @@ mod tests {
             QuestionId::fits("lights"),
             QuestionId::Cut { start: 0, end: 1 },
             QuestionId::Span { start: 0, end: 1 },
+            QuestionId::Aside { start: 0, end: 1 },
             QuestionId::Again { start: 0, end: 1, reflex: "lights".into(), arg: "room".into() },
         ];
         for id in own {
@@ -250,6 +258,7 @@ mod tests {
         for (start, end) in [(0, 0), (0, 1), (9, 10), (12, 15), (usize::MAX - 1, usize::MAX)] {
             round_trip(&QuestionId::Cut { start, end }, &format!("weave.cut_{start}_{end}"));
             round_trip(&QuestionId::Span { start, end }, &format!("weave.span_{start}_{end}"));
+            round_trip(&QuestionId::Aside { start, end }, &format!("weave.aside_{start}_{end}"));
         }
     }
 
@@ -290,6 +299,7 @@ mod tests {
             QuestionId::arg("lights", "room"),
             QuestionId::Cut { start: 3, end: 6 },
             QuestionId::Span { start: 0, end: 9 },
+            QuestionId::Aside { start: 2, end: 9 },
             QuestionId::Again { start: 21, end: 27, reflex: "lights".into(), arg: "room".into() },
             QuestionId::Leaf { name: "amount".into() },
         ];

@@ -7,6 +7,13 @@
 //! `local` weighs this answer beside the route in its reader of a place to cut ([`super::cut`]); `embed`
 //! takes it as it is.
 //!
+//! A part the words leave open (`weave.aside_<start>_<end>`) asks a thing of its own where it opens, past
+//! the words that lead to a clause, with a verb a request starts with, a question word, or any word that is
+//! no small word (`feed the cat`: an order whose verb no list holds), or an auxiliary (`does my car need
+//! premium`); one that opens with a small word (`i
+//! need quiet`, `i'd like a sedan if possible`) tells of the request, a detail. A part of small words alone
+//! asks for nothing.
+//!
 //! Another value (`weave.again_<start>_<end>_<reflex>__<argument>`) is `also` where a list joins it to
 //! the value read, `out` where the words rule it out, and `nothing` otherwise.
 
@@ -80,8 +87,44 @@ pub fn answer(request: &str, id: &QuestionId, question: &Question, round: &Quest
             Some([("yes".to_string(), p), ("no".to_string(), 1.0 - p)].into_iter().collect())
         }
         QuestionId::Again { start, end, .. } => Some(again(request, start, end, question)),
+        QuestionId::Aside { start, end } => Some(aside(request, start, end)),
         _ => None,
     }
+}
+
+/// Words that, opening a part, ask a question or put a request (`does it need premium`, `can you call`).
+const AUXILIARIES: &[&str] = &[
+    "do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "should", "shall", "may",
+    "might", "has", "have",
+];
+
+/// A small word, or one spelt with a small word before its apostrophe (`i'd`, `we're`): `part` is the
+/// text the word was read from.
+fn small_word(part: &str, word: &Word) -> bool {
+    let typed: String = part.chars().skip(word.start).take(word.end - word.start).collect();
+    let head = typed.split(['\'', '’']).next().unwrap_or_default();
+    evoke_core::words::is_stop(word) || words(head).first().is_some_and(evoke_core::words::is_stop)
+}
+
+/// What the part at `start..end` does in the request: `aside`, `detail` or `asks`, read from its opening.
+fn aside(request: &str, start: usize, end: usize) -> BTreeMap<String, f64> {
+    use evoke_core::weave::count::{ASIDE, ASKS, DETAIL};
+    let part: String = request.chars().skip(start).take(end.saturating_sub(start)).collect();
+    let said = words(&part);
+    let opening = said.iter().find(|w| !super::cut::LEAD.contains(&w.lower.as_str()) && w.lower != "but");
+    let read = match opening {
+        _ if said.iter().all(evoke_core::words::is_stop) => ASIDE,
+        None => ASIDE,
+        Some(w)
+            if VERBS.contains(&w.lower.as_str()) || opens_a_question(w) || AUXILIARIES.contains(&w.lower.as_str()) =>
+        {
+            ASKS
+        }
+        Some(w) if small_word(&part, w) => DETAIL,
+        Some(_) => ASKS,
+    };
+    let rest = (1.0 - SURE) / 2.0;
+    [ASIDE, DETAIL, ASKS].into_iter().map(|k| (k.to_string(), if k == read { SURE } else { rest })).collect()
 }
 
 /// How likely the connective at `start..end` separates two requests.
@@ -455,5 +498,25 @@ mod tests {
             rooms.sort();
             assert_eq!(rooms, ["den", "kitchen", "office"], "{input}");
         }
+    }
+
+    /// The answer local gives the part of `sentence` that `part` names.
+    fn aside_of(sentence: &str, part: &str) -> &'static str {
+        let start = sentence[..sentence.find(part).expect("the part is in the sentence")].chars().count();
+        let answer = aside(sentence, start, start + part.chars().count());
+        let top = answer.iter().max_by(|a, b| a.1.total_cmp(b.1)).expect("three answers");
+        ["aside", "detail", "asks"].into_iter().find(|k| *k == top.0).expect("a key offered")
+    }
+
+    #[test]
+    fn a_part_that_opens_with_a_small_word_tells_of_the_request_and_one_that_opens_with_an_order_asks() {
+        let car = "can you get me a car rental in seattle, and i'd like a sedan if possible";
+        assert_eq!(aside_of(car, "i'd like a sedan if possible"), "detail");
+        assert_eq!(aside_of("please use your whispering voice; i need quiet", "i need quiet"), "detail");
+        assert_eq!(aside_of("turn off the den lights and feed the cat", "feed the cat"), "asks");
+        assert_eq!(aside_of("turn off the den lights and then order a pizza", "then order a pizza"), "asks");
+        assert_eq!(aside_of("turn off the den lights, how warm is it", "how warm is it"), "asks");
+        assert_eq!(aside_of("check the fuel and does my car need premium", "does my car need premium"), "asks");
+        assert_eq!(aside_of("ok then, turn off the den lights", "ok then"), "aside");
     }
 }

@@ -94,6 +94,48 @@ pub struct Aside {
     /// `own`, a remark on the speaker's own doing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<AsideBy>,
+    /// The engine's share of each answer to `weave.aside_<start>_<end>`, where its words alone did not
+    /// set the part aside and the engine was asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub does: Option<Does>,
+}
+
+/// 003's `does`: the engine's share of each answer to what a part does in the whole sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Does {
+    /// It asks for nothing: a courtesy or a remark.
+    pub aside: f64,
+    /// It adds a detail to what the rest of the sentence asks.
+    pub detail: f64,
+    /// It asks a thing of its own.
+    pub asks: f64,
+}
+
+/// The answers to a part's question, and the one an engine that cannot tell falls back to.
+pub const ASIDE: &str = "aside";
+pub const DETAIL: &str = "detail";
+pub const ASKS: &str = "asks";
+
+impl Does {
+    /// The shares an engine gave, each as it was answered.
+    pub fn of(answer: &crate::validate::Distribution) -> Does {
+        Does { aside: answer.p(ASIDE), detail: answer.p(DETAIL), asks: answer.p(ASKS) }
+    }
+}
+
+/// The question asked of a part its words leave open, under the whole sentence: what it does there.
+pub fn aside_question(part: &Part) -> crate::question::Question {
+    use crate::question::{Options, Question, Text};
+    let options = vec![
+        (ASIDE.to_string(), Text::Plain("They ask for nothing: a courtesy, or a remark on something else.".into())),
+        (DETAIL.to_string(), Text::Plain("They add a detail to what the rest of the request asks for.".into())),
+        (ASKS.to_string(), Text::Plain("They ask for a thing of their own.".into())),
+    ];
+    Question::Choice {
+        ask: format!("What do the words \"{}\" at {}-{} do in the request?", part.text, part.start, part.end),
+        options: Options(options),
+        otherwise: Some(ASKS.into()),
+    }
 }
 
 /// What set a part aside by its words alone.
@@ -110,36 +152,104 @@ pub enum AsideBy {
 /// part's words name a value of that reflex (a word of its lists, or a typed span of a kind it picks): such
 /// a part says a thing of its own (`one
 /// for 10 minutes`, `do this for the office too`), so it is no detail, whatever word points back.
-pub fn one_reflex(parts: &[(&Part, &Decision)], names_a_value: &dyn Fn(&str, &str) -> bool) -> Option<One> {
-    let acting: Vec<&Decision> = parts.iter().map(|(_, d)| *d).filter(|d| d.outcome != Outcome::Abstain).collect();
-    let [one] = acting.as_slice() else { return None };
-    let reflex = one.reflex.clone()?;
+///
+/// A part the words leave open (words of its own that point at nothing) is the engine's to read, by
+/// `does`, its answer to [`aside_question`] where it was asked: a remark where the engine sets it aside at
+/// `bar`, a detail where it more likely adds to the request than asks a thing of its own, and otherwise a
+/// thing asked that no reflex found. Unasked, such a part asks a thing of its own.
+pub fn one_reflex(
+    parts: &[(&Part, &Decision)],
+    names_a_value: &dyn Fn(&str, &str) -> bool,
+    does: &dyn Fn(&Part) -> Option<Does>,
+    bar: f64,
+) -> Option<One> {
+    let reflex = acting_reflex(parts)?;
     let mut detail = false;
     let mut asides = Vec::new();
     for (part, _) in parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain) {
-        let small_words = aside_by_words(&part.text);
-        if small_words && !points_back(&part.text) {
-            asides.push(Aside { text: part.text.clone(), remark: true, by: Some(AsideBy::Courtesy) });
-            continue;
+        let aside =
+            |remark: bool, by: Option<AsideBy>, does: Option<Does>| Aside { text: part.text.clone(), remark, by, does };
+        match by_words(part, &reflex, names_a_value) {
+            Words::Courtesy => asides.push(aside(true, Some(AsideBy::Courtesy), None)),
+            Words::Own => asides.push(aside(true, Some(AsideBy::Own), None)),
+            Words::Asks => return None,
+            Words::Detail => {
+                detail = true;
+                asides.push(aside(false, None, None));
+            }
+            Words::Open => {
+                let read = does(part)?;
+                if read.aside >= bar {
+                    asides.push(aside(true, None, Some(read)));
+                } else if read.asks < 0.5 && read.aside + read.detail > read.asks {
+                    detail = true;
+                    asides.push(aside(false, None, Some(read)));
+                } else {
+                    return None;
+                }
+            }
         }
-        // A remark on what the speaker does (`i'll be back at 5`) asks for nothing: the request beside it
-        // is decided whole, so the remark's words are read back with it and hold a write for a yes.
-        if crate::mood::own_doing(&part.text) && !points_back(&part.text) {
-            asides.push(Aside { text: part.text.clone(), remark: true, by: Some(AsideBy::Own) });
-            continue;
-        }
-        // A question asks a thing of its own (`which track is this, then add it to my playlist`): it is a
-        // request the engine did not find, never a detail, and an aside never swallows a request. Small words
-        // that point back (`what is that`, `what is it at`) say too little to tell a question of their own
-        // from the request's own words: a detail, so the call waits for a person rather than runs.
-        let asks = crate::mood::mood(&part.text) == crate::mood::Mood::Question && !small_words;
-        if !points_back(&part.text) || names_a_value(&reflex, &part.text) || asks {
-            return None;
-        }
-        detail = true;
-        asides.push(Aside { text: part.text.clone(), remark: false, by: None });
     }
     Some(One { reflex, detail, asides })
+}
+
+/// The reflex of the one part that acts, where exactly one does.
+fn acting_reflex(parts: &[(&Part, &Decision)]) -> Option<String> {
+    let acting: Vec<&Decision> = parts.iter().map(|(_, d)| *d).filter(|d| d.outcome != Outcome::Abstain).collect();
+    let [one] = acting.as_slice() else { return None };
+    one.reflex.clone()
+}
+
+/// What a part that found nothing is by its words alone.
+enum Words {
+    /// Every word is one a request is phrased in.
+    Courtesy,
+    /// A remark on the speaker's own doing.
+    Own,
+    /// A thing of its own: a question, or a value of the acting reflex.
+    Asks,
+    /// Small words that point back at the request: a detail.
+    Detail,
+    /// Words of its own that point at nothing: the engine reads them.
+    Open,
+}
+
+fn by_words(part: &Part, reflex: &str, names_a_value: &dyn Fn(&str, &str) -> bool) -> Words {
+    let small_words = aside_by_words(&part.text);
+    let back = points_back(&part.text);
+    if small_words && !back {
+        return Words::Courtesy;
+    }
+    // A remark on what the speaker does (`i'll be back at 5`) asks for nothing: the request beside it
+    // is decided whole, so the remark's words are read back with it and hold a write for a yes.
+    if crate::mood::own_doing(&part.text) && !back {
+        return Words::Own;
+    }
+    // A question asks a thing of its own (`which track is this, then add it to my playlist`): it is a
+    // request the engine did not find, never a detail, and an aside never swallows a request. Small words
+    // that point back (`what is that`, `what is it at`) say too little to tell a question of their own
+    // from the request's own words: a detail, so the call waits for a person rather than runs.
+    let question = crate::mood::mood(&part.text) == crate::mood::Mood::Question && !small_words;
+    if question || names_a_value(reflex, &part.text) {
+        return Words::Asks;
+    }
+    if back { Words::Detail } else { Words::Open }
+}
+
+/// The parts whose words leave open what they do, where one other part acts: the engine is asked of each.
+pub fn open_parts<'p>(parts: &[(&'p Part, &Decision)], names_a_value: &dyn Fn(&str, &str) -> bool) -> Vec<&'p Part> {
+    let Some(reflex) = acting_reflex(parts) else { return Vec::new() };
+    let abstaining = parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain);
+    let open: Vec<&Part> = abstaining
+        .clone()
+        .filter(|(p, _)| matches!(by_words(p, &reflex, names_a_value), Words::Open))
+        .map(|(p, _)| *p)
+        .collect();
+    // A part that asks by its words refuses the sentence as one whatever the engine says of the others.
+    if abstaining.clone().any(|(p, _)| matches!(by_words(p, &reflex, names_a_value), Words::Asks)) {
+        return Vec::new();
+    }
+    open
 }
 
 /// Whether a part's words point back at something said elsewhere (`have it here at 7`).
@@ -200,25 +310,61 @@ mod tests {
     fn a_courtesy_beside_one_request_asks_one_thing() {
         let (a, b) = (part("can you tell me"), part("what is the meaning of life"));
         let (da, db) = (decided(Outcome::Abstain, None), decided(Outcome::Run, Some("meaning_of_life")));
-        let aside = Aside { text: "can you tell me".into(), remark: true, by: Some(AsideBy::Courtesy) };
+        let aside = Aside { text: "can you tell me".into(), remark: true, by: Some(AsideBy::Courtesy), does: None };
         let one = One { reflex: "meaning_of_life".into(), detail: false, asides: vec![aside] };
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), Some(one));
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false, &|_| None, 0.9), Some(one));
     }
 
     #[test]
     fn a_part_with_a_word_of_its_own_is_never_set_aside() {
         let (a, b) = (part("turn off the den lights"), part("feed the cat"));
         let (da, db) = (decided(Outcome::Run, Some("lights")), decided(Outcome::Abstain, None));
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), None);
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false, &|_| None, 0.9), None);
     }
 
     #[test]
     fn a_part_that_points_back_is_a_detail_held_for_a_person() {
         let (a, b) = (part("roll a 6 sided die"), part("tell me the result of it"));
         let (da, db) = (decided(Outcome::Run, Some("roll_dice")), decided(Outcome::Abstain, None));
-        let aside = Aside { text: "tell me the result of it".into(), remark: false, by: None };
+        let aside = Aside { text: "tell me the result of it".into(), remark: false, by: None, does: None };
         let one = One { reflex: "roll_dice".into(), detail: true, asides: vec![aside] };
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), Some(one));
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false, &|_| None, 0.9), Some(one));
+    }
+
+    fn read(aside: f64, detail: f64, asks: f64) -> Does {
+        Does { aside, detail, asks }
+    }
+
+    #[test]
+    fn a_part_the_words_leave_open_is_the_engines_to_read() {
+        let (a, b) = (part("get me a car for march 1st"), part("i'd like a sedan if possible"));
+        let (da, db) = (decided(Outcome::Run, Some("car_rental")), decided(Outcome::Abstain, None));
+        let parts = [(&a, &da), (&b, &db)];
+        assert_eq!(open_parts(&parts, &|_, _| false), vec![&b]);
+        // Unasked, the part asks a thing of its own.
+        assert_eq!(one_reflex(&parts, &|_, _| false, &|_| None, 0.9), None);
+        let detail = one_reflex(&parts, &|_, _| false, &|_| Some(read(0.05, 0.9, 0.05)), 0.9).expect("one");
+        assert!(detail.detail);
+        assert_eq!(detail.asides[0].does, Some(read(0.05, 0.9, 0.05)));
+        assert!(!detail.asides[0].remark);
+        let remark = one_reflex(&parts, &|_, _| false, &|_| Some(read(0.95, 0.03, 0.02)), 0.9).expect("one");
+        assert!(!remark.detail && remark.asides[0].remark);
+        // Set aside under the bar, the part is still no remark: it adds a detail a person sees.
+        let under = one_reflex(&parts, &|_, _| false, &|_| Some(read(0.6, 0.1, 0.3)), 0.9).expect("one");
+        assert!(under.detail && !under.asides[0].remark);
+        assert_eq!(one_reflex(&parts, &|_, _| false, &|_| Some(read(0.05, 0.4, 0.55)), 0.9), None);
+    }
+
+    #[test]
+    fn a_part_that_asks_by_its_words_leaves_nothing_for_the_engine() {
+        let (a, b, c) = (part("get me a car"), part("which one is cheapest"), part("i'd like a sedan"));
+        let (da, db, dc) = (
+            decided(Outcome::Run, Some("car_rental")),
+            decided(Outcome::Abstain, None),
+            decided(Outcome::Abstain, None),
+        );
+        assert!(open_parts(&[(&a, &da), (&b, &db), (&c, &dc)], &|_, _| false).is_empty());
+        assert!(open_parts(&[(&a, &da), (&c, &dc)], &|_, _| true).is_empty());
     }
 
     fn split(no: f64) -> super::super::Split {
@@ -237,14 +383,14 @@ mod tests {
         let (a, b) = (part("set a timer for 5 minutes"), part("one for 10 minutes"));
         let (da, db) = (decided(Outcome::Run, Some("timer")), decided(Outcome::Abstain, None));
         let names = |_: &str, text: &str| text.contains("10 minutes");
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &names), None);
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &names, &|_| None, 0.9), None);
     }
 
     #[test]
     fn two_reflexes_are_two_things() {
         let (a, b) = (part("turn off the den lights"), part("set a timer for 5 minutes"));
         let (da, db) = (decided(Outcome::Run, Some("lights")), decided(Outcome::Run, Some("timer")));
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), None);
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false, &|_| None, 0.9), None);
     }
 
     #[test]
@@ -252,13 +398,13 @@ mod tests {
         let (a, b) = (part("turn off the living room lights"), part("lock the front door"));
         let da = decided(Outcome::Confirm, Some("smart_home"));
         let db = decided(Outcome::Run, Some("smart_home"));
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), None);
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false, &|_| None, 0.9), None);
     }
 
     #[test]
     fn parts_that_find_nothing_ask_nothing_of_one() {
         let (a, b) = (part("can you"), part("do it"));
         let (da, db) = (decided(Outcome::Abstain, None), decided(Outcome::Abstain, None));
-        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false), None);
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false, &|_| None, 0.9), None);
     }
 }

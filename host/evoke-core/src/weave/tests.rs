@@ -642,6 +642,8 @@ mod weaving {
                 if cut((*start, *end)) { "yes" } else { "no" }.into()
             } else if let QuestionId::Again { .. } = id {
                 "also".into()
+            } else if let QuestionId::Aside { .. } = id {
+                "asks".into()
             } else if arg("room") {
                 // The room said last.
                 ["den", "office", "kitchen"]

@@ -62,6 +62,10 @@ enum State<'c> {
         text: String,
         decider: Decider<'c>,
     },
+    /// The parts the words leave open, asked what they do in the whole sentence (`weave.aside_*`).
+    Asides {
+        questions: Questions,
+    },
     /// The whole sentence decided again as one input, for the one reflex its parts found.
     AsOne {
         one: super::count::One,
@@ -93,6 +97,8 @@ pub struct Weaver<'c> {
     spliced_tried: Vec<bool>,
     /// Whether the sentence was already tried as asking one thing.
     as_one_tried: bool,
+    /// The engine's reading of each part its words left open (by the part's offsets), once asked.
+    does: Option<Vec<((usize, usize), super::count::Does)>>,
     /// Per part: whether it was already tried as one with the part after it.
     merge_tried: Vec<bool>,
     /// Per part: whether it was already tried as a lone verb on the next part's thing.
@@ -133,6 +139,7 @@ impl<'c> Weaver<'c> {
             extra: Vec::new(),
             spliced_tried: Vec::new(),
             as_one_tried: false,
+            does: None,
             merge_tried: Vec::new(),
             lone_tried: Vec::new(),
             typed: Vec::new(),
@@ -168,6 +175,7 @@ impl<'c> Weaver<'c> {
             State::Splice { text, decider, .. } => decider.questions().map(|q| (text.as_str(), q)),
             State::Merge { part, decider, .. } => decider.questions().map(|q| (part.text.as_str(), q)),
             State::Lone { text, decider, .. } => decider.questions().map(|q| (text.as_str(), q)),
+            State::Asides { questions } => Some((self.input.as_str(), questions)),
             State::AsOne { decider, .. } => decider.questions().map(|q| (self.input.as_str(), q)),
             State::Again { text, questions, .. } => Some((text.as_str(), questions)),
             State::Done(_) => None,
@@ -246,6 +254,19 @@ impl<'c> Weaver<'c> {
                 Some(decision) => self.lone_done(i, text, decision),
                 None => State::Lone { i, text, decider },
             },
+            State::Asides { questions } => {
+                let read = questions.ids().filter_map(|id| match *id {
+                    crate::question::QuestionId::Aside { start, end } => {
+                        Some(((start, end), super::count::Does::of(answers.get(id)?)))
+                    }
+                    _ => None,
+                });
+                self.does = Some(read.collect());
+                match self.try_as_one() {
+                    Some(state) => state,
+                    None => self.after_parts(),
+                }
+            }
             State::AsOne { one, mut decider } => match decider.feed(answers).cloned() {
                 Some(decision) => self.as_one_done(&one, decision),
                 None => State::AsOne { one, decider },
@@ -459,7 +480,18 @@ impl<'c> Weaver<'c> {
             crate::recognize::recognize(text).iter().any(|c| picks(c.kind))
                 || !crate::readback::mentions(text, reflex).is_empty()
         };
-        let one = super::count::one_reflex(&parts, &names_a_value)?;
+        if self.does.is_none() {
+            let open = super::count::open_parts(&parts, &names_a_value);
+            if !open.is_empty() {
+                let asked = open.iter().map(|p| {
+                    (crate::question::QuestionId::Aside { start: p.start, end: p.end }, super::count::aside_question(p))
+                });
+                return Some(State::Asides { questions: Questions(asked.collect()) });
+            }
+        }
+        let read = self.does.as_deref().unwrap_or_default();
+        let does = |p: &super::Part| read.iter().find(|(at, _)| *at == (p.start, p.end)).map(|(_, does)| *does);
+        let one = super::count::one_reflex(&parts, &names_a_value, &does, self.bar)?;
         let decider = Decider::new(self.catalog, self.gate, &self.input).ok()?;
         Some(match decider.decision().cloned() {
             Some(decision) => self.as_one_done(&one, decision),
