@@ -41,6 +41,16 @@ fn is_cut(w: &Woven) -> bool {
     }
 }
 
+/// How a sentence read as more than one step came out: only what not to do (003's `nothing_to_do`), one
+/// step with a part left out or read with it, or two steps or more (or a plan refused for a part).
+fn cut_kind(w: &Woven) -> usize {
+    match w {
+        Woven::Plan(p) if p.steps.is_empty() => 0,
+        Woven::Plan(p) if p.steps.len() == 1 && !p.refused() => 1,
+        _ => 2,
+    }
+}
+
 /// Whether a sentence read as a plan still acts on its one intent: a plan of that one step.
 fn acts_on_woven(w: &Woven, intent: &str) -> bool {
     match w {
@@ -114,6 +124,7 @@ pub fn report(local: &Local, gate: Gate, show_cuts: bool) {
     let val: Vec<Item> = clinc("val.jsonl");
     decide(&catalog, local, gate, "warm up");
     let (mut alone, mut with_weave, mut cut) = (0usize, 0usize, 0usize);
+    let mut kinds = [0usize; 3];
     for item in &val {
         let d = decide(&catalog, local, gate, &item.text);
         let acted_alone = d.outcome != Outcome::Abstain && d.reflex.as_deref() == Some(item.intent.as_str());
@@ -127,6 +138,7 @@ pub fn report(local: &Local, gate: Gate, show_cuts: bool) {
         }
         if is_cut(&w) {
             cut += 1;
+            kinds[cut_kind(&w)] += 1;
             if show_cuts {
                 println!("  cut: {} {:?} ({}) → {:?}", top_two(&d.route), item.text, item.intent, steps_of(&w));
                 print_steps(&w);
@@ -143,6 +155,9 @@ pub fn report(local: &Local, gate: Gate, show_cuts: bool) {
         pct(with_weave, n) - pct(alone, n)
     );
     println!("  read as more than one step            {:5.1}% (goal: at most 0.5%)", pct(cut, n));
+    println!("    only what not to do (nothing_to_do) {:5.1}% ({})", pct(kinds[0], n), kinds[0]);
+    println!("    one step, a part left out or merged {:5.1}% ({})", pct(kinds[1], n), kinds[1]);
+    println!("    two steps or more, or refused       {:5.1}% ({})", pct(kinds[2], n), kinds[2]);
     let several = several();
     let (mut whole, mut steps_right, mut steps_all) = (0usize, 0usize, 0usize);
     for s in &several {
