@@ -894,6 +894,7 @@ pub fn missing_of(reflex: &Reflex, arg: &Arg, because: MissingBecause, candidate
                 .filter(|c| c.kind == *kind)
                 .map(|c| PickReading { text: c.span.text.clone(), value: c.value.clone() })
                 .collect(),
+            recent: Vec::new(),
         },
         Source::Flag => {
             Choices::Options { options: Texts(vec![("yes".into(), "Yes.".into()), ("no".into(), "No.".into())]) }
@@ -1029,6 +1030,7 @@ fn said_out_of_range(
                     .iter()
                     .map(|c| PickReading { text: c.span.text.clone(), value: c.value.clone() })
                     .collect(),
+                recent: Vec::new(),
             },
             likely: None,
         });

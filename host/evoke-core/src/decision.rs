@@ -255,6 +255,9 @@ pub enum Choices {
         /// What the words of the input that answer the ask read as, where they say a value aloud.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         readings: Vec<PickReading>,
+        /// Values of the pick's kind recalled from this session's results, the latest first.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        recent: Vec<String>,
     },
 }
 

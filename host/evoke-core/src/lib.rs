@@ -27,6 +27,7 @@ pub mod project;
 pub mod question;
 mod question_id;
 pub mod readback;
+pub mod recall;
 pub mod recognize;
 pub mod recording;
 pub mod refs;

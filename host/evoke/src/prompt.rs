@@ -115,7 +115,12 @@ mod tests {
         let refused = accept(&options, "bright").unwrap_err();
         assert_eq!(refused, NotAChoice::NotAnOption { answer: "bright".into() });
         assert_eq!(refused.to_string(), "\"bright\" is not one of the choices; answer with one of the list");
-        let number = missing(Choices::Pick { kind: "number", range: Some([1.0, 10.0]), readings: Vec::new() });
+        let number = missing(Choices::Pick {
+            kind: "number",
+            range: Some([1.0, 10.0]),
+            readings: Vec::new(),
+            recent: Vec::new(),
+        });
         let refused = accept(&number, "40").unwrap_err();
         assert!(matches!(&refused, NotAChoice::OutOfRange { text, .. } if text == "40"), "{refused}");
         assert!(matches!(accept(&number, "none"), Err(NotAChoice::NotRead { kind: "number", .. })));
@@ -143,7 +148,12 @@ mod tests {
         // A number picks from a typed list; a key handed in must be the key itself.
         assert!(admit(&options, &Value::Option { key: "1".into() }).is_err());
         assert!(admit(&options, &Value::Word { word: "dim".into(), value: None }).is_err());
-        let count = missing(Choices::Pick { kind: "number".into(), range: Some([1.0, 10.0]), readings: Vec::new() });
+        let count = missing(Choices::Pick {
+            kind: "number".into(),
+            range: Some([1.0, 10.0]),
+            readings: Vec::new(),
+            recent: Vec::new(),
+        });
         let forged = Value::Pick {
             span: evoke_core::recognize::Span { start: 0, end: 1, text: "5".into() },
             value: evoke_core::recognize::PickValue::Number(9999.0),

@@ -247,9 +247,21 @@ pub fn ask_choices(missing: &evoke_core::decision::Missing) -> String {
     match &missing.choices {
         Choices::Vocab { words } => format!("{ask}\n{}", listed(&words.0)),
         Choices::Options { options } => format!("{ask}\n{}", listed(&options.0)),
-        Choices::Pick { kind, range: Some([low, high]), .. } => format!("{ask} (a {kind}, from {low} to {high})\n"),
-        Choices::Pick { kind, range: None, .. } => format!("{ask} (a {kind})\n"),
+        Choices::Pick { kind, range, recent, .. } => {
+            let range = range.map_or(String::new(), |[low, high]| format!(", from {low} to {high}"));
+            format!("{ask} (a {kind}{range})\n{}", recalled(recent))
+        }
     }
+}
+
+/// The values this session's results gave that a pick may take, on a line of their own: a person may type
+/// one back.
+fn recalled(recent: &[String]) -> String {
+    if recent.is_empty() {
+        return String::new();
+    }
+    let said: Vec<String> = recent.iter().map(|r| format!("\"{}\"", escape_outside(r))).collect();
+    format!("  recent: {}\n", said.join(", "))
 }
 
 /// Every literal command evoke prints for a person, quoted here alone: each word as the shell reads it
@@ -492,7 +504,8 @@ mod tests {
     use evoke_core::decision::{Choices, Missing, MissingBecause};
 
     fn level(because: MissingBecause, words: Option<Vec<String>>) -> Missing {
-        let choices = Choices::Pick { kind: "number", range: Some([0.0, 100.0]), readings: Vec::new() };
+        let choices =
+            Choices::Pick { kind: "number", range: Some([0.0, 100.0]), readings: Vec::new(), recent: Vec::new() };
         Missing { arg: "level".into(), ask: "What volume, in percent?".into(), because, words, choices, likely: None }
     }
 
@@ -502,6 +515,14 @@ mod tests {
         assert_eq!(ask_choices(&out), "150 is outside 0 to 100.\nWhat volume, in percent? (a number, from 0 to 100)\n");
         let never_said = level(MissingBecause::Unstated, None);
         assert_eq!(ask_choices(&never_said), "What volume, in percent? (a number, from 0 to 100)\n");
+        let mut recalled = level(MissingBecause::Unstated, None);
+        if let Choices::Pick { recent, .. } = &mut recalled.choices {
+            *recent = vec!["40".into(), "5\u{1b}[2J".into()];
+        }
+        assert_eq!(
+            ask_choices(&recalled),
+            "What volume, in percent? (a number, from 0 to 100)\n  recent: \"40\", \"5\\u{1B}[2J\"\n"
+        );
         let not_offered = level(MissingBecause::NotOffered, Some(vec!["turbo".into()]));
         assert!(ask_choices(&not_offered).starts_with("\"turbo\" is not among the choices.\n"));
         let unread =

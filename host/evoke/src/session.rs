@@ -111,6 +111,8 @@ pub struct Session {
     /// Behind a lock: a yes given while the session is open counts at once, as it does for the next
     /// command.
     pub reviews: std::sync::Mutex<std::collections::BTreeMap<String, String>>,
+    /// What this session's results yielded, recalled for a later ask of their kind (`choices.recent`).
+    recalled: std::sync::Mutex<evoke_core::recall::Recalled>,
 }
 
 /// The global options every command may be given.
@@ -165,7 +167,22 @@ impl Session {
             evoke_files::trust::reviews(&places, &project.location).unwrap_or_default()
         };
         let reviews = std::sync::Mutex::new(reviews);
-        Ok(Session { places, project, catalog, tags, adapter, adapter_name, gate, plan, cache, reviews })
+        let recalled = Default::default();
+        Ok(Session { places, project, catalog, tags, adapter, adapter_name, gate, plan, cache, reviews, recalled })
+    }
+}
+
+impl Session {
+    /// Keeps what the body of `decision` yielded, for an ask later in this session.
+    pub fn remember(&self, decision: &evoke_core::decision::Decision, ran: &evoke_bodies::Ran) {
+        let Some(reflex) = decision.reflex.as_deref().and_then(|r| self.catalog.get(r)) else { return };
+        let data = ran.result.as_ref().ok().and_then(|output| output.data.as_ref());
+        self.recalled.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remember(reflex, data);
+    }
+
+    /// The decision with what this session's results yielded offered to each pick it asks for.
+    pub fn recall(&self, decision: evoke_core::decision::Decision) -> evoke_core::decision::Decision {
+        self.recalled.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recall(decision)
     }
 }
 

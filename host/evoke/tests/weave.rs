@@ -1104,3 +1104,80 @@ fn ctrl_c_during_a_step_ends_it_cancelled_and_skips_the_rest() {
     assert_eq!(f.count("mark"), 1, "the step after the cancelled one never ran: {}", f.marks());
     assert_ne!(out.status.code(), Some(0));
 }
+
+#[test]
+fn an_ask_offers_the_values_this_session_s_results_yielded_of_its_kind() {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("project");
+    for (name, manifest, body) in [
+        (
+            "probe",
+            "reflex = 1\ndescription = \"Read the level.\"\neffect = \"read\"\nconfirm = \"Read it?\"\nrun = \"probe.mjs\"\n\n[yields.level]\nkind = \"number\"\n",
+            "export default function probe() { return { text: \"level 55\", data: { level: 55 } }; }\n",
+        ),
+        (
+            "volume",
+            "reflex = 1\ndescription = \"Set the volume.\"\neffect = \"write\"\nconfirm = \"Set it to {level}?\"\nrun = \"volume.mjs\"\n\n[args.level]\nask = \"What level?\"\npick = \"number\"\nrange = [0, 100]\n",
+            "export default function volume({ level }) { return `volume ${level}`; }\n",
+        ),
+    ] {
+        let dir = project.join("r").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
+        std::fs::write(dir.join(format!("{name}.mjs")), body).unwrap();
+    }
+    std::fs::write(project.join("evoke.toml"), "[reflexes]\nprobe = \"r/probe\"\nvolume = \"r/volume\"\n").unwrap();
+    std::fs::write(
+        project.join("recording.toml"),
+        r#"id = "replay"
+
+[gate]
+route = 0.5
+read = 0.6
+write = 0.8
+
+[answers."read the level"]
+route = { probe = 0.95, volume = 0.02, none = 0.03 }
+"fits.probe" = { yes = 0.9 }
+"fits.volume" = { yes = 0.05 }
+
+[answers."set the volume"]
+route = { volume = 0.95, probe = 0.02, none = 0.03 }
+"fits.volume" = { yes = 0.9 }
+"fits.probe" = { yes = 0.05 }
+"volume.level" = { unstated = 1.0 }
+"#,
+    )
+    .unwrap();
+    let home = root.path().join("home");
+    let evoke = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1");
+        command
+    };
+    assert!(evoke().arg("trust").stdin(Stdio::null()).output().unwrap().status.success());
+    let filter = |lines: &str| {
+        let mut child = evoke()
+            .args(["--recording", "recording.toml", "--json"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), lines.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = text(&out);
+        let lines: Vec<serde_json::Value> =
+            stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("{l}\n{stderr}"))).collect();
+        lines
+    };
+    let lines = filter("read the level\nset the volume\n");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["outcome"], "run", "{}", lines[0]);
+    assert_eq!(lines[1]["outcome"], "ask", "{}", lines[1]);
+    assert_eq!(lines[1]["missing"][0]["choices"]["recent"], serde_json::json!(["55"]), "{}", lines[1]);
+    // A session of its own recalls nothing.
+    let alone = filter("set the volume\n");
+    assert_eq!(alone[0]["outcome"], "ask", "{}", alone[0]);
+    assert!(alone[0]["missing"][0]["choices"].get("recent").is_none(), "{}", alone[0]);
+}

@@ -937,7 +937,7 @@ mod binding {
                 ask: "To whom?".into(),
                 because: MissingBecause::Unstated,
                 words: None,
-                choices: Choices::Pick { kind: "text", range: None, readings: Vec::new() },
+                choices: Choices::Pick { kind: "text", range: None, readings: Vec::new(), recent: Vec::new() },
                 likely: None,
             }]
         });

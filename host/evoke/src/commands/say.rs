@@ -108,6 +108,7 @@ async fn act(
     let mut waited = std::time::Duration::ZERO;
     let present = ui.present();
     loop {
+        decision = session.recall(decision);
         // A playbook picked once its slots were answered is planned as one picked outright.
         if decision.outcome != Outcome::Ask && crate::playbook::picks_playbook(&session.catalog, &decision) {
             let request = session.request(started);
@@ -192,6 +193,7 @@ async fn execute(
         }
     };
     let ran = body::run(&prepared, &session.places.cache, interrupted()).await;
+    session.remember(decision, &ran);
     finish(log, decided, decision, Some(&ran), options);
     Ok(crate::act::shown(options.ui, &ran, options.json))
 }

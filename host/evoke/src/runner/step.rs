@@ -115,6 +115,7 @@ impl Runner<'_> {
             Ok(output) => (Some(output.text.as_str()), false),
             Err(failure) => (Some(failure.message.as_str()), true),
         };
+        session.remember(decision, &ran);
         let data = ran.result.as_ref().ok().and_then(|o| o.data.as_ref());
         if journaled && let Err(e) = self.journal.done(n, &call, text, data, failed) {
             ui.err(&render::step_end_not_recorded(&e));

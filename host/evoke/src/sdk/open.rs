@@ -122,7 +122,8 @@ impl Evoke {
             let woven = self.block_on(crate::weave::weave(&request, sentence))?;
             let mut log = Log::open(&self.session.places.log());
             match woven {
-                Ok(crate::weave::Woven::One(decided)) => {
+                Ok(crate::weave::Woven::One(mut decided)) => {
+                    decided.decision = self.session.recall(decided.decision);
                     let line =
                         to_line(&Line { decision: &decided.decision, trace: &decided.trace, ran: None, error: None });
                     // A log that cannot be written loses the line for `why`, not the decision.
@@ -363,6 +364,7 @@ impl Evoke {
         let name = core.reflex.as_deref().unwrap_or_default();
         if let Some(code) = self.code.iter().find(|c| c.name() == name) {
             let ran = code.call(&core.args.clone().unwrap_or_default(), &core.input);
+            session.remember(core, &ran);
             let line =
                 to_line(&Line { decision: core, trace: &made.trace, ran: Some(RanFields::of(&ran)), error: None });
             let _ = log.append(&line, &[], &made.candidates);
@@ -378,6 +380,7 @@ impl Evoke {
         };
         // No signal of the host program's is taken over: only the deadline ends the body.
         let ran = self.block_on(crate::body::run(&prepared, &session.places.cache, std::future::pending()))?;
+        session.remember(core, &ran);
         let line = to_line(&Line { decision: core, trace: &made.trace, ran: Some(RanFields::of(&ran)), error: None });
         let _ = log.append(&line, &[], &made.candidates);
         Ok(Ran { ran, line })
