@@ -141,6 +141,7 @@ lists! {
     Phrases TAKEN_BACK,
     Words CLOSING_TAKEN_BACK,
     Phrases NEGATIONS,
+    Words FORGETTING,
     Words SPARING,
     Words EVERY,
     Words KEEPING_FROM,

@@ -89,6 +89,12 @@ pub fn aside_ranges(text: &str) -> Vec<(usize, usize)> {
     condition::aside_ranges(text)
 }
 
+/// Whether the sentence's first negation is one of forgetting (`don't forget to …`): it asks for what
+/// follows, not for nothing.
+pub fn reminds(text: &str) -> bool {
+    negation::reminds(&spelled(&unclear::folded(text)))
+}
+
 /// Whether a text tells of the speaker's own doing rather than asks for anything: a remark whose subject
 /// is the speaker (`i'm heading out`, `we'll be back at 5`, `i am on main street now`). A want (`i need`,
 /// `i'd like`) is a request and a question asks, so neither is one. A woven sentence sets such a part
@@ -142,6 +148,10 @@ fn read(text: &str, ordered: bool, scenes: bool) -> Mood {
     // Both read on every word, before the polite closing is passed over.
     let spared = sparing::by_a_later_word(&text, &words);
     let for_now = condition::for_now(&words);
+    // `don't forget to …` asks for what follows, at a time it does not say: it waits for a person.
+    if negation::reminds(&words) {
+        return Mood::Conditional;
+    }
     if negation::holds(&words) || sparing::at_once(&text, &words) {
         return Mood::Negated;
     }

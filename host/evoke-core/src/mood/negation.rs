@@ -1,6 +1,6 @@
 //! [`Mood::Negated`](super::Mood::Negated): a request not to, or for something to stop or not happen.
 
-use super::lists::{FUZZY_NEGATIONS, NEGATIONS, STOPPING};
+use super::lists::{FORGETTING, FUZZY_NEGATIONS, NEGATIONS, STOPPING};
 use super::slips::fuzzily_has;
 use super::spelling::{gerund, has};
 
@@ -14,6 +14,28 @@ pub(super) fn holds(words: &[String]) -> bool {
         || fuzzily_has(words, &FUZZY_NEGATIONS)
         || words.windows(2).any(|w| STOPPING.contains(&w[0].as_str()) && gerund(&w[1]))
         || words.windows(3).any(|w| STOPPING.contains(&w[0].as_str()) && w[1] == "about" && gerund(&w[2]))
+}
+
+/// Whether the first negation of the words is one of forgetting (`don't forget to …`, `don't let me
+/// forget …`, `never fail to …`): it asks for what follows, not for nothing, and says no time for it.
+pub(super) fn reminds(words: &[String]) -> bool {
+    let first = (0..words.len()).find_map(|at| {
+        let rest = &words[at..];
+        let len = NEGATIONS.iter().filter(|p| starts_with(rest, p)).map(|p| p.len()).max()?;
+        Some(at + len)
+    });
+    let Some(mut next) = first else { return false };
+    if words.get(next).is_some_and(|w| w == "let") {
+        next += 1;
+        if words.get(next).is_some_and(|w| matches!(w.as_str(), "me" | "us")) {
+            next += 1;
+        }
+    }
+    words.get(next).is_some_and(|w| FORGETTING.contains(&w.as_str()))
+}
+
+fn starts_with(words: &[String], phrase: &[&str]) -> bool {
+    phrase.len() <= words.len() && phrase.iter().zip(words).all(|(p, w)| p == w)
 }
 
 /// Whether a phrase of `NEGATIONS` opens `words`, read as the engine's words are (its apostrophes
@@ -45,6 +67,21 @@ fn refuses(words: &[String]) -> bool {
 mod tests {
     use super::*;
     use crate::mood::spelling::spelled;
+
+    #[test]
+    fn a_negation_of_forgetting_asks_for_what_follows() {
+        for said in [
+            "don't forget to turn off the den lights",
+            "please do not forget the den lights",
+            "don't let me forget to set a timer",
+            "never fail to lock the door",
+        ] {
+            assert!(reminds(&spelled(said)), "{said}");
+        }
+        for said in ["don't turn off the den lights", "forget the den lights", "don't turn it off, never forget"] {
+            assert!(!reminds(&spelled(said)), "{said}");
+        }
+    }
 
     #[test]
     fn a_won_t_refuses_unless_you_follows() {

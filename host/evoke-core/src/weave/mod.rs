@@ -395,10 +395,12 @@ fn part_of(chars: &[char], start: usize, end: usize, connective: Option<String>)
     Some(Part { start: s, end: e, text: chars[s..e].iter().collect(), connective })
 }
 
-/// Whether a part's first words say what not to do.
+/// Whether a part's first words say what not to do: not where they say not to forget what follows
+/// (`don't forget to …`), which asks for it.
 pub fn negated(text: &str) -> bool {
     let words: Vec<String> = crate::words::with_apostrophes(text).into_iter().take(2).collect();
     NEGATIONS.iter().any(|n| n.len() <= words.len() && n.iter().zip(&words).all(|(a, b)| a == b))
+        && !crate::mood::reminds(text)
 }
 
 /// `Y after you X` reads X, then Y: a part whose connective is `after` runs before the part it follows.
