@@ -33,7 +33,7 @@ fn laughter(word: &str) -> bool {
     let w = word.strip_prefix('a').filter(|rest| rest.starts_with('h')).unwrap_or(word);
     runs(w, &[b"ha", b"he"], b'h')
         || runs(word, &[b"ja", b"je"], b'j')
-        || (word.len() >= 5 && runs(&word[..word.len() - 1], &[b"lo"], b'l') && word.ends_with('l'))
+        || word.strip_suffix('l').is_some_and(|body| word.len() >= 5 && runs(body, &[b"lo"], b'l'))
         || (word.starts_with("lmao") || word.starts_with("lmfao"))
             && word.trim_start_matches("lmf").trim_start_matches("lm").chars().all(|c| c == 'a' || c == 'o')
 }
@@ -47,7 +47,7 @@ mod tests {
         for word in ["haha", "hahah", "ahaha", "hehe", "lolol", "lmaoo", "jaja"] {
             assert!(laughter(word), "{word}");
         }
-        for word in ["ha", "hah", "lol", "hello", "lmfa", "jam"] {
+        for word in ["ha", "hah", "lol", "hello", "lmfa", "jam", "привет", "ありがとう"] {
             assert!(!laughter(word), "{word}");
         }
     }
