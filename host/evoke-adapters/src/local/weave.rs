@@ -7,12 +7,13 @@
 //! `local` weighs this answer beside the route in its reader of a place to cut ([`super::cut`]); `embed`
 //! takes it as it is.
 //!
-//! A part the words leave open (`weave.aside_<start>_<end>`) asks a thing of its own where it opens, past
-//! the words that lead to a clause, with a verb a request starts with, a question word, or any word that is
-//! no small word (`feed the cat`: an order whose verb no list holds), or an auxiliary (`does my car need
-//! premium`); one that opens with a small word (`i
-//! need quiet`, `i'd like a sedan if possible`) tells of the request, a detail. A part of small words alone
-//! asks for nothing.
+//! A part the words leave open (`weave.aside_<start>_<end>`) asks a thing of its own where any of its
+//! words is a verb a request starts with (`i need you to call an ambulance`), or where it opens, past the
+//! words that lead to a clause, with a question word, an auxiliary (`does my car need premium`) or any word
+//! that is no small word (`feed the cat`: an order whose verb no list holds); small words alone (`what and
+//! when is …`), or an opening small word (`i need quiet`, `i'd like a sedan if possible`, `then up`), tell
+//! of the request, a detail. Nothing
+//! past the leading words asks for nothing.
 //!
 //! Another value (`weave.again_<start>_<end>_<reflex>__<argument>`) is `also` where a list joins it to
 //! the value read, `out` where the words rule it out, and `nothing` otherwise.
@@ -112,14 +113,17 @@ fn aside(request: &str, start: usize, end: usize) -> BTreeMap<String, f64> {
     let part: String = request.chars().skip(start).take(end.saturating_sub(start)).collect();
     let said = words(&part);
     let opening = said.iter().find(|w| !super::cut::LEAD.contains(&w.lower.as_str()) && w.lower != "but");
+    // A verb a request starts with anywhere in it asks (`i need you to call an ambulance`, `i want the
+    // front door locked`), whatever opens it.
+    let verb = said
+        .iter()
+        .any(|w| !opens_a_question(w) && (VERBS.contains(&w.lower.as_str()) || VERBS.contains(&w.stem.as_str())));
     let read = match opening {
-        _ if said.iter().all(evoke_core::words::is_stop) => ASIDE,
         None => ASIDE,
-        Some(w)
-            if VERBS.contains(&w.lower.as_str()) || opens_a_question(w) || AUXILIARIES.contains(&w.lower.as_str()) =>
-        {
-            ASKS
-        }
+        _ if verb => ASKS,
+        // Small words alone say too little to ask a thing of their own (`what and when is …`, `…, why`).
+        _ if said.iter().all(|w| small_word(&part, w) || opens_a_question(w)) => DETAIL,
+        Some(w) if opens_a_question(w) || AUXILIARIES.contains(&w.lower.as_str()) => ASKS,
         Some(w) if small_word(&part, w) => DETAIL,
         Some(_) => ASKS,
     };
@@ -517,6 +521,11 @@ mod tests {
         assert_eq!(aside_of("turn off the den lights and then order a pizza", "then order a pizza"), "asks");
         assert_eq!(aside_of("turn off the den lights, how warm is it", "how warm is it"), "asks");
         assert_eq!(aside_of("check the fuel and does my car need premium", "does my car need premium"), "asks");
-        assert_eq!(aside_of("ok then, turn off the den lights", "ok then"), "aside");
+        let ambulance = "turn off the den lights, then i need you to call an ambulance";
+        assert_eq!(aside_of(ambulance, "then i need you to call an ambulance"), "asks");
+        assert_eq!(aside_of("turn off the den lights, let me in", "let me in"), "asks");
+        assert_eq!(aside_of("dim the den lights, then up", "then up"), "detail");
+        assert_eq!(aside_of("what and when is the next holiday", "what"), "detail");
+        assert_eq!(aside_of("and then, turn off the den lights", "and then"), "aside");
     }
 }

@@ -1,7 +1,7 @@
 //! How a request is asked: the openings that make one (`can you`, `I'd like`), the words said before it
 //! (`hey`, `ok`, `please`) and the polite closings after it (`…, will you?`), none of which change it.
 
-use super::lists::{ASKING, COME_ON, OPENERS, TAILS};
+use super::lists::{ASKING, COME_ON, COURTESIES, OPENERS, TAILS};
 use super::spelling::{ends_with, spelled, starts};
 use crate::text::is_format;
 use unicode_normalization::UnicodeNormalization;
@@ -19,6 +19,22 @@ pub(super) fn asking_len(words: &[String]) -> usize {
 /// Whether the words open with a phrase of `ASKING` said to someone: `can you`, `could u`.
 pub(super) fn asks_you(words: &[String]) -> bool {
     ASKING.iter().any(|a| a.len() >= 2 && starts(words, a) && matches!(a[1], "you" | "u"))
+}
+
+/// Whether the words only phrase a request, with nothing asked in them: every word is one of `OPENERS`
+/// or stands in a phrase of `ASKING`, `TAILS` or `COURTESIES` (`can you please`, `could you tell me`).
+pub(super) fn only_phrasing(words: &[String]) -> bool {
+    let mut at = 0;
+    while at < words.len() {
+        let rest = &words[at..];
+        let phrase = ASKING.iter().chain(TAILS.iter()).chain(COURTESIES.iter()).filter(|p| starts(rest, p));
+        match phrase.map(|p| p.len()).max() {
+            Some(len) => at += len,
+            None if is_opener(&rest[0]) => at += 1,
+            None => return false,
+        }
+    }
+    at > 0
 }
 
 /// Whether a word is one of `OPENERS`, said before a request and passed over.
@@ -76,6 +92,16 @@ pub fn opens_only(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_words_a_request_is_phrased_in_are_phrasing() {
+        for said in ["can you please", "please, could you", "can you tell me", "do you know", "ok so, thanks"] {
+            assert!(only_phrasing(&spelled(said)), "{said}");
+        }
+        for said in ["let me in", "then up", "go out", "here too", "all", "tell me more", ""] {
+            assert!(!only_phrasing(&spelled(said)), "{said}");
+        }
+    }
 
     #[test]
     fn greetings_open_a_request_and_are_no_part() {

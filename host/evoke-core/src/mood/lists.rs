@@ -161,6 +161,7 @@ lists! {
     Phrases TAILS,
     Words OPENERS,
     Phrases ASKING,
+    Phrases COURTESIES,
     Words QUESTION_WORDS,
     Words BE,
     Words AUXILIARIES,

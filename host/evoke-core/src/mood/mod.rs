@@ -89,6 +89,12 @@ pub fn aside_ranges(text: &str) -> Vec<(usize, usize)> {
     condition::aside_ranges(text)
 }
 
+/// Whether a text only phrases a request (`can you please`, `could you tell me`): every word is one a
+/// request is said in, by the lists of openers, asking phrases, polite closings and courtesies.
+pub fn courtesy(text: &str) -> bool {
+    asking::only_phrasing(&spelled(&unclear::folded(text)))
+}
+
 /// Whether the sentence's first negation is one of forgetting (`don't forget to …`): it asks for what
 /// follows, not for nothing.
 pub fn reminds(text: &str) -> bool {

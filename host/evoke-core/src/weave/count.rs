@@ -153,10 +153,12 @@ pub enum AsideBy {
 /// a part says a thing of its own (`one
 /// for 10 minutes`, `do this for the office too`), so it is no detail, whatever word points back.
 ///
-/// A part the words leave open (words of its own that point at nothing) is the engine's to read, by
-/// `does`, its answer to [`aside_question`] where it was asked: a remark where the engine sets it aside at
-/// `bar`, a detail where it more likely adds to the request than asks a thing of its own, and otherwise a
-/// thing asked that no reflex found. Unasked, such a part asks a thing of its own.
+/// A part the words leave open (words of its own that point at nothing, or small words that are not only
+/// a request's phrasing) is the engine's to read, by `does`, its answer to [`aside_question`] where it was
+/// asked: where the engine reads it as asking at least as likely as not, or no less likely than the rest
+/// together, a thing asked that no reflex found; otherwise the call waits for a person who sees its words,
+/// listed as a remark where the engine set it aside at `bar` and as a detail otherwise. Unasked, such a
+/// part asks a thing of its own.
 pub fn one_reflex(
     parts: &[(&Part, &Decision)],
     names_a_value: &dyn Fn(&str, &str) -> bool,
@@ -177,16 +179,15 @@ pub fn one_reflex(
                 detail = true;
                 asides.push(aside(false, None, None));
             }
+            // Words the engine read never let the call run on their own: it waits for a person who sees
+            // them, a remark where the engine set them aside at `bar`, a detail otherwise.
             Words::Open => {
                 let read = does(part)?;
-                if read.aside >= bar {
-                    asides.push(aside(true, None, Some(read)));
-                } else if read.asks < 0.5 && read.aside + read.detail > read.asks {
-                    detail = true;
-                    asides.push(aside(false, None, Some(read)));
-                } else {
+                if read.asks >= 0.5 || read.asks >= read.aside + read.detail {
                     return None;
                 }
+                detail = true;
+                asides.push(aside(read.aside >= bar, None, Some(read)));
             }
         }
     }
@@ -217,7 +218,9 @@ enum Words {
 fn by_words(part: &Part, reflex: &str, names_a_value: &dyn Fn(&str, &str) -> bool) -> Words {
     let small_words = aside_by_words(&part.text);
     let back = points_back(&part.text);
-    if small_words && !back {
+    // Only the words a request is phrased in: small words that say a place or an act (`let me in`, `then
+    // up`) are left to the engine, which may read them as asking.
+    if crate::mood::courtesy(&part.text) && !back {
         return Words::Courtesy;
     }
     // A remark on what the speaker does (`i'll be back at 5`) asks for nothing: the request beside it
@@ -347,12 +350,14 @@ mod tests {
         assert!(detail.detail);
         assert_eq!(detail.asides[0].does, Some(read(0.05, 0.9, 0.05)));
         assert!(!detail.asides[0].remark);
+        // Set aside by the engine, the part is a remark, and the call still waits for a person.
         let remark = one_reflex(&parts, &|_, _| false, &|_| Some(read(0.95, 0.03, 0.02)), 0.9).expect("one");
-        assert!(!remark.detail && remark.asides[0].remark);
-        // Set aside under the bar, the part is still no remark: it adds a detail a person sees.
+        assert!(remark.detail && remark.asides[0].remark);
         let under = one_reflex(&parts, &|_, _| false, &|_| Some(read(0.6, 0.1, 0.3)), 0.9).expect("one");
         assert!(under.detail && !under.asides[0].remark);
         assert_eq!(one_reflex(&parts, &|_, _| false, &|_| Some(read(0.05, 0.4, 0.55)), 0.9), None);
+        // A tie between asking and the rest asks.
+        assert_eq!(one_reflex(&parts, &|_, _| false, &|_| Some(read(0.5, 0.0, 0.5)), 0.9), None);
     }
 
     #[test]

@@ -505,7 +505,8 @@ impl<'c> Weaver<'c> {
         if decision.outcome == Outcome::Abstain || decision.reflex.as_deref() != Some(one.reflex.as_str()) {
             return self.after_parts();
         }
-        self.details = one.asides.iter().filter(|a| !a.remark).map(|a| a.text.clone()).collect();
+        // Words the engine read hold the call too, whatever it read them as.
+        self.details = one.asides.iter().filter(|a| !a.remark || a.does.is_some()).map(|a| a.text.clone()).collect();
         self.asides = one.asides.clone();
         let decision = self.detailed(decision);
         // Words that name other values of a list (`the den and the office lights and tell me when it is
