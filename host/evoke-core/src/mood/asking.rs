@@ -23,11 +23,14 @@ pub(super) fn asks_you(words: &[String]) -> bool {
 
 /// Whether the words only phrase a request, with nothing asked in them: every word is one of `OPENERS`
 /// or stands in a phrase of `ASKING`, `TAILS` or `COURTESIES` (`can you please`, `could you tell me`).
-pub(super) fn only_phrasing(words: &[String]) -> bool {
+/// A phrase of `COURTESIES` counts only where `courtesies` says so: before a request (`can you tell me,
+/// …`), not after it (`…, then tell me`), where it asks to be told.
+pub(super) fn only_phrasing(words: &[String], courtesies: bool) -> bool {
+    let courtesies: &[&[&str]] = if courtesies { &COURTESIES } else { &[] };
     let mut at = 0;
     while at < words.len() {
         let rest = &words[at..];
-        let phrase = ASKING.iter().chain(TAILS.iter()).chain(COURTESIES.iter()).filter(|p| starts(rest, p));
+        let phrase = ASKING.iter().chain(TAILS.iter()).chain(courtesies.iter()).filter(|p| starts(rest, p));
         match phrase.map(|p| p.len()).max() {
             Some(len) => at += len,
             None if is_opener(&rest[0]) => at += 1,
@@ -96,11 +99,13 @@ mod tests {
     #[test]
     fn only_the_words_a_request_is_phrased_in_are_phrasing() {
         for said in ["can you please", "please, could you", "can you tell me", "do you know", "ok so, thanks"] {
-            assert!(only_phrasing(&spelled(said)), "{said}");
+            assert!(only_phrasing(&spelled(said), true), "{said}");
         }
         for said in ["let me in", "then up", "go out", "here too", "all", "tell me more", ""] {
-            assert!(!only_phrasing(&spelled(said)), "{said}");
+            assert!(!only_phrasing(&spelled(said), true), "{said}");
         }
+        assert!(!only_phrasing(&spelled("then tell me"), false));
+        assert!(only_phrasing(&spelled("thanks"), false));
     }
 
     #[test]

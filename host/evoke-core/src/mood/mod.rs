@@ -90,9 +90,10 @@ pub fn aside_ranges(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// Whether a text only phrases a request (`can you please`, `could you tell me`): every word is one a
-/// request is said in, by the lists of openers, asking phrases, polite closings and courtesies.
-pub fn courtesy(text: &str) -> bool {
-    asking::only_phrasing(&spelled(&unclear::folded(text)))
+/// request is said in, by the lists of openers, asking phrases and polite closings, and, `before` the
+/// request, courtesies (after it, `…, then tell me` asks to be told).
+pub fn courtesy(text: &str, before: bool) -> bool {
+    asking::only_phrasing(&spelled(&unclear::folded(text)), before)
 }
 
 /// Whether the sentence's first negation is one of forgetting (`don't forget to …`): it asks for what

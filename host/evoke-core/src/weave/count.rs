@@ -166,12 +166,13 @@ pub fn one_reflex(
     bar: f64,
 ) -> Option<One> {
     let reflex = acting_reflex(parts)?;
+    let acting_at = acting_at(parts);
     let mut detail = false;
     let mut asides = Vec::new();
     for (part, _) in parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain) {
         let aside =
             |remark: bool, by: Option<AsideBy>, does: Option<Does>| Aside { text: part.text.clone(), remark, by, does };
-        match by_words(part, &reflex, names_a_value) {
+        match by_words(part, part.start < acting_at, &reflex, names_a_value) {
             Words::Courtesy => asides.push(aside(true, Some(AsideBy::Courtesy), None)),
             Words::Own => asides.push(aside(true, Some(AsideBy::Own), None)),
             Words::Asks => return None,
@@ -192,6 +193,11 @@ pub fn one_reflex(
         }
     }
     Some(One { reflex, detail, asides })
+}
+
+/// Where the part that acts starts, in characters.
+fn acting_at(parts: &[(&Part, &Decision)]) -> usize {
+    parts.iter().find(|(_, d)| d.outcome != Outcome::Abstain).map_or(0, |(p, _)| p.start)
 }
 
 /// The reflex of the one part that acts, where exactly one does.
@@ -215,12 +221,12 @@ enum Words {
     Open,
 }
 
-fn by_words(part: &Part, reflex: &str, names_a_value: &dyn Fn(&str, &str) -> bool) -> Words {
+fn by_words(part: &Part, before: bool, reflex: &str, names_a_value: &dyn Fn(&str, &str) -> bool) -> Words {
     let small_words = aside_by_words(&part.text);
     let back = points_back(&part.text);
     // Only the words a request is phrased in: small words that say a place or an act (`let me in`, `then
     // up`) are left to the engine, which may read them as asking.
-    if crate::mood::courtesy(&part.text) && !back {
+    if crate::mood::courtesy(&part.text, before) && !back {
         return Words::Courtesy;
     }
     // A remark on what the speaker does (`i'll be back at 5`) asks for nothing: the request beside it
@@ -242,14 +248,13 @@ fn by_words(part: &Part, reflex: &str, names_a_value: &dyn Fn(&str, &str) -> boo
 /// The parts whose words leave open what they do, where one other part acts: the engine is asked of each.
 pub fn open_parts<'p>(parts: &[(&'p Part, &Decision)], names_a_value: &dyn Fn(&str, &str) -> bool) -> Vec<&'p Part> {
     let Some(reflex) = acting_reflex(parts) else { return Vec::new() };
+    let acting_at = acting_at(parts);
+    let read = |p: &Part| by_words(p, p.start < acting_at, &reflex, names_a_value);
     let abstaining = parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain);
-    let open: Vec<&Part> = abstaining
-        .clone()
-        .filter(|(p, _)| matches!(by_words(p, &reflex, names_a_value), Words::Open))
-        .map(|(p, _)| *p)
-        .collect();
+    let open: Vec<&Part> =
+        abstaining.clone().filter(|(p, _)| matches!(read(p), Words::Open)).map(|(p, _)| *p).collect();
     // A part that asks by its words refuses the sentence as one whatever the engine says of the others.
-    if abstaining.clone().any(|(p, _)| matches!(by_words(p, &reflex, names_a_value), Words::Asks)) {
+    if abstaining.clone().any(|(p, _)| matches!(read(p), Words::Asks)) {
         return Vec::new();
     }
     open
@@ -311,11 +316,20 @@ mod tests {
 
     #[test]
     fn a_courtesy_beside_one_request_asks_one_thing() {
-        let (a, b) = (part("can you tell me"), part("what is the meaning of life"));
+        let (a, mut b) = (part("can you tell me"), part("what is the meaning of life"));
+        b.start = 17;
         let (da, db) = (decided(Outcome::Abstain, None), decided(Outcome::Run, Some("meaning_of_life")));
         let aside = Aside { text: "can you tell me".into(), remark: true, by: Some(AsideBy::Courtesy), does: None };
         let one = One { reflex: "meaning_of_life".into(), detail: false, asides: vec![aside] };
         assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false, &|_| None, 0.9), Some(one));
+    }
+
+    #[test]
+    fn a_courtesy_after_the_request_asks_to_be_told_and_is_the_engines_to_read() {
+        let (a, mut b) = (part("set a timer for 5 minutes"), part("then tell me"));
+        b.start = 27;
+        let (da, db) = (decided(Outcome::Run, Some("timer")), decided(Outcome::Abstain, None));
+        assert_eq!(open_parts(&[(&a, &da), (&b, &db)], &|_, _| false), vec![&b]);
     }
 
     #[test]
