@@ -50,9 +50,11 @@ pub fn accept(missing: &Missing, answer: &str) -> Result<Value, NotAChoice> {
             .ok_or_else(|| NotAChoice::NotAnOption { answer: answer.to_string() }),
         Choices::Pick { kind, range, .. } => {
             let kind: PickKind = kind.parse().map_err(|_| NotAChoice::UnknownKind { kind: kind.to_string() })?;
+            // A value of a shape reads from the whole answer: `1e+2` holds a `2`, and is no number.
+            let whole = |c: &evoke_core::recognize::Candidate| kind == PickKind::Text || c.span.text == answer.trim();
             let found = candidates(answer, kind)
                 .into_iter()
-                .next()
+                .find(whole)
                 .ok_or_else(|| NotAChoice::NotRead { answer: answer.to_string(), kind: kind.as_str() })?;
             let comparable = match &found.value {
                 PickValue::Number(n) => Some(*n),
@@ -124,6 +126,11 @@ mod tests {
         let refused = accept(&number, "40").unwrap_err();
         assert!(matches!(&refused, NotAChoice::OutOfRange { text, .. } if text == "40"), "{refused}");
         assert!(matches!(accept(&number, "none"), Err(NotAChoice::NotRead { kind: "number", .. })));
+        // A number is read from the whole answer, never from a piece of it.
+        for piece in ["1e+2", "2 or 3", "v2"] {
+            assert!(matches!(accept(&number, piece), Err(NotAChoice::NotRead { kind: "number", .. })), "{piece}");
+        }
+        assert_eq!(accept(&number, " 2 ").map(|v| v.shown().to_string()), Ok("2".to_string()));
     }
 
     #[test]
