@@ -25,6 +25,9 @@ impl Recalled {
             let Ok(Value::Pick { span, .. }) = crate::weave::plan::taken(field.kind, data.get(&field.field)) else {
                 continue;
             };
+            if !reads_back(field.kind, &span.text) {
+                continue;
+            }
             self.values.retain(|(kind, text)| !(*kind == field.kind && *text == span.text));
             self.values.insert(0, (field.kind, span.text));
             let mut seen = 0;
@@ -40,16 +43,45 @@ impl Recalled {
         self.values.iter().filter(|(k, _)| *k == kind).map(|(_, text)| text.clone()).collect()
     }
 
-    /// The decision with each missing pick's `choices.recent` filled from what was recalled.
+    /// The decision with each missing pick's `choices.recent` filled from what was recalled: the values
+    /// within the argument's range, where it has one.
     pub fn recall(&self, mut decision: Decision) -> Decision {
         for missing in decision.missing.iter_mut().flatten() {
-            if let Choices::Pick { kind, recent, .. } = &mut missing.choices
+            if let Choices::Pick { kind, recent, range, .. } = &mut missing.choices
                 && let Some(kind) = PickKind::ALL.into_iter().find(|k| k.as_str() == *kind)
             {
-                *recent = self.of(kind);
+                let within = |text: &String| match range {
+                    Some([low, high]) => {
+                        read_as(kind, text).and_then(|v| v.comparable()).is_none_or(|n| (*low..=*high).contains(&n))
+                    }
+                    None => true,
+                };
+                *recent = self.of(kind).into_iter().filter(within).collect();
             }
         }
         decision
+    }
+}
+
+/// Letters that print as nothing: the Hangul fillers and the blank braille pattern.
+const BLANK_LETTERS: [char; 5] = ['\u{115F}', '\u{1160}', '\u{3164}', '\u{FFA0}', '\u{2800}'];
+
+/// What `text` reads as, read whole as a value of `kind`: the value a person typing it back would give.
+fn read_as(kind: PickKind, text: &str) -> Option<crate::recognize::PickValue> {
+    let whole = crate::recognize::candidates(text, kind).into_iter().find(|c| c.span.text == text)?;
+    Some(whole.value)
+}
+
+/// Whether a value may be offered to be typed back: a text that shows something (a letter or a digit, no
+/// character that prints as nothing), or a value of a shape that reads whole as its kind (`1e+21` is no
+/// number evoke reads, and offered it would be read as another).
+fn reads_back(kind: PickKind, text: &str) -> bool {
+    match kind {
+        PickKind::Text => {
+            text.chars().any(|c| c.is_alphanumeric() && !BLANK_LETTERS.contains(&c))
+                && !text.chars().any(crate::text::is_format)
+        }
+        _ => read_as(kind, text).is_some(),
     }
 }
 
@@ -84,9 +116,46 @@ mod tests {
         recalled.remember(probe, Some(&json!({ "level": "high", "note": "bell\u{7}" })));
         recalled.remember(probe, None);
         assert_eq!(recalled, Recalled::default());
+        // A number that reads back as another, and a text that shows nothing or hides a character.
+        recalled.remember(probe, Some(&json!({ "level": 1e21, "note": "A1\u{200d}B2" })));
+        recalled.remember(probe, Some(&json!({ "note": "\u{3164}" })));
+        assert_eq!(recalled, Recalled::default());
         for level in 0..20 {
             recalled.remember(probe, Some(&json!({ "level": level })));
         }
         assert_eq!(recalled.of(PickKind::Number), ["19", "18", "17", "16", "15"]);
+    }
+
+    #[test]
+    fn an_ask_is_offered_only_the_values_within_its_range() {
+        let probe = &probe();
+        let mut recalled = Recalled::default();
+        for level in [5, 500, 50] {
+            recalled.remember(probe, Some(&json!({ "level": level })));
+        }
+        let pick = |range: Option<[f64; 2]>| crate::decision::Missing {
+            arg: "level".into(),
+            ask: "What level?".into(),
+            because: crate::decision::MissingBecause::Unstated,
+            words: None,
+            choices: Choices::Pick { kind: "number", range, readings: Vec::new(), recent: Vec::new() },
+            likely: None,
+        };
+        let mut decision = crate::weave::tests::decision(
+            "set the level",
+            crate::decision::Outcome::Ask,
+            Some("probe"),
+            None,
+            crate::decision::Args::default(),
+        );
+        decision.missing = Some(vec![pick(Some([0.0, 100.0])), pick(None)]);
+        let recalled = recalled.recall(decision);
+        let recent = |m: &crate::decision::Missing| match &m.choices {
+            Choices::Pick { recent, .. } => recent.clone(),
+            _ => Vec::new(),
+        };
+        let missing = recalled.missing.expect("asked");
+        assert_eq!(recent(&missing[0]), ["50", "5"]);
+        assert_eq!(recent(&missing[1]), ["50", "500", "5"]);
     }
 }

@@ -420,4 +420,4 @@ fn order(parts: &mut [Part]) {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

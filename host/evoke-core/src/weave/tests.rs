@@ -189,7 +189,7 @@ fn a_long_run_of_connectives_is_read_once() {
     assert!(found.len() > MAX_CUTS);
 }
 
-pub(super) fn decision(
+pub(crate) fn decision(
     input: &str,
     outcome: Outcome,
     reflex: Option<&str>,
