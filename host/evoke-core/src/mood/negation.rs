@@ -16,22 +16,24 @@ pub(super) fn holds(words: &[String]) -> bool {
         || words.windows(3).any(|w| STOPPING.contains(&w[0].as_str()) && w[1] == "about" && gerund(&w[2]))
 }
 
-/// Whether the first negation of the words is one of forgetting (`don't forget to …`, `don't let me
-/// forget …`, `never fail to …`): it asks for what follows, not for nothing, and says no time for it.
+/// Whether the words open, past the openers, with a negation of forgetting (`don't forget to …`, `don't
+/// let me forget …`, `never fail to …`) and say nothing else not to do after it: it asks for what follows,
+/// not for nothing, and says no time for it. `i never forget to …` tells of a habit; `don't forget not to
+/// …` and `…, except the den` still say what not to do.
 pub(super) fn reminds(words: &[String]) -> bool {
-    let first = (0..words.len()).find_map(|at| {
-        let rest = &words[at..];
-        let len = NEGATIONS.iter().filter(|p| starts_with(rest, p)).map(|p| p.len()).max()?;
-        Some(at + len)
-    });
-    let Some(mut next) = first else { return false };
+    let at = super::asking::opening(words);
+    let rest = &words[at..];
+    let Some(len) = NEGATIONS.iter().filter(|p| starts_with(rest, p)).map(|p| p.len()).max() else {
+        return false;
+    };
+    let mut next = at + len;
     if words.get(next).is_some_and(|w| w == "let") {
         next += 1;
         if words.get(next).is_some_and(|w| matches!(w.as_str(), "me" | "us")) {
             next += 1;
         }
     }
-    words.get(next).is_some_and(|w| FORGETTING.contains(&w.as_str()))
+    words.get(next).is_some_and(|w| FORGETTING.contains(&w.as_str())) && !holds(&words[next + 1..])
 }
 
 fn starts_with(words: &[String], phrase: &[&str]) -> bool {
@@ -78,7 +80,15 @@ mod tests {
         ] {
             assert!(reminds(&spelled(said)), "{said}");
         }
-        for said in ["don't turn off the den lights", "forget the den lights", "don't turn it off, never forget"] {
+        for said in [
+            "don't turn off the den lights",
+            "forget the den lights",
+            "don't turn it off, never forget",
+            "i never forget to turn off the den lights",
+            "don't forget not to turn off the den lights",
+            "don't forget: don't turn off the den lights",
+            "don't forget to turn off the lights except the den",
+        ] {
             assert!(!reminds(&spelled(said)), "{said}");
         }
     }
