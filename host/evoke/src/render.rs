@@ -533,8 +533,12 @@ mod tests {
             value: evoke_core::recognize::PickValue::Number(n),
         };
         let mut unsettled = level(MissingBecause::Unsettled, None);
-        unsettled.choices =
-            Choices::Pick { kind: "number", range: None, readings: vec![reading("20", 20.0), reading("30", 30.0)] };
+        unsettled.choices = Choices::Pick {
+            kind: "number",
+            range: None,
+            readings: vec![reading("20", 20.0), reading("30", 30.0)],
+            recent: Vec::new(),
+        };
         assert_eq!(
             ask_choices(&unsettled),
             "The sentence could mean \"20\" or \"30\".\nWhat volume, in percent? (a number)\n"

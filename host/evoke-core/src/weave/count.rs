@@ -195,9 +195,14 @@ pub fn one_reflex(
     Some(One { reflex, detail, asides })
 }
 
-/// Where the part that acts starts, in characters.
+/// Where a courtesy may stand: before the part that acts, unless an order word joins that part to what
+/// comes before it (`tell me, then turn off the den lights` asks to be told first). In characters.
 fn acting_at(parts: &[(&Part, &Decision)]) -> usize {
-    parts.iter().find(|(_, d)| d.outcome != Outcome::Abstain).map_or(0, |(p, _)| p.start)
+    let Some((acting, _)) = parts.iter().find(|(_, d)| d.outcome != Outcome::Abstain) else { return 0 };
+    let ordered = acting.connective.as_deref().is_some_and(|c| {
+        words(c).iter().any(|w| matches!(w.lower.as_str(), "then" | "next" | "after" | "afterwards" | "finally"))
+    });
+    if ordered { 0 } else { acting.start }
 }
 
 /// The reflex of the one part that acts, where exactly one does.
@@ -330,6 +335,16 @@ mod tests {
         b.start = 27;
         let (da, db) = (decided(Outcome::Run, Some("timer")), decided(Outcome::Abstain, None));
         assert_eq!(open_parts(&[(&a, &da), (&b, &db)], &|_, _| false), vec![&b]);
+    }
+
+    #[test]
+    fn a_courtesy_an_order_word_joins_to_the_request_is_a_step_of_its_own() {
+        let (a, mut b) = (part("tell me"), part("turn off the den lights"));
+        (b.start, b.connective) = (14, Some("then".into()));
+        let (da, db) = (decided(Outcome::Abstain, None), decided(Outcome::Run, Some("lights")));
+        assert_eq!(open_parts(&[(&a, &da), (&b, &db)], &|_, _| false), vec![&a]);
+        b.connective = Some(",".into());
+        assert!(open_parts(&[(&a, &da), (&b, &db)], &|_, _| false).is_empty());
     }
 
     #[test]
