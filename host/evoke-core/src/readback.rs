@@ -382,6 +382,10 @@ pub fn read_back_among(
         }));
     }
     let mut said: Vec<Said> = said.into_iter().map(|s| s.expect("every word is read")).collect();
+    // Under a request, as the cues are: the mood read every clause as part of it.
+    if around.request {
+        bare_clauses_do_more(input, &said_words, &mut said);
+    }
     let over = said.iter().filter(|s| **s == Said::Left(Does::More)).count();
     // Words a value no word names was read from: as many as there are such values, else none can be told.
     // An option or vocabulary value is read from the word that opens the request (`douse the den lights`),
@@ -431,6 +435,33 @@ pub fn read_back_among(
 }
 
 /// Every key of the reflex's options and vocabularies the input says, by argument: `(arg, key, start, end)`.
+/// Marks that end a clause: small words between two of them stand alone.
+const CLAUSE_ENDS: [char; 9] = [',', ';', ':', '.', '!', '?', '—', '–', '\n'];
+
+/// A clause of small words alone that is neither a request's phrasing nor a greeting (`…, then up, …`,
+/// `…, let me in`) says something the call does not hold: its words do `more`, where each word alone
+/// would do nothing. `can you please, …`, `hey evoke, …` and `…, thanks` still do nothing.
+fn bare_clauses_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
+    let chars: Vec<char> = input.chars().collect();
+    let mut start = 0;
+    for end in (0..=chars.len()).filter(|&i| i == chars.len() || CLAUSE_ENDS.contains(&chars[i])) {
+        let inside: Vec<usize> =
+            (0..said_words.len()).filter(|&i| start <= said_words[i].start && said_words[i].end <= end).collect();
+        // The whole sentence is no clause beside anything.
+        let whole = inside.len() == said_words.len();
+        let bare = !inside.is_empty() && inside.iter().all(|&i| said[i] == Said::Left(Does::Nothing));
+        if bare && !whole {
+            let clause: String = chars[start..end].iter().collect();
+            if !crate::mood::courtesy(&clause, true) && !crate::mood::opens_only(&clause) {
+                for &i in &inside {
+                    said[i] = Said::Left(Does::More);
+                }
+            }
+        }
+        start = end + 1;
+    }
+}
+
 pub(crate) fn mentions(input: &str, reflex: &Reflex) -> Vec<(String, String, usize, usize)> {
     let offered: Vec<Offered> = reflex
         .manifest
