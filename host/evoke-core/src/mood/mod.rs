@@ -96,6 +96,12 @@ pub fn courtesy(text: &str, before: bool) -> bool {
     asking::only_phrasing(&spelled(&unclear::folded(text)), before)
 }
 
+/// The words of a text as the mood reads them: lower-cased, apostrophes kept, and one typed as a space
+/// put back (`don t` → `don't`).
+pub fn spelled_words(text: &str) -> Vec<String> {
+    spelled(&unclear::folded(text))
+}
+
 /// Whether the sentence's first negation is one of forgetting (`don't forget to …`): it asks for what
 /// follows, not for nothing.
 pub fn reminds(text: &str) -> bool {
