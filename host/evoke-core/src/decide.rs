@@ -281,6 +281,12 @@ impl<'c> Decider<'c> {
                     asked.because = MissingBecause::Excluded { key: key.clone() };
                     missing.push(asked);
                 }
+                // A value typed inside what the sentence spares (`anything but 80`) is asked for too.
+                Read::Value(Value::Pick { span, .. }) if self.spared_span(&span) => {
+                    let mut asked = self.missing_unspared(reflex, arg, MissingBecause::Unstated);
+                    asked.because = MissingBecause::Excluded { key: span.text.clone() };
+                    missing.push(asked);
+                }
                 Read::Value(value) => {
                     if let Value::Pick { span, value: picked } = &value {
                         if let Some(range) = arg.range
@@ -343,6 +349,12 @@ impl<'c> Decider<'c> {
 
     /// Whether the sentence, read as a request not to or for all but something, names `key` of `arg` where
     /// it spares it ([`crate::mood::spared_ranges`]), wherever else it names it too.
+    /// Whether a span of the input lies in what the input spares (`set the volume to anything but 80`).
+    fn spared_span(&self, span: &Span) -> bool {
+        mood(&self.input) == Mood::Negated
+            && crate::mood::spared_ranges(&self.input).iter().any(|(s, e)| *s <= span.start && span.end <= *e)
+    }
+
     fn spared(&self, reflex: &Reflex, arg: &Arg, key: &str) -> bool {
         self.spared_keys(reflex, arg).iter().any(|k| k == key)
     }
