@@ -10,6 +10,27 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
+/// `evoke` in `project`, with its own `EVOKE_HOME`, no colour and no input.
+fn command_in(project: &Path, home: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
+    command.current_dir(project).env("EVOKE_HOME", home).env("NO_COLOR", "1").stdin(Stdio::null());
+    command
+}
+
+/// Writes a project of `.mjs` bodies: each `(name, manifest, body)` under `r/<name>`, and an `evoke.toml`
+/// that installs them all.
+fn node_project<M: AsRef<str>, B: AsRef<str>>(project: &Path, reflexes: &[(&str, M, B)]) {
+    let mut toml = String::from("[reflexes]\n");
+    for (name, manifest, body) in reflexes {
+        let dir = project.join("r").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("reflex.toml"), manifest.as_ref()).unwrap();
+        std::fs::write(dir.join(format!("{name}.mjs")), body.as_ref()).unwrap();
+        toml.push_str(&format!("{name} = \"r/{name}\"\n"));
+    }
+    std::fs::write(project.join("evoke.toml"), toml).unwrap();
+}
+
 /// A project of four argv bodies that say what they do in `marks`: `mark` (a write), `nap` (a read that
 /// sleeps), `hold` (a write that sleeps) and `wipe` (a destructive call, which always asks), answered by
 /// a recording.
@@ -336,24 +357,21 @@ fn a_plan_file_saved_under_a_tag_carries_it_and_runs_among_that_tags_reflexes() 
 fn an_optional_value_a_step_refers_back_to_is_written_into_its_words_and_decided_again() {
     let root = tempfile::tempdir().unwrap();
     let project = root.path().join("project");
-    for (name, manifest, body) in [
-        (
-            "find",
-            "reflex = 1\ndescription = \"Find a book.\"\neffect = \"read\"\nconfirm = \"Find a book?\"\nrun = \"find.mjs\"\n\n[yields.title]\nkind = \"text\"\n",
-            "export default function find() { return { text: \"found dune\", data: { title: \"dune\" } }; }\n",
-        ),
-        (
-            "note",
-            "reflex = 1\ndescription = \"Note a title down.\"\neffect = \"write\"\nconfirm = \"Note it?\"\nrun = \"note.mjs\"\n\n[args.what]\nask = \"What?\"\npick = \"text\"\noptional = true\n",
-            "export default function note({ what }) { return `noted ${what ?? \"nothing\"}`; }\n",
-        ),
-    ] {
-        let dir = project.join("r").join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
-        std::fs::write(dir.join(format!("{name}.mjs")), body).unwrap();
-    }
-    std::fs::write(project.join("evoke.toml"), "[reflexes]\nfind = \"r/find\"\nnote = \"r/note\"\n").unwrap();
+    node_project(
+        &project,
+        &[
+            (
+                "find",
+                "reflex = 1\ndescription = \"Find a book.\"\neffect = \"read\"\nconfirm = \"Find a book?\"\nrun = \"find.mjs\"\n\n[yields.title]\nkind = \"text\"\n",
+                "export default function find() { return { text: \"found dune\", data: { title: \"dune\" } }; }\n",
+            ),
+            (
+                "note",
+                "reflex = 1\ndescription = \"Note a title down.\"\neffect = \"write\"\nconfirm = \"Note it?\"\nrun = \"note.mjs\"\n\n[args.what]\nask = \"What?\"\npick = \"text\"\noptional = true\n",
+                "export default function note({ what }) { return `noted ${what ?? \"nothing\"}`; }\n",
+            ),
+        ],
+    );
     std::fs::write(
         project.join("recording.toml"),
         r#"id = "replay"
@@ -386,11 +404,7 @@ route = { note = 0.95, find = 0.02, none = 0.03 }
     )
     .unwrap();
     let home = root.path().join("home");
-    let evoke = || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
-        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1").stdin(Stdio::null());
-        command
-    };
+    let evoke = || command_in(&project, &home);
     assert!(evoke().arg("trust").output().unwrap().status.success());
     let out = evoke().args(["--recording", "recording.toml", "--json", "find a book and note it"]).output().unwrap();
     let (stdout, stderr) = text(&out);
@@ -591,27 +605,25 @@ fn a_value_bound_from_an_earlier_result_meets_the_arguments_range() {
     let root = tempfile::tempdir().unwrap();
     let project = root.path().join("project");
     let marks = root.path().join("marks");
-    for (name, manifest, body) in [
-        (
-            "probe",
-            "reflex = 1\ndescription = \"Read the level.\"\neffect = \"read\"\nconfirm = \"Read it?\"\nrun = \"probe.mjs\"\n\n[yields.level]\nkind = \"number\"\n",
-            "export default function probe() { return { text: \"level 5000\", data: { level: 5000 } }; }\n".to_string(),
-        ),
-        (
-            "volume",
-            "reflex = 1\ndescription = \"Set the volume.\"\neffect = \"write\"\nconfirm = \"Set it to {level}?\"\nrun = \"volume.mjs\"\n\n[args.level]\nask = \"What level?\"\npick = \"number\"\nrange = [0, 100]\n",
-            format!(
-                "import {{ appendFileSync }} from \"node:fs\";\nexport default function volume({{ level }}) {{ appendFileSync({:?}, `volume ${{level}}\\n`); return `volume ${{level}}`; }}\n",
-                marks.display().to_string()
+    node_project(
+        &project,
+        &[
+            (
+                "probe",
+                "reflex = 1\ndescription = \"Read the level.\"\neffect = \"read\"\nconfirm = \"Read it?\"\nrun = \"probe.mjs\"\n\n[yields.level]\nkind = \"number\"\n",
+                "export default function probe() { return { text: \"level 5000\", data: { level: 5000 } }; }\n"
+                    .to_string(),
             ),
-        ),
-    ] {
-        let dir = project.join("r").join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
-        std::fs::write(dir.join(format!("{name}.mjs")), body).unwrap();
-    }
-    std::fs::write(project.join("evoke.toml"), "[reflexes]\nprobe = \"r/probe\"\nvolume = \"r/volume\"\n").unwrap();
+            (
+                "volume",
+                "reflex = 1\ndescription = \"Set the volume.\"\neffect = \"write\"\nconfirm = \"Set it to {level}?\"\nrun = \"volume.mjs\"\n\n[args.level]\nask = \"What level?\"\npick = \"number\"\nrange = [0, 100]\n",
+                format!(
+                    "import {{ appendFileSync }} from \"node:fs\";\nexport default function volume({{ level }}) {{ appendFileSync({:?}, `volume ${{level}}\\n`); return `volume ${{level}}`; }}\n",
+                    marks.display().to_string()
+                ),
+            ),
+        ],
+    );
     std::fs::write(
         project.join("recording.toml"),
         r#"id = "replay"
@@ -638,11 +650,7 @@ route = { volume = 0.95, probe = 0.02, none = 0.03 }
     )
     .unwrap();
     let home = root.path().join("home");
-    let evoke = || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
-        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1").stdin(Stdio::null());
-        command
-    };
+    let evoke = || command_in(&project, &home);
     assert!(evoke().arg("trust").output().unwrap().status.success());
     let out = evoke()
         .args(["--recording", "recording.toml", "--json", "read the level and set the volume to it"])
@@ -753,7 +761,9 @@ fn without_a_terminal_a_destructive_step_bound_to_an_earlier_write_stops_the_pla
     let project = root.path().join("project");
     let marks = root.path().join("marks");
     let m = format!("{:?}", marks.display().to_string());
-    for (name, manifest, body) in [
+    node_project(
+        &project,
+        &[
         (
             "probe",
             "reflex = 1\ndescription = \"Measure the level.\"\neffect = \"write\"\nconfirm = \"Measure it?\"\nrun = \"probe.mjs\"\n\n[yields.level]\nkind = \"number\"\n".to_string(),
@@ -764,13 +774,8 @@ fn without_a_terminal_a_destructive_step_bound_to_an_earlier_write_stops_the_pla
             "reflex = 1\ndescription = \"Set the volume.\"\neffect = \"destructive\"\nconfirm = \"Set it to {level}?\"\nrun = \"volume.mjs\"\n\n[args.level]\nask = \"What level?\"\npick = \"number\"\nrange = [0, 100]\n".to_string(),
             format!("import {{ appendFileSync }} from \"node:fs\";\nexport default function volume({{ level }}) {{ appendFileSync({m}, `volume ${{level}}\\n`); return `volume ${{level}}`; }}\n"),
         ),
-    ] {
-        let dir = project.join("r").join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
-        std::fs::write(dir.join(format!("{name}.mjs")), body).unwrap();
-    }
-    std::fs::write(project.join("evoke.toml"), "[reflexes]\nprobe = \"r/probe\"\nvolume = \"r/volume\"\n").unwrap();
+        ],
+    );
     std::fs::write(
         project.join("recording.toml"),
         r#"id = "replay"
@@ -797,11 +802,7 @@ route = { volume = 0.95, probe = 0.02, none = 0.03 }
     )
     .unwrap();
     let home = root.path().join("home");
-    let evoke = || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
-        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1").stdin(Stdio::null());
-        command
-    };
+    let evoke = || command_in(&project, &home);
     assert!(evoke().arg("trust").output().unwrap().status.success());
     let out =
         evoke().args(["--recording", "recording.toml", "read the level and set the volume to it"]).output().unwrap();
@@ -823,11 +824,7 @@ fn a_plan_saved_from_cached_answers_is_byte_for_byte_the_plan_saved_from_fresh_o
     let toml = toml.replace("\"../../../reflexes/", &format!("\"{}/", shipped.display()));
     std::fs::write(project.join("evoke.toml"), toml).unwrap();
     let home = root.path().join("evoke-home");
-    let evoke = || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
-        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1").stdin(Stdio::null());
-        command
-    };
+    let evoke = || command_in(&project, &home);
     assert!(evoke().arg("trust").output().unwrap().status.success());
     let sentence = "turn on the kitchen lights, then set a timer for 5 minutes";
     let mut saved = Vec::new();
@@ -1109,24 +1106,21 @@ fn ctrl_c_during_a_step_ends_it_cancelled_and_skips_the_rest() {
 fn an_ask_offers_the_values_this_session_s_results_yielded_of_its_kind() {
     let root = tempfile::tempdir().unwrap();
     let project = root.path().join("project");
-    for (name, manifest, body) in [
-        (
-            "probe",
-            "reflex = 1\ndescription = \"Read the level.\"\neffect = \"read\"\nconfirm = \"Read it?\"\nrun = \"probe.mjs\"\n\n[yields.level]\nkind = \"number\"\n",
-            "export default function probe() { return { text: \"level 55\", data: { level: 55 } }; }\n",
-        ),
-        (
-            "volume",
-            "reflex = 1\ndescription = \"Set the volume.\"\neffect = \"write\"\nconfirm = \"Set it to {level}?\"\nrun = \"volume.mjs\"\n\n[args.level]\nask = \"What level?\"\npick = \"number\"\nrange = [0, 100]\n",
-            "export default function volume({ level }) { return `volume ${level}`; }\n",
-        ),
-    ] {
-        let dir = project.join("r").join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("reflex.toml"), manifest).unwrap();
-        std::fs::write(dir.join(format!("{name}.mjs")), body).unwrap();
-    }
-    std::fs::write(project.join("evoke.toml"), "[reflexes]\nprobe = \"r/probe\"\nvolume = \"r/volume\"\n").unwrap();
+    node_project(
+        &project,
+        &[
+            (
+                "probe",
+                "reflex = 1\ndescription = \"Read the level.\"\neffect = \"read\"\nconfirm = \"Read it?\"\nrun = \"probe.mjs\"\n\n[yields.level]\nkind = \"number\"\n",
+                "export default function probe() { return { text: \"level 55\", data: { level: 55 } }; }\n",
+            ),
+            (
+                "volume",
+                "reflex = 1\ndescription = \"Set the volume.\"\neffect = \"write\"\nconfirm = \"Set it to {level}?\"\nrun = \"volume.mjs\"\n\n[args.level]\nask = \"What level?\"\npick = \"number\"\nrange = [0, 100]\n",
+                "export default function volume({ level }) { return `volume ${level}`; }\n",
+            ),
+        ],
+    );
     std::fs::write(
         project.join("recording.toml"),
         r#"id = "replay"
@@ -1150,11 +1144,7 @@ route = { volume = 0.95, probe = 0.02, none = 0.03 }
     )
     .unwrap();
     let home = root.path().join("home");
-    let evoke = || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
-        command.current_dir(&project).env("EVOKE_HOME", &home).env("NO_COLOR", "1");
-        command
-    };
+    let evoke = || command_in(&project, &home);
     assert!(evoke().arg("trust").stdin(Stdio::null()).output().unwrap().status.success());
     let filter = |lines: &str| {
         let mut child = evoke()
