@@ -436,14 +436,16 @@ pub fn read_back_among(
 
 /// Every key of the reflex's options and vocabularies the input says, by argument: `(arg, key, start, end)`.
 /// Marks that end a clause: small words between two of them stand alone.
-const CLAUSE_ENDS: [char; 9] = [',', ';', ':', '.', '!', '?', '—', '–', '\n'];
+const CLAUSE_ENDS: [char; 10] = [',', ';', ':', '.', '!', '?', '—', '–', '-', '\n'];
 
 /// A clause of small words alone that is neither a request's phrasing nor a greeting (`…, then up, …`,
 /// `…, let me in`) says something the call does not hold: its words do `more`, where each word alone
-/// would do nothing. `can you please, …`, `hey evoke, …` and `…, thanks` still do nothing.
+/// would do nothing. Before the request, `can you please, …` and `hey evoke, …` phrase it; after it, only
+/// a polite closing does (`…, thanks`), and words that lead on to more (`…, and`, `…, then`) do `more`.
 fn bare_clauses_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
     let chars: Vec<char> = input.chars().collect();
     let mut start = 0;
+    let mut before_request = true;
     for end in (0..=chars.len()).filter(|&i| i == chars.len() || CLAUSE_ENDS.contains(&chars[i])) {
         let inside: Vec<usize> =
             (0..said_words.len()).filter(|&i| start <= said_words[i].start && said_words[i].end <= end).collect();
@@ -452,11 +454,18 @@ fn bare_clauses_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
         let bare = !inside.is_empty() && inside.iter().all(|&i| said[i] == Said::Left(Does::Nothing));
         if bare && !whole {
             let clause: String = chars[start..end].iter().collect();
-            if !crate::mood::courtesy(&clause, true) && !crate::mood::opens_only(&clause) {
+            let phrasing = if before_request {
+                crate::mood::courtesy(&clause, true) || crate::mood::opens_only(&clause)
+            } else {
+                crate::mood::closing(&clause)
+            };
+            if !phrasing {
                 for &i in &inside {
                     said[i] = Said::Left(Does::More);
                 }
             }
+        } else if !inside.is_empty() {
+            before_request = false;
         }
         start = end + 1;
     }

@@ -40,6 +40,18 @@ pub(super) fn only_phrasing(words: &[String], courtesies: bool) -> bool {
     at > 0
 }
 
+/// Whether the words are polite closings alone (`thanks`, `thank you very much`, `if you can`).
+pub(super) fn only_closing(words: &[String]) -> bool {
+    let mut at = 0;
+    while at < words.len() {
+        match TAILS.iter().filter(|p| starts(&words[at..], p)).map(|p| p.len()).max() {
+            Some(len) => at += len,
+            None => return false,
+        }
+    }
+    at > 0
+}
+
 /// Whether a word is one of `OPENERS`, said before a request and passed over.
 pub(super) fn is_opener(word: &str) -> bool {
     OPENERS.contains(&word)

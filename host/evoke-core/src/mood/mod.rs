@@ -96,10 +96,18 @@ pub fn courtesy(text: &str, before: bool) -> bool {
     asking::only_phrasing(&spelled(&unclear::folded(text)), before)
 }
 
-/// The words of a text as the mood reads them: lower-cased, apostrophes kept, and one typed as a space
-/// put back (`don t` → `don't`).
-pub fn spelled_words(text: &str) -> Vec<String> {
-    spelled(&unclear::folded(text))
+/// Whether a text is polite closings alone (`thanks`, `if you can`): after a request, nothing else only
+/// phrases it.
+pub fn closing(text: &str) -> bool {
+    asking::only_closing(&spelled(&unclear::folded(text)))
+}
+
+/// The words of a text as the mood reads them, past the words said before a request (`please`, `ok`,
+/// `hey evoke`): lower-cased, apostrophes kept, and one typed as a space put back (`don t` → `don't`).
+pub fn words_past_openers(text: &str) -> Vec<String> {
+    let words = spelled(&unclear::folded(text));
+    let at = asking::opening(&words);
+    words[at..].to_vec()
 }
 
 /// Whether the sentence's first negation is one of forgetting (`don't forget to …`): it asks for what
