@@ -69,6 +69,10 @@ const NEGATIONS: &[&str] = &["don't", "dont", "not", "never", "without", "do"];
 /// Whether the words after a place open by saying what not to do (`not the kitchen`, `do not …`): the part
 /// they start is left out of the plan. A `do` alone opens no negation.
 pub(crate) fn opens_with_negation(right: &str) -> bool {
+    // Read as the plan reads a part it leaves out (`don t`, `please don't` included).
+    if evoke_core::weave::negated(right) {
+        return true;
+    }
     let right = words(right);
     let Some(first) = right.first().map(|w| w.lower.as_str()) else { return false };
     NEGATIONS.contains(&first) && !(first == "do" && right.get(1).is_none_or(|w| w.lower != "not"))
@@ -510,6 +514,14 @@ mod tests {
         let answer = aside(sentence, start, start + part.chars().count());
         let top = answer.iter().max_by(|a, b| a.1.total_cmp(b.1)).expect("three answers");
         ["aside", "detail", "asks"].into_iter().find(|k| *k == top.0).expect("a key offered")
+    }
+
+    #[test]
+    fn a_negation_typed_with_a_space_or_after_an_opener_opens_a_part_left_out() {
+        for right in ["don t set the volume to 80", "please don't set the volume", "don’t set the volume"] {
+            assert!(opens_with_negation(right), "{right}");
+        }
+        assert!(!opens_with_negation("do set the volume"));
     }
 
     #[test]

@@ -395,10 +395,10 @@ fn part_of(chars: &[char], start: usize, end: usize, connective: Option<String>)
     Some(Part { start: s, end: e, text: chars[s..e].iter().collect(), connective })
 }
 
-/// Whether a part's first words say what not to do: not where they say not to forget what follows
-/// (`don't forget to …`), which asks for it.
+/// Whether a part's first words, past its openers (`please`, `ok`), say what not to do: not where they
+/// say not to forget what follows (`don't forget to …`), which asks for it.
 pub fn negated(text: &str) -> bool {
-    let words: Vec<String> = crate::mood::spelled_words(text).into_iter().take(2).collect();
+    let words: Vec<String> = crate::mood::words_past_openers(text).into_iter().take(2).collect();
     NEGATIONS.iter().any(|n| n.len() <= words.len() && n.iter().zip(&words).all(|(a, b)| a == b))
         && !crate::mood::reminds(text)
 }
