@@ -166,13 +166,13 @@ pub fn one_reflex(
     bar: f64,
 ) -> Option<One> {
     let reflex = acting_reflex(parts)?;
-    let acting_at = acting_at(parts);
+    let courtesy_until = courtesy_until(parts);
     let mut detail = false;
     let mut asides = Vec::new();
     for (part, _) in parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain) {
         let aside =
             |remark: bool, by: Option<AsideBy>, does: Option<Does>| Aside { text: part.text.clone(), remark, by, does };
-        match by_words(part, part.start < acting_at, &reflex, names_a_value) {
+        match by_words(part, part.start < courtesy_until, &reflex, names_a_value) {
             Words::Courtesy => asides.push(aside(true, Some(AsideBy::Courtesy), None)),
             Words::Own => asides.push(aside(true, Some(AsideBy::Own), None)),
             Words::Asks => return None,
@@ -195,9 +195,10 @@ pub fn one_reflex(
     Some(One { reflex, detail, asides })
 }
 
-/// Where a courtesy may stand: before the part that acts, unless an order word joins that part to what
-/// comes before it (`tell me, then turn off the den lights` asks to be told first). In characters.
-fn acting_at(parts: &[(&Part, &Decision)]) -> usize {
+/// The offset a courtesy must stand before, in characters: the start of the part that acts, or none
+/// where an order word joins that part to what comes before it (`tell me, then turn off the den lights`
+/// asks to be told first).
+fn courtesy_until(parts: &[(&Part, &Decision)]) -> usize {
     let Some((acting, _)) = parts.iter().find(|(_, d)| d.outcome != Outcome::Abstain) else { return 0 };
     let ordered = acting.connective.as_deref().is_some_and(|c| {
         words(c).iter().any(|w| matches!(w.lower.as_str(), "then" | "next" | "after" | "afterwards" | "finally"))
@@ -253,8 +254,8 @@ fn by_words(part: &Part, before: bool, reflex: &str, names_a_value: &dyn Fn(&str
 /// The parts whose words leave open what they do, where one other part acts: the engine is asked of each.
 pub fn open_parts<'p>(parts: &[(&'p Part, &Decision)], names_a_value: &dyn Fn(&str, &str) -> bool) -> Vec<&'p Part> {
     let Some(reflex) = acting_reflex(parts) else { return Vec::new() };
-    let acting_at = acting_at(parts);
-    let read = |p: &Part| by_words(p, p.start < acting_at, &reflex, names_a_value);
+    let courtesy_until = courtesy_until(parts);
+    let read = |p: &Part| by_words(p, p.start < courtesy_until, &reflex, names_a_value);
     let abstaining = parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain);
     let open: Vec<&Part> =
         abstaining.clone().filter(|(p, _)| matches!(read(p), Words::Open)).map(|(p, _)| *p).collect();
