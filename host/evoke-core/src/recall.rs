@@ -48,7 +48,7 @@ impl Recalled {
     pub fn recall(&self, mut decision: Decision) -> Decision {
         for missing in decision.missing.iter_mut().flatten() {
             if let Choices::Pick { kind, recent, range, .. } = &mut missing.choices
-                && let Some(kind) = PickKind::ALL.into_iter().find(|k| k.as_str() == *kind)
+                && let Ok(kind) = kind.parse::<PickKind>()
             {
                 let within = |text: &String| match range {
                     Some([low, high]) => {
