@@ -296,7 +296,10 @@ pub fn read(input: &str, cuts: &[Cut], answers: &Answers, bar: f64) -> Result<Re
         let no = answers.get(&cut.id()).map_or(1.0, |d| d.p(crate::question::NO));
         // `hey evoke, turn on the lights`: words that only open a request are no part of their own.
         let opening: String = chars[from..cut.start].iter().collect();
-        let is_cut = p >= bar && !crate::mood::opens_only(&opening);
+        // `…, and so on`, `…, thanks` at the sentence's end: words that only close a request are no part of
+        // their own either.
+        let closing: String = chars[cut.start..].iter().collect();
+        let is_cut = p >= bar && !crate::mood::opens_only(&opening) && !crate::mood::closing(&closing);
         splits.push(Split {
             start: cut.start,
             end: cut.end,

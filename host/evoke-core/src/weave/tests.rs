@@ -134,6 +134,19 @@ fn a_greeting_before_a_comma_is_no_part() {
 }
 
 #[test]
+fn words_that_only_close_a_request_are_no_part_of_their_own() {
+    for input in ["turn off the den lights, and so on", "turn off the den lights, thanks", "dim the den, etc"] {
+        let (found, a) = answers(input, &[]);
+        let reading = read(input, &found, &a, 0.4).unwrap();
+        assert_eq!(texts(&reading.parts), [input], "{input}");
+    }
+    // Before another request, the words open it, as a greeting does.
+    let input = "turn off the den lights, thanks, set a timer";
+    let (found, a) = answers(input, &[]);
+    assert_eq!(texts(&read(input, &found, &a, 0.4).unwrap().parts), ["turn off the den lights", "thanks, set a timer"]);
+}
+
+#[test]
 fn negated_parts_are_left_out() {
     let input = "turn on the den lights but don't touch the office";
     let (found, a) = answers(input, &[]);
