@@ -386,6 +386,7 @@ pub fn read_back_among(
     if around.request {
         bare_clauses_do_more(input, &said_words, &mut said);
     }
+    bounds_do_more(&taken, &said_words, &mut said);
     let over = said.iter().filter(|s| **s == Said::Left(Does::More)).count();
     // Words a value no word names was read from: as many as there are such values, else none can be told.
     // An option or vocabulary value is read from the word that opens the request (`douse the den lights`),
@@ -435,6 +436,29 @@ pub fn read_back_among(
 }
 
 /// Every key of the reflex's options and vocabularies the input says, by argument: `(arg, key, start, end)`.
+/// Words that, right before a typed value, make it a bound rather than the value: `longer than 5
+/// minutes`, `at least 30`, `under 80`. Not `up to`, which sets a value as often as it bounds one (`turn
+/// the volume up to 7`).
+const BOUNDS: [&[&str]; 7] =
+    [&["than"], &["at", "least"], &["at", "most"], &["under"], &["over"], &["below"], &["above"]];
+
+/// A value the call took that the words right before it make a bound (`set a timer for longer than 5
+/// minutes`) is not what the person asked for: those words do `more`, whatever else reads them (`long`
+/// is the timer's own word), so a write waits for a yes that shows them.
+fn bounds_do_more(taken: &[(usize, usize)], said_words: &[Word], said: &mut [Said]) {
+    for (start, _) in taken {
+        let Some(at) = said_words.iter().position(|w| w.start >= *start) else { continue };
+        for bound in BOUNDS {
+            let Some(from) = at.checked_sub(bound.len()) else { continue };
+            if said_words[from..at].iter().zip(bound.iter()).all(|(w, b)| w.lower == *b) {
+                for s in &mut said[from..at] {
+                    *s = Said::Left(Does::More);
+                }
+            }
+        }
+    }
+}
+
 /// Marks that end a clause: small words between two of them stand alone.
 const CLAUSE_ENDS: [char; 10] = [',', ';', ':', '.', '!', '?', '—', '–', '-', '\n'];
 
