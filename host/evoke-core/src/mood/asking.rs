@@ -27,25 +27,23 @@ pub(super) fn asks_you(words: &[String]) -> bool {
 /// …`), not after it (`…, then tell me`), where it asks to be told.
 pub(super) fn only_phrasing(words: &[String], courtesies: bool) -> bool {
     let courtesies: &[&[&str]] = if courtesies { &COURTESIES } else { &[] };
-    let mut at = 0;
-    while at < words.len() {
-        let rest = &words[at..];
-        let phrase = ASKING.iter().chain(TAILS.iter()).chain(courtesies.iter()).filter(|p| starts(rest, p));
-        match phrase.map(|p| p.len()).max() {
-            Some(len) => at += len,
-            None if is_opener(&rest[0]) => at += 1,
-            None => return false,
-        }
-    }
-    at > 0
+    made_of(words, &[&ASKING, &TAILS, courtesies], true)
 }
 
 /// Whether the words are polite closings alone (`thanks`, `thank you very much`, `if you can`).
 pub(super) fn only_closing(words: &[String]) -> bool {
+    made_of(words, &[&TAILS], false)
+}
+
+/// Whether the words, one or more, are all phrases of `lists` (the longest where several start at one
+/// word) and, where `openers` says so, words of `OPENERS`.
+fn made_of(words: &[String], lists: &[&[&[&str]]], openers: bool) -> bool {
     let mut at = 0;
     while at < words.len() {
-        match TAILS.iter().filter(|p| starts(&words[at..], p)).map(|p| p.len()).max() {
+        let rest = &words[at..];
+        match lists.iter().flat_map(|l| l.iter()).filter(|p| starts(rest, p)).map(|p| p.len()).max() {
             Some(len) => at += len,
+            None if openers && is_opener(&rest[0]) => at += 1,
             None => return false,
         }
     }

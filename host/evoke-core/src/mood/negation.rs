@@ -2,7 +2,7 @@
 
 use super::lists::{FORGETTING, FUZZY_NEGATIONS, NEGATIONS, STOPPING};
 use super::slips::fuzzily_has;
-use super::spelling::{gerund, has};
+use super::spelling::{gerund, has, starts};
 
 /// Whether the words ask for something not to be done: a word or phrase of `NEGATIONS` anywhere (or one
 /// slip from a word of `FUZZY_NEGATIONS`), any word in `n't` but `won't`, a `won't` that refuses, or a
@@ -23,7 +23,7 @@ pub(super) fn holds(words: &[String]) -> bool {
 pub(super) fn reminds(words: &[String]) -> bool {
     let at = super::asking::opening(words);
     let rest = &words[at..];
-    let Some(len) = NEGATIONS.iter().filter(|p| starts_with(rest, p)).map(|p| p.len()).max() else {
+    let Some(len) = NEGATIONS.iter().filter(|p| starts(rest, p)).map(|p| p.len()).max() else {
         return false;
     };
     let mut next = at + len;
@@ -34,10 +34,6 @@ pub(super) fn reminds(words: &[String]) -> bool {
         }
     }
     words.get(next).is_some_and(|w| FORGETTING.contains(&w.as_str())) && !holds(&words[next + 1..])
-}
-
-fn starts_with(words: &[String], phrase: &[&str]) -> bool {
-    phrase.len() <= words.len() && phrase.iter().zip(words).all(|(p, w)| p == w)
 }
 
 /// Whether a phrase of `NEGATIONS` opens `words`, read as the engine's words are (its apostrophes
