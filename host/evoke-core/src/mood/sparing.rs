@@ -18,7 +18,20 @@ pub(super) fn at_once(text: &str, all: &[String]) -> bool {
         .split(CLAUSE_ENDS)
         .skip(1)
         .any(|clause| spelled(clause).first().is_some_and(|w| matches!(w.as_str(), "leave" | "keep" | "spare")));
-    at_end || after_comma
+    at_end || after_comma || opening_clause(text).is_some()
+}
+
+/// Where the sentence opens with a clause of its own that spares something before the request that
+/// follows it (`keep the den, turn off the lights`): `leave`, `keep` or `spare` and a determiner, a mark
+/// that ends the clause, and more than a polite closing after it. The clause's end, in characters.
+fn opening_clause(text: &str) -> Option<usize> {
+    let words = spelled(text);
+    let opens = words.first().is_some_and(|w| matches!(w.as_str(), "leave" | "keep" | "spare"))
+        && words.get(1).is_some_and(|w| matches!(w.as_str(), "the" | "my" | "our" | "this" | "that"));
+    let chars: Vec<char> = text.chars().collect();
+    let end = chars.iter().position(|c| CLAUSE_ENDS.contains(c))?;
+    let rest: String = chars[end + 1..].iter().collect();
+    (opens && !spelled(&rest).is_empty() && !super::closing(&rest)).then_some(end)
 }
 
 /// Whether a word later in the sentence spares something from what it asks: `turn off all lights bar the
@@ -117,6 +130,11 @@ pub fn spared_ranges(text: &str) -> Vec<(usize, usize)> {
                 push(first, words[i].end);
             }
         }
+    }
+    if let Some(end) = opening_clause(text)
+        && let Some(first) = words.first()
+    {
+        push(first.start, end);
     }
     // Ranges that overlap or touch are one.
     found.sort_unstable();
