@@ -466,6 +466,8 @@ const CLAUSE_ENDS: [char; 10] = [',', ';', ':', '.', '!', '?', '—', '–', '-'
 /// `…, let me in`) says something the call does not hold: its words do `more`, where each word alone
 /// would do nothing. Before the request, `can you please, …` and `hey evoke, …` phrase it; after it, only
 /// a polite closing does (`…, thanks`), and words that lead on to more (`…, and`, `…, then`) do `more`.
+/// A small word is small wherever the reflex's own wording uses it too: `them` of `dim them` leaves
+/// `…, them too` no less a clause of its own.
 fn bare_clauses_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
     let chars: Vec<char> = input.chars().collect();
     let mut start = 0;
@@ -475,7 +477,12 @@ fn bare_clauses_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
             (0..said_words.len()).filter(|&i| start <= said_words[i].start && said_words[i].end <= end).collect();
         // The whole sentence is no clause beside anything.
         let whole = inside.len() == said_words.len();
-        let bare = !inside.is_empty() && inside.iter().all(|&i| said[i] == Said::Left(Does::Nothing));
+        let small = |i: usize| match &said[i] {
+            Said::Left(Does::Nothing) => true,
+            Said::Left(Does::Action) => is_stop(&said_words[i]),
+            _ => false,
+        };
+        let bare = !inside.is_empty() && inside.iter().all(|&i| small(i));
         if bare && !whole {
             let clause: String = chars[start..end].iter().collect();
             let phrasing = if before_request {
