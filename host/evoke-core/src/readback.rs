@@ -385,6 +385,7 @@ pub fn read_back_among(
     // Under a request, as the cues are: the mood read every clause as part of it.
     if around.request {
         bare_clauses_do_more(input, &said_words, &mut said);
+        statements_do_more(input, &said_words, &mut said);
     }
     bounds_do_more(&taken, &said_words, &mut said);
     let over = said.iter().filter(|s| **s == Said::Left(Does::More)).count();
@@ -499,6 +500,35 @@ fn bare_clauses_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
             before_request = false;
         }
         start = end + 1;
+    }
+}
+
+/// A clause of its own that holds a value of the call and, read alone, is no request says something about
+/// that value rather than asking for it: `30 is too dark, dim the den lights`, `the den is fine, turn off
+/// the lights`. The value may be what the person meant or what they spared, and the words cannot tell, so
+/// the clause's other words do `more` and a write waits for a yes. A clause of the value and small words
+/// alone (`the den please, …`) says nothing more of it.
+fn statements_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
+    let chars: Vec<char> = input.chars().collect();
+    let mut start = 0;
+    for end in (0..=chars.len()).filter(|&i| i == chars.len() || CLAUSE_ENDS.contains(&chars[i])) {
+        let inside: Vec<usize> =
+            (0..said_words.len()).filter(|&i| start <= said_words[i].start && said_words[i].end <= end).collect();
+        let clause: String = chars[start..end].iter().collect();
+        start = end + 1;
+        if inside.len() == said_words.len() || !inside.iter().any(|&i| said[i] == Said::Held) {
+            continue;
+        }
+        let says_more = inside.iter().any(|&i| said[i] != Said::Held && !is_stop(&said_words[i]));
+        if says_more && crate::mood::mood(&clause) != crate::mood::Mood::Request {
+            // Small words before the value name it (`the den is fine`): the clause's say begins at it.
+            let first = inside.iter().position(|&i| said[i] == Said::Held).unwrap_or(0);
+            for (k, &i) in inside.iter().enumerate() {
+                if said[i] != Said::Held && (k > first || !is_stop(&said_words[i])) {
+                    said[i] = Said::Left(Does::More);
+                }
+            }
+        }
     }
 }
 
