@@ -481,6 +481,20 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
                     if let Some(repair) = s.repair {
                         out["repair"] = json!(repair);
                     }
+                    // The reasons only a woven step has, which its words alone do not give.
+                    let woven: Vec<&crate::decision::Because> = s
+                        .decision
+                        .because
+                        .iter()
+                        .flatten()
+                        .filter(|b| {
+                            use crate::decision::Because;
+                            matches!(b, Because::Named { .. } | Because::Pointed { .. } | Because::Detail { .. })
+                        })
+                        .collect();
+                    if !woven.is_empty() {
+                        out["because"] = json!(woven);
+                    }
                     if let Some(typed) = &s.typed {
                         out["typed"] = json!(typed);
                     }

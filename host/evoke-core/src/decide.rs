@@ -121,6 +121,9 @@ pub struct Decider<'c> {
     /// The whole sentence, where this input is a part of one.
     sentence: Option<String>,
     candidates: Vec<Candidate>,
+    /// The question that chose the reflex: the route, or a question asked in its place (a woven part
+    /// judged by `weave.span_*`).
+    route_id: QuestionId,
     stage: Stage,
 }
 
@@ -129,8 +132,15 @@ impl<'c> Decider<'c> {
     pub fn new(catalog: &'c Catalog, gate: Option<Gate>, input: &str) -> Result<Self, Refusal> {
         bound(input)?;
         let candidates = recognize(input);
-        let mut decider =
-            Decider { catalog, gate, input: input.to_string(), sentence: None, candidates, stage: Stage::Route };
+        let mut decider = Decider {
+            catalog,
+            gate,
+            input: input.to_string(),
+            sentence: None,
+            candidates,
+            route_id: QuestionId::Route,
+            stage: Stage::Route,
+        };
         if catalog.reflexes().is_empty() {
             // Nothing is installed: there is nothing to ask.
             let decision = decider.abstain(Vec::new(), Vec::new());
@@ -147,6 +157,18 @@ impl<'c> Decider<'c> {
 
     pub fn candidates(&self) -> &[Candidate] {
         &self.candidates
+    }
+
+    /// Takes the reflex from `route`, the answer to the question `id` asked in the route's place (a woven
+    /// part judged by the reflex the whole sentence gives its words), and goes on to the details: the
+    /// decision judges the reflex by `id`.
+    pub fn routed(mut self, id: QuestionId, route: Distribution) -> Self {
+        if matches!(self.stage, Stage::Route) {
+            self.route_id = id.clone();
+            let answers: Answers = [(id, route)].into_iter().collect();
+            self.stage = self.after_route(&answers);
+        }
+        self
     }
 
     /// The next round's questions, or `None` once decided.
@@ -208,12 +230,12 @@ impl<'c> Decider<'c> {
     }
 
     fn after_route(&mut self, answers: &Answers) -> Stage {
-        let Some(route) = answers.get(&QuestionId::Route).cloned() else {
+        let Some(route) = answers.get(&self.route_id).cloned() else {
             return Stage::Done(Box::new(self.abstain(Vec::new(), Vec::new())));
         };
         let (top, p) = self.route_top(&route);
         let top = top.as_str();
-        let route_judgment = Judgment { question: QuestionId::Route, top: top.to_string(), p };
+        let route_judgment = Judgment { question: self.route_id.clone(), top: top.to_string(), p };
         let ranked = self.ranked(&route);
         if abstains(self.gate.as_ref(), top, p, None) {
             let contenders =
@@ -244,7 +266,7 @@ impl<'c> Decider<'c> {
         let reflex = self.catalog.get(winner).expect("the winner is in the catalog");
         let (top, p) = self.route_top(&route);
         let top = top.as_str();
-        let mut judgments = vec![Judgment { question: QuestionId::Route, top: top.to_string(), p }];
+        let mut judgments = vec![Judgment { question: self.route_id.clone(), top: top.to_string(), p }];
         let contenders: Vec<Contender> = self
             .ranked(&route)
             .into_iter()
@@ -600,7 +622,7 @@ fn settled_with(
         }
     }
     let order = |question: &QuestionId| match question {
-        QuestionId::Route => 0,
+        QuestionId::Route | QuestionId::Span { .. } => 0,
         QuestionId::Arg { reflex: r, arg } if *r == reflex.name => {
             1 + reflex.manifest.args.iter().position(|a| a.name == *arg).unwrap_or(usize::MAX - 1)
         }
@@ -1103,6 +1125,9 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
         }
         Because::NoJournal => "its plan's journal is not here, so evoke cannot know whether it ran before".into(),
         Because::Pointed { arg, words } => format!("\"{words}\" was read as the {arg} an earlier step named"),
+        Because::Named { words } => {
+            format!("\"{words}\" matched nothing alone and was read as this reflex from the whole sentence")
+        }
         Because::Shared { arg, words } => format!("the {arg} was taken from \"{words}\", said for another step"),
         Because::Detail { words } => {
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();

@@ -163,6 +163,11 @@ pub enum Because {
         arg: String,
         words: String,
     },
+    /// A woven part that matched nothing alone, read as the reflex the whole sentence gives its words
+    /// (`weave.span_*`, 003's `named`): the engine read it in context, so it waits for a person.
+    Named {
+        words: String,
+    },
     /// A value of `arg` the step's own words do not say, taken from `words`, another part of the sentence
     /// that said it once for several steps (003's basis `shared`, which stands on those words and a yes).
     Shared {

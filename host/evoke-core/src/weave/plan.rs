@@ -28,6 +28,9 @@ pub enum Repair {
     First,
     /// The second of those verbs: a step of its own, on the same thing, after the first.
     Verb,
+    /// A part that matched nothing alone, read as the reflex the whole sentence gives its words: its
+    /// decision judges the reflex by `weave.span_<start>_<end>` in place of the route.
+    Named,
     /// A step whose words name several values of a list, read for the one value its call holds: the steps
     /// `again` wrote for the others follow it (`turn off the den and office lights`, the den's step).
     Apart,

@@ -62,6 +62,17 @@ enum State<'c> {
         text: String,
         decider: Decider<'c>,
     },
+    /// A part that matched nothing alone, asked which reflex the whole sentence gives its words
+    /// (`weave.span_*`).
+    Name {
+        i: usize,
+        questions: Questions,
+    },
+    /// That part decided as the reflex the whole sentence gave it.
+    Named {
+        i: usize,
+        decider: Decider<'c>,
+    },
     /// The parts the words leave open, asked what they do in the whole sentence (`weave.aside_*`).
     Asides {
         questions: Questions,
@@ -95,6 +106,8 @@ pub struct Weaver<'c> {
     /// Per part: the steps `again` added after it.
     extra: Vec<Vec<Decision>>,
     spliced_tried: Vec<bool>,
+    /// Per part: whether it was already asked which reflex the whole sentence gives its words.
+    named_tried: Vec<bool>,
     /// Whether the sentence was already tried as asking one thing.
     as_one_tried: bool,
     /// The engine's reading of each part its words left open (by the part's offsets), once asked.
@@ -138,6 +151,7 @@ impl<'c> Weaver<'c> {
             parts: Vec::new(),
             extra: Vec::new(),
             spliced_tried: Vec::new(),
+            named_tried: Vec::new(),
             as_one_tried: false,
             does: None,
             merge_tried: Vec::new(),
@@ -175,6 +189,11 @@ impl<'c> Weaver<'c> {
             State::Splice { text, decider, .. } => decider.questions().map(|q| (text.as_str(), q)),
             State::Merge { part, decider, .. } => decider.questions().map(|q| (part.text.as_str(), q)),
             State::Lone { text, decider, .. } => decider.questions().map(|q| (text.as_str(), q)),
+            State::Name { questions, .. } => Some((self.input.as_str(), questions)),
+            State::Named { i, decider } => {
+                let text = &self.reading.as_ref().expect("parts are read").parts[*i].text;
+                decider.questions().map(|q| (text.as_str(), q))
+            }
             State::Asides { questions } => Some((self.input.as_str(), questions)),
             State::AsOne { decider, .. } => decider.questions().map(|q| (self.input.as_str(), q)),
             State::Again { text, questions, .. } => Some((text.as_str(), questions)),
@@ -254,6 +273,11 @@ impl<'c> Weaver<'c> {
                 Some(decision) => self.lone_done(i, text, decision),
                 None => State::Lone { i, text, decider },
             },
+            State::Name { i, questions } => self.name(i, &questions, answers),
+            State::Named { i, mut decider } => match decider.feed(answers).cloned() {
+                Some(decision) => self.named_done(i, decision),
+                None => State::Named { i, decider },
+            },
             State::Asides { questions } => {
                 let read = questions.ids().filter_map(|id| match *id {
                     crate::question::QuestionId::Aside { start, end } => {
@@ -310,6 +334,7 @@ impl<'c> Weaver<'c> {
         self.parts = parts;
         self.extra = vec![Vec::new(); n];
         self.spliced_tried = vec![tried; n];
+        self.named_tried = vec![tried; n];
         self.merge_tried = vec![tried; n];
         self.lone_tried = vec![tried; n];
         self.typed = vec![None; n];
@@ -368,6 +393,11 @@ impl<'c> Weaver<'c> {
             {
                 return State::Splice { i, neighbour, text: joined, decider };
             }
+        }
+        // A part that found nothing alone, and no neighbour's item, may be read as the reflex the whole
+        // sentence gives its words.
+        if let Some(state) = self.try_named() {
+            return state;
         }
         // A plan with a part that found nothing is refused whole: asking more would change nothing.
         if self.parts.iter().any(abstains) {

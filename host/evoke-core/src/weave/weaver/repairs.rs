@@ -1,14 +1,70 @@
-//! The repairs a plan makes of parts decided on their own (003's `merged`, `narrowed`, `spliced`, `first`
-//! and `verb`, and the steps `pointed` writes): each decides a part again under other words, or writes it
+//! The repairs a plan makes of parts decided on their own (003's `merged`, `narrowed`, `spliced`, `first`,
+//! `verb` and `named`, and the steps `pointed` writes): each decides a part again under other words, or writes it
 //! again for values said before it, and keeps the result only where the words bear it out.
 
 use super::{State, Weaver};
 use crate::catalog::Catalog;
 use crate::decide::Decider;
 use crate::decision::{Decision, Outcome};
+use crate::validate::Answers;
 use crate::weave::plan::{self, Repair};
 
 impl<'c> Weaver<'c> {
+    /// 003's `named`: a part that found nothing alone, and was no item of its neighbour's task, is asked
+    /// once which reflex the whole sentence gives its words (`weave.span_<start>_<end>`, the route's
+    /// choices, asked under the whole sentence).
+    pub(super) fn try_named(&mut self) -> Option<State<'c>> {
+        let reading = self.reading.as_ref()?;
+        for i in 0..self.parts.len() {
+            let found_nothing = self.parts[i].as_ref().is_none_or(|(d, _)| d.outcome == Outcome::Abstain);
+            if !found_nothing || self.named_tried[i] {
+                continue;
+            }
+            self.named_tried[i] = true;
+            let part = &reading.parts[i];
+            let route = self.catalog.route_round().route()?.clone();
+            let id = crate::question::QuestionId::Span { start: part.start, end: part.end };
+            return Some(State::Name { i, questions: crate::question::Questions(vec![(id, route)]) });
+        }
+        None
+    }
+
+    /// The answer to a part's `weave.span_*`: where its top is a reflex at the route's bar that no other
+    /// step acts on, the part is decided as that reflex, judged by that question. The same reflex as
+    /// another step is that step's own call, which the splice already tried; an answer under the bar is no
+    /// reading.
+    pub(super) fn name(&mut self, i: usize, questions: &crate::question::Questions, answers: &Answers) -> State<'c> {
+        let Some((id, _)) = questions.0.first() else { return self.after_parts() };
+        let Some(route) = answers.get(id) else { return self.after_parts() };
+        let (top, p) = route.top();
+        let taken = self.parts.iter().enumerate().any(|(k, d)| {
+            k != i && d.as_ref().is_some_and(|(d, _)| d.outcome != Outcome::Abstain && d.reflex.as_deref() == Some(top))
+        });
+        if top == crate::question::NONE || p < self.bar || taken || self.catalog.get(top).is_none() {
+            return self.after_parts();
+        }
+        let text = self.reading.as_ref().expect("parts are read").parts[i].text.clone();
+        let Ok(decider) = Decider::new(self.catalog, self.gate, &text).map(|d| d.within(&self.input)) else {
+            return self.after_parts();
+        };
+        let decider = decider.routed(id.clone(), route.clone());
+        match decider.decision().cloned() {
+            Some(decision) => self.named_done(i, decision),
+            None => State::Named { i, decider },
+        }
+    }
+
+    /// A part decided as the reflex the whole sentence gave it: a step that waits for a person
+    /// (`because` `named`), or, where even so it finds nothing, the part it was.
+    pub(super) fn named_done(&mut self, i: usize, decision: Decision) -> State<'c> {
+        if decision.outcome != Outcome::Abstain {
+            let words = self.reading.as_ref().expect("parts are read").parts[i].text.clone();
+            let held = crate::decide::held_for(self.catalog, &decision, crate::decision::Because::Named { words });
+            self.parts[i] = Some((held, Some(Repair::Named)));
+        }
+        self.after_parts()
+    }
+
     /// 003's `merged`: two neighbouring parts that act on one reflex, the later pointing back at what the
     /// earlier asks (`take 400 dollars out of checking and put it into savings`), are decided again as one
     /// input. Each pair is tried once.
@@ -195,6 +251,7 @@ impl<'c> Weaver<'c> {
         self.parts.remove(lo + 1);
         self.extra.remove(lo + 1);
         self.spliced_tried.remove(lo + 1);
+        self.named_tried.remove(lo + 1);
         self.merge_tried.remove(lo + 1);
         self.lone_tried.remove(lo + 1);
         self.typed.remove(lo + 1);
