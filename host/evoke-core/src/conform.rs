@@ -500,6 +500,11 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
                     }
                     if !s.shared.is_empty() {
                         out["shared"] = json!(s.shared);
+                        // What a shared value stands on: the words another part said it in (003's basis
+                        // `shared`).
+                        if let Some(basis) = &s.decision.basis {
+                            out["basis"] = json!(basis);
+                        }
                     }
                     if !s.refs.is_empty() {
                         out["refs"] = json!(s.refs);
