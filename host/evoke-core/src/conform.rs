@@ -630,7 +630,17 @@ fn decide_case(input: &Value) -> Result<Value, CaseError> {
         }
     }
     let decision = decider.decision().ok_or(CaseError::Unfinished { what: "decision" })?;
-    Ok(serde_json::to_value(decision)?)
+    // Results earlier in the session, `recalled` (each `{ reflex, data }`, oldest first): what an ask offers
+    // as `choices.recent`.
+    let Some(results) = input.get("recalled") else { return Ok(serde_json::to_value(decision)?) };
+    let results = results.as_array().ok_or(CaseError::MissingCollection { key: "recalled", kind: "array" })?;
+    let mut recalled = crate::recall::Recalled::default();
+    for result in results {
+        let name = as_str(result, Some("reflex"))?;
+        let reflex = catalog.get(name).ok_or_else(|| CaseError::Missing { key: format!("reflexes.{name}") })?;
+        recalled.remember(reflex, result.get("data"));
+    }
+    Ok(serde_json::to_value(recalled.recall(decision.clone()))?)
 }
 
 #[cfg(test)]
