@@ -385,7 +385,7 @@ pub fn read_back_among(
     // Under a request, as the cues are: the mood read every clause as part of it.
     if around.request {
         bare_clauses_do_more(input, &said_words, &mut said);
-        statements_do_more(input, &said_words, &mut said);
+        clauses_apart_do_more(input, reflex, &said_words, &mut said);
     }
     bounds_do_more(&taken, &said_words, &mut said);
     let over = said.iter().filter(|s| **s == Said::Left(Does::More)).count();
@@ -460,8 +460,12 @@ fn bounds_do_more(taken: &[(usize, usize)], said_words: &[Word], said: &mut [Sai
     }
 }
 
-/// Marks that end a clause: small words between two of them stand alone.
-const CLAUSE_ENDS: [char; 10] = [',', ';', ':', '.', '!', '?', '—', '–', '-', '\n'];
+/// Marks that end a clause: small words between two of them stand alone. Their full-width and other
+/// script forms, the ellipsis, the dashes and brackets end one as well.
+const CLAUSE_ENDS: [char; 23] = [
+    ',', ';', ':', '.', '!', '?', '—', '–', '-', '\n', '…', '，', '；', '：', '。', '！', '？', '‒', '―', '(', ')',
+    '~', '、',
+];
 
 /// A clause of small words alone that is neither a request's phrasing nor a greeting (`…, then up, …`,
 /// `…, let me in`) says something the call does not hold: its words do `more`, where each word alone
@@ -503,30 +507,67 @@ fn bare_clauses_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
     }
 }
 
-/// A clause of its own that holds a value of the call and, read alone, is no request says something about
-/// that value rather than asking for it: `30 is too dark, dim the den lights`, `the den is fine, turn off
-/// the lights`. The value may be what the person meant or what they spared, and the words cannot tell, so
-/// the clause's other words do `more` and a write waits for a yes. A clause of the value and small words
-/// alone (`the den please, …`) says nothing more of it.
-fn statements_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
+/// Words that only frame a value in a clause of its own: what points at it (`the`, `my`), where or what it
+/// stands for (`in`, `to`, `for`), a joining `and`, and a courtesy (`please`, `thanks`). Grammar's function
+/// words, a closed class: a clause of a value and these says nothing more of it (`…, in the den`).
+const FRAMING: &[&str] = &[
+    "the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these", "those", "in",
+    "at", "on", "to", "for", "of", "into", "from", "with", "by", "and", "please", "thanks", "thank", "you",
+];
+
+/// A clause apart from the request's that holds a value of the call with words beyond it says something
+/// about that value rather than asking for it: `30 is too dark, dim the den lights`, `the den is ok, turn
+/// off the lights`, `set a timer, 5 minutes too long`. The value may be what the person meant or what they
+/// spared, and the words cannot tell, so its words do `more` and a write waits for a yes. A clause of
+/// values, framing words and the reflex's own wording alone (`in the den, …`, `…, 30 percent`, `den lights,
+/// off`, `the den, kitchen and office lights`) says nothing more of them. The request's
+/// clause is the first that opens, past its framing words, with a word an example of the reflex opens with
+/// or a verb a command opens with; where none does, the one that holds the most of the call's words, the
+/// later of two.
+fn clauses_apart_do_more(input: &str, reflex: &Reflex, said_words: &[Word], said: &mut [Said]) {
     let chars: Vec<char> = input.chars().collect();
+    let mut clauses: Vec<Vec<usize>> = Vec::new();
     let mut start = 0;
     for end in (0..=chars.len()).filter(|&i| i == chars.len() || CLAUSE_ENDS.contains(&chars[i])) {
         let inside: Vec<usize> =
             (0..said_words.len()).filter(|&i| start <= said_words[i].start && said_words[i].end <= end).collect();
-        let clause: String = chars[start..end].iter().collect();
+        if !inside.is_empty() {
+            clauses.push(inside);
+        }
         start = end + 1;
-        if inside.len() == said_words.len() || !inside.iter().any(|&i| said[i] == Said::Held) {
+    }
+    if clauses.len() < 2 {
+        return;
+    }
+    let framing = |i: usize| FRAMING.contains(&said_words[i].lower.as_str());
+    let openers: HashSet<String> = reflex
+        .manifest
+        .examples
+        .iter()
+        .filter_map(|e| words(&e.utterance).into_iter().next().map(|w| w.lower))
+        .chain(command_verbs().iter().cloned())
+        .collect();
+    let opens_request = |clause: &[usize]| {
+        clause.iter().find(|&&i| !framing(i)).is_some_and(|&i| openers.contains(&said_words[i].lower))
+    };
+    let held: Vec<usize> =
+        clauses.iter().map(|c| c.iter().filter(|&&i| said[i] == Said::Held).count()).collect();
+    let main = clauses
+        .iter()
+        .position(|c| opens_request(c))
+        .unwrap_or_else(|| (0..clauses.len()).max_by_key(|&k| (held[k], k)).unwrap_or(clauses.len() - 1));
+    // A word that says something of its own: not the call's value, nor another value of its arguments, nor
+    // the reflex's own wording (`den lights, off`), nor a framing word.
+    let says: Vec<bool> = (0..said.len())
+        .map(|i| !framing(i) && matches!(said[i], Said::Left(Does::Nothing | Does::More) | Said::Read(_)))
+        .collect();
+    for (k, clause) in clauses.iter().enumerate() {
+        if k == main || held[k] == 0 || !clause.iter().any(|&i| says[i]) {
             continue;
         }
-        let says_more = inside.iter().any(|&i| said[i] != Said::Held && !is_stop(&said_words[i]));
-        if says_more && crate::mood::mood(&clause) != crate::mood::Mood::Request {
-            // Small words before the value name it (`the den is fine`): the clause's say begins at it.
-            let first = inside.iter().position(|&i| said[i] == Said::Held).unwrap_or(0);
-            for (k, &i) in inside.iter().enumerate() {
-                if said[i] != Said::Held && (k > first || !is_stop(&said_words[i])) {
-                    said[i] = Said::Left(Does::More);
-                }
+        for &i in clause {
+            if said[i] != Said::Held && !framing(i) {
+                said[i] = Said::Left(Does::More);
             }
         }
     }
