@@ -303,6 +303,13 @@ impl<'c> Decider<'c> {
                     asked.because = MissingBecause::Excluded { key: key.clone() };
                     missing.push(asked);
                 }
+                // An option said only where the sentence spares something tells how the spared thing is
+                // left (`keep the den on, turn off the lights`), never how the call leaves the rest.
+                Read::Value(Value::Option { key }) if self.said_only_where_spared(arg, &key) => {
+                    let mut asked = self.missing(reflex, arg, MissingBecause::Excluded { key: key.clone() });
+                    asked.choices = asked.choices.without(&key);
+                    missing.push(asked);
+                }
                 // A value typed inside what the sentence spares (`anything but 80`) is asked for too.
                 Read::Value(Value::Pick { span, .. }) if self.spared_span(&span) => {
                     let mut asked = self.missing_unspared(reflex, arg, MissingBecause::Unstated);
@@ -375,6 +382,21 @@ impl<'c> Decider<'c> {
     fn spared_span(&self, span: &Span) -> bool {
         mood(&self.input) == Mood::Negated
             && crate::mood::spared_ranges(&self.input).iter().any(|(s, e)| *s <= span.start && span.end <= *e)
+    }
+
+    /// Whether an option key of `arg` is said in the sentence only inside what it spares.
+    fn said_only_where_spared(&self, arg: &Arg, key: &str) -> bool {
+        let Source::Options(options) = &arg.source else { return false };
+        let text = self.sentence.as_deref().unwrap_or(&self.input);
+        if mood(text) != Mood::Negated {
+            return false;
+        }
+        let keys: Vec<(&str, &str)> = options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect();
+        let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys };
+        let said = crate::mention::said(text, &[offered]);
+        let places: Vec<&Span> = said.iter().flat_map(|s| &s.mentions).filter(|m| m.key == key).map(|m| &m.span).collect();
+        let spared = crate::mood::spared_ranges(text);
+        !places.is_empty() && places.iter().all(|p| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end))
     }
 
     fn spared(&self, reflex: &Reflex, arg: &Arg, key: &str) -> bool {

@@ -6,8 +6,19 @@ use super::negation;
 use super::spelling::{gerund, spelled};
 
 /// The marks that end a clause: what follows one opens a clause of its own (`…; skipping the den`,
-/// `… . leave the den.`).
-const CLAUSE_ENDS: [char; 5] = [',', ';', '.', '!', '?'];
+/// `… . leave the den.`, `… - keep the den`, `… (keep the den)`), in their full-width forms too.
+const CLAUSE_ENDS: [char; 22] = [
+    ',', ';', ':', '.', '!', '?', '-', '—', '–', '‒', '―', '(', ')', '…', '，', '；', '：', '。', '！', '？', '~', '、',
+];
+
+/// The verbs that, opening a clause of their own, spare what follows: `…, leave the den`.
+const KEEPING: [&str; 3] = ["leave", "keep", "spare"];
+
+/// Whether word `i` is a verb of [`KEEPING`] right after `and`: `… and keep the den` spares as `…, keep the
+/// den` does.
+fn and_keeping(words: &[String], i: usize) -> bool {
+    i > 0 && words[i - 1] == "and" && KEEPING.contains(&words[i].as_str())
+}
 
 /// Whether the sentence spares something in words read with the negations, before any condition: a `but`
 /// one or two words from the end (`all lights off but den`), or a later clause that opens with `leave`,
@@ -17,19 +28,22 @@ pub(super) fn at_once(text: &str, all: &[String]) -> bool {
     let after_comma = text
         .split(CLAUSE_ENDS)
         .skip(1)
-        .any(|clause| spelled(clause).first().is_some_and(|w| matches!(w.as_str(), "leave" | "keep" | "spare")));
-    at_end || after_comma || opening_clause(text).is_some()
+        .any(|clause| spelled(clause).first().is_some_and(|w| KEEPING.contains(&w.as_str())));
+    let after_and = (1..all.len()).any(|i| and_keeping(all, i) && all.len() > i + 1);
+    at_end || after_comma || after_and || opening_clause(text).is_some()
 }
 
 /// Where the sentence opens with a clause of its own that spares something before the request that
-/// follows it (`keep the den, turn off the lights`): `leave`, `keep` or `spare` and a determiner, a mark
-/// that ends the clause, and more than a polite closing after it. The clause's end, in characters.
+/// follows it (`keep the den, turn off the lights`, `please keep den - …`): past the words said before a
+/// request, `leave`, `keep` or `spare` and a thing of one to four words, a mark that ends the clause, and
+/// more than a polite closing after it. The clause's end, in characters.
 fn opening_clause(text: &str) -> Option<usize> {
-    let words = spelled(text);
-    let opens = words.first().is_some_and(|w| matches!(w.as_str(), "leave" | "keep" | "spare"))
-        && words.get(1).is_some_and(|w| matches!(w.as_str(), "the" | "my" | "our" | "this" | "that"));
     let chars: Vec<char> = text.chars().collect();
     let end = chars.iter().position(|c| CLAUSE_ENDS.contains(c))?;
+    let clause: String = chars[..end].iter().collect();
+    let words = spelled(&clause);
+    let at = super::asking::opening(&words);
+    let opens = words.get(at).is_some_and(|w| KEEPING.contains(&w.as_str())) && (2..=5).contains(&(words.len() - at));
     let rest: String = chars[end + 1..].iter().collect();
     (opens && !spelled(&rest).is_empty() && !super::closing(&rest)).then_some(end)
 }
@@ -96,11 +110,12 @@ pub fn spared_ranges(text: &str) -> Vec<(usize, usize)> {
     let determiner = |i: usize| matches!(lower(i), Some("the" | "my" | "our" | "this" | "that"));
     let named_after = |i: usize| determiner(i + 1) || (matches!(lower(i + 1), Some("in" | "at")) && determiner(i + 2));
     let every_before = |i: usize| words[..i].iter().any(|w| EVERY.contains(&w.lower.as_str()));
-    // Whether word `i` opens a clause after a comma (or a semicolon), and where that clause starts.
+    // Whether word `i` opens a clause after a mark that ends one, and where that clause starts.
     let after_a_comma = |i: usize| {
         let before = if i == 0 { None } else { Some(words[i - 1].end) };
-        before.and_then(|b| (b..words[i].start).find(|&k| matches!(chars[k], ',' | ';')))
+        before.and_then(|b| (b..words[i].start).find(|&k| is_end(chars[k])))
     };
+    let lowered: Vec<String> = words.iter().map(|w| w.lower.clone()).collect();
     let mut found: Vec<(usize, usize)> = Vec::new();
     let mut push = |start: usize, end: usize| found.push((start, end));
     for i in 0..words.len() {
@@ -117,7 +132,8 @@ pub fn spared_ranges(text: &str) -> Vec<(usize, usize)> {
             || ((KEEPING_FROM.contains(&w) || PREVENTING.contains(&w))
                 && words[i + 1..].iter().any(|x| gerund(&x.lower)))
             || (after_a_comma(i).is_some()
-                && ((sparing && w != "but" && determiner(i + 1)) || matches!(w, "leave" | "keep" | "spare")));
+                && ((sparing && w != "but" && determiner(i + 1)) || KEEPING.contains(&w)))
+            || (and_keeping(&lowered, i) && i + 1 < words.len());
         if opens {
             push(words[i].start, clause_end(words[i].end));
         }
