@@ -394,9 +394,11 @@ impl<'c> Decider<'c> {
         let keys: Vec<(&str, &str)> = options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect();
         let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys };
         let said = crate::mention::said(text, &[offered]);
-        let places: Vec<&Span> = said.iter().flat_map(|s| &s.mentions).filter(|m| m.key == key).map(|m| &m.span).collect();
+        let places: Vec<&Span> =
+            said.iter().flat_map(|s| &s.mentions).filter(|m| m.key == key).map(|m| &m.span).collect();
         let spared = crate::mood::spared_ranges(text);
-        !places.is_empty() && places.iter().all(|p| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end))
+        !places.is_empty()
+            && places.iter().all(|p| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end))
     }
 
     fn spared(&self, reflex: &Reflex, arg: &Arg, key: &str) -> bool {

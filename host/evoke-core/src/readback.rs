@@ -511,8 +511,8 @@ fn bare_clauses_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
 /// stands for (`in`, `to`, `for`), a joining `and`, and a courtesy (`please`, `thanks`). Grammar's function
 /// words, a closed class: a clause of a value and these says nothing more of it (`…, in the den`).
 const FRAMING: &[&str] = &[
-    "the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these", "those", "in",
-    "at", "on", "to", "for", "of", "into", "from", "with", "by", "and", "please", "thanks", "thank", "you",
+    "the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these", "those", "in", "at",
+    "on", "to", "for", "of", "into", "from", "with", "by", "and", "please", "thanks", "thank", "you",
 ];
 
 /// A clause apart from the request's that holds a value of the call with words beyond it says something
@@ -550,8 +550,7 @@ fn clauses_apart_do_more(input: &str, reflex: &Reflex, said_words: &[Word], said
     let opens_request = |clause: &[usize]| {
         clause.iter().find(|&&i| !framing(i)).is_some_and(|&i| openers.contains(&said_words[i].lower))
     };
-    let held: Vec<usize> =
-        clauses.iter().map(|c| c.iter().filter(|&&i| said[i] == Said::Held).count()).collect();
+    let held: Vec<usize> = clauses.iter().map(|c| c.iter().filter(|&&i| said[i] == Said::Held).count()).collect();
     let main = clauses
         .iter()
         .position(|c| opens_request(c))

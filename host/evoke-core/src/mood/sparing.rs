@@ -11,6 +11,9 @@ const CLAUSE_ENDS: [char; 22] = [
     ',', ';', ':', '.', '!', '?', '-', '—', '–', '‒', '―', '(', ')', '…', '，', '；', '：', '。', '！', '？', '~', '、',
 ];
 
+/// The words that, closing a clause of their own, spare what it names: `…, the den excepted`.
+const STAYING: [&str; 5] = ["aside", "excepted", "excluded", "stay", "stays"];
+
 /// The verbs that, opening a clause of their own, spare what follows: `…, leave the den`.
 const KEEPING: [&str; 3] = ["leave", "keep", "spare"];
 
@@ -34,16 +37,25 @@ pub(super) fn at_once(text: &str, all: &[String]) -> bool {
 }
 
 /// Where the sentence opens with a clause of its own that spares something before the request that
-/// follows it (`keep the den, turn off the lights`, `please keep den - …`): past the words said before a
-/// request, `leave`, `keep` or `spare` and a thing of one to four words, a mark that ends the clause, and
-/// more than a polite closing after it. The clause's end, in characters.
+/// follows it, as a later clause would (`keep the den, turn off the lights`, `please keep den - …`, `skip
+/// the den, …`, `the den stays, …`): past the words said before a request, `leave`, `keep` or `spare` and
+/// a thing of one to four words, or another word of `SPARING` and a determiner, or a thing of one to four
+/// words and `aside`, `excepted`, `excluded`, `stay` or `stays`; a mark that ends the clause, and more than
+/// a polite closing after it. The clause's end, in characters.
 fn opening_clause(text: &str) -> Option<usize> {
     let chars: Vec<char> = text.chars().collect();
     let end = chars.iter().position(|c| CLAUSE_ENDS.contains(c))?;
     let clause: String = chars[..end].iter().collect();
     let words = spelled(&clause);
     let at = super::asking::opening(&words);
-    let opens = words.get(at).is_some_and(|w| KEEPING.contains(&w.as_str())) && (2..=5).contains(&(words.len() - at));
+    let thing = |n: usize| (1..=4).contains(&n);
+    let first = words.get(at).map(String::as_str);
+    let keeps = first.is_some_and(|w| KEEPING.contains(&w)) && thing(words.len().saturating_sub(at + 1));
+    let spares = first.is_some_and(|w| SPARING.contains(&w) && !matches!(w, "but" | "past" | "beyond"))
+        && words.get(at + 1).is_some_and(|w| matches!(w.as_str(), "the" | "my" | "our" | "this" | "that"));
+    let stays =
+        words.last().is_some_and(|w| STAYING.contains(&w.as_str())) && thing(words.len().saturating_sub(at + 1));
+    let opens = keeps || spares || stays;
     let rest: String = chars[end + 1..].iter().collect();
     (opens && !spelled(&rest).is_empty() && !super::closing(&rest)).then_some(end)
 }
@@ -68,7 +80,7 @@ pub(super) fn by_a_later_word(text: &str, all: &[String]) -> bool {
     let after_a_comma = text.split(CLAUSE_ENDS).skip(1).any(|clause| {
         let clause = spelled(clause);
         (clause.first().is_some_and(|w| SPARING.contains(&w.as_str()) && w != "but") && determiner(clause.get(1)))
-            || clause.last().is_some_and(|w| matches!(w.as_str(), "aside" | "excepted" | "excluded" | "stay" | "stays"))
+            || clause.last().is_some_and(|w| STAYING.contains(&w.as_str()))
     });
     let kept_from = all.windows(2).enumerate().any(|(i, pair)| {
         pair[0] == "from" && gerund(&pair[1]) && all[..i].iter().any(|w| KEEPING_FROM.contains(&w.as_str()))
@@ -131,15 +143,14 @@ pub fn spared_ranges(text: &str) -> Vec<(usize, usize)> {
                 && determiner(i + 1))
             || ((KEEPING_FROM.contains(&w) || PREVENTING.contains(&w))
                 && words[i + 1..].iter().any(|x| gerund(&x.lower)))
-            || (after_a_comma(i).is_some()
-                && ((sparing && w != "but" && determiner(i + 1)) || KEEPING.contains(&w)))
+            || (after_a_comma(i).is_some() && ((sparing && w != "but" && determiner(i + 1)) || KEEPING.contains(&w)))
             || (and_keeping(&lowered, i) && i + 1 < words.len());
         if opens {
             push(words[i].start, clause_end(words[i].end));
         }
         // `…, the den excepted`: the clause that closes with the word is spared whole.
         let closes_clause = words.get(i + 1).is_none_or(|next| (words[i].end..next.start).any(|k| is_end(chars[k])));
-        if matches!(w, "aside" | "excepted" | "excluded" | "stay" | "stays") && closes_clause {
+        if STAYING.contains(&w) && closes_clause {
             let start = (0..words[i].start).rev().find(|&k| is_end(chars[k]));
             if let Some(start) = start {
                 let first = words.iter().find(|x| x.start > start).map_or(words[i].start, |x| x.start);
