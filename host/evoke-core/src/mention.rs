@@ -89,6 +89,23 @@ fn toks(text: &str) -> Vec<Tok> {
     crate::words::words(&text).into_iter().map(|w| Tok { start: w.start, end: w.end, fold: fold(&w.lower) }).collect()
 }
 
+/// Where the polite closings that end a sentence begin, as the mood's `tails` list has them (`and so on`,
+/// `thanks`): the index of the first of its words (lowercased) that they take, or the count of words where
+/// none ends it. A key said there names no value: the `on` of `…, and so on`.
+pub fn closing_at(words: &[&str]) -> usize {
+    let mut end = words.len();
+    'strip: loop {
+        for phrase in crate::mood::lists::TAILS.iter() {
+            let n = phrase.len();
+            if n <= end && words[end - n..end].iter().zip(phrase.iter()).all(|(t, w)| fold(t) == fold(w)) {
+                end -= n;
+                continue 'strip;
+            }
+        }
+        return end;
+    }
+}
+
 fn fold(word: &str) -> String {
     if word.chars().count() > 3 && word.ends_with('s') && !word.ends_with("ss") {
         word[..word.len() - 1].to_string()
@@ -262,6 +279,12 @@ pub fn said(input: &str, args: &[Offered]) -> Vec<Said> {
         if crate::mood::idiom_on(&input_toks[i - 1].fold, &input_toks[i].fold) {
             input_toks[i].fold.clear();
         }
+    }
+    // A polite closing that ends the sentence (`…, and so on`, `… etc`) says nothing of a setting either.
+    let folds: Vec<&str> = input_toks.iter().map(|t| t.fold.as_str()).collect();
+    let closing = closing_at(&folds);
+    for tok in &mut input_toks[closing..] {
+        tok.fold.clear();
     }
     let input_toks = input_toks;
     let span = |a: usize, b: usize| -> Span {

@@ -127,8 +127,12 @@ fn places(request: &[Word], key: &str, meaning: &str) -> Vec<usize> {
 /// Where the key, or a name its meaning quotes, is said in whole words: each place's first word and its
 /// count of words.
 fn spans(request: &[Word], key: &str, meaning: &str) -> Vec<(usize, usize)> {
-    // The `on` of `come on`, `hold on`, `go on` says nothing of a setting.
-    let idiom = |i: usize| i > 0 && evoke_core::mood::idiom_on(&request[i - 1].lower, &request[i].lower);
+    // The `on` of `come on`, `hold on`, `go on`, and of a polite closing (`…, and so on`), says nothing of a
+    // setting.
+    let lowered: Vec<&str> = request.iter().map(|w| w.lower.as_str()).collect();
+    let closing = evoke_core::mention::closing_at(&lowered);
+    let idiom =
+        |i: usize| i >= closing || (i > 0 && evoke_core::mood::idiom_on(&request[i - 1].lower, &request[i].lower));
     let mut out = Vec::new();
     for phrase in std::iter::once(key.to_string()).chain(quoted(meaning)) {
         let phrase = words(&phrase);

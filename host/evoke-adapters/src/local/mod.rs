@@ -685,6 +685,29 @@ options.off = "Switch off."
     }
 
     #[test]
+    fn a_key_said_in_a_polite_closing_names_no_value() {
+        let lights = r#"reflex = 1
+description = "Turn the lights in one room on or off."
+effect = "write"
+confirm = "Set the lights {state}?"
+run = "lights.mjs"
+
+[args.state]
+ask = "What should the lights do?"
+options.on = "Switch on."
+options.off = "Switch off."
+
+[examples]
+"turn on the kitchen lights" = { state = "on" }
+"#;
+        let catalog = Catalog::new(vec![reflex("lights", lights, &[])]);
+        for input in ["turn off the lights, and so on", "turn off the lights and so on"] {
+            let d = decide(&catalog, input);
+            assert_eq!(option(&d, "state").as_deref(), Some("off"), "{input}: {d:?}");
+        }
+    }
+
+    #[test]
     fn a_slow_answer_is_raced_against_the_deadline_not_waited_for() {
         let mut local = Local::default();
         Arc::get_mut(&mut local.0).unwrap().slow = Duration::from_secs(5);
