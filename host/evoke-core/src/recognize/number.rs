@@ -14,6 +14,9 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
         _ => (false, i),
     };
     let (v, mut j) = parse_numeral(s, k)?;
+    if j == k + 1 && s.is_word(k, "one") && names_a_thing(s, k) {
+        return None;
+    }
     // 30% / 30 % / 30 percent / 30 per cent
     if s.is_punct(j, '%') || s.is_word(j, "percent") {
         j += 1;
@@ -21,6 +24,18 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
         j += 2;
     }
     Some((j, if neg { -v } else { v }))
+}
+
+/// Words that point at a thing: a `one` right after one, or after one and a word, is that thing.
+const POINTING: &[&str] =
+    &["the", "this", "that", "which", "each", "every", "another", "any", "no", "my", "your", "our"];
+
+/// Whether the `one` at `k` names a thing rather than a count: `this one`, `the kitchen one`, `which one`.
+fn names_a_thing(s: &Scan, k: usize) -> bool {
+    let before = |n: usize| k.checked_sub(n);
+    before(1).is_some_and(|i| s.is_any_word(i, POINTING))
+        || (before(2).is_some_and(|i| s.is_any_word(i, POINTING))
+            && before(1).is_some_and(|i| s.word(i).is_some() && parse_numeral(s, i).is_none()))
 }
 
 pub(crate) fn find(s: &Scan) -> Vec<Hit<f64>> {
@@ -65,6 +80,16 @@ mod tests {
         one("cut it in half", "half", 0.5);
         one("twenty point five degrees", "twenty point five", 20.5);
         one("three point one two", "three point one two", 3.12);
+    }
+
+    #[test]
+    fn a_one_that_names_a_thing_is_no_number() {
+        assert!(nums("dim the den lights, this one").is_empty());
+        assert!(nums("turn on the kitchen one").is_empty());
+        assert!(nums("which one is on").is_empty());
+        one("set the volume to one", "one", 1.0);
+        one("the 1 in the den", "1", 1.0);
+        one("twenty one of them", "twenty one", 21.0);
     }
 
     #[test]
