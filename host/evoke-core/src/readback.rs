@@ -462,9 +462,9 @@ fn bounds_do_more(taken: &[(usize, usize)], said_words: &[Word], said: &mut [Sai
 
 /// Marks that end a clause: small words between two of them stand alone. Their full-width and other
 /// script forms, the ellipsis, the dashes and brackets end one as well.
-const CLAUSE_ENDS: [char; 23] = [
+const CLAUSE_ENDS: [char; 37] = [
     ',', ';', ':', '.', '!', '?', '—', '–', '-', '\n', '…', '，', '；', '：', '。', '！', '？', '‒', '―', '(', ')',
-    '~', '、',
+    '~', '、', '[', ']', '{', '}', '<', '>', '|', '&', '•', '·', '«', '»', '「', '」',
 ];
 
 /// A clause of small words alone that is neither a request's phrasing nor a greeting (`…, then up, …`,
@@ -519,8 +519,8 @@ const FRAMING: &[&str] = &[
 /// about that value rather than asking for it: `30 is too dark, dim the den lights`, `the den is ok, turn
 /// off the lights`, `set a timer, 5 minutes too long`. The value may be what the person meant or what they
 /// spared, and the words cannot tell, so its words do `more` and a write waits for a yes. A clause of
-/// values, framing words and the reflex's own wording alone (`in the den, …`, `…, 30 percent`, `den lights,
-/// off`, `the den, kitchen and office lights`) says nothing more of them. The request's
+/// values, framing words and words of the reflex's examples alone (`in the den, …`, `…, 30 percent`, `den
+/// lights, off`, `the den, kitchen and office lights`) says nothing more of them. The request's
 /// clause is the first that opens, past its framing words, with a word an example of the reflex opens with
 /// or a verb a command opens with; where none does, the one that holds the most of the call's words, the
 /// later of two.
@@ -556,9 +556,25 @@ fn clauses_apart_do_more(input: &str, reflex: &Reflex, said_words: &[Word], said
         .position(|c| opens_request(c))
         .unwrap_or_else(|| (0..clauses.len()).max_by_key(|&k| (held[k], k)).unwrap_or(clauses.len() - 1));
     // A word that says something of its own: not the call's value, nor another value of its arguments, nor
-    // the reflex's own wording (`den lights, off`), nor a framing word.
+    // a word of the reflex's examples (`den lights, off`), nor a framing word. Its description's wording
+    // counts (`the den keeps its state, …`): it tells what the reflex does, not how a request names it.
+    let named: HashSet<String> = reflex
+        .manifest
+        .examples
+        .iter()
+        .flat_map(|e| words(&e.utterance))
+        .map(|w| w.stem)
+        .chain(words(&reflex.name).into_iter().map(|w| w.stem))
+        .collect();
     let says: Vec<bool> = (0..said.len())
-        .map(|i| !framing(i) && matches!(said[i], Said::Left(Does::Nothing | Does::More) | Said::Read(_)))
+        .map(|i| {
+            !framing(i)
+                && match &said[i] {
+                    Said::Left(Does::Nothing | Does::More) | Said::Read(_) => true,
+                    Said::Left(Does::Action) => !named.contains(&said_words[i].stem),
+                    _ => false,
+                }
+        })
         .collect();
     for (k, clause) in clauses.iter().enumerate() {
         if k == main || held[k] == 0 || !clause.iter().any(|&i| says[i]) {

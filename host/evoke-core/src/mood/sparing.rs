@@ -7,12 +7,13 @@ use super::spelling::{gerund, spelled};
 
 /// The marks that end a clause: what follows one opens a clause of its own (`…; skipping the den`,
 /// `… . leave the den.`, `… - keep the den`, `… (keep the den)`), in their full-width forms too.
-const CLAUSE_ENDS: [char; 22] = [
-    ',', ';', ':', '.', '!', '?', '-', '—', '–', '‒', '―', '(', ')', '…', '，', '；', '：', '。', '！', '？', '~', '、',
+const CLAUSE_ENDS: [char; 37] = [
+    ',', ';', ':', '.', '!', '?', '-', '—', '–', '‒', '―', '(', ')', '…', '，', '；', '：', '。', '！', '？', '~',
+    '、', '[', ']', '{', '}', '<', '>', '|', '&', '•', '·', '«', '»', '「', '」', '\n',
 ];
 
 /// The words that, closing a clause of their own, spare what it names: `…, the den excepted`.
-const STAYING: [&str; 5] = ["aside", "excepted", "excluded", "stay", "stays"];
+const STAYING: [&str; 7] = ["aside", "excepted", "excluded", "stay", "stays", "remain", "remains"];
 
 /// The verbs that, opening a clause of their own, spare what follows: `…, leave the den`.
 const KEEPING: [&str; 3] = ["leave", "keep", "spare"];
@@ -44,19 +45,37 @@ pub(super) fn at_once(text: &str, all: &[String]) -> bool {
 /// a polite closing after it. The clause's end, in characters.
 fn opening_clause(text: &str) -> Option<usize> {
     let chars: Vec<char> = text.chars().collect();
-    let end = chars.iter().position(|c| CLAUSE_ENDS.contains(c))?;
+    let mark = chars.iter().position(|c| CLAUSE_ENDS.contains(c)).unwrap_or(chars.len());
+    // A word that joins another act ends the clause as a mark does (`keep the den and turn off the
+    // lights`); one that joins another thing does not (`keep the den and the kitchen, …`).
+    let words = crate::words::words(text);
+    let joined = words.windows(2).find(|pair| {
+        let (join, next) = (&pair[0], &pair[1]);
+        join.end <= mark
+            && matches!(join.lower.as_str(), "and" | "but" | "so" | "or" | "then")
+            && !matches!(next.lower.as_str(), "the" | "my" | "our" | "this" | "that" | "a" | "an")
+    });
+    let (end, rest_from) = match joined {
+        Some(pair) => (pair[0].start, pair[0].end),
+        None if mark < chars.len() => (mark, mark + 1),
+        None => return None,
+    };
     let clause: String = chars[..end].iter().collect();
     let words = spelled(&clause);
     let at = super::asking::opening(&words);
     let thing = |n: usize| (1..=4).contains(&n);
     let first = words.get(at).map(String::as_str);
-    let keeps = first.is_some_and(|w| KEEPING.contains(&w)) && thing(words.len().saturating_sub(at + 1));
+    // `keep going` keeps on doing, and names no thing.
+    let keeps = first.is_some_and(|w| KEEPING.contains(&w))
+        && thing(words.len().saturating_sub(at + 1))
+        && !words.get(at + 1).is_some_and(|w| gerund(w));
     let spares = first.is_some_and(|w| SPARING.contains(&w) && !matches!(w, "but" | "past" | "beyond"))
         && words.get(at + 1).is_some_and(|w| matches!(w.as_str(), "the" | "my" | "our" | "this" | "that"));
-    let stays =
-        words.last().is_some_and(|w| STAYING.contains(&w.as_str())) && thing(words.len().saturating_sub(at + 1));
+    // The staying word closes the clause, or comes one word before its end (`the den stays on`).
+    let stays = words.iter().rev().take(2).any(|w| STAYING.contains(&w.as_str()))
+        && thing(words.len().saturating_sub(at + 2).max(1));
     let opens = keeps || spares || stays;
-    let rest: String = chars[end + 1..].iter().collect();
+    let rest: String = chars[rest_from..].iter().collect();
     (opens && !spelled(&rest).is_empty() && !super::closing(&rest)).then_some(end)
 }
 
@@ -80,7 +99,7 @@ pub(super) fn by_a_later_word(text: &str, all: &[String]) -> bool {
     let after_a_comma = text.split(CLAUSE_ENDS).skip(1).any(|clause| {
         let clause = spelled(clause);
         (clause.first().is_some_and(|w| SPARING.contains(&w.as_str()) && w != "but") && determiner(clause.get(1)))
-            || clause.last().is_some_and(|w| STAYING.contains(&w.as_str()))
+            || clause.iter().rev().take(2).any(|w| STAYING.contains(&w.as_str()))
     });
     let kept_from = all.windows(2).enumerate().any(|(i, pair)| {
         pair[0] == "from" && gerund(&pair[1]) && all[..i].iter().any(|w| KEEPING_FROM.contains(&w.as_str()))
@@ -148,13 +167,19 @@ pub fn spared_ranges(text: &str) -> Vec<(usize, usize)> {
         if opens {
             push(words[i].start, clause_end(words[i].end));
         }
-        // `…, the den excepted`: the clause that closes with the word is spared whole.
-        let closes_clause = words.get(i + 1).is_none_or(|next| (words[i].end..next.start).any(|k| is_end(chars[k])));
-        if STAYING.contains(&w) && closes_clause {
+        // `…, the den excepted`, `…; the den stays on`: the clause that closes with the word, or with it and
+        // one word more, is spared whole.
+        let closes_clause =
+            |at: usize| words.get(at + 1).is_none_or(|next| (words[at].end..next.start).any(|k| is_end(chars[k])));
+        let last =
+            if closes_clause(i) { Some(i) } else { Some(i + 1).filter(|&n| n < words.len() && closes_clause(n)) };
+        if STAYING.contains(&w)
+            && let Some(last) = last
+        {
             let start = (0..words[i].start).rev().find(|&k| is_end(chars[k]));
             if let Some(start) = start {
                 let first = words.iter().find(|x| x.start > start).map_or(words[i].start, |x| x.start);
-                push(first, words[i].end);
+                push(first, words[last].end);
             }
         }
     }
