@@ -67,4 +67,4 @@ impl Default for Params {
 pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.997, write: 0.997 };
 
 /// A version of these constants, part of the id.
-pub const VERSION: &str = "16";
+pub const VERSION: &str = "17";

@@ -220,7 +220,9 @@ fn joined_before(chars: &[char], start: usize) -> Option<&'static str> {
     let comma = chars[..start].iter().rev().find(|c| !c.is_whitespace()) == Some(&',');
     match last.as_slice() {
         ["not", ..] | ["except", ..] | ["but", ..] | [_, "except"] => Some("out"),
-        ["and", ..] | ["or", ..] | ["also", ..] | ["plus", ..] => Some("also"),
+        // `the den or the office`: a choice between the two, which is neither both nor the other alone.
+        ["or", ..] => Some("nothing"),
+        ["and", ..] | ["also", ..] | ["plus", ..] => Some("also"),
         ["of", "instead"] | ["instead", ..] => Some("instead"),
         _ if comma => Some("also"),
         _ => None,
@@ -424,6 +426,8 @@ mod tests {
         // Determiners between the list word and the value.
         assert_eq!(top("turn off the den lights and the office lights", 32), "also");
         assert_eq!(top("turn off the den but not the office lights", 29), "out");
+        // A choice between two values asks for neither step alone.
+        assert_eq!(top("turn off the den or the office lights", 24), "nothing");
     }
 
     #[test]
