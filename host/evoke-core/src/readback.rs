@@ -474,12 +474,9 @@ const CLAUSE_ENDS: [char; 37] = [
 /// A small word is small wherever the reflex's own wording uses it too: `them` of `dim them` leaves
 /// `…, them too` no less a clause of its own.
 fn bare_clauses_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
-    let chars: Vec<char> = input.chars().collect();
-    let mut start = 0;
     let mut before_request = true;
-    for end in (0..=chars.len()).filter(|&i| i == chars.len() || CLAUSE_ENDS.contains(&chars[i])) {
-        let inside: Vec<usize> =
-            (0..said_words.len()).filter(|&i| start <= said_words[i].start && said_words[i].end <= end).collect();
+    for clause in clauses_of(input, said_words) {
+        let inside = clause.words;
         // The whole sentence is no clause beside anything.
         let whole = inside.len() == said_words.len();
         let small = |i: usize| match &said[i] {
@@ -487,24 +484,44 @@ fn bare_clauses_do_more(input: &str, said_words: &[Word], said: &mut [Said]) {
             Said::Left(Does::Action) => is_stop(&said_words[i]),
             _ => false,
         };
-        let bare = !inside.is_empty() && inside.iter().all(|&i| small(i));
+        let bare = inside.iter().all(|&i| small(i));
         if bare && !whole {
-            let clause: String = chars[start..end].iter().collect();
             let phrasing = if before_request {
-                crate::mood::courtesy(&clause, true) || crate::mood::opens_only(&clause)
+                crate::mood::courtesy(&clause.text, true) || crate::mood::opens_only(&clause.text)
             } else {
-                crate::mood::closing(&clause)
+                crate::mood::closing(&clause.text)
             };
             if !phrasing {
                 for &i in &inside {
                     said[i] = Said::Left(Does::More);
                 }
             }
-        } else if !inside.is_empty() {
+        } else {
             before_request = false;
+        }
+    }
+}
+
+/// A clause of the input: its text as typed, and the indices of its words.
+struct Clause {
+    text: String,
+    words: Vec<usize>,
+}
+
+/// The input's clauses that hold a word, in order: the stretches between two of [`CLAUSE_ENDS`].
+fn clauses_of(input: &str, said_words: &[Word]) -> Vec<Clause> {
+    let chars: Vec<char> = input.chars().collect();
+    let mut clauses = Vec::new();
+    let mut start = 0;
+    for end in (0..=chars.len()).filter(|&i| i == chars.len() || CLAUSE_ENDS.contains(&chars[i])) {
+        let words: Vec<usize> =
+            (0..said_words.len()).filter(|&i| start <= said_words[i].start && said_words[i].end <= end).collect();
+        if !words.is_empty() {
+            clauses.push(Clause { text: chars[start..end].iter().collect(), words });
         }
         start = end + 1;
     }
+    clauses
 }
 
 /// Words that only frame a value in a clause of its own: what points at it (`the`, `my`), where or what it
@@ -525,17 +542,7 @@ const FRAMING: &[&str] = &[
 /// or a verb a command opens with; where none does, the one that holds the most of the call's words, the
 /// later of two.
 fn clauses_apart_do_more(input: &str, reflex: &Reflex, said_words: &[Word], said: &mut [Said]) {
-    let chars: Vec<char> = input.chars().collect();
-    let mut clauses: Vec<Vec<usize>> = Vec::new();
-    let mut start = 0;
-    for end in (0..=chars.len()).filter(|&i| i == chars.len() || CLAUSE_ENDS.contains(&chars[i])) {
-        let inside: Vec<usize> =
-            (0..said_words.len()).filter(|&i| start <= said_words[i].start && said_words[i].end <= end).collect();
-        if !inside.is_empty() {
-            clauses.push(inside);
-        }
-        start = end + 1;
-    }
+    let clauses: Vec<Vec<usize>> = clauses_of(input, said_words).into_iter().map(|c| c.words).collect();
     if clauses.len() < 2 {
         return;
     }
