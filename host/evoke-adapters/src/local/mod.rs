@@ -657,9 +657,8 @@ pick = "number"
         }
     }
 
-    #[test]
-    fn an_example_teaches_the_option_it_asserts() {
-        let lights = r#"reflex = 1
+    /// Lights that switch on or off, one example teaching `snuff` for `off`.
+    const ON_OFF_LIGHTS: &str = r#"reflex = 1
 description = "Turn the lights in one room on or off."
 effect = "write"
 confirm = "Set the lights {state}?"
@@ -674,7 +673,10 @@ options.off = "Switch off."
 "turn on the kitchen lights" = { state = "on" }
 "snuff the lamps" = { state = "off" }
 "#;
-        let catalog = Catalog::new(vec![reflex("lights", lights, &[])]);
+
+    #[test]
+    fn an_example_teaches_the_option_it_asserts() {
+        let catalog = Catalog::new(vec![reflex("lights", ON_OFF_LIGHTS, &[])]);
         let d = decide(&catalog, "snuff the lights in the den");
         assert_eq!(option(&d, "state").as_deref(), Some("off"), "{d:?}");
         // What the example teaches is its own word, not the words every request of the reflex says.
@@ -686,21 +688,7 @@ options.off = "Switch off."
 
     #[test]
     fn a_key_said_in_a_polite_closing_names_no_value() {
-        let lights = r#"reflex = 1
-description = "Turn the lights in one room on or off."
-effect = "write"
-confirm = "Set the lights {state}?"
-run = "lights.mjs"
-
-[args.state]
-ask = "What should the lights do?"
-options.on = "Switch on."
-options.off = "Switch off."
-
-[examples]
-"turn on the kitchen lights" = { state = "on" }
-"#;
-        let catalog = Catalog::new(vec![reflex("lights", lights, &[])]);
+        let catalog = Catalog::new(vec![reflex("lights", ON_OFF_LIGHTS, &[])]);
         for input in ["turn off the lights, and so on", "turn off the lights and so on"] {
             let d = decide(&catalog, input);
             assert_eq!(option(&d, "state").as_deref(), Some("off"), "{input}: {d:?}");
