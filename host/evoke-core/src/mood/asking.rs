@@ -30,9 +30,10 @@ pub(super) fn only_phrasing(words: &[String], courtesies: bool) -> bool {
     made_of(words, &[&ASKING, &TAILS, courtesies], true)
 }
 
-/// Whether the words are polite closings alone (`thanks`, `thank you very much`, `if you can`).
+/// Whether the words are polite closings alone (`thanks`, `thank you very much`, `if you can`), an `and`
+/// before them joining nothing (`…, and thanks`).
 pub(super) fn only_closing(words: &[String]) -> bool {
-    made_of(words, &[&TAILS], false)
+    made_of(words, &[&TAILS], false) || (words.len() > 1 && words[0] == "and" && made_of(&words[1..], &[&TAILS], false))
 }
 
 /// Whether the words, one or more, are all phrases of `lists` (the longest where several start at one
