@@ -299,7 +299,11 @@ pub fn read(input: &str, cuts: &[Cut], answers: &Answers, bar: f64) -> Result<Re
         // `…, and so on`, `…, thanks` at the sentence's end: words that only close a request are no part of
         // their own either.
         let closing: String = chars[cut.start..].iter().collect();
-        let is_cut = p >= bar && !crate::mood::opens_only(&opening) && !crate::mood::closing(&closing);
+        // `how do i say, see you later`: what follows a verb of saying or writing is what is said.
+        let said_next = crate::words::words(&opening).last().is_some_and(|w| {
+            matches!(w.lower.as_str(), "say" | "said") || crate::mood::lists::QUOTING.contains(&w.lower.as_str())
+        });
+        let is_cut = p >= bar && !crate::mood::opens_only(&opening) && !crate::mood::closing(&closing) && !said_next;
         splits.push(Split {
             start: cut.start,
             end: cut.end,
