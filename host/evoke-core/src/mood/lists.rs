@@ -143,6 +143,8 @@ lists! {
     Phrases NEGATIONS,
     Words FORGETTING,
     Words SPARING,
+    Words KEEPING,
+    Words STAYING,
     Words EVERY,
     Words KEEPING_FROM,
     Words OTHER_ACTS,

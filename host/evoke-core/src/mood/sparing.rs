@@ -1,7 +1,7 @@
 //! What a request spares: all but something (`turn off all lights bar the den`), or something kept from
 //! happening (`keep the den lights from turning off`). Either is [`Mood::Negated`](super::Mood::Negated).
 
-use super::lists::{EVERY, KEEPING_FROM, PREVENTING, SPARING};
+use super::lists::{EVERY, KEEPING, KEEPING_FROM, PREVENTING, SPARING, STAYING};
 use super::negation;
 use super::spelling::{gerund, spelled};
 
@@ -11,12 +11,6 @@ const CLAUSE_ENDS: [char; 37] = [
     ',', ';', ':', '.', '!', '?', '-', '—', '–', '‒', '―', '(', ')', '…', '，', '；', '：', '。', '！', '？', '~',
     '、', '[', ']', '{', '}', '<', '>', '|', '&', '•', '·', '«', '»', '「', '」', '\n',
 ];
-
-/// The words that, closing a clause of their own, spare what it names: `…, the den excepted`.
-const STAYING: [&str; 7] = ["aside", "excepted", "excluded", "stay", "stays", "remain", "remains"];
-
-/// The verbs that, opening a clause of their own, spare what follows: `…, leave the den`.
-const KEEPING: [&str; 3] = ["leave", "keep", "spare"];
 
 /// Whether word `i` is a verb of [`KEEPING`] right after `and`: `… and keep the den` spares as `…, keep the
 /// den` does.
