@@ -19,8 +19,9 @@ fn and_keeping(words: &[String], i: usize) -> bool {
 }
 
 /// Whether the sentence spares something in words read with the negations, before any condition: a `but`
-/// one or two words from the end (`all lights off but den`), or a later clause that opens with `leave`,
-/// `keep` or `spare` (`turn off all the lights, leave the den`).
+/// one or two words from the end (`all lights off but den`), a later clause that opens with a word of
+/// `KEEPING` (`turn off all the lights, leave the den`, `… and keep the den`), or an opening clause that
+/// spares ([`opening_clause`]).
 pub(super) fn at_once(text: &str, all: &[String]) -> bool {
     let at_end = all.iter().rposition(|w| w == "but").is_some_and(|at| (1..=2).contains(&(all.len() - at - 1)));
     let after_comma = text
@@ -33,10 +34,11 @@ pub(super) fn at_once(text: &str, all: &[String]) -> bool {
 
 /// Where the sentence opens with a clause of its own that spares something before the request that
 /// follows it, as a later clause would (`keep the den, turn off the lights`, `please keep den - …`, `skip
-/// the den, …`, `the den stays, …`): past the words said before a request, `leave`, `keep` or `spare` and
-/// a thing of one to four words, or another word of `SPARING` and a determiner, or a thing of one to four
-/// words and `aside`, `excepted`, `excluded`, `stay` or `stays`; a mark that ends the clause, and more than
-/// a polite closing after it. The clause's end, in characters.
+/// the den, …`, `the den stays on, …`, `keep the den and turn off the lights`): past the words said before
+/// a request, a word of `KEEPING` and a thing of one to four words, or another word of `SPARING` and a
+/// determiner, or a thing of one to four words and a word of `STAYING` (last, or with one word after it);
+/// a mark, or a word that joins another act, ends the clause, and more than a polite closing follows it.
+/// The clause's end, in characters.
 fn opening_clause(text: &str) -> Option<usize> {
     let chars: Vec<char> = text.chars().collect();
     let mark = chars.iter().position(|c| CLAUSE_ENDS.contains(c)).unwrap_or(chars.len());
