@@ -384,21 +384,28 @@ impl<'c> Decider<'c> {
             && crate::mood::spared_ranges(&self.input).iter().any(|(s, e)| *s <= span.start && span.end <= *e)
     }
 
+    /// Each place the sentence says a key of `arg` (the whole sentence, for a part: what it spares is
+    /// spared in every part), as the key and whether the place lies in what the sentence spares. None where
+    /// the sentence spares nothing.
+    fn key_places(&self, arg: &Arg, keys: &[(&str, &str)]) -> Vec<(String, bool)> {
+        let text = self.sentence.as_deref().unwrap_or(&self.input);
+        if mood(text) != Mood::Negated {
+            return Vec::new();
+        }
+        let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys: keys.to_vec() };
+        let said = crate::mention::said(text, &[offered]);
+        let spared = crate::mood::spared_ranges(text);
+        let inside = |p: &Span| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end);
+        said.iter().flat_map(|s| &s.mentions).map(|m| (m.key.clone(), inside(&m.span))).collect()
+    }
+
     /// Whether an option key of `arg` is said in the sentence only inside what it spares.
     fn said_only_where_spared(&self, arg: &Arg, key: &str) -> bool {
         let Source::Options(options) = &arg.source else { return false };
-        let text = self.sentence.as_deref().unwrap_or(&self.input);
-        if mood(text) != Mood::Negated {
-            return false;
-        }
         let keys: Vec<(&str, &str)> = options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect();
-        let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys };
-        let said = crate::mention::said(text, &[offered]);
-        let places: Vec<&Span> =
-            said.iter().flat_map(|s| &s.mentions).filter(|m| m.key == key).map(|m| &m.span).collect();
-        let spared = crate::mood::spared_ranges(text);
-        !places.is_empty()
-            && places.iter().all(|p| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end))
+        let places: Vec<bool> =
+            self.key_places(arg, &keys).into_iter().filter(|(k, _)| k == key).map(|(_, spared)| spared).collect();
+        !places.is_empty() && places.iter().all(|spared| *spared)
     }
 
     fn spared(&self, reflex: &Reflex, arg: &Arg, key: &str) -> bool {
@@ -409,12 +416,6 @@ impl<'c> Decider<'c> {
     /// mentions lies in a range the mood reads as spared. A key named both to do and to spare (`the den
     /// and office lights, except the den`) is spared: a yes must never do what the person spared.
     fn spared_keys(&self, reflex: &Reflex, arg: &Arg) -> Vec<String> {
-        // What the whole sentence spares, in whichever part it is said (`…, set a timer for 5 minutes,
-        // skipping the office`): a value spared there is spared in every part.
-        let text = self.sentence.as_deref().unwrap_or(&self.input);
-        if mood(text) != Mood::Negated {
-            return Vec::new();
-        }
         // What a sentence spares is a thing, a word of the person's own (`every light except the den`): an
         // author's option named there says how the thing is left (`leave the office lights off`).
         let keys: Vec<(&str, &str)> = match &arg.source {
@@ -425,16 +426,12 @@ impl<'c> Decider<'c> {
                 .unwrap_or_default(),
             Source::Pick(_) | Source::Flag => return Vec::new(),
         };
-        let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys: keys.clone() };
-        let said = crate::mention::said(text, &[offered]);
-        let spared = crate::mood::spared_ranges(text);
-        let mentions: Vec<&crate::mention::Mention> = said.iter().flat_map(|s| &s.mentions).collect();
+        // What the whole sentence spares, in whichever part it is said (`…, set a timer for 5 minutes,
+        // skipping the office`): a value spared there is spared in every part.
+        let places = self.key_places(arg, &keys);
         keys.iter()
             .map(|(key, _)| *key)
-            .filter(|key| {
-                let places: Vec<&Span> = mentions.iter().filter(|m| m.key == *key).map(|m| &m.span).collect();
-                places.iter().any(|p| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end))
-            })
+            .filter(|key| places.iter().any(|(k, spared)| k == key && *spared))
             .map(str::to_string)
             .collect()
     }
