@@ -15,9 +15,14 @@ impl<'c> Weaver<'c> {
     /// choices, asked under the whole sentence).
     pub(super) fn try_named(&mut self) -> Option<State<'c>> {
         let reading = self.reading.as_ref()?;
+        let found_nothing =
+            |d: &Option<(Decision, Option<Repair>)>| d.as_ref().is_none_or(|(d, _)| d.outcome == Outcome::Abstain);
+        // A part asked already that found nothing even so refuses the plan, whatever the others read.
+        if self.parts.iter().zip(&self.named_tried).any(|(d, tried)| *tried && found_nothing(d)) {
+            return None;
+        }
         for i in 0..self.parts.len() {
-            let found_nothing = self.parts[i].as_ref().is_none_or(|(d, _)| d.outcome == Outcome::Abstain);
-            if !found_nothing || self.named_tried[i] {
+            if !found_nothing(&self.parts[i]) || self.named_tried[i] {
                 continue;
             }
             self.named_tried[i] = true;
