@@ -33,7 +33,8 @@ fn acts_on(d: &Decision, intent: &str) -> bool {
     d.outcome != Outcome::Abstain && d.reflex.as_deref() == Some(intent)
 }
 
-/// Whether the sentence was read as more than one step: cut at some place, or a part left out.
+/// Whether the sentence was cut at some place, or a part of it left out. Only some of these are read as
+/// more than one step: see [`cut_kind`].
 fn is_cut(w: &Woven) -> bool {
     match w {
         Woven::One(_) => false,
@@ -41,8 +42,9 @@ fn is_cut(w: &Woven) -> bool {
     }
 }
 
-/// How a sentence read as more than one step came out: only what not to do (003's `nothing_to_do`), one
-/// step with a part left out or read with it, or two steps or more (or a plan refused for a part).
+/// How a sentence cut or with a part left out came out: only what not to do (003's `nothing_to_do`: no
+/// step, one abstain line), one step with a part left out or read with it, or read as more than one
+/// step: two steps or more, or a plan of several parts refused for one of them.
 fn cut_kind(w: &Woven) -> usize {
     match w {
         Woven::Plan(p) if p.steps.is_empty() => 0,
@@ -151,13 +153,15 @@ pub fn report(local: &Local, gate: Gate, show_cuts: bool) {
     println!("  right reflex acted on, decided alone   {:5.1}%", pct(alone, n));
     println!("  right reflex acted on, woven           {:5.1}%", pct(with_weave, n));
     println!(
-        "  difference                             {:+5.1} points (goal: within 0.3)",
-        pct(with_weave, n) - pct(alone, n)
+        "  difference                             {:+5.2} points ({} sentences; goal: within 0.3)",
+        pct(with_weave, n) - pct(alone, n),
+        with_weave as i64 - alone as i64
     );
-    println!("  read as more than one step            {:5.1}% (goal: at most 0.5%)", pct(cut, n));
+    println!("  cut at some place, or a part left out {:5.1}% ({cut})", pct(cut, n));
     println!("    only what not to do (nothing_to_do) {:5.1}% ({})", pct(kinds[0], n), kinds[0]);
     println!("    one step, a part left out or merged {:5.1}% ({})", pct(kinds[1], n), kinds[1]);
-    println!("    two steps or more, or refused       {:5.1}% ({})", pct(kinds[2], n), kinds[2]);
+    println!("  read as more than one step            {:5.1}% ({}) (goal: at most 0.5%)", pct(kinds[2], n), kinds[2]);
+    println!("    (two steps or more, or a plan of several parts refused)");
     let several = several();
     let (mut whole, mut steps_right, mut steps_all) = (0usize, 0usize, 0usize);
     for s in &several {

@@ -3,7 +3,7 @@
 
 use super::asking;
 use super::form::{is_command, opens_a_question};
-use super::lists::{CALLED, MESSAGING, NOT_NAMES};
+use super::lists::{CALLED, GREETINGS, MESSAGING, NOT_NAMES};
 use super::spelling::spelled;
 
 /// Whether the sentence is said to someone other than evoke, leaves the act to someone, or is a message
@@ -33,7 +33,7 @@ fn said_to_someone(words: &[String], text: &str) -> bool {
     let first = words.first().map(String::as_str).unwrap_or("");
     let greeting_and_name = text.split_once(',').is_some_and(|(head, _)| {
         let w = spelled(head);
-        w.len() == 2 && matches!(w[0].as_str(), "hey" | "hi" | "hello" | "yo" | "oi" | "ok" | "okay") && w[1] != "evoke"
+        greets_by_name(&w) && w[1] != "evoke"
     });
     let name_then_asking =
         words.len() > 3 && !asking::is_opener(first) && first != "evoke" && asking::asks_you(&words[1..]);
@@ -54,6 +54,11 @@ fn said_to_someone(words: &[String], text: &str) -> bool {
         && !matches!(first, "evoke" | "and" | "then" | "or" | "but" | "to" | "lights" | "light");
     let called = named || is_called(first) && (is_command(second) || second == "please" || asking::asks(&words[1..]));
     called || greeting_and_name || name_then_asking
+}
+
+/// Whether the words are a greeting of `GREETINGS` and one name (`hey siri`, `ok google`).
+pub(super) fn greets_by_name(words: &[String]) -> bool {
+    words.len() == 2 && GREETINGS.contains(&words[0].as_str()) && !GREETINGS.contains(&words[1].as_str())
 }
 
 /// Whether the sentence is said to someone by name: one word, not a greeting or a polite closing, set
@@ -90,5 +95,15 @@ mod tests {
         assert!(said("hey bob, turn off the den lights"));
         assert!(!said("hey evoke, turn off the den lights"));
         assert!(!said("quickly turn off the den lights"));
+    }
+
+    #[test]
+    fn a_greeting_and_one_name_greet_by_name() {
+        for said in ["hey siri", "OK Google", "hi bob"] {
+            assert!(greets_by_name(&spelled(said)), "{said}");
+        }
+        for said in ["hey", "hey you there", "hey hi", "bob"] {
+            assert!(!greets_by_name(&spelled(said)), "{said}");
+        }
     }
 }

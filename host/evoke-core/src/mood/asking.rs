@@ -30,6 +30,13 @@ pub(super) fn only_phrasing(words: &[String], courtesies: bool) -> bool {
     made_of(words, &[&ASKING, &TAILS, courtesies], true)
 }
 
+/// Whether the words, past the words that join them to what came before (`and`, `then`) and openers, open
+/// with a phrase of `COURTESIES` (`tell me`, `let me know`): they ask to be told.
+pub(super) fn asks_to_be_told(words: &[String]) -> bool {
+    let at = words.iter().take_while(|w| matches!(w.as_str(), "and" | "then") || is_opener(w)).count();
+    COURTESIES.iter().any(|c| starts(&words[at..], c))
+}
+
 /// Whether the words are polite closings alone (`thanks`, `thank you very much`, `if you can`), an `and`
 /// before them joining nothing (`…, and thanks`).
 pub(super) fn only_closing(words: &[String]) -> bool {

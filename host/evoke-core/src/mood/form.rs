@@ -2,8 +2,10 @@
 //! auxiliary or a question word a question, and a command's verb the imperative these rules leave be.
 
 use super::Mood;
-use super::lists::{AFTER_A_SUBJECT, AUXILIARIES, BE, COMMANDS, DETERMINERS, NOT_PAST, QUESTION_WORDS, SUBJECTS};
-use super::spelling::starts;
+use super::lists::{
+    AFTER_A_SUBJECT, AUXILIARIES, BE, COMMANDS, DETERMINERS, NOT_PAST, QUESTION_WORDS, SUBJECTS, TAG_QUESTIONS,
+};
+use super::spelling::{ends_with, starts};
 
 /// Whether a word is a verb of `COMMANDS`, one a command opens with (`turn`, `set`, `kill`).
 pub(super) fn is_command(word: &str) -> bool {
@@ -18,6 +20,33 @@ pub(super) fn is_subject(word: &str) -> bool {
 /// Whether a word opens a question: a word of `QUESTION_WORDS`, `BE` or `AUXILIARIES`.
 pub(super) fn opens_a_question(word: &str) -> bool {
     QUESTION_WORDS.contains(&word) || BE.contains(&word) || AUXILIARIES.contains(&word)
+}
+
+/// Whether the words end with a question of `TAG_QUESTIONS` (`…, do you think`), whatever comes before.
+pub(super) fn tagged(words: &[String]) -> bool {
+    TAG_QUESTIONS.iter().any(|t| ends_with(words, t))
+}
+
+/// Whether the words are a question of `TAG_QUESTIONS` alone, an `and` before it joining nothing.
+pub(super) fn only_tag(words: &[String]) -> bool {
+    let words = if words.first().is_some_and(|w| w == "and") { &words[1..] } else { words };
+    TAG_QUESTIONS.iter().any(|t| t.len() == words.len() && ends_with(words, t))
+}
+
+/// Whether the words are one statement by their form: a remark (see [`read`]) with a verb, a form of `be`,
+/// a past tense or a verb of `AFTER_A_SUBJECT` (`this was fun`, `mom turned off the lights`), and no word
+/// that joins another clause to it (`my card snapped so report it`). A bare thing (`the ac temperature`)
+/// names what is asked about and states nothing.
+pub(super) fn statement(words: &[String]) -> bool {
+    let verb = |w: &String| BE.contains(&w.as_str()) || AFTER_A_SUBJECT.contains(&w.as_str()) || past(w);
+    read(words, false) == Some(Mood::Remark)
+        && words.iter().any(verb)
+        && !words.iter().any(|w| matches!(w.as_str(), "so" | "and" | "then" | "but" | "please"))
+}
+
+/// Whether a word is a past tense by its ending (`turned`), and none of `NOT_PAST` (`bed`, `need`).
+fn past(w: &String) -> bool {
+    w.chars().count() > 4 && w.ends_with("ed") && !NOT_PAST.contains(&w.as_str())
 }
 
 /// The mood the sentence's form gives it, or `None` for a request. `words` are its words after its
@@ -38,6 +67,8 @@ pub(super) fn read(words: &[String], question_mark: bool) -> Option<Mood> {
     let first = words.first().map(String::as_str).unwrap_or("");
     let second = words.get(1).map(String::as_str).unwrap_or("");
     if words.iter().any(|w| QUESTION_WORDS.contains(&w.as_str()))
+        // `turn off the den lights, do you think`: what the person thinks is asked, not the act.
+        || tagged(words)
         || BE.contains(&first)
         // `any lights on in the den`: a question with its `are there` left out.
         || first == "any"
@@ -53,7 +84,6 @@ pub(super) fn read(words: &[String], question_mark: bool) -> Option<Mood> {
     }
     // `lights are off`, `Mom turned off the lights`, `turning off the lights`: a noun and a form of `be`,
     // a past tense or a gerund near the start.
-    let past = |w: &String| w.chars().count() > 4 && w.ends_with("ed") && !NOT_PAST.contains(&w.as_str());
     if SUBJECTS.contains(&first)
         || (first.chars().count() >= 6 && first.ends_with("ing") && first != "string")
         || words.iter().skip(1).take(2).any(|w| BE.contains(&w.as_str()))
@@ -81,5 +111,18 @@ mod tests {
         assert_eq!(form("did I turn off the den lights"), Some(Mood::Question));
         assert_eq!(form("turn the living room lights off"), None);
         assert_eq!(read(&spelled("turn off the den lights"), true), Some(Mood::Question));
+        assert_eq!(form("turn off the den lights, do you think"), Some(Mood::Question));
+        assert_eq!(form("turn off the den lights, don't you think"), Some(Mood::Question));
+        assert_eq!(form("turn off the den lights, think"), None);
+    }
+
+    #[test]
+    fn a_statement_has_a_verb_and_joins_no_clause() {
+        for said in ["this was fun", "mom turned off the lights", "the den is dark"] {
+            assert!(statement(&spelled(said)), "{said}");
+        }
+        for said in ["the ac temperature", "my card snapped in half so report it", "turn off the den lights"] {
+            assert!(!statement(&spelled(said)), "{said}");
+        }
     }
 }

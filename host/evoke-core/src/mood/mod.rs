@@ -102,6 +102,37 @@ pub fn closing(text: &str) -> bool {
     asking::only_closing(&spelled(&unclear::folded(text)))
 }
 
+/// Whether a text states something by its form (`this was fun`, `the den is dark`, `mom turned off the
+/// lights`): a remark whose words, past its openers and polite closings, are a statement, not one said to
+/// someone else or a message to send (`email them about lunch` asks for the email).
+pub fn states(text: &str) -> bool {
+    if mood(text) != Mood::Remark {
+        return false;
+    }
+    let mut words = spelled(&unclear::folded(text));
+    asking::strip_tails(&mut words);
+    let at = asking::opening(&words);
+    form::statement(&words[at..])
+}
+
+/// Whether a text asks to be told something (`tell me what number it is`, `and let me know when it rings`):
+/// past its joining words and openers it opens with a phrase of the courtesies.
+pub fn asks_to_be_told(text: &str) -> bool {
+    asking::asks_to_be_told(&spelled(&unclear::folded(text)))
+}
+
+/// Whether a text is a question tagged on at a sentence's end alone (`do you think`, `and don't you
+/// think`): it asks what the person thinks of what came before, and is no part of its own.
+pub fn tag_question(text: &str) -> bool {
+    form::only_tag(&spelled(&unclear::folded(text)))
+}
+
+/// Whether a text is a greeting and one name (`hey siri`, `ok google`): before a comma it calls who the
+/// sentence is said to, and is no part of its own.
+pub fn greets_by_name(text: &str) -> bool {
+    address::greets_by_name(&spelled(&unclear::folded(text)))
+}
+
 /// The words of a text as the mood reads them, past the words said before a request (`please`, `ok`,
 /// `hey evoke`): lower-cased, apostrophes kept, and one typed as a space put back (`don t` → `don't`).
 pub fn words_past_openers(text: &str) -> Vec<String> {

@@ -169,7 +169,7 @@ pub fn one_reflex(
     let courtesy_until = courtesy_until(parts);
     let mut detail = false;
     let mut asides = Vec::new();
-    for (part, _) in parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain) {
+    for (part, _) in parts.iter().filter(|(p, d)| !acts(p, d)) {
         let aside =
             |remark: bool, by: Option<AsideBy>, does: Option<Does>| Aside { text: part.text.clone(), remark, by, does };
         match by_words(part, part.start < courtesy_until, &reflex, names_a_value) {
@@ -199,16 +199,32 @@ pub fn one_reflex(
 /// where an order word joins that part to what comes before it (`tell me, then turn off the den lights`
 /// asks to be told first).
 fn courtesy_until(parts: &[(&Part, &Decision)]) -> usize {
-    let Some((acting, _)) = parts.iter().find(|(_, d)| d.outcome != Outcome::Abstain) else { return 0 };
+    let Some((acting, _)) = parts.iter().find(|(p, d)| acts(p, d)) else { return 0 };
     let ordered = acting.connective.as_deref().is_some_and(|c| {
         words(c).iter().any(|w| matches!(w.lower.as_str(), "then" | "next" | "after" | "afterwards" | "finally"))
     });
     if ordered { 0 } else { acting.start }
 }
 
+/// Whether a part acts: it found a reflex, and it states nothing. A statement (`this was fun`, `the den
+/// is dark`) asks for nothing, whatever reflex its words are near: it is read as a part that found
+/// nothing is, by its words and then by the engine, and never swallows a request, since a value of the
+/// acting reflex in it still asks.
+/// So is a part that asks to be told of what an earlier one finds (`tell me what number it is`): it asks
+/// for a result, which the step it points back at gives.
+fn acts(part: &Part, decision: &Decision) -> bool {
+    decision.outcome != Outcome::Abstain && !crate::mood::states(&part.text) && !asks_for_a_result(&part.text)
+}
+
+/// Whether a part asks to be told of a result: it opens with a courtesy that asks to be told, and points
+/// back with words that may name what a step found (`it`, `them`, `the result`).
+fn asks_for_a_result(text: &str) -> bool {
+    crate::mood::asks_to_be_told(text) && pointing_words(text, true).is_some()
+}
+
 /// The reflex of the one part that acts, where exactly one does.
 fn acting_reflex(parts: &[(&Part, &Decision)]) -> Option<String> {
-    let acting: Vec<&Decision> = parts.iter().map(|(_, d)| *d).filter(|d| d.outcome != Outcome::Abstain).collect();
+    let acting: Vec<&Decision> = parts.iter().filter(|(p, d)| acts(p, d)).map(|(_, d)| *d).collect();
     let [one] = acting.as_slice() else { return None };
     one.reflex.clone()
 }
@@ -244,6 +260,11 @@ fn by_words(part: &Part, before: bool, reflex: &str, names_a_value: &dyn Fn(&str
     // request the engine did not find, never a detail, and an aside never swallows a request. Small words
     // that point back (`what is that`, `what is it at`) say too little to tell a question of their own
     // from the request's own words: a detail, so the call waits for a person rather than runs.
+    // Asking to be told of what the request finds (`tell me what number it is`) asks for its result: a
+    // detail, though its words ask a question.
+    if asks_for_a_result(&part.text) && !names_a_value(reflex, &part.text) {
+        return Words::Detail;
+    }
     let question = crate::mood::mood(&part.text) == crate::mood::Mood::Question && !small_words;
     if question || names_a_value(reflex, &part.text) {
         return Words::Asks;
@@ -256,7 +277,7 @@ pub fn open_parts<'p>(parts: &[(&'p Part, &Decision)], names_a_value: &dyn Fn(&s
     let Some(reflex) = acting_reflex(parts) else { return Vec::new() };
     let courtesy_until = courtesy_until(parts);
     let read = |p: &Part| by_words(p, p.start < courtesy_until, &reflex, names_a_value);
-    let abstaining = parts.iter().filter(|(_, d)| d.outcome == Outcome::Abstain);
+    let abstaining = parts.iter().filter(|(p, d)| !acts(p, d));
     let open: Vec<&Part> =
         abstaining.clone().filter(|(p, _)| matches!(read(p), Words::Open)).map(|(p, _)| *p).collect();
     // A part that asks by its words refuses the sentence as one whatever the engine says of the others.
@@ -318,6 +339,22 @@ mod tests {
 
     fn decided(outcome: Outcome, reflex: Option<&str>) -> Decision {
         super::super::tests::decision("", outcome, reflex, None, crate::decision::Args::default())
+    }
+
+    #[test]
+    fn a_part_that_found_a_reflex_acts_unless_it_states_or_asks_for_a_result() {
+        let confirmed = decided(Outcome::Confirm, Some("fun_fact"));
+        for text in
+            ["this was fun", "the party was great", "tell me what number it is", "and let me know when it rings"]
+        {
+            assert!(!acts(&part(text), &confirmed), "{text}");
+        }
+        for text in
+            ["the ac temperature", "email them about lunch", "my card snapped so report it", "tell me the weather"]
+        {
+            assert!(acts(&part(text), &confirmed), "{text}");
+        }
+        assert!(!acts(&part("the ac temperature"), &decided(Outcome::Abstain, None)));
     }
 
     #[test]

@@ -303,7 +303,11 @@ pub fn read(input: &str, cuts: &[Cut], answers: &Answers, bar: f64) -> Result<Re
         let said_next = crate::words::words(&opening).last().is_some_and(|w| {
             matches!(w.lower.as_str(), "say" | "said") || crate::mood::lists::QUOTING.contains(&w.lower.as_str())
         });
-        let is_cut = p >= bar && !crate::mood::opens_only(&opening) && !crate::mood::closing(&closing) && !said_next;
+        // `hey siri, …` calls who the sentence is said to, and `…, do you think` asks what the person thinks
+        // of it: the mood reads both over the whole sentence.
+        let calls = crate::mood::opens_only(&opening) || crate::mood::greets_by_name(&opening);
+        let closes = crate::mood::closing(&closing) || crate::mood::tag_question(&closing);
+        let is_cut = p >= bar && !calls && !closes && !said_next;
         splits.push(Split {
             start: cut.start,
             end: cut.end,
