@@ -160,13 +160,15 @@ fn cut(request: &str, start: usize, end: usize, round: &Questions) -> f64 {
     // a request starts with, at once: not a question word, nor a word that only leads to one (`i`, `can`),
     // however many examples open with it.
     // A question word opens a request of its own after a clause of three words or more that the words
-    // after it do not point back at (`do i need a visa for peru, what shots should i get`).
+    // after it do not point back at (`do i need a visa for peru, what shots should i get`). So does a word
+    // an example opens with that is no command verb (`does`, `is`): words that point back at the clause
+    // before ask about it (`should i go to okinawa, does it require a visa`).
     if connective == "," && !JOINS.contains(&raw_first) {
         let opens = right.iter().map(|w| w.lower.as_str()).find(|w| *w != "please").unwrap_or(raw_first);
         let asks_again = QUESTION_WORDS.contains(&opens) && left.len() >= 3 && !points_back(&clause);
-        let starts_one = (VERBS.contains(&opens) || starts.iter().any(|s| s == opens))
-            && !QUESTION_WORDS.contains(&opens)
-            && !LEAD.contains(&opens);
+        let example_opens = starts.iter().any(|s| s == opens) && !points_back(&clause);
+        let starts_one =
+            (VERBS.contains(&opens) || example_opens) && !QUESTION_WORDS.contains(&opens) && !LEAD.contains(&opens);
         return if starts_one || asks_again { SURE } else { 1.0 - SURE };
     }
     let first = right.iter().map(|w| w.lower.as_str()).find(|w| !LEAD.contains(w)).unwrap_or(raw_first);
@@ -339,7 +341,7 @@ mod tests {
                 Text::Rich {
                     what: "Turn the lights in one room on, off, or dim them.".into(),
                     not_for: Vec::new(),
-                    examples: vec!["turn on the kitchen lights".into()],
+                    examples: vec!["turn on the kitchen lights".into(), "is the den lamp on".into()],
                 },
             )]),
             otherwise: Some("none".into()),
@@ -382,6 +384,15 @@ mod tests {
         // A comma before a word that joins two things leaves the cut to that word's place.
         assert_eq!(yes("turn off the den lights, then set a timer for 5 minutes"), [true, true]);
         assert_eq!(yes("turn off the den lights, the kitchen lights and the office lights"), [false, false]);
+    }
+
+    #[test]
+    fn after_a_comma_an_example_opening_that_points_back_asks_about_the_clause_before() {
+        // `is` opens an example, so it may open a request of its own; `it` asks about the clause before.
+        assert_eq!(yes("turn off the den lights, is the kitchen lamp on"), [true]);
+        assert_eq!(yes("should i go to the den, is it warm"), [false]);
+        // A command's verb opens a request of its own, whatever it points at.
+        assert_eq!(yes("turn off the den lights, set it for 5 minutes"), [true]);
     }
 
     #[test]
