@@ -540,12 +540,16 @@ const FRAMING: &[&str] = &[
 /// lights, off`, `the den, kitchen and office lights`) says nothing more of them. The request's
 /// clause is the first that opens, past its framing words, with a word an example of the reflex opens with
 /// or a verb a command opens with; where none does, the one that holds the most of the call's words, the
-/// later of two.
+/// later of two. A clause that states something (`the volume is 30, turn it up`) is the request's only
+/// where every clause does.
 fn clauses_apart_do_more(input: &str, reflex: &Reflex, said_words: &[Word], said: &mut [Said]) {
-    let clauses: Vec<Vec<usize>> = clauses_of(input, said_words).into_iter().map(|c| c.words).collect();
-    if clauses.len() < 2 {
+    let found = clauses_of(input, said_words);
+    if found.len() < 2 {
         return;
     }
+    // A clause that states something (`the volume is 30`) tells what is, never what is asked.
+    let states: Vec<bool> = found.iter().map(|c| crate::mood::states(&c.text)).collect();
+    let clauses: Vec<Vec<usize>> = found.into_iter().map(|c| c.words).collect();
     let framing = |i: usize| FRAMING.contains(&said_words[i].lower.as_str());
     let openers: HashSet<String> = reflex
         .manifest
@@ -558,9 +562,9 @@ fn clauses_apart_do_more(input: &str, reflex: &Reflex, said_words: &[Word], said
         clause.iter().find(|&&i| !framing(i)).is_some_and(|&i| openers.contains(&said_words[i].lower))
     };
     let held: Vec<usize> = clauses.iter().map(|c| c.iter().filter(|&&i| said[i] == Said::Held).count()).collect();
-    let main = clauses
-        .iter()
-        .position(|c| opens_request(c))
+    let main = (0..clauses.len())
+        .find(|&k| opens_request(&clauses[k]) && !states[k])
+        .or_else(|| (0..clauses.len()).filter(|&k| !states[k]).max_by_key(|&k| (held[k], k)))
         .unwrap_or_else(|| (0..clauses.len()).max_by_key(|&k| (held[k], k)).unwrap_or(clauses.len() - 1));
     // A word that says something of its own: not the call's value, nor another value of its arguments, nor
     // a word of the reflex's examples (`den lights, off`), nor a framing word. Its description's wording
@@ -584,11 +588,15 @@ fn clauses_apart_do_more(input: &str, reflex: &Reflex, said_words: &[Word], said
         })
         .collect();
     for (k, clause) in clauses.iter().enumerate() {
-        if k == main || held[k] == 0 || !clause.iter().any(|&i| says[i]) {
+        // A statement says something of the value it holds, whatever its words (`it's at 100 percent`, where
+        // `it's` is read as the framing `its`).
+        if k == main || held[k] == 0 || !(states[k] || clause.iter().any(|&i| says[i])) {
             continue;
         }
+        // Where only framing words stand beside the value (`it's at`), they are what says something of it.
+        let own = clause.iter().any(|&i| said[i] != Said::Held && !framing(i));
         for &i in clause {
-            if said[i] != Said::Held && !framing(i) {
+            if said[i] != Said::Held && (!own || !framing(i)) {
                 said[i] = Said::Left(Does::More);
             }
         }

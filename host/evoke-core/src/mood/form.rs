@@ -17,6 +17,11 @@ pub(super) fn is_subject(word: &str) -> bool {
     SUBJECTS.contains(&word)
 }
 
+/// Whether a word is one of `QUESTION_WORDS` (`what`, `when`, `how`).
+pub(super) fn is_question_word(word: &str) -> bool {
+    QUESTION_WORDS.contains(&word)
+}
+
 /// Whether a word opens a question: a word of `QUESTION_WORDS`, `BE` or `AUXILIARIES`.
 pub(super) fn opens_a_question(word: &str) -> bool {
     QUESTION_WORDS.contains(&word) || BE.contains(&word) || AUXILIARIES.contains(&word)
@@ -25,6 +30,11 @@ pub(super) fn opens_a_question(word: &str) -> bool {
 /// Whether the words end with a question of `TAG_QUESTIONS` (`…, do you think`), whatever comes before.
 pub(super) fn tagged(words: &[String]) -> bool {
     TAG_QUESTIONS.iter().any(|t| ends_with(words, t))
+}
+
+/// Whether the words open with a question of `TAG_QUESTIONS` (`don't you think …`).
+pub(super) fn opens_tagged(words: &[String]) -> bool {
+    TAG_QUESTIONS.iter().any(|t| starts(words, t))
 }
 
 /// Whether the words are a question of `TAG_QUESTIONS` alone, an `and` before it joining nothing.
@@ -38,7 +48,10 @@ pub(super) fn only_tag(words: &[String]) -> bool {
 /// that joins another clause to it (`my card snapped so report it`). A bare thing (`the ac temperature`)
 /// names what is asked about and states nothing.
 pub(super) fn statement(words: &[String]) -> bool {
-    let verb = |w: &String| BE.contains(&w.as_str()) || AFTER_A_SUBJECT.contains(&w.as_str()) || past(w);
+    // A subject with `be` run into it (`it's`, `we're`, `i'm`) holds the verb too.
+    let contracted = |w: &String| SUBJECTS.contains(&w.as_str()) && ["'s", "'re", "'m"].iter().any(|e| w.ends_with(e));
+    let verb =
+        |w: &String| BE.contains(&w.as_str()) || AFTER_A_SUBJECT.contains(&w.as_str()) || past(w) || contracted(w);
     read(words, false) == Some(Mood::Remark)
         && words.iter().any(verb)
         && !words.iter().any(|w| matches!(w.as_str(), "so" | "and" | "then" | "but" | "please"))
@@ -118,7 +131,7 @@ mod tests {
 
     #[test]
     fn a_statement_has_a_verb_and_joins_no_clause() {
-        for said in ["this was fun", "mom turned off the lights", "the den is dark"] {
+        for said in ["this was fun", "mom turned off the lights", "the den is dark", "it's at 50"] {
             assert!(statement(&spelled(said)), "{said}");
         }
         for said in ["the ac temperature", "my card snapped in half so report it", "turn off the den lights"] {

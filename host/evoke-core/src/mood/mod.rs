@@ -121,6 +121,12 @@ pub fn asks_to_be_told(text: &str) -> bool {
     asking::asks_to_be_told(&spelled(&unclear::folded(text)))
 }
 
+/// Whether a text, past its openers, opens with a question of the tags (`don't you think the office
+/// too`): it asks what the person thinks, and says no `don't`.
+pub fn opens_with_tag(text: &str) -> bool {
+    form::opens_tagged(&words_past_openers(text))
+}
+
 /// Whether a text is a question tagged on at a sentence's end alone (`do you think`, `and don't you
 /// think`): it asks what the person thinks of what came before, and is no part of its own.
 pub fn tag_question(text: &str) -> bool {
@@ -224,6 +230,10 @@ fn read(text: &str, ordered: bool, scenes: bool) -> Mood {
     // `make sure nobody turns off the den lights` asks that no one do what it names; `nobody turned off
     // the den lights`, opening with its subject, is read as a remark by its form.
     let request = if negation::by_nobody(words) { Mood::Negated } else { Mood::Request };
+    // `let me know if the den is off`: asked to be told, a question, whatever act its words name.
+    if asking::told_whether(words) {
+        return Mood::Question;
+    }
     if asking::asks(words) || (scenes && closes_a_scene(&text, ordered)) {
         return request;
     }

@@ -2,6 +2,8 @@
 //! finds a reflex and every other asks for nothing: an aside by its words alone (`can you tell me`, `do
 //! you know`, `when's the`), or a remark on the speaker's own doing (`i'll be back at 5`). The weaver then
 //! decides the sentence whole, and it stands as one input when that decision acts on the same reflex.
+//! A part that states something (`this was fun`) or asks to be told of a result (`tell me what number it
+//! is`) acts on nothing, whatever reflex its words found alone.
 //!
 //! A part that matched nothing but points back at what another asks (`roll a die, tell me the result
 //! of it`, `call me an uber, have it here at 7`) may add a detail to that step (003's `detail`): the

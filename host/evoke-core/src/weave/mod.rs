@@ -407,11 +407,13 @@ fn part_of(chars: &[char], start: usize, end: usize, connective: Option<String>)
 }
 
 /// Whether a part's first words, past its openers (`please`, `ok`), say what not to do: not where they
-/// say not to forget what follows (`don't forget to …`), which asks for it.
+/// say not to forget what follows (`don't forget to …`), which asks for it, nor where they ask what the
+/// person thinks (`don't you think the office too`), which asks.
 pub fn negated(text: &str) -> bool {
     let words: Vec<String> = crate::mood::words_past_openers(text).into_iter().take(2).collect();
     NEGATIONS.iter().any(|n| n.len() <= words.len() && n.iter().zip(&words).all(|(a, b)| a == b))
         && !crate::mood::reminds(text)
+        && !crate::mood::opens_with_tag(text)
 }
 
 /// `Y after you X` reads X, then Y: a part whose connective is `after` runs before the part it follows.

@@ -471,6 +471,9 @@ pub fn merge_of(input: &str, parts: &[Part], excluded: &[Part], decided: [&Decis
 /// value one the part's own words say, and keeps every value the neighbour took. Then the part is no item of its own but
 /// the neighbour's missing value.
 pub fn narrows(part: &Part, theirs: &Decision, spliced: &Decision) -> bool {
+    if asks_or_states(part) {
+        return false;
+    }
     let holds = |arg: &str| spliced.args.as_ref().and_then(|a| a.get(arg));
     let asked: Vec<&str> = theirs.missing.iter().flatten().map(|m| m.arg.as_str()).collect();
     // Every value given for what was asked is said by the part; none is the engine's guess.
@@ -487,7 +490,11 @@ pub fn narrows(part: &Part, theirs: &Decision, spliced: &Decision) -> bool {
 /// Whether a spliced decision takes the part as an item of its neighbour's task: the same reflex, not an
 /// abstain, and at least one value the part's words say that the neighbour's did not take.
 pub fn splice_holds(part: &Part, neighbour: &Decision, spliced: &Decision) -> bool {
-    if spliced.outcome == Outcome::Abstain || spliced.reflex != neighbour.reflex || spliced.reflex.is_none() {
+    if asks_or_states(part)
+        || spliced.outcome == Outcome::Abstain
+        || spliced.reflex != neighbour.reflex
+        || spliced.reflex.is_none()
+    {
         return false;
     }
     let Some(args) = &spliced.args else { return false };
@@ -497,6 +504,12 @@ pub fn splice_holds(part: &Part, neighbour: &Decision, spliced: &Decision) -> bo
         let theirs = neighbour.args.as_ref().and_then(|a| a.get(name));
         theirs != Some(value) && said_in(part, value) && !typed_plainly(spliced, name)
     })
+}
+
+/// Whether a part asks a question (`let me know that the den is off`) or states something (`it's at 50`):
+/// either way it asks for no value of its neighbour's task, whatever values its words name.
+fn asks_or_states(part: &Part) -> bool {
+    crate::mood::mood(&part.text) == crate::mood::Mood::Question || crate::mood::states(&part.text)
 }
 
 /// Whether the decision's value of `arg` is a text typed without quotes (its basis `text`).
