@@ -135,7 +135,7 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
             let own = asked.iter().filter(|a| !kept.contains(&a.text.as_str()));
             let trace = own.clone().flat_map(|a| a.trace.iter().cloned()).collect();
             let rounds = own.map(|a| a.round.clone()).collect();
-            let steps = plan
+            let steps: Vec<Decided> = plan
                 .steps
                 .iter()
                 .map(|step| {
@@ -150,15 +150,106 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
                     }
                 })
                 .collect();
-            let answers = asked
+            let answers: Vec<evoke_core::weave::planfile::Answer> = asked
                 .iter()
                 .map(|a| evoke_core::weave::planfile::Answer { text: a.text.clone(), raw: a.round.raw.clone() })
                 .collect();
+            if let Some(pick) = folds_into_playbook(request.catalog, &plan) {
+                let decided = steps[pick].clone();
+                let planned = crate::playbook::plan(request, input, decided).await?;
+                if let Some(folded) = folded_into(&plan, pick, planned) {
+                    let mut folded = folded;
+                    // The sentence's own rounds and each part's, then the rounds the playbook's steps took.
+                    folded.trace = asked.iter().flat_map(|a| a.trace.iter().cloned()).collect();
+                    folded.rounds = asked.iter().map(|a| a.round.clone()).collect();
+                    folded.answers = answers
+                        .into_iter()
+                        .chain(folded.steps.iter().flat_map(|s| {
+                            s.rounds.iter().map(|r| evoke_core::weave::planfile::Answer {
+                                text: s.decision.input.clone(),
+                                raw: r.raw.clone(),
+                            })
+                        }))
+                        .collect();
+                    return Ok(Woven::Plan(Box::new(folded)));
+                }
+            }
             let mut plan = plan;
             refuse_playbook_beside_others(request.catalog, &mut plan);
             Ok(Woven::Plan(Box::new(PlanDecided { plan, trace, rounds, steps, answers, head: None })))
         }
     }
+}
+
+/// The step of a woven plan that picks a playbook, where every other step may say again one of the
+/// playbook's own steps (`good night in the den and lock the back door`): one playbook, nothing left
+/// out, no condition, and every other step a call of a reflex.
+fn folds_into_playbook(catalog: &evoke_core::catalog::Catalog, plan: &Plan) -> Option<usize> {
+    if plan.refused() || !plan.excluded.is_empty() || plan.steps.len() < 2 {
+        return None;
+    }
+    if evoke_core::mood::mood(&plan.input) == evoke_core::mood::Mood::Conditional {
+        return None;
+    }
+    let picks =
+        |s: &evoke_core::weave::plan::Step| s.decision.reflex.as_deref().is_some_and(|r| catalog.playbook(r).is_some());
+    let [pick] = plan.steps.iter().enumerate().filter(|(_, s)| picks(s)).map(|(i, _)| i).collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let calls = plan.steps.iter().enumerate().all(|(i, s)| {
+        i == pick || (s.decision.outcome != evoke_core::decision::Outcome::Abstain && s.decision.args.is_some())
+    });
+    calls.then_some(pick)
+}
+
+/// The playbook's plan with every other step of the sentence folded into the one step of it that makes
+/// that call (003's `folded`): the same reflex, each value the part gives held by the step, and no `when`
+/// on it, since a step that may be passed by would leave what was asked undone. `picked` is the value
+/// that chose the step among the playbook's steps of that reflex. `None` where a part matches no step, or
+/// several, or the playbook's plan is refused: the sentence is then refused as a playbook beside others.
+fn folded_into(woven: &Plan, pick: usize, mut planned: PlanDecided) -> Option<PlanDecided> {
+    use evoke_core::weave::folded::Folded;
+    if planned.plan.refused() {
+        return None;
+    }
+    let mut folded = Vec::new();
+    for part in woven.steps.iter().enumerate().filter(|(i, _)| *i != pick).map(|(_, s)| s) {
+        let args = part.decision.args.as_ref()?;
+        let reflex = part.decision.reflex.as_deref()?;
+        let same_reflex: Vec<&evoke_core::weave::plan::Step> =
+            planned.plan.steps.iter().filter(|s| s.decision.reflex.as_deref() == Some(reflex)).collect();
+        let holds = |s: &evoke_core::weave::plan::Step| {
+            args.0.iter().all(|(name, value)| {
+                s.decision.args.as_ref().and_then(|a| a.get(name)).is_some_and(|v| v.shown() == value.shown())
+            })
+        };
+        let [into] = same_reflex.iter().filter(|s| holds(s)).collect::<Vec<_>>()[..] else { return None };
+        if into.when.is_some() {
+            return None;
+        }
+        // The value that tells this step from the playbook's other steps of the reflex.
+        let picked = (same_reflex.len() > 1)
+            .then(|| {
+                args.0.iter().find(|(name, value)| {
+                    same_reflex.iter().any(|s| {
+                        s.decision.args.as_ref().and_then(|a| a.get(name)).is_none_or(|v| v.shown() != value.shown())
+                    })
+                })
+            })
+            .flatten()
+            .map(|(_, value)| value.shown().to_string());
+        folded.push(Folded {
+            text: part.text.clone(),
+            into: into.step,
+            gave: args.0.iter().map(|(name, value)| (name.clone(), serde_json::Value::from(value.shown()))).collect(),
+            picked,
+        });
+    }
+    planned.plan.folded = folded;
+    // Where the sentence was cut, as woven: the parts it read before the playbook wrote the plan.
+    planned.plan.splits = woven.splits.clone();
+    planned.plan.count = woven.count.clone();
+    Some(planned)
 }
 
 /// A playbook is a routine run whole, never a part of a woven sentence: picked beside other steps it

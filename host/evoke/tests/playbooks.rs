@@ -455,7 +455,7 @@ fn why_after_a_plan_refused_whole_says_the_refusal_evoke_said() {
     for (sentence, said) in [
         (
             "good night in the den and turn on the office lamp",
-            "\"good night in the den\" reads as the playbook good_night, a routine run only when said alone; say it alone, then the rest; nothing ran",
+            "\"good night in the den\" reads as the playbook good_night, a routine run whole, beside which only its own steps may be said again; say it alone, then the rest; nothing ran",
         ),
         (
             "good night in the den if it gets late",

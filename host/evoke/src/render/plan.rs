@@ -79,7 +79,7 @@ pub fn playbook_held(because: &VerdictBecause) -> String {
         // The words that read as the playbook, where the line names them: the person may not have meant
         // the playbook at all.
         VerdictBecause::Nested { playbook, text: Some(text) } => format!(
-            "\"{}\" reads as the playbook {}, a routine run only when said alone; say it alone, then the rest",
+            "\"{}\" reads as the playbook {}, a routine run whole, beside which only its own steps may be said again; say it alone, then the rest",
             escape_outside(text),
             escape_outside(playbook)
         ),
@@ -219,6 +219,10 @@ pub fn plan_reading(plan: &Plan) -> String {
         let stages: Vec<String> =
             plan.stages.iter().map(|s| s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ")).collect();
         out.push_str(&format!("stages: {}\n", stages.join(" | ")));
+        // A part said again as a step the plan already makes runs once, in that step.
+        for folded in &plan.folded {
+            out.push_str(&format!("folded: \"{}\" is step {}\n", escape_outside(&folded.text), folded.into));
+        }
         for because in &plan.verdict.because {
             out.push_str(&format!("waits for a yes: {}\n", playbook_held(because)));
         }
