@@ -196,10 +196,29 @@ fn folds_into_playbook(catalog: &evoke_core::catalog::Catalog, plan: &Plan) -> O
     let [pick] = plan.steps.iter().enumerate().filter(|(_, s)| picks(s)).map(|(i, _)| i).collect::<Vec<_>>()[..] else {
         return None;
     };
-    let calls = plan.steps.iter().enumerate().all(|(i, s)| {
-        i == pick || (s.decision.outcome != evoke_core::decision::Outcome::Abstain && s.decision.args.is_some())
-    });
+    let calls = plan.steps.iter().enumerate().all(|(i, s)| i == pick || said_whole(s));
     calls.then_some(pick)
+}
+
+/// Whether a part's call holds everything its words say, and they ask for it now: it acts, nothing is
+/// missing, every word is accounted for (`to 200` out of range, `in 10 minutes` that no argument takes are
+/// not), no other value is said, and its own words are a request (`but leave the den on`, `…, do you
+/// think` are not; the playbook's words, `good night`, read as a remark, so the part's own mood is read,
+/// not the one it was decided under). Only such a part may be a step said again.
+fn said_whole(step: &evoke_core::weave::plan::Step) -> bool {
+    use evoke_core::decision::{Because, Outcome};
+    let decision = &step.decision;
+    let request = evoke_core::mood::mood(&step.text) == evoke_core::mood::Mood::Request;
+    fn empty<T>(v: &Option<Vec<T>>) -> bool {
+        v.as_ref().is_none_or(Vec::is_empty)
+    }
+    decision.outcome != Outcome::Abstain
+        && decision.args.is_some()
+        && empty(&decision.missing)
+        && empty(&decision.unconsumed)
+        && empty(&decision.left)
+        && request
+        && !decision.because.iter().flatten().any(|b| matches!(b, Because::OneView { .. }))
 }
 
 /// The playbook's plan with every other step of the sentence folded into the one step of it that makes
@@ -315,5 +334,76 @@ impl evoke_core::adapter::Adapter for FromFile {
             Ok(raw)
         };
         Box::pin(std::future::ready(found))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evoke_core::decision::{Args, Decision, Outcome, Value};
+    use evoke_core::recognize::Span;
+    use evoke_core::weave::plan::Step;
+
+    fn step(text: &str, outcome: Outcome) -> Step {
+        let args = Args(vec![("door".into(), Value::Option { key: "back".into() })]);
+        let decision = Decision {
+            input: text.into(),
+            outcome,
+            reflex: Some("lock".into()),
+            call: Some("lock door=\"back\"".into()),
+            args: Some(args),
+            effect: None,
+            basis: None,
+            unconsumed: None,
+            confidence: Some(0.95),
+            weakest: None,
+            judgments: Vec::new(),
+            runner_up: None,
+            contenders: Vec::new(),
+            prompt: None,
+            left: None,
+            whole: None,
+            quotes: None,
+            because: None,
+            missing: None,
+        };
+        Step {
+            step: 2,
+            text: text.into(),
+            start: 0,
+            end: text.chars().count(),
+            repair: None,
+            typed: None,
+            shared: Default::default(),
+            refs: Vec::new(),
+            after: Vec::new(),
+            from: Vec::new(),
+            when: None,
+            decision,
+        }
+    }
+
+    #[test]
+    fn only_a_part_whose_call_holds_all_it_says_may_be_a_step_said_again() {
+        assert!(said_whole(&step("lock the back door", Outcome::Confirm)));
+        assert!(!said_whole(&step("lock the back door", Outcome::Abstain)));
+        // Its own words are no request: asked about, or said for later.
+        assert!(!said_whole(&step("lock the back door, do you think", Outcome::Confirm)));
+        assert!(!said_whole(&step("don't lock the back door", Outcome::Confirm)));
+        // Words its call does not hold: a span no argument takes.
+        let mut timed = step("lock the back door in 10 minutes", Outcome::Confirm);
+        timed.decision.unconsumed = Some(vec![Span { start: 19, end: 32, text: "in 10 minutes".into() }]);
+        assert!(!said_whole(&timed));
+        // A value asked again, out of its range.
+        let mut missing = step("lock the back door", Outcome::Ask);
+        missing.decision.missing = Some(vec![evoke_core::decision::Missing {
+            arg: "door".into(),
+            ask: "Which door?".into(),
+            because: evoke_core::decision::MissingBecause::Unstated,
+            words: None,
+            choices: evoke_core::decision::Choices::Options { options: Default::default() },
+            likely: None,
+        }]);
+        assert!(!said_whole(&missing));
     }
 }

@@ -38,16 +38,18 @@ pub(super) fn asks_to_be_told(words: &[String]) -> bool {
 }
 
 /// Whether the words ask to be told whether something is so (`let me know if the den is off`, `can you
-/// tell me that the den is off`): past joining words, openers and a phrase of `ASKING`, a phrase of
-/// `COURTESIES` before `that`, `if`, `whether` or a question word. They ask a question, not for the act
-/// they name.
+/// tell me that the den is off`, `tell me the kitchen lights are off`): past joining words, openers and a
+/// phrase of `ASKING`, a phrase of `COURTESIES` before `that`, `if`, `whether`, a question word or a
+/// statement. They ask a question, not for the act they name.
 pub(super) fn told_whether(words: &[String]) -> bool {
     let mut at = words.iter().take_while(|w| matches!(w.as_str(), "and" | "then") || is_opener(w)).count();
     at += asking_len(&words[at..]);
     COURTESIES.iter().any(|c| {
         starts(&words[at..], c)
             && words.get(at + c.len()).is_some_and(|next| {
-                matches!(next.as_str(), "that" | "if" | "whether") || super::form::is_question_word(next)
+                matches!(next.as_str(), "that" | "if" | "whether")
+                    || super::form::is_question_word(next)
+                    || super::form::statement(&words[at + c.len()..])
             })
     })
 }

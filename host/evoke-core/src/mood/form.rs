@@ -98,6 +98,8 @@ pub(super) fn read(words: &[String], question_mark: bool) -> Option<Mood> {
     // `lights are off`, `Mom turned off the lights`, `turning off the lights`: a noun and a form of `be`,
     // a past tense or a gerund near the start.
     if SUBJECTS.contains(&first)
+        // `too dark in the den`, `kitchen's too bright`: a state said to be too much, not an act asked for.
+        || (!is_command(first) && words.windows(2).any(|w| w[0] == "too"))
         || (first.chars().count() >= 6 && first.ends_with("ing") && first != "string")
         || words.iter().skip(1).take(2).any(|w| BE.contains(&w.as_str()))
         || words.iter().take(3).any(past)
@@ -127,6 +129,10 @@ mod tests {
         assert_eq!(form("turn off the den lights, do you think"), Some(Mood::Question));
         assert_eq!(form("turn off the den lights, don't you think"), Some(Mood::Question));
         assert_eq!(form("turn off the den lights, think"), None);
+        assert_eq!(form("too dark in the den"), Some(Mood::Remark));
+        assert_eq!(form("kitchen's too bright"), Some(Mood::Remark));
+        assert_eq!(form("turn off the den too"), None, "`too` last is `also`");
+        assert_eq!(form("turn it down, too loud"), None, "a command opens it");
     }
 
     #[test]

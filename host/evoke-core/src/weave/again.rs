@@ -68,6 +68,11 @@ pub fn others(catalog: &Catalog, decision: &Decision, sentence: &str, limit: usi
             }
             if let Some(start) = whole_word_at(&lower, &w.word.to_lowercase()) {
                 let end = start + w.word.chars().count();
+                // `turn on the office and the bedroom is dark`: a value in a clause that states something is
+                // what is, not another value asked for.
+                if in_a_statement(&lower, start) {
+                    continue;
+                }
                 found.push(Other {
                     id: QuestionId::Again { start, end, reflex: name.to_string(), arg: arg.name.clone() },
                     arg: arg.name.clone(),
@@ -82,6 +87,19 @@ pub fn others(catalog: &Catalog, decision: &Decision, sentence: &str, limit: usi
     found.sort_by_key(|o| o.start);
     found.truncate(limit);
     found
+}
+
+/// Whether the word at `at` stands in a clause that states something (`the bedroom is dark`): the words
+/// from the last `and`, `but` or mark before it to the next mark or the end.
+fn in_a_statement(text: &[char], at: usize) -> bool {
+    let marks = |c: char| matches!(c, ',' | ';' | ':' | '.' | '!' | '?');
+    let end = (at..text.len()).find(|&i| marks(text[i])).unwrap_or(text.len());
+    let before: String = text[..at].iter().collect();
+    let joined = ["and", "but"].iter().filter_map(|j| whole_words_at(&text[..at], j).last().map(|i| i + j.len())).max();
+    let marked = before.char_indices().filter(|(_, c)| marks(*c)).map(|(i, _)| before[..i].chars().count() + 1).max();
+    let start = joined.into_iter().chain(marked).max().unwrap_or(0);
+    let clause: String = text[start..end].iter().collect();
+    crate::mood::states(&clause)
 }
 
 /// Where `word` first stands as whole words in `text`, in characters.
