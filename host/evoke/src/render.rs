@@ -19,8 +19,8 @@ pub use add::{added, inactive, thefts};
 pub use check::{against_newest, manifest_reads, manifest_refused, playbook_reads, repository_next};
 pub use plan::{
     plan_from_elsewhere, plan_reading, plan_refused, plan_saved, plan_step, plan_step_started_before, plan_steps,
-    plan_why, playbook_examples, playbook_picked, playbook_waits, step_asks, step_declined, step_end, step_head,
-    step_line, step_not_chosen, step_not_run, step_ran_before,
+    plan_why, playbook_examples, playbook_pick_waits, playbook_picked, playbook_waits, step_asks, step_declined,
+    step_end, step_head, step_line, step_not_chosen, step_not_run, step_ran_before,
 };
 pub use project::{home_trusted, listed, nothing_installed, playbook_summary, trusted, trusting};
 pub use update::{grant_list, update_event};

@@ -60,6 +60,12 @@ pub fn playbook_waits(playbook: &str, question: &str, again: &str) -> String {
     )
 }
 
+/// Why the sentence's own pick of a playbook holds the plan for a yes (`try`): the words it left unread,
+/// its mood, a second thing it may ask for.
+pub fn playbook_pick_waits(reason: &str) -> String {
+    format!("waits for a yes: the sentence picks it so: {}\n", escape_outside(reason))
+}
+
 /// A step a playbook runs only under a value its source did not yield.
 pub fn step_not_chosen(n: usize, when: &evoke_core::playbook::When) -> String {
     format!(
