@@ -454,6 +454,12 @@ impl Runner<'_> {
         if let Some(playbook) = session.catalog.playbook(&head.playbook) {
             show(&render::playbook_examples(playbook));
         }
+        // Words the pick left unread, or its mood, are seen before the yes, not lost in it.
+        if let Some(prompt) =
+            head.pick.decision.prompt.as_ref().filter(|_| head.pick.decision.outcome == Outcome::Confirm)
+        {
+            show(&render::playbook_pick_waits(&prompt.reason));
+        }
         let asked = Instant::now();
         let yes = ui.confirm(Question::Own(question));
         self.waited += asked.elapsed();
