@@ -469,27 +469,7 @@ impl<'c> Decider<'c> {
     }
 
     fn abstain(&self, judgments: Vec<Judgment>, contenders: Vec<Contender>) -> Decision {
-        Decision {
-            input: self.input.clone(),
-            outcome: Outcome::Abstain,
-            reflex: None,
-            args: None,
-            call: None,
-            effect: None,
-            basis: None,
-            unconsumed: None,
-            confidence: None,
-            weakest: None,
-            judgments,
-            runner_up: None,
-            contenders,
-            prompt: None,
-            left: None,
-            whole: None,
-            quotes: None,
-            because: None,
-            missing: None,
-        }
+        Decision { judgments, contenders, ..Decision::bare(&self.input, Outcome::Abstain, None, Args::default()) }
     }
 }
 

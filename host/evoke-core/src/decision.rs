@@ -360,6 +360,34 @@ pub struct Decision {
     pub missing: Option<Vec<Missing>>,
 }
 
+impl Decision {
+    /// A decision of `outcome` on `reflex` with `args` and nothing judged: no confidence, judgments or
+    /// reasons. What an abstain starts from, and a test's fixture.
+    pub fn bare(input: &str, outcome: Outcome, reflex: Option<&str>, args: Args) -> Decision {
+        Decision {
+            input: input.into(),
+            outcome,
+            reflex: reflex.map(str::to_string),
+            call: reflex.map(|r| call_line(r, &args)),
+            args: reflex.map(|_| args),
+            effect: None,
+            basis: None,
+            unconsumed: None,
+            confidence: None,
+            weakest: None,
+            judgments: Vec::new(),
+            runner_up: None,
+            contenders: Vec::new(),
+            prompt: None,
+            left: None,
+            whole: None,
+            quotes: None,
+            because: None,
+            missing: None,
+        }
+    }
+}
+
 /// The call on one line: `lights room="den" state="off"`; a flag stands as its bare name.
 pub fn call_line(reflex: &str, args: &Args) -> String {
     let mut line = reflex.to_string();

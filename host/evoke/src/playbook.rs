@@ -56,26 +56,12 @@ fn call_decision(catalog: &Catalog, reflex: &str, pairs: &[String]) -> Result<De
     let call = call_line(reflex, &args);
     let effect = found.manifest.effect;
     let destructive = effect == Effect::Destructive;
+    let outcome = if destructive { Outcome::Confirm } else { Outcome::Run };
     Ok(Decision {
-        input: String::new(),
-        outcome: if destructive { Outcome::Confirm } else { Outcome::Run },
-        reflex: Some(reflex.to_string()),
         prompt: destructive.then(|| evoke_core::decide::destructive_prompt(found, &args, &call)),
-        left: None,
-        whole: None,
-        quotes: None,
-        basis: None,
         because: destructive.then(|| vec![Because::Destructive]),
-        args: Some(args),
-        call: Some(call),
         effect: Some(effect),
-        unconsumed: None,
-        confidence: None,
-        weakest: None,
-        judgments: Vec::new(),
-        runner_up: None,
-        contenders: Vec::new(),
-        missing: None,
+        ..Decision::bare("", outcome, Some(reflex), args)
     })
 }
 

@@ -346,27 +346,7 @@ mod tests {
 
     fn step(text: &str, outcome: Outcome) -> Step {
         let args = Args(vec![("door".into(), Value::Option { key: "back".into() })]);
-        let decision = Decision {
-            input: text.into(),
-            outcome,
-            reflex: Some("lock".into()),
-            call: Some("lock door=\"back\"".into()),
-            args: Some(args),
-            effect: None,
-            basis: None,
-            unconsumed: None,
-            confidence: Some(0.95),
-            weakest: None,
-            judgments: Vec::new(),
-            runner_up: None,
-            contenders: Vec::new(),
-            prompt: None,
-            left: None,
-            whole: None,
-            quotes: None,
-            because: None,
-            missing: None,
-        };
+        let decision = Decision::bare(text, outcome, Some("lock"), args);
         Step {
             step: 2,
             text: text.into(),

@@ -215,27 +215,7 @@ pub(crate) fn decision(
     effect: Option<Effect>,
     args: Args,
 ) -> Decision {
-    Decision {
-        input: input.into(),
-        outcome,
-        reflex: reflex.map(str::to_string),
-        call: reflex.map(|r| crate::decision::call_line(r, &args)),
-        args: reflex.map(|_| args),
-        effect,
-        basis: None,
-        unconsumed: None,
-        confidence: Some(0.9),
-        weakest: None,
-        judgments: Vec::new(),
-        runner_up: None,
-        contenders: Vec::new(),
-        prompt: None,
-        left: None,
-        whole: None,
-        quotes: None,
-        because: None,
-        missing: None,
-    }
+    Decision { effect, confidence: Some(0.9), ..Decision::bare(input, outcome, reflex, args) }
 }
 
 /// The part `text` at `start`, decided with no arguments.
