@@ -33,8 +33,13 @@ pub(super) fn only_phrasing(words: &[String], courtesies: bool) -> bool {
 /// Whether the words, past the words that join them to what came before (`and`, `then`) and openers, open
 /// with a phrase of `COURTESIES` (`tell me`, `let me know`): they ask to be told.
 pub(super) fn asks_to_be_told(words: &[String]) -> bool {
+    told_len(words).is_some()
+}
+
+/// How many words, past joining words and openers, end a phrase of `COURTESIES` the words open with.
+pub(super) fn told_len(words: &[String]) -> Option<usize> {
     let at = words.iter().take_while(|w| matches!(w.as_str(), "and" | "then") || is_opener(w)).count();
-    COURTESIES.iter().any(|c| starts(&words[at..], c))
+    COURTESIES.iter().find(|c| starts(&words[at..], c)).map(|c| at + c.len())
 }
 
 /// Whether the words ask to be told whether something is so (`let me know if the den is off`, `can you

@@ -48,13 +48,31 @@ pub(super) fn only_tag(words: &[String]) -> bool {
 /// that joins another clause to it (`my card snapped so report it`). A bare thing (`the ac temperature`)
 /// names what is asked about and states nothing.
 pub(super) fn statement(words: &[String]) -> bool {
-    // A subject with `be` run into it (`it's`, `we're`, `i'm`) holds the verb too.
+    // A subject with `be` run into it (`it's`, `we're`) holds the verb too; so does an opening word with it
+    // (`volume's 30`), which opens a statement as a subject does.
     let contracted = |w: &String| SUBJECTS.contains(&w.as_str()) && ["'s", "'re", "'m"].iter().any(|e| w.ends_with(e));
     let verb =
         |w: &String| BE.contains(&w.as_str()) || AFTER_A_SUBJECT.contains(&w.as_str()) || past(w) || contracted(w);
-    read(words, false) == Some(Mood::Remark)
-        && words.iter().any(verb)
+    let run_in = opens_contracted(words);
+    let opens = read(words, false) == Some(Mood::Remark) || run_in;
+    opens
+        && (run_in || words.iter().any(verb))
         && !words.iter().any(|w| matches!(w.as_str(), "so" | "and" | "then" | "but" | "please"))
+}
+
+/// Whether the words open with a word that has `be` run into it (`volume's 30`, `the den's at 30`): a
+/// statement the form rules read as a bare thing. The word stands first, or after a determiner, and a
+/// number, a preposition or a word of degree follows it, as after `is`: `the den's lights` and `look up
+/// dana's address` are whose, not what is.
+pub(super) fn opens_contracted(words: &[String]) -> bool {
+    let at = usize::from(words.first().is_some_and(|w| DETERMINERS.contains(&w.as_str())));
+    let Some(word) = words.get(at) else { return false };
+    let after = words.get(at + 1).map(String::as_str);
+    ["'s", "'re"].iter().any(|e| word.ends_with(e))
+        && after.is_some_and(|a| {
+            a.chars().all(|c| c.is_ascii_digit())
+                || matches!(a, "at" | "on" | "in" | "off" | "up" | "down" | "too" | "so" | "very" | "still" | "already")
+        })
 }
 
 /// Whether a word is a past tense by its ending (`turned`), and none of `NOT_PAST` (`bed`, `need`).
@@ -137,10 +155,15 @@ mod tests {
 
     #[test]
     fn a_statement_has_a_verb_and_joins_no_clause() {
-        for said in ["this was fun", "mom turned off the lights", "the den is dark", "it's at 50"] {
+        for said in ["this was fun", "mom turned off the lights", "the den is dark", "it's at 50", "volume's 30"] {
             assert!(statement(&spelled(said)), "{said}");
         }
-        for said in ["the ac temperature", "my card snapped in half so report it", "turn off the den lights"] {
+        for said in [
+            "the ac temperature",
+            "my card snapped in half so report it",
+            "turn off the den lights",
+            "the den's lights",
+        ] {
             assert!(!statement(&spelled(said)), "{said}");
         }
     }

@@ -106,19 +106,25 @@ pub fn closing(text: &str) -> bool {
 /// lights`): a remark whose words, past its openers and polite closings, are a statement, not one said to
 /// someone else or a message to send (`email them about lunch` asks for the email).
 pub fn states(text: &str) -> bool {
-    if mood(text) != Mood::Remark {
-        return false;
-    }
     let mut words = spelled(&unclear::folded(text));
     asking::strip_tails(&mut words);
     let at = asking::opening(&words);
-    form::statement(&words[at..])
+    let words = &words[at..];
+    // The mood reads `volume's 30` as a bare thing, a request; a word with `be` run into it states.
+    let mood = mood(text);
+    (mood == Mood::Remark || (mood == Mood::Request && form::opens_contracted(words))) && form::statement(words)
 }
 
 /// Whether a text asks to be told something (`tell me what number it is`, `and let me know when it rings`):
 /// past its joining words and openers it opens with a phrase of the courtesies.
 pub fn asks_to_be_told(text: &str) -> bool {
     asking::asks_to_be_told(&spelled(&unclear::folded(text)))
+}
+
+/// Whether a text only asks to be told, nothing after its courtesy (`and let me know`, `then tell me`).
+pub fn only_asks_to_be_told(text: &str) -> bool {
+    let words = spelled(&unclear::folded(text));
+    asking::told_len(&words) == Some(words.len())
 }
 
 /// Whether a text, past its openers, opens with a question of the tags (`don't you think the office

@@ -62,6 +62,14 @@ pub fn others(catalog: &Catalog, decision: &Decision, sentence: &str, limit: usi
         }
         let Some(Value::Word { word: taken, .. }) = args.get(&arg.name) else { continue };
         let Some(vocab) = reflex.vocab_of(&arg.name) else { continue };
+        // A value taken from a statement (`turn on the office and the den is dark`, read as the den) is no
+        // item of a list: the call stands as read, held for the other room its words name.
+        let taken_lower = taken.to_lowercase();
+        if whole_words_at(&lower, &taken_lower).next().is_some()
+            && whole_words_at(&lower, &taken_lower).all(|at| in_a_statement(&lower, at))
+        {
+            continue;
+        }
         for w in &vocab.words {
             if w.word.eq_ignore_ascii_case(taken) {
                 continue;

@@ -219,9 +219,11 @@ fn acts(part: &Part, decision: &Decision) -> bool {
 }
 
 /// Whether a part asks to be told of a result: it opens with a courtesy that asks to be told, and points
-/// back with words that may name what a step found (`it`, `them`, `the result`).
+/// back with words that may name what a step found (`it`, `them`, `the result`), or says nothing more
+/// (`and let me know`).
 fn asks_for_a_result(text: &str) -> bool {
-    crate::mood::asks_to_be_told(text) && pointing_words(text, true).is_some()
+    crate::mood::asks_to_be_told(text)
+        && (pointing_words(text, true).is_some() || crate::mood::only_asks_to_be_told(text))
 }
 
 /// The reflex of the one part that acts, where exactly one does.
@@ -346,9 +348,13 @@ mod tests {
     #[test]
     fn a_part_that_found_a_reflex_acts_unless_it_states_or_asks_for_a_result() {
         let confirmed = decided(Outcome::Confirm, Some("fun_fact"));
-        for text in
-            ["this was fun", "the party was great", "tell me what number it is", "and let me know when it rings"]
-        {
+        for text in [
+            "this was fun",
+            "the party was great",
+            "tell me what number it is",
+            "and let me know when it rings",
+            "and tell me",
+        ] {
             assert!(!acts(&part(text), &confirmed), "{text}");
         }
         for text in
@@ -370,21 +376,28 @@ mod tests {
     }
 
     #[test]
-    fn a_courtesy_after_the_request_asks_to_be_told_and_is_the_engines_to_read() {
+    fn a_courtesy_alone_after_the_request_asks_for_its_result_a_detail() {
         let (a, mut b) = (part("set a timer for 5 minutes"), part("then tell me"));
         b.start = 27;
         let (da, db) = (decided(Outcome::Run, Some("timer")), decided(Outcome::Abstain, None));
-        assert_eq!(open_parts(&[(&a, &da), (&b, &db)], &|_, _| false), vec![&b]);
+        assert!(open_parts(&[(&a, &da), (&b, &db)], &|_, _| false).is_empty(), "no question of the engine");
+        let aside = Aside { text: "then tell me".into(), remark: false, by: None, does: None };
+        let one = One { reflex: "timer".into(), detail: true, asides: vec![aside] };
+        assert_eq!(one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false, &|_| None, 0.9), Some(one));
     }
 
     #[test]
-    fn a_courtesy_an_order_word_joins_to_the_request_is_a_step_of_its_own() {
+    fn a_courtesy_an_order_word_joins_to_the_request_is_a_detail_not_a_courtesy() {
         let (a, mut b) = (part("tell me"), part("turn off the den lights"));
         (b.start, b.connective) = (14, Some("then".into()));
         let (da, db) = (decided(Outcome::Abstain, None), decided(Outcome::Run, Some("lights")));
-        assert_eq!(open_parts(&[(&a, &da), (&b, &db)], &|_, _| false), vec![&a]);
+        let one = one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false, &|_| None, 0.9).expect("one thing");
+        assert!(one.detail, "the call waits for a person");
+        // Before the request with no order word, the words only phrase it.
         b.connective = Some(",".into());
-        assert!(open_parts(&[(&a, &da), (&b, &db)], &|_, _| false).is_empty());
+        let one = one_reflex(&[(&a, &da), (&b, &db)], &|_, _| false, &|_| None, 0.9).expect("one thing");
+        assert!(!one.detail);
+        assert_eq!(one.asides[0].by, Some(AsideBy::Courtesy));
     }
 
     #[test]
