@@ -87,8 +87,10 @@ pub(super) fn read(words: &[String], question_mark: bool) -> Option<Mood> {
     // infinitive alone (`to turn off the den lights`); the speaker's own act (`let me turn off …`).
     if words.iter().skip(1).take(3).any(|w| AFTER_A_SUBJECT.contains(&w.as_str()))
         || (1..words.len().min(3)).any(|i| {
-            // After a determiner, a word in -ing names a thing: `turn the living room lights off`.
-            words[i].chars().count() > 5 && words[i].ends_with("ing") && !DETERMINERS.contains(&words[i - 1].as_str())
+            // After a determiner, a word in -ing names a thing: `turn the living room lights off`. So it does
+            // after a command's verb, and its particle: `dim living room to 30`, `turn on living room lights`.
+            let object = DETERMINERS.contains(&words[i - 1].as_str()) || is_command(&words[0]);
+            words[i].chars().count() > 5 && words[i].ends_with("ing") && !object
         })
         || words.first().is_some_and(|w| w == "to")
         || starts(words, &["let", "me"])
@@ -143,6 +145,9 @@ mod tests {
         assert_eq!(form("add bread to my list"), None, "`bread` is no past tense");
         assert_eq!(form("did I turn off the den lights"), Some(Mood::Question));
         assert_eq!(form("turn the living room lights off"), None);
+        assert_eq!(form("turn on living room lights"), None);
+        assert_eq!(form("dim living room to 30"), None);
+        assert_eq!(form("kitchen lights switching on"), Some(Mood::Remark));
         assert_eq!(read(&spelled("turn off the den lights"), true), Some(Mood::Question));
         assert_eq!(form("turn off the den lights, do you think"), Some(Mood::Question));
         assert_eq!(form("turn off the den lights, don't you think"), Some(Mood::Question));
