@@ -157,8 +157,7 @@ pub async fn weave(request: &Request<'_>, input: &str) -> Result<Woven, Failed> 
             if let Some(pick) = folds_into_playbook(request.catalog, &plan) {
                 let decided = steps[pick].clone();
                 let planned = crate::playbook::plan(request, input, decided).await?;
-                if let Some(folded) = folded_into(&plan, pick, planned) {
-                    let mut folded = folded;
+                if let Some(mut folded) = folded_into(&plan, pick, planned) {
                     // The sentence's own rounds and each part's, then the rounds the playbook's steps took.
                     folded.trace = asked.iter().flat_map(|a| a.trace.iter().cloned()).collect();
                     folded.rounds = asked.iter().map(|a| a.round.clone()).collect();
@@ -271,8 +270,8 @@ fn folded_into(woven: &Plan, pick: usize, mut planned: PlanDecided) -> Option<Pl
     Some(planned)
 }
 
-/// A playbook is a routine run whole, never a part of a woven sentence: picked beside other steps it
-/// refuses the plan (`nested`), picked beside words that exclude something it refuses it too
+/// A playbook is a routine run whole, never a part of a woven sentence: picked beside other steps that
+/// are not its own said again ([`folded_into`]) it refuses the plan (`nested`), picked beside words that exclude something it refuses it too
 /// (`excluded`), and picked under a condition set apart from it (`if it's late, good night`) it is asked
 /// for on that condition (`conditional`). Nothing runs.
 fn refuse_playbook_beside_others(catalog: &evoke_core::catalog::Catalog, plan: &mut Plan) {
