@@ -1,7 +1,7 @@
 //! How a request is asked: the openings that make one (`can you`, `I'd like`), the words said before it
 //! (`hey`, `ok`, `please`) and the polite closings after it (`…, will you?`), none of which change it.
 
-use super::lists::{ASKING, COME_ON, COURTESIES, OPENERS, TAILS};
+use super::lists::{ASKING, COME_ON, COURTESIES, OPENERS, TAILS, TELLING};
 use super::spelling::{ends_with, spelled, starts};
 use crate::text::is_format;
 use unicode_normalization::UnicodeNormalization;
@@ -44,11 +44,22 @@ pub(super) fn told_len(words: &[String]) -> Option<usize> {
 
 /// Whether the words ask to be told whether something is so (`let me know if the den is off`, `can you
 /// tell me that the den is off`, `tell me the kitchen lights are off`): past joining words, openers and a
-/// phrase of `ASKING`, a phrase of `COURTESIES` before `that`, `if`, `whether`, a question word or a
-/// statement. They ask a question, not for the act they name.
-pub(super) fn told_whether(words: &[String]) -> bool {
+/// phrase of `ASKING`, a phrase of `TELLING` before anything, or one of `COURTESIES` before `that`, `if`,
+/// `whether`, a question word or a statement. They ask a question, not for the act they name.
+pub(super) fn told_whether(text: &str, words: &[String]) -> bool {
     let mut at = words.iter().take_while(|w| matches!(w.as_str(), "and" | "then") || is_opener(w)).count();
     at += asking_len(&words[at..]);
+    // `tell me the kitchen lights off`: whatever follows a phrase of `TELLING` is what is to be known. Set
+    // apart by a mark (`could you tell me, …`), the phrase only opens a request.
+    let set_apart = |t: &[&str]| {
+        let lower = text.to_lowercase();
+        lower
+            .find(&t.join(" "))
+            .is_some_and(|i| lower[i + t.join(" ").len()..].trim_start().starts_with([',', ';', ':', '-', '—', '–']))
+    };
+    if TELLING.iter().any(|t| starts(&words[at..], t) && words.len() > at + t.len() && !set_apart(t)) {
+        return true;
+    }
     COURTESIES.iter().any(|c| {
         starts(&words[at..], c)
             && words.get(at + c.len()).is_some_and(|next| {

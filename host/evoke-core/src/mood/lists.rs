@@ -164,6 +164,7 @@ lists! {
     Words OPENERS,
     Phrases ASKING,
     Phrases COURTESIES,
+    Phrases TELLING,
     Phrases TAG_QUESTIONS,
     Words QUESTION_WORDS,
     Words BE,

@@ -237,7 +237,7 @@ fn read(text: &str, ordered: bool, scenes: bool) -> Mood {
     // the den lights`, opening with its subject, is read as a remark by its form.
     let request = if negation::by_nobody(words) { Mood::Negated } else { Mood::Request };
     // `let me know if the den is off`: asked to be told, a question, whatever act its words name.
-    if asking::told_whether(words) {
+    if asking::told_whether(&text, words) {
         return Mood::Question;
     }
     if asking::asks(words) || (scenes && closes_a_scene(&text, ordered)) {
