@@ -64,10 +64,8 @@ pub fn others(catalog: &Catalog, decision: &Decision, sentence: &str, limit: usi
         let Some(vocab) = reflex.vocab_of(&arg.name) else { continue };
         // A value taken from a statement (`turn on the office and the den is dark`, read as the den) is no
         // item of a list: the call stands as read, held for the other room its words name.
-        let taken_lower = taken.to_lowercase();
-        if whole_words_at(&lower, &taken_lower).next().is_some()
-            && whole_words_at(&lower, &taken_lower).all(|at| in_a_statement(&lower, at))
-        {
+        let places: Vec<usize> = whole_words_at(&lower, &taken.to_lowercase()).collect();
+        if !places.is_empty() && places.iter().all(|&at| in_a_statement(&lower, at)) {
             continue;
         }
         for w in &vocab.words {
@@ -102,9 +100,8 @@ pub fn others(catalog: &Catalog, decision: &Decision, sentence: &str, limit: usi
 fn in_a_statement(text: &[char], at: usize) -> bool {
     let marks = |c: char| matches!(c, ',' | ';' | ':' | '.' | '!' | '?');
     let end = (at..text.len()).find(|&i| marks(text[i])).unwrap_or(text.len());
-    let before: String = text[..at].iter().collect();
     let joined = ["and", "but"].iter().filter_map(|j| whole_words_at(&text[..at], j).last().map(|i| i + j.len())).max();
-    let marked = before.char_indices().filter(|(_, c)| marks(*c)).map(|(i, _)| before[..i].chars().count() + 1).max();
+    let marked = (0..at).rev().find(|&i| marks(text[i])).map(|i| i + 1);
     let start = joined.into_iter().chain(marked).max().unwrap_or(0);
     let clause: String = text[start..end].iter().collect();
     crate::mood::states(&clause)
