@@ -4,10 +4,14 @@
 //! as an answer is given (`via` `fill`), and then waits for a yes: its own words never named it. Between
 //! two steps of one reflex the value is what tells the requests apart, so it is shared only where the
 //! asking step's words point back at an earlier one (`turn on the den lights and dim them`).
+//!
+//! A step that leaves an optional value of a list unstated takes the word the same way, but not as an
+//! answer: the word is written into the step's words and the step is decided again on them (`via`
+//! `rewrite`), so the value stands only where the engine reads it there.
 
 use super::plan::{Plan, Step, Via};
 use crate::catalog::Catalog;
-use crate::decision::{Basis, Because, MissingBecause, Outcome, Value};
+use crate::decision::{Basis, Because, Decision, MissingBecause, Outcome, Value};
 use crate::manifest::Source;
 use serde::Serialize;
 
@@ -40,7 +44,7 @@ pub fn share(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, plan: &mut 
                 continue;
             }
             let said = said_elsewhere(plan, j, reflex, &m.arg);
-            if let [(value, words)] = said.as_slice() {
+            if let [(value, words, _)] = said.as_slice() {
                 answers.push((m.arg.clone(), value.clone(), words.clone()));
             }
         }
@@ -67,6 +71,68 @@ pub fn share(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, plan: &mut 
     }
 }
 
+/// A step's words with a word another part says written in, for an optional argument the step leaves
+/// unstated: what [`rewritten`] decides again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rewrite {
+    pub arg: String,
+    pub value: Value,
+    /// The words of the part that said it.
+    pub from: String,
+    /// The step's words with the word written in after them.
+    pub words: String,
+}
+
+/// The first optional argument of a list that step `j` leaves unstated and one other part of the sentence
+/// says, with the step's words written anew: the word as that part said it, after the step's own words.
+/// Only a step decided on its own words and meant to act (run or confirm), that took no shared word yet.
+pub fn rewrite_of(catalog: &Catalog, plan: &Plan, j: usize) -> Option<Rewrite> {
+    let step = plan.steps.get(j)?;
+    let acts = matches!(step.decision.outcome, Outcome::Run | Outcome::Confirm);
+    if plan.refused() || !acts || step.repair.is_some() || step.typed.is_some() || !step.shared.is_empty() {
+        return None;
+    }
+    let reflex = catalog.get(step.decision.reflex.as_deref()?)?;
+    if !may_take_a_share(reflex, step) {
+        return None;
+    }
+    let stated = |name: &str| step.decision.args.as_ref().is_some_and(|a| a.get(name).is_some());
+    let unstated = reflex.manifest.args.iter().filter(|a| !a.is_required() && !stated(&a.name));
+    for arg in unstated.filter(|a| matches!(a.source, Source::Options(_) | Source::Vocab(_))) {
+        if let [(value, from, word)] = said_elsewhere(plan, j, reflex, &arg.name).as_slice() {
+            let words = format!("{} {word}", step.text.trim_end());
+            return Some(Rewrite { arg: arg.name.clone(), value: value.clone(), from: from.clone(), words });
+        }
+    }
+    None
+}
+
+/// Step `j` decided again on the words [`rewrite_of`] wrote: it takes the decision where that reads the
+/// word as the argument, for the same reflex and with every other value as it was, and then waits for a
+/// yes, as a shared value always does. Otherwise the step stays as its own words read it.
+pub fn rewritten(catalog: &Catalog, plan: &mut Plan, j: usize, rewrite: &Rewrite, decision: Decision) {
+    let step = &plan.steps[j];
+    let before = step.decision.args.clone().unwrap_or_default();
+    let after = decision.args.clone().unwrap_or_default();
+    let same_reflex = decision.reflex == step.decision.reflex;
+    let reads_it = after.get(&rewrite.arg).is_some_and(|v| v.shown() == rewrite.value.shown());
+    let others_kept =
+        before.0.iter().all(|(name, value)| after.get(name) == Some(value)) && after.0.len() == before.0.len() + 1;
+    if !same_reflex || !reads_it || !others_kept || decision.outcome == Outcome::Abstain {
+        return;
+    }
+    let because = Because::Shared { arg: rewrite.arg.clone(), words: rewrite.from.clone() };
+    let mut decision = crate::decide::held_for(catalog, &decision, because);
+    let bases = decision.basis.get_or_insert_with(Default::default);
+    bases.0.retain(|(name, _)| *name != rewrite.arg);
+    bases.0.push((rewrite.arg.clone(), Basis::Shared { from: rewrite.from.clone() }));
+    let step = &mut plan.steps[j];
+    step.typed = Some(step.text.clone());
+    step.shared.insert(rewrite.arg.clone(), Shared { word: rewrite.value.shown().to_string(), via: Via::Rewrite });
+    step.decision = decision;
+    super::plan::staged(plan);
+}
+
 /// Whether a step that asks may take a value said for another: not where the words do more than ask.
 fn may_take_a_share(reflex: &crate::catalog::Reflex, step: &Step) -> bool {
     let words = step.typed.as_deref().unwrap_or(&step.text);
@@ -83,8 +149,8 @@ fn may_take_a_share(reflex: &crate::catalog::Reflex, step: &Step) -> bool {
 }
 
 /// The values of `arg` that other parts of the sentence say and their steps took, each with the words of
-/// the part that said it, once each.
-fn said_elsewhere(plan: &Plan, j: usize, reflex: &crate::catalog::Reflex, arg: &str) -> Vec<(Value, String)> {
+/// the part that said it and the word as it said it, once each.
+fn said_elsewhere(plan: &Plan, j: usize, reflex: &crate::catalog::Reflex, arg: &str) -> Vec<(Value, String, String)> {
     let own = &plan.steps[j];
     // A step of the same reflex says its value to tell its request from this one (`turn off the lamp and
     // turn off the den lamp`), unless this step's words point back at it, which only an earlier one can be
@@ -105,10 +171,10 @@ fn said_elsewhere(plan: &Plan, j: usize, reflex: &crate::catalog::Reflex, arg: &
             vocab && other.start > own.start
         }
     };
-    let mut said: Vec<(Value, String)> = Vec::new();
+    let mut said: Vec<(Value, String, String)> = Vec::new();
     let others = plan.steps.iter().enumerate().filter(|(k, s)| s.start != own.start && may_share(*k, s));
     for (_, other) in others {
-        for (name, key, ..) in crate::readback::mentions(&other.text, reflex) {
+        for (name, key, start, end) in crate::readback::mentions(&other.text, reflex) {
             if name != arg {
                 continue;
             }
@@ -123,8 +189,9 @@ fn said_elsewhere(plan: &Plan, j: usize, reflex: &crate::catalog::Reflex, arg: &
                 }
                 _ => Value::Option { key: key.clone() },
             };
-            if !said.iter().any(|(v, _)| v.shown() == value.shown()) {
-                said.push((value, other.text.clone()));
+            if !said.iter().any(|(v, ..)| v.shown() == value.shown()) {
+                let word: String = other.text.chars().skip(start).take(end - start).collect();
+                said.push((value, other.text.clone(), word));
             }
         }
     }

@@ -88,6 +88,13 @@ enum State<'c> {
         others: Vec<Other>,
         questions: Questions,
     },
+    /// Step `j` of the settled plan decided again with a word another part says written into its words.
+    Rewrite {
+        plan: Box<Plan>,
+        j: usize,
+        rewrite: super::shared::Rewrite,
+        decider: Decider<'c>,
+    },
     Done(Box<Woven>),
 }
 
@@ -197,6 +204,7 @@ impl<'c> Weaver<'c> {
             State::Asides { questions } => Some((self.input.as_str(), questions)),
             State::AsOne { decider, .. } => decider.questions().map(|q| (self.input.as_str(), q)),
             State::Again { text, questions, .. } => Some((text.as_str(), questions)),
+            State::Rewrite { rewrite, decider, .. } => decider.questions().map(|q| (rewrite.words.as_str(), q)),
             State::Done(_) => None,
         }
     }
@@ -313,6 +321,14 @@ impl<'c> Weaver<'c> {
                 self.again_from = i + 1;
                 self.after_parts()
             }
+            State::Rewrite { plan, j, rewrite, mut decider } => match decider.feed(answers).cloned() {
+                Some(decision) => {
+                    let mut plan = *plan;
+                    super::shared::rewritten(self.catalog, &mut plan, j, &rewrite, decision);
+                    self.next_rewrite(plan, j + 1)
+                }
+                None => State::Rewrite { plan, j, rewrite, decider },
+            },
             done @ State::Done(_) => done,
         };
         Ok(self.woven())
@@ -481,6 +497,23 @@ impl<'c> Weaver<'c> {
         }
         plan::spare_excluded(self.catalog, self.gate.as_ref(), &mut plan);
         super::shared::share(self.catalog, self.gate.as_ref(), &mut plan);
+        self.next_rewrite(plan, 0)
+    }
+
+    /// From step `from` on, the next step that leaves an optional value of a list unstated which another
+    /// part says, decided again with the word written in (`shared` `via: rewrite`); then the plan's binds.
+    fn next_rewrite(&mut self, mut plan: Plan, from: usize) -> State<'c> {
+        for j in from..plan.steps.len() {
+            let Some(rewrite) = super::shared::rewrite_of(self.catalog, &plan, j) else { continue };
+            let Ok(decider) = Decider::new(self.catalog, self.gate, &rewrite.words).map(|d| d.within(&self.input))
+            else {
+                continue;
+            };
+            match decider.decision().cloned() {
+                Some(decision) => super::shared::rewritten(self.catalog, &mut plan, j, &rewrite, decision),
+                None => return State::Rewrite { plan: Box::new(plan), j, rewrite, decider },
+            }
+        }
         plan::texts_give_way(self.catalog, self.gate.as_ref(), &mut plan);
         plan::refer(self.catalog, &mut plan);
         plan::bind(self.catalog, &mut plan);
