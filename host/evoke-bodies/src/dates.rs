@@ -45,6 +45,14 @@ pub fn resolve(reading: &DateReading, today: Date) -> Option<Date> {
     }
 }
 
+/// A day of the month (`the 7th`) read beside another date: the first such day on or after the day
+/// `beside` names from `today`, as a calendar date. `None` where either names no day.
+pub fn day_beside(day: &DateReading, beside: &DateReading, today: Date) -> Option<DateReading> {
+    let DateReading::Day { .. } = day else { return None };
+    let found = resolve(day, resolve(beside, today)?)?;
+    Some(DateReading::Calendar { year: i32::from(found.year()), month: found.month() as u32, day: found.day() as u32 })
+}
+
 fn weekday_named(name: &str) -> Option<Weekday> {
     Some(match name {
         "monday" => Weekday::Monday,
@@ -58,6 +66,9 @@ fn weekday_named(name: &str) -> Option<Weekday> {
     })
 }
 
+/// A day as the bodies' edge reads dates from it: today, for callers that only hand it on.
+pub type Today = Date;
+
 /// Today in the user's time zone.
 pub fn today() -> Date {
     jiff::ZonedDateTime::now().date()
@@ -67,6 +78,19 @@ pub fn today() -> Date {
 mod tests {
     use super::*;
     use jiff::civil::date;
+
+    #[test]
+    fn a_day_of_the_month_beside_a_date_is_the_first_such_day_on_or_after_it() {
+        let today = date(2026, 12, 5);
+        let seventh = DateReading::Day { day: 7 };
+        let march = DateReading::Calendar { year: 2027, month: 3, day: 3 };
+        let want = DateReading::Calendar { year: 2027, month: 3, day: 7 };
+        assert_eq!(day_beside(&seventh, &march, today), Some(want));
+        let second = DateReading::Day { day: 2 };
+        let april = DateReading::Calendar { year: 2027, month: 4, day: 2 };
+        assert_eq!(day_beside(&second, &march, today), Some(april), "a day before it is the next month's");
+        assert_eq!(day_beside(&march, &march, today), None, "only a day of the month is read beside a date");
+    }
 
     #[test]
     fn dates_resolve_from_today() {

@@ -506,6 +506,9 @@ fn weave_case(input: &Value) -> Result<Value, CaseError> {
                             out["basis"] = json!(basis);
                         }
                     }
+                    if !s.beside.is_empty() {
+                        out["beside"] = json!(s.beside);
+                    }
                     if !s.refs.is_empty() {
                         out["refs"] = json!(s.refs);
                     }

@@ -126,6 +126,7 @@ pub async fn plan(request: &Request<'_>, input: &str, pick: Decided) -> Result<P
             repair: None,
             typed: None,
             shared: Default::default(),
+            beside: Default::default(),
             refs: Vec::new(),
             after: Vec::new(),
             from: w.from.clone(),

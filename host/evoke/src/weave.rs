@@ -354,6 +354,7 @@ mod tests {
             repair: None,
             typed: None,
             shared: Default::default(),
+            beside: Default::default(),
             refs: Vec::new(),
             after: Vec::new(),
             from: Vec::new(),

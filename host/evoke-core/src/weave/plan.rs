@@ -54,6 +54,10 @@ pub struct Step {
     /// The words the sentence said once for several steps that this step took, by argument.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub shared: std::collections::BTreeMap<String, super::shared::Shared>,
+    /// Per argument, the earlier step (from 1) beside whose day a day of the month this step's words say
+    /// (`until the 7th`) is read: the step it takes from, whose day it is said after.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub beside: std::collections::BTreeMap<String, usize>,
     /// The earlier steps its pointing words (`it`, `them`, `that`) may name, from 0: each that acts on the
     /// same reflex, or whose result holds a field of a kind one of its arguments takes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -285,6 +289,7 @@ pub fn settle(input: &str, reading: &Reading, decided: Vec<Decided>) -> Plan {
             repair: d.repair,
             typed,
             shared: Default::default(),
+            beside: Default::default(),
             refs: Vec::new(),
             after: Vec::new(),
             from: Vec::new(),
@@ -554,6 +559,39 @@ pub fn bind(catalog: &Catalog, plan: &mut Plan) {
     bind_choosing(catalog, plan, &[]);
 }
 
+/// Gives each step bound to an earlier one the day of the month its words say beside that step's day
+/// (`look up my flight and book a hotel from that day until the 7th`: the 7th after the day the flight
+/// lands, not the next 7th from today). The earlier step's day is the date the step takes from it, or
+/// else a date that step's own words say; a day of the month with no such day beside it is read from
+/// today, as ever.
+fn read_beside(plan: &mut Plan) {
+    let has_a_day = |step: &Step| {
+        step.decision.args.iter().flat_map(|a| a.0.iter()).any(|(_, v)| {
+            matches!(v, Value::Pick { value: PickValue::Date(d), .. } if !matches!(d, crate::recognize::DateReading::Day { .. }))
+        })
+    };
+    for j in 0..plan.steps.len() {
+        let bound = |b: &&Bind| b.step == j + 1;
+        let from_a_day = plan.binds.iter().filter(bound).find(|b| b.kind == PickKind::Date).map(|b| b.from);
+        let from = from_a_day
+            .or_else(|| plan.binds.iter().filter(bound).map(|b| b.from).find(|&k| has_a_day(&plan.steps[k - 1])));
+        let Some(from) = from else { continue };
+        let days: Vec<String> = plan.steps[j]
+            .decision
+            .args
+            .iter()
+            .flat_map(|a| a.0.iter())
+            .filter(|(_, v)| {
+                matches!(v, Value::Pick { value: PickValue::Date(crate::recognize::DateReading::Day { .. }), .. })
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in days {
+            plan.steps[j].beside.insert(name, from);
+        }
+    }
+}
+
 /// A text typed without quotes gives way to what an earlier step found: where a step's words point back at
 /// a result (`draft a mail to them about lunch`) and a required text argument took words typed plainly
 /// (`lunch`), while an earlier step yields a field of that kind, the value is taken back and asked for, so
@@ -722,7 +760,9 @@ fn bind_choosing(catalog: &Catalog, plan: &mut Plan, chosen: &[Chosen]) {
         plan.binds.clear();
         plan.stages.clear();
         plan.verdict = Verdict { outcome: Outcome::Abstain, because: stops };
+        return;
     }
+    read_beside(plan);
 }
 
 /// The step's words with the value written in place of the words that refer back: text in quotes, so
@@ -780,6 +820,9 @@ pub fn taken(kind: PickKind, field: Option<&serde_json::Value>) -> Result<Value,
             let seconds = n.as_u64().ok_or(Untaken::Nothing)?;
             (format!("{seconds} s"), PickValue::Duration(seconds))
         }
+        (PickKind::Date, serde_json::Value::String(s)) => {
+            (s.clone(), PickValue::Date(calendar_day(s).ok_or(Untaken::Nothing)?))
+        }
         _ => return Err(Untaken::Nothing),
     };
     match crate::decide::bound_value(&text) {
@@ -787,6 +830,27 @@ pub fn taken(kind: PickKind, field: Option<&serde_json::Value>) -> Result<Value,
         Err(crate::decide::Refusal::TooLong { chars, limit }) => Err(Untaken::TooLarge { chars, limit }),
         Err(refusal) => Err(Untaken::Refused(refusal.to_string())),
     }
+}
+
+/// A day a body reports as `YYYY-MM-DD`, the form a body receives a date in; any other text is no day.
+fn calendar_day(text: &str) -> Option<crate::recognize::DateReading> {
+    let bytes = text.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| bytes.get(r.clone()).filter(|b| b.iter().all(u8::is_ascii_digit)).map(|_| &text[r]);
+    if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+        return None;
+    }
+    let year: i32 = digits(0..4)?.parse().ok()?;
+    let month: u32 = digits(5..7)?.parse().ok()?;
+    let day: u32 = digits(8..10)?.parse().ok()?;
+    let days_in_month = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        _ => return None,
+    };
+    (1..=days_in_month).contains(&day).then_some(crate::recognize::DateReading::Calendar { year, month, day })
 }
 
 /// Why a value taken from an earlier step's result cannot be the argument's: a value a body reported

@@ -1077,6 +1077,17 @@ mod binding {
     }
 
     #[test]
+    fn a_date_is_taken_only_as_a_day_written_yyyy_mm_dd() {
+        use crate::recognize::DateReading;
+        let v = taken(PickKind::Date, Some(&serde_json::json!("2028-02-29"))).unwrap();
+        let leap = DateReading::Calendar { year: 2028, month: 2, day: 29 };
+        assert!(matches!(v, Value::Pick { value: PickValue::Date(d), .. } if d == leap));
+        for no_day in ["2027-02-29", "2027-13-01", "2027-3-01", "03/03/2027", "tomorrow", "2027-03-0a"] {
+            assert_eq!(taken(PickKind::Date, Some(&serde_json::json!(no_day))), Err(Untaken::Nothing), "{no_day}");
+        }
+    }
+
+    #[test]
     fn a_field_longer_than_any_value_is_too_large_to_take() {
         let long = "x".repeat(2001);
         assert_eq!(

@@ -61,6 +61,9 @@ pub struct StepLine<'a> {
     pub bound: &'a [Bound],
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub shared: &'a std::collections::BTreeMap<String, evoke_core::weave::shared::Shared>,
+    /// Per argument, the earlier step beside whose day a day of the month was read.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub beside: &'a std::collections::BTreeMap<String, usize>,
     #[serde(flatten)]
     pub ran: Option<RanFields<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]

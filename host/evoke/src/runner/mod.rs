@@ -9,6 +9,7 @@
 
 mod answer;
 mod assigned;
+mod beside;
 mod lines;
 pub mod planfile;
 mod stages;
@@ -174,6 +175,8 @@ struct Runner<'r> {
     from_of: Vec<Vec<evoke_core::playbook::From>>,
     /// Per step, the words the sentence said once for several steps that it took.
     shared_of: Vec<std::collections::BTreeMap<String, evoke_core::weave::shared::Shared>>,
+    /// Per step, the earlier step beside whose day each day of the month it says was read.
+    beside_of: Vec<std::collections::BTreeMap<String, usize>>,
     when_of: Vec<Option<evoke_core::playbook::When>>,
 }
 
@@ -255,6 +258,7 @@ pub async fn run(
         bounds: vec![Vec::new(); count],
         from_of: plan.steps.iter().map(|s| s.from.clone()).collect(),
         shared_of: plan.steps.iter().map(|s| s.shared.clone()).collect(),
+        beside_of: plan.steps.iter().map(|s| s.beside.clone()).collect(),
         when_of: plan.steps.iter().map(|s| s.when.clone()).collect(),
     };
     // Every write of a plan whose journal cannot be trusted waits for a yes: held now, and again whenever
@@ -311,6 +315,7 @@ impl Runner<'_> {
             trace: &self.traces[i],
             bound: &self.bounds[i],
             shared: &self.shared_of[i],
+            beside: &self.beside_of[i],
             // A step says Ctrl-C as its status and `why`, not as the body's `cancelled`.
             ran: ran.map(|ran| RanFields { cancelled: false, ..RanFields::of(ran) }),
             pinned: self.options.pinned.as_ref(),

@@ -184,6 +184,7 @@ impl Runner<'_> {
             decision =
                 answered(&session.catalog, session.gate.as_ref(), &candidates, &decision, &fills, Some(&plan.input));
         }
+        let decision = super::beside::read_beside(plan, i, &self.bounds[i], decision, evoke_bodies::dates::today());
         Ok(self.hold(decision))
     }
 }

@@ -181,3 +181,47 @@ fn a_when_runs_its_step_only_under_the_value_its_source_yielded() {
     // A source that did not run passes its step by as the earlier step's doing, whatever it held.
     assert_eq!(passed_by(&when, &yielded(serde_json::json!(true)), &[false]), Some(Why::EarlierStep));
 }
+
+#[test]
+fn a_day_of_the_month_beside_a_step_is_read_after_the_day_that_step_gave() {
+    use super::Bound;
+    use super::beside::read_beside;
+    use evoke_core::decision::{Args, Decision, Outcome};
+    use evoke_core::recognize::{DateReading, PickValue, Span};
+    use evoke_core::weave::plan::{Decided, settle};
+    use evoke_core::weave::{Part, Reading};
+    let date = |text: &str, reading: DateReading| Value::Pick {
+        span: Span { start: 0, end: text.chars().count(), text: text.into() },
+        value: PickValue::Date(reading),
+    };
+    let part = |start: usize, text: &str| Part { start, end: start + text.len(), text: text.into(), connective: None };
+    let flight = Decision::bare("look up my flight", Outcome::Run, Some("flight"), Args::default());
+    let seventh = date("the 7th", DateReading::Day { day: 7 });
+    let hotel = Decision::bare(
+        "book a hotel until the 7th",
+        Outcome::Run,
+        Some("hotel"),
+        Args(vec![("until".into(), seventh)]),
+    );
+    let decided = vec![
+        Decided { part: part(0, "look up my flight"), decision: flight, repair: None },
+        Decided { part: part(22, "book a hotel until the 7th"), decision: hotel.clone(), repair: None },
+    ];
+    let reading = Reading { parts: decided.iter().map(|d| d.part.clone()).collect(), excluded: vec![], splits: vec![] };
+    let mut plan = settle("look up my flight and book a hotel until the 7th", &reading, decided);
+    plan.steps[1].beside.insert("until".into(), 1);
+    let landed = Bound {
+        arg: "from".into(),
+        from: 1,
+        field: "lands".into(),
+        value: date("2027-03-30", DateReading::Calendar { year: 2027, month: 3, day: 30 }),
+    };
+    let today = evoke_bodies::dates::today();
+    let read = read_beside(&plan, 1, std::slice::from_ref(&landed), hotel.clone(), today);
+    let until = read.args.as_ref().and_then(|a| a.get("until")).cloned();
+    let april = date("the 7th", DateReading::Calendar { year: 2027, month: 4, day: 7 });
+    assert_eq!(until, Some(april), "the 7th after the 30th of March is in April");
+    // Without a day taken from that step, nor one its own words say, the day stays as read.
+    let unread = read_beside(&plan, 1, &[], hotel.clone(), today);
+    assert_eq!(unread, hotel);
+}
