@@ -20,6 +20,8 @@ pub enum BodyValue {
     Pick(PickValue),
     /// A flag that was stated; an unstated one is absent.
     Flag,
+    /// The whole result an earlier step of a plan returned (`takes`), as its body gave it.
+    Whole(serde_json::Value),
 }
 
 impl From<&Value> for BodyValue {
@@ -46,6 +48,7 @@ impl BodyValue {
         match self {
             BodyValue::Option(text) | BodyValue::Word(text) => json!(text),
             BodyValue::Flag => json!(true),
+            BodyValue::Whole(data) => data.clone(),
             BodyValue::Pick(value) => match value {
                 PickValue::Number(n) => number(*n),
                 PickValue::Duration(seconds) => json!(seconds),

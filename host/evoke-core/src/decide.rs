@@ -424,7 +424,7 @@ impl<'c> Decider<'c> {
                 .vocab_of(&arg.name)
                 .map(|v| v.words.iter().map(|w| (w.word.as_str(), w.what.as_str())).collect())
                 .unwrap_or_default(),
-            Source::Pick(_) | Source::Flag => return Vec::new(),
+            Source::Pick(_) | Source::Flag | Source::Takes(_) => return Vec::new(),
         };
         // What the whole sentence spares, in whichever part it is said (`…, set a timer for 5 minutes,
         // skipping the office`): a value spared there is spared in every part.
@@ -495,6 +495,8 @@ fn read_value(reflex: &Reflex, arg: &Arg, top: &str, offered: &[Candidate]) -> R
         },
         Source::Flag if top == YES => Read::Value(Value::Flag),
         Source::Flag => Read::Absent,
+        // No question is asked of a whole result: an earlier step gives it, or nothing does.
+        Source::Takes(_) => Read::Unstated,
     }
 }
 
@@ -934,6 +936,8 @@ pub fn missing_of(reflex: &Reflex, arg: &Arg, because: MissingBecause, candidate
         Source::Flag => {
             Choices::Options { options: Texts(vec![("yes".into(), "Yes.".into()), ("no".into(), "No.".into())]) }
         }
+        // Optional by nature, a whole result is never asked; were it, no value could be chosen.
+        Source::Takes(_) => Choices::Options { options: Texts(Vec::new()) },
     };
     Missing { arg: arg.name.clone(), ask: arg.ask.clone(), because, words: None, choices, likely: None }
 }

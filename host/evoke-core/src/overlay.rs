@@ -10,9 +10,9 @@ use crate::manifest::records::{Author, Seen, read_records};
 use crate::manifest::{Manifest, Record, Source};
 
 /// Top-level keys that are contract: the body, the settings it needs, what it may reach.
-const CONTRACT_TOP: [&str; 4] = ["reflex", "run", "config", "grants"];
+const CONTRACT_TOP: [&str; 5] = ["reflex", "run", "config", "grants", "returns"];
 /// Keys of an argument that are contract: its source and its shape.
-const CONTRACT_ARG: [&str; 7] = ["vocab", "pick", "flag", "optional", "range", "was", "options"];
+const CONTRACT_ARG: [&str; 8] = ["vocab", "pick", "flag", "takes", "optional", "range", "was", "options"];
 
 /// Merges the overlay `text` over `shipped`, giving the effective manifest, or no manifest and the
 /// diagnostics that make the reflex inactive.

@@ -196,6 +196,8 @@ pub fn argument(reflex: &Reflex, arg: &Arg, candidates: &[Candidate]) -> Option<
             options.push((NO.into(), Text::Plain("No.".into())));
             none = false;
         }
+        // A whole result is an earlier step's, never the words': nothing to ask.
+        Source::Takes(_) => return None,
     }
     if none {
         options.push((NONE.into(), Text::Plain(NOT_OFFERED_TEXT.into())));
@@ -244,7 +246,9 @@ pub fn templates(catalog: &Catalog) -> Questions {
                     ]),
                     otherwise: Some(UNSTATED.into()),
                 },
-                _ => argument(reflex, arg, &[]).expect("only picks go unasked"),
+                // A whole result is never asked, so it has no template.
+                Source::Takes(_) => continue,
+                _ => argument(reflex, arg, &[]).expect("only picks and whole results go unasked"),
             };
             all.push((QuestionId::arg(&reflex.name, &arg.name), template));
         }

@@ -614,7 +614,7 @@ pub(crate) fn mentions(input: &str, reflex: &Reflex) -> Vec<(String, String, usi
                 Source::Vocab(_) => {
                     reflex.vocab_of(&arg.name)?.words.iter().map(|w| (w.word.as_str(), w.what.as_str())).collect()
                 }
-                Source::Pick(_) | Source::Flag => return None,
+                Source::Pick(_) | Source::Flag | Source::Takes(_) => return None,
             };
             Some(Offered { name: &arg.name, ask: &arg.ask, keys })
         })
@@ -667,7 +667,7 @@ fn may_answer(reflex: &Reflex, arg: &crate::manifest::Arg, said_words: &[Word], 
         Source::Vocab(_) => {
             texts.extend(reflex.vocab_of(&arg.name).iter().flat_map(|v| v.words.iter().map(|w| w.what.as_str())))
         }
-        Source::Pick(_) | Source::Flag => {}
+        Source::Pick(_) | Source::Flag | Source::Takes(_) => {}
     }
     let name: HashSet<String> = words(&reflex.name.replace('_', " ")).into_iter().map(|w| w.stem).collect();
     let its: HashSet<String> =

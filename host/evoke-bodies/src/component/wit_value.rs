@@ -22,6 +22,8 @@ fn wit_value(name: &str, value: &BodyValue, today: Date) -> Result<wit::Value, C
         BodyValue::Option(key) => wit::Value::Option(key.clone()),
         BodyValue::Word(word) => wit::Value::Word(word.clone()),
         BodyValue::Flag => wit::Value::Flag,
+        // Version 1 of the interface has no value for a whole result: it arrives as its JSON text.
+        BodyValue::Whole(data) => wit::Value::Text(data.to_string()),
         BodyValue::Pick(pick) => match pick {
             PickValue::Number(n) => wit::Value::Number(*n),
             PickValue::Duration(seconds) => wit::Value::Duration(*seconds),

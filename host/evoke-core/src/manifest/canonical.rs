@@ -39,6 +39,9 @@ impl Manifest {
                 .collect();
             out.insert("yields".into(), Value::Object(yields));
         }
+        if let Some(returns) = &self.returns {
+            out.insert("returns".into(), json!(returns));
+        }
         if !self.config.is_empty() {
             let config: Map<String, Value> = self
                 .config
@@ -97,6 +100,9 @@ impl Manifest {
                         }
                         Source::Flag => {
                             entry.insert("flag".into(), json!(true));
+                        }
+                        Source::Takes(name) => {
+                            entry.insert("takes".into(), json!(name));
                         }
                     }
                     if let Some((min, max)) = arg.range {

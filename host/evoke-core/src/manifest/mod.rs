@@ -69,6 +69,9 @@ pub enum Source {
     Pick(PickKind),
     /// Present or not.
     Flag,
+    /// The whole result of an earlier step of a plan whose reflex `returns` this name: never read from the
+    /// words, never asked, and so optional by nature.
+    Takes(String),
 }
 
 impl Source {
@@ -78,6 +81,7 @@ impl Source {
             Source::Vocab(_) => "vocab",
             Source::Pick(_) => "pick",
             Source::Flag => "flag",
+            Source::Takes(_) => "takes",
         }
     }
 
@@ -103,9 +107,10 @@ pub struct Arg {
 }
 
 impl Arg {
-    /// A required argument must be stated or asked for; a flag is optional by nature.
+    /// A required argument must be stated or asked for; a flag, and a whole result taken from an earlier
+    /// step, are optional by nature.
     pub fn is_required(&self) -> bool {
-        !self.optional && self.source != Source::Flag
+        !self.optional && !matches!(self.source, Source::Flag | Source::Takes(_))
     }
 }
 
@@ -167,6 +172,8 @@ pub struct Manifest {
     pub tests: Vec<Record>,
     /// The fields the body's result holds, in the order written.
     pub yields: Vec<Yield>,
+    /// The name its whole result goes by: a later step's argument that `takes` this name may take it.
+    pub returns: Option<String>,
 }
 
 impl Manifest {

@@ -103,6 +103,7 @@ fn read_top(top: &mut TableReader, body: Body, sink: &mut Sink) -> Option<Manife
     };
     let args = top.get("args").map_or(Some(Vec::new()), |e| read_args(&e, sink));
     let yields = top.get("yields").map_or(Some(Vec::new()), |e| read_yields(&e, sink));
+    let returns = top.get("returns").map_or(Some(None), |e| read_returns(&e, sink).map(Some));
 
     // What follows is checked against the arguments; with arguments that did not read, checking would
     // only add echoes of the same fault.
@@ -132,6 +133,7 @@ fn read_top(top: &mut TableReader, body: Body, sink: &mut Sink) -> Option<Manife
         examples: examples?,
         tests: tests?,
         yields: yields?,
+        returns: returns?,
     })
 }
 
@@ -342,10 +344,36 @@ fn read_argv(entry: &Entry, args: &[Arg], check_names: bool, sink: &mut Sink) ->
                 );
                 ok = false;
             }
+            Some(arg) if matches!(arg.source, Source::Takes(_)) => {
+                sink.error(
+                    Problem::ArgvTakes,
+                    &entry.path,
+                    &entry.key_span,
+                    format!("the argv names {{{name}}}, which takes a whole result"),
+                    "a whole result is JSON that needs a file or component body to read it; remove the element",
+                );
+                ok = false;
+            }
             Some(_) => {}
         }
     }
     ok.then_some(argv)
+}
+
+/// `returns`: the name the body's whole result goes by, a name as an argument's is.
+fn read_returns(entry: &Entry, sink: &mut Sink) -> Option<String> {
+    let name = entry.text(sink, false)?;
+    if !is_name(&name) {
+        sink.error(
+            Problem::BadName,
+            &entry.path,
+            &entry.key_span,
+            format!("`returns` \"{}\" is not a name", crate::text::escape_outside(&name)),
+            "name the whole result [a-z][a-z0-9_]*, like returns = \"forecast\"",
+        );
+        return None;
+    }
+    Some(name)
 }
 
 /// `[yields.<field>]`: `kind`, a pick kind, and an optional one-line `about`.
@@ -615,6 +643,22 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
         });
         sources.push((e, source));
     }
+    if let Some(e) = fields.get("takes") {
+        let source = e.text(sink, false).and_then(|name| {
+            if is_name(&name) {
+                return Some(Source::Takes(name));
+            }
+            sink.error(
+                Problem::BadName,
+                &e.path,
+                &e.key_span,
+                format!("`takes` \"{}\" is not a name", crate::text::escape_outside(&name)),
+                "name the whole result it takes, as the earlier reflex's `returns` does: takes = \"forecast\"",
+            );
+            None
+        });
+        sources.push((e, source));
+    }
     if let Some(e) = fields.get("flag") {
         let source = match e.value.get_ref() {
             DeValue::Boolean(true) => Some(Source::Flag),
@@ -632,7 +676,7 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
                 &item.path,
                 &item.key_span,
                 format!("the argument `{name}` has no source"),
-                "give it exactly one of options, vocab, pick or flag",
+                "give it exactly one of options, vocab, pick, flag or takes",
             );
             None
         }
@@ -644,7 +688,7 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
                 &item.path,
                 &item.key_span,
                 format!("the argument `{name}` has {} sources: {}", kinds.len(), kinds.join(", ")),
-                "keep exactly one of options, vocab, pick or flag",
+                "keep exactly one of options, vocab, pick, flag or takes",
             );
             None
         }
@@ -654,12 +698,16 @@ fn read_arg(item: &Entry, sink: &mut Sink) -> Option<(Arg, WasPlace)> {
         None => Some(false),
         Some(e) => {
             let optional = e.bool(sink);
-            if matches!(source, Some(Source::Flag)) {
+            if let Some(what @ (Source::Flag | Source::Takes(_))) = &source {
+                let (problem, what) = match what {
+                    Source::Flag => (Problem::OptionalFlag, "a flag"),
+                    _ => (Problem::OptionalTakes, "a whole result an earlier step gives"),
+                };
                 sink.error(
-                    Problem::OptionalFlag,
+                    problem,
                     &e.path,
                     &e.key_span,
-                    format!("`{name}` is a flag, optional by nature"),
+                    format!("`{name}` is {what}, optional by nature"),
                     "remove `optional`",
                 );
                 None

@@ -128,6 +128,16 @@ fn read_value(value: &Entry, arg: &Arg, utterance: &str, author: Author, sink: &
             }
         };
     }
+    if let Source::Takes(name) = &arg.source {
+        sink.error(
+            Problem::BadValue,
+            &value.path,
+            &value.key_span,
+            format!("`{}` takes the whole result `{name}` of an earlier step; no utterance says it", arg.name),
+            "remove the assertion: the value comes from the step before, never from the words",
+        );
+        return None;
+    }
     let text = value.text(sink, false)?;
     match &arg.source {
         Source::Options(_) => {
@@ -168,7 +178,7 @@ fn read_value(value: &Entry, arg: &Arg, utterance: &str, author: Author, sink: &
                 return None;
             }
         }
-        Source::Flag => unreachable!("flags are read above"),
+        Source::Flag | Source::Takes(_) => unreachable!("flags and whole results are read above"),
     }
     Some(Asserted::Text(text))
 }

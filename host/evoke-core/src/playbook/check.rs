@@ -262,6 +262,15 @@ fn refused_value(slots: &[Arg], target: &Reflex, arg: &Arg, value: &str) -> Opti
                 "write \"true\" or \"false\"".into(),
             )
         }),
+        Source::Takes(returned) => Some((
+            format!(
+                "`{name}` takes the whole result `{returned}` of an earlier step, which no value written here gives"
+            ),
+            format!(
+                "remove `{name}`: a step of {} takes it when it refers back to a step that returns it",
+                target.name
+            ),
+        )),
     }
 }
 
@@ -273,6 +282,7 @@ fn fills(slot: &Source, arg: &Source) -> bool {
         (Source::Vocab(a), Source::Vocab(b)) => a == b,
         (Source::Pick(a), Source::Pick(b)) => a == b,
         (Source::Flag, Source::Flag) => true,
+        (Source::Takes(a), Source::Takes(b)) => a == b,
         _ => false,
     }
 }
@@ -283,6 +293,7 @@ fn source_said(source: &Source) -> String {
         Source::Vocab(vocab) => format!("words of the vocabulary {vocab}"),
         Source::Pick(kind) => format!("a {kind}"),
         Source::Flag => "a flag".into(),
+        Source::Takes(returned) => format!("the whole result {returned}"),
     }
 }
 

@@ -89,6 +89,7 @@ impl Playbook {
                 examples: self.examples.clone(),
                 tests: Vec::new(),
                 yields: Vec::new(),
+                returns: None,
             },
             vocabs,
         }

@@ -153,8 +153,11 @@ pub struct Bind {
     pub step: usize,
     pub arg: String,
     pub from: usize,
+    /// The field of its result, or for a whole result (`takes`) the name its source returns it by.
     pub field: String,
-    pub kind: PickKind,
+    /// The pick kind of a field; a whole result has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<PickKind>,
     pub via: Via,
 }
 
@@ -167,6 +170,9 @@ pub enum Via {
     /// An optional value the words leave unstated: written into the step's words, which are decided
     /// again under the same gate.
     Rewrite,
+    /// A whole result, by the name its source `returns`: handed to the body beside the call's values,
+    /// never written into the words nor shown in the call.
+    Takes,
 }
 
 /// The plan whole, as `evoke try --json` prints it (less `trace`, which the host adds).
@@ -572,7 +578,7 @@ fn read_beside(plan: &mut Plan) {
     };
     for j in 0..plan.steps.len() {
         let bound = |b: &&Bind| b.step == j + 1;
-        let from_a_day = plan.binds.iter().filter(bound).find(|b| b.kind == PickKind::Date).map(|b| b.from);
+        let from_a_day = plan.binds.iter().filter(bound).find(|b| b.kind == Some(PickKind::Date)).map(|b| b.from);
         let from = from_a_day
             .or_else(|| plan.binds.iter().filter(bound).map(|b| b.from).find(|&k| has_a_day(&plan.steps[k - 1])));
         let Some(from) = from else { continue };
@@ -655,12 +661,26 @@ pub fn refer(catalog: &Catalog, plan: &mut Plan) {
                     .collect()
             })
             .unwrap_or_default();
+        let wholes: Vec<&str> = catalog
+            .get(reflex)
+            .map(|r| {
+                r.manifest
+                    .args
+                    .iter()
+                    .filter_map(|a| match &a.source {
+                        Source::Takes(name) => Some(name.as_str()),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         let may_name = |earlier: &Step| {
             let theirs = earlier.decision.reflex.as_deref();
             theirs == Some(reflex)
-                || theirs
-                    .and_then(|r| catalog.get(r))
-                    .is_some_and(|r| r.manifest.yields.iter().any(|y| takes.contains(&y.kind)))
+                || theirs.and_then(|r| catalog.get(r)).is_some_and(|r| {
+                    r.manifest.yields.iter().any(|y| takes.contains(&y.kind))
+                        || r.manifest.returns.as_deref().is_some_and(|name| wholes.contains(&name))
+                })
         };
         // Only steps of other parts: a step `again` wrote has this step's words, not earlier ones.
         let start = step.start;
@@ -714,37 +734,31 @@ fn bind_choosing(catalog: &Catalog, plan: &mut Plan, chosen: &[Chosen]) {
                 wanted.push((arg.name.clone(), Via::Rewrite));
             }
         }
+        // A whole result an argument takes, by the name its source returns.
+        let wholes = reflex.manifest.args.iter().filter(|a| matches!(a.source, Source::Takes(_)));
+        wanted.extend(wholes.map(|a| (a.name.clone(), Via::Takes)));
         for (name, via) in wanted {
-            let Some(Source::Pick(kind)) = reflex.manifest.arg(&name).map(|a| &a.source) else { continue };
-            let mut sources: Vec<(usize, String)> = Vec::new();
-            for earlier in &plan.steps[..j] {
-                let Some(theirs) = earlier.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
-                for y in theirs.manifest.yields.iter().filter(|y| y.kind == *kind) {
-                    sources.push((earlier.step, y.field.clone()));
-                }
-            }
+            let (kind, sources) = match reflex.manifest.arg(&name).map(|a| &a.source) {
+                Some(Source::Pick(kind)) => (Some(*kind), fields_of_kind(catalog, &plan.steps[..j], *kind)),
+                Some(Source::Takes(returned)) => (None, results_named(catalog, &plan.steps[..j], returned)),
+                _ => continue,
+            };
+            let bind = |from: usize, field: &str| Bind {
+                step: j + 1,
+                arg: name.clone(),
+                from,
+                field: field.to_string(),
+                kind,
+                via,
+            };
             match sources.as_slice() {
-                [(from, field)] => plan.binds.push(Bind {
-                    step: j + 1,
-                    arg: name.clone(),
-                    from: *from,
-                    field: field.clone(),
-                    kind: *kind,
-                    via,
-                }),
+                [(from, field)] => plan.binds.push(bind(*from, field)),
                 // An optional value with nothing to take from is simply not given.
-                [] if via == Via::Rewrite => {}
+                [] if via != Via::Fill => {}
                 [] => stops.push(VerdictBecause::NoSource { step: j + 1, arg: name.clone() }),
                 _ => match chosen.iter().find(|c| c.step == j + 1 && c.arg == name) {
                     Some(c) if sources.iter().any(|(from, field)| *from == c.from && *field == c.field) => {
-                        plan.binds.push(Bind {
-                            step: j + 1,
-                            arg: name.clone(),
-                            from: c.from,
-                            field: c.field.clone(),
-                            kind: *kind,
-                            via,
-                        })
+                        plan.binds.push(bind(c.from, &c.field))
                     }
                     _ => stops.push(VerdictBecause::SeveralSources {
                         step: j + 1,
@@ -763,6 +777,27 @@ fn bind_choosing(catalog: &Catalog, plan: &mut Plan, chosen: &[Chosen]) {
         return;
     }
     read_beside(plan);
+}
+
+/// The earlier steps' fields of `kind`, as `(step, field)`, in step order.
+fn fields_of_kind(catalog: &Catalog, earlier: &[Step], kind: PickKind) -> Vec<(usize, String)> {
+    let mut sources = Vec::new();
+    for step in earlier {
+        let Some(theirs) = step.decision.reflex.as_deref().and_then(|r| catalog.get(r)) else { continue };
+        for y in theirs.manifest.yields.iter().filter(|y| y.kind == kind) {
+            sources.push((step.step, y.field.clone()));
+        }
+    }
+    sources
+}
+
+/// The earlier steps whose reflex returns its whole result by `name`, as `(step, name)`, in step order.
+fn results_named(catalog: &Catalog, earlier: &[Step], name: &str) -> Vec<(usize, String)> {
+    let returns = |step: &Step| {
+        step.decision.reflex.as_deref().and_then(|r| catalog.get(r)).and_then(|r| r.manifest.returns.as_deref())
+            == Some(name)
+    };
+    earlier.iter().filter(|s| returns(s)).map(|s| (s.step, name.to_string())).collect()
 }
 
 /// The step's words with the value written in place of the words that refer back: text in quotes, so

@@ -67,6 +67,8 @@ fn score(session: &Session, case: &Case, decision: &Decision, answers: &Answers)
                 Source::Vocab(_) => "vocab",
                 Source::Pick(_) => "pick",
                 Source::Flag => "flag",
+                // No question reads a whole result, so no record asserts one.
+                Source::Takes(_) => continue,
             };
             let expected = match asserted {
                 evoke_core::manifest::Asserted::Flag(true) => top == "yes",

@@ -209,6 +209,12 @@ pub fn read_value(reflex: &Reflex, key: &str, text: Option<&str>) -> Result<(Str
         (Source::Flag, Some(other)) => {
             return Err(usage(format!("`{live}` is a flag: write `{live}` alone, not `{live}={other}`")));
         }
+        (Source::Takes(returned), _) => {
+            return Err(usage(format!(
+                "`{live}` takes the whole result `{returned}` of an earlier step of a plan; no value given by name is one"
+            ))
+            .with_fix(format!("say it after a request whose reflex returns {returned}: `… and {} it`", reflex.name)));
+        }
         (_, None) => return Err(usage(format!("`{live}` needs a value: {live}=…"))),
         (Source::Options(options), Some(text)) => match options.iter().find(|(k, _)| k == text) {
             Some((key, _)) => Some(Value::Option { key: key.clone() }),

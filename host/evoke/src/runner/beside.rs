@@ -14,7 +14,7 @@ use evoke_core::weave::plan::Plan;
 /// and is read from today at the body's edge.
 pub fn read_beside(plan: &Plan, i: usize, bounds: &[Bound], mut decision: Decision, today: Today) -> Decision {
     for (arg, &from) in &plan.steps[i].beside {
-        let taken = bounds.iter().filter(|b| b.from == from).find_map(|b| day_of(&b.value));
+        let taken = bounds.iter().filter(|b| b.from == from).find_map(|b| day_of(b.value.as_ref()?));
         let said = || plan.steps.get(from - 1)?.decision.args.as_ref()?.0.iter().find_map(|(_, v)| day_of(v));
         let Some(base) = taken.or_else(said) else { continue };
         let Some(args) = decision.args.as_mut() else { continue };

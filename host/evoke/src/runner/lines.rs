@@ -77,13 +77,15 @@ pub struct StepLine<'a> {
     pub why: Option<Why>,
 }
 
-/// A value a step took from another step's result.
+/// A value a step took from another step's result. A whole result (`via: takes`) has no `value` here: it
+/// stays on its source's line as `result.data`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Bound {
     pub arg: String,
     pub from: usize,
     pub field: String,
-    pub value: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
 }
 
 /// Which plan file a step ran from: the file as shown and the SHA-256 of what was read.

@@ -172,6 +172,8 @@ struct Runner<'r> {
     rounds: Vec<Vec<Round>>,
     decided: Vec<Decided>,
     bounds: Vec<Vec<Bound>>,
+    /// Per step, the whole results it takes (`via: takes`), by argument, handed to its body at its turn.
+    wholes: Vec<Vec<(String, serde_json::Value)>>,
     from_of: Vec<Vec<evoke_core::playbook::From>>,
     /// Per step, the words the sentence said once for several steps that it took.
     shared_of: Vec<std::collections::BTreeMap<String, evoke_core::weave::shared::Shared>>,
@@ -256,6 +258,7 @@ pub async fn run(
         rounds,
         decided,
         bounds: vec![Vec::new(); count],
+        wholes: vec![Vec::new(); count],
         from_of: plan.steps.iter().map(|s| s.from.clone()).collect(),
         shared_of: plan.steps.iter().map(|s| s.shared.clone()).collect(),
         beside_of: plan.steps.iter().map(|s| s.beside.clone()).collect(),

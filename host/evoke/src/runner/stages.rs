@@ -106,8 +106,18 @@ impl Runner<'_> {
         let mut answers = Vec::new();
         let mut lacking = None;
         for b in &binds {
+            // A whole result is handed to the body as its source returned it, beside the call's values.
+            let Some(kind) = b.kind else {
+                let Some(data) = results[b.from - 1].clone() else {
+                    lacking = Some(b);
+                    continue;
+                };
+                self.bounds[i].push(Bound { arg: b.arg.clone(), from: b.from, field: b.field.clone(), value: None });
+                self.wholes[i].push((b.arg.clone(), data));
+                continue;
+            };
             let field = results[b.from - 1].as_ref().and_then(|d| d.get(&b.field));
-            let value = match plan::taken(b.kind, field) {
+            let value = match plan::taken(kind, field) {
                 Ok(value) => value,
                 Err(plan::Untaken::Nothing) => {
                     lacking = Some(b);
@@ -135,19 +145,22 @@ impl Runner<'_> {
                 arg: b.arg.clone(),
                 from: b.from,
                 field: b.field.clone(),
-                value: value.clone(),
+                value: Some(value.clone()),
             });
             answers.push((b.arg.clone(), value, b.via));
         }
         // A value no earlier step gave stops the step as one its words do not read.
         if let Some(b) = lacking {
-            let message = format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg);
+            let message = match b.kind {
+                Some(_) => format!("step {} gave no {} of the kind {} takes", b.from, b.field, b.arg),
+                None => format!("step {} returned no result for {} to take", b.from, b.arg),
+            };
             return Err((decision, message, Why::NothingToTake { from: b.from }));
         }
         let mut candidates = self.decided[i].candidates.clone();
         let mut fills = Vec::new();
         for (arg, value, via) in answers {
-            if via == Via::Fill {
+            if via != Via::Rewrite {
                 fills.push((arg, value));
                 continue;
             }

@@ -106,8 +106,18 @@ impl Runner<'_> {
             self.emit(i, decision, None, Status::Refused, said(format!("the journal cannot be written: {e}")));
             return Ended { exit: Exit::Failed, data: None };
         }
+        let wholes = self.wholes[i].clone();
+        let runs = match runs {
+            Runs::Body(mut prepared) => {
+                let handed =
+                    wholes.iter().map(|(name, data)| (name.clone(), evoke_bodies::BodyValue::Whole(data.clone())));
+                prepared.call.args.extend(handed);
+                Runs::Body(prepared)
+            }
+            code => code,
+        };
         let ran = match runs {
-            Runs::Code(code) => code.call(&decision.args.clone().unwrap_or_default(), &decision.input),
+            Runs::Code(code) => code.call_with(&decision.args.clone().unwrap_or_default(), &wholes, &decision.input),
             Runs::Body(prepared) if options.signals => body::run(&prepared, &session.places.cache, interrupted()).await,
             Runs::Body(prepared) => body::run(&prepared, &session.places.cache, std::future::pending()).await,
         };

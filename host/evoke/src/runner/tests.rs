@@ -214,7 +214,7 @@ fn a_day_of_the_month_beside_a_step_is_read_after_the_day_that_step_gave() {
         arg: "from".into(),
         from: 1,
         field: "lands".into(),
-        value: date("2027-03-30", DateReading::Calendar { year: 2027, month: 3, day: 30 }),
+        value: Some(date("2027-03-30", DateReading::Calendar { year: 2027, month: 3, day: 30 })),
     };
     let today = evoke_bodies::dates::today();
     let read = read_beside(&plan, 1, std::slice::from_ref(&landed), hotel.clone(), today);
@@ -224,4 +224,57 @@ fn a_day_of_the_month_beside_a_step_is_read_after_the_day_that_step_gave() {
     // Without a day taken from that step, nor one its own words say, the day stays as read.
     let unread = read_beside(&plan, 1, &[], hotel.clone(), today);
     assert_eq!(unread, hotel);
+}
+
+const WEATHER: &str = "reflex = 1
+description = \"Look up today's weather forecast.\"
+effect = \"read\"
+confirm = \"Look up the forecast?\"
+returns = \"report\"
+
+[examples]
+\"check the weather\" = {}
+\"what's the forecast today\" = {}
+";
+
+const SEND: &str = "reflex = 1
+description = \"Send a report to a colleague.\"
+effect = \"write\"
+confirm = \"Send it to {to}?\"
+
+[args.to]
+ask = \"To whom?\"
+options.sam = \"Sam from work.\"
+options.kim = \"Kim from the lab.\"
+
+[args.report]
+ask = \"What report to send?\"
+takes = \"report\"
+
+[examples]
+\"send it to sam\" = { to = \"sam\" }
+\"mail the report to kim\" = { to = \"kim\" }
+";
+
+#[test]
+fn a_step_that_takes_a_whole_result_receives_it_as_its_source_returned_it() {
+    let home = tempfile::tempdir().unwrap();
+    let forecast = serde_json::json!({ "high": 21, "sky": "clear" });
+    let given = forecast.clone();
+    let weather = CodeReflex::new("weather", WEATHER, move |_: &Called| {
+        Ok(Returned { text: "clear, 21°".into(), data: Some(given.clone()) })
+    });
+    let received: Arc<Mutex<Vec<serde_json::Value>>> = Arc::default();
+    let kept = received.clone();
+    let send = CodeReflex::new("send", SEND, move |called: &Called| {
+        kept.lock().unwrap().push(serde_json::Value::Object(called.args().clone()));
+        Ok(Returned::default())
+    });
+    let code = vec![weather.unwrap(), send.unwrap()];
+    let session = session(home.path(), &code);
+    let (exit, ended) =
+        run_plan(&session, &code, "check the weather and send it to sam", &person(true, true), Journaled::Said);
+    assert_eq!((exit, statuses(&ended)), (Exit::Done, vec!["ran", "ran"]));
+    let received = received.lock().unwrap();
+    assert_eq!(received.as_slice(), [serde_json::json!({ "to": "sam", "report": forecast })]);
 }

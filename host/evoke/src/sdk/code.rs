@@ -96,9 +96,15 @@ impl CodeReflex {
     /// Runs the body on the calling thread. A panic in it is a failure of the call, as a throw is; a
     /// result past the output bound is one too, as a body's in a process of its own is.
     pub(crate) fn call(&self, args: &Args, input: &str) -> Ran {
+        self.call_with(args, &[], input)
+    }
+
+    /// [`Self::call`], with the whole results a step of a plan takes beside its values.
+    pub(crate) fn call_with(&self, args: &Args, wholes: &[(String, serde_json::Value)], input: &str) -> Ran {
         let today = evoke_bodies::dates::today();
         let args = args.0.iter().map(|(name, value)| (name.clone(), evoke_bodies::BodyValue::from(value).json(today)));
-        let called = Called { input: input.to_string(), args: args.collect(), config: Map::new() };
+        let wholes = wholes.iter().map(|(name, data)| (name.clone(), data.clone()));
+        let called = Called { input: input.to_string(), args: args.chain(wholes).collect(), config: Map::new() };
         let limit = evoke_bodies::bounded::OUTPUT_LIMIT;
         let over = |what: &str| Failure {
             message: format!("the body {what} more than {limit} bytes; nothing of it was kept"),
