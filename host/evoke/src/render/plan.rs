@@ -145,17 +145,24 @@ pub fn plan_steps(plan: &Plan) -> String {
         }
         let call = d.call.clone().unwrap_or_else(|| d.reflex.clone().unwrap_or_default());
         let line = plan_step(step.step, &call, d.confidence);
-        out.push_str(&format!("{}{}\n", line.trim_end_matches('\n'), written_by(step)));
+        out.push_str(&format!("{}{}\n", line.trim_end_matches('\n'), written_by(plan, step)));
     }
     out
 }
 
 /// What a person confirming a plan must see of a step beyond its call: a value it took from words said for
-/// another step, the condition it runs under, and the nested playbook that wrote it.
-fn written_by(step: &plan::Step) -> String {
+/// another step, a whole result it takes, a day read beside another step's, the condition it runs under,
+/// and the nested playbook that wrote it.
+fn written_by(plan: &Plan, step: &plan::Step) -> String {
     let mut said = String::new();
     for arg in step.shared.keys() {
         said.push_str(&format!("  · {} said for another step", escape_outside(arg)));
+    }
+    for bind in plan::binds_of(plan, step.step).into_iter().filter(|b| b.via == plan::Via::Takes) {
+        said.push_str(&format!("  · takes {} from {}", escape_outside(&bind.field), bind.from));
+    }
+    for (arg, from) in &step.beside {
+        said.push_str(&format!("  · {} read beside step {from}'s day", escape_outside(arg)));
     }
     if let Some(when) = &step.when {
         said.push_str(&format!(
@@ -219,7 +226,7 @@ pub fn plan_reading(plan: &Plan) -> String {
                 confidence,
                 d.outcome.as_str(),
                 repair,
-                written_by(step)
+                written_by(plan, step)
             ));
         }
         let stages: Vec<String> =
