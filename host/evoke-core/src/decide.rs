@@ -310,6 +310,11 @@ impl<'c> Decider<'c> {
                     asked.choices = asked.choices.without(&key);
                     missing.push(asked);
                 }
+                // An option said only where the words state how things are (`the kitchen was left on, turn it
+                // off`) tells what is, not what is asked: the person says which is meant, never a yes to it.
+                Read::Value(Value::Option { key }) if self.said_only_where_stated(arg, &key) => {
+                    missing.push(self.missing(reflex, arg, MissingBecause::Unsettled));
+                }
                 // A value typed inside what the sentence spares (`anything but 80`) is asked for too.
                 Read::Value(Value::Pick { span, .. }) if self.spared_span(&span) => {
                     let mut asked = self.missing_unspared(reflex, arg, MissingBecause::Unstated);
@@ -397,6 +402,23 @@ impl<'c> Decider<'c> {
         let spared = crate::mood::spared_ranges(text);
         let inside = |p: &Span| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end);
         said.iter().flat_map(|s| &s.mentions).map(|m| (m.key.clone(), inside(&m.span))).collect()
+    }
+
+    /// Whether an option key of `arg` is said in the input only inside clauses that state how things are
+    /// (`the kitchen was left on, turn it off`), beside a clause that asks.
+    fn said_only_where_stated(&self, arg: &Arg, key: &str) -> bool {
+        let Source::Options(options) = &arg.source else { return false };
+        let stated = crate::readback::stated_ranges(&self.input);
+        if stated.is_empty() {
+            return false;
+        }
+        let keys: Vec<(&str, &str)> = options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect();
+        let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys };
+        let said = crate::mention::said(&self.input, &[offered]);
+        let places: Vec<&Span> =
+            said.iter().flat_map(|s| &s.mentions).filter(|m| m.key == key).map(|m| &m.span).collect();
+        let inside = |p: &Span| stated.iter().any(|(start, end)| *start <= p.start && p.end <= *end);
+        !places.is_empty() && places.iter().all(|p| inside(p))
     }
 
     /// Whether an option key of `arg` is said in the sentence only inside what it spares.

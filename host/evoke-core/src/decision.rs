@@ -236,7 +236,9 @@ pub enum MissingBecause {
         key: String,
     },
     /// The engine holds two or more of the argument's values and none as surely as the route's bar asks of
-    /// a reflex: which was meant is for the person to say (`set a timer for 5 or 10 minutes`).
+    /// a reflex (`set a timer for 5 or 10 minutes`), or it read an option the input names only where it
+    /// states how things are (`the kitchen was left on, turn it off`): which was meant is for the person to
+    /// say.
     Unsettled,
     /// Words of the input answer the ask, and the engine read no value from them (judged `unstated`): the
     /// words are shown, and a listed value they name is made ready for a yes (`likely`).

@@ -508,6 +508,20 @@ struct Clause {
     words: Vec<usize>,
 }
 
+/// The stretches of `input`, in characters, of its clauses that state something (`the kitchen was left on,
+/// turn it off`), where another clause does not: what such a clause names is how things are, not what is
+/// asked. Empty where every clause states, which the mood reads whole.
+pub(crate) fn stated_ranges(input: &str) -> Vec<(usize, usize)> {
+    let said_words = words(input);
+    let found = clauses_of(input, &said_words);
+    let states: Vec<bool> = found.iter().map(|c| crate::mood::states(&c.text)).collect();
+    if states.iter().all(|s| *s) {
+        return Vec::new();
+    }
+    let span = |c: &Clause| (said_words[c.words[0]].start, said_words[c.words[c.words.len() - 1]].end);
+    found.iter().zip(states).filter(|(_, s)| *s).map(|(c, _)| span(c)).collect()
+}
+
 /// The input's clauses that hold a word, in order: the stretches between two of [`CLAUSE_ENDS`].
 fn clauses_of(input: &str, said_words: &[Word]) -> Vec<Clause> {
     let chars: Vec<char> = input.chars().collect();
