@@ -285,7 +285,8 @@ impl<'c> Decider<'c> {
                 Some(answer) => {
                     let (top, p) = answer.top();
                     judgments.push(Judgment { question: id.clone(), top: top.to_string(), p });
-                    if matches!(arg.source, Source::Pick(_)) && self.unsettled(answer) {
+                    let named_both = || matches!(arg.source, Source::Options(_)) && self.names_top_two(arg, answer);
+                    if (matches!(arg.source, Source::Pick(_)) || named_both()) && self.unsettled(answer) {
                         missing.push(self.missing_unspared(reflex, arg, MissingBecause::Unsettled));
                         continue;
                     }
@@ -371,8 +372,9 @@ impl<'c> Decider<'c> {
 
     /// Whether a pick's answer holds two or more spans, the first under the route's bar (the bar under
     /// which evoke does not choose a reflex either) or less than twice as likely as the second. Without a
-    /// gate, nothing is unsettled. An option or vocabulary value is never unsettled: words that name several
-    /// of them are a list, which the weave reads as a step per value (`again`), from the value read.
+    /// gate, nothing is unsettled. A vocabulary value is never unsettled: words that name several of them are
+    /// a list, which the weave reads as a step per value (`again`), from the value read. An option is only
+    /// where the input names both of the two it holds likeliest ([`Self::names_top_two`]).
     fn unsettled(&self, answer: &Distribution) -> bool {
         let Some(gate) = self.gate.as_ref() else { return false };
         let value = |key: &str| key != UNSTATED && key != NONE;
@@ -402,6 +404,19 @@ impl<'c> Decider<'c> {
         let spared = crate::mood::spared_ranges(text);
         let inside = |p: &Span| spared.iter().any(|(start, end)| *start <= p.start && p.end <= *end);
         said.iter().flat_map(|s| &s.mentions).map(|m| (m.key.clone(), inside(&m.span))).collect()
+    }
+
+    /// Whether the input names both of the two options the engine holds likeliest for `arg` (`turn off the
+    /// den, then turn on the office`): two acts the words ask for, which no list of values reads as one.
+    fn names_top_two(&self, arg: &Arg, answer: &Distribution) -> bool {
+        let Source::Options(options) = &arg.source else { return false };
+        let ranked = answer.ranked();
+        let [(first, _), (second, _), ..] = ranked.as_slice() else { return false };
+        let keys: Vec<(&str, &str)> = options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect();
+        let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys };
+        let said = crate::mention::said(&self.input, &[offered]);
+        let named = |key: &str| said.iter().flat_map(|s| &s.mentions).any(|m| m.key == key);
+        named(first) && named(second)
     }
 
     /// Whether an option key of `arg` is said in the input only inside clauses that state how things are
