@@ -34,6 +34,9 @@ pub enum Repair {
     /// A step whose words name several values of a list, read for the one value its call holds: the steps
     /// `again` wrote for the others follow it (`turn off the den and office lights`, the den's step).
     Apart,
+    /// A side of an `and` or a `then` the engine read as joining one request, where the call left the
+    /// other side out: each side a step of its own, on a reflex of its own.
+    Split,
 }
 
 /// One step of the plan.

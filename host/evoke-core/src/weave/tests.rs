@@ -1330,3 +1330,13 @@ fn a_part_left_out_that_something_is_joined_to_holds_every_step() {
     assert!(!joined("turn off the kitchen lights, not the den, then set a timer for 5 minutes", &[]));
     assert!(!joined("turn on the den lights but not the office", &[]));
 }
+
+#[test]
+fn a_side_split_off_names_a_thing_the_calls_reflex_never_speaks_of() {
+    let lights = reflex("lights", LIGHTS, Some("den = \"The TV room.\"\n"));
+    assert!(two_things::names_another_thing("set a timer for 5 minutes", &lights));
+    assert!(two_things::names_another_thing("lock the back door", &lights));
+    // What the speaker knows or wonders names no second thing; nor do the reflex's own words.
+    assert!(!two_things::names_another_thing("i'm not sure why", &lights));
+    assert!(!two_things::names_another_thing("turn the lights on", &lights));
+}

@@ -123,21 +123,7 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
         return false;
     }
     let spoken = spoken_of(reflex);
-    // A word that asks for the call once more (`and start it again`) joins a second call of it.
-    let unspoken = |from: usize, to: usize| {
-        said.iter().enumerate().filter(|(_, w)| w.start >= from && w.end <= to).any(|(i, w)| {
-            crate::readback::says_again(&said, i)
-                || (!in_a_span(w.start, w.end)
-                    && !is_stop(w)
-                    && !COURTESY.contains(&w.lower.as_str())
-                    && !COURTESY.contains(&w.stem.as_str())
-                    && !NOT_KNOWING.contains(&w.lower.as_str())
-                    && !JOINING_WORDS.iter().any(|p| p.contains(&w.lower.as_str()))
-                    && !CLOSING_JOINS.contains(&w.lower.as_str())
-                    && !w.lower.chars().all(|c| c.is_ascii_digit())
-                    && !spoken.contains(&w.stem))
-        })
-    };
+    let unspoken = |from: usize, to: usize| names_unspoken(&said, candidates, &spoken, from, to);
     let length = chars.len();
     let bounds: Vec<(usize, usize)> = places.iter().map(|c| (c.start, c.end)).chain(joins.iter().copied()).collect();
     // A bound with no word between it and the join bounds nothing: `and, the tv` reads on past the comma.
@@ -149,6 +135,34 @@ pub fn may_ask_two_things(input: &str, candidates: &[Candidate], reflex: &Reflex
             bounds.iter().filter(|b| b.0 >= end && words_between(end, b.0)).map(|b| b.0).min().unwrap_or(length);
         unspoken(before, start) || unspoken(end, after)
     })
+}
+
+/// Whether the words between characters `from` and `to` name a thing a reflex never speaks of (`spoken`,
+/// [`spoken_of`]): a word no typed span holds, no small word, courtesy or word of what the speaker knows,
+/// nor a word that joins. A word that asks for the call once more (`and start it again`) joins a second
+/// call of it, and counts too.
+fn names_unspoken(said: &[Word], candidates: &[Candidate], spoken: &BTreeSet<String>, from: usize, to: usize) -> bool {
+    let in_a_span = |start: usize, end: usize| candidates.iter().any(|c| start < c.span.end && c.span.start < end);
+    said.iter().enumerate().filter(|(_, w)| w.start >= from && w.end <= to).any(|(i, w)| {
+        crate::readback::says_again(said, i)
+            || (!in_a_span(w.start, w.end)
+                && !is_stop(w)
+                && !COURTESY.contains(&w.lower.as_str())
+                && !COURTESY.contains(&w.stem.as_str())
+                && !NOT_KNOWING.contains(&w.lower.as_str())
+                && !JOINING_WORDS.iter().any(|p| p.contains(&w.lower.as_str()))
+                && !CLOSING_JOINS.contains(&w.lower.as_str())
+                && !w.lower.chars().all(|c| c.is_ascii_digit())
+                && !spoken.contains(&w.stem))
+    })
+}
+
+/// Whether `side`, a side of a joint in a call of `reflex`, names a thing that reflex never speaks of: the
+/// side the call leaves out, as [`may_ask_two_things`] reads it (`i'm not sure why` names none).
+pub fn names_another_thing(side: &str, reflex: &Reflex) -> bool {
+    let said = words(side);
+    let candidates = crate::recognize::recognize(side);
+    names_unspoken(&said, &candidates, &spoken_of(reflex), 0, side.chars().count())
 }
 
 /// Whether a part that says what not to do joins more to it (`…, not the den, and the office`): whether

@@ -88,6 +88,15 @@ enum State<'c> {
         others: Vec<Other>,
         questions: Questions,
     },
+    /// Side `k` of a joint the engine read as one request, decided alone (003's `split`): `sides` the two
+    /// parts, `decided` the sides decided so far, `whole` the call that left a side out.
+    Split {
+        k: usize,
+        sides: Vec<super::Part>,
+        decided: Vec<Decision>,
+        whole: Box<Decision>,
+        decider: Decider<'c>,
+    },
     /// Step `j` of the settled plan decided again with a word another part says written into its words.
     Rewrite {
         plan: Box<Plan>,
@@ -117,6 +126,8 @@ pub struct Weaver<'c> {
     named_tried: Vec<bool>,
     /// Whether the sentence was already tried as asking one thing.
     as_one_tried: bool,
+    /// Whether a call that left a side of a joint out was already tried as two steps (`split`).
+    split_tried: bool,
     /// The engine's reading of each part its words left open (by the part's offsets), once asked.
     does: Option<Vec<((usize, usize), super::count::Does)>>,
     /// Per part: whether it was already tried as one with the part after it.
@@ -160,6 +171,7 @@ impl<'c> Weaver<'c> {
             spliced_tried: Vec::new(),
             named_tried: Vec::new(),
             as_one_tried: false,
+            split_tried: false,
             does: None,
             merge_tried: Vec::new(),
             lone_tried: Vec::new(),
@@ -205,6 +217,7 @@ impl<'c> Weaver<'c> {
             State::AsOne { decider, .. } => decider.questions().map(|q| (self.input.as_str(), q)),
             State::Again { text, questions, .. } => Some((text.as_str(), questions)),
             State::Rewrite { rewrite, decider, .. } => decider.questions().map(|q| (rewrite.words.as_str(), q)),
+            State::Split { k, sides, decider, .. } => decider.questions().map(|q| (sides[*k].text.as_str(), q)),
             State::Done(_) => None,
         }
     }
@@ -321,6 +334,13 @@ impl<'c> Weaver<'c> {
                 self.again_from = i + 1;
                 self.after_parts()
             }
+            State::Split { k, sides, mut decided, whole, mut decider } => match decider.feed(answers).cloned() {
+                Some(decision) => {
+                    decided.push(decision);
+                    self.next_side(k + 1, sides, decided, *whole)
+                }
+                None => State::Split { k, sides, decided, whole, decider },
+            },
             State::Rewrite { plan, j, rewrite, mut decider } => match decider.feed(answers).cloned() {
                 Some(decision) => {
                     let mut plan = *plan;
@@ -444,9 +464,12 @@ impl<'c> Weaver<'c> {
         let whole = reading.splits.iter().all(|s| !s.cut) && reading.excluded.is_empty();
         if (whole || self.stood_as_one)
             && self.extra.iter().all(Vec::is_empty)
-            && let Some(Some((decision, _))) = self.parts.first()
+            && let Some(Some((decision, _))) = self.parts.first().cloned()
         {
-            return State::Done(Box::new(Woven::One(self.detailed(decision.clone()))));
+            if whole && let Some(state) = self.try_split(decision.clone()) {
+                return state;
+            }
+            return State::Done(Box::new(Woven::One(self.detailed(decision))));
         }
         let reflexes: Vec<&crate::catalog::Reflex> = self
             .parts

@@ -1,5 +1,5 @@
 //! The repairs a plan makes of parts decided on their own (003's `merged`, `narrowed`, `spliced`, `first`,
-//! `verb` and `named`, and the steps `pointed` writes): each decides a part again under other words, or writes it
+//! `verb`, `named` and `split`, and the steps `pointed` writes): each decides a part again under other words, or writes it
 //! again for values said before it, and keeps the result only where the words bear it out.
 
 use super::{State, Weaver};
@@ -279,6 +279,94 @@ impl<'c> Weaver<'c> {
             self.join(i, part, decision, Repair::Merged);
         }
         self.after_parts()
+    }
+}
+
+impl<'c> Weaver<'c> {
+    /// 003's `split`: a sentence left whole whose call leaves a side of its one `and` or `then` out
+    /// (`two_things`) is decided again side by side, where each side opens as a request does, with a word
+    /// some reflex's example opens with (`turn off the den lights and lock the back door`).
+    pub(super) fn try_split(&mut self, whole: Decision) -> Option<State<'c>> {
+        if self.split_tried || !whole.because.iter().flatten().any(|b| *b == crate::decision::Because::TwoThings) {
+            return None;
+        }
+        self.split_tried = true;
+        let reading = self.reading.as_ref()?;
+        let joins: Vec<&crate::weave::Split> =
+            reading.splits.iter().filter(|s| !s.cut && matches!(s.text.as_str(), "and" | "then")).collect();
+        let [join] = joins.as_slice() else { return None };
+        // The engine leans towards a cut there at least half as far as a cut needs: a joint it read as
+        // surely one request stays one.
+        if join.p < self.bar / 2.0 {
+            return None;
+        }
+        let sides = crate::weave::parts_cut_at(&self.input, &[(join.start, join.end)]);
+        let opens = |part: &crate::weave::Part| {
+            crate::words::words(&part.text).first().is_some_and(|w| opens_an_example(self.catalog, &w.lower))
+        };
+        if sides.len() != 2 || !sides.iter().all(opens) {
+            return None;
+        }
+        Some(self.next_side(0, sides, Vec::new(), whole))
+    }
+
+    /// Decides side `k` of a split, or, with both decided, keeps them where each acts on a reflex of its
+    /// own, one of them the call's: each then a step that waits for a person, since the engine read one
+    /// request there. Otherwise the call stands as it was read.
+    pub(super) fn next_side(
+        &mut self,
+        k: usize,
+        sides: Vec<crate::weave::Part>,
+        decided: Vec<Decision>,
+        whole: Decision,
+    ) -> State<'c> {
+        let mut decided = decided;
+        if k < sides.len() {
+            let Ok(decider) = Decider::new(self.catalog, self.gate, &sides[k].text).map(|d| d.within(&self.input))
+            else {
+                return State::Done(Box::new(super::Woven::One(self.detailed(whole))));
+            };
+            return match decider.decision().cloned() {
+                Some(decision) => {
+                    decided.push(decision);
+                    self.next_side(k + 1, sides, decided, whole)
+                }
+                None => State::Split { k, sides, decided, whole: Box::new(whole), decider },
+            };
+        }
+        let acts = |d: &Decision| {
+            matches!(d.outcome, Outcome::Run | Outcome::Confirm)
+                && !d.because.iter().flatten().any(|b| {
+                    matches!(b, crate::decision::Because::NotARequest { .. } | crate::decision::Because::TwoThings)
+                })
+        };
+        let reflexes: Vec<Option<&str>> = decided.iter().map(|d| d.reflex.as_deref()).collect();
+        // The side the call left out names a thing its reflex never speaks of, as `two_things` read it: a
+        // side that only says what the speaker knows (`… and i'm not sure why`) is no request of its own.
+        let call = whole.reflex.as_deref().and_then(|r| self.catalog.get(r));
+        let other = reflexes.iter().position(|r| *r != whole.reflex.as_deref());
+        let left_out = match (call, other) {
+            (Some(call), Some(k)) => crate::weave::two_things::names_another_thing(&sides[k].text, call),
+            _ => false,
+        };
+        let holds = decided.len() == 2
+            && decided.iter().all(acts)
+            && reflexes[0] != reflexes[1]
+            && reflexes.contains(&whole.reflex.as_deref())
+            && left_out;
+        if !holds {
+            return State::Done(Box::new(super::Woven::One(self.detailed(whole))));
+        }
+        let reading = self.reading.as_mut().expect("parts are read");
+        let (from, to) = (sides[0].end, sides[1].start);
+        for split in reading.splits.iter_mut().filter(|s| from <= s.start && s.end <= to) {
+            split.cut = true;
+        }
+        reading.parts = sides;
+        let held: Vec<Option<(Decision, Option<Repair>)>> =
+            decided.iter().map(|d| Some((self.held(d), Some(Repair::Split)))).collect();
+        self.set_parts(held, true);
+        self.finish()
     }
 }
 
