@@ -409,31 +409,42 @@ impl<'c> Decider<'c> {
     /// Whether the input names both of the two options the engine holds likeliest for `arg` (`turn off the
     /// den, then turn on the office`): two acts the words ask for, which no list of values reads as one.
     fn names_top_two(&self, arg: &Arg, answer: &Distribution) -> bool {
-        let Source::Options(options) = &arg.source else { return false };
         let ranked = answer.ranked();
         let [(first, _), (second, _), ..] = ranked.as_slice() else { return false };
+        !self.option_places(arg, first).is_empty() && !self.option_places(arg, second).is_empty()
+    }
+
+    /// Where the input names option `key` of `arg`, in characters: word for word as [`crate::mention`] reads
+    /// a key, or, for a key of one word, by any word of its stem (`dimmed`, `dimming` for `dim`).
+    fn option_places(&self, arg: &Arg, key: &str) -> Vec<(usize, usize)> {
+        let Source::Options(options) = &arg.source else { return Vec::new() };
         let keys: Vec<(&str, &str)> = options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect();
         let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys };
         let said = crate::mention::said(&self.input, &[offered]);
-        let named = |key: &str| said.iter().flat_map(|s| &s.mentions).any(|m| m.key == key);
-        named(first) && named(second)
+        let mut places: Vec<(usize, usize)> = said
+            .iter()
+            .flat_map(|s| &s.mentions)
+            .filter(|m| m.key == key)
+            .map(|m| (m.span.start, m.span.end))
+            .collect();
+        if let [word] = crate::words::words(key).as_slice() {
+            let stemmed = crate::words::words(&self.input).into_iter().filter(|w| w.stem == word.stem);
+            places.extend(stemmed.map(|w| (w.start, w.end)).filter(|p| !places.contains(p)).collect::<Vec<_>>());
+        }
+        places
     }
 
     /// Whether an option key of `arg` is said in the input only inside clauses that state how things are
-    /// (`the kitchen was left on, turn it off`), beside a clause that asks.
+    /// (`the kitchen was left on, turn it off`, `the den lights were dimmed, undo it`), beside a clause that
+    /// asks.
     fn said_only_where_stated(&self, arg: &Arg, key: &str) -> bool {
-        let Source::Options(options) = &arg.source else { return false };
         let stated = crate::readback::stated_ranges(&self.input);
         if stated.is_empty() {
             return false;
         }
-        let keys: Vec<(&str, &str)> = options.iter().map(|(k, what)| (k.as_str(), what.as_str())).collect();
-        let offered = crate::mention::Offered { name: &arg.name, ask: &arg.ask, keys };
-        let said = crate::mention::said(&self.input, &[offered]);
-        let places: Vec<&Span> =
-            said.iter().flat_map(|s| &s.mentions).filter(|m| m.key == key).map(|m| &m.span).collect();
-        let inside = |p: &Span| stated.iter().any(|(start, end)| *start <= p.start && p.end <= *end);
-        !places.is_empty() && places.iter().all(|p| inside(p))
+        let places = self.option_places(arg, key);
+        let inside = |(s, e): &(usize, usize)| stated.iter().any(|(start, end)| start <= s && e <= end);
+        !places.is_empty() && places.iter().all(inside)
     }
 
     /// Whether an option key of `arg` is said in the sentence only inside what it spares.
