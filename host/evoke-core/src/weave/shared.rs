@@ -174,13 +174,17 @@ fn said_elsewhere(plan: &Plan, j: usize, reflex: &crate::catalog::Reflex, arg: &
     let mut said: Vec<(Value, String, String)> = Vec::new();
     let others = plan.steps.iter().enumerate().filter(|(k, s)| s.start != own.start && may_share(*k, s));
     for (_, other) in others {
-        for (name, key, start, end) in crate::readback::mentions(&other.text, reflex) {
-            if name != arg {
-                continue;
-            }
-            if !took(other, &key) {
-                continue;
-            }
+        let named: Vec<(String, usize, usize)> = crate::readback::mentions(&other.text, reflex)
+            .into_iter()
+            .filter(|(name, ..)| name == arg)
+            .map(|(_, key, start, end)| (key, start, end))
+            .collect();
+        // A part whose call took none of them says them for itself only; one that names several (`… in the
+        // den or the office`) says each, whichever its own call took, so no one value is said for the step.
+        if !named.iter().any(|(key, ..)| took(other, key)) {
+            continue;
+        }
+        for (key, start, end) in named {
             // The value as this reflex's own list has it: a vocabulary word carries this reflex's value.
             let value = match reflex.manifest.arg(arg).map(|a| &a.source) {
                 Some(Source::Vocab(_)) => {
