@@ -740,6 +740,7 @@ fn bind_choosing(catalog: &Catalog, plan: &mut Plan, chosen: &[Chosen]) {
         // A whole result an argument takes, by the name its source returns.
         let wholes = reflex.manifest.args.iter().filter(|a| matches!(a.source, Source::Takes(_)));
         wanted.extend(wholes.map(|a| (a.name.clone(), Via::Takes)));
+        let mut bound: Vec<Bind> = Vec::new();
         for (name, via) in wanted {
             let (kind, sources) = match reflex.manifest.arg(&name).map(|a| &a.source) {
                 Some(Source::Pick(kind)) => (Some(*kind), fields_of_kind(catalog, &plan.steps[..j], *kind)),
@@ -755,13 +756,13 @@ fn bind_choosing(catalog: &Catalog, plan: &mut Plan, chosen: &[Chosen]) {
                 via,
             };
             match sources.as_slice() {
-                [(from, field)] => plan.binds.push(bind(*from, field)),
+                [(from, field)] => bound.push(bind(*from, field)),
                 // An optional value with nothing to take from is simply not given.
                 [] if via != Via::Fill => {}
                 [] => stops.push(VerdictBecause::NoSource { step: j + 1, arg: name.clone() }),
                 _ => match chosen.iter().find(|c| c.step == j + 1 && c.arg == name) {
                     Some(c) if sources.iter().any(|(from, field)| *from == c.from && *field == c.field) => {
-                        plan.binds.push(bind(c.from, &c.field))
+                        bound.push(bind(c.from, &c.field))
                     }
                     _ => stops.push(VerdictBecause::SeveralSources {
                         step: j + 1,
@@ -772,6 +773,12 @@ fn bind_choosing(catalog: &Catalog, plan: &mut Plan, chosen: &[Chosen]) {
                 },
             }
         }
+        // One field the words refer back to gives one argument: where it would give two of the step's
+        // (`book a hotel from that day`, with `from` and `until` both days), which one the words meant is
+        // the person's to say, so neither takes it and the step asks for both.
+        let once = |b: &Bind| bound.iter().filter(|o| o.from == b.from && o.field == b.field).count() == 1;
+        let kept: Vec<Bind> = bound.iter().filter(|b| once(b)).cloned().collect();
+        plan.binds.extend(kept);
     }
     if !stops.is_empty() {
         plan.binds.clear();
