@@ -10,7 +10,7 @@ use crate::manifest::records::{Author, Seen, read_records};
 use crate::manifest::{Manifest, Record, Source};
 
 /// Top-level keys that are contract: the body, the settings it needs, what it may reach.
-const CONTRACT_TOP: [&str; 5] = ["reflex", "run", "config", "grants", "returns"];
+const CONTRACT_TOP: [&str; 6] = ["reflex", "run", "config", "grants", "returns", "yields"];
 /// Keys of an argument that are contract: its source and its shape.
 const CONTRACT_ARG: [&str; 8] = ["vocab", "pick", "flag", "takes", "optional", "range", "was", "options"];
 

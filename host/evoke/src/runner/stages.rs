@@ -108,7 +108,8 @@ impl Runner<'_> {
         for b in &binds {
             // A whole result is handed to the body as its source returned it, beside the call's values.
             let Some(kind) = b.kind else {
-                let Some(data) = results[b.from - 1].clone() else {
+                // A `null` result is no result to hand on.
+                let Some(data) = results[b.from - 1].clone().filter(|d| !d.is_null()) else {
                     lacking = Some(b);
                     continue;
                 };
