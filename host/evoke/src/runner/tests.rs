@@ -278,3 +278,24 @@ fn a_step_that_takes_a_whole_result_receives_it_as_its_source_returned_it() {
     let received = received.lock().unwrap();
     assert_eq!(received.as_slice(), [serde_json::json!({ "to": "sam", "report": forecast })]);
 }
+
+#[test]
+fn a_null_result_is_no_whole_result_to_take() {
+    let home = tempfile::tempdir().unwrap();
+    let weather = CodeReflex::new("weather", WEATHER, move |_: &Called| {
+        Ok(Returned { text: "no forecast".into(), data: Some(serde_json::Value::Null) })
+    });
+    let calls = Calls::default();
+    let kept = calls.clone();
+    let send = CodeReflex::new("send", SEND, move |_: &Called| {
+        kept.lock().unwrap().push("send".into());
+        Ok(Returned::default())
+    });
+    let code = vec![weather.unwrap(), send.unwrap()];
+    let session = session(home.path(), &code);
+    let (exit, ended) =
+        run_plan(&session, &code, "check the weather and send it to sam", &person(true, true), Journaled::Said);
+    assert_eq!((exit, statuses(&ended)), (Exit::Refused, vec!["ran", "refused"]));
+    assert_eq!(ended[1].1["type"], "nothing_to_take");
+    assert!(calls.lock().unwrap().is_empty(), "the step that takes the result never ran");
+}
