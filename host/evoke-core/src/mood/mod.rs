@@ -224,6 +224,11 @@ fn read(text: &str, ordered: bool, scenes: bool) -> Mood {
     let question_mark = text.contains(['?', '‽', '¿', '؟', '⸮']) && !closed;
     let at = asking::opening(&words);
     let words = &words[at..];
+    // `let me know if the den blinds are closed`: asked to be told whether something is so, a question,
+    // whatever condition or act its words name.
+    if asking::told_whether(&text, words) {
+        return Mood::Question;
+    }
     if condition::holds(&text, words, at, ordered) || for_now {
         return Mood::Conditional;
     }
@@ -236,10 +241,6 @@ fn read(text: &str, ordered: bool, scenes: bool) -> Mood {
     // `make sure nobody turns off the den lights` asks that no one do what it names; `nobody turned off
     // the den lights`, opening with its subject, is read as a remark by its form.
     let request = if negation::by_nobody(words) { Mood::Negated } else { Mood::Request };
-    // `let me know if the den is off`: asked to be told, a question, whatever act its words name.
-    if asking::told_whether(&text, words) {
-        return Mood::Question;
-    }
     if asking::asks(words) || (scenes && closes_a_scene(&text, ordered)) {
         return request;
     }
