@@ -62,7 +62,8 @@ pub struct Step {
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub beside: std::collections::BTreeMap<String, usize>,
     /// The earlier steps its pointing words (`it`, `them`, `that`) may name, from 0: each that acts on the
-    /// same reflex, or whose result holds a field of a kind one of its arguments takes.
+    /// same reflex, whose result holds a field of a kind one of its arguments takes, or whose reflex
+    /// returns a whole result one of its arguments takes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refs: Vec<usize>,
     /// The earlier steps it runs after, from 1: every step of the stages before its own.
@@ -641,7 +642,8 @@ pub fn texts_give_way(catalog: &Catalog, gate: Option<&crate::adapter::Gate>, pl
 /// Gives each step whose words point back (`turn them off`, `email it to dana`) the earlier steps those
 /// words may name (`refs`, from 0): one before it in the plan, of another part, that acts on the same reflex
 /// (the thing it acted on), or one whose
-/// result holds a field of a kind the step's arguments take (what it found). The binds then choose among
+/// result holds a field of a kind the step's arguments take, or is a whole result one of them takes (what
+/// it found). The binds then choose among
 /// them; `refs` says what the words could mean, whatever was bound.
 pub fn refer(catalog: &Catalog, plan: &mut Plan) {
     for j in 0..plan.steps.len() {
