@@ -198,7 +198,10 @@ impl Runner<'_> {
             decision =
                 answered(&session.catalog, session.gate.as_ref(), &candidates, &decision, &fills, Some(&plan.input));
         }
-        let decision = super::beside::read_beside(plan, i, &self.bounds[i], decision, evoke_bodies::dates::today());
-        Ok(self.hold(decision))
+        let today = evoke_bodies::dates::today();
+        match super::beside::read_beside(plan, i, &self.bounds[i], decision.clone(), today) {
+            Ok(read) => Ok(self.hold(read)),
+            Err(message) => Err((decision, message.clone(), Why::Said { message })),
+        }
     }
 }

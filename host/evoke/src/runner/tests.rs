@@ -217,13 +217,20 @@ fn a_day_of_the_month_beside_a_step_is_read_after_the_day_that_step_gave() {
         value: Some(date("2027-03-30", DateReading::Calendar { year: 2027, month: 3, day: 30 })),
     };
     let today = evoke_bodies::dates::today();
-    let read = read_beside(&plan, 1, std::slice::from_ref(&landed), hotel.clone(), today);
+    let read = read_beside(&plan, 1, std::slice::from_ref(&landed), hotel.clone(), today).unwrap();
     let until = read.args.as_ref().and_then(|a| a.get("until")).cloned();
     let april = date("the 7th", DateReading::Calendar { year: 2027, month: 4, day: 7 });
     assert_eq!(until, Some(april), "the 7th after the 30th of March is in April");
     // Without a day taken from that step, nor one its own words say, the day stays as read.
-    let unread = read_beside(&plan, 1, &[], hotel.clone(), today);
+    let unread = read_beside(&plan, 1, &[], hotel.clone(), today).unwrap();
     assert_eq!(unread, hotel);
+    // A day past the calendar's end beside the earlier day is no value, never the next one from today.
+    let last = Bound {
+        value: Some(date("9999-12-31", DateReading::Calendar { year: 9999, month: 12, day: 31 })),
+        ..landed.clone()
+    };
+    let past = read_beside(&plan, 1, std::slice::from_ref(&last), hotel.clone(), today);
+    assert_eq!(past, Err("until names no day after step 1's".to_string()));
 }
 
 const WEATHER: &str = "reflex = 1
