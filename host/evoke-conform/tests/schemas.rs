@@ -141,7 +141,7 @@ fn inexpressible(folder: &str, fault: &Value, case: &Value, file: &Value) -> Opt
         // Cross-references between two keys of one file.
         "unknown_placeholder" => Some("a placeholder must name a key of [args]: a cross-reference"),
         "placeholder_not_required" => Some("needs the named argument's optional/flag: a cross-reference"),
-        "argv_flag" => Some("needs the named argument's source: a cross-reference"),
+        "argv_flag" | "argv_takes" => Some("needs the named argument's source: a cross-reference"),
         "unknown_argument" => Some("a record's key must be a key of [args] or a `was` name: a cross-reference"),
         "bad_value" => {
             Some("a record's value depends on its argument's source, options and utterance: a cross-reference")
