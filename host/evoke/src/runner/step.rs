@@ -7,6 +7,7 @@ use crate::exit::Exit;
 use crate::journal::Mark;
 use crate::render;
 use crate::ui::{Person, Question};
+use evoke_bodies::BodyValue;
 use evoke_core::decision::{Decision, Outcome};
 use evoke_core::manifest::Effect;
 use std::time::Instant;
@@ -89,7 +90,13 @@ impl Runner<'_> {
         let runs = match options.code.iter().find(|c| Some(c.name()) == decision.reflex.as_deref()) {
             Some(code) => Runs::Code(code),
             None => match crate::act::prepare(session, decision, deadline + self.waited) {
-                Ok(prepared) => Runs::Body(prepared),
+                Ok(mut prepared) => {
+                    // The whole results the step takes go to the body beside its call's values.
+                    let wholes =
+                        self.wholes[i].iter().map(|(name, data)| (name.clone(), BodyValue::Whole(data.clone())));
+                    prepared.call.args.extend(wholes);
+                    Runs::Body(prepared)
+                }
                 // The step's error is said where it stands; the weave goes on to end its stage.
                 Err(e) => {
                     ui.error(&e);
@@ -106,18 +113,10 @@ impl Runner<'_> {
             self.emit(i, decision, None, Status::Refused, said(format!("the journal cannot be written: {e}")));
             return Ended { exit: Exit::Failed, data: None };
         }
-        let wholes = self.wholes[i].clone();
-        let runs = match runs {
-            Runs::Body(mut prepared) => {
-                let handed =
-                    wholes.iter().map(|(name, data)| (name.clone(), evoke_bodies::BodyValue::Whole(data.clone())));
-                prepared.call.args.extend(handed);
-                Runs::Body(prepared)
-            }
-            code => code,
-        };
         let ran = match runs {
-            Runs::Code(code) => code.call_with(&decision.args.clone().unwrap_or_default(), &wholes, &decision.input),
+            Runs::Code(code) => {
+                code.call_with(&decision.args.clone().unwrap_or_default(), &self.wholes[i], &decision.input)
+            }
             Runs::Body(prepared) if options.signals => body::run(&prepared, &session.places.cache, interrupted()).await,
             Runs::Body(prepared) => body::run(&prepared, &session.places.cache, std::future::pending()).await,
         };
