@@ -282,12 +282,15 @@ pub fn check(text: &str, file: &PlanFile, now: &Pins) -> Result<(), Refused> {
     if file.gate != now.gate {
         return Err(refused("gate", "the engine's bars have moved since".into()));
     }
+    // A reflex gone is said by its name before the set its questions make, which its going changes too.
+    if let Some(name) = file.reflexes.keys().find(|n| !now.reflexes.contains_key(*n)) {
+        return Err(refused(name, format!("{name} is not installed and active here")));
+    }
     if file.set != now.set {
         return Err(refused("set", "the reflexes' questions have changed since".into()));
     }
     for (name, pin) in &file.reflexes {
         match now.reflexes.get(name) {
-            None => return Err(refused(name, format!("{name} is not installed and active here"))),
             Some(here) if here.item != pin.item => {
                 let message = if pin.is_playbook() || here.is_playbook() {
                     format!("the playbook {name} has changed since (its steps or another file of its directory)")
@@ -296,7 +299,7 @@ pub fn check(text: &str, file: &PlanFile, now: &Pins) -> Result<(), Refused> {
                 };
                 return Err(refused(name, message));
             }
-            Some(_) => {}
+            _ => {}
         }
     }
     if let Some(name) = now.reflexes.keys().find(|n| !file.reflexes.contains_key(*n)) {
@@ -308,6 +311,20 @@ pub fn check(text: &str, file: &PlanFile, now: &Pins) -> Result<(), Refused> {
         return Err(refused(&key, "a vocabulary has changed since".into()));
     }
     Ok(())
+}
+
+/// The steps (from 1) of the file's plan whose reflex is not installed and active here.
+pub fn steps_gone(file: &PlanFile, now: &Pins) -> Vec<usize> {
+    let steps = file.weave.get("steps").and_then(serde_json::Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    steps
+        .iter()
+        .enumerate()
+        .filter(|(_, step)| {
+            let reflex = step.get("reflex").and_then(serde_json::Value::as_str);
+            reflex.is_some_and(|r| !now.reflexes.contains_key(r))
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
 }
 
 /// The SHA-256 of what was read, as a step run from the file carries it.
@@ -352,5 +369,19 @@ mod tests {
             check(&text, &file, &now).unwrap_err().message,
             "lamp has changed since (its manifest or its settings)"
         );
+    }
+
+    #[test]
+    fn a_reflex_gone_is_named_though_the_set_of_questions_changed_with_it() {
+        let weave = serde_json::json!({ "steps": [{ "step": 1, "reflex": "night" }, { "step": 2, "reflex": "lamp" }] });
+        let text = write(&pins(), "good night and the lamp off", &[], weave, Vec::new(), None);
+        let file = read(&text).unwrap();
+        let mut now = pins();
+        now.reflexes.remove("lamp");
+        now.set = "sha256:bb".into();
+        let refused = check(&text, &file, &now).unwrap_err();
+        assert_eq!((refused.key.as_str(), refused.message.as_str()), ("lamp", "lamp is not installed and active here"));
+        assert_eq!(steps_gone(&file, &now), [2]);
+        assert_eq!(steps_gone(&file, &pins()), Vec::<usize>::new());
     }
 }
