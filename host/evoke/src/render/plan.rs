@@ -304,14 +304,21 @@ pub fn step_end(step: &LoggedStep) -> String {
 
 /// One step among the plan's, as `evoke why` lists them: its number, its call, how it ended.
 pub fn step_line(step: &LoggedStep) -> String {
-    let shown_call = if step.call.is_empty() { &step.reflex } else { &step.call };
-    format!("{:>3}  {}  {}\n", step.step.unwrap_or(0), escape_outside(shown_call), step_status(step))
+    // A step that found nothing has no call and no reflex: its words stand for it.
+    let shown_call = match (step.call.is_empty(), step.reflex.is_empty()) {
+        (false, _) => escape_outside(&step.call).into_owned(),
+        (true, false) => escape_outside(&step.reflex).into_owned(),
+        (true, true) => to_line(&step.input),
+    };
+    format!("{:>3}  {shown_call}  {}\n", step.step.unwrap_or(0), step_status(step))
 }
 
 fn step_status(step: &LoggedStep) -> String {
     let status = &step.status;
     match &step.why {
         Some((kind, _)) if kind == "earlier_step" => format!("{status}: an earlier step stopped the weave"),
+        Some((kind, _)) if kind == "found_nothing" => format!("{status}: nothing installed does what it says"),
+        Some((kind, _)) if kind == "no_reflex" => format!("{status}: its reflex is not installed and active here"),
         // Passed by under its `when`: what the source yielded, against what the step runs under.
         Some((kind, _)) if kind == "not_chosen" => match (&step.when, &step.yielded) {
             (Some((from, field, is)), Some(value)) => {

@@ -1,5 +1,5 @@
 //! The lines a plan's run writes: one per step, the step-0 line of a playbook's plan, the one line of a
-//! plan refused whole, and the plan whole as `evoke try --json` prints it.
+//! plan refused before it was made, and the plan whole as `evoke try --json` prints it.
 
 use crate::drive::TraceEntry;
 use crate::line::RanFields;
@@ -32,6 +32,10 @@ pub enum Why {
     TooLarge {
         from: usize,
     },
+    /// A step whose words match nothing installed: the plan runs none of its steps.
+    FoundNothing,
+    /// A step of a plan file whose reflex is not installed and active here: the plan runs none of its steps.
+    NoReflex,
     /// A step whose body Ctrl-C ended.
     Cancelled,
     /// A step whose words, written again with the value it takes, read as another reflex.

@@ -90,9 +90,25 @@ struct Ended {
     data: Option<serde_json::Value>,
 }
 
-/// Prints and logs a refused plan's one line, and says why.
+/// Prints and logs a refused plan's lines, and says why: a line per step when a woven step's words found
+/// nothing installed (that step `refused`, `found_nothing`, and the others `skipped`, since the plan runs
+/// none of them); else the one line of a plan refused before it was made.
 pub fn refused_plan(ui: &Ui, log: &mut Log, woven: &PlanDecided, json: bool) -> CommandResult {
     let plan = &woven.plan;
+    let found_nothing = |b: &VerdictBecause| matches!(b, VerdictBecause::FoundNothing { .. });
+    // A playbook's plan is refused whole, on one line, as its own page says.
+    let a_step_found_nothing = plan.steps.iter().any(|s| s.decision.outcome == Outcome::Abstain);
+    if woven.head.is_none() && a_step_found_nothing && plan.verdict.because.iter().all(found_nothing) {
+        for line in found_nothing_lines(log, woven, json) {
+            ui.json_line(&line);
+        }
+        if !json {
+            for because in &plan.verdict.because {
+                ui.err(&render::plan_refused(because));
+            }
+        }
+        return Ok(Exit::Abstain);
+    }
     let trace = woven.all_trace();
     let line = to_line(&WholeLine {
         input: &plan.input,
@@ -117,6 +133,51 @@ pub fn refused_plan(ui: &Ui, log: &mut Log, woven: &PlanDecided, json: bool) -> 
         .iter()
         .any(|b| matches!(b, VerdictBecause::SeveralSources { .. } | VerdictBecause::NoSource { .. }));
     Ok(if asks { Exit::NeedsPerson } else { Exit::Abstain })
+}
+
+/// Logs the line of every step of a plan a step of which found nothing installed, and gives them to be
+/// printed under `--json` (none otherwise). The sentence's own rounds go on the first step's line.
+fn found_nothing_lines(log: &mut Log, woven: &PlanDecided, json: bool) -> Vec<String> {
+    let plan = &woven.plan;
+    let first = plan.steps.iter().position(|s| s.decision.outcome == Outcome::Abstain).map_or(1, |i| i + 1);
+    let held = Why::Said { message: format!("step {first} found nothing installed to do it; nothing ran") };
+    let none = std::collections::BTreeMap::new();
+    let mut lines = Vec::new();
+    for (i, (step, decided)) in plan.steps.iter().zip(&woven.steps).enumerate() {
+        let (trace, rounds): (Vec<TraceEntry>, Vec<Round>) = if i == 0 {
+            (
+                woven.trace.iter().chain(&decided.trace).cloned().collect(),
+                woven.rounds.iter().chain(&decided.rounds).cloned().collect(),
+            )
+        } else {
+            (decided.trace.clone(), decided.rounds.clone())
+        };
+        let (status, why) = if step.decision.outcome == Outcome::Abstain {
+            (Status::Refused, Why::FoundNothing)
+        } else {
+            (Status::Skipped, held.clone())
+        };
+        let line = to_line(&StepLine {
+            step: i + 1,
+            steps: plan.steps.len(),
+            decision: &step.decision,
+            trace: &trace,
+            bound: &[],
+            shared: &step.shared,
+            beside: &none,
+            ran: None,
+            pinned: None,
+            from: &step.from,
+            when: step.when.as_ref(),
+            status,
+            why: Some(why),
+        });
+        let _ = log.append(&line, &rounds, &decided.candidates);
+        if json {
+            lines.push(line);
+        }
+    }
+    lines
 }
 
 /// The plan a person made runnable by choosing, at a terminal, the one source of each value that several

@@ -306,3 +306,20 @@ fn a_null_result_is_no_whole_result_to_take() {
     assert_eq!(ended[1].1["type"], "nothing_to_take");
     assert!(calls.lock().unwrap().is_empty(), "the step that takes the result never ran");
 }
+
+#[test]
+fn a_part_that_found_nothing_is_refused_on_its_own_line_and_the_others_are_skipped() {
+    let home = tempfile::tempdir().unwrap();
+    let calls = Calls::default();
+    let code = reflexes(&calls, false);
+    let session = session(home.path(), &code);
+    let sentence = "add a note to my home notes, then order a large pizza";
+    let (exit, ended) = run_plan(&session, &code, sentence, &person(true, true), Journaled::Said);
+    assert_eq!((exit, statuses(&ended)), (Exit::Abstain, vec!["skipped", "refused"]));
+    assert_eq!(ended[1].1, serde_json::json!({ "type": "found_nothing" }));
+    assert_eq!(
+        ended[0].1,
+        serde_json::json!({ "type": "said", "message": "step 2 found nothing installed to do it; nothing ran" })
+    );
+    assert!(calls.lock().unwrap().is_empty(), "a step ran: {:?}", calls.lock().unwrap());
+}
