@@ -432,6 +432,39 @@ fn saved(f: &Fixture, sentence: &str) -> PathBuf {
 }
 
 #[test]
+fn a_plan_file_whose_step_calls_a_reflex_gone_says_no_reflex_on_that_steps_line() {
+    let sentence = "mark it and nap it";
+    let f = fixture(&[sentence]);
+    let plan = saved(&f, sentence);
+    // `nap` taken out of the project, which is trusted again as it now is.
+    std::fs::write(
+        f.project.join("evoke.toml"),
+        "[reflexes]\nmark = \"r/mark\"\nhold = \"r/hold\"\nwipe = \"r/wipe\"\n",
+    )
+    .unwrap();
+    let trusted = f.evoke().arg("trust").output().unwrap();
+    assert!(trusted.status.success(), "{}", text(&trusted).1);
+    let out = f.evoke().arg("--json").arg("run").arg(&plan).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(6), "{stdout}{stderr}");
+    assert!(stderr.contains("`nap`: nap is not installed and active here"), "{stderr}");
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let ended: Vec<(u64, &str, &str, &str)> = lines
+        .iter()
+        .map(|l| {
+            let field = |k: &str| l[k].as_str().unwrap_or_default();
+            (l["step"].as_u64().unwrap(), field("reflex"), field("status"), l["why"]["type"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(ended, [(1, "mark", "skipped", "said"), (2, "nap", "refused", "no_reflex")], "{stdout}");
+    assert_eq!(lines[0]["pinned"]["file"], plan.to_str().unwrap());
+    assert_eq!(f.count("mark"), 0, "nothing ran: {}", f.marks());
+    // The log holds the lines: `why` explains the refused step from it alone.
+    let why = f.evoke().arg("why").output().unwrap();
+    assert!(text(&why).0.contains("refused: its reflex is not installed and active here"), "{}", text(&why).0);
+}
+
+#[test]
 fn without_a_terminal_a_plan_file_whose_later_step_waits_runs_nothing() {
     let sentence = "mark it and wipe it";
     let f = fixture(&[sentence]);

@@ -128,7 +128,22 @@ pub fn run_file(
         ))
         .with_fix(format!("run it under the tags it was saved with: {}", render::command(&words))));
     }
-    if let Err(e) = planfile::check(&opened.text, &file, &crate::runner::planfile::pins(session)) {
+    let pins = crate::runner::planfile::pins(session);
+    if let Err(e) = planfile::check(&opened.text, &file, &pins) {
+        // A step whose reflex is gone says so on its line, and each other step that it did not run.
+        let gone = planfile::steps_gone(&file, &pins);
+        if !gone.is_empty() {
+            let pinned = Pinned { file: shown.clone(), id: file_id(&text) };
+            let mut log = Log::open(&session.places.log());
+            for line in crate::runner::planfile::gone_lines(&file, &gone, &pinned) {
+                if let Err(e) = log.append(&line, &[], &[]) {
+                    ui.err(&render::not_logged("step", &e));
+                }
+                if json {
+                    ui.json_line(&line);
+                }
+            }
+        }
         return refused(shift(e));
     }
     if let Err(e) = crate::runner::planfile::check_remote(&opened.text, &crate::runner::planfile::remote_pins(session))

@@ -223,3 +223,43 @@ pub fn seal_plan(
     }
     Ok(sealed)
 }
+
+/// The line of every step of a plan file that runs none of them, since a reflex the `gone` steps (from 1)
+/// call is not installed and active here: those steps `refused` with `no_reflex`, the others `skipped`.
+/// Each line is the step as the file wrote its decision, with the file it was read from.
+pub fn gone_lines(file: &evoke_core::weave::planfile::PlanFile, gone: &[usize], pinned: &super::Pinned) -> Vec<String> {
+    use serde_json::{Map, Value, json};
+    /// The keys a plan's step carries beside its decision's.
+    const STEP_ONLY: [&str; 12] =
+        ["step", "text", "start", "end", "repair", "typed", "shared", "beside", "refs", "after", "from", "when"];
+    let steps = file.weave.get("steps").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let first = gone.first().copied().unwrap_or(1);
+    let held = format!("step {first}'s reflex is not installed and active here; nothing ran");
+    steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let mut line = Map::new();
+            line.insert("step".into(), json!(i + 1));
+            line.insert("steps".into(), json!(steps.len()));
+            let fields = step.as_object().into_iter().flatten();
+            line.extend(fields.filter(|(k, _)| !STEP_ONLY.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())));
+            line.insert("trace".into(), json!([]));
+            for key in ["shared", "beside"] {
+                line.extend(step.get(key).map(|v| (key.to_string(), v.clone())));
+            }
+            line.insert("pinned".into(), json!(pinned));
+            for key in ["from", "when"] {
+                line.extend(step.get(key).map(|v| (key.to_string(), v.clone())));
+            }
+            let (status, why) = if gone.contains(&(i + 1)) {
+                (super::Status::Refused, json!(super::Why::NoReflex))
+            } else {
+                (super::Status::Skipped, json!(super::Why::Said { message: held.clone() }))
+            };
+            line.insert("status".into(), json!(status));
+            line.insert("why".into(), why);
+            crate::line::to_line(&Value::Object(line))
+        })
+        .collect()
+}
