@@ -16,5 +16,4 @@ pub mod test;
 pub mod trust;
 pub mod try_;
 pub mod update;
-pub mod weave;
 pub mod why;

@@ -1,5 +1,6 @@
 //! `evoke run NAME key=value…`: a call by name. Nothing is decided, but every value is checked against
-//! the same sources and ranges as a decision's, and a destructive call still confirms.
+//! the same sources and ranges as a decision's, and a destructive call still confirms. `evoke run FILE`
+//! runs a plan file (over the runner, `crate::runner`).
 
 use crate::body::{self, interrupted};
 use crate::context::Context;
@@ -9,12 +10,15 @@ use crate::exit::Exit;
 use crate::line::{NamedLine, RanFields, to_line};
 use crate::log::Log;
 use crate::render;
-use crate::session::Workspace;
+use crate::runner::planfile::{self, Opened};
+use crate::runner::{Journaled, Options};
+use crate::session::{Session, Workspace};
 use crate::ui::{Person, Ui};
 use evoke_core::catalog::Reflex;
 use evoke_core::decision::{Because, Outcome, Value, call_line};
 use evoke_core::manifest::{Effect, Source};
 use evoke_core::recognize::{PickKind, PickValue, Span, candidates};
+use std::path::Path;
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -33,15 +37,78 @@ pub fn run(context: &Context, args: &Args) -> CommandResult {
         let path = std::path::Path::new(&args.name);
         // A plan saved under `--tag` pins the reflexes of that tag alone: it runs among them, as it was
         // decided, unless this run names a tag of its own (which the file's own check then holds to it).
-        let session = match (&context.tag, crate::commands::weave::saved_tag(path)) {
+        let session = match (&context.tag, planfile::saved_tag(path)) {
             (None, Some(tag)) => {
                 crate::session::open_pinned(&crate::session::Options { tag: Some(&tag), ..context.options() })?
             }
             _ => context.session()?,
         };
-        return crate::commands::weave::run_file(&session, path, &args.values, context);
+        return run_file(&session, path, &args.values, context);
     }
     by_name(ui, &context.workspace()?, &args.name, &args.values, context.json)
+}
+
+/// `evoke run FILE`: the plan of a plan file, run only when its seal holds, every pin still holds and its
+/// answers give the very plan written. Nothing runs otherwise. A file sealed by another key (written
+/// elsewhere) is decided again here from its sentence, and each of its writes asks first.
+fn run_file(session: &Session, path: &Path, assigned: &[String], context: &Context) -> CommandResult {
+    let (ui, json, project_flag) = (&context.ui, context.json, context.project_dir());
+    let repeated = context.repeated();
+    let Opened { text, unsealed: opened, file, pinned } = planfile::open(session, path, ui, json, &repeated)?;
+    let shown = &pinned.file;
+    let refuse = |message: String| Err(CommandError::refused(format!("{shown}: {message}; nothing ran")));
+    let runtime = crate::session::runtime()?;
+    let mut log = Log::open(&session.places.log());
+    let options = Options {
+        ui,
+        json,
+        project_flag,
+        pinned: Some(pinned.clone()),
+        assigned,
+        repeated: &repeated,
+        signals: true,
+        code: &[],
+    };
+    if !opened.ours {
+        let journaled = Journaled::Elsewhere { text: &text };
+        ui.err(&render::plan_from_elsewhere(shown));
+        return runtime.block_on(async {
+            let started = Instant::now();
+            let request = session.request(started);
+            match crate::weave::weave(&request, &file.input).await {
+                Ok(crate::weave::Woven::Plan(woven)) => {
+                    crate::runner::run(session, &mut log, *woven, started, &options, journaled).await
+                }
+                Ok(crate::weave::Woven::One(_)) => {
+                    refuse("decided again here, it reads as one call: say it as a sentence".into())
+                }
+                Err(failed) => refuse(failed.failure.to_string()),
+            }
+        });
+    }
+    let engine = crate::weave::FromFile {
+        id: session.adapter.id().to_string(),
+        gate: session.gate,
+        answers: file.answers.clone(),
+    };
+    runtime.block_on(async {
+        let started = Instant::now();
+        // The plan file's answers, never the cache's: the plan is the one its answers give.
+        let request = session.request_through(&engine, None, started);
+        let woven = match crate::weave::weave(&request, &file.input).await {
+            Ok(crate::weave::Woven::Plan(woven)) => woven,
+            Ok(crate::weave::Woven::One(_)) => return refuse("its answers give one call, not the plan written".into()),
+            Err(failed) => return refuse(failed.failure.to_string()),
+        };
+        if serde_json::to_value(&woven.plan).ok().as_ref() != Some(&file.weave) {
+            let line = text.lines().position(|l| l.trim_start().starts_with("\"weave\":")).map_or(1, |i| i + 1);
+            return Err(CommandError::refused(format!(
+                "{shown}: line {line}: `weave`: the plan written is not the plan its answers give; nothing ran"
+            ))
+            .with_fix("write the plan again: evoke try --save FILE \"…\""));
+        }
+        crate::runner::run(session, &mut log, *woven, started, &options, Journaled::File { seal: &opened.mac }).await
+    })
 }
 
 fn by_name(ui: &Ui, session: &Workspace, name: &str, pairs: &[String], json: bool) -> CommandResult {

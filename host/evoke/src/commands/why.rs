@@ -39,7 +39,7 @@ pub(crate) fn show(ui: &Ui, log_path: &std::path::Path, back: usize, entry: &Val
         )));
     }
     if entry.get("steps").is_some() || entry.get("verdict").is_some() {
-        return Ok(crate::commands::weave::why(ui, log_path, back, entry));
+        return Ok(weave(ui, log_path, back, entry));
     }
     let input = entry.get("input").and_then(Value::as_str).unwrap_or_default();
     ui.out(&render::logged_input(input));
@@ -58,4 +58,32 @@ pub(crate) fn explain(ui: &Ui, entry: &Value) {
     let Ok(logged) = log_entry_of(entry.clone()) else { return };
     ui.out(&render::reading(&Reading::of_log(&logged)));
     ui.out(&render::logged_run(logged.ran.as_deref(), logged.error.as_deref()));
+}
+
+/// `evoke why` for a weave, from the log alone: a step's line explains that step and lists every step
+/// of its plan with how it ended; a plan refused whole says why; `try`'s plan line lists its steps.
+fn weave(ui: &Ui, log_path: &std::path::Path, back: usize, entry: &serde_json::Value) -> Exit {
+    // A plan `try` printed, or one refused whole.
+    if entry.get("step").is_none() {
+        ui.out(&render::plan_why(&crate::reading::LoggedPlan::of(entry)));
+        return Exit::Done;
+    }
+    let this = crate::reading::LoggedStep::of(entry);
+    ui.out(&render::step_head(&this));
+    explain(ui, entry);
+    ui.out(&render::step_end(&this));
+    // The plan's other lines sit beside this one in the log, in the order they were written.
+    ui.out(&render::the_plan());
+    let (step, steps) = (this.step.unwrap_or(1) as usize, this.steps.unwrap_or(1));
+    let first = back + step - 1;
+    for k in 0..steps as usize {
+        let Some(at) = first.checked_sub(k) else { break };
+        let Ok(line) = crate::log::entry(log_path, at) else { break };
+        let other = crate::reading::LoggedStep::of(&line);
+        if other.steps != Some(steps) {
+            break;
+        }
+        ui.out(&render::step_line(&other));
+    }
+    Exit::Done
 }

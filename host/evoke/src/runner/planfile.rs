@@ -263,3 +263,120 @@ pub fn gone_lines(file: &evoke_core::weave::planfile::PlanFile, gone: &[usize], 
         })
         .collect()
 }
+
+/// The one tag a plan file says it was saved under, read before its seal is opened: only to choose the
+/// reflexes it runs among, which its seal and pins are then checked against. A file that cannot be read,
+/// or that names no tag or several, gives none.
+pub fn saved_tag(path: &Path) -> Option<String> {
+    use evoke_core::weave::planfile::MAX_BYTES;
+    let text = evoke_files::bounded::read_to_string(path, MAX_BYTES as u64).ok()?;
+    let file: serde_json::Value = serde_json::from_str(&text).ok()?;
+    match file.get("tags")?.as_array()?.as_slice() {
+        [tag] => tag.as_str().map(str::to_string),
+        _ => None,
+    }
+}
+
+/// The id a step run from a plan file carries: `h1:` and the standard, padded base64 of the SHA-256 of
+/// the file's bytes as read, the form of every content hash evoke writes (`evoke_core::h1`).
+pub fn file_id(text: &str) -> String {
+    use sha2::Digest;
+    format!("h1:{}", evoke_core::h1::base64(&sha2::Sha256::digest(text.as_bytes())))
+}
+
+/// A plan file read, its seal opened and every pin checked against what is here now.
+pub struct Opened {
+    /// The file's bytes as read.
+    pub text: String,
+    pub unsealed: evoke_core::weave::planfile::Unsealed,
+    pub file: evoke_core::weave::planfile::PlanFile,
+    /// What each step run from it carries: the file as shown and the hash of what was read.
+    pub pinned: super::Pinned,
+}
+
+/// Reads the plan file at `path` (bounded), opens its seal and checks its tags and pins: any that differs
+/// here refuses it with the line, the key and the fix, and nothing runs. A step whose reflex is gone says
+/// so on its line (logged, and printed under `json`); `repeated` is the command line, for the fix that runs
+/// it under the tags it was saved with.
+pub fn open(session: &Session, path: &Path, ui: &Ui, json: bool, repeated: &[String]) -> Result<Opened, CommandError> {
+    use evoke_core::weave::planfile;
+    let shown = path.display().to_string();
+    let refused = |refused: planfile::Refused| {
+        Err(CommandError::refused(format!("{shown}: {refused}; nothing ran")).with_fix(refused.fix))
+    };
+    let refuse = |message: String| Err(CommandError::refused(format!("{shown}: {message}; nothing ran")));
+    // Bounded while reading and only a regular file: a link to /dev/zero reads as size 0 and never ends.
+    let text = match evoke_files::bounded::read_to_string(path, planfile::MAX_BYTES as u64) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(CommandError::usage(format!("cannot read {shown}: {e}")));
+        }
+        Err(e) => return refuse(format!("cannot be read: {e}")),
+    };
+    let key = plan_key(session)?;
+    let opened = match planfile::unseal(&text, &key) {
+        Ok(opened) => opened,
+        Err(e) => return refused(e),
+    };
+    // Lines are counted in the file as read; the sealed text lacks the seal's line.
+    let shift = |mut e: planfile::Refused| {
+        e.line += 1;
+        e
+    };
+    let file = match planfile::read(&opened.text) {
+        Ok(file) => file,
+        Err(e) => return refused(shift(e)),
+    };
+    // Its pins are of the reflexes its tags let take part; among others, it is another plan.
+    if file.tags != session.tags {
+        let at = |key: &str| text.lines().position(|l| l.trim_start().starts_with(&format!("\"{key}\":")));
+        let line = at("tags").or_else(|| at("weave")).map_or(1, |i| i + 1);
+        let under = |tags: &[String]| match tags {
+            [] => "no --tag".to_string(),
+            tags => tags.iter().map(|t| format!("--tag {t}")).collect::<Vec<_>>().join(" "),
+        };
+        let mut words = vec!["evoke".to_string()];
+        let mut given = repeated.iter();
+        while let Some(word) = given.next() {
+            // The run's own tag is left out: the file's takes its place.
+            if word == "--tag" {
+                given.next();
+                continue;
+            }
+            words.push(word.clone());
+        }
+        for tag in &file.tags {
+            words.extend(["--tag".to_string(), tag.clone()]);
+        }
+        words.extend(["run".to_string(), shown.clone()]);
+        return Err(CommandError::refused(format!(
+            "{shown}: line {line}: `tags`: saved under {}; this run is under {}; nothing ran",
+            under(&file.tags),
+            under(&session.tags)
+        ))
+        .with_fix(format!("run it under the tags it was saved with: {}", render::command(&words))));
+    }
+    let pins = pins(session);
+    if let Err(e) = planfile::check(&opened.text, &file, &pins) {
+        // A step whose reflex is gone says so on its line, and each other step that it did not run.
+        let gone = planfile::steps_gone(&file, &pins);
+        if !gone.is_empty() {
+            let pinned = super::Pinned { file: shown.clone(), id: file_id(&text) };
+            let mut log = crate::log::Log::open(&session.places.log());
+            for line in gone_lines(&file, &gone, &pinned) {
+                if let Err(e) = log.append(&line, &[], &[]) {
+                    ui.err(&render::not_logged("step", &e));
+                }
+                if json {
+                    ui.json_line(&line);
+                }
+            }
+        }
+        return refused(shift(e));
+    }
+    if let Err(e) = check_remote(&opened.text, &remote_pins(session)) {
+        return refused(shift(e));
+    }
+    let pinned = super::Pinned { file: shown, id: file_id(&text) };
+    Ok(Opened { text, unsealed: opened, file, pinned })
+}
