@@ -282,9 +282,15 @@ pub fn check(text: &str, file: &PlanFile, now: &Pins) -> Result<(), Refused> {
     if file.gate != now.gate {
         return Err(refused("gate", "the engine's bars have moved since".into()));
     }
-    // A reflex gone is said by its name before the set its questions make, which its going changes too.
-    if let Some(name) = file.reflexes.keys().find(|n| !now.reflexes.contains_key(*n)) {
+    // A reflex gone is said by its name before the set its questions make, which its going changes too:
+    // one a step calls first, then one the plan only chose among.
+    let called = called_reflexes(file);
+    let gone = |n: &&String| !now.reflexes.contains_key(*n);
+    if let Some(name) = called.iter().find(gone) {
         return Err(refused(name, format!("{name} is not installed and active here")));
+    }
+    if let Some(name) = file.reflexes.keys().find(gone) {
+        return Err(refused(name, format!("{name} was removed since; the plan was decided among the reflexes then")));
     }
     if file.set != now.set {
         return Err(refused("set", "the reflexes' questions have changed since".into()));
@@ -313,18 +319,27 @@ pub fn check(text: &str, file: &PlanFile, now: &Pins) -> Result<(), Refused> {
     Ok(())
 }
 
+/// Each step's reflex in the file's plan, in step order (`None` for a step that names none).
+fn step_reflexes(file: &PlanFile) -> Vec<Option<String>> {
+    let steps = file.weave.get("steps").and_then(serde_json::Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    steps.iter().map(|step| step.get("reflex").and_then(serde_json::Value::as_str).map(str::to_string)).collect()
+}
+
+/// The reflexes the file's steps call, in step order, each once.
+fn called_reflexes(file: &PlanFile) -> Vec<String> {
+    let mut called: Vec<String> = Vec::new();
+    for name in step_reflexes(file).into_iter().flatten() {
+        if !called.contains(&name) {
+            called.push(name);
+        }
+    }
+    called
+}
+
 /// The steps (from 1) of the file's plan whose reflex is not installed and active here.
 pub fn steps_gone(file: &PlanFile, now: &Pins) -> Vec<usize> {
-    let steps = file.weave.get("steps").and_then(serde_json::Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    steps
-        .iter()
-        .enumerate()
-        .filter(|(_, step)| {
-            let reflex = step.get("reflex").and_then(serde_json::Value::as_str);
-            reflex.is_some_and(|r| !now.reflexes.contains_key(r))
-        })
-        .map(|(i, _)| i + 1)
-        .collect()
+    let gone = |r: &Option<String>| r.as_ref().is_some_and(|r| !now.reflexes.contains_key(r));
+    step_reflexes(file).iter().enumerate().filter(|(_, r)| gone(r)).map(|(i, _)| i + 1).collect()
 }
 
 /// The SHA-256 of what was read, as a step run from the file carries it.
@@ -383,5 +398,26 @@ mod tests {
         assert_eq!((refused.key.as_str(), refused.message.as_str()), ("lamp", "lamp is not installed and active here"));
         assert_eq!(steps_gone(&file, &now), [2]);
         assert_eq!(steps_gone(&file, &pins()), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_reflex_a_step_calls_is_named_before_one_the_plan_only_chose_among() {
+        // `aardvark` sorts first among the pins, but no step calls it.
+        let mut then = pins();
+        then.reflexes.insert("aardvark".into(), ReflexPin { item: "sha256:22".into(), path: None });
+        let weave = serde_json::json!({ "steps": [{ "step": 1, "reflex": "lamp" }] });
+        let text = write(&then, "the lamp off", &[], weave, Vec::new(), None);
+        let file = read(&text).unwrap();
+        let mut now = then.clone();
+        now.reflexes.remove("aardvark");
+        now.reflexes.remove("lamp");
+        assert_eq!(check(&text, &file, &now).unwrap_err().key, "lamp");
+        // Only the uncalled one gone: said as a change to the reflexes, not as one the plan needs.
+        let mut now = then.clone();
+        now.reflexes.remove("aardvark");
+        let refused = check(&text, &file, &now).unwrap_err();
+        assert_eq!(refused.key, "aardvark");
+        assert!(refused.message.contains("was removed since"), "{}", refused.message);
+        assert!(steps_gone(&file, &now).is_empty());
     }
 }

@@ -93,13 +93,13 @@ struct Ended {
 /// Prints and logs a refused plan's lines, and says why: a line per step when a woven step's words found
 /// nothing installed (that step `refused`, `found_nothing`, and the others `skipped`, since the plan runs
 /// none of them); else the one line of a plan refused before it was made.
-pub fn refused_plan(ui: &Ui, log: &mut Log, woven: &PlanDecided, json: bool) -> CommandResult {
+pub fn refused_plan(ui: &Ui, log: &mut Log, woven: &PlanDecided, json: bool, pinned: Option<&Pinned>) -> CommandResult {
     let plan = &woven.plan;
     let found_nothing = |b: &VerdictBecause| matches!(b, VerdictBecause::FoundNothing { .. });
     // A playbook's plan is refused whole, on one line, as its own page says.
     let a_step_found_nothing = plan.steps.iter().any(|s| s.decision.outcome == Outcome::Abstain);
     if woven.head.is_none() && a_step_found_nothing && plan.verdict.because.iter().all(found_nothing) {
-        for line in found_nothing_lines(log, woven, json) {
+        for line in found_nothing_lines(ui, log, woven, json, pinned) {
             ui.json_line(&line);
         }
         if !json {
@@ -137,7 +137,13 @@ pub fn refused_plan(ui: &Ui, log: &mut Log, woven: &PlanDecided, json: bool) -> 
 
 /// Logs the line of every step of a plan a step of which found nothing installed, and gives them to be
 /// printed under `--json` (none otherwise). The sentence's own rounds go on the first step's line.
-fn found_nothing_lines(log: &mut Log, woven: &PlanDecided, json: bool) -> Vec<String> {
+fn found_nothing_lines(
+    ui: &Ui,
+    log: &mut Log,
+    woven: &PlanDecided,
+    json: bool,
+    pinned: Option<&Pinned>,
+) -> Vec<String> {
     let plan = &woven.plan;
     let first = plan.steps.iter().position(|s| s.decision.outcome == Outcome::Abstain).map_or(1, |i| i + 1);
     let held = Why::Said { message: format!("step {first} found nothing installed to do it; nothing ran") };
@@ -166,13 +172,15 @@ fn found_nothing_lines(log: &mut Log, woven: &PlanDecided, json: bool) -> Vec<St
             shared: &step.shared,
             beside: &none,
             ran: None,
-            pinned: None,
+            pinned,
             from: &step.from,
             when: step.when.as_ref(),
             status,
             why: Some(why),
         });
-        let _ = log.append(&line, &rounds, &decided.candidates);
+        if let Err(e) = log.append(&line, &rounds, &decided.candidates) {
+            ui.err(&render::not_logged("step", &e));
+        }
         if json {
             lines.push(line);
         }
@@ -258,7 +266,7 @@ pub async fn run(
     if woven.plan.refused() {
         match sources_chosen(session, ui, &woven.plan) {
             Some(plan) => woven.plan = plan,
-            None => return refused_plan(ui, log, &woven, options.json),
+            None => return refused_plan(ui, log, &woven, options.json, options.pinned.as_ref()),
         }
     }
     let PlanDecided { mut plan, trace: own_trace, rounds: own_rounds, steps: decided, answers: plan_answers, head } =

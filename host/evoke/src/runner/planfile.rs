@@ -227,7 +227,11 @@ pub fn seal_plan(
 /// The line of every step of a plan file that runs none of them, since a reflex the `gone` steps (from 1)
 /// call is not installed and active here: those steps `refused` with `no_reflex`, the others `skipped`.
 /// Each line is the step as the file wrote its decision, with the file it was read from.
-pub fn gone_lines(file: &evoke_core::weave::planfile::PlanFile, gone: &[usize], pinned: &super::Pinned) -> Vec<String> {
+pub fn gone_lines(
+    file: &evoke_core::weave::planfile::PlanFile,
+    gone: &[usize],
+    pinned: &super::Pinned,
+) -> Vec<(String, Vec<crate::drive::Round>)> {
     use serde_json::{Map, Value, json};
     /// The keys a plan's step carries beside its decision's.
     const STEP_ONLY: [&str; 12] =
@@ -259,7 +263,19 @@ pub fn gone_lines(file: &evoke_core::weave::planfile::PlanFile, gone: &[usize], 
             };
             line.insert("status".into(), json!(status));
             line.insert("why".into(), why);
-            crate::line::to_line(&Value::Object(line))
+            // The answers the file holds for the step's words, the sentence's own on the first: what `evoke
+            // why` reads its judgments from.
+            let input = step.get("input").and_then(Value::as_str).unwrap_or_default();
+            let rounds = file
+                .answers
+                .iter()
+                .filter(|a| a.text == input || (i == 0 && a.text == file.input))
+                .map(|a| crate::drive::Round {
+                    questions: a.raw.keys().filter_map(|k| k.parse().ok()).collect(),
+                    raw: a.raw.clone(),
+                })
+                .collect();
+            (crate::line::to_line(&Value::Object(line)), rounds)
         })
         .collect()
 }
@@ -359,12 +375,13 @@ pub fn open(session: &Session, path: &Path, ui: &Ui, json: bool, repeated: &[Str
     let pins = pins(session);
     if let Err(e) = planfile::check(&opened.text, &file, &pins) {
         // A step whose reflex is gone says so on its line, and each other step that it did not run.
+        // Only where the refusal is that reflex: a pin that differs before it says nothing of the steps.
         let gone = planfile::steps_gone(&file, &pins);
-        if !gone.is_empty() {
+        if !gone.is_empty() && !pins.reflexes.contains_key(&e.key) && file.reflexes.contains_key(&e.key) {
             let pinned = super::Pinned { file: shown.clone(), id: file_id(&text) };
             let mut log = crate::log::Log::open(&session.places.log());
-            for line in gone_lines(&file, &gone, &pinned) {
-                if let Err(e) = log.append(&line, &[], &[]) {
+            for (line, rounds) in gone_lines(&file, &gone, &pinned) {
+                if let Err(e) = log.append(&line, &rounds, &[]) {
                     ui.err(&render::not_logged("step", &e));
                 }
                 if json {
