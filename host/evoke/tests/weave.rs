@@ -459,9 +459,35 @@ fn a_plan_file_whose_step_calls_a_reflex_gone_says_no_reflex_on_that_steps_line(
     assert_eq!(ended, [(1, "mark", "skipped", "said"), (2, "nap", "refused", "no_reflex")], "{stdout}");
     assert_eq!(lines[0]["pinned"]["file"], plan.to_str().unwrap());
     assert_eq!(f.count("mark"), 0, "nothing ran: {}", f.marks());
-    // The log holds the lines: `why` explains the refused step from it alone.
+    // The log holds the lines: `why` explains the refused step from it alone, with its judgments.
     let why = f.evoke().arg("why").output().unwrap();
     assert!(text(&why).0.contains("refused: its reflex is not installed and active here"), "{}", text(&why).0);
+    assert!(text(&why).0.contains("nap 0.95"), "the route as the file's answers hold it: {}", text(&why).0);
+    // Refused first for another pin (another engine), the steps say nothing: that is not why.
+    let recording = std::fs::read_to_string(f.project.join("recording.toml")).unwrap();
+    std::fs::write(f.project.join("other.toml"), recording.replacen("id = \"replay\"", "id = \"replay2\"", 1)).unwrap();
+    let mut other = Command::new(env!("CARGO_BIN_EXE_evoke"));
+    other.current_dir(&f.project).env("EVOKE_HOME", &f.home).stdin(Stdio::null());
+    let out = other.args(["--recording", "other.toml", "--json", "run"]).arg(&plan).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(6), "{stdout}{stderr}");
+    assert!(stderr.contains("`adapter`") && stdout.is_empty(), "{stdout}{stderr}");
+}
+
+#[test]
+fn try_save_refuses_sentences_read_from_stdin_and_writes_nothing() {
+    let f = fixture(&["mark it and nap it"]);
+    let plan = f.home.join("stdin.plan.json");
+    let mut evoke = f.evoke();
+    evoke.args(["try", "--save"]).arg(&plan).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = evoke.spawn().unwrap();
+    use std::io::Write;
+    // evoke may refuse before it reads a line: a closed pipe is no failure here.
+    let _ = child.stdin.take().unwrap().write_all(b"mark it and nap it\n");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out).1);
+    assert!(text(&out).1.contains("--save writes the plan of one sentence"), "{}", text(&out).1);
+    assert!(!plan.exists());
 }
 
 #[test]

@@ -27,6 +27,11 @@ pub struct Args {
 pub fn run(context: &Context, args: &Args) -> CommandResult {
     let ui = &context.ui;
     let sentence = (!args.sentence.is_empty()).then(|| args.sentence.join(" "));
+    // A plan file holds one sentence's plan: lines read from stdin are many sentences, and none is saved.
+    if sentence.is_none() && args.save.is_some() {
+        return Err(CommandError::usage("--save writes the plan of one sentence: give it as an argument")
+            .with_fix("evoke try --save FILE \"turn off the den lamp and set a timer for 5 minutes\""));
+    }
     let session = match context.session() {
         Ok(session) => session,
         Err(e) => return crate::filter::refuse_every_input(ui, sentence.as_deref(), context.json, e),
