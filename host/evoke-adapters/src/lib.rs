@@ -1,5 +1,6 @@
 //! The engines that answer a decision's questions. Each implements [`evoke_core::adapter::Adapter`].
 
+pub mod alone;
 pub mod builtin;
 pub mod component;
 #[cfg(feature = "embed")]

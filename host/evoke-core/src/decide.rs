@@ -110,6 +110,12 @@ enum Stage {
         /// The words that name a value of another reflex than the winner.
         elsewhere: std::collections::HashSet<String>,
     },
+    /// A complete call whose values that stand on one view are asked again of their words alone.
+    Alone {
+        decision: Box<Decision>,
+        anchors: Vec<crate::anchor::Anchor>,
+        questions: Questions,
+    },
     Done(Box<Decision>),
 }
 
@@ -175,7 +181,7 @@ impl<'c> Decider<'c> {
     pub fn questions(&self) -> Option<&Questions> {
         match &self.stage {
             Stage::Route => Some(self.catalog.route_round()),
-            Stage::Details { questions, .. } => Some(questions),
+            Stage::Details { questions, .. } | Stage::Alone { questions, .. } => Some(questions),
             Stage::Done(_) => None,
         }
     }
@@ -193,7 +199,17 @@ impl<'c> Decider<'c> {
         self.stage = match stage {
             Stage::Route => self.after_route(answers),
             Stage::Details { winner, route, offered, elsewhere, .. } => {
-                Stage::Done(Box::new(self.after_details(&winner, route, answers, &offered, elsewhere)))
+                let decision = self.after_details(&winner, route, answers, &offered, elsewhere);
+                let anchors = crate::anchor::anchors(&decision);
+                let questions = crate::anchor::round(self.catalog, &decision, &anchors);
+                if questions.0.is_empty() {
+                    Stage::Done(Box::new(decision))
+                } else {
+                    Stage::Alone { decision: Box::new(decision), anchors, questions }
+                }
+            }
+            Stage::Alone { decision, anchors, .. } => {
+                Stage::Done(Box::new(crate::anchor::apply(self.catalog, *decision, &anchors, answers)))
             }
             done @ Stage::Done(_) => done,
         };
@@ -954,7 +970,16 @@ pub fn held_for(catalog: &Catalog, decision: &Decision, because: Because) -> Dec
     let mut held = decision.clone();
     let mut all = held.because.take().unwrap_or_default();
     if !all.contains(&because) {
-        all.push(because);
+        // One view is said where the gate says it, after the bars and before what the words leave; any
+        // other reason after all the gate gave.
+        let bars = |b: &Because| {
+            matches!(b, Because::Destructive | Because::NoGate | Because::UnderFloor { .. } | Because::OneView { .. })
+        };
+        let at = match because {
+            Because::OneView { .. } => all.iter().rposition(bars).map_or(0, |i| i + 1),
+            _ => all.len(),
+        };
+        all.insert(at, because);
     }
     held.because = Some(all);
     held.outcome = Outcome::Confirm;
@@ -1072,6 +1097,7 @@ fn bases(
                     Basis::View {
                         ask,
                         words: read_back.left.iter().filter(from).map(|l| l.words.text.clone()).collect(),
+                        anchored: false,
                     }
                 } else {
                     Basis::Views { ask, reader: ask }
@@ -1161,7 +1187,11 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
             format!("{} may be part of the value before it", words.join(", "))
         }
-        Because::OneView { arg, words } => {
+        Because::OneView { arg, words, reads: Some(reads) } => {
+            let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+            format!("{} alone reads as {reads} for the {arg}", words.join(", "))
+        }
+        Because::OneView { arg, words, reads: None } => {
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
             format!("the sentence also says {} for the {arg}", words.join(", "))
         }

@@ -112,10 +112,14 @@ pub enum Because {
         bar: f64,
     },
     /// A value stands on one view, and the words of the input name another value for its argument: the
-    /// engine and the words disagree (`turn off the office lights` read as the den).
+    /// engine and the words disagree (`turn off the office lights` read as the den). `reads` is the key the
+    /// words name when asked alone, where that question found the disagreement (`douse` read as `off`, and
+    /// alone as `on`).
     OneView {
         arg: String,
         words: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reads: Option<String>,
     },
     /// A text the call took that was typed without quotes (`draft a mail to dana@example.com`): where it
     /// starts and ends is the engine's reading, so a write waits for a yes.
@@ -194,6 +198,9 @@ pub enum Basis {
         ask: f64,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         words: Vec<String>,
+        /// Whether those words, asked alone, name the value.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        anchored: bool,
     },
     /// The one span of its kind in the input, taken by its question.
     Only { ask: f64 },

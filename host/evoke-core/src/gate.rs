@@ -64,8 +64,11 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
     let text_left = (call.effect != Effect::Read && !call.text_left.is_empty())
         .then(|| Because::TextLeft { words: call.text_left.clone() });
     let more: Vec<Because> = text_read.into_iter().chain(more).chain(cut).collect();
-    let one_view: Vec<Because> =
-        call.one_view.iter().map(|(arg, words)| Because::OneView { arg: arg.clone(), words: words.clone() }).collect();
+    let one_view: Vec<Because> = call
+        .one_view
+        .iter()
+        .map(|(arg, words)| Because::OneView { arg: arg.clone(), words: words.clone(), reads: None })
+        .collect();
     let Some(gate) = gate else {
         because.push(Because::NoGate);
         because.extend(one_view);

@@ -5,6 +5,7 @@
 //! other crates and hand their data in.
 
 pub mod adapter;
+pub mod anchor;
 mod case_error;
 pub mod catalog;
 pub mod conform;

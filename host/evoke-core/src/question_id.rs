@@ -16,6 +16,7 @@ const CUT: &str = "cut_";
 const SPAN: &str = "span_";
 const ASIDE: &str = "aside_";
 const AGAIN: &str = "again_";
+const ALONE: &str = "alone_";
 
 /// The names evoke's own question ids begin with (`route`, `fits.<reflex>`, `weave.<name>`): no reflex
 /// or playbook takes one, so that no id of a reflex's is read as one of evoke's.
@@ -40,6 +41,9 @@ pub enum QuestionId {
     /// `weave.again_<start>_<end>_<reflex>__<arg>`: whether the request asks for the value at these
     /// offsets as well as the one read for the argument.
     Again { start: usize, end: usize, reflex: String, arg: String },
+    /// `weave.alone_<start>_<end>_<reflex>__<arg>`: the argument's question asked of the words at these
+    /// offsets alone: what they name on their own (003's `anchored`).
+    Alone { start: usize, end: usize, reflex: String, arg: String },
     /// `<name>`: a question another program asks evoke's engines under a name of its own (an expresso
     /// leaf, `match`). No reflex question has this shape.
     Leaf { name: String },
@@ -57,7 +61,9 @@ impl QuestionId {
     /// The reflex whose argument this asks about: an argument's, or the one an again question writes anew.
     pub fn arg_of(&self) -> Option<(&str, &str)> {
         match self {
-            QuestionId::Arg { reflex, arg } | QuestionId::Again { reflex, arg, .. } => Some((reflex, arg)),
+            QuestionId::Arg { reflex, arg }
+            | QuestionId::Again { reflex, arg, .. }
+            | QuestionId::Alone { reflex, arg, .. } => Some((reflex, arg)),
             _ => None,
         }
     }
@@ -73,6 +79,7 @@ impl QuestionId {
             QuestionId::Span { start, end } => format!("{SPAN}{start}_{end}"),
             QuestionId::Aside { start, end } => format!("{ASIDE}{start}_{end}"),
             QuestionId::Again { start, end, reflex, arg } => format!("{AGAIN}{start}_{end}_{reflex}__{arg}"),
+            QuestionId::Alone { start, end, reflex, arg } => format!("{ALONE}{start}_{end}_{reflex}__{arg}"),
             QuestionId::Leaf { name } => name.clone(),
         }
     }
@@ -110,9 +117,11 @@ impl fmt::Display for QuestionId {
             QuestionId::Route => f.write_str(ROUTE),
             QuestionId::Fits { reflex } => write!(f, "{FITS}{reflex}"),
             QuestionId::Arg { reflex, arg } => write!(f, "{reflex}.{arg}"),
-            QuestionId::Cut { .. } | QuestionId::Span { .. } | QuestionId::Aside { .. } | QuestionId::Again { .. } => {
-                write!(f, "{WEAVE}{}", self.short())
-            }
+            QuestionId::Cut { .. }
+            | QuestionId::Span { .. }
+            | QuestionId::Aside { .. }
+            | QuestionId::Again { .. }
+            | QuestionId::Alone { .. } => write!(f, "{WEAVE}{}", self.short()),
             QuestionId::Leaf { name } => f.write_str(name),
         }
     }
@@ -144,7 +153,7 @@ fn offsets(text: &str) -> Option<(usize, usize)> {
 
 /// `<start>_<end>_<reflex>__<arg>`. A name may hold `__` itself, so the split is the first that leaves
 /// two names; where several would (`a__b__c`), the reflex is the shorter, and the text reads back the same.
-fn again(text: &str) -> Option<QuestionId> {
+fn placed_arg(text: &str) -> Option<(usize, usize, String, String)> {
     let (start, rest) = text.split_once('_')?;
     let (end, names) = rest.split_once('_')?;
     let (start, end) = (offset(start)?, offset(end)?);
@@ -153,7 +162,7 @@ fn again(text: &str) -> Option<QuestionId> {
         .filter(|(i, _)| names[*i..].starts_with("__"))
         .map(|(i, _)| (&names[..i], &names[i + 2..]))
         .find(|(reflex, arg)| is_name(reflex) && is_name(arg))?;
-    Some(QuestionId::Again { start, end, reflex: reflex.to_string(), arg: arg.to_string() })
+    Some((start, end, reflex.to_string(), arg.to_string()))
 }
 
 impl FromStr for QuestionId {
@@ -171,8 +180,15 @@ impl FromStr for QuestionId {
                 offsets(rest).map(|(start, end)| QuestionId::Span { start, end })
             } else if let Some(rest) = name.strip_prefix(ASIDE) {
                 offsets(rest).map(|(start, end)| QuestionId::Aside { start, end })
+            } else if let Some(rest) = name.strip_prefix(ALONE) {
+                placed_arg(rest).map(|(start, end, reflex, arg)| QuestionId::Alone { start, end, reflex, arg })
             } else {
-                name.strip_prefix(AGAIN).and_then(again)
+                name.strip_prefix(AGAIN).and_then(placed_arg).map(|(start, end, reflex, arg)| QuestionId::Again {
+                    start,
+                    end,
+                    reflex,
+                    arg,
+                })
             }
         } else if let Some((reflex, arg)) = text.split_once('.') {
             (is_name(reflex) && is_name(arg)).then(|| QuestionId::arg(reflex, arg))
@@ -224,6 +240,7 @@ mod tests {
             QuestionId::Span { start: 0, end: 1 },
             QuestionId::Aside { start: 0, end: 1 },
             QuestionId::Again { start: 0, end: 1, reflex: "lights".into(), arg: "room".into() },
+            QuestionId::Alone { start: 0, end: 1, reflex: "lights".into(), arg: "room".into() },
         ];
         for id in own {
             let text = id.to_string();
@@ -275,6 +292,15 @@ mod tests {
                 round_trip(&id, &format!("weave.again_0_123_{reflex}__{arg}"));
             }
         }
+    }
+
+    #[test]
+    fn words_asked_alone_read_back_apart_from_an_again_at_the_same_place() {
+        let alone = QuestionId::Alone { start: 0, end: 5, reflex: "lights".into(), arg: "state".into() };
+        round_trip(&alone, "weave.alone_0_5_lights__state");
+        let again = QuestionId::Again { start: 0, end: 5, reflex: "lights".into(), arg: "state".into() };
+        assert_ne!(alone, again);
+        assert_eq!(alone.arg_of(), Some(("lights", "state")));
     }
 
     #[test]

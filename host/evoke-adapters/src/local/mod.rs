@@ -198,6 +198,10 @@ impl Engine {
         let routed = self.first_part(request, questions);
         let mut raw = Raw::new();
         for (id, question) in &questions.0 {
+            if let Some(answer) = crate::alone::answer(request, id, question, |s, q| self.answer_now(s, q)) {
+                raw.insert(id.to_string(), answer?);
+                continue;
+            }
             if let Some(answer) = weave::answer(request, id, question, questions) {
                 let answer = match id.cut() {
                     Some(place) => self.cut_read(request, place, questions, answer),
@@ -588,6 +592,21 @@ run = "balance.mjs"
             Value::Word { word, .. } => Some(word.clone()),
             other => Some(format!("{other:?}")),
         }
+    }
+
+    #[test]
+    fn a_value_read_from_a_word_no_key_names_is_anchored_by_that_word_asked_alone() {
+        let home = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples/home");
+        let manifest = std::fs::read_to_string(format!("{home}/reflexes/lights/reflex.toml")).expect("the lights");
+        let rooms = std::fs::read_to_string(format!("{home}/vocab/rooms.toml")).expect("the rooms");
+        let catalog = Catalog::new(vec![reflex("lights", &manifest, &[("rooms", &rooms)])]);
+        let d = decide(&catalog, "douse the den lights");
+        assert_eq!(option(&d, "state").as_deref(), Some("off"), "{d:?}");
+        let state = d.basis.as_ref().and_then(|b| b.0.iter().find(|(a, _)| a == "state")).map(|(_, b)| b.clone());
+        assert!(
+            matches!(&state, Some(evoke_core::decision::Basis::View { words, anchored: true, .. }) if words == &["douse"]),
+            "{state:?}"
+        );
     }
 
     #[test]

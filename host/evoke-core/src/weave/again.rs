@@ -193,7 +193,7 @@ pub fn apply(
                 // The words still say the value read: the engine's correction waits for the person's.
                 let read = decision.args.as_ref().and_then(|a| a.get(&other.arg)).map(|v| v.shown().to_string());
                 if let Some(read) = read {
-                    let because = Because::OneView { arg: other.arg.clone(), words: vec![read] };
+                    let because = Because::OneView { arg: other.arg.clone(), words: vec![read], reads: None };
                     base = crate::decide::held_for(catalog, &base, because);
                 }
             }
@@ -237,7 +237,7 @@ pub(crate) fn others_spent(decision: &mut Decision, placed: &dyn Fn(&str, &str) 
     let Some(because) = decision.because.as_mut() else { return };
     let before = because.clone();
     for b in because.iter_mut() {
-        if let Because::OneView { arg, words } = b {
+        if let Because::OneView { arg, words, .. } = b {
             words.retain(|w| !placed(arg, w));
         }
     }
