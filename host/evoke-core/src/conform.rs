@@ -395,6 +395,7 @@ fn gate_case(input: &Value) -> Result<Value, CaseError> {
         text_read: None,
         text_left: Vec::new(),
         one_view: Vec::new(),
+        respelt: Vec::new(),
         runner_up,
         two_things,
         mood,

@@ -789,7 +789,7 @@ fn settle(reading: Reading) -> Decision {
     });
     let weakest = weakest.cloned();
     let texts = crate::unquoted::texts(input, reflex, candidates, &around.elsewhere);
-    let (basis, one_view) = bases(reflex, &args, &judgments, candidates, &texts, &read_back, &given);
+    let (basis, one_view, respelt) = bases(reflex, &args, &judgments, candidates, &texts, &read_back, &given);
     let confidence = weakest.as_ref().map(|w| w.p);
     let runner_up = contenders.get(1).cloned();
     let mut decision = Decision {
@@ -891,6 +891,7 @@ fn settle(reading: Reading) -> Decision {
         text_read: taken_text,
         text_left: text_left.iter().map(|t| t.text.clone()).collect(),
         one_view,
+        respelt,
         runner_up: decision.runner_up.as_ref().map(|r| (r.reflex.as_str(), r.route)),
         two_things,
         mood,
@@ -1061,9 +1062,10 @@ fn bases(
     texts: &[Candidate],
     read_back: &crate::readback::ReadBack,
     given: &[String],
-) -> (Bases, Vec<(String, Vec<String>)>) {
+) -> (Bases, Vec<(String, Vec<String>)>, Vec<(String, String)>) {
     let mut bases = Bases::default();
     let mut one_view = Vec::new();
+    let mut respelt = Vec::new();
     for (name, value) in args.0.iter().filter(|(name, _)| !given.contains(name)) {
         let question = QuestionId::arg(&reflex.name, name);
         // A value a person gave, or one no question read, stands on nothing the line could show.
@@ -1074,6 +1076,15 @@ fn bases(
                 ask,
                 others: texts.iter().filter(|t| t.span != *span).map(|t| t.span.text.clone()).collect(),
             },
+            // A code, held against the codes the argument's examples assert.
+            Value::Pick { span, .. } if is_code(reflex, name) => {
+                let asserted = asserted_values(reflex, name);
+                let shape = crate::shape::of(&span.text, &asserted);
+                if shape == Some(crate::shape::Shape::Completed) {
+                    respelt.push((name.clone(), span.text.clone()));
+                }
+                Basis::Spelled { ask, shape }
+            }
             Value::Pick { .. } => {
                 let kind = reflex.manifest.args.iter().find(|a| a.name == *name).map(|a| &a.source);
                 let of_kind = candidates.iter().filter(|c| Some(&Source::Pick(c.kind)) == kind).count();
@@ -1106,7 +1117,23 @@ fn bases(
         };
         bases.0.push((name.clone(), basis));
     }
-    (bases, one_view)
+    (bases, one_view, respelt)
+}
+
+fn is_code(reflex: &Reflex, arg: &str) -> bool {
+    reflex.manifest.args.iter().any(|a| a.name == arg && a.source == Source::Pick(PickKind::Code))
+}
+
+/// The values the reflex's examples assert for `arg`.
+fn asserted_values<'r>(reflex: &'r Reflex, arg: &str) -> Vec<&'r str> {
+    let asserts = reflex.manifest.examples.iter().filter_map(|e| e.asserts.as_ref()).flatten();
+    asserts
+        .filter(|(name, _)| name == arg)
+        .filter_map(|(_, value)| match value {
+            crate::manifest::Asserted::Text(text) => Some(text.as_str()),
+            crate::manifest::Asserted::Flag(_) => None,
+        })
+        .collect()
 }
 
 /// An optional pick the call leaves out while the words give spans of its kind, every one outside its range
@@ -1186,6 +1213,9 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
         Because::Cut { words } => {
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
             format!("{} may be part of the value before it", words.join(", "))
+        }
+        Because::Respelt { arg, text } => {
+            format!("\"{text}\" is written unlike the {arg} in the reflex's examples")
         }
         Because::OneView { arg, words, reads: Some(reads) } => {
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();

@@ -121,6 +121,12 @@ pub enum Because {
         #[serde(skip_serializing_if = "Option::is_none")]
         reads: Option<String>,
     },
+    /// A code written unlike the codes the argument's examples assert, set apart only by a case or a
+    /// separator (`ab1234` beside `AB-1234`): the examples would write it otherwise, so a write waits.
+    Respelt {
+        arg: String,
+        text: String,
+    },
     /// A text the call took that was typed without quotes (`draft a mail to dana@example.com`): where it
     /// starts and ends is the engine's reading, so a write waits for a yes.
     TextRead {
@@ -204,6 +210,13 @@ pub enum Basis {
     },
     /// The one span of its kind in the input, taken by its question.
     Only { ask: f64 },
+    /// A code the words spell, taken by its question, with its `shape` beside the codes the argument's
+    /// examples assert, where they assert any.
+    Spelled {
+        ask: f64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        shape: Option<crate::shape::Shape>,
+    },
     /// A text typed without quotes, taken by its question, with the `others` it could have been.
     Text { ask: f64, others: Vec<String> },
     /// A value another part of the sentence states for several steps, `from` its words; it waits for a yes.

@@ -33,6 +33,9 @@ pub struct Complete<'a> {
     pub text_left: Vec<String>,
     /// The values that stand on one view while the words name another for their argument: `(arg, words)`.
     pub one_view: Vec<(String, Vec<String>)>,
+    /// The codes written unlike the argument's examples, set apart only by a case or a separator:
+    /// `(arg, text)`.
+    pub respelt: Vec<(String, String)>,
     /// The second reflex and its route p, when there is one.
     pub runner_up: Option<(&'a str, f64)>,
     /// The sentence joins something to the call that the call leaves out.
@@ -68,6 +71,12 @@ pub fn confirm_reasons(gate: Option<&Gate>, call: &Complete) -> Vec<Because> {
         .one_view
         .iter()
         .map(|(arg, words)| Because::OneView { arg: arg.clone(), words: words.clone(), reads: None })
+        .chain(
+            call.respelt
+                .iter()
+                .filter(|_| call.effect != Effect::Read)
+                .map(|(arg, text)| Because::Respelt { arg: arg.clone(), text: text.clone() }),
+        )
         .collect();
     let Some(gate) = gate else {
         because.push(Because::NoGate);

@@ -32,6 +32,7 @@ pub mod recall;
 pub mod recognize;
 pub mod recording;
 pub mod refs;
+pub mod shape;
 pub mod text;
 pub mod unquoted;
 pub mod validate;
