@@ -50,6 +50,9 @@ fn split(text: &str, apostrophe: impl Fn(char) -> bool, keep: bool) -> Vec<(usiz
                 start = i;
             }
             current.extend(c.to_lowercase());
+        } else if !current.is_empty() && unicode_normalization::char::is_combining_mark(c) {
+            // A combining mark (`do\u{301}use`, typed decomposed) is part of the letter before it.
+            current.push(c);
         } else if apostrophe(c) && !current.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphabetic()) {
             // An apostrophe inside a word joins its two halves.
             if keep {
@@ -127,6 +130,14 @@ const STOP: &[&str] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_combining_mark_stays_in_its_word() {
+        let said = words("do\u{301}use the den");
+        let spans: Vec<(usize, usize)> = said.iter().map(|w| (w.start, w.end)).collect();
+        assert_eq!(spans, [(0, 6), (7, 10), (11, 14)]);
+    }
+
     use super::*;
 
     #[test]
