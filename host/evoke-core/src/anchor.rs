@@ -23,10 +23,11 @@ pub struct Anchor {
     pub id: QuestionId,
 }
 
-/// The values of a complete call to anchor: each option or vocabulary value whose basis is `view` and
-/// whose words the read-back found, one per run of those words.
+/// The values of a call to anchor: each option or vocabulary value whose basis is `view` and whose words
+/// the read-back found, one per run of those words. A call that asks is anchored too: what its words
+/// read alone still holds once a person gives the value it lacks.
 pub fn anchors(decision: &Decision) -> Vec<Anchor> {
-    if !matches!(decision.outcome, Outcome::Run | Outcome::Confirm) {
+    if decision.outcome == Outcome::Abstain {
         return Vec::new();
     }
     let (Some(reflex), Some(args), Some(bases)) = (&decision.reflex, &decision.args, &decision.basis) else {
@@ -73,32 +74,78 @@ pub fn round(catalog: &Catalog, decision: &Decision, anchors: &[Anchor]) -> Ques
     Questions(questions)
 }
 
+/// The key the words alone name, read so that a tie never anchors: the value is named only where it
+/// stands above every other key, and where another key ties with it, that key is what the words read.
+fn strict_top<'a>(answer: &'a crate::validate::Distribution, value: &str) -> (&'a str, f64) {
+    let p_value = answer.p(value);
+    let rival = answer.0.iter().filter(|(k, _)| k != value).max_by(|a, b| a.1.total_cmp(&b.1));
+    match rival {
+        Some((key, p)) if *p >= p_value => (key.as_str(), *p),
+        _ => (value_key(answer, value), p_value),
+    }
+}
+
+/// The answer's own spelling of `value`'s key.
+fn value_key<'a>(answer: &'a crate::validate::Distribution, value: &str) -> &'a str {
+    answer.0.iter().find(|(k, _)| k == value).map_or("", |(k, _)| k.as_str())
+}
+
 /// The decision with each anchor's answer read: `anchored` on a value its words alone name, and the call
 /// held for a yes (`one_view`) where they name another key. An anchor left unanswered changes nothing.
 pub fn apply(catalog: &Catalog, decision: Decision, anchors: &[Anchor], answers: &Answers) -> Decision {
     let mut decision = decision;
-    let mut disagree: Vec<(String, Vec<String>, String)> = Vec::new();
     for anchor in anchors {
         let Some(answer) = answers.get(&anchor.id) else { continue };
-        let (top, _) = answer.top();
+        let (top, _) = strict_top(answer, &anchor.key);
+        let Some(Basis::View { anchored, reads, .. }) = view_of(&mut decision, &anchor.arg) else { continue };
         if top == anchor.key {
-            if let Some(Basis::View { anchored, .. }) =
-                decision.basis.as_mut().and_then(|b| b.0.iter_mut().find(|(a, _)| *a == anchor.arg)).map(|(_, b)| b)
-            {
-                *anchored = true;
-            }
+            // Anchored only while no run of its words reads another key.
+            *anchored = reads.is_none();
         } else if top != NONE && top != UNSTATED {
-            disagree.push((anchor.arg.clone(), vec![anchor.words.text.clone()], top.to_string()));
-        }
-    }
-    for (arg, words, reads) in disagree {
-        // Its words, read alone, name another value: the value is no longer anchored by any run.
-        if let Some(Basis::View { anchored, .. }) =
-            decision.basis.as_mut().and_then(|b| b.0.iter_mut().find(|(a, _)| *a == arg)).map(|(_, b)| b)
-        {
             *anchored = false;
+            *reads = Some(top.to_string());
         }
-        decision = crate::decide::held_for(catalog, &decision, Because::OneView { arg, words, reads: Some(reads) });
     }
-    decision
+    held(catalog, decision)
+}
+
+/// The basis of `arg`, to write what its words read alone into.
+fn view_of<'d>(decision: &'d mut Decision, arg: &str) -> Option<&'d mut Basis> {
+    decision.basis.as_mut()?.0.iter_mut().find(|(a, _)| a == arg).map(|(_, b)| b)
+}
+
+/// A complete call held for a yes for each value whose words, read alone, name another key.
+fn held(catalog: &Catalog, decision: Decision) -> Decision {
+    let disagree: Vec<Because> = decision
+        .basis
+        .iter()
+        .flat_map(|b| &b.0)
+        .filter_map(|(arg, basis)| match basis {
+            Basis::View { words, reads: Some(reads), .. } => {
+                Some(Because::OneView { arg: arg.clone(), words: words.clone(), reads: Some(reads.clone()) })
+            }
+            _ => None,
+        })
+        .collect();
+    disagree.into_iter().fold(decision, |d, because| crate::decide::held_for(catalog, &d, because))
+}
+
+/// A call settled again after a person gave values (`given`), with what its words read alone when it was
+/// first decided: each value the person did not give that stands on the same words keeps `anchored` and
+/// `reads`, and a call they read otherwise for still waits for a yes.
+pub fn carried(catalog: &Catalog, prior: &Decision, settled: Decision, given: &[String]) -> Decision {
+    let mut settled = settled;
+    for (arg, basis) in prior.basis.iter().flat_map(|b| &b.0) {
+        let Basis::View { words, anchored, reads, .. } = basis else { continue };
+        if given.contains(arg) {
+            continue;
+        }
+        if let Some(Basis::View { words: now, anchored: a, reads: r, .. }) = view_of(&mut settled, arg)
+            && now == words
+        {
+            *a = *anchored;
+            r.clone_from(reads);
+        }
+    }
+    held(catalog, settled)
 }

@@ -696,7 +696,8 @@ fn settled_with(
         _ => usize::MAX,
     };
     judgments.sort_by_key(|j| order(&j.question));
-    settle(Reading {
+    let given: Vec<String> = answers.iter().map(|(name, _)| name.clone()).collect();
+    let settled = settle(Reading {
         input: &decision.input,
         candidates,
         mood: mood_taking(&decision.input, sentence, &taken_spans(&args)),
@@ -708,9 +709,12 @@ fn settled_with(
         contenders: decision.contenders.clone(),
         missing,
         unconsumed,
-        given: answers.iter().map(|(name, _)| name.clone()).collect(),
+        given: given.clone(),
         elsewhere: values_elsewhere(catalog, reflex),
-    })
+    });
+    // What the words read alone, asked when the call was first decided, still holds of the values a
+    // person did not give.
+    crate::anchor::carried(catalog, decision, settled, &given)
 }
 
 /// The words, lowercased, that name a value of an argument of another reflex than `reflex`: its option
@@ -773,7 +777,7 @@ fn settle(reading: Reading) -> Decision {
         .filter(|a| judgments.iter().any(|j| j.question == QuestionId::arg(&reflex.name, &a.name)))
         .map(|a| a.name.as_str())
         .collect();
-    let around = crate::readback::Around { elsewhere, request: mood == Mood::Request };
+    let around = crate::readback::Around { elsewhere, request: mood == Mood::Request, given: given.clone() };
     let read_back = crate::readback::read_back_among(input, reflex, &args, candidates, &flags, &around);
     // An optional argument judged unstated that the read-back finds no word for is unstated by the words,
     // not by the engine's guess: it is no judgment the call waits on.
@@ -1109,6 +1113,7 @@ fn bases(
                         ask,
                         words: read_back.left.iter().filter(from).map(|l| l.words.text.clone()).collect(),
                         anchored: false,
+                        reads: None,
                     }
                 } else {
                     Basis::Views { ask, reader: ask }
@@ -1294,6 +1299,54 @@ mod tests {
         let given = super::answered(&catalog, Some(&gate), &[], &decision, &[("room".into(), den)], None);
         assert!(given.because.iter().flatten().all(|b| !matches!(b, Because::OneView { .. })), "{given:?}");
         assert!(given.basis.as_ref().is_some_and(|b| b.0.iter().all(|(name, _)| name != "room")), "{given:?}");
+    }
+
+    #[test]
+    fn what_words_read_alone_still_holds_after_a_person_gives_the_missing_value() {
+        use crate::catalog::{Catalog, Reflex};
+        use crate::decision::{Basis, Because, Outcome, Value};
+        use crate::validate::{Answers, Distribution};
+        let manifest = "reflex = 1\ndescription = \"Turn the lights in one room on or off.\"\neffect = \"write\"\n\
+                        confirm = \"Set the {room} lights {state}?\"\nrun = \"l.mjs\"\n[args.room]\nask = \"Which room?\"\n\
+                        vocab = \"rooms\"\n[args.state]\nask = \"On or off?\"\noptions.on = \"Switch on.\"\n\
+                        options.off = \"Switch off.\"\n";
+        let read = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true);
+        let rooms =
+            crate::vocab::read_vocab("rooms", "rooms.toml", "den = \"TV\"\noffice = \"Study\"\n").value.unwrap();
+        let reflex =
+            Reflex { name: "lights".into(), manifest: read.value.unwrap(), vocabs: [("rooms".into(), rooms)].into() };
+        let catalog = Catalog::new(vec![reflex]);
+        let gate = crate::adapter::Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 };
+        // No room said; the engine read `douse` as `off`, and `douse` alone reads `on`.
+        let mut decider = super::Decider::new(&catalog, Some(gate), "douse the lights").unwrap();
+        let answer = |pairs: &[(&str, f64)]| Distribution(pairs.iter().map(|(k, p)| (k.to_string(), *p)).collect());
+        while let Some(questions) = decider.questions().cloned() {
+            let mut answers = Answers::new();
+            for (id, _) in &questions.0 {
+                let d = match id.to_string().as_str() {
+                    "route" => answer(&[("lights", 0.95), ("none", 0.05)]),
+                    "lights.room" => answer(&[("den", 0.05), ("office", 0.05), ("unstated", 0.9)]),
+                    "lights.state" => answer(&[("off", 0.95), ("on", 0.03), ("unstated", 0.02)]),
+                    "weave.alone_0_5_lights__state" => answer(&[("on", 0.9), ("off", 0.05), ("unstated", 0.05)]),
+                    "fits.lights" => answer(&[("yes", 0.9)]),
+                    other => panic!("{other}"),
+                };
+                answers.insert(id.clone(), d);
+            }
+            decider.feed(&answers);
+        }
+        let decision = decider.decision().unwrap().clone();
+        assert_eq!(decision.outcome, Outcome::Ask, "{decision:?}");
+        let den = Value::Word { word: "den".into(), value: None };
+        let given = super::answered(&catalog, Some(&gate), &[], &decision, &[("room".into(), den)], None);
+        // The room given, the state still stands on `douse`, which alone reads `on`: it waits.
+        assert_eq!(given.outcome, Outcome::Confirm, "{given:?}");
+        assert!(
+            given.because.iter().flatten().any(|b| matches!(b, Because::OneView { reads: Some(r), .. } if r == "on")),
+            "{given:?}"
+        );
+        let state = given.basis.as_ref().and_then(|b| b.0.iter().find(|(a, _)| a == "state")).map(|(_, b)| b.clone());
+        assert!(matches!(state, Some(Basis::View { reads: Some(_), .. })), "{state:?}");
     }
 
     #[test]

@@ -207,6 +207,9 @@ pub enum Basis {
         /// Whether those words, asked alone, name the value.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         anchored: bool,
+        /// The other key those words name asked alone, where they name one: the readings disagree.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reads: Option<String>,
     },
     /// The one span of its kind in the input, taken by its question.
     Only { ask: f64 },

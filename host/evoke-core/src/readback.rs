@@ -252,6 +252,8 @@ pub struct Around {
     /// Whether the mood read the sentence as a request: then the words by which it tells a request from
     /// a question, a condition, a negation or a remark ([`CUE_LISTS`]) are words it did not place.
     pub request: bool,
+    /// The arguments a person gave: no word of the input said their values, so none is read for them.
+    pub given: Vec<String>,
 }
 
 /// [`read_back`] among other reflexes and under the mood ([`Around`]). A word that names a value of
@@ -299,7 +301,7 @@ pub fn read_back_among(
                 .collect(),
             Value::Flag => continue,
         };
-        if placed.is_empty() {
+        if placed.is_empty() && !around.given.contains(name) {
             unplaced.push(name.clone());
             unnamed.push(name.clone());
         }
@@ -764,7 +766,7 @@ options.off = "Switch off."
 
     #[test]
     fn a_small_word_that_names_another_reflex_s_value_at_a_clause_end_does_more() {
-        let around = Around { elsewhere: ["up".to_string()].into_iter().collect(), request: false };
+        let around = Around { elsewhere: ["up".to_string()].into_iter().collect(), request: false, given: Vec::new() };
         let read = |input: &str| read_back_among(input, &lights(), &call(Some("den"), "off"), &[], &[], &around);
         let more = |back: &ReadBack| -> Vec<String> {
             back.left.iter().filter(|l| l.does == Does::More).map(|l| l.words.text.clone()).collect()
