@@ -391,12 +391,12 @@ pub fn read_back_among(
     }
     bounds_do_more(&taken, &said_words, &mut said);
     let over = said.iter().filter(|s| **s == Said::Left(Does::More)).count();
-    // Words a value no word names was read from: as many as there are such values, else none can be told.
-    // An option or vocabulary value is read from the word that opens the request (`douse the den lights`),
+    // The word a value no word names was read from: one word for one such value, else which said which
+    // cannot be told (`douse lights`, with both the room and the state named by no word). An option or vocabulary value is read from the word that opens the request (`douse the den lights`),
     // never from a word elsewhere (`shut the den lights in the garage`: the garage is more); a flag, which
     // any word may say, from wherever the words are.
     let opens_only = said.iter().enumerate().all(|(i, s)| *s != Said::Left(Does::More) || opening == Some(i));
-    let read = over > 0 && over <= unplaced.len() && (!flags.is_empty() || opens_only);
+    let read = over == 1 && unplaced.len() == 1 && (!flags.is_empty() || opens_only);
     if read {
         for s in said.iter_mut().filter(|s| **s == Said::Left(Does::More)) {
             *s = Said::Read(unplaced[0].clone());
