@@ -1258,11 +1258,10 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
 mod tests {
     use super::under_bar;
 
-    #[test]
-    fn a_value_a_person_gave_stands_on_no_reading_and_never_contradicts_the_words() {
+    /// A lights reflex whose room is a vocabulary (`den`, `office`) and whose state is `on` or `off`, under
+    /// a gate with a write bar of 0.8.
+    fn lights() -> (crate::catalog::Catalog, crate::adapter::Gate) {
         use crate::catalog::{Catalog, Reflex};
-        use crate::decision::{Because, Value};
-        use crate::validate::{Answers, Distribution};
         let manifest = "reflex = 1\ndescription = \"Turn the lights in one room on or off.\"\neffect = \"write\"\n\
                         confirm = \"Set the {room} lights {state}?\"\nrun = \"l.mjs\"\n[args.room]\nask = \"Which room?\"\n\
                         vocab = \"rooms\"\n[args.state]\nask = \"On or off?\"\noptions.on = \"Switch on.\"\n\
@@ -1272,26 +1271,39 @@ mod tests {
             crate::vocab::read_vocab("rooms", "rooms.toml", "den = \"TV\"\noffice = \"Study\"\n").value.unwrap();
         let reflex =
             Reflex { name: "lights".into(), manifest: read.value.unwrap(), vocabs: [("rooms".into(), rooms)].into() };
-        let catalog = Catalog::new(vec![reflex]);
-        let gate = crate::adapter::Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 };
-        let input = "turn off the lights in the office";
+        (Catalog::new(vec![reflex]), crate::adapter::Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 })
+    }
+
+    /// `input` decided with every round answered from `answers`, by question id; an id it lacks panics.
+    fn decided(input: &str, answers: &[(&str, &[(&str, f64)])]) -> crate::decision::Decision {
+        use crate::validate::{Answers, Distribution};
+        let (catalog, gate) = lights();
         let mut decider = super::Decider::new(&catalog, Some(gate), input).unwrap();
-        let answer = |pairs: &[(&str, f64)]| Distribution(pairs.iter().map(|(k, p)| (k.to_string(), *p)).collect());
         while let Some(questions) = decider.questions().cloned() {
-            let mut answers = Answers::new();
+            let mut round = Answers::new();
             for (id, _) in &questions.0 {
-                let d = match id.to_string().as_str() {
-                    "route" => answer(&[("lights", 0.95), ("none", 0.05)]),
-                    "lights.room" => answer(&[("den", 0.95), ("office", 0.03), ("unstated", 0.02)]),
-                    "lights.state" => answer(&[("off", 0.95), ("on", 0.03), ("unstated", 0.02)]),
-                    "fits.lights" => answer(&[("yes", 0.9)]),
-                    other => panic!("{other}"),
-                };
-                answers.insert(id.clone(), d);
+                let text = id.to_string();
+                let (_, pairs) = answers.iter().find(|(i, _)| *i == text).unwrap_or_else(|| panic!("{text}"));
+                round.insert(id.clone(), Distribution(pairs.iter().map(|(k, p)| (k.to_string(), *p)).collect()));
             }
-            decider.feed(&answers);
+            decider.feed(&round);
         }
-        let decision = decider.decision().unwrap().clone();
+        decider.decision().unwrap().clone()
+    }
+
+    #[test]
+    fn a_value_a_person_gave_stands_on_no_reading_and_never_contradicts_the_words() {
+        use crate::decision::{Because, Value};
+        let (catalog, gate) = lights();
+        let decision = decided(
+            "turn off the lights in the office",
+            &[
+                ("route", &[("lights", 0.95), ("none", 0.05)]),
+                ("lights.room", &[("den", 0.95), ("office", 0.03), ("unstated", 0.02)]),
+                ("lights.state", &[("off", 0.95), ("on", 0.03), ("unstated", 0.02)]),
+                ("fits.lights", &[("yes", 0.9)]),
+            ],
+        );
         // The engine read the den where the words say the office: it waits.
         assert!(matches!(decision.because.as_deref(), Some([Because::OneView { arg, .. }]) if arg == "room"));
         // A person who says the den is taken at their word, against the words.
@@ -1303,39 +1315,19 @@ mod tests {
 
     #[test]
     fn what_words_read_alone_still_holds_after_a_person_gives_the_missing_value() {
-        use crate::catalog::{Catalog, Reflex};
         use crate::decision::{Basis, Because, Outcome, Value};
-        use crate::validate::{Answers, Distribution};
-        let manifest = "reflex = 1\ndescription = \"Turn the lights in one room on or off.\"\neffect = \"write\"\n\
-                        confirm = \"Set the {room} lights {state}?\"\nrun = \"l.mjs\"\n[args.room]\nask = \"Which room?\"\n\
-                        vocab = \"rooms\"\n[args.state]\nask = \"On or off?\"\noptions.on = \"Switch on.\"\n\
-                        options.off = \"Switch off.\"\n";
-        let read = crate::manifest::read_manifest("reflex.toml", manifest, &|_: &str| true);
-        let rooms =
-            crate::vocab::read_vocab("rooms", "rooms.toml", "den = \"TV\"\noffice = \"Study\"\n").value.unwrap();
-        let reflex =
-            Reflex { name: "lights".into(), manifest: read.value.unwrap(), vocabs: [("rooms".into(), rooms)].into() };
-        let catalog = Catalog::new(vec![reflex]);
-        let gate = crate::adapter::Gate { route: 0.5, fits: None, read: 0.6, write: 0.8 };
+        let (catalog, gate) = lights();
         // No room said; the engine read `douse` as `off`, and `douse` alone reads `on`.
-        let mut decider = super::Decider::new(&catalog, Some(gate), "douse the lights").unwrap();
-        let answer = |pairs: &[(&str, f64)]| Distribution(pairs.iter().map(|(k, p)| (k.to_string(), *p)).collect());
-        while let Some(questions) = decider.questions().cloned() {
-            let mut answers = Answers::new();
-            for (id, _) in &questions.0 {
-                let d = match id.to_string().as_str() {
-                    "route" => answer(&[("lights", 0.95), ("none", 0.05)]),
-                    "lights.room" => answer(&[("den", 0.05), ("office", 0.05), ("unstated", 0.9)]),
-                    "lights.state" => answer(&[("off", 0.95), ("on", 0.03), ("unstated", 0.02)]),
-                    "weave.alone_0_5_lights__state" => answer(&[("on", 0.9), ("off", 0.05), ("unstated", 0.05)]),
-                    "fits.lights" => answer(&[("yes", 0.9)]),
-                    other => panic!("{other}"),
-                };
-                answers.insert(id.clone(), d);
-            }
-            decider.feed(&answers);
-        }
-        let decision = decider.decision().unwrap().clone();
+        let decision = decided(
+            "douse the lights",
+            &[
+                ("route", &[("lights", 0.95), ("none", 0.05)]),
+                ("lights.room", &[("den", 0.05), ("office", 0.05), ("unstated", 0.9)]),
+                ("lights.state", &[("off", 0.95), ("on", 0.03), ("unstated", 0.02)]),
+                ("weave.alone_0_5_lights__state", &[("on", 0.9), ("off", 0.05), ("unstated", 0.05)]),
+                ("fits.lights", &[("yes", 0.9)]),
+            ],
+        );
         assert_eq!(decision.outcome, Outcome::Ask, "{decision:?}");
         let den = Value::Word { word: "den".into(), value: None };
         let given = super::answered(&catalog, Some(&gate), &[], &decision, &[("room".into(), den)], None);
