@@ -49,7 +49,23 @@ pub struct Judged {
 
 /// The `type` serde gives a tagged value: the one name the JSON line and the reading share.
 fn tag<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value).ok().and_then(|v| v.get("type")?.as_str().map(str::to_string)).unwrap_or_default()
+    serde_json::to_value(value).ok().map(|v| shown_because(&v)).unwrap_or_default()
+}
+
+/// A reason a call waits, as a reading lists it: its type, and for a reading of words that the reason
+/// names alone, what they read (`one_view ("douse" reads on)`, `respelt ("xy0001")`).
+fn shown_because(because: &Value) -> String {
+    let kind = because.get("type").and_then(Value::as_str).unwrap_or_default();
+    let quoted = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+    match (kind, because.get("reads"), because.get("text")) {
+        ("one_view", Some(reads @ Value::String(_)), _) => {
+            let words: Vec<String> =
+                because.get("words").and_then(Value::as_array).into_iter().flatten().map(quoted).collect();
+            format!("one_view ({} reads {})", words.join(" "), reads.as_str().unwrap_or_default())
+        }
+        ("respelt", _, Some(text)) => format!("respelt ({})", quoted(text)),
+        _ => kind.to_string(),
+    }
 }
 
 impl Reading {
@@ -100,7 +116,7 @@ impl Reading {
                 .filter_map(|c| Some((c.get("reflex")?.as_str()?.to_string(), c.get("fits")?.as_f64()?)))
                 .collect(),
             weakest: line.get("weakest").map(|w| (question(w), w.get("p").and_then(Value::as_f64).unwrap_or(0.0))),
-            because: array("because").iter().map(|r| text(r.get("type"))).collect(),
+            because: array("because").iter().map(shown_because).collect(),
             missing: array("missing").iter().map(|r| text(r.get("arg"))).collect(),
             answers: entry.answers.clone(),
             spans: entry
@@ -147,6 +163,13 @@ mod tests {
     }
 
     /// The one line of a plan refused whole, as the log keeps it.
+    #[test]
+    fn a_reason_from_words_read_alone_says_what_they_read() {
+        let line = r#"{"outcome":"confirm","call":"lights","judgments":[],"because":[{"type":"one_view","arg":"state","words":["douse"],"reads":"on"},{"type":"respelt","arg":"id","text":"xy0001"},{"type":"one_view","arg":"room","words":["office"]}]}"#;
+        let reading = Reading::of_log(&read_log_entry(line).unwrap());
+        assert_eq!(reading.because, ["one_view (\"douse\" reads on)", "respelt (\"xy0001\")", "one_view"]);
+    }
+
     fn refused(because: &str) -> Reading {
         let line = format!(
             r#"{{"input":"good night in the den and turn on the office lamp","outcome":"abstain","judgments":[],"contenders":[],"because":[{because}],"excluded":[],"trace":[]}}"#
