@@ -18,9 +18,9 @@ pub use adapter::{adapter_added, adapter_list, adapter_removed};
 pub use add::{added, inactive, thefts};
 pub use check::{against_newest, manifest_reads, manifest_refused, playbook_reads, repository_next};
 pub use plan::{
-    plan_from_elsewhere, plan_reading, plan_refused, plan_saved, plan_step, plan_step_started_before, plan_steps,
-    plan_why, playbook_examples, playbook_pick_waits, playbook_picked, playbook_waits, step_asks, step_declined,
-    step_end, step_head, step_line, step_not_chosen, step_not_run, step_ran_before,
+    found_nothing, plan_from_elsewhere, plan_reading, plan_refused, plan_saved, plan_step, plan_step_started_before,
+    plan_steps, plan_why, playbook_examples, playbook_pick_waits, playbook_picked, playbook_waits, step_asks,
+    step_declined, step_end, step_head, step_line, step_not_chosen, step_not_run, step_ran_before,
 };
 pub use project::{home_trusted, listed, nothing_installed, playbook_summary, trusted, trusting};
 pub use update::{grant_list, update_event};
@@ -500,8 +500,17 @@ pub fn nothing_decides_yet(why: &str, fix: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::ask_choices;
+    use super::{ask_choices, found_nothing};
     use evoke_core::decision::{Choices, Missing, MissingBecause};
+
+    #[test]
+    fn parts_that_found_nothing_are_said_in_one_line() {
+        assert_eq!(
+            found_nothing(&["order a pizza", "buy \u{1b}milk"]),
+            "evoke: nothing installed does \"order a pizza\" or \"buy \\u{1B}milk\", so the whole request is refused; \
+             nothing ran\n"
+        );
+    }
 
     fn level(because: MissingBecause, words: Option<Vec<String>>) -> Missing {
         let choices =

@@ -7,16 +7,17 @@ use evoke_core::decision::Outcome;
 use evoke_core::text::escape_outside;
 use evoke_core::weave::plan::{self, Plan, VerdictBecause};
 
+/// The parts of a plan that found nothing installed, said once: `nothing installed does "a" or "b", …`.
+pub fn found_nothing(texts: &[&str]) -> String {
+    let quoted: Vec<String> = texts.iter().map(|t| format!("\"{}\"", escape_outside(t))).collect();
+    format!("evoke: nothing installed does {}, so the whole request is refused; nothing ran\n", quoted.join(" or "))
+}
+
 /// Why a plan was refused whole, as `evoke` says it when nothing ran.
 pub fn plan_refused(because: &VerdictBecause) -> String {
     let said = match because {
         VerdictBecause::NothingToDo => "evoke: the request only says what not to do; nothing ran".to_string(),
-        VerdictBecause::FoundNothing { text } => {
-            format!(
-                "evoke: nothing installed does \"{}\", so the whole request is refused; nothing ran",
-                escape_outside(text)
-            )
-        }
+        VerdictBecause::FoundNothing { text } => return found_nothing(&[text]),
         VerdictBecause::SeveralSources { step, arg, from, .. } => format!(
             "evoke: step {step} refers back for its {arg}, which steps {} could each give; evoke does not guess, so nothing ran: say it at a terminal, where evoke asks which",
             from.iter().map(ToString::to_string).collect::<Vec<_>>().join(" and ")

@@ -103,9 +103,16 @@ pub fn refused_plan(ui: &Ui, log: &mut Log, woven: &PlanDecided, json: bool, pin
             ui.json_line(&line);
         }
         if !json {
-            for because in &plan.verdict.because {
-                ui.err(&render::plan_refused(because));
-            }
+            let texts: Vec<&str> = plan
+                .verdict
+                .because
+                .iter()
+                .filter_map(|b| match b {
+                    VerdictBecause::FoundNothing { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            ui.err(&render::found_nothing(&texts));
         }
         return Ok(Exit::Abstain);
     }
