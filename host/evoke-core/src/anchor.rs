@@ -14,7 +14,7 @@ use crate::readback::Does;
 use crate::recognize::Span;
 use crate::validate::Answers;
 
-/// One value to anchor: its argument, its key, and the words it was read from.
+/// One value to anchor: its argument, its key, the words it was read from, and the question asking them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Anchor {
     pub arg: String,
@@ -74,20 +74,14 @@ pub fn round(catalog: &Catalog, decision: &Decision, anchors: &[Anchor]) -> Ques
     Questions(questions)
 }
 
-/// The key the words alone name, read so that a tie never anchors: the value is named only where it
-/// stands above every other key, and where another key ties with it, that key is what the words read.
-fn strict_top<'a>(answer: &'a crate::validate::Distribution, value: &str) -> (&'a str, f64) {
-    let p_value = answer.p(value);
+/// The key the words alone name, read so that a tie never anchors: `value` is named only where it stands
+/// above every other key; where another key ties with it or passes it, that key is what they name.
+fn named_alone<'a>(answer: &'a crate::validate::Distribution, value: &'a str) -> &'a str {
     let rival = answer.0.iter().filter(|(k, _)| k != value).max_by(|a, b| a.1.total_cmp(&b.1));
     match rival {
-        Some((key, p)) if *p >= p_value => (key.as_str(), *p),
-        _ => (value_key(answer, value), p_value),
+        Some((key, p)) if *p >= answer.p(value) => key,
+        _ => value,
     }
-}
-
-/// The answer's own spelling of `value`'s key.
-fn value_key<'a>(answer: &'a crate::validate::Distribution, value: &str) -> &'a str {
-    answer.0.iter().find(|(k, _)| k == value).map_or("", |(k, _)| k.as_str())
 }
 
 /// The decision with each anchor's answer read: `anchored` on a value its words alone name, and the call
@@ -96,7 +90,7 @@ pub fn apply(catalog: &Catalog, decision: Decision, anchors: &[Anchor], answers:
     let mut decision = decision;
     for anchor in anchors {
         let Some(answer) = answers.get(&anchor.id) else { continue };
-        let (top, _) = strict_top(answer, &anchor.key);
+        let top = named_alone(answer, &anchor.key);
         let Some(Basis::View { anchored, reads, .. }) = view_of(&mut decision, &anchor.arg) else { continue };
         if top == anchor.key {
             // Anchored only while no run of its words reads another key.
