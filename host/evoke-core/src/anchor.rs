@@ -21,6 +21,9 @@ pub struct Anchor {
     pub key: String,
     pub words: Span,
     pub id: QuestionId,
+    /// Whether the value is one the call asks for: its question judged it unstated while these words name
+    /// it (`unread`, with it `likely`). Named alone, it is taken from the words (`basis` `words`).
+    pub asked: bool,
 }
 
 /// The values of a call to anchor: each option or vocabulary value whose basis is `view` and whose words
@@ -52,7 +55,24 @@ pub fn anchors(decision: &Decision) -> Vec<Anchor> {
                 reflex: reflex.clone(),
                 arg: arg.clone(),
             };
-            found.push(Anchor { arg: arg.clone(), key: key.clone(), words: left.words.clone(), id });
+            found.push(Anchor { arg: arg.clone(), key: key.clone(), words: left.words.clone(), id, asked: false });
+        }
+    }
+    // A value asked for whose words name it, the engine having read nothing from them.
+    for missing in decision.missing.iter().flatten() {
+        let (crate::decision::MissingBecause::Unread, Some(key)) = (&missing.because, &missing.likely) else {
+            continue;
+        };
+        let answering = |l: &&crate::readback::Left| matches!(&l.does, Does::Answers { arg } if *arg == missing.arg);
+        for left in decision.left.iter().flatten().filter(answering) {
+            let id = QuestionId::Alone {
+                start: left.words.start,
+                end: left.words.end,
+                reflex: reflex.clone(),
+                arg: missing.arg.clone(),
+            };
+            let words = left.words.clone();
+            found.push(Anchor { arg: missing.arg.clone(), key: key.clone(), words, id, asked: true });
         }
     }
     found
@@ -85,10 +105,36 @@ fn named_alone<'a>(answer: &'a crate::validate::Distribution, value: &'a str) ->
 }
 
 /// The decision with each anchor's answer read: `anchored` on a value its words alone name, and the call
-/// held for a yes (`one_view`) where they name another key. An anchor left unanswered changes nothing.
-pub fn apply(catalog: &Catalog, decision: Decision, anchors: &[Anchor], answers: &Answers) -> Decision {
+/// held for a yes (`one_view`) where they name another key; a value asked for that its words alone name
+/// (every run of them) is taken from them, at the least sure of their answers. An anchor left unanswered
+/// changes nothing.
+pub fn apply(
+    catalog: &Catalog,
+    gate: Option<&crate::adapter::Gate>,
+    candidates: &[crate::recognize::Candidate],
+    decision: Decision,
+    anchors: &[Anchor],
+    answers: &Answers,
+) -> Decision {
     let mut decision = decision;
-    for anchor in anchors {
+    let mut taken: Vec<crate::decide::FromWords> = Vec::new();
+    for anchor in anchors.iter().filter(|a| a.asked) {
+        let Some(answer) = answers.get(&anchor.id) else { continue };
+        let named = named_alone(answer, &anchor.key) == anchor.key;
+        let runs = || anchors.iter().filter(|a| a.asked && a.arg == anchor.arg);
+        let every_run = runs().all(|a| answers.get(&a.id).is_some_and(|d| named_alone(d, &a.key) == a.key));
+        if !named || !every_run || taken.iter().any(|t| t.arg == anchor.arg) {
+            continue;
+        }
+        let yes = runs().filter_map(|a| answers.get(&a.id).map(|d| d.p(&a.key))).fold(1.0, f64::min);
+        let Some(value) = value_of(catalog, &decision, &anchor.arg, &anchor.key) else { continue };
+        let words = runs().map(|a| a.words.text.clone()).collect();
+        taken.push(crate::decide::FromWords { arg: anchor.arg.clone(), value, yes, words });
+    }
+    for read in &taken {
+        decision = crate::decide::read_from_words(catalog, gate, candidates, &decision, read);
+    }
+    for anchor in anchors.iter().filter(|a| !a.asked) {
         let Some(answer) = answers.get(&anchor.id) else { continue };
         let top = named_alone(answer, &anchor.key);
         let Some(Basis::View { anchored, reads, .. }) = view_of(&mut decision, &anchor.arg) else { continue };
@@ -101,6 +147,20 @@ pub fn apply(catalog: &Catalog, decision: Decision, anchors: &[Anchor], answers:
         }
     }
     held(catalog, decision)
+}
+
+/// The value `key` stands for as `arg`'s: an option's key, or a vocabulary word with its value.
+fn value_of(catalog: &Catalog, decision: &Decision, arg: &str, key: &str) -> Option<Value> {
+    let reflex = catalog.get(decision.reflex.as_deref()?)?;
+    let source = &reflex.manifest.args.iter().find(|a| a.name == arg)?.source;
+    match source {
+        crate::manifest::Source::Options(_) => Some(Value::Option { key: key.to_string() }),
+        crate::manifest::Source::Vocab(_) => {
+            let value = reflex.vocab_of(arg).and_then(|v| v.find(key)).and_then(|w| w.value.clone());
+            Some(Value::Word { word: key.to_string(), value })
+        }
+        _ => None,
+    }
 }
 
 /// The basis of `arg`, to write what its words read alone into.

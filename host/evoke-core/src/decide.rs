@@ -209,7 +209,15 @@ impl<'c> Decider<'c> {
                 }
             }
             Stage::Alone { decision, anchors, .. } => {
-                Stage::Done(Box::new(crate::anchor::apply(self.catalog, *decision, &anchors, answers)))
+                let (gate, candidates) = (self.gate.as_ref(), &self.candidates);
+                Stage::Done(Box::new(crate::anchor::apply(
+                    self.catalog,
+                    gate,
+                    candidates,
+                    *decision,
+                    &anchors,
+                    answers,
+                )))
             }
             done @ Stage::Done(_) => done,
         };
@@ -382,6 +390,7 @@ impl<'c> Decider<'c> {
             missing,
             unconsumed,
             given: Vec::new(),
+            from_words: None,
             elsewhere,
         })
     }
@@ -638,7 +647,31 @@ pub fn answered(
     answers: &[(String, Value)],
     sentence: Option<&str>,
 ) -> Decision {
-    settled_with(catalog, gate, candidates, decision, answers, sentence, false)
+    settled_with(catalog, gate, candidates, decision, answers, sentence, false, None)
+}
+
+/// A value the engine's question judged unstated, that words of the input name and that the argument's
+/// question, asked of those words alone, names too (003's `basis` `words`): the words and their yes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FromWords {
+    pub arg: String,
+    pub value: Value,
+    /// How surely the words alone name it: its judgment, never a person's certainty.
+    pub yes: f64,
+    pub words: Vec<String>,
+}
+
+/// The decision with a value read from words ([`FromWords`]) taken, settled again: it asks no more for
+/// it, and the gate weighs it at the words' own yes.
+pub fn read_from_words(
+    catalog: &Catalog,
+    gate: Option<&Gate>,
+    candidates: &[Candidate],
+    decision: &Decision,
+    read: &FromWords,
+) -> Decision {
+    let taken = [(read.arg.clone(), read.value.clone())];
+    settled_with(catalog, gate, candidates, decision, &taken, None, false, Some(read))
 }
 
 /// [`answered`] with no new answers, held for a person as a call that may leave a second thing out: a
@@ -650,7 +683,7 @@ pub fn held_for_two_things(
     decision: &Decision,
     sentence: &str,
 ) -> Decision {
-    settled_with(catalog, gate, candidates, decision, &[], Some(sentence), true)
+    settled_with(catalog, gate, candidates, decision, &[], Some(sentence), true, None)
 }
 
 fn settled_with(
@@ -661,6 +694,7 @@ fn settled_with(
     answers: &[(String, Value)],
     sentence: Option<&str>,
     two_things: bool,
+    from_words: Option<&FromWords>,
 ) -> Decision {
     let Some(reflex) = decision.reflex.as_deref().and_then(|name| catalog.get(name)) else {
         return decision.clone();
@@ -679,7 +713,9 @@ fn settled_with(
                 other => other.shown().to_string(),
             };
             judgments.retain(|j| j.question != question);
-            judgments.push(Judgment { question, top, p: 1.0 });
+            // A value read from words stands at their yes; one a person gave, at their word.
+            let p = from_words.filter(|w| w.arg == arg.name).map_or(1.0, |w| w.yes);
+            judgments.push(Judgment { question, top, p });
             if let Source::Pick(kind) = &arg.source {
                 let spans: Vec<&Span> = candidates.iter().filter(|c| c.kind == *kind).map(|c| &c.span).collect();
                 unconsumed.retain(|u| !spans.contains(&u));
@@ -696,7 +732,8 @@ fn settled_with(
         _ => usize::MAX,
     };
     judgments.sort_by_key(|j| order(&j.question));
-    let given: Vec<String> = answers.iter().map(|(name, _)| name.clone()).collect();
+    let given: Vec<String> =
+        answers.iter().map(|(name, _)| name.clone()).filter(|name| from_words.is_none_or(|w| w.arg != *name)).collect();
     let settled = settle(Reading {
         input: &decision.input,
         candidates,
@@ -710,6 +747,7 @@ fn settled_with(
         missing,
         unconsumed,
         given: given.clone(),
+        from_words: from_words.cloned(),
         elsewhere: values_elsewhere(catalog, reflex),
     });
     // What the words read alone, asked when the call was first decided, still holds of the values a
@@ -748,6 +786,8 @@ struct Reading<'a> {
     unconsumed: Vec<Span>,
     /// The arguments a person gave: they stand on the person's word, not on a reading of the input.
     given: Vec<String>,
+    /// A value read from words its question judged unstated, that they name alone.
+    from_words: Option<FromWords>,
     /// The words that name a value of another reflex's argument (`on` of the lights, for a timer).
     elsewhere: std::collections::HashSet<String>,
 }
@@ -767,6 +807,7 @@ fn settle(reading: Reading) -> Decision {
         missing,
         unconsumed,
         given,
+        from_words,
         elsewhere,
     } = reading;
     let flags: Vec<&str> = reflex
@@ -793,7 +834,13 @@ fn settle(reading: Reading) -> Decision {
     });
     let weakest = weakest.cloned();
     let texts = crate::unquoted::texts(input, reflex, candidates, &around.elsewhere);
-    let (basis, one_view, respelt) = bases(reflex, &args, &judgments, candidates, &texts, &read_back, &given);
+    let (mut basis, one_view, respelt) = bases(reflex, &args, &judgments, candidates, &texts, &read_back, &given);
+    // A value read from words its question judged unstated stands on those words and their yes.
+    if let Some(read) = &from_words
+        && let Some((_, b)) = basis.0.iter_mut().find(|(arg, _)| *arg == read.arg)
+    {
+        *b = Basis::Words { words: read.words.clone(), yes: read.yes };
+    }
     let confidence = weakest.as_ref().map(|w| w.p);
     let runner_up = contenders.get(1).cloned();
     let mut decision = Decision {
@@ -1038,7 +1085,7 @@ pub fn asked_instead(
     asked.retain(|m| m.arg != missing.arg);
     asked.push(missing);
     less.missing = Some(asked);
-    settled_with(catalog, gate, candidates, &less, &[], Some(sentence), false)
+    settled_with(catalog, gate, candidates, &less, &[], Some(sentence), false, None)
 }
 /// The prompt of a destructive call given by name: it always asks first, whatever the engine's bars.
 pub fn destructive_prompt(reflex: &Reflex, args: &Args, call: &str) -> Prompt {

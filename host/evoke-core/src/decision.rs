@@ -213,6 +213,9 @@ pub enum Basis {
     },
     /// The one span of its kind in the input, taken by its question.
     Only { ask: f64 },
+    /// A value its question judged unstated, read from words of the input that name it, which the
+    /// argument's question asked of them alone names too: `yes` is how surely.
+    Words { words: Vec<String>, yes: f64 },
     /// A code the words spell, taken by its question, with its `shape` beside the codes the argument's
     /// examples assert, where they assert any.
     Spelled {
