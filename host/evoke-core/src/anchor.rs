@@ -33,11 +33,11 @@ pub fn anchors(decision: &Decision) -> Vec<Anchor> {
     if decision.outcome == Outcome::Abstain {
         return Vec::new();
     }
-    let (Some(reflex), Some(args), Some(bases)) = (&decision.reflex, &decision.args, &decision.basis) else {
+    let (Some(reflex), Some(args)) = (&decision.reflex, &decision.args) else {
         return Vec::new();
     };
     let mut found = Vec::new();
-    for (arg, basis) in &bases.0 {
+    for (arg, basis) in decision.basis.iter().flat_map(|b| &b.0) {
         let Basis::View { words, .. } = basis else { continue };
         let key = match args.get(arg) {
             Some(Value::Option { key }) => key,
@@ -168,20 +168,27 @@ fn view_of<'d>(decision: &'d mut Decision, arg: &str) -> Option<&'d mut Basis> {
     decision.basis.as_mut()?.0.iter_mut().find(|(a, _)| a == arg).map(|(_, b)| b)
 }
 
-/// A complete call held for a yes for each value whose words, read alone, name another key.
+/// A complete call held for a yes for each value whose words, read alone, name another key, and for each
+/// value read from words alone: the engine's question, reading them in the sentence, named no value, and
+/// only the sentence can say what they are there for (`the room by the office`).
 fn held(catalog: &Catalog, decision: Decision) -> Decision {
-    let disagree: Vec<Because> = decision
+    let one_view = |arg: &String, words: &Vec<String>, reads: &String| Because::OneView {
+        arg: arg.clone(),
+        words: words.clone(),
+        reads: Some(reads.clone()),
+    };
+    let args = decision.args.clone().unwrap_or_default();
+    let waits: Vec<Because> = decision
         .basis
         .iter()
         .flat_map(|b| &b.0)
         .filter_map(|(arg, basis)| match basis {
-            Basis::View { words, reads: Some(reads), .. } => {
-                Some(Because::OneView { arg: arg.clone(), words: words.clone(), reads: Some(reads.clone()) })
-            }
+            Basis::View { words, reads: Some(reads), .. } => Some(one_view(arg, words, reads)),
+            Basis::Words { words, .. } => Some(one_view(arg, words, &args.get(arg)?.shown().to_string())),
             _ => None,
         })
         .collect();
-    disagree.into_iter().fold(decision, |d, because| crate::decide::held_for(catalog, &d, because))
+    waits.into_iter().fold(decision, |d, because| crate::decide::held_for(catalog, &d, because))
 }
 
 /// A call settled again after a person gave values (`given`), with what its words read alone when it was
@@ -190,15 +197,21 @@ fn held(catalog: &Catalog, decision: Decision) -> Decision {
 pub fn carried(catalog: &Catalog, prior: &Decision, settled: Decision, given: &[String]) -> Decision {
     let mut settled = settled;
     for (arg, basis) in prior.basis.iter().flat_map(|b| &b.0) {
-        let Basis::View { words, anchored, reads, .. } = basis else { continue };
         if given.contains(arg) {
             continue;
         }
-        if let Some(Basis::View { words: now, anchored: a, reads: r, .. }) = view_of(&mut settled, arg)
-            && now == words
-        {
-            *a = *anchored;
-            r.clone_from(reads);
+        match (basis, view_of(&mut settled, arg)) {
+            (
+                Basis::View { words, anchored, reads, .. },
+                Some(Basis::View { words: now, anchored: a, reads: r, .. }),
+            ) if now == words => {
+                *a = *anchored;
+                r.clone_from(reads);
+            }
+            // A value read from words alone stands on them still: the words name it aloud, which reads as a
+            // second view, but the engine's question named no value there.
+            (Basis::Words { .. }, Some(now)) => *now = basis.clone(),
+            _ => {}
         }
     }
     held(catalog, settled)

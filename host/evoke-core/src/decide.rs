@@ -1269,6 +1269,11 @@ fn reason(because: &Because, effect: Effect, confidence: f64, unconsumed: &[Span
         Because::Respelt { arg, text } => {
             format!("\"{text}\" is written unlike the {arg} in the reflex's examples")
         }
+        // The value itself read from the words alone (`basis` `words`), or another key they name alone.
+        Because::OneView { arg, words, reads: Some(reads) } if words.iter().any(|w| w.eq_ignore_ascii_case(reads)) => {
+            let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+            format!("the {arg} was read from {} alone", words.join(", "))
+        }
         Because::OneView { arg, words, reads: Some(reads) } => {
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
             format!("{} alone reads as {reads} for the {arg}", words.join(", "))
