@@ -1,10 +1,13 @@
-//! 003's `anchored`. A value that stands on one view was read from words that name no key of its
-//! argument (`douse` read as `off`): the read-back only counted that those words were left for it. So its
-//! argument's question is asked again of those words alone (`weave.alone_<start>_<end>_<reflex>__<arg>`).
-//! Where the words alone name the value, its basis is `anchored`. Where they name another key of the
-//! argument, the two readings disagree and the call waits for a yes (`one_view`, with what the words read
-//! alone). Where they name nothing, the value stands as it was read. The answer never makes a value surer:
-//! it joins no judgment.
+//! Words asked alone: 003's `anchored` and `words`. A value that stands on one view was read from words
+//! that name no key of its argument (`douse` read as `off`): the read-back only counted that those words
+//! were left for it. So its argument's question is asked again of those words alone
+//! (`weave.alone_<start>_<end>_<reflex>__<arg>`). Where the words alone name the value, its basis is
+//! `anchored`. Where they name another key of the argument, the two readings disagree and the call waits
+//! for a yes (`one_view`, with what the words read alone). Where they name nothing, the value stands as it
+//! was read; that answer never makes a value surer. A value the call asks for, which its question judged
+//! unstated while words name it (`unread`), is asked of those words the same way: named alone, it is read
+//! from them (`words`) and the call waits for a yes, since only the sentence says what the words are there
+//! for.
 
 use crate::catalog::Catalog;
 use crate::decision::{Basis, Because, Decision, Outcome, Value};
