@@ -170,6 +170,22 @@ mod tests {
         assert_eq!(reading.because, ["one_view (\"douse\" reads on)", "respelt (\"xy0001\")", "one_view"]);
     }
 
+    #[test]
+    fn what_words_named_alone_is_shown_under_their_argument() {
+        let line = r#"{"outcome":"confirm","call":"lights room=\"den\" state=\"off\"","judgments":[{"question":"route","top":"lights","p":0.9},{"question":"lights.room","top":"den","p":0.85},{"question":"lights.state","top":"off","p":0.88}],"because":[{"type":"one_view","arg":"state","words":["douse"],"reads":"on"}],"answers":[{"questions":["lights.room","lights.state"],"raw":{"lights.room":{"den":0.85,"unstated":0.15},"lights.state":{"off":0.88,"on":0.12}}},{"questions":["weave.alone_0_5_lights__state"],"raw":{"weave.alone_0_5_lights__state":{"on":0.9,"off":0.1}}}]}"#;
+        let said = crate::render::reading(&Reading::of_log(&read_log_entry(line).unwrap()));
+        let rows: Vec<&str> = said.lines().collect();
+        assert_eq!(
+            rows[0..3],
+            [
+                "  room         den 0.85 · unstated 0.15",
+                "  state        off 0.88 · on 0.12",
+                "  state alone  on 0.90 · off 0.10"
+            ],
+            "{said}"
+        );
+    }
+
     fn refused(because: &str) -> Reading {
         let line = format!(
             r#"{{"input":"good night in the den and turn on the office lamp","outcome":"abstain","judgments":[],"contenders":[],"because":[{because}],"excluded":[],"trace":[]}}"#

@@ -104,8 +104,19 @@ pub fn reading(r: &Reading) -> String {
             .collect::<Vec<_>>()
             .join(" · ")
     };
-    let arg_questions: Vec<&QuestionId> =
+    let mut arg_questions: Vec<&QuestionId> =
         r.judgments.iter().filter_map(|j| j.question.as_ref()).filter(|q| **q != QuestionId::Route).collect();
+    // What words asked alone named, each after its argument's own row (`room alone  office 0.90`).
+    let alone: Vec<QuestionId> = r
+        .answers
+        .keys()
+        .filter_map(|k| k.parse::<QuestionId>().ok())
+        .filter(|id| matches!(id, QuestionId::Alone { .. }))
+        .collect();
+    for id in &alone {
+        let at = arg_questions.iter().position(|q| q.arg_of() == id.arg_of()).map_or(arg_questions.len(), |i| i + 1);
+        arg_questions.insert(at, id);
+    }
     let fits: Vec<String> =
         r.fits.iter().map(|(reflex, fits)| format!("{} {fits:.2}", escape_outside(reflex))).collect();
     let mut width = arg_questions.iter().map(|q| argument(q).chars().count()).max().unwrap_or(0);
@@ -129,7 +140,10 @@ pub fn reading(r: &Reading) -> String {
 
 /// A question's argument, as a reading labels it: `room` for `lights.room`.
 fn argument(question: &QuestionId) -> String {
-    escape_outside(&question.short()).into_owned()
+    match question {
+        QuestionId::Alone { arg, .. } => format!("{} alone", escape_outside(arg)),
+        _ => escape_outside(&question.short()).into_owned(),
+    }
 }
 
 fn outcome_line(r: &Reading) -> String {
