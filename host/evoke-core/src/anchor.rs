@@ -152,16 +152,12 @@ pub fn apply(
     held(catalog, decision)
 }
 
-/// The value `key` stands for as `arg`'s: an option's key, or a vocabulary word with its value.
+/// The value `key` stands for as `arg`'s, read as the argument's own answer would read it.
 fn value_of(catalog: &Catalog, decision: &Decision, arg: &str, key: &str) -> Option<Value> {
     let reflex = catalog.get(decision.reflex.as_deref()?)?;
-    let source = &reflex.manifest.args.iter().find(|a| a.name == arg)?.source;
-    match source {
-        crate::manifest::Source::Options(_) => Some(Value::Option { key: key.to_string() }),
-        crate::manifest::Source::Vocab(_) => {
-            let value = reflex.vocab_of(arg).and_then(|v| v.find(key)).and_then(|w| w.value.clone());
-            Some(Value::Word { word: key.to_string(), value })
-        }
+    let arg = reflex.manifest.args.iter().find(|a| a.name == arg)?;
+    match crate::decide::read_value(reflex, arg, key, &[]) {
+        crate::decide::Read::Value(value @ (Value::Option { .. } | Value::Word { .. })) => Some(value),
         _ => None,
     }
 }

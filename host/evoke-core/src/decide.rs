@@ -549,7 +549,7 @@ impl<'c> Decider<'c> {
 /// The mood a decision on `input` is gated under: its own, or, for a part of a woven `sentence`, the
 /// whole's where that holds the part.
 /// The value `top` names for `arg`, among the spans round two `offered`.
-fn read_value(reflex: &Reflex, arg: &Arg, top: &str, offered: &[Candidate]) -> Read {
+pub(crate) fn read_value(reflex: &Reflex, arg: &Arg, top: &str, offered: &[Candidate]) -> Read {
     if top == UNSTATED {
         return Read::Unstated;
     }
@@ -972,7 +972,7 @@ fn settle(reading: Reading) -> Decision {
     decision
 }
 
-enum Read {
+pub(crate) enum Read {
     Value(Value),
     Unstated,
     NotOffered,
