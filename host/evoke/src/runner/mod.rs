@@ -154,17 +154,10 @@ fn found_nothing_lines(
     let plan = &woven.plan;
     let first = plan.steps.iter().position(|s| s.decision.outcome == Outcome::Abstain).map_or(1, |i| i + 1);
     let held = Why::Said { message: format!("step {first} found nothing installed to do it; nothing ran") };
-    let none = std::collections::BTreeMap::new();
+    let traces = own_on_first(&woven.trace, woven.steps.iter().map(|d| &d.trace));
+    let rounds = own_on_first(&woven.rounds, woven.steps.iter().map(|d| &d.rounds));
     let mut lines = Vec::new();
     for (i, (step, decided)) in plan.steps.iter().zip(&woven.steps).enumerate() {
-        let (trace, rounds): (Vec<TraceEntry>, Vec<Round>) = if i == 0 {
-            (
-                woven.trace.iter().chain(&decided.trace).cloned().collect(),
-                woven.rounds.iter().chain(&decided.rounds).cloned().collect(),
-            )
-        } else {
-            (decided.trace.clone(), decided.rounds.clone())
-        };
         let (status, why) = if step.decision.outcome == Outcome::Abstain {
             (Status::Refused, Why::FoundNothing)
         } else {
@@ -174,10 +167,10 @@ fn found_nothing_lines(
             step: i + 1,
             steps: plan.steps.len(),
             decision: &step.decision,
-            trace: &trace,
+            trace: &traces[i],
             bound: &[],
             shared: &step.shared,
-            beside: &none,
+            beside: &step.beside,
             ran: None,
             pinned,
             from: &step.from,
@@ -185,7 +178,7 @@ fn found_nothing_lines(
             status,
             why: Some(why),
         });
-        if let Err(e) = log.append(&line, &rounds, &decided.candidates) {
+        if let Err(e) = log.append(&line, &rounds[i], &decided.candidates) {
             ui.err(&render::not_logged("step", &e));
         }
         if json {
@@ -193,6 +186,12 @@ fn found_nothing_lines(
         }
     }
     lines
+}
+
+/// Per step, what it logs: the sentence's own entries (its trace, its rounds) on the first step's line,
+/// beside that step's own, and each other step's own alone.
+fn own_on_first<'a, T: Clone + 'a>(own: &[T], steps: impl Iterator<Item = &'a Vec<T>>) -> Vec<Vec<T>> {
+    steps.enumerate().map(|(i, s)| if i == 0 { own.iter().chain(s).cloned().collect() } else { s.clone() }).collect()
 }
 
 /// The plan a person made runnable by choosing, at a terminal, the one source of each value that several
@@ -311,16 +310,8 @@ pub async fn run(
     };
     let count = plan.steps.len();
     // The sentence's own round is logged on the first step's line, beside that step's rounds.
-    let traces = decided
-        .iter()
-        .enumerate()
-        .map(|(i, d)| if i == 0 { own_trace.iter().chain(&d.trace).cloned().collect() } else { d.trace.clone() })
-        .collect();
-    let rounds = decided
-        .iter()
-        .enumerate()
-        .map(|(i, d)| if i == 0 { own_rounds.iter().chain(&d.rounds).cloned().collect() } else { d.rounds.clone() })
-        .collect();
+    let traces = own_on_first(&own_trace, decided.iter().map(|d| &d.trace));
+    let rounds = own_on_first(&own_rounds, decided.iter().map(|d| &d.rounds));
     let mut runner = Runner {
         session,
         options,
