@@ -63,6 +63,21 @@ fn local_decides_the_example_project_offline() {
     assert_eq!(line["call"], "timer duration=\"10 minutes\"", "{out}");
 }
 
+/// The routine `good_night` is described by what its steps do (the bedroom dimmed) and fenced from
+/// dimming one room: a request to dim one room is the lights', not the routine's.
+#[test]
+fn local_reads_dimming_one_room_as_the_lights_not_the_evening_routine() {
+    let home = tempfile::tempdir().unwrap();
+    let project = repo().join("docs/examples/home");
+    let (code, out, err) =
+        evoke(home.path(), &["-C", project.to_str().unwrap(), "try", "--json", "dim the bedroom lights"], &[]);
+    assert_eq!(code, 0, "{err}");
+    let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(line["playbook"], serde_json::Value::Null, "{out}");
+    assert_eq!(line["reflex"], "lights", "{out}");
+    assert_eq!(line["args"]["room"]["word"], "bedroom", "{out}");
+}
+
 #[test]
 fn local_settings_are_read_and_refused_when_wrong() {
     let home = tempfile::tempdir().unwrap();

@@ -106,4 +106,4 @@ impl Default for ArgParams {
 pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.98, write: 0.99 };
 
 /// A version of these constants, part of the id.
-pub const VERSION: &str = "21";
+pub const VERSION: &str = "22";

@@ -152,13 +152,18 @@ impl RouteModel {
         let mut best: Vec<[f32; 3]> = vec![[0.0; 3]; n];
         let mut description = vec![0.0f32; n];
         let mut not_for = vec![0.0f32; n];
+        // The nearest example alone, without the description: what a `not_for` entry must be nearer than.
+        let mut example = vec![None::<f32>; n];
         for (sim, (i, kind)) in sims.iter().zip(&self.docs) {
             match kind {
                 Kind::Description => {
                     description[*i] = *sim;
                     insert(&mut best[*i], *sim * p.description_as_example);
                 }
-                Kind::Example => insert(&mut best[*i], *sim),
+                Kind::Example => {
+                    insert(&mut best[*i], *sim);
+                    example[*i] = Some(example[*i].map_or(*sim, |e| e.max(*sim)));
+                }
                 Kind::NotFor => not_for[*i] = not_for[*i].max(*sim),
             }
         }
@@ -171,7 +176,10 @@ impl RouteModel {
                     _ => (a + b + c) / 3.0,
                 };
                 let nearest = p.nearest * a + (1.0 - p.nearest) * mean;
-                let penalty = (not_for[i] - a).max(0.0);
+                // An entry counts once it is nearer the request than every example the author gave: a
+                // description that names what the reflex is not for (a routine that dims the bedroom, never
+                // one room alone) would otherwise outweigh the entry that says so.
+                let penalty = (not_for[i] - example[i].unwrap_or(a)).max(0.0);
                 let class = class.get(i).copied().unwrap_or(0.0);
                 (1.0 - p.class) * nearest + p.class * class + p.description * description[i] - p.not_for * penalty
             })
@@ -408,5 +416,44 @@ mod tests {
         let s = m.scores(&words("how do i say goodbye in french"));
         eprintln!("{s:?}");
         assert!(s[0] > s[1]);
+    }
+
+    #[test]
+    fn a_not_for_entry_nearer_than_every_example_counts_though_the_description_is_nearer() {
+        // A routine described by what its steps do (the bedroom dimmed) and fenced from dimming one room:
+        // its description is the nearest of its texts to `dim the bedroom lights`, its examples are far.
+        let rich = |what: &str, examples: &[&str], not_for: &[&str]| Text::Rich {
+            what: what.into(),
+            not_for: not_for.iter().map(|s| s.to_string()).collect(),
+            examples: examples.iter().map(|s| s.to_string()).collect(),
+        };
+        let q = Question::Choice {
+            ask: String::new(),
+            options: Options(vec![
+                (
+                    "lights".into(),
+                    rich(
+                        "Turn the lights in one room on, off, or dim them to make it darker.",
+                        &["turn on the kitchen lights", "dim the office to 30 percent", "switch the lights off"],
+                        &["asking whether a light is on"],
+                    ),
+                ),
+                (
+                    "good_night".into(),
+                    rich(
+                        "Wind the house down for the night: the lights off downstairs and the bedroom dimmed low.",
+                        &["good night", "goodnight house", "night mode for the house"],
+                        &["turning off the lights in one room", "dimming one room"],
+                    ),
+                ),
+                ("none".into(), Text::Plain("".into())),
+            ]),
+            otherwise: Some("none".into()),
+        };
+        let m = RouteModel::build(&q, Params::default()).unwrap();
+        let d = m.distribution("dim the bedroom lights");
+        assert!(d[0].1 > d[1].1, "the lights, not the routine: {d:?}");
+        let d = m.distribution("good night");
+        assert!(d[1].1 > d[0].1, "the routine's own words still pick it: {d:?}");
     }
 }
