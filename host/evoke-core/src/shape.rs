@@ -1,6 +1,8 @@
 //! 003's `shape`: a code the input spells, held against the codes its argument's examples assert. Its
 //! form is each character's class (a capital, a small letter, a digit) with every other character kept
-//! as the separator it is: `AB-1234` is `AA-9999`. A code of the form of an example is `whole`. One that
+//! as the separator it is: `AB-1234` is `AA-9999`. A letter of the Latin alphabet and a letter of another
+//! script are of different classes, so a code spelt with look-alike letters (a Greek `ΑΒ-1234`) has no
+//! example's form. A code of the form of an example is `whole`. One that
 //! only a case or a separator sets apart from an example's (`ab1234` beside `AB-1234`) is `completed`:
 //! the examples would write it otherwise, so a write on it waits (`respelt`); its value stays as typed. One
 //! of no example's form, even so, is `open`.
@@ -20,8 +22,10 @@ fn form(text: &str) -> String {
     text.chars()
         .map(|c| match c {
             c if c.is_ascii_digit() => '9',
-            c if c.is_uppercase() => 'A',
-            c if c.is_alphabetic() => 'a',
+            c if c.is_ascii_uppercase() => 'A',
+            c if c.is_ascii_alphabetic() => 'a',
+            c if c.is_uppercase() => 'Ω',
+            c if c.is_alphabetic() => 'ω',
             other => other,
         })
         .collect()
@@ -29,7 +33,14 @@ fn form(text: &str) -> String {
 
 /// The form with its case and its separators set aside.
 fn loose(text: &str) -> String {
-    text.chars().filter(|c| c.is_alphanumeric()).map(|c| if c.is_ascii_digit() { '9' } else { 'a' }).collect()
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .map(|c| match c {
+            c if c.is_ascii_digit() => '9',
+            c if c.is_ascii_alphabetic() => 'a',
+            _ => 'ω',
+        })
+        .collect()
 }
 
 /// The shape of `typed` against the values `examples` assert; `None` where no example asserts one.
@@ -61,5 +72,14 @@ mod tests {
         assert_eq!(of("1234-AB", &examples), Some(Shape::Open));
         assert_eq!(of("XY-00001", &examples), Some(Shape::Open));
         assert_eq!(of("XY-0001", &[]), None);
+    }
+
+    #[test]
+    fn a_code_spelt_with_letters_of_another_script_has_no_examples_form() {
+        let examples = ["AB-1234"];
+        // Greek capital alpha and beta, which look like `A` and `B`.
+        assert_eq!(of("\u{391}\u{392}-1234", &examples), Some(Shape::Open));
+        assert_eq!(of("\u{3b1}\u{3b2}1234", &examples), Some(Shape::Open));
+        assert_eq!(of("\u{391}\u{392}-1234", &["\u{393}\u{394}-5678"]), Some(Shape::Whole));
     }
 }
