@@ -203,7 +203,8 @@ pub fn excluded_joins_more(excluded: &[super::Part], parts: &[super::Part], sent
 /// Whether a part that says what not to do names no value any of the plan's reflexes takes: `turn off the
 /// den lights but not the lamp` leaves the lamp out of the plan, and the call, which takes a room, would
 /// switch the lamp off with the rest. What is ruled out must be a value (an option, a vocabulary word or
-/// a word of its meaning) for the plan to keep it out; otherwise no step of the plan runs unasked.
+/// a word of its meaning) for the plan to keep it out; otherwise no step of the plan runs unasked. A part
+/// that names nothing at all (`… and then don't`, `… and don't do it`) rules out what was asked itself.
 pub fn excluded_names_no_value(excluded: &[super::Part], reflexes: &[&Reflex]) -> bool {
     let mut values: BTreeSet<String> = BTreeSet::new();
     for reflex in reflexes {
@@ -221,7 +222,7 @@ pub fn excluded_names_no_value(excluded: &[super::Part], reflexes: &[&Reflex]) -
             .into_iter()
             .filter(|w| !is_stop(w) && !matches!(w.lower.as_str(), "dont" | "don't" | "never" | "without"))
             .collect();
-        !named.is_empty() && !named.iter().any(|w| values.contains(&w.stem))
+        !named.iter().any(|w| values.contains(&w.stem))
     })
 }
 
