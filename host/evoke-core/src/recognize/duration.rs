@@ -140,7 +140,10 @@ fn segment(s: &Scan, i: usize) -> Option<(f64, u64, usize)> {
     Some((q * u as f64, u, end))
 }
 
-fn parse(s: &Scan, i: usize) -> Option<(usize, u64)> {
+/// A duration from `i`: its end, and its seconds where they are whole (`None` where they are not, so that
+/// the words are read as no duration at all rather than as a shorter one inside them: `half a second` is
+/// not `a second`).
+fn parse(s: &Scan, i: usize) -> Option<(usize, Option<u64>)> {
     let (mut total, mut last, mut j) = segment(s, i)?;
     // 2 hours 15 minutes, 2 hours and 15 minutes, 1h30m, 1 hour, 30 minutes
     loop {
@@ -161,16 +164,22 @@ fn parse(s: &Scan, i: usize) -> Option<(usize, u64)> {
             _ => break,
         }
     }
+    // A duration's value is whole seconds: one that is not (`0.5 seconds`, `24.0001 hours`) is no duration
+    // evoke can pass on without changing what was said. The tolerance only absorbs the binary fractions of
+    // `0.1 hours` or `0.3 minutes`.
     let secs = total.round();
     if !(0.0..1e15).contains(&secs) {
         return None;
     }
-    Some((j, secs as u64))
+    Some((j, ((total - secs).abs() <= 1e-6).then_some(secs as u64)))
 }
 
 /// Durations are read unsigned: `minus 10 minutes` is no duration, never ten minutes.
 pub(crate) fn find(s: &Scan) -> Vec<Hit<u64>> {
     unsigned_hits(s, parse)
+        .into_iter()
+        .filter_map(|h| h.value.map(|value| Hit { start: h.start, end: h.end, value }))
+        .collect()
 }
 
 #[cfg(test)]
@@ -265,6 +274,19 @@ mod tests {
         assert!(durs("10 months").is_empty());
         assert!(durs("99999999999999999999 hours").is_empty());
         assert!(durs("9999999999999 weeks").is_empty());
+    }
+
+    #[test]
+    fn a_duration_of_no_whole_number_of_seconds_is_not_read() {
+        // Rounding would pass on a value the person never said (`0.5 seconds` as 1, `24.0001 hours` as a day).
+        assert!(durs("set a timer for 0.5 seconds").is_empty());
+        assert!(durs("half a second").is_empty());
+        assert!(durs("set a timer for 24.0001 hours").is_empty());
+        assert!(durs("86400.4 seconds").is_empty());
+        assert!(durs("1.5 seconds").is_empty());
+        one("0.1 hours", "0.1 hours", 360);
+        one("0.3 minutes", "0.3 minutes", 18);
+        one("1.5 minutes", "1.5 minutes", 90);
     }
 
     #[test]
