@@ -219,6 +219,24 @@ fn closes_clause(input: &str, said_words: &[Word], i: usize) -> bool {
     between.contains([',', ';', '.', '!', '?']) || matches!(next.lower.as_str(), "and" | "then" | "but" | "or")
 }
 
+/// Whether the word at `i` is one of the mood's `every` list (`all`, `everywhere`, `anywhere`) that closes
+/// its clause, courtesies after it aside: a scope of its own (`turn on the kitchen lights everywhere`,
+/// `volume to 40 everywhere`), which the call's values may not cover, rather than a word before the thing
+/// it counts (`all the lights`, `everything except the den`, `anything but 80`).
+fn scope_of_its_own(input: &str, said_words: &[Word], i: usize) -> bool {
+    static EVERY: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&["every"], false));
+    static TAILS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&["tails"], false));
+    // `anything but 80` spares, as the mood reads it.
+    if !EVERY.contains(&said_words[i].lower) || said_words.get(i + 1).is_some_and(|w| w.lower == "but") {
+        return false;
+    }
+    let mut k = i;
+    while !closes_clause(input, said_words, k) && said_words.get(k + 1).is_some_and(|w| TAILS.contains(&w.lower)) {
+        k += 1;
+    }
+    closes_clause(input, said_words, k)
+}
+
 /// Whether the word at `i` opens a greeting that names nothing (`come on, …`, `hold on, …`): a word of the
 /// mood's `come_on` list right before `on`, as the mood passes it over.
 fn calls_on(said_words: &[Word], i: usize) -> bool {
@@ -369,6 +387,8 @@ pub fn read_back_among(
         } else if says_again(&said_words, i) {
             said[i] = Some(Said::Again);
             continue;
+        } else if scope_of_its_own(input, &said_words, i) {
+            Does::More
         } else if elsewhere.contains(&w.lower) && closes_clause(input, &said_words, i) {
             Does::More
         } else if is_stop(w)
