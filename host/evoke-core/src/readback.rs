@@ -365,6 +365,7 @@ pub fn read_back_among(
         }
     }
     let own = own_words(reflex);
+    let only_unset = own_only_where_unset(reflex, args);
     // The asides the mood read as a reason: what stands in them it placed.
     let asides = crate::mood::aside_ranges(input);
     // The word that opens the request: the first that is neither a stop word nor one the mood reads.
@@ -381,6 +382,8 @@ pub fn read_back_among(
         let unplaced_cue =
             around.request && !phrased[i] && !in_aside && (cue_words().contains(&w.lower) || inverted(&said_words, i));
         said[i] = Some(Said::Left(if unplaced_cue {
+            Does::More
+        } else if only_unset.contains(&w.stem) && !is_stop(w) {
             Does::More
         } else if own.contains(&w.stem) {
             Does::Action
@@ -686,6 +689,38 @@ fn own_words(reflex: &Reflex) -> HashSet<String> {
         own.remove(&w.stem);
     }
     own
+}
+
+/// The words of the reflex's own wording that only an optional argument the call leaves out speaks of, by
+/// its name or its question (`bright` of `How bright, in percent?`, with no brightness read): said, they
+/// may ask for a value the call does not hold (`turn on the kitchen lights bright`), so they do `more`
+/// rather than `action`. A word the rest of the reflex's wording uses too says what it does.
+fn own_only_where_unset(reflex: &Reflex, args: &Args) -> HashSet<String> {
+    let m = &reflex.manifest;
+    let unset = |a: &&crate::manifest::Arg| a.optional && a.source != Source::Flag && args.get(&a.name).is_none();
+    let stems = |text: &str| words(text).into_iter().filter(|w| !is_stop(w)).map(|w| w.stem).collect::<Vec<_>>();
+    let theirs: HashSet<String> =
+        m.args.iter().filter(unset).flat_map(|a| [stems(&a.name.replace('_', " ")), stems(&a.ask)]).flatten().collect();
+    if theirs.is_empty() {
+        return theirs;
+    }
+    let mut rest: Vec<String> = vec![m.description.clone(), m.confirm.clone(), reflex.name.replace('_', " ")];
+    rest.extend(m.examples.iter().map(|e| e.utterance.clone()));
+    for arg in &m.args {
+        if !unset(&arg) {
+            rest.push(arg.name.replace('_', " "));
+            rest.push(arg.ask.clone());
+        }
+        rest.extend(arg.source.option_keys().map(str::to_string));
+        if let Source::Options(options) = &arg.source {
+            rest.extend(options.iter().map(|(_, what)| what.clone()));
+        }
+    }
+    for vocab in reflex.vocabs.values() {
+        rest.extend(vocab.words.iter().map(|w| w.word.clone()));
+    }
+    let rest: HashSet<String> = rest.iter().flat_map(|t| stems(t)).collect();
+    theirs.into_iter().filter(|w| !rest.contains(w)).collect()
 }
 
 /// Words that point at a place without naming it: where a vocabulary argument holds places, `in here` or
