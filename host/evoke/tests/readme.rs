@@ -1,5 +1,6 @@
 //! README's main command, as a person runs it: in a copy of the ready example project, decided by the
-//! embedded `local` engine, confirmed at a terminal, and run.
+//! embedded `local` engine: run at once when every part is said in full, and confirmed at a terminal when
+//! the engine is less sure.
 
 use expectrl::{Eof, Session};
 use std::path::Path;
@@ -22,7 +23,7 @@ fn copy(from: &Path, to: &Path) {
 }
 
 #[test]
-fn turn_on_the_kitchen_lights() {
+fn turn_on_the_kitchen_lights_runs_and_a_less_sure_call_is_confirmed() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let root = tempfile::tempdir().unwrap();
     copy(&repo.join("docs/examples/home"), &root.path().join("docs/examples/home"));
@@ -39,24 +40,30 @@ fn turn_on_the_kitchen_lights() {
     let trusted = evoke().arg("trust").output().unwrap();
     assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
 
-    // Without a terminal, the call waits for a person and says how to give the answer.
-    let unattended = evoke().arg("turn on the kitchen lights").output().unwrap();
+    // Every part said in full: the call runs, and the body answers.
+    let ran = evoke().arg("turn on the kitchen lights").output().unwrap();
+    assert_eq!(ran.status.code(), Some(0), "{}", String::from_utf8_lossy(&ran.stderr));
+    assert!(String::from_utf8_lossy(&ran.stdout).contains("kitchen lights on"));
+
+    // A call the engine is less sure of waits; without a terminal it says how to give the answer.
+    let unattended = evoke().arg("kill the lights in the den").output().unwrap();
     assert_eq!(unattended.status.code(), Some(3));
     let said = String::from_utf8_lossy(&unattended.stderr);
-    assert!(said.contains("evoke run lights room=kitchen state=on"), "{said}");
+    assert!(said.contains("evoke run lights room=den state=off"), "{said}");
 
     // At a terminal: evoke's own line, the reflex's question, a yes, and the body's answer.
     let mut command = evoke();
-    command.arg("turn on the kitchen lights");
+    command.arg("kill the lights in the den");
     let mut session = Session::spawn(command).unwrap();
     session.set_expect_timeout(Some(Duration::from_secs(30)));
-    session.expect("evoke will run: lights room=\"kitchen\" state=\"on\"").unwrap();
-    session.expect("Set the kitchen lights on? [y/N] ").unwrap();
+    session.expect("evoke will run: lights room=\"den\" state=\"off\"").unwrap();
+    session.expect("Set the den lights off? [y/N] ").unwrap();
     session.send_line("y").unwrap();
-    session.expect("kitchen lights on").unwrap();
+    session.expect("den lights off").unwrap();
     session.expect(Eof).unwrap();
     assert_eq!(session.wait().unwrap(), expectrl::WaitStatus::Exited(session.pid(), 0));
     let state = std::fs::read_to_string(project.join("reflexes/lights/state/lights.json")).unwrap();
     let state: serde_json::Value = serde_json::from_str(&state).unwrap();
     assert_eq!(state["kitchen"]["on"], true);
+    assert_eq!(state["den"]["on"], false);
 }

@@ -82,6 +82,9 @@ pub struct ArgParams {
     pub span_context: f32,
     /// Evidence of a flag whose `ask` is said whole.
     pub flag: f32,
+    /// The lift, in log-odds, of a value said in full and of the one span that says its unit
+    /// ([`super::literal`]): `embed`'s `arg_literal`, which `embed`'s bars were measured with.
+    pub literal: f32,
 }
 
 impl Default for ArgParams {
@@ -98,6 +101,7 @@ impl Default for ArgParams {
             span: 0.8,
             span_context: 0.3,
             flag: 0.9,
+            literal: 4.0,
         }
     }
 }

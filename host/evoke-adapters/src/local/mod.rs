@@ -14,6 +14,7 @@ pub(crate) mod args;
 pub mod calibration;
 pub mod cut;
 mod lexicon;
+pub(crate) mod literal;
 pub mod route;
 pub(crate) mod routing;
 mod settings;
@@ -217,7 +218,11 @@ impl Engine {
                         .ok_or_else(|| AdapterError::new("the route offers nothing"))?;
                     d.iter().cloned().collect()
                 }
-                (_, Question::Choice { .. }) => args::answer_choice(&reading(id), question).into_iter().collect(),
+                (_, Question::Choice { .. }) => {
+                    let reading = reading(id);
+                    let words = args::answer_choice(&reading, question);
+                    literal::lifted(request, &reading, question, words, self.arg_params.literal).into_iter().collect()
+                }
                 (QuestionId::Fits { reflex }, Question::Yesno { .. }) => {
                     [("yes".to_string(), self.fit(request, reflex, question))].into_iter().collect()
                 }
