@@ -89,13 +89,13 @@ fn toks(text: &str) -> Vec<Tok> {
     crate::words::words(&text).into_iter().map(|w| Tok { start: w.start, end: w.end, fold: fold(&w.lower) }).collect()
 }
 
-/// Where the polite closings that end a sentence begin, as the mood's `tails` list has them (`and so on`,
+/// Where the polite closings that end a sentence begin, as the mood's `tails` and `goes_on` lists have them (`and so on`,
 /// `thanks`): the index of the first of its words (lowercased) that they take, or the count of words where
 /// none ends it. A key said there names no value: the `on` of `…, and so on`.
 pub fn closing_at(words: &[&str]) -> usize {
     let mut end = words.len();
     'strip: loop {
-        for phrase in crate::mood::lists::TAILS.iter() {
+        for phrase in crate::mood::lists::TAILS.iter().chain(crate::mood::lists::GOES_ON.iter()) {
             let n = phrase.len();
             if n <= end && words[end - n..end].iter().zip(phrase.iter()).all(|(t, w)| fold(t) == fold(w)) {
                 end -= n;

@@ -193,6 +193,20 @@ fn in_mood_phrase(said_words: &[Word]) -> Vec<bool> {
     inside
 }
 
+/// Per word, whether it stands in a phrase of the mood's `goes_on` list (`etc`, `and so on`): a closing
+/// that says the request goes on past what it says, so past what the call holds.
+fn in_goes_on(said_words: &[Word]) -> Vec<bool> {
+    let mut inside = vec![false; said_words.len()];
+    for phrase in crate::mood::lists::GOES_ON.iter() {
+        for start in 0..said_words.len().saturating_sub(phrase.len() - 1) {
+            if said_words[start..start + phrase.len()].iter().zip(phrase.iter()).all(|(w, p)| w.lower == *p) {
+                inside[start..start + phrase.len()].iter_mut().for_each(|b| *b = true);
+            }
+        }
+    }
+    inside
+}
+
 /// The verbs a command opens with, stemmed.
 fn command_verbs() -> &'static HashSet<String> {
     static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&[COMMANDS], true));
@@ -368,6 +382,8 @@ pub fn read_back_among(
     let only_unset = own_only_where_unset(reflex, args);
     // The asides the mood read as a reason: what stands in them it placed.
     let asides = crate::mood::aside_ranges(input);
+    // The closings that say the request goes on past what it says (`etc`, `and so on`).
+    let goes_on = in_goes_on(&said_words);
     // The word that opens the request: the first that is neither a stop word nor one the mood reads.
     let phrased = in_mood_phrase(&said_words);
     let opening = (0..said_words.len())
@@ -381,7 +397,7 @@ pub fn read_back_among(
         let in_aside = asides.iter().any(|(s, e)| *s <= w.start && w.end <= *e);
         let unplaced_cue =
             around.request && !phrased[i] && !in_aside && (cue_words().contains(&w.lower) || inverted(&said_words, i));
-        said[i] = Some(Said::Left(if unplaced_cue {
+        said[i] = Some(Said::Left(if unplaced_cue || goes_on[i] {
             Does::More
         } else if only_unset.contains(&w.stem) && !is_stop(w) {
             Does::More

@@ -1,7 +1,7 @@
 //! How a request is asked: the openings that make one (`can you`, `I'd like`), the words said before it
 //! (`hey`, `ok`, `please`) and the polite closings after it (`…, will you?`), none of which change it.
 
-use super::lists::{ASKING, COME_ON, COURTESIES, OPENERS, TAILS, TELLING};
+use super::lists::{ASKING, COME_ON, COURTESIES, GOES_ON, OPENERS, TAILS, TELLING};
 use super::spelling::{ends_with, spelled, starts};
 use crate::text::is_format;
 use unicode_normalization::UnicodeNormalization;
@@ -27,7 +27,7 @@ pub(super) fn asks_you(words: &[String]) -> bool {
 /// …`), not after it (`…, then tell me`), where it asks to be told.
 pub(super) fn only_phrasing(words: &[String], courtesies: bool) -> bool {
     let courtesies: &[&[&str]] = if courtesies { &COURTESIES } else { &[] };
-    made_of(words, &[&ASKING, &TAILS, courtesies], true)
+    made_of(words, &[&ASKING, &TAILS, &GOES_ON, courtesies], true)
 }
 
 /// Whether the words, past the words that join them to what came before (`and`, `then`) and openers, open
@@ -73,7 +73,8 @@ pub(super) fn told_whether(text: &str, words: &[String]) -> bool {
 /// Whether the words are polite closings alone (`thanks`, `thank you very much`, `if you can`), an `and`
 /// before them joining nothing (`…, and thanks`).
 pub(super) fn only_closing(words: &[String]) -> bool {
-    made_of(words, &[&TAILS], false) || (words.len() > 1 && words[0] == "and" && made_of(&words[1..], &[&TAILS], false))
+    let closings: &[&[&[&str]]] = &[&TAILS, &GOES_ON];
+    made_of(words, closings, false) || (words.len() > 1 && words[0] == "and" && made_of(&words[1..], closings, false))
 }
 
 /// Whether the words, one or more, are all phrases of `lists` (the longest where several start at one
@@ -98,7 +99,7 @@ pub(super) fn is_opener(word: &str) -> bool {
 
 /// Whether a word is a polite closing alone (`please`, `ok`, `thanks`).
 pub(super) fn is_tail_word(word: &str) -> bool {
-    TAILS.iter().any(|t| t.len() == 1 && t[0] == word)
+    TAILS.iter().chain(GOES_ON.iter()).any(|t| t.len() == 1 && t[0] == word)
 }
 
 /// Drops the polite closings of `TAILS` the words end with (`…, will you`, `… asap`, `…, please`), as
@@ -106,7 +107,7 @@ pub(super) fn is_tail_word(word: &str) -> bool {
 /// `turn off the den lights, will you?` is a request.
 pub(super) fn strip_tails(words: &mut Vec<String>) -> bool {
     let mut stripped = false;
-    while let Some(tail) = TAILS.iter().find(|t| words.len() > t.len() && ends_with(words, t)) {
+    while let Some(tail) = TAILS.iter().chain(GOES_ON.iter()).find(|t| words.len() > t.len() && ends_with(words, t)) {
         words.truncate(words.len() - tail.len());
         stripped = true;
     }

@@ -161,6 +161,7 @@ lists! {
     Phrases OWN_STATE,
     Words SPEAKER,
     Phrases TAILS,
+    Phrases GOES_ON,
     Words OPENERS,
     Phrases ASKING,
     Phrases COURTESIES,
