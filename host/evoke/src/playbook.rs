@@ -181,6 +181,20 @@ pub async fn plan(request: &Request<'_>, input: &str, pick: Decided) -> Result<P
                 prompt: prompt.clone(),
             });
         }
+        // The pick's own doubt is the plan's too, and the line says it, so that the log alone explains the hold.
+        if pick.decision.outcome == Outcome::Confirm {
+            let kinds = pick
+                .decision
+                .because
+                .iter()
+                .flatten()
+                .filter_map(|b| serde_json::to_value(b).ok()?.get("type")?.as_str().map(str::to_string));
+            because.push(VerdictBecause::Picked {
+                playbook: name.to_string(),
+                because: kinds.collect(),
+                reason: pick.decision.prompt.as_ref().map(|p| p.reason.clone()).unwrap_or_default(),
+            });
+        }
     }
     let worst = plan_steps.iter().map(|s| s.decision.outcome).fold(Outcome::Run, |worst, o| match (worst, o) {
         (Outcome::Ask, _) | (_, Outcome::Ask) => Outcome::Ask,

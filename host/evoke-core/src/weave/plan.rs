@@ -110,6 +110,10 @@ pub enum VerdictBecause {
     /// A playbook the person has not seen as it is now: the plan waits for a yes with every step shown.
     /// It holds the plan, never refuses it.
     Reviewed { playbook: String, step: usize, text: String, prompt: String },
+    /// The sentence's own pick of the playbook confirms, as a call would (`under_floor`, `more`,
+    /// `not_a_request`): `because` the kinds of its reasons, `reason` them in words. It holds the plan for a
+    /// yes, reviewed or not, and never refuses it.
+    Picked { playbook: String, because: Vec<String>, reason: String },
     /// A playbook picked as one part of a sentence that asks for other things beside it; `text` the words
     /// of the part that read as it (absent in a line an earlier evoke logged).
     Nested {
@@ -137,9 +141,9 @@ pub enum VerdictBecause {
 }
 
 impl VerdictBecause {
-    /// Whether it refuses the plan; `reviewed` only holds it for a yes.
+    /// Whether it refuses the plan; `reviewed` and `picked` only hold it for a yes.
     pub fn refuses(&self) -> bool {
-        !matches!(self, VerdictBecause::Reviewed { .. })
+        !matches!(self, VerdictBecause::Reviewed { .. } | VerdictBecause::Picked { .. })
     }
 }
 

@@ -11,7 +11,6 @@ use crate::reading::Reading;
 use crate::render;
 use crate::session::Session;
 use crate::ui::Ui;
-use evoke_core::decision::Outcome;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -75,14 +74,9 @@ async fn one(
                 if let Some(head) = &woven.head {
                     ui.out(&render::playbook_picked(&head.playbook, woven.plan.steps.len()));
                 }
+                // The pick's own doubt (words it left unread, its mood) holds the plan as a review does, and
+                // stands in its verdict.
                 ui.out(&render::plan_reading(&woven.plan));
-                // The pick's own doubt (words it left unread, its mood) holds the plan as a review does.
-                let held = woven.head.as_ref().filter(|h| h.pick.decision.outcome == Outcome::Confirm);
-                if let Some(prompt) =
-                    held.and_then(|h| h.pick.decision.prompt.as_ref()).filter(|_| !woven.plan.refused())
-                {
-                    ui.out(&render::playbook_pick_waits(&prompt.reason));
-                }
             }
             if let Some(path) = save {
                 if woven.plan.refused() {

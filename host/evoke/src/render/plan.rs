@@ -83,6 +83,7 @@ pub fn playbook_held(because: &VerdictBecause) -> String {
         VerdictBecause::Reviewed { playbook, .. } => {
             format!("the playbook {} has not been reviewed as it is now; it runs after a yes", escape_outside(playbook))
         }
+        VerdictBecause::Picked { reason, .. } => format!("the sentence picks it so: {}", escape_outside(reason)),
         // The words that read as the playbook, where the line names them: the person may not have meant
         // the playbook at all.
         VerdictBecause::Nested { playbook, text: Some(text) } => format!(
@@ -261,7 +262,7 @@ pub fn plan_why(plan: &LoggedPlan) -> String {
             Ok(b @ (VerdictBecause::SeveralSources { .. } | VerdictBecause::NoSource { .. })) => {
                 plan_refused(b).trim_end().trim_start_matches("evoke: ").to_string()
             }
-            Ok(b @ VerdictBecause::Reviewed { .. }) => format!("waits for a yes: {}", playbook_held(b)),
+            Ok(b) if !b.refuses() => format!("waits for a yes: {}", playbook_held(b)),
             Ok(b) => format!("refused: {}", playbook_held(b)),
             Err((kind, _)) => format!("stopped: {kind}"),
         };
