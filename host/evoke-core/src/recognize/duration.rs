@@ -290,6 +290,14 @@ mod tests {
     }
 
     #[test]
+    fn a_duration_after_a_dash_or_a_bare_point_is_not_read() {
+        assert!(durs("set a timer for \u{2013}10 minutes").is_empty());
+        assert!(durs("set a timer for \u{2010}10 minutes").is_empty());
+        assert!(durs("set a timer for .5 hours").is_empty());
+        assert!(durs("remind me in .5 minutes").is_empty());
+    }
+
+    #[test]
     fn offsets_are_chars() {
         let c = &crate::recognize::candidates("café in 10 minutes", PickKind::Duration)[0];
         assert_eq!((c.span.start, c.span.end), (8, 18));

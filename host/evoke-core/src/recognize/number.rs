@@ -9,7 +9,7 @@ use super::words::parse_numeral;
 
 fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
     let (neg, k) = match s.punct(i) {
-        Some('-' | '\u{2212}') if s.adjacent(i, i + 1) && s.digits(i + 1).is_some() => (true, i + 1),
+        Some(c) if super::scan::is_minus(c) && s.adjacent(i, i + 1) && s.digits(i + 1).is_some() => (true, i + 1),
         _ if s.is_any_word(i, SIGN_WORDS) && parse_numeral(s, i + 1).is_some() => (true, i + 1),
         _ => (false, i),
     };
@@ -99,6 +99,22 @@ mod tests {
         one("Minus 2.5", "Minus 2.5", -2.5);
         // A `minus` with no number after it is no sign.
         one("minus the 3 of them", "3", 3.0);
+    }
+
+    #[test]
+    fn a_dash_typed_for_a_minus_sign_is_read_as_one() {
+        // En dash, hyphen, full-width hyphen-minus: read as no sign, each would make -40 a volume of 40.
+        one("volume to \u{2013}40", "\u{2013}40", -40.0);
+        one("volume to \u{2010}40", "\u{2010}40", -40.0);
+        one("volume to \u{FF0D}40", "\u{FF0D}40", -40.0);
+    }
+
+    #[test]
+    fn digits_after_a_point_or_a_comma_are_no_number_of_their_own() {
+        // `.5` read as 5 would pass on ten times what was said.
+        assert!(nums("volume to .5").is_empty());
+        assert!(nums("volume to ,25").is_empty());
+        one("volume to 0.5", "0.5", 0.5);
     }
 
     #[test]

@@ -141,6 +141,11 @@ impl Scan {
             {
                 return false;
             }
+            // Digits right after a point or a comma are a number's decimals (`.5`, `,5`), never a number of
+            // their own: read alone, `.5 hours` would be five hours.
+            if matches!(self.punct(i - 1), Some('.' | ',')) && self.digits(i).is_some() {
+                return false;
+            }
         }
         true
     }
@@ -198,11 +203,18 @@ pub(crate) fn hits<T>(s: &Scan, parse: impl FnMut(&Scan, usize) -> Option<(usize
 /// Words said for a minus sign.
 pub(crate) const SIGN_WORDS: &[&str] = &["minus", "negative"];
 
+/// Whether a character may stand for a minus sign glued to a number: the hyphen-minus, the minus sign,
+/// and the dashes and hyphens typed or pasted for it (`–40`, `‐10 minutes`, a full-width `－40`). Read as
+/// no sign, they would turn a negative value positive.
+pub(crate) fn is_minus(c: char) -> bool {
+    matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE58}' | '\u{FE63}' | '\u{FF0D}')
+}
+
 /// The hits of a kind read unsigned (amounts, durations): one after a sign (`-$5`, `minus 10 minutes`) is
 /// no hit at all, never the positive value after the sign.
 pub(crate) fn unsigned_hits<T>(s: &Scan, parse: impl Fn(&Scan, usize) -> Option<(usize, T)>) -> Vec<super::Hit<T>> {
     let signed = |s: &Scan, i: usize| {
-        let sign = matches!(s.punct(i), Some('-' | '\u{2212}')) && s.adjacent(i, i + 1) || s.is_any_word(i, SIGN_WORDS);
+        let sign = s.punct(i).is_some_and(is_minus) && s.adjacent(i, i + 1) || s.is_any_word(i, SIGN_WORDS);
         if sign {
             return parse(s, i + 1).map(|(j, _)| (j, None));
         }
