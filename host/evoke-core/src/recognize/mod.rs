@@ -243,6 +243,11 @@ fn read(input: &str, today: Option<CivilDate>) -> Vec<Candidate> {
 
     let mut out = Vec::new();
     let mut push = |kind: PickKind, start: usize, end: usize, value: PickValue| {
+        // A bound is no value: `>40`, `≤ 10 minutes`, `40+` say where the value may lie, not what it is. It
+        // still hides what it holds, so its number is not read alone.
+        if bounded(&chars, start, end) {
+            return;
+        }
         let text = chars[start..end].iter().collect();
         out.push(Candidate { kind, span: Span { start, end, text }, value });
     };
@@ -272,6 +277,17 @@ fn read(input: &str, today: Option<CivilDate>) -> Vec<Candidate> {
     }
     out.sort_by_key(|c| (c.span.start, c.span.end, c.kind));
     out
+}
+
+/// Marks that make the value after them a bound, less or more than it. (`~` and `≈` say about it, as the
+/// word `about` does, and leave it a value.)
+const BOUNDS: &[char] = &['<', '>', '≤', '≥', '≦', '≧', '⩽', '⩾', '±'];
+
+/// Whether the span `start..end` is a bound rather than a value: a mark of [`BOUNDS`] before it (a space
+/// between allowed), or a `+` glued after it.
+fn bounded(chars: &[char], start: usize, end: usize) -> bool {
+    let before = chars[..start].iter().rev().find(|c| **c != ' ');
+    before.is_some_and(|c| BOUNDS.contains(c)) || chars.get(end) == Some(&'+')
 }
 
 /// Whether a lower-case word is a number said in words (`ten`, `twenty`, `hundred`, `half`).

@@ -300,3 +300,22 @@ fn edge_inputs() {
     let _ = recognize(&"\"".repeat(1001));
     let _ = recognize(&"'a".repeat(1001));
 }
+
+#[test]
+fn a_bound_is_no_value_and_hides_what_it_holds() {
+    // Read as values, each would set 40 or 10 minutes where the person gave a limit.
+    for input in [
+        "volume to >40",
+        "volume to < 40",
+        "volume to 40+",
+        "volume to ≤40",
+        "set a timer for >10 minutes",
+        "set a timer for 10 minutes+",
+    ] {
+        let found = recognize(input);
+        assert!(found.is_empty(), "{input}: {found:?}");
+    }
+    assert_eq!(recognize("volume to 40").len(), 1);
+    assert_eq!(recognize("set a timer for ~10 minutes").len(), 1, "about ten minutes, as `about` says it");
+    assert_eq!(recognize("set a timer for 10 minutes, then 5").len(), 2);
+}
