@@ -193,6 +193,13 @@ fn in_mood_phrase(said_words: &[Word]) -> Vec<bool> {
     inside
 }
 
+/// Whether the word at `i` is a connective the sentence ends on (`turn on the kitchen lights and then`,
+/// `… but`, `… or`): the sentence stops before what it joins, so it asks for more than the call holds.
+fn left_hanging(said_words: &[Word], i: usize) -> bool {
+    let w = said_words[i].lower.as_str();
+    i + 1 == said_words.len() && (crate::weave::CONNECTIVES.contains(&w) || w == "or")
+}
+
 /// Per word, whether it stands in a phrase of the mood's `goes_on` list (`etc`, `and so on`): a closing
 /// that says the request goes on past what it says, so past what the call holds.
 fn in_goes_on(said_words: &[Word]) -> Vec<bool> {
@@ -397,7 +404,7 @@ pub fn read_back_among(
         let in_aside = asides.iter().any(|(s, e)| *s <= w.start && w.end <= *e);
         let unplaced_cue =
             around.request && !phrased[i] && !in_aside && (cue_words().contains(&w.lower) || inverted(&said_words, i));
-        said[i] = Some(Said::Left(if unplaced_cue || goes_on[i] {
+        said[i] = Some(Said::Left(if unplaced_cue || goes_on[i] || left_hanging(&said_words, i) {
             Does::More
         } else if only_unset.contains(&w.stem) && !is_stop(w) {
             Does::More

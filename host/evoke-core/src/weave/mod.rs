@@ -27,7 +27,7 @@ pub const MAX_CUTS: usize = 15;
 pub const MAX_PARTS: usize = 8;
 
 /// The words that may join two things. `after that` is one connective of two words.
-const CONNECTIVES: [&str; 6] = ["and", "then", "but", "after", "before", "next"];
+pub(crate) const CONNECTIVES: [&str; 6] = ["and", "then", "but", "after", "before", "next"];
 /// The first words of a part that say what not to do, or what is spared: `instead of the kitchen, …`,
 /// `…, except the den`, `…, skipping the den`.
 const NEGATIONS: [&[&str]; 14] = [
