@@ -193,6 +193,14 @@ fn in_mood_phrase(said_words: &[Word]) -> Vec<bool> {
     inside
 }
 
+/// Whether a word is a comparative its stem is read from (`darker`, `longer`, `louder`): right after a
+/// pick's value (`dim the office 30 percent darker`, `10 minutes longer`), where the reflex's own wording
+/// uses its stem (`make it darker`, `For how long?`) and so would read it as `action`, it makes the value a
+/// change from what is there, not the level or the length to set.
+fn comparative(w: &Word) -> bool {
+    w.lower.ends_with("er") && w.stem != w.lower && w.lower.starts_with(w.stem.trim_end_matches('e'))
+}
+
 /// Whether the word at `i` is a connective the sentence ends on (`turn on the kitchen lights and then`,
 /// `… but`, `… or`): the sentence stops before what it joins, so it asks for more than the call holds.
 fn left_hanging(said_words: &[Word], i: usize) -> bool {
@@ -404,30 +412,32 @@ pub fn read_back_among(
         let in_aside = asides.iter().any(|(s, e)| *s <= w.start && w.end <= *e);
         let unplaced_cue =
             around.request && !phrased[i] && !in_aside && (cue_words().contains(&w.lower) || inverted(&said_words, i));
-        said[i] = Some(Said::Left(if unplaced_cue || goes_on[i] || left_hanging(&said_words, i) {
-            Does::More
-        } else if only_unset.contains(&w.stem) && !is_stop(w) {
-            Does::More
-        } else if own.contains(&w.stem) {
-            Does::Action
-        } else if says_again(&said_words, i) {
-            said[i] = Some(Said::Again);
-            continue;
-        } else if scope_of_its_own(input, &said_words, i) {
-            Does::More
-        } else if elsewhere.contains(&w.lower) && closes_clause(input, &said_words, i) {
-            Does::More
-        } else if is_stop(w)
-            || phrased[i]
-            || crate::weave::two_things::opens_one_act(&said_words, i)
-            || calls_on(&said_words, i)
-            || mood_words().contains(&w.lower)
-            || (opening == Some(i) && command_verbs().contains(&w.stem))
-        {
-            Does::Nothing
-        } else {
-            Does::More
-        }));
+        let changes_the_value = after_value[i] && comparative(w) && own.contains(&w.stem);
+        said[i] =
+            Some(Said::Left(if unplaced_cue || goes_on[i] || left_hanging(&said_words, i) || changes_the_value {
+                Does::More
+            } else if only_unset.contains(&w.stem) && !is_stop(w) {
+                Does::More
+            } else if own.contains(&w.stem) {
+                Does::Action
+            } else if says_again(&said_words, i) {
+                said[i] = Some(Said::Again);
+                continue;
+            } else if scope_of_its_own(input, &said_words, i) {
+                Does::More
+            } else if elsewhere.contains(&w.lower) && closes_clause(input, &said_words, i) {
+                Does::More
+            } else if is_stop(w)
+                || phrased[i]
+                || crate::weave::two_things::opens_one_act(&said_words, i)
+                || calls_on(&said_words, i)
+                || mood_words().contains(&w.lower)
+                || (opening == Some(i) && command_verbs().contains(&w.stem))
+            {
+                Does::Nothing
+            } else {
+                Does::More
+            }));
     }
     let mut said: Vec<Said> = said.into_iter().map(|s| s.expect("every word is read")).collect();
     // Under a request, as the cues are: the mood read every clause as part of it.
@@ -814,6 +824,7 @@ fn runs(input: &str, said_words: &[Word], said: &[Said], typed: &[bool], after_v
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::decision::Value;
 
     const LIGHTS: &str = r#"
