@@ -181,11 +181,16 @@ fn mood_phrases() -> &'static [Vec<String>] {
 
 /// Per word of the input, whether it stands in a whole phrase the mood reads (`go ahead`, `never mind`).
 fn in_mood_phrase(said_words: &[Word]) -> Vec<bool> {
+    inside(said_words, mood_phrases().iter().map(Vec::as_slice))
+}
+
+/// Per word, whether it stands in one of `phrases`, matched word for word as written (lowercased).
+fn inside<'a, P: AsRef<str> + 'a>(said_words: &[Word], phrases: impl Iterator<Item = &'a [P]>) -> Vec<bool> {
     let mut inside = vec![false; said_words.len()];
-    for phrase in mood_phrases() {
+    for phrase in phrases.filter(|p| !p.is_empty()) {
         for start in 0..said_words.len().saturating_sub(phrase.len() - 1) {
             let here = &said_words[start..start + phrase.len()];
-            if here.iter().zip(phrase).all(|(w, p)| w.lower == *p) {
+            if here.iter().zip(phrase).all(|(w, p)| w.lower == p.as_ref()) {
                 inside[start..start + phrase.len()].iter_mut().for_each(|b| *b = true);
             }
         }
@@ -211,15 +216,7 @@ fn left_hanging(said_words: &[Word], i: usize) -> bool {
 /// Per word, whether it stands in a phrase of the mood's `goes_on` list (`etc`, `and so on`): a closing
 /// that says the request goes on past what it says, so past what the call holds.
 fn in_goes_on(said_words: &[Word]) -> Vec<bool> {
-    let mut inside = vec![false; said_words.len()];
-    for phrase in crate::mood::lists::GOES_ON.iter() {
-        for start in 0..said_words.len().saturating_sub(phrase.len() - 1) {
-            if said_words[start..start + phrase.len()].iter().zip(phrase.iter()).all(|(w, p)| w.lower == *p) {
-                inside[start..start + phrase.len()].iter_mut().for_each(|b| *b = true);
-            }
-        }
-    }
-    inside
+    inside(said_words, crate::mood::lists::GOES_ON.iter().copied())
 }
 
 /// The verbs a command opens with, stemmed.
