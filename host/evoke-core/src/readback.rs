@@ -206,11 +206,16 @@ fn comparative(w: &Word) -> bool {
     w.lower.ends_with("er") && w.stem != w.lower && w.lower.starts_with(w.stem.trim_end_matches('e'))
 }
 
-/// Whether the word at `i` is a connective the sentence ends on (`turn on the kitchen lights and then`,
-/// `… but`, `… or`): the sentence stops before what it joins, so it asks for more than the call holds.
+/// Whether the word at `i` is the last of the sentence and leaves it unfinished: a conjunction that joins
+/// nothing (`turn on the kitchen lights and`, `… but`, `… or`), or a determiner of the mood's list with no
+/// thing after it (`… and the`, `… my`). A demonstrative may stand alone as a thing (`do that`), and a
+/// `then` or a `next` closing a sentence is an adverb (`fine, turn on the kitchen lights then`).
 fn left_hanging(said_words: &[Word], i: usize) -> bool {
+    static DETERMINERS: std::sync::LazyLock<HashSet<String>> =
+        std::sync::LazyLock::new(|| single_words(&["determiners"], false));
     let w = said_words[i].lower.as_str();
-    i + 1 == said_words.len() && (crate::weave::CONNECTIVES.contains(&w) || w == "or")
+    i + 1 == said_words.len()
+        && (matches!(w, "and" | "or" | "but") || (DETERMINERS.contains(w) && !matches!(w, "this" | "that")))
 }
 
 /// Per word, whether it stands in a phrase of the mood's `goes_on` list (`etc`, `and so on`): a closing
@@ -252,8 +257,14 @@ fn closes_clause(input: &str, said_words: &[Word], i: usize) -> bool {
 fn scope_of_its_own(input: &str, said_words: &[Word], i: usize) -> bool {
     static EVERY: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&["every"], false));
     static TAILS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&["tails"], false));
-    // `anything but 80` spares, as the mood reads it.
-    if !EVERY.contains(&said_words[i].lower) || said_words.get(i + 1).is_some_and(|w| w.lower == "but") {
+    static BE: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&["be"], false));
+    // `anything but 80` spares, as the mood reads it; `that's all`, `that is all` and `is that all` close the
+    // request (the words drop their apostrophes: `that's` is `thats`).
+    let said_of = i.checked_sub(1).is_some_and(|p| {
+        let before = &said_words[p].lower;
+        BE.contains(before) || matches!(before.as_str(), "that" | "thats")
+    });
+    if !EVERY.contains(&said_words[i].lower) || said_words.get(i + 1).is_some_and(|w| w.lower == "but") || said_of {
         return false;
     }
     let mut k = i;
