@@ -243,9 +243,10 @@ fn read(input: &str, today: Option<CivilDate>) -> Vec<Candidate> {
 
     let mut out = Vec::new();
     let mut push = |kind: PickKind, start: usize, end: usize, value: PickValue| {
-        // A bound is no value: `>40`, `≤ 10 minutes`, `40+` say where the value may lie, not what it is. It
-        // still hides what it holds, so its number is not read alone.
-        if bounded(&chars, start, end) {
+        // A bound is no value: `>40`, `≤ 10 minutes`, `40+` say where a measure may lie, not what it is. It
+        // still hides what it holds, so its number is not read alone. A code or a text has no bounds.
+        let measured = matches!(kind, PickKind::Number | PickKind::Duration | PickKind::Amount | PickKind::Time);
+        if measured && bounded(&chars, start, end) {
             return;
         }
         let text = chars[start..end].iter().collect();
@@ -283,11 +284,15 @@ fn read(input: &str, today: Option<CivilDate>) -> Vec<Candidate> {
 /// word `about` does, and leave it a value.)
 const BOUNDS: &[char] = &['<', '>', '≤', '≥', '≦', '≧', '⩽', '⩾', '±'];
 
-/// Whether the span `start..end` is a bound rather than a value: a mark of [`BOUNDS`] before it (a space
-/// between allowed), or a `+` glued after it.
+/// Whether the span `start..end` is a bound rather than a value: a mark of [`BOUNDS`] before it (spaces and
+/// an `=` between allowed: `>= 40`), a `+` after it (`40+`, `40 +`), or a minus glued after it with no digit
+/// following (`40-`, `40–`).
 fn bounded(chars: &[char], start: usize, end: usize) -> bool {
-    let before = chars[..start].iter().rev().find(|c| **c != ' ');
-    before.is_some_and(|c| BOUNDS.contains(c)) || chars.get(end) == Some(&'+')
+    let before = chars[..start].iter().rev().find(|c| !matches!(c, ' ' | '='));
+    let after = chars[end..].iter().find(|c| **c != ' ');
+    let trailing_minus =
+        chars.get(end).is_some_and(|c| scan::is_minus(*c)) && !chars.get(end + 1).is_some_and(|c| c.is_ascii_digit());
+    before.is_some_and(|c| BOUNDS.contains(c)) || after == Some(&'+') || trailing_minus
 }
 
 /// Whether a lower-case word is a number said in words (`ten`, `twenty`, `hundred`, `half`).

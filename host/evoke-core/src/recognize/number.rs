@@ -9,7 +9,7 @@ use super::words::parse_numeral;
 
 fn parse(s: &Scan, i: usize) -> Option<(usize, f64)> {
     let (neg, k) = match s.punct(i) {
-        Some(c) if super::scan::is_minus(c) && s.adjacent(i, i + 1) && s.digits(i + 1).is_some() => (true, i + 1),
+        Some(_) if super::scan::signs(s, i) && s.digits(i + 1).is_some() => (true, i + 1),
         _ if s.is_any_word(i, SIGN_WORDS) && parse_numeral(s, i + 1).is_some() => (true, i + 1),
         _ => (false, i),
     };
@@ -107,6 +107,8 @@ mod tests {
         one("volume to \u{2013}40", "\u{2013}40", -40.0);
         one("volume to \u{2010}40", "\u{2010}40", -40.0);
         one("volume to \u{FF0D}40", "\u{FF0D}40", -40.0);
+        // Set apart by a space where no number stands before it, a dash is still the sign.
+        one("set the volume to - 40", "- 40", -40.0);
     }
 
     #[test]

@@ -210,11 +210,17 @@ pub(crate) fn is_minus(c: char) -> bool {
     matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE58}' | '\u{FE63}' | '\u{FF0D}')
 }
 
+/// Whether token `i` is a minus sign of the number after it: a mark of [`is_minus`] glued to it (`-40`), or
+/// set apart by spaces where no number stands before the mark (`to - 40`; `10 - 15` is a range).
+pub(crate) fn signs(s: &Scan, i: usize) -> bool {
+    s.punct(i).is_some_and(is_minus) && (s.adjacent(i, i + 1) || i == 0 || s.digits(i - 1).is_none())
+}
+
 /// The hits of a kind read unsigned (amounts, durations): one after a sign (`-$5`, `minus 10 minutes`) is
 /// no hit at all, never the positive value after the sign.
 pub(crate) fn unsigned_hits<T>(s: &Scan, parse: impl Fn(&Scan, usize) -> Option<(usize, T)>) -> Vec<super::Hit<T>> {
     let signed = |s: &Scan, i: usize| {
-        let sign = s.punct(i).is_some_and(is_minus) && s.adjacent(i, i + 1) || s.is_any_word(i, SIGN_WORDS);
+        let sign = signs(s, i) || s.is_any_word(i, SIGN_WORDS);
         if sign {
             return parse(s, i + 1).map(|(j, _)| (j, None));
         }

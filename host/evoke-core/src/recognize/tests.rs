@@ -311,6 +311,10 @@ fn a_bound_is_no_value_and_hides_what_it_holds() {
         "volume to ≤40",
         "set a timer for >10 minutes",
         "set a timer for 10 minutes+",
+        "volume to >= 40",
+        "volume to 40 +",
+        "volume to 40-",
+        "volume to 40\u{2013}",
     ] {
         let found = recognize(input);
         assert!(found.is_empty(), "{input}: {found:?}");
