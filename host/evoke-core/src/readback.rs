@@ -209,13 +209,16 @@ fn comparative(w: &Word) -> bool {
 /// Whether the word at `i` is the last of the sentence and leaves it unfinished: a conjunction that joins
 /// nothing (`turn on the kitchen lights and`, `… but`, `… or`), or a determiner of the mood's list with no
 /// thing after it (`… and the`, `… my`). A demonstrative may stand alone as a thing (`do that`), and a
-/// `then` or a `next` closing a sentence is an adverb (`fine, turn on the kitchen lights then`).
+/// `then` or a `next` closing a sentence is an adverb (`fine, turn on the kitchen lights then`), unless a
+/// conjunction comes right before it (`… and then`).
 fn left_hanging(said_words: &[Word], i: usize) -> bool {
     static DETERMINERS: std::sync::LazyLock<HashSet<String>> =
         std::sync::LazyLock::new(|| single_words(&["determiners"], false));
+    let joins = |w: &str| matches!(w, "and" | "or" | "but");
     let w = said_words[i].lower.as_str();
-    i + 1 == said_words.len()
-        && (matches!(w, "and" | "or" | "but") || (DETERMINERS.contains(w) && !matches!(w, "this" | "that")))
+    // `… and then` still joins nothing.
+    let joined_then = matches!(w, "then" | "next") && i > 0 && joins(&said_words[i - 1].lower);
+    i + 1 == said_words.len() && (joins(w) || joined_then || (DETERMINERS.contains(w) && !matches!(w, "this" | "that")))
 }
 
 /// Per word, whether it stands in a phrase of the mood's `goes_on` list (`etc`, `and so on`): a closing
