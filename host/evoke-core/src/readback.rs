@@ -206,19 +206,16 @@ fn comparative(w: &Word) -> bool {
     w.lower.ends_with("er") && w.stem != w.lower && w.lower.starts_with(w.stem.trim_end_matches('e'))
 }
 
-/// Whether the word at `i` is the last of the sentence and leaves it unfinished: a conjunction that joins
-/// nothing (`turn on the kitchen lights and`, `… but`, `… or`), or a determiner of the mood's list with no
-/// thing after it (`… and the`, `… my`). A demonstrative may stand alone as a thing (`do that`), and a
-/// `then` or a `next` closing a sentence is an adverb (`fine, turn on the kitchen lights then`), unless a
-/// conjunction comes right before it (`… and then`).
+/// Whether the word at `i` is the last of the sentence and leaves it unfinished: the sentence ends on a
+/// phrase of the `unfinished` list, a conjunction that joins nothing (`turn on the kitchen lights and`,
+/// `… and then`) or a word that needs a thing after it (`… and the`). A `then` alone closing a sentence is
+/// an adverb (`fine, turn on the kitchen lights then`).
 fn left_hanging(said_words: &[Word], i: usize) -> bool {
-    static DETERMINERS: std::sync::LazyLock<HashSet<String>> =
-        std::sync::LazyLock::new(|| single_words(&["determiners"], false));
-    let joins = |w: &str| matches!(w, "and" | "or" | "but");
-    let w = said_words[i].lower.as_str();
-    // `… and then` still joins nothing.
-    let joined_then = matches!(w, "then" | "next") && i > 0 && joins(&said_words[i - 1].lower);
-    i + 1 == said_words.len() && (joins(w) || joined_then || (DETERMINERS.contains(w) && !matches!(w, "this" | "that")))
+    let ends_on = |phrase: &&[&str]| {
+        phrase.len() <= said_words.len()
+            && said_words[said_words.len() - phrase.len()..].iter().zip(phrase.iter()).all(|(w, p)| w.lower == *p)
+    };
+    i + 1 == said_words.len() && crate::mood::lists::UNFINISHED.iter().any(ends_on)
 }
 
 /// Per word, whether it stands in a phrase of the mood's `goes_on` list (`etc`, `and so on`): a closing
@@ -260,13 +257,14 @@ fn closes_clause(input: &str, said_words: &[Word], i: usize) -> bool {
 fn scope_of_its_own(input: &str, said_words: &[Word], i: usize) -> bool {
     static EVERY: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&["every"], false));
     static TAILS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&["tails"], false));
-    static BE: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(&["be"], false));
-    // `anything but 80` spares, as the mood reads it; `that's all`, `that is all` and `is that all` close the
-    // request (the words drop their apostrophes: `that's` is `thats`).
-    let said_of = i.checked_sub(1).is_some_and(|p| {
-        let before = &said_words[p].lower;
-        BE.contains(before) || matches!(before.as_str(), "that" | "thats")
+    // After a word of `said_of` or a form of `be`, as the words are read (`that's` is `thats`).
+    static SAID_OF_WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| {
+        let listed = crate::mood::lists::SAID_OF.iter().flat_map(|w| words(w)).map(|w| w.lower);
+        listed.chain(single_words(&["be"], false)).collect()
     });
+    // `anything but 80` spares, as the mood reads it; `that's all`, `that is all` and `is that all` close the
+    // request.
+    let said_of = i.checked_sub(1).is_some_and(|p| SAID_OF_WORDS.contains(&said_words[p].lower));
     if !EVERY.contains(&said_words[i].lower) || said_words.get(i + 1).is_some_and(|w| w.lower == "but") || said_of {
         return false;
     }

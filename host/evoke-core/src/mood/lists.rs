@@ -26,7 +26,7 @@ struct Table {
 pub struct List {
     /// The list's name, the table's key (`taken_back`).
     pub name: &'static str,
-    /// The rule that reads it: a file of `mood/` (`negation`).
+    /// The rule that reads it: a file of `mood/` (`negation`), or `readback` for the read-back's own.
     pub owner: &'static str,
     /// Why the rule needs it.
     pub doc: &'static str,
@@ -162,6 +162,8 @@ lists! {
     Words SPEAKER,
     Phrases TAILS,
     Phrases GOES_ON,
+    Phrases UNFINISHED,
+    Words SAID_OF,
     Words OPENERS,
     Phrases ASKING,
     Phrases COURTESIES,
@@ -208,6 +210,7 @@ mod tests {
         ("spelling", include_str!("spelling.rs")),
         ("taken_back", include_str!("taken_back.rs")),
         ("unclear", include_str!("unclear.rs")),
+        ("readback", include_str!("../readback.rs")),
     ];
 
     /// A file's code: its tests, which may name any list, cut off, and its comments, which may speak of
@@ -253,8 +256,14 @@ mod tests {
     fn every_list_is_read_by_exactly_one_rule_its_owner() {
         for list in LISTS.iter() {
             let name = list.name.to_ascii_uppercase();
-            let readers: Vec<&str> =
-                SOURCES.iter().filter(|(_, source)| uses(&code(source), &name) > 0).map(|(rule, _)| *rule).collect();
+            // The read-back reads the mood's lists beside the mood (the words a request is phrased in are
+            // `nothing` to it), so it counts as a reader only of the lists it owns.
+            let readers: Vec<&str> = SOURCES
+                .iter()
+                .filter(|(rule, _)| *rule != "readback" || list.owner == "readback")
+                .filter(|(_, source)| uses(&code(source), &name) > 0)
+                .map(|(rule, _)| *rule)
+                .collect();
             assert_eq!(
                 readers,
                 [list.owner],
