@@ -173,6 +173,12 @@ impl Fixture {
 
     /// evoke at a terminal, answering its `[y/N]` questions in turn; what the terminal read.
     fn at_terminal(&self, args: &[&str], answers: &[&str]) -> String {
+        self.at_terminal_ends(args, answers).0
+    }
+
+    /// What a terminal saw, answering each `[y/N]` in turn, and the exit code. What the process said
+    /// last can be lost when its terminal closes; its exit code cannot.
+    fn at_terminal_ends(&self, args: &[&str], answers: &[&str]) -> (String, i32) {
         let mut command = Command::new(env!("CARGO_BIN_EXE_evoke"));
         command.current_dir(&self.project).env("EVOKE_HOME", &self.home).env("NO_COLOR", "1");
         command.args(["--recording", "recording.toml"]).args(args);
@@ -188,7 +194,10 @@ impl Fixture {
         let rest = session.expect(expectrl::Eof).unwrap();
         // At the end of the stream the match is the rest of it.
         seen.push_str(&String::from_utf8_lossy(rest.as_bytes()));
-        seen
+        match session.wait().unwrap() {
+            expectrl::WaitStatus::Exited(_, code) => (seen, code),
+            other => panic!("{other:?}: {seen}"),
+        }
     }
 
     fn marks(&self) -> String {
@@ -258,8 +267,9 @@ fn a_playbook_is_confirmed_whole_once_then_runs_without_the_review_until_it_chan
 #[test]
 fn a_declined_review_runs_nothing_and_is_asked_again() {
     let f = fixture();
-    let seen = f.at_terminal(&["night"], &["n"]);
-    assert!(seen.contains("declined"), "{seen}");
+    let (seen, code) = f.at_terminal_ends(&["night"], &["n"]);
+    assert!(seen.contains("Run the 5 steps of the playbook night as shown?"), "{seen}");
+    assert_eq!(code, 5, "declined: {seen}");
     assert_eq!(f.marks(), "");
     let again = f.evoke().arg("night").output().unwrap();
     assert_eq!(again.status.code(), Some(3), "{}", text(&again).1);
