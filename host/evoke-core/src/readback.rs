@@ -120,13 +120,32 @@ pub const MOOD_LISTS: &[&str] = &[
 /// request taken back: in a sentence the mood read as a request anyway, it did not place them.
 /// Only the lists it reads wherever their words stand: `be` and `auxiliaries` are cues only before a
 /// subject ([`inverted`]), and a verb after a subject is a verb like any other in a request.
+/// `closing_taken_back` is read apart ([`takes_back_here`]): its words take back only where they close.
 pub const CUE_LISTS: &[&str] =
-    &["taken_back", "closing_taken_back", "negations", "conditions", "habitual", "hearsay", "question_words", "hedges"];
+    &["taken_back", "negations", "conditions", "habitual", "hearsay", "question_words", "hedges"];
 
 /// Every single word of [`CUE_LISTS`], as written.
 fn cue_words() -> &'static HashSet<String> {
     static WORDS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| single_words(CUE_LISTS, false));
     &WORDS
+}
+
+/// Whether the word at `i` is one of the mood's `closing_taken_back` list (`cancel`, `stop`).
+fn closing_word(said_words: &[Word], i: usize) -> bool {
+    crate::mood::lists::CLOSING_TAKEN_BACK.contains(&said_words[i].lower.as_str())
+}
+
+/// Whether a word of `closing_taken_back` stands where it takes back what came before it, as the mood
+/// reads it: closing the sentence (`…, cancel`), or opening a clause after a mark (`…, stop it`). Opening
+/// the request it is a verb like any other (`cancel my alarm`, `stop the music`), the reflex's own where its
+/// wording uses it.
+fn takes_back_here(input: &str, said_words: &[Word], i: usize) -> bool {
+    let after_a_mark = i.checked_sub(1).is_some_and(|p| {
+        let between: String =
+            input.chars().skip(said_words[p].end).take(said_words[i].start - said_words[p].end).collect();
+        between.contains(CLAUSE_ENDS)
+    });
+    closing_word(said_words, i) && ((i > 0 && i + 1 == said_words.len()) || after_a_mark)
 }
 
 /// Whether the word at `i`, past the first, is a form of `be` or an auxiliary before a subject: a clause
@@ -419,8 +438,10 @@ pub fn read_back_among(
         // A cue the mood did not place is read first: the reflex's own wording may use the word too (`What
         // should the lights do?`), and a condition is no less one for it.
         let in_aside = asides.iter().any(|(s, e)| *s <= w.start && w.end <= *e);
-        let unplaced_cue =
-            around.request && !phrased[i] && !in_aside && (cue_words().contains(&w.lower) || inverted(&said_words, i));
+        let unplaced_cue = around.request
+            && !phrased[i]
+            && !in_aside
+            && (cue_words().contains(&w.lower) || inverted(&said_words, i) || takes_back_here(input, &said_words, i));
         let changes_the_value = after_value[i] && comparative(w) && own.contains(&w.stem);
         said[i] =
             Some(Said::Left(if unplaced_cue || goes_on[i] || left_hanging(&said_words, i) || changes_the_value {
@@ -435,6 +456,9 @@ pub fn read_back_among(
             } else if scope_of_its_own(input, &said_words, i) {
                 Does::More
             } else if elsewhere.contains(&w.lower) && closes_clause(input, &said_words, i) {
+                Does::More
+            } else if closing_word(&said_words, i) {
+                // Neither taking back nor the reflex's own wording: it asks for something the call does not do.
                 Does::More
             } else if is_stop(w)
                 || phrased[i]
