@@ -520,9 +520,11 @@ fn trust_reads_the_texts_and_fits_the_head_ahead_counting_both() {
     let texts = warm(Params { head: 0.0, ..Params::default() }, tempfile::tempdir().unwrap().path())[0].1;
     let fitting = Params::default().head_fitting;
     // The route's three descriptions and seven examples, over its three reflexes.
-    assert_eq!(total, texts + fitting.cost(10, 3, encoder.dim()), "{seen:?}");
-    // The fitted head is kept in the cache place: three rows of the vector's numbers and a bias.
-    let head_file = 8 + 16 + 3 * (encoder.dim() + 1) * 4 + 32;
+    // The head reads each text's sentence vector and its words' numbers.
+    let inputs = encoder.dim() + evoke_adapters::embed::lexical::BUCKETS;
+    assert_eq!(total, texts + fitting.cost(10, 3, inputs), "{seen:?}");
+    // The fitted head is kept in the cache place: three rows of those numbers and a bias.
+    let head_file = 8 + 16 + 3 * (inputs + 1) * 4 + 32;
     let sizes: Vec<u64> =
         std::fs::read_dir(cache.path()).unwrap().map(|e| e.unwrap().metadata().unwrap().len()).collect();
     assert!(sizes.contains(&(head_file as u64)), "a head of {head_file} bytes among {sizes:?}");
@@ -534,7 +536,8 @@ fn a_decision_refuses_to_fit_a_head_too_large_for_its_deadline_and_names_trust()
     // Steps enough that this small route's fit costs more than a decision may spend: fitted, it would
     // take most of a minute.
     let fitting = Fitting { steps: 4_000_000, ..Params::default().head_fitting };
-    assert!(fitting.cost(10, 3, encoder.dim()) > evoke_adapters::embed::DECISION_FIT);
+    let inputs = encoder.dim() + evoke_adapters::embed::lexical::BUCKETS;
+    assert!(fitting.cost(10, 3, inputs) > evoke_adapters::embed::DECISION_FIT);
     let large =
         Embed::new(encoder, Params { head_fitting: fitting, ..Params::default() }, ArgParams::default(), GATE, None);
     let started = Instant::now();
@@ -545,4 +548,65 @@ fn a_decision_refuses_to_fit_a_head_too_large_for_its_deadline_and_names_trust()
     // The small head of the same route, at the shipped constants, is fitted at the decision.
     let small = engine(None).unwrap();
     assert!(small.answer_now(&State { request: "switch off the kitchen light".into() }, &questions(&[])).is_ok());
+}
+
+/// The smart plug's two reflexes of the home benchmark, examples as written there: a sentence encoder
+/// reads a request to switch the plug on nearly as it reads one to switch it off.
+fn plugs() -> Questions {
+    let on = [
+        "turn on the plug",
+        "switch on the plug",
+        "turn on my plug",
+        "turn on the rice cooker socket",
+        "turn on the smart charger",
+        "switch the smart plug socket",
+        "turn on the wemo plug socket to connect my charger to it",
+        "turn on the wemo plug socket to plug in my dongle",
+        "please turn on my smart plug socket",
+        "on the plug",
+    ];
+    let off = [
+        "turn off the rice cooker socket",
+        "please turn off the plug socket of my phone when it'll be charged",
+        "i want you to turn off the plug socket before the cell phone is charged",
+        "turn off smart socket",
+        "wemo plug socket off",
+        "turn off my smart plug socket",
+        "off the plug",
+        "keep the socket in off condition",
+        "switch off wemo",
+        "turn off wemo plug in game room",
+    ];
+    let route = Question::Choice {
+        ask: "Which reflex does the request ask for?".into(),
+        options: Options(vec![
+            (
+                "plug_on".into(),
+                rich("Switch on the smart plug (the Wemo socket) and what is plugged into it.", &[], &on),
+            ),
+            (
+                "plug_off".into(),
+                rich("Switch off the smart plug (the Wemo socket) and what is plugged into it.", &[], &off),
+            ),
+            (NONE.into(), plain("None of these.")),
+        ]),
+        otherwise: Some(NONE.into()),
+    };
+    Questions(vec![(QuestionId::Route, route)])
+}
+
+#[test]
+fn the_head_reads_the_small_word_that_tells_two_reflexes_apart() {
+    let Some(encoder) = encoder() else { panic!("the reference model is needed") };
+    let with = Embed::new(encoder.clone(), Params::default(), ArgParams::default(), GATE, None);
+    let without = Embed::new(encoder, Params { lexical: 0.0, ..Params::default() }, ArgParams::default(), GATE, None);
+    // Read from the sentence vector alone, these stay under the write bar; with their words, the head
+    // knows `on` from `off` and clears it. The way back is read as surely.
+    for (request, right) in [("turn on my wemo socket", "plug_on"), ("turn wemo plug socket on", "plug_on")] {
+        let share = |engine: &Embed| ask(engine, request, &plugs())["route"][right];
+        let (read, alone) = (share(&with), share(&without));
+        assert!(alone < GATE.write && read >= GATE.write, "{request}: {read} with its words, {alone} without");
+    }
+    let back = ask(&with, "turn off my wemo socket", &plugs())["route"]["plug_off"];
+    assert!(back >= GATE.write, "{back}");
 }

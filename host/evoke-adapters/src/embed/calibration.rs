@@ -30,6 +30,9 @@ pub struct Params {
     pub head: f32,
     /// How the head is fitted to the descriptions and examples.
     pub head_fitting: Fitting,
+    /// The length of a text's word numbers beside its sentence vector, which the head reads too
+    /// ([`super::lexical`]); 0 reads the sentence vector alone.
+    pub lexical: f32,
     /// An option's lift (in log-odds per unit of cosine) when its meaning is nearer the request than the
     /// options' mean by more than the margin.
     pub arg_meaning: f32,
@@ -54,6 +57,7 @@ impl Default for Params {
             none_sharpness: 40.0,
             head: 3.0,
             head_fitting: Fitting { l2: 1e-4, steps: 300 },
+            lexical: 0.7,
             arg_meaning: 10.0,
             arg_meaning_margin: 0.05,
             arg_example: 40.0,
@@ -67,4 +71,4 @@ impl Default for Params {
 pub const GATE: Gate = Gate { route: 0.4, fits: None, read: 0.997, write: 0.997 };
 
 /// A version of these constants, part of the id.
-pub const VERSION: &str = "17";
+pub const VERSION: &str = "18";

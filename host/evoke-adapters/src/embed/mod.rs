@@ -19,6 +19,7 @@
 //! the same answers, bit for bit.
 
 pub mod calibration;
+pub mod lexical;
 mod store;
 
 pub use calibration::{GATE, Params};
@@ -82,6 +83,8 @@ struct Route {
     /// Per text: the reflex it belongs to and what it is.
     docs: Vec<(usize, Kind)>,
     vectors: Arc<Vec<Vec<f32>>>,
+    /// Per text: its words as numbers ([`lexical::features`]), which the head reads beside its vector.
+    lexical: Vec<Vec<f32>>,
     /// The question's texts' hash, which the head is kept under.
     key: [u8; 32],
 }
@@ -259,9 +262,21 @@ impl Engine {
         {
             return Ok(v.clone());
         }
-        let v = Arc::new(self.encoder.embed_one(request).map_err(|e| AdapterError::new(e.to_string()))?);
+        let mut v = self.encoder.embed_one(request).map_err(|e| AdapterError::new(e.to_string()))?;
+        // Every other reading takes the sentence vector's length from the texts it is compared with; only
+        // the head reads the words' numbers after it.
+        if self.params.lexical != 0.0 {
+            v.extend(lexical::features(request, self.params.lexical));
+        }
+        let v = Arc::new(v);
         *self.request.lock().unwrap_or_else(|e| e.into_inner()) = Some((request.to_string(), v.clone()));
         Ok(v)
+    }
+
+    /// How many numbers the route's head reads of a text: its sentence vector, and its words' where they
+    /// have a weight.
+    fn head_inputs(&self) -> usize {
+        self.encoder.dim() + if self.params.lexical != 0.0 { lexical::BUCKETS } else { 0 }
     }
 
     /// The route question made ready: its texts' vectors, from memory, the cache place, or the encoder.
@@ -311,7 +326,8 @@ impl Engine {
             }
         }
         let vectors = self.store.vectors_counting(&key, &texts, done).map_err(|e| AdapterError::new(e.to_string()))?;
-        let route = Arc::new(Route { keys, reflexes, docs, vectors, key });
+        let lexical = texts.iter().map(|t| lexical::features(t, self.params.lexical)).collect();
+        let route = Arc::new(Route { keys, reflexes, docs, vectors, lexical, key });
         let mut routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
         if routes.len() >= 8 {
             routes.remove(0);
@@ -349,21 +365,28 @@ impl Engine {
         done: &mut dyn FnMut(usize),
     ) -> Result<Arc<Vec<Vec<f32>>>, AdapterError> {
         let classes = route.reflexes.len();
-        let width = self.encoder.dim() + 1;
+        let word_places = self.head_inputs() - self.encoder.dim();
+        let width = self.head_inputs() + 1;
         // Whether the fit was refused, which is no fault of the encoder's.
         let mut refused = false;
         let head = self
             .store
-            .derived(&route.key, &format!("head {fitting:?}"), classes, width, || {
+            .derived(&route.key, &format!("head {fitting:?} words {}", self.params.lexical), classes, width, || {
                 let (xs, labels): (Vec<Vec<f32>>, Vec<usize>) = route
                     .docs
                     .iter()
-                    .zip(route.vectors.iter())
+                    .zip(route.vectors.iter().zip(&route.lexical))
                     .filter(|((_, kind), _)| *kind != Kind::NotFor)
-                    .map(|((i, _), v)| (v.clone(), *i))
+                    .map(|((i, _), (v, l))| {
+                        let mut x = v.clone();
+                        if word_places > 0 {
+                            x.extend(l);
+                        }
+                        (x, *i)
+                    })
                     .unzip();
                 if let Some(budget) = budget
-                    && fitting.cost(xs.len(), classes, self.encoder.dim()) > budget
+                    && fitting.cost(xs.len(), classes, width - 1) > budget
                 {
                     refused = true;
                     return Err(EmbedError(not_fitted(classes)));
@@ -394,9 +417,9 @@ impl Engine {
 }
 
 /// The most a decision fits of a route's head that `evoke trust` did not fit ahead, in the units of
-/// [`Fitting::cost`]: about as long as the encoder takes over 250 texts, a few seconds of a decision's
+/// [`Fitting::cost`]: about as long as the encoder takes over 330 texts, a few seconds of a decision's
 /// deadline. A few hundred reflexes' head fits within it; a thousand's does not.
-pub const DECISION_FIT: usize = 250;
+pub const DECISION_FIT: usize = 330;
 
 /// Why a decision did not fit a route's head of `classes` reflexes, and the fix.
 fn not_fitted(classes: usize) -> String {
@@ -707,7 +730,7 @@ impl crate::engine::Engine for Engine {
     /// bar says is left holds while a head is fitted.
     fn warm(&self, questions: &Questions, progress: &mut dyn FnMut(usize, usize)) -> Result<(), AdapterError> {
         let fitting = self.params.head_fitting;
-        let dim = self.encoder.dim();
+        let dim = self.head_inputs();
         // A route's texts to read, and its head's fit counted in texts.
         let route_work = |question: &Question| -> (usize, usize) {
             let Question::Choice { options, otherwise, .. } = question else {
@@ -790,8 +813,10 @@ mod tests {
     fn a_decision_fits_clincs_head_and_leaves_a_thousand_reflexes_to_trust() {
         // CLINC150's 150 reflexes and 1,650 texts; a generated project of 1,000 and 11,000.
         let fitting = Params::default().head_fitting;
-        assert!(fitting.cost(1_650, 150, 384) <= DECISION_FIT);
-        assert!(fitting.cost(11_000, 1_000, 384) > DECISION_FIT);
+        // The head reads each text's sentence vector and its words' numbers.
+        let inputs = 384 + lexical::BUCKETS;
+        assert!(fitting.cost(1_650, 150, inputs) <= DECISION_FIT);
+        assert!(fitting.cost(11_000, 1_000, inputs) > DECISION_FIT);
     }
 
     #[test]
