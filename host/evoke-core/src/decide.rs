@@ -392,6 +392,7 @@ impl<'c> Decider<'c> {
             given: Vec::new(),
             from_words: None,
             elsewhere,
+            routine: self.catalog.playbook(&reflex.name).is_some(),
         })
     }
 
@@ -749,6 +750,7 @@ fn settled_with(
         given: given.clone(),
         from_words: from_words.cloned(),
         elsewhere: values_elsewhere(catalog, reflex),
+        routine: catalog.playbook(&reflex.name).is_some(),
     });
     // What the words read alone, asked when the call was first decided, still holds of the values a
     // person did not give.
@@ -790,6 +792,8 @@ struct Reading<'a> {
     from_words: Option<FromWords>,
     /// The words that name a value of another reflex's argument (`on` of the lights, for a timer).
     elsewhere: std::collections::HashSet<String>,
+    /// Whether the reflex is a playbook's: a routine, picked only by its own words.
+    routine: bool,
 }
 
 /// The gate's rules after abstaining: ask for what is missing, else confirm for every reason that holds, else run.
@@ -809,6 +813,7 @@ fn settle(reading: Reading) -> Decision {
         given,
         from_words,
         elsewhere,
+        routine,
     } = reading;
     let flags: Vec<&str> = reflex
         .manifest
@@ -818,7 +823,7 @@ fn settle(reading: Reading) -> Decision {
         .filter(|a| judgments.iter().any(|j| j.question == QuestionId::arg(&reflex.name, &a.name)))
         .map(|a| a.name.as_str())
         .collect();
-    let around = crate::readback::Around { elsewhere, request: mood == Mood::Request, given: given.clone() };
+    let around = crate::readback::Around { elsewhere, request: mood == Mood::Request, given: given.clone(), routine };
     let read_back = crate::readback::read_back_among(input, reflex, &args, candidates, &flags, &around);
     // An optional argument judged unstated that the read-back finds no word for is unstated by the words,
     // not by the engine's guess: it is no judgment the call waits on.

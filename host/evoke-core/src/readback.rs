@@ -329,6 +329,11 @@ pub struct Around {
     pub request: bool,
     /// The arguments a person gave: no word of the input said their values, so none is read for them.
     pub given: Vec<String>,
+    /// Whether the call is a playbook's pick: a routine of many calls, picked only by its own words. A verb
+    /// a command opens with that its wording never uses asks for something else (`wake the house up`,
+    /// `turn off good night` of an evening routine): it does `more`, where for a reflex the route reads the
+    /// act from it.
+    pub routine: bool,
 }
 
 /// [`read_back`] among other reflexes and under the mood ([`Around`]). A word that names a value of
@@ -465,7 +470,7 @@ pub fn read_back_among(
                 || crate::weave::two_things::opens_one_act(&said_words, i)
                 || calls_on(&said_words, i)
                 || mood_words().contains(&w.lower)
-                || (opening == Some(i) && command_verbs().contains(&w.stem))
+                || (opening == Some(i) && command_verbs().contains(&w.stem) && !around.routine)
             {
                 Does::Nothing
             } else {
@@ -888,7 +893,12 @@ options.off = "Switch off."
 
     #[test]
     fn a_small_word_that_names_another_reflex_s_value_at_a_clause_end_does_more() {
-        let around = Around { elsewhere: ["up".to_string()].into_iter().collect(), request: false, given: Vec::new() };
+        let around = Around {
+            elsewhere: ["up".to_string()].into_iter().collect(),
+            request: false,
+            given: Vec::new(),
+            routine: false,
+        };
         let read = |input: &str| read_back_among(input, &lights(), &call(Some("den"), "off"), &[], &[], &around);
         let more = |back: &ReadBack| -> Vec<String> {
             back.left.iter().filter(|l| l.does == Does::More).map(|l| l.words.text.clone()).collect()

@@ -81,7 +81,7 @@ const NAMES: [&str; 7] = ["probe", "mark", "hold", "wipe", "night", "tidy", "cle
 /// The answers to `night`, and to `tidy up`, which picks `tidy` without saying what.
 fn recording() -> String {
     let mut text = String::from("id = \"replay\"\n\n[gate]\nroute = 0.5\nread = 0.6\nwrite = 0.8\n\n");
-    for (sentence, top) in [("night", "night"), ("tidy up", "tidy"), ("clear", "clear")] {
+    for (sentence, top) in [("night", "night"), ("tidy up", "tidy"), ("clear", "clear"), ("remove night", "night")] {
         text.push_str(&format!("[answers.{sentence:?}]\nroute = {{ "));
         let route: Vec<String> =
             NAMES.iter().map(|n| format!("{n} = {}", if *n == top { "0.95" } else { "0.005" })).collect();
@@ -262,6 +262,18 @@ fn a_playbook_is_confirmed_whole_once_then_runs_without_the_review_until_it_chan
     let changed = f.evoke().arg("night").output().unwrap();
     assert_eq!(changed.status.code(), Some(3), "{}", text(&changed).1);
     assert_eq!(f.count("mark-door"), 2, "nothing ran after the change: {}", f.marks());
+}
+
+#[test]
+fn a_reviewed_playbook_picked_by_a_verb_its_wording_never_says_waits_for_a_yes() {
+    let f = fixture();
+    f.reviewed();
+    // `remove` opens commands, and a reflex's route reads the act from it; a routine's words are its own.
+    let out = f.evoke().args(["--json", "remove night"]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    assert!(stdout.contains(r#""because":[{"type":"more","words":["remove"]}]"#), "{stdout}");
+    assert_eq!(f.marks(), "", "nothing ran");
 }
 
 #[test]
