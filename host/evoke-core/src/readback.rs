@@ -484,6 +484,7 @@ pub fn read_back_among(
         clauses_apart_do_more(input, reflex, &said_words, &mut said);
     }
     bounds_do_more(&taken, &said_words, &mut said);
+    directions_do_more(input, &taken, &said_words, &mut said);
     let over = said.iter().filter(|s| **s == Said::Left(Does::More)).count();
     // The word a value no word names was read from: one word for one such value, else which said which
     // cannot be told (`douse lights`, with both the room and the state named by no word). An option or vocabulary value is read from the word that opens the request (`douse the den lights`),
@@ -551,6 +552,30 @@ fn bounds_do_more(taken: &[(usize, usize)], said_words: &[Word], said: &mut [Sai
                 for s in &mut said[from..at] {
                     *s = Said::Left(Does::More);
                 }
+            }
+        }
+    }
+}
+
+/// Words that set a value where they stand right before it: `to 20 percent`, `at 30`.
+const SETTERS: [&str; 2] = ["to", "at"];
+
+/// A value the call took after a word of the `directions` list in its clause (`turn down the volume 20
+/// percent`, `raise the volume 40 percent`), with no `to` or `at` right before it, may be a change by that
+/// much rather than the level to set, and a change down can set a level above the one there is. The
+/// direction's words do `more`, whatever else reads them (`down` is the volume's own word), so a write
+/// waits for a yes that shows them; `turn it down to 20 percent` sets the level.
+fn directions_do_more(input: &str, taken: &[(usize, usize)], said_words: &[Word], said: &mut [Said]) {
+    let clauses = clauses_of(input, said_words);
+    for (start, _) in taken {
+        let Some(at) = said_words.iter().position(|w| w.start >= *start) else { continue };
+        if at.checked_sub(1).is_some_and(|p| SETTERS.contains(&said_words[p].lower.as_str())) {
+            continue;
+        }
+        let Some(clause) = clauses.iter().find(|c| c.words.contains(&at)) else { continue };
+        for &i in clause.words.iter().filter(|&&i| i < at) {
+            if said[i] != Said::Held && crate::mood::lists::DIRECTIONS.contains(&said_words[i].lower.as_str()) {
+                said[i] = Said::Left(Does::More);
             }
         }
     }

@@ -163,6 +163,7 @@ lists! {
     Phrases TAILS,
     Phrases GOES_ON,
     Phrases UNFINISHED,
+    Words DIRECTIONS,
     Words SAID_OF,
     Words OPENERS,
     Phrases ASKING,
