@@ -465,6 +465,10 @@ pub fn read_back_among(
             } else if closing_word(&said_words, i) {
                 // Neither taking back nor the reflex's own wording: it asks for something the call does not do.
                 Does::More
+            } else if crate::mood::lists::DIRECTIONS.contains(&w.lower.as_str()) {
+                // A way to move that the reflex's wording never says: it may move the other way
+                // (`turn up the brightness`, read by a reflex that lowers it).
+                Does::More
             } else if is_stop(w)
                 || phrased[i]
                 || crate::weave::two_things::opens_one_act(&said_words, i)
@@ -588,7 +592,7 @@ const CLAUSE_ENDS: [char; 37] = [
     '~', '、', '[', ']', '{', '}', '<', '>', '|', '&', '•', '·', '«', '»', '「', '」',
 ];
 
-/// A clause of small words alone that is neither a request's phrasing nor a greeting (`…, then up, …`,
+/// A clause of small words alone that is neither a request's phrasing nor a greeting (`…, then in, …`,
 /// `…, let me in`) says something the call does not hold: its words do `more`, where each word alone
 /// would do nothing. Before the request, `can you please, …` and `hey evoke, …` phrase it; after it, only
 /// a polite closing does (`…, thanks`), and words that lead on to more (`…, and`, `…, then`) do `more`.
@@ -919,7 +923,7 @@ options.off = "Switch off."
     #[test]
     fn a_small_word_that_names_another_reflex_s_value_at_a_clause_end_does_more() {
         let around = Around {
-            elsewhere: ["up".to_string()].into_iter().collect(),
+            elsewhere: ["out".to_string()].into_iter().collect(),
             request: false,
             given: Vec::new(),
             routine: false,
@@ -928,14 +932,25 @@ options.off = "Switch off."
         let more = |back: &ReadBack| -> Vec<String> {
             back.left.iter().filter(|l| l.does == Does::More).map(|l| l.words.text.clone()).collect()
         };
-        assert_eq!(more(&read("turn off the den lights and up")), ["up"]);
-        assert_eq!(more(&read("up, turn off the den lights")), ["up"]);
+        assert_eq!(more(&read("turn off the den lights and out")), ["out"]);
+        assert_eq!(more(&read("out, turn off the den lights")), ["out"]);
         // Before more words of its clause it reads as they do.
-        assert!(more(&read("turn off the den lights up there")).is_empty());
+        assert!(more(&read("turn off the den lights out there")).is_empty());
         assert!(
-            more(&read_back("turn off the den lights and up", &lights(), &call(Some("den"), "off"), &[], &[]))
+            more(&read_back("turn off the den lights and out", &lights(), &call(Some("den"), "off"), &[], &[]))
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn a_way_to_move_that_the_reflexs_wording_never_says_does_more() {
+        let read = |input: &str| read_back(input, &lights(), &call(Some("den"), "dim"), &[], &[]);
+        let more = |back: &ReadBack| -> Vec<String> {
+            back.left.iter().filter(|l| l.does == Does::More).map(|l| l.words.text.clone()).collect()
+        };
+        // The lights' wording says `dim` and `off`, never `up`: a dim read for `turn up` may go the other way.
+        assert_eq!(more(&read("turn up the den lights")), ["up"]);
+        assert!(more(&read("dim the den lights")).is_empty());
     }
 
     #[test]
