@@ -427,6 +427,7 @@ pub fn read_back_among(
         }
     }
     let own = own_words(reflex);
+    let wording = wording_as_written(reflex);
     let only_unset = own_only_where_unset(reflex, args);
     // The asides the mood read as a reason: what stands in them it placed.
     let asides = crate::mood::aside_ranges(input);
@@ -465,9 +466,8 @@ pub fn read_back_among(
             } else if closing_word(&said_words, i) {
                 // Neither taking back nor the reflex's own wording: it asks for something the call does not do.
                 Does::More
-            } else if crate::mood::lists::DIRECTIONS.contains(&w.lower.as_str()) {
-                // A way to move that the reflex's wording never says: it may move the other way
-                // (`turn up the brightness`, read by a reflex that lowers it).
+            } else if against_the_reflex(&said_words, i, &wording) {
+                // The call may move the other way (`turn up the brightness`, read by a reflex that lowers it).
                 Does::More
             } else if is_stop(w)
                 || phrased[i]
@@ -488,7 +488,7 @@ pub fn read_back_among(
         clauses_apart_do_more(input, reflex, &said_words, &mut said);
     }
     bounds_do_more(&taken, &said_words, &mut said);
-    directions_do_more(input, &taken, &said_words, &mut said);
+    directions_do_more(&taken, &said_words, &mut said);
     let over = said.iter().filter(|s| **s == Said::Left(Does::More)).count();
     // The word a value no word names was read from: one word for one such value, else which said which
     // cannot be told (`douse lights`, with both the room and the state named by no word). An option or vocabulary value is read from the word that opens the request (`douse the den lights`),
@@ -541,8 +541,8 @@ pub fn read_back_among(
 /// Words that, right before a typed value, make it a bound rather than the value: `longer than 5
 /// minutes`, `at least 30`, `under 80`. Not `up to`, which sets a value as often as it bounds one (`turn
 /// the volume up to 7`).
-const BOUNDS: [&[&str]; 7] =
-    [&["than"], &["at", "least"], &["at", "most"], &["under"], &["over"], &["below"], &["above"]];
+const BOUNDS: [&[&str]; 8] =
+    [&["than"], &["at", "least"], &["at", "most"], &["under"], &["over"], &["below"], &["above"], &["by"]];
 
 /// A value the call took that the words right before it make a bound (`set a timer for longer than 5
 /// minutes`) is not what the person asked for: those words do `more`, whatever else reads them (`long`
@@ -561,28 +561,45 @@ fn bounds_do_more(taken: &[(usize, usize)], said_words: &[Word], said: &mut [Sai
     }
 }
 
-/// Words that set a value where they stand right before it: `to 20 percent`, `at 30`.
-const SETTERS: [&str; 2] = ["to", "at"];
+/// Words that set a value where they stand right before it: `to 20 percent`, `at 30`, `for 10 minutes`.
+const SETTERS: [&str; 3] = ["to", "at", "for"];
 
-/// A value the call took after a word of the `directions` list in its clause (`turn down the volume 20
-/// percent`, `raise the volume 40 percent`), with no `to` or `at` right before it, may be a change by that
-/// much rather than the level to set, and a change down can set a level above the one there is. The
-/// direction's words do `more`, whatever else reads them (`down` is the volume's own word), so a write
-/// waits for a yes that shows them; `turn it down to 20 percent` sets the level.
-fn directions_do_more(input: &str, taken: &[(usize, usize)], said_words: &[Word], said: &mut [Said]) {
-    let clauses = clauses_of(input, said_words);
+/// Whether a word is one of the `directions_up` or `directions_down` lists: a way to move a setting.
+fn is_direction(w: &Word) -> bool {
+    let w = w.lower.as_str();
+    crate::mood::lists::DIRECTIONS_UP.contains(&w) || crate::mood::lists::DIRECTIONS_DOWN.contains(&w)
+}
+
+/// A value the call took with no `to`, `at` or `for` right before it, in a sentence that says a way to move
+/// (`turn down the volume 20 percent`, `raise the volume 40 percent`, `turn the volume 20 percent down`,
+/// `turn up the volume, 20 percent`), may be a change by that much rather than the level to set, and a
+/// change down can set a level above the one there is. The direction's words do `more`, whatever else
+/// reads them (`down` is the volume's own word), so a write waits for a yes that shows them; `turn it down
+/// to 20 percent` sets the level.
+fn directions_do_more(taken: &[(usize, usize)], said_words: &[Word], said: &mut [Said]) {
     for (start, _) in taken {
         let Some(at) = said_words.iter().position(|w| w.start >= *start) else { continue };
         if at.checked_sub(1).is_some_and(|p| SETTERS.contains(&said_words[p].lower.as_str())) {
             continue;
         }
-        let Some(clause) = clauses.iter().find(|c| c.words.contains(&at)) else { continue };
-        for &i in clause.words.iter().filter(|&&i| i < at) {
-            if said[i] != Said::Held && crate::mood::lists::DIRECTIONS.contains(&said_words[i].lower.as_str()) {
+        for i in 0..said_words.len() {
+            if said[i] != Said::Held && is_direction(&said_words[i]) {
                 said[i] = Said::Left(Does::More);
             }
         }
     }
+}
+
+/// Whether the word at `i` says a way to move that goes against every way the reflex's own wording says:
+/// `up` said to a reflex whose wording only lowers (`turn up the brightness`, read by a reflex that dims).
+/// A reflex whose wording says no way to move (a timer: `set up a timer`) is moved no way by the word.
+/// The reflex's wording is read word for word, as written: stems run `brighter` and `brightness` together.
+fn against_the_reflex(said_words: &[Word], i: usize, wording: &HashSet<String>) -> bool {
+    use crate::mood::lists::{DIRECTIONS_DOWN, DIRECTIONS_UP};
+    let says = |list: &[&str]| list.iter().any(|d| wording.contains(*d));
+    let w = said_words[i].lower.as_str();
+    (DIRECTIONS_UP.contains(&w) && says(&DIRECTIONS_DOWN) && !says(&DIRECTIONS_UP))
+        || (DIRECTIONS_DOWN.contains(&w) && says(&DIRECTIONS_UP) && !says(&DIRECTIONS_DOWN))
 }
 
 /// Marks that end a clause: small words between two of them stand alone. Their full-width and other
@@ -791,6 +808,21 @@ fn own_words(reflex: &Reflex) -> HashSet<String> {
     own
 }
 
+/// The words the reflex says of itself, lowercased as written: its description, examples, `confirm`
+/// question, arguments' questions and options' meanings.
+fn wording_as_written(reflex: &Reflex) -> HashSet<String> {
+    let m = &reflex.manifest;
+    let mut texts: Vec<&str> = vec![&m.description, &m.confirm];
+    texts.extend(m.examples.iter().map(|e| e.utterance.as_str()));
+    for arg in &m.args {
+        texts.push(&arg.ask);
+        if let Source::Options(options) = &arg.source {
+            texts.extend(options.iter().map(|(_, what)| what.as_str()));
+        }
+    }
+    texts.into_iter().flat_map(words).map(|w| w.lower).collect()
+}
+
 /// The words of the reflex's own wording that only an optional argument the call leaves out speaks of, by
 /// its name or its question (`bright` of `How bright, in percent?`, with no brightness read): said, they
 /// may ask for a value the call does not hold (`turn on the kitchen lights bright`), so they do `more`
@@ -944,13 +976,19 @@ options.off = "Switch off."
 
     #[test]
     fn a_way_to_move_that_the_reflexs_wording_never_says_does_more() {
-        let read = |input: &str| read_back(input, &lights(), &call(Some("den"), "dim"), &[], &[]);
-        let more = |back: &ReadBack| -> Vec<String> {
+        // A reflex whose wording only lowers: `up` said to it may ask the other way.
+        let dimmer =
+            LIGHTS.replace("Turn the lights in one room on, off, or dim them.", "Lower the lights in one room.");
+        let read = crate::manifest::read_manifest("reflex.toml", &dimmer, &|_: &str| true);
+        let dimmer = Reflex { manifest: read.value.unwrap(), ..lights() };
+        let more = |input: &str, reflex: &Reflex| -> Vec<String> {
+            let back = read_back(input, reflex, &call(Some("den"), "off"), &[], &[]);
             back.left.iter().filter(|l| l.does == Does::More).map(|l| l.words.text.clone()).collect()
         };
-        // The lights' wording says `dim` and `off`, never `up`: a dim read for `turn up` may go the other way.
-        assert_eq!(more(&read("turn up the den lights")), ["up"]);
-        assert!(more(&read("dim the den lights")).is_empty());
+        assert_eq!(more("turn up the den lights", &dimmer), ["up"]);
+        assert!(more("lower the den lights", &dimmer).is_empty());
+        // The lights' own wording moves no way: `up` moves them no way either.
+        assert!(more("turn up the den lights", &lights()).is_empty());
     }
 
     #[test]

@@ -280,13 +280,14 @@ fn read(input: &str, today: Option<CivilDate>) -> Vec<Candidate> {
     out
 }
 
-/// Marks that make the value after them a bound, less or more than it. (`~` and `≈` say about it, as the
-/// word `about` does, and leave it a value.)
-const BOUNDS: &[char] = &['<', '>', '≤', '≥', '≦', '≧', '⩽', '⩾', '±'];
+/// Marks that make the value after them a bound, less or more than it, or a change from what is there
+/// (`volume +20%`, `volume ^ 20%`, `↑ 10`). (`~` and `≈` say about it, as the word `about` does, and leave
+/// it a value.)
+const BOUNDS: &[char] = &['<', '>', '≤', '≥', '≦', '≧', '⩽', '⩾', '±', '+', '^', '↑', '↓'];
 
-/// Whether the span `start..end` is a bound rather than a value: a mark of [`BOUNDS`] before it (spaces and
-/// an `=` between allowed: `>= 40`), a `+` after it (`40+`, `40 +`), or a minus glued after it with no digit
-/// following (`40-`, `40–`).
+/// Whether the span `start..end` is a bound or a change rather than a value: a mark of [`BOUNDS`] before it
+/// (spaces and an `=` between allowed: `>= 40`), a `+` after it (`40+`, `40 +`), or a minus glued after it
+/// with no digit following (`40-`, `40–`).
 fn bounded(chars: &[char], start: usize, end: usize) -> bool {
     let before = chars[..start].iter().rev().find(|c| !matches!(c, ' ' | '='));
     let after = chars[end..].iter().find(|c| **c != ' ');

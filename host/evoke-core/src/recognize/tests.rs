@@ -315,6 +315,11 @@ fn a_bound_is_no_value_and_hides_what_it_holds() {
         "volume to 40 +",
         "volume to 40-",
         "volume to 40\u{2013}",
+        "volume +20%",
+        "volume + 20 percent",
+        "volume ^ 20%",
+        "timer +5 minutes",
+        "volume \u{2191} 10",
     ] {
         let found = recognize(input);
         assert!(found.is_empty(), "{input}: {found:?}");
