@@ -255,7 +255,9 @@ impl Engine {
         &self.encoder
     }
 
-    /// The request's vector, computed once per request.
+    /// The request as the head reads it, computed once per request: its sentence vector, then its words'
+    /// numbers where they have a weight. Every other reading takes the sentence vector alone
+    /// ([`Engine::sentence`]).
     fn request_vector(&self, request: &str) -> Result<Arc<Vec<f32>>, AdapterError> {
         if let Some((r, v)) = self.request.lock().unwrap_or_else(|e| e.into_inner()).as_ref()
             && r == request
@@ -263,14 +265,17 @@ impl Engine {
             return Ok(v.clone());
         }
         let mut v = self.encoder.embed_one(request).map_err(|e| AdapterError::new(e.to_string()))?;
-        // Every other reading takes the sentence vector's length from the texts it is compared with; only
-        // the head reads the words' numbers after it.
         if self.params.lexical != 0.0 {
             v.extend(lexical::features(request, self.params.lexical));
         }
         let v = Arc::new(v);
         *self.request.lock().unwrap_or_else(|e| e.into_inner()) = Some((request.to_string(), v.clone()));
         Ok(v)
+    }
+
+    /// The sentence vector of a request as the head reads it ([`Engine::request_vector`]).
+    fn sentence<'q>(&self, q: &'q [f32]) -> &'q [f32] {
+        &q[..q.len().min(self.encoder.dim())]
     }
 
     /// How many numbers the route's head reads of a text: its sentence vector, and its words' where they
@@ -412,7 +417,7 @@ impl Engine {
     /// The route's distribution (see [`distribution`]), with the head's logits where it has a weight.
     fn distribution(&self, route: &Route, q: &[f32], p: &Params) -> Result<Vec<(String, f64)>, AdapterError> {
         let head = if p.head != 0.0 { Some(head::logits(&self.head_of(route, p.head_fitting)?, q)) } else { None };
-        Ok(distribution(route, q, p, head.as_deref()))
+        Ok(distribution(route, self.sentence(q), p, head.as_deref()))
     }
 }
 
@@ -602,7 +607,7 @@ impl Engine {
         let mut meaning = vec![f32::NEG_INFINITY; values.len()];
         let mut example = vec![f32::NEG_INFINITY; values.len()];
         for ((i, source), v) in owner.iter().zip(vectors.iter()) {
-            let s = dot(&q, v);
+            let s = dot(self.sentence(&q), v);
             let slot = match source {
                 Source::Meaning => &mut meaning[*i],
                 Source::Example => &mut example[*i],
