@@ -783,19 +783,25 @@ pub(crate) fn mentions(input: &str, reflex: &Reflex) -> Vec<(String, String, usi
         .collect()
 }
 
-/// The stems of the words the reflex says of itself: what the weave reads as its own (its description,
-/// examples, arguments, option keys and vocabulary words), with its `confirm` question, its options'
-/// meanings and its name.
-fn own_words(reflex: &Reflex) -> HashSet<String> {
+/// The texts the reflex says of itself: what the weave reads as its own (its description, examples,
+/// arguments, option keys and vocabulary words), with its `confirm` question, its options' meanings and
+/// its name.
+fn own_texts(reflex: &Reflex) -> Vec<&str> {
     let m = &reflex.manifest;
-    let mut texts: Vec<&str> = vec![&m.confirm, &reflex.name];
+    let mut texts = crate::weave::two_things::spoken_texts(reflex);
+    texts.extend([m.confirm.as_str(), reflex.name.as_str()]);
     for arg in &m.args {
         if let Source::Options(options) = &arg.source {
             texts.extend(options.iter().map(|(_, what)| what.as_str()));
         }
     }
-    let more = texts.into_iter().flat_map(words).map(|w| w.stem);
-    let mut own: HashSet<String> = crate::weave::two_things::spoken_of(reflex).into_iter().chain(more).collect();
+    texts
+}
+
+/// The stems of the words of [`own_texts`], but for the values its examples assert.
+fn own_words(reflex: &Reflex) -> HashSet<String> {
+    let m = &reflex.manifest;
+    let mut own: HashSet<String> = own_texts(reflex).into_iter().flat_map(words).map(|w| w.stem).collect();
     // A value an example asserts is that example's value, not the reflex's wording: `tea` in `start a "tea"
     // timer` names a label, and a label said elsewhere is more than the call holds.
     let asserted = m.examples.iter().flat_map(|r| r.asserts.iter().flatten()).filter_map(|(_, a)| match a {
@@ -808,19 +814,9 @@ fn own_words(reflex: &Reflex) -> HashSet<String> {
     own
 }
 
-/// The words the reflex says of itself, lowercased as written: its description, examples, `confirm`
-/// question, arguments' questions and options' meanings.
+/// The words of [`own_texts`], lowercased as written.
 fn wording_as_written(reflex: &Reflex) -> HashSet<String> {
-    let m = &reflex.manifest;
-    let mut texts: Vec<&str> = vec![&m.description, &m.confirm];
-    texts.extend(m.examples.iter().map(|e| e.utterance.as_str()));
-    for arg in &m.args {
-        texts.push(&arg.ask);
-        if let Source::Options(options) = &arg.source {
-            texts.extend(options.iter().map(|(_, what)| what.as_str()));
-        }
-    }
-    texts.into_iter().flat_map(words).map(|w| w.lower).collect()
+    own_texts(reflex).into_iter().flat_map(words).map(|w| w.lower).collect()
 }
 
 /// The words of the reflex's own wording that only an optional argument the call leaves out speaks of, by

@@ -256,8 +256,9 @@ fn joins_one_act(said: &[Word], at: usize) -> bool {
     said.iter().rev().find(|w| w.end <= at).is_some_and(|w| ONE_ACT.contains(&w.lower.as_str()))
 }
 
-/// The stems of every word the reflex's own texts say.
-pub(crate) fn spoken_of(reflex: &Reflex) -> BTreeSet<String> {
+/// The reflex's own texts: its description, examples, arguments' names, questions and option keys, and
+/// its vocabularies' words.
+pub(crate) fn spoken_texts(reflex: &Reflex) -> Vec<&str> {
     let manifest = &reflex.manifest;
     let mut texts: Vec<&str> = vec![manifest.description.as_str()];
     texts.extend(manifest.examples.iter().map(|e| e.utterance.as_str()));
@@ -269,5 +270,10 @@ pub(crate) fn spoken_of(reflex: &Reflex) -> BTreeSet<String> {
     for vocab in reflex.vocabs.values() {
         texts.extend(vocab.words.iter().map(|w| w.word.as_str()));
     }
-    texts.iter().flat_map(|t| words(t)).map(|w| w.stem).collect()
+    texts
+}
+
+/// The stems of every word the reflex's own texts say.
+pub(crate) fn spoken_of(reflex: &Reflex) -> BTreeSet<String> {
+    spoken_texts(reflex).iter().flat_map(|t| words(t)).map(|w| w.stem).collect()
 }
